@@ -1,0 +1,87 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// System libraries: headers only, one per C library; shims only wrap macros.
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+    .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+    .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+]
+
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
+
+let package = Package(
+    name: "ShakyWords",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "shakyd", targets: ["shakyd"]),
+        .executable(name: "shaky", targets: ["shaky"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: systemLibraries + [
+        // Pure vocabulary and ports.
+        .target(name: "ShakyCore"),
+        // Pure logic: synchronous, no I/O, time as an input.
+        .target(name: "ShakeDetection", dependencies: ["ShakyCore"]),
+        .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
+        // The one database.
+        .target(name: "ShakyStore", dependencies: ["TriviaEngine", grdb], resources: [.copy("BuiltinPacks")]),
+        // Varlink: framing, interfaces, client.
+        .target(
+            name: "ShakyProtocol",
+            dependencies: ["ShakyCore", nioCore, nioPosix, logging],
+            resources: [.copy("Interfaces")]
+        ),
+        // The Linux edge: the only module that imports C.
+        .target(
+            name: "ShakyDrivers",
+            dependencies: ["ShakyCore", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", logging]
+        ),
+        // Composition root.
+        .target(
+            name: "ShakyDaemon",
+            dependencies: [
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
+                logging, serviceLifecycle, nioCore, nioPosix,
+            ]
+        ),
+        .target(
+            name: "ShakyTesting",
+            dependencies: ["ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDaemon"]
+        ),
+        // Thin mains.
+        .executableTarget(name: "shakyd", dependencies: ["ShakyDaemon", argumentParser, logging]),
+        .executableTarget(name: "shaky", dependencies: ["ShakyProtocol", "TriviaEngine", argumentParser]),
+        // Benchmarks: prints figures; never part of the test run.
+        .executableTarget(
+            name: "shaky-bench",
+            dependencies: ["ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDaemon", "ShakyTesting"]
+        ),
+
+        .testTarget(name: "ShakyCoreTests", dependencies: ["ShakyCore", "ShakyTesting"]),
+        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyTesting"]),
+        .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
+        .testTarget(name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb]),
+        .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
+        .testTarget(name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting"]),
+        .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
+        .testTarget(name: "ShakyCLITests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+print("shaky-bench: no benchmarks yet")

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `shakyd`: the Shaky Words daemon and its sensor tools.
+@main
+struct Shakyd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shakyd",
+        abstract: "The Shaky Words daemon: reads the accelerometer, runs the game, serves it over Varlink.",
+        subcommands: [],
+    )
+}
