@@ -41,13 +41,9 @@ let package = Package(
         .target(name: "ShakeDetection", dependencies: ["ShakyCore"]),
         .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
         // The one database.
-        .target(name: "ShakyStore", dependencies: ["TriviaEngine", grdb], resources: [.copy("BuiltinPacks")]),
+        .target(name: "ShakyStore", dependencies: ["TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
         // Varlink: framing, interfaces, client.
-        .target(
-            name: "ShakyProtocol",
-            dependencies: ["ShakyCore", nioCore, nioPosix, logging],
-            resources: [.copy("Interfaces")]
-        ),
+        .target(name: "ShakyProtocol", dependencies: ["ShakyCore", nioCore, nioPosix, logging]),
         // The Linux edge: the only module that imports C.
         .target(
             name: "ShakyDrivers",
