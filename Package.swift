@@ -17,6 +17,7 @@ let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let yams = Target.Dependency.product(name: "Yams", package: "Yams")
 let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
 
 let package = Package(
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: systemLibraries + [
         // Pure vocabulary and ports.
@@ -54,7 +56,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
-                logging, serviceLifecycle, nioCore, nioPosix,
+                logging, serviceLifecycle, nioCore, nioPosix, yams,
             ]
         ),
         .target(

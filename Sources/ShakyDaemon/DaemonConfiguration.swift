@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+import ShakyCore
+import Yams
+
+/// The daemon's settings as written in the configuration file or given as flags; every field is optional.
+///
+/// The file (`/etc/shaky/shakyd.conf` by default) is YAML with the same names as the flags:
+/// ```yaml
+/// socket: /run/shaky/shaky.sock
+/// state-dir: /var/lib/shaky
+/// input: auto
+/// sound-device: default
+/// log-level: info
+/// ```
+public struct DaemonSettings: Codable, Equatable, Sendable {
+    /// `--socket`: the Varlink socket path.
+    public var socket: String?
+    /// `--state-dir`: where the database lives.
+    public var stateDirectory: String?
+    /// `--input`: `auto`, `iio[:NAME]`, `evdev[:PATH]`, `trace:FILE[,speed=max][,loop]` or `none`.
+    public var input: String?
+    /// `--sound-device`: the ALSA PCM name, or `none` for silence.
+    public var soundDevice: String?
+    /// `--sounds`: a folder of cue files that replace the built-in ones, file by file.
+    public var sounds: String?
+    /// `--log-level`: trace, debug, info, notice, warning, error or critical.
+    public var logLevel: Logger.Level?
+    /// `--sensitivity`: the shake detector preset, light, medium or hard.
+    public var sensitivity: String?
+
+    /// Creates settings; `nil` means "not said here".
+    public init(
+        socket: String? = nil, stateDirectory: String? = nil, input: String? = nil, soundDevice: String? = nil,
+        sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil
+    ) {
+        self.socket = socket
+        self.stateDirectory = stateDirectory
+        self.input = input
+        self.soundDevice = soundDevice
+        self.sounds = sounds
+        self.logLevel = logLevel
+        self.sensitivity = sensitivity
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case socket
+        case stateDirectory = "state-dir"
+        case input
+        case soundDevice = "sound-device"
+        case sounds
+        case logLevel = "log-level"
+        case sensitivity
+    }
+
+    /// These settings with every field that `overrides` sets replaced by its value.
+    public func overridden(by overrides: DaemonSettings) -> DaemonSettings {
+        DaemonSettings(
+            socket: overrides.socket ?? socket,
+            stateDirectory: overrides.stateDirectory ?? stateDirectory,
+            input: overrides.input ?? input,
+            soundDevice: overrides.soundDevice ?? soundDevice,
+            sounds: overrides.sounds ?? sounds,
+            logLevel: overrides.logLevel ?? logLevel,
+            sensitivity: overrides.sensitivity ?? sensitivity)
+    }
+}
+
+/// A configuration file that cannot be used, with the place and the problem.
+public struct ConfigurationFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file's path.
+    public var path: String
+    /// The 1-based line, when the problem is on one.
+    public var line: Int?
+    /// What is wrong.
+    public var problem: String
+
+    public var description: String {
+        if let line { "\(path):\(line): \(problem)" } else { "\(path): \(problem)" }
+    }
+}
+
+extension DaemonSettings {
+    /// Reads a configuration file.
+    ///
+    /// - Parameter required: when `false` (the default path), a missing file gives empty settings;
+    ///   when `true` (a path the user named), a missing file is an error.
+    public static func load(path: String, required: Bool) throws(ConfigurationFileError) -> DaemonSettings {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if !required, !FileManager.default.fileExists(atPath: path) { return DaemonSettings() }
+            throw ConfigurationFileError(
+                path: path, line: nil, problem: "cannot read the file (missing or not permitted)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationFileError(path: path, line: nil, problem: "not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses configuration text; unknown keys are errors, so a typo never passes silently.
+    public static func parse(_ text: String, path: String) throws(ConfigurationFileError) -> DaemonSettings {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigurationFileError(path: path, line: error.line, problem: "not valid YAML: \(error)")
+        } catch {
+            throw ConfigurationFileError(path: path, line: nil, problem: "not valid YAML: \(error)")
+        }
+        guard let node else { return DaemonSettings() }
+        guard let mapping = node.mapping else {
+            throw ConfigurationFileError(
+                path: path, line: node.mark.map { $0.line }, problem: "expected `key: value` lines at the top level")
+        }
+        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        for key in mapping.keys {
+            guard let name = key.string, known.contains(name) else {
+                let list = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationFileError(
+                    path: path, line: key.mark.map { $0.line },
+                    problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
+            }
+        }
+        do {
+            return try YAMLDecoder().decode(DaemonSettings.self, from: node)
+        } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
+            let key = context.codingPath.first?.stringValue ?? "?"
+            let line = mapping.first { $0.key.string == key }?.key.mark.map { $0.line }
+            throw ConfigurationFileError(
+                path: path, line: line, problem: "bad value for “\(key)”: \(context.debugDescription)")
+        } catch {
+            throw ConfigurationFileError(path: path, line: nil, problem: "\(error)")
+        }
+    }
+}
+
+extension YamlError {
+    fileprivate var line: Int? {
+        switch self {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            mark.line
+        default:
+            nil
+        }
+    }
+}
+
+/// The daemon's settings with every default filled in: what it actually runs with.
+public struct DaemonConfiguration: Equatable, Sendable {
+    /// The Varlink socket path.
+    public var socketPath: String
+    /// The folder holding `shaky.sqlite`.
+    public var stateDirectory: String
+    /// The accelerometer input specification.
+    public var input: String
+    /// The ALSA PCM name.
+    public var soundDevice: String
+    /// A folder of replacement cue files, if any.
+    public var soundsDirectory: String?
+    /// The lowest level logged.
+    public var logLevel: Logger.Level
+    /// The shake detector preset name.
+    public var sensitivity: String
+
+    /// The database file inside the state folder.
+    public var databasePath: String { stateDirectory + "/shaky.sqlite" }
+
+    /// Fills the unset fields of `settings` with the defaults for this process.
+    public init(resolving settings: DaemonSettings, paths: DefaultPaths = DefaultPaths()) {
+        socketPath = settings.socket ?? paths.daemonSocket
+        stateDirectory = settings.stateDirectory ?? paths.stateDirectory
+        input = settings.input ?? "auto"
+        soundDevice = settings.soundDevice ?? "default"
+        soundsDirectory = settings.sounds
+        logLevel = settings.logLevel ?? .info
+        sensitivity = settings.sensitivity ?? "medium"
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import ShakyCore
+import Testing
+
+@testable import ShakyDaemon
+
+@Suite struct DaemonConfigurationTests {
+    @Test func parsesEverySetting() throws {
+        let text = """
+            # shakyd.conf
+            socket: /tmp/s.sock
+            state-dir: /tmp/state
+            input: trace:/tmp/t.csv,speed=max
+            sound-device: hw:1,0
+            sounds: /tmp/sounds
+            log-level: debug
+            sensitivity: hard
+            """
+        let settings = try DaemonSettings.parse(text, path: "shakyd.conf")
+        #expect(
+            settings
+                == DaemonSettings(
+                    socket: "/tmp/s.sock", stateDirectory: "/tmp/state", input: "trace:/tmp/t.csv,speed=max",
+                    soundDevice: "hw:1,0", sounds: "/tmp/sounds", logLevel: .debug, sensitivity: "hard"))
+    }
+
+    @Test func anEmptyFileSetsNothing() throws {
+        #expect(try DaemonSettings.parse("# nothing here\n", path: "c") == DaemonSettings())
+    }
+
+    @Test func anUnknownKeyIsAnErrorOnItsLine() {
+        #expect {
+            try DaemonSettings.parse("socket: /a\nsocekt: /b\n", path: "c.conf")
+        } throws: { error in
+            let error = error as? ConfigurationFileError
+            return error?.line == 2 && error?.description.contains("unknown setting “socekt”") == true
+        }
+    }
+
+    @Test func aBadValueNamesTheKey() {
+        #expect {
+            try DaemonSettings.parse("log-level: loud\n", path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)?.description.contains("“log-level”") == true
+        }
+    }
+
+    @Test func invalidYAMLIsAnError() {
+        #expect(throws: ConfigurationFileError.self) {
+            try DaemonSettings.parse("socket: [unclosed\n", path: "c.conf")
+        }
+    }
+
+    @Test func aMissingDefaultFileIsFineButANamedOneIsNot() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).conf").path
+        #expect(try DaemonSettings.load(path: path, required: false) == DaemonSettings())
+        #expect(throws: ConfigurationFileError.self) { try DaemonSettings.load(path: path, required: true) }
+    }
+
+    @Test func flagsWinOverTheFileAndDefaultsFillTheRest() {
+        let file = DaemonSettings(socket: "/file.sock", input: "evdev", logLevel: .debug)
+        let flags = DaemonSettings(socket: "/flag.sock")
+        let paths = DefaultPaths(environment: ["HOME": "/home/a"], isRoot: false)
+        let configuration = DaemonConfiguration(resolving: file.overridden(by: flags), paths: paths)
+        #expect(configuration.socketPath == "/flag.sock")
+        #expect(configuration.input == "evdev")
+        #expect(configuration.logLevel == .debug)
+        #expect(configuration.stateDirectory == "/home/a/.local/state/shaky")
+        #expect(configuration.databasePath == "/home/a/.local/state/shaky/shaky.sqlite")
+        #expect(configuration.soundDevice == "default")
+    }
+}
+
+@Suite struct DaemonLogHandlerTests {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage: [String] = []
+        func append(_ line: String) { lock.withLock { storage.append(line) } }
+        var all: [String] { lock.withLock { storage } }
+    }
+
+    @Test func journalLinesCarryThePriorityAndNoTimestamp() {
+        let lines = Lines()
+        var logger = Logger(label: "shakyd") { DaemonLogHandler(label: $0, forJournal: true, write: lines.append) }
+        logger.logLevel = .debug
+        logger.error("sensor gone", metadata: ["device": "/dev/iio:device0"])
+        logger.info("ready")
+        #expect(lines.all == ["<3>sensor gone device=/dev/iio:device0\n", "<6>ready\n"])
+    }
+
+    @Test func terminalLinesCarryTimeAndLevel() {
+        let lines = Lines()
+        let logger = Logger(label: "shakyd") { DaemonLogHandler(label: $0, forJournal: false, write: lines.append) }
+        logger.warning("no sound card")
+        logger.debug("not shown at the default level")
+        #expect(lines.all.count == 1)
+        #expect(lines.all.first?.hasSuffix(" warning shakyd: no sound card\n") == true)
+    }
+}
