@@ -3,13 +3,28 @@
 #   make run      build and run a game with no hardware
 #   make test     format lint + the whole test suite
 #   make bench    print benchmark figures
+#   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
+#   make uninstall  remove exactly what make install put there
 
 SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libsystemd-dev libudev-dev libsqlite3-dev \
                 umockdev alsa-utils sox python3-venv
 
-.PHONY: setup run test lint bench
+PREFIX         ?= /usr/local
+BINDIR         ?= $(PREFIX)/bin
+LIBDIR         ?= $(PREFIX)/lib
+DATADIR        ?= $(PREFIX)/share
+UNITDIR        ?= $(LIBDIR)/systemd/system
+SYSUSERSDIR    ?= $(LIBDIR)/sysusers.d
+UDEVRULESDIR   ?= $(LIBDIR)/udev/rules.d
+MANDIR         ?= $(DATADIR)/man
+SHAKYDATADIR   := $(DATADIR)/shaky
+MANIFEST       := $(SHAKYDATADIR)/install-manifest
+STAGE          := .build/stage
+CONFIGURATION  ?= release
+
+.PHONY: setup run test lint bench build-release manual install install-files uninstall
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -30,3 +45,53 @@ test: lint
 
 bench:
 	$(SWIFT) run -c release shaky-bench
+
+build-release:
+	$(SWIFT) build -c $(CONFIGURATION) --product shakyd
+	$(SWIFT) build -c $(CONFIGURATION) --product shaky
+
+# Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
+manual:
+	$(SWIFT) build --product generate-manual
+	rm -rf .build/manual && mkdir -p .build/manual
+	tool=$$($(SWIFT) build --show-bin-path)/generate-manual-tool && \
+	bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path) && \
+	    $$tool $$bin/shakyd --multi-page -o .build/manual && $$tool $$bin/shaky --multi-page -o .build/manual
+
+install: build-release
+	$(MAKE) install-files
+
+# Stage the whole tree under $(STAGE)$(PREFIX…), then copy it into $(DESTDIR) and record every file in
+# $(MANIFEST), so that uninstall removes exactly what was installed.
+install-files: manual
+	rm -rf $(STAGE)
+	install -d $(STAGE)$(BINDIR) $(STAGE)$(UNITDIR) $(STAGE)$(SYSUSERSDIR) $(STAGE)$(UDEVRULESDIR) \
+	    $(STAGE)$(SHAKYDATADIR)/sounds $(STAGE)$(SHAKYDATADIR)/packs $(STAGE)$(MANDIR)/man1 \
+	    $(STAGE)$(DATADIR)/bash-completion/completions $(STAGE)$(DATADIR)/zsh/site-functions \
+	    $(STAGE)$(DATADIR)/fish/vendor_completions.d
+	bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path) && \
+	install -m 0755 $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
+	for tool in shaky shakyd; do \
+	    $$bin/$$tool --generate-completion-script bash > $(STAGE)$(DATADIR)/bash-completion/completions/$$tool && \
+	    $$bin/$$tool --generate-completion-script zsh > $(STAGE)$(DATADIR)/zsh/site-functions/_$$tool && \
+	    $$bin/$$tool --generate-completion-script fish > $(STAGE)$(DATADIR)/fish/vendor_completions.d/$$tool.fish \
+	    || exit 1; \
+	done
+	sed 's|@bindir@|$(BINDIR)|g' systemd/shakyd.service > $(STAGE)$(UNITDIR)/shakyd.service
+	install -m 0644 systemd/shakyd.socket $(STAGE)$(UNITDIR)/
+	install -m 0644 systemd/shaky.sysusers $(STAGE)$(SYSUSERSDIR)/shaky.conf
+	install -m 0644 udev/70-shaky.rules $(STAGE)$(UDEVRULESDIR)/
+	install -m 0644 systemd/shakyd.conf $(STAGE)$(SHAKYDATADIR)/shakyd.conf.example
+	install -m 0644 sounds/*.wav sounds/README.md $(STAGE)$(SHAKYDATADIR)/sounds/
+	install -m 0644 Sources/ShakyStore/BuiltinPacks/*.json $(STAGE)$(SHAKYDATADIR)/packs/
+	install -m 0644 .build/manual/*.1 $(STAGE)$(MANDIR)/man1/
+	cd $(STAGE) && find . -type f | sed 's|^\.||' | sort > ../install-manifest
+	echo $(MANIFEST) >> .build/install-manifest
+	mkdir -p $(DESTDIR)/ && cp -R --preserve=mode $(STAGE)/. $(DESTDIR)/
+	install -m 0644 .build/install-manifest $(DESTDIR)$(MANIFEST)
+
+uninstall:
+	@test -f $(DESTDIR)$(MANIFEST) || { echo "nothing to uninstall: no $(DESTDIR)$(MANIFEST)"; exit 1; }
+	while read -r file; do rm -f "$(DESTDIR)$$file"; done < $(DESTDIR)$(MANIFEST)
+	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SHAKYDATADIR)/sounds $(DESTDIR)$(SHAKYDATADIR)/packs \
+	    $(DESTDIR)$(SHAKYDATADIR)
