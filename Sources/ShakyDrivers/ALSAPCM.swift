@@ -18,6 +18,7 @@ final class ALSAPCM {
     /// The device must accept S16_LE, one channel and 48 000 Hz (alsa-lib's `default` and `plug:` devices convert
     /// anything; a bare `hw:` device may refuse, use `plughw:` then).
     init(name: String, periodFrames: Int, bufferFrames: Int) throws(DeviceError) {
+        _ = Self.libraryMessagesSilenced
         var opened: OpaquePointer?
         try checkNegativeErrno(
             snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, Int32(SND_PCM_NONBLOCK)), "open", device: name)
@@ -38,6 +39,12 @@ final class ALSAPCM {
     deinit {
         snd_pcm_close(handle)
     }
+
+    /// alsa-lib prints every failed open to stderr ("Unknown PCM …"), on each retry; the player logs each failure
+    /// once itself, so the library's own messages are silenced, once per process.
+    private static let libraryMessagesSilenced: Bool = {
+        CALSA_silence_library_errors() == 0
+    }()
 
     private static func configure(
         _ pcm: OpaquePointer, name: String, periodFrames: Int, bufferFrames: Int

@@ -80,6 +80,31 @@ struct ALSASoundPlayerTests {
         expectCaptured(frames, equals: sum.map { Int16(clamping: $0) })
     }
 
+    @Test("a cue played while another plays mixes in from the next period")
+    func cueDuringPlayback() async throws {
+        let device = try ALSACaptureDevices.claim()
+        let playerBox = Mutex<ALSASoundPlayer?>(nil)
+        // Just before the hint's first period is written, the game asks for a tick: it must start one period later.
+        let configuration = ALSASoundPlayer.Configuration(
+            device: device.name, fallbackDevices: [],
+            willWriteFirstFrame: { cue in
+                if cue == .hint { playerBox.withLock { $0 }?.play(.tick) }
+            })
+        let player = ALSASoundPlayer(bank: Self.bank, configuration: configuration, logger: SoundLogRecorder().logger())
+        playerBox.withLock { $0 = player }
+        await player.waitUntilIdle()
+        let period = try #require(player.status.periodFrames)
+        player.play(.hint)
+        await player.waitUntilIdle()
+        playerBox.withLock { $0 = nil }
+        player.shutdown()
+        let hint = try cue(.hint)
+        let tick = try cue(.tick)
+        var sum = hint.map(Int.init)
+        for (index, sample) in tick.enumerated() { sum[period + index] += Int(sample) }
+        expectCaptured(try device.frames(), equals: sum.map { Int16(clamping: $0) })
+    }
+
     @Test("volume 50 % halves every sample, rounding down")
     func halfVolume() async throws {
         let (frames, _) = try await capture(settings: SoundSettings(volume: 0.5)) { $0.play(.correct) }
