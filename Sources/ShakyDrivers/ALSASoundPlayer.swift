@@ -60,7 +60,7 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
     public struct Status: Sendable, Equatable {
         /// The device open now, or `nil` when the player is silent.
         public var device: String?
-        /// The period and buffer the device accepted, in frames.
+        /// The period the device accepted, in frames.
         public var periodFrames: Int?
         /// The buffer the device accepted, in frames.
         public var bufferFrames: Int?
