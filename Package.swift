@@ -69,7 +69,9 @@ let package = Package(
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(
             name: "shaky-bench",
-            dependencies: ["ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDaemon", "ShakyTesting"]
+            dependencies: [
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDrivers", "ShakyDaemon", "ShakyTesting", logging,
+            ]
         ),
 
         .testTarget(name: "ShakyCoreTests", dependencies: ["ShakyCore", "ShakyTesting"]),
@@ -77,7 +79,7 @@ let package = Package(
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
         .testTarget(name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb]),
         .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
-        .testTarget(name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting"]),
+        .testTarget(name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
         .testTarget(name: "ShakyCLITests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
     ],

@@ -1,0 +1,24 @@
+import Synchronization
+
+/// A sound player that plays nothing: what the daemon uses when sound is turned off or no device can play.
+///
+/// It remembers the settings applied, so the game's sound settings still read back as set.
+public final class SilentSoundPlayer: SoundPlayer {
+    private let current: Mutex<SoundSettings>
+
+    /// Creates a silent player holding `settings`.
+    public init(settings: SoundSettings = .default) {
+        current = Mutex(settings)
+    }
+
+    /// Does nothing.
+    public func play(_ cue: SoundCue) {}
+
+    /// Remembers `settings`.
+    public func apply(_ settings: SoundSettings) {
+        current.withLock { $0 = settings }
+    }
+
+    /// The settings last applied.
+    public var settings: SoundSettings { current.withLock { $0 } }
+}

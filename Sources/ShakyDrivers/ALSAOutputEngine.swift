@@ -1,0 +1,314 @@
+import Foundation
+import Logging
+import ShakyCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The output thread of ``ALSASoundPlayer`` and the state it shares with the game's side.
+///
+/// Shared state lives in ``Shared`` and is touched only under `condition`; the PCM, the mixer and the chunk
+/// being written belong to the output thread alone.
+final class ALSAOutputEngine: @unchecked Sendable {
+    /// What the game's side and the output thread share; guarded by `condition`.
+    struct Shared {
+        var settings: SoundSettings
+        var pending: [SoundPlacement] = []
+        var stopRequested = false
+        var stopped = false
+        var idle = false
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var status = ALSASoundPlayer.Status(device: nil, periodFrames: nil, bufferFrames: nil, deviceRounds: 0)
+        var thread: pthread_t?
+    }
+
+    private let condition = NSCondition()
+    private var shared: Shared
+    private let finished = DispatchSemaphore(value: 0)
+    private var started = false
+
+    // Output thread only.
+    private let bank: SoundBank
+    private let configuration: ALSASoundPlayer.Configuration
+    private let logger: Logger
+    private var fallback: SoundDeviceFallback
+    private var pcm: ALSAPCM?
+    private var running = false
+    private var mixer = SoundMixer()
+    private var chunk: [Int16] = []
+    private var chunkStart = 0
+    private var chunkEnd = 0
+    private var chunkCues: [SoundCue] = []
+    private var silentFrames = 0
+
+    init(bank: SoundBank, configuration: ALSASoundPlayer.Configuration, settings: SoundSettings, logger: Logger) {
+        self.bank = bank
+        self.configuration = configuration
+        self.logger = logger
+        self.shared = Shared(settings: settings)
+        self.fallback = SoundDeviceFallback(
+            device: configuration.device, fallbacks: configuration.fallbackDevices,
+            retryInterval: configuration.retryInterval)
+    }
+
+    func withLock<Result>(_ body: (inout Shared) -> Result) -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(&shared)
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "shaky-sound"
+        started = true
+        thread.start()
+    }
+
+    func enqueue(_ placements: [SoundPlacement]) {
+        condition.lock()
+        if shared.settings.enabled, !shared.stopRequested {
+            shared.pending.append(contentsOf: placements)
+            shared.idle = false
+            condition.signal()
+        }
+        condition.unlock()
+    }
+
+    func apply(_ settings: SoundSettings) {
+        condition.lock()
+        shared.settings = settings
+        if !settings.enabled { shared.pending.removeAll() }
+        condition.signal()
+        condition.unlock()
+    }
+
+    func stop() {
+        condition.lock()
+        let wasRequested = shared.stopRequested
+        shared.stopRequested = true
+        condition.signal()
+        condition.unlock()
+        if started, !wasRequested { finished.wait() }
+    }
+
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            if (shared.idle && shared.pending.isEmpty) || shared.stopped {
+                condition.unlock()
+                continuation.resume()
+                return
+            }
+            shared.idleWaiters.append(continuation)
+            condition.unlock()
+        }
+    }
+
+    func outputThreadCPUTime() -> Duration? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let thread = shared.thread, !shared.stopped else { return nil }
+        var clock = clockid_t()
+        guard pthread_getcpuclockid(thread, &clock) == 0 else { return nil }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
+    // MARK: - The output thread
+
+    private func run() {
+        withLock { $0.thread = pthread_self() }
+        openDevice()
+        while step() {}
+        closeDevice()
+        condition.lock()
+        shared.stopped = true
+        shared.idle = true
+        shared.thread = nil
+        let waiters = shared.idleWaiters
+        shared.idleWaiters = []
+        condition.unlock()
+        for waiter in waiters { waiter.resume() }
+        finished.signal()
+    }
+
+    /// One turn of the loop: take new cues, then write (or wait for room for) one chunk. Returns false to end.
+    private func step() -> Bool {
+        condition.lock()
+        var placements = shared.pending
+        shared.pending = []
+        let settings = shared.settings
+        if !settings.enabled { placements = [] }
+        let busy = !placements.isEmpty || !mixer.isIdle || chunkStart < chunkEnd || running
+        if !busy && !shared.stopRequested {
+            // Idle: tell the waiters, then block until a cue or a stop arrives.
+            shared.idle = true
+            let waiters = shared.idleWaiters
+            shared.idleWaiters = []
+            condition.unlock()
+            for waiter in waiters { waiter.resume() }
+            condition.lock()
+            while shared.pending.isEmpty && !shared.stopRequested { condition.wait() }
+            shared.idle = false
+            condition.unlock()
+            return true
+        }
+        let stopping = shared.stopRequested
+        condition.unlock()
+        if stopping { return false }
+
+        if !settings.enabled {
+            mute()
+            return true
+        }
+        for placement in placements {
+            guard let samples = bank[placement.cue] else { continue }
+            mixer.start(samples, cue: placement.cue.normalized, afterFrames: placement.delayFrames)
+        }
+        if pcm == nil, !mixer.isIdle {
+            openDevice()
+        }
+        guard let pcm else {
+            // Silent: what was asked for is dropped, the game goes on.
+            mixer.stopAll()
+            chunkStart = 0
+            chunkEnd = 0
+            running = false
+            return true
+        }
+        if chunkStart == chunkEnd {
+            if mixer.isIdle && silentFrames >= pcm.bufferFrames {
+                stopOutput()
+                return true
+            }
+            renderChunk(periodFrames: pcm.periodFrames)
+        }
+        write(to: pcm)
+        return true
+    }
+
+    private func renderChunk(periodFrames: Int) {
+        if chunk.count != periodFrames { chunk = [Int16](repeating: 0, count: periodFrames) }
+        let wasIdle = mixer.isIdle
+        chunkCues = chunk.withUnsafeMutableBufferPointer { buffer in
+            mixer.render(into: buffer, volume: withLock { $0.settings.volume })
+        }
+        chunkStart = 0
+        chunkEnd = periodFrames
+        silentFrames = wasIdle ? silentFrames + periodFrames : 0
+    }
+
+    private func write(to pcm: ALSAPCM) {
+        do {
+            if !running {
+                try pcm.prepare()
+                running = true
+            }
+            if !chunkCues.isEmpty, let hook = configuration.willWriteFirstFrame {
+                for cue in chunkCues { hook(cue) }
+            }
+            chunkCues = []
+            let written = try chunk.withUnsafeBufferPointer { buffer throws(DeviceError) in
+                try pcm.write(UnsafeBufferPointer(rebasing: buffer[chunkStart..<chunkEnd]))
+            }
+            chunkStart += written
+            if written == 0 {
+                try pcm.waitForRoom(milliseconds: Int32(max(pcm.bufferFrames * 2000 / SoundBank.sampleRate, 10)))
+            }
+        } catch {
+            handle(error, on: pcm)
+        }
+    }
+
+    private func handle(_ error: DeviceError, on pcm: ALSAPCM) {
+        if ALSAPCM.isRecoverable(error) {
+            do {
+                try pcm.recover(from: error)
+                running = true
+                logger.debug("sound recovered: \(error)")
+                return
+            } catch {
+                logFailure(error)
+            }
+        } else {
+            logFailure(error)
+        }
+        // The device broke: close it and let the next cue try the devices again.
+        closeDevice()
+        fallback.recordLost()
+        mixer.stopAll()
+        chunkStart = 0
+        chunkEnd = 0
+    }
+
+    private func mute() {
+        mixer.stopAll()
+        chunkStart = 0
+        chunkEnd = 0
+        if running { stopOutput() }
+    }
+
+    private func stopOutput() {
+        silentFrames = 0
+        running = false
+        guard let pcm else { return }
+        do {
+            try pcm.drop()
+        } catch {
+            handle(error, on: pcm)
+        }
+    }
+
+    private func openDevice() {
+        let now = configuration.uptime()
+        guard fallback.mayTry(at: now) else { return }
+        withLock { $0.status.deviceRounds += 1 }
+        for device in fallback.devices {
+            do {
+                let opened = try ALSAPCM(
+                    name: device, periodFrames: configuration.periodFrames, bufferFrames: configuration.bufferFrames)
+                pcm = opened
+                running = false
+                fallback.recordOpened()
+                withLock {
+                    $0.status.device = device
+                    $0.status.periodFrames = opened.periodFrames
+                    $0.status.bufferFrames = opened.bufferFrames
+                }
+                logger.info(
+                    "sound on ALSA device \(device)",
+                    metadata: ["period": "\(opened.periodFrames)", "buffer": "\(opened.bufferFrames)"])
+                return
+            } catch {
+                logFailure(error)
+            }
+        }
+        if fallback.recordAllFailed(at: configuration.uptime()) {
+            logger.warning(
+                "no sound device could be opened (tried \(fallback.devices.joined(separator: ", "))); cues are silent; trying again every \(fallback.retryInterval)"
+            )
+        }
+    }
+
+    private func logFailure(_ error: DeviceError) {
+        if fallback.recordFailure(error) {
+            logger.warning("sound device: \(error)")
+        } else {
+            logger.debug("sound device: \(error)")
+        }
+    }
+
+    private func closeDevice() {
+        pcm = nil
+        running = false
+        withLock {
+            $0.status.device = nil
+            $0.status.periodFrames = nil
+            $0.status.bufferFrames = nil
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CSndfile
+import Foundation
+import Logging
+import ShakyCore
+
+/// Every cue decoded once into the player's format: 16-bit signed mono at 48 000 Hz.
+///
+/// Files come from an override folder (`--sounds DIR`) first and, for each file missing there, from the
+/// built-in set (`share/shaky/sounds` when installed, `sounds/` in a checkout). Decoding uses libsndfile; a
+/// 16-bit file is taken sample for sample, other sample formats are converted by libsndfile, several channels
+/// are averaged into one (integer division, rounding toward zero). Files must be 48 000 Hz: the bank does not
+/// resample, it reports the file and falls back to the built-in cue.
+public struct SoundBank: Sendable {
+    /// The sample rate of every cue and of the output.
+    public static let sampleRate = 48_000
+
+    /// The decoded samples per cue (keys are ``SoundCue/normalized`` cues).
+    public private(set) var samples: [SoundCue: [Int16]]
+    /// The file each cue was decoded from.
+    public private(set) var sources: [SoundCue: URL]
+    /// What could not be loaded, each naming the file or cue and why.
+    public private(set) var problems: [SoundFileError]
+
+    /// Creates a bank from samples already decoded (for tests and benchmarks).
+    public init(samples: [SoundCue: [Int16]]) {
+        self.samples = Dictionary(samples.map { ($0.key.normalized, $0.value) }, uniquingKeysWith: { $1 })
+        self.sources = [:]
+        self.problems = []
+    }
+
+    /// The samples for `cue`, or `nil` when no file could be loaded for it.
+    public subscript(cue: SoundCue) -> [Int16]? { samples[cue.normalized] }
+
+    /// Loads every cue, from `overrides` first and then from `builtin`, logging each problem once.
+    ///
+    /// - Parameters:
+    ///   - overrides: a folder of replacement files with the cues' file names (`--sounds DIR`), or `nil`.
+    ///   - builtin: the shipped set; by default found through ``InstallLayout``.
+    public static func load(
+        overrides: URL? = nil,
+        builtin: URL? = InstallLayout.directory(for: .sounds),
+        logger: Logger
+    ) -> SoundBank {
+        var bank = SoundBank(samples: [:])
+        for cue in SoundCue.allCases {
+            var candidates: [URL] = []
+            if let overrides { candidates.append(overrides.appendingPathComponent(cue.fileName)) }
+            if let builtin { candidates.append(builtin.appendingPathComponent(cue.fileName)) }
+            for file in candidates where FileManager.default.fileExists(atPath: file.path) {
+                do {
+                    bank.samples[cue] = try decode(file)
+                    bank.sources[cue] = file
+                    break
+                } catch {
+                    bank.problems.append(error)
+                    logger.warning("sound file skipped: \(error)")
+                }
+            }
+            if bank.samples[cue] == nil {
+                let looked = candidates.map { $0.deletingLastPathComponent().path }.joined(separator: ", ")
+                let error = SoundFileError(
+                    file: cue.fileName, reason: "no usable file in \(looked.isEmpty ? "no sound folder" : looked)")
+                bank.problems.append(error)
+                logger.warning("cue \(cue.name) is silent: \(error)")
+            }
+        }
+        return bank
+    }
+
+    /// Decodes one sound file into 16-bit mono samples at ``sampleRate``.
+    public static func decode(_ file: URL) throws(SoundFileError) -> [Int16] {
+        var info = SF_INFO()
+        guard let handle = sf_open(file.path, Int32(SFM_READ), &info) else {
+            throw SoundFileError(file: file.path, reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(handle) }
+        guard info.samplerate == Int32(sampleRate) else {
+            throw SoundFileError(
+                file: file.path,
+                reason: "is \(info.samplerate) Hz; cues must be \(sampleRate) Hz (sox IN -r \(sampleRate) OUT.wav)")
+        }
+        let channels = Int(info.channels)
+        let frames = Int(info.frames)
+        guard channels >= 1, frames >= 0 else {
+            throw SoundFileError(file: file.path, reason: "has \(channels) channels and \(frames) frames")
+        }
+        var interleaved = [Int16](repeating: 0, count: frames * channels)
+        let read = interleaved.withUnsafeMutableBufferPointer { buffer in
+            sf_readf_short(handle, buffer.baseAddress, sf_count_t(frames))
+        }
+        guard read == frames else {
+            let reason = sf_error(handle) != 0 ? String(cString: sf_strerror(handle)) : "ends early"
+            throw SoundFileError(file: file.path, reason: "read \(read) of \(frames) frames: \(reason)")
+        }
+        guard channels > 1 else { return interleaved }
+        return (0..<frames).map { frame in
+            var sum = 0
+            for channel in 0..<channels { sum += Int(interleaved[frame * channels + channel]) }
+            return Int16(sum / channels)
+        }
+    }
+}
+
+/// A sound file that could not be used, and why.
+public struct SoundFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file's path (or the cue's file name when no file was found).
+    public var file: String
+    /// What is wrong with it, as libsndfile or the bank says.
+    public var reason: String
+
+    /// Creates an error.
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+
+    public var description: String { "\(file): \(reason)" }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// PCMs that capture what is played into files, through alsa-lib's `file` plugin with a `null` slave.
+///
+/// One ALSA configuration per test process: it includes `/usr/share/alsa/alsa.conf`, then defines
+/// `shakycapture0`…`shakycapture31` and overrides `default`, each writing raw S16_LE frames to its own file.
+/// `ALSA_CONFIG_PATH` is set once, before the first ALSA call of the process (alsa-lib reads its configuration on
+/// the first `snd_pcm_open`), and never changed, so parallel tests share it safely: each claims its own PCM.
+enum ALSACaptureDevices {
+    /// One capture PCM and the file it writes.
+    struct Device {
+        /// The ALSA PCM name.
+        var name: String
+        /// The raw capture file (S16_LE mono frames, no header).
+        var file: URL
+
+        /// The captured frames; empty when nothing was written.
+        func frames() throws -> [Int16] {
+            guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+            return SoundWAV.int16LittleEndian(try Data(contentsOf: file))
+        }
+    }
+
+    static let slotCount = 32
+    private static let nextSlot = Atomic<Int>(0)
+
+    /// The folder holding the configuration and the capture files.
+    static let folder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "shaky-alsa-capture-\(getpid())", isDirectory: true)
+        try? FileManager.default.removeItem(at: folder)
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var text = "</usr/share/alsa/alsa.conf>\n"
+        for slot in 0..<slotCount {
+            text += pcmDefinition(
+                name: "shakycapture\(slot)", file: folder.appendingPathComponent("capture\(slot).raw"))
+        }
+        text += pcmDefinition(name: "!default", file: folder.appendingPathComponent("default.raw"))
+        let configuration = folder.appendingPathComponent("asound.conf")
+        try! text.write(to: configuration, atomically: true, encoding: .utf8)
+        setenv("ALSA_CONFIG_PATH", configuration.path, 1)
+        return folder
+    }()
+
+    private static func pcmDefinition(name: String, file: URL) -> String {
+        """
+        pcm.\(name) {
+            type file
+            slave.pcm "null"
+            file "\(file.path)"
+            format "raw"
+        }
+
+        """
+    }
+
+    /// Claims a capture PCM of its own for one test; fails the test when alsa-lib's configuration is missing.
+    static func claim(sourceLocation: SourceLocation = #_sourceLocation) throws -> Device {
+        try #require(
+            FileManager.default.fileExists(atPath: "/usr/share/alsa/alsa.conf"),
+            "alsa-lib's /usr/share/alsa/alsa.conf is missing: install libasound2 (make setup)",
+            sourceLocation: sourceLocation)
+        let slot = nextSlot.add(1, ordering: .relaxed).oldValue
+        try #require(slot < slotCount, "more than \(slotCount) capture PCMs claimed", sourceLocation: sourceLocation)
+        return Device(name: "shakycapture\(slot)", file: folder.appendingPathComponent("capture\(slot).raw"))
+    }
+
+    /// The PCM that the test configuration makes `default`; only one test may use it.
+    static var defaultDevice: Device {
+        Device(name: "default", file: folder.appendingPathComponent("default.raw"))
+    }
+}

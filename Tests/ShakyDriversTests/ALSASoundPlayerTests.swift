@@ -1,0 +1,202 @@
+import Foundation
+import Logging
+import ShakyCore
+import ShakyDrivers
+import Synchronization
+import Testing
+
+/// The real player through alsa-lib, captured by the `file` plugin: no sound card needed, never skipped.
+@Suite("ALSA player, captured through alsa-lib's file plugin")
+struct ALSASoundPlayerTests {
+    static let bank = SoundBank.load(builtin: SoundWAV.builtinFolder, logger: Logger(label: "test"))
+
+    private func cue(_ cue: SoundCue) throws -> [Int16] {
+        try SoundWAV.read(SoundWAV.builtinFolder.appendingPathComponent(cue.fileName)).samples
+    }
+
+    /// Plays through a fresh capture PCM, waits until the player is idle, shuts it down and returns the capture.
+    private func capture(
+        settings: SoundSettings = .default,
+        _ body: (ALSASoundPlayer) -> Void
+    ) async throws -> (frames: [Int16], status: ALSASoundPlayer.Status) {
+        let device = try ALSACaptureDevices.claim()
+        let player = ALSASoundPlayer(
+            bank: Self.bank, configuration: .init(device: device.name, fallbackDevices: []), settings: settings,
+            logger: SoundLogRecorder().logger())
+        await player.waitUntilIdle()
+        let status = player.status
+        try #require(
+            status.device == device.name,
+            "alsa-lib's file plugin did not open \(device.name); is libasound2 with its plugins installed?")
+        body(player)
+        await player.waitUntilIdle()
+        player.shutdown()
+        return (try device.frames(), status)
+    }
+
+    /// Checks that `captured` starts with `expected` exactly and holds only silence after it.
+    private func expectCaptured(
+        _ captured: [Int16], equals expected: [Int16], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            captured.count >= expected.count, "captured \(captured.count) frames, expected at least \(expected.count)",
+            sourceLocation: sourceLocation)
+        let prefix = Array(captured.prefix(expected.count))
+        let firstDifference = zip(prefix, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(
+            firstDifference == nil, "first difference at frame \(firstDifference ?? -1)", sourceLocation: sourceLocation
+        )
+        #expect(
+            captured.dropFirst(expected.count).allSatisfy { $0 == 0 }, "sound after the cue",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test("the PCM gets the requested 5 ms period and 20 ms buffer")
+    func latencyParameters() async throws {
+        let (_, status) = try await capture { _ in }
+        #expect(status.periodFrames == 240)
+        #expect(status.bufferFrames == 960)
+    }
+
+    @Test("a hint is captured sample-exact")
+    func hintIsSampleExact() async throws {
+        let (frames, _) = try await capture { $0.play(.hint) }
+        expectCaptured(frames, equals: try cue(.hint))
+        #expect(frames.count % 240 == 0, "whole periods are written")
+    }
+
+    @Test("two overlapping cues are captured as their clipped sum")
+    func overlappingCuesMix() async throws {
+        let offset = 1_000
+        let (frames, _) = try await capture {
+            $0.play([SoundPlacement(.hint), SoundPlacement(.buzz(slot: 2), delayFrames: offset)])
+        }
+        let hint = try cue(.hint)
+        let buzz = try cue(.buzz(slot: 2))
+        var sum = [Int](repeating: 0, count: max(hint.count, offset + buzz.count))
+        for (index, sample) in hint.enumerated() { sum[index] += Int(sample) }
+        for (index, sample) in buzz.enumerated() { sum[offset + index] += Int(sample) }
+        #expect(sum.contains { $0 > Int(Int16.max) || $0 < Int(Int16.min) }, "the cues are loud enough to clip")
+        expectCaptured(frames, equals: sum.map { Int16(clamping: $0) })
+    }
+
+    @Test("a cue played while another plays mixes in from the next period")
+    func cueDuringPlayback() async throws {
+        let device = try ALSACaptureDevices.claim()
+        let playerBox = Mutex<ALSASoundPlayer?>(nil)
+        // Just before the hint's first period is written, the game asks for a tick: it must start one period later.
+        let configuration = ALSASoundPlayer.Configuration(
+            device: device.name, fallbackDevices: [],
+            willWriteFirstFrame: { cue in
+                if cue == .hint { playerBox.withLock { $0 }?.play(.tick) }
+            })
+        let player = ALSASoundPlayer(bank: Self.bank, configuration: configuration, logger: SoundLogRecorder().logger())
+        playerBox.withLock { $0 = player }
+        await player.waitUntilIdle()
+        let period = try #require(player.status.periodFrames)
+        player.play(.hint)
+        await player.waitUntilIdle()
+        playerBox.withLock { $0 = nil }
+        player.shutdown()
+        let hint = try cue(.hint)
+        let tick = try cue(.tick)
+        var sum = hint.map(Int.init)
+        for (index, sample) in tick.enumerated() { sum[period + index] += Int(sample) }
+        expectCaptured(try device.frames(), equals: sum.map { Int16(clamping: $0) })
+    }
+
+    @Test("volume 50 % halves every sample, rounding down")
+    func halfVolume() async throws {
+        let (frames, _) = try await capture(settings: SoundSettings(volume: 0.5)) { $0.play(.correct) }
+        expectCaptured(frames, equals: try cue(.correct).map { Int16((Int($0) * 32768) >> 16) })
+    }
+
+    @Test("volume changed live applies to the next cue")
+    func liveVolume() async throws {
+        let (frames, _) = try await capture { player in
+            player.apply(SoundSettings(volume: 0.5))
+            player.play(.tick)
+        }
+        expectCaptured(frames, equals: try cue(.tick).map { Int16(Int($0) >> 1) })
+    }
+
+    @Test("muted plays nothing; unmuted plays again")
+    func muted() async throws {
+        let (mutedFrames, _) = try await capture(settings: SoundSettings(enabled: false)) { player in
+            player.play(.hint)
+            player.play(.buzz(slot: 0))
+        }
+        #expect(mutedFrames.isEmpty)
+        let (frames, _) = try await capture(settings: SoundSettings(enabled: false)) { player in
+            player.play(.hint)
+            player.apply(SoundSettings(enabled: true))
+            player.play(.tick)
+        }
+        expectCaptured(frames, equals: try cue(.tick))
+    }
+
+    @Test("a missing device falls back to default without delaying play()")
+    func missingDeviceFallsBackToDefault() async throws {
+        _ = try ALSACaptureDevices.claim()  // sets up the configuration that makes `default` a capture PCM
+        let log = SoundLogRecorder()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let player = ALSASoundPlayer(
+            bank: Self.bank, configuration: .init(device: "nosuchdevice", fallbackDevices: ["default"]),
+            logger: log.logger())
+        let playCall = clock.measure { player.play(.hint) }
+        let constructed = start.duration(to: clock.now)
+        await player.waitUntilIdle()
+        #expect(player.status.device == "default")
+        player.shutdown()
+        #expect(playCall < .milliseconds(50), "play() took \(playCall)")
+        #expect(constructed < .milliseconds(200), "starting the player took \(constructed)")
+        expectCaptured(try ALSACaptureDevices.defaultDevice.frames(), equals: try cue(.hint))
+        #expect(log.warnings.count == 1)
+        #expect(log.warnings.first?.contains("nosuchdevice") == true)
+    }
+
+    @Test("no usable device: silent, logged once, play() never waits, devices retried after the back-off")
+    func noDeviceIsSilentAndRetried() async throws {
+        _ = try ALSACaptureDevices.claim()
+        let log = SoundLogRecorder()
+        let now = Mutex<Duration>(.zero)
+        let player = ALSASoundPlayer(
+            bank: Self.bank,
+            configuration: .init(
+                device: "nosuchdevice", fallbackDevices: ["nosuchdevice2"], retryInterval: .seconds(10),
+                uptime: { now.withLock { $0 } }),
+            logger: log.logger())
+        let clock = ContinuousClock()
+        var slowest = Duration.zero
+        for _ in 0..<3 {
+            slowest = max(slowest, clock.measure { player.play(.hint) })
+            await player.waitUntilIdle()
+        }
+        #expect(player.status.device == nil)
+        #expect(player.status.deviceRounds == 1, "no retry before the back-off")
+        #expect(slowest < .milliseconds(50), "play() took \(slowest)")
+        #expect(log.warnings.count == 3, "\(log.warnings)")
+        #expect(log.warnings.filter { $0.contains("nosuchdevice2") }.count == 2)
+
+        now.withLock { $0 = .seconds(11) }
+        player.play(.hint)
+        await player.waitUntilIdle()
+        #expect(player.status.deviceRounds == 2)
+        #expect(log.warnings.count == 3, "a retry that fails the same way is not logged again")
+        player.shutdown()
+    }
+
+    @Test("play() after shutdown is ignored and returns at once")
+    func afterShutdown() async throws {
+        let device = try ALSACaptureDevices.claim()
+        let player = ALSASoundPlayer(
+            bank: Self.bank, configuration: .init(device: device.name, fallbackDevices: []),
+            logger: SoundLogRecorder().logger())
+        player.shutdown()
+        player.play(.hint)
+        await player.waitUntilIdle()
+        #expect(player.status.device == nil)
+        #expect(try device.frames().isEmpty)
+    }
+}
