@@ -16,6 +16,12 @@ public enum SystemdSocketActivation {
         /// Its value.
         public var value: String
 
+        /// Creates the error for `variable`'s `value`.
+        public init(variable: String, value: String) {
+            self.variable = variable
+            self.value = value
+        }
+
         public var description: String { "\(variable)=\(value) is not a valid count or process id" }
     }
 

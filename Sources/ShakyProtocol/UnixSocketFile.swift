@@ -14,6 +14,12 @@ public struct VarlinkSocketPathError: Error, Equatable, Sendable, CustomStringCo
     /// What is wrong.
     public var reason: String
 
+    /// Creates an error for `path`.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { "cannot listen at \(path): \(reason)" }
 }
 

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -79,23 +80,28 @@ public final class VarlinkServer: Sendable {
         return VarlinkServer(address: address, service: service, serverChannel: serverChannel, logger: logger)
     }
 
-    /// Accepts and serves connections until the task is cancelled; then closes them all and, for a
-    /// socket file it created, removes the file.
+    /// Accepts and serves connections until the task is cancelled; then closes them all, removes the
+    /// socket file it created, and returns.
     public func run() async throws {
         defer {
             if case .unixSocket(let path) = address { unlink(path) }
         }
-        try await serverChannel.executeThenClose { connections in
-            try await withThrowingDiscardingTaskGroup { group in
-                for try await connection in connections {
-                    group.addTask { await self.serve(connection) }
+        do {
+            try await serverChannel.executeThenClose { connections in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
                 }
             }
+        } catch is CancellationError {
+            return
         }
     }
 
     /// Serves one connection until the client hangs up, breaks the protocol, or the server stops.
     private func serve(_ connection: VarlinkConnection) async {
+        connection.markServed()
         let channel = connection.channel
         let peer = connection.peer
         var connectionLogger = logger
@@ -147,10 +153,30 @@ public final class VarlinkServer: Sendable {
 }
 
 /// A freshly accepted connection: its channels and who is on the other end.
-struct VarlinkConnection: Sendable {
+///
+/// When the server stops, connections accepted but not yet served are dropped by NIO; one that was never
+/// served closes itself on deinit (NIO requires `executeThenClose` on every `NIOAsyncChannel`).
+final class VarlinkConnection: Sendable {
     let asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     let channel: any Channel
     let peer: VarlinkPeerCredentials
+    private let served = Atomic(false)
+
+    init(asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, channel: any Channel, peer: VarlinkPeerCredentials) {
+        self.asyncChannel = asyncChannel
+        self.channel = channel
+        self.peer = peer
+    }
+
+    func markServed() {
+        served.store(true, ordering: .relaxed)
+    }
+
+    deinit {
+        guard !served.load(ordering: .relaxed) else { return }
+        let asyncChannel = asyncChannel
+        Task { try? await asyncChannel.executeThenClose { _, _ in } }
+    }
 
     /// The credentials layout of `struct ucred` (pid, uid, gid), which Swift's Glibc module does not export.
     private struct UnixCredentials: Sendable {

@@ -46,6 +46,13 @@ public struct VarlinkMethodSignature: Sendable, Equatable {
     public var input: [VarlinkField]
     /// The parameters each reply carries.
     public var output: [VarlinkField]
+
+    /// Creates a signature.
+    public init(name: String, input: [VarlinkField], output: [VarlinkField]) {
+        self.name = name
+        self.input = input
+        self.output = output
+    }
 }
 
 /// An interface parsed from its description: everything needed to check parameters.
