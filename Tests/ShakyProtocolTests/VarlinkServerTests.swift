@@ -87,13 +87,19 @@ struct VarlinkServerTests {
         }
     }
 
-    @Test("The socket file gets mode 0660 and is removed when the server stops")
+    @Test("The socket file gets mode 0660 and the socket group, and is removed when the server stops")
     func socketFileMode() async throws {
-        let path = try await ExampleServer.run { server in
+        // A stand-in for `shaky` that this process may give files to: as root `daemon` (every Debian
+        // system has it, and it differs from root's group), otherwise the process's own group.
+        let groupName =
+            geteuid() == 0 ? "daemon" : try #require(String(validatingCString: getgrgid(getegid()).pointee.gr_name))
+        let groupID = try #require(UserDatabase.groupID(named: groupName))
+        let path = try await ExampleServer.run(socketGroup: groupName) { server in
             var status = stat()
             #expect(stat(server.socketPath, &status) == 0)
             #expect(status.st_mode & 0o777 == 0o660)
             #expect(status.st_mode & S_IFMT == S_IFSOCK)
+            #expect(status.st_gid == groupID)
             return server.socketPath
         }
         #expect(!FileManager.default.fileExists(atPath: path))

@@ -11,7 +11,7 @@ struct ExampleServer {
 
     /// Runs `body` against a server serving `org.shakywords.Example`; stops the server and removes the directory after.
     static func run<Result>(
-        accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(),
+        accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
         _ body: (ExampleServer) async throws -> Result
     ) async throws -> Result {
         let directory = temporaryDirectory()
@@ -20,7 +20,8 @@ struct ExampleServer {
         let service = try VarlinkService(
             vendor: "Shaky Words", product: "shaky-protocol-tests", version: "1.0", url: "https://shakywords.invalid",
             interfaces: [try ExampleInterface.make(probe: probe)], accessPolicy: accessPolicy)
-        let server = try await VarlinkServer.bind(to: .unixSocket(path: socketPath), service: service, socketGroup: nil)
+        let server = try await VarlinkServer.bind(
+            to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup)
         let task = Task { try await server.run() }
         let handle = ExampleServer(directory: directory, socketPath: socketPath, probe: probe)
         do {
