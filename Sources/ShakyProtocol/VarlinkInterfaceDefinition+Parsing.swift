@@ -1,6 +1,6 @@
 /// Why an interface description does not parse, and on which line.
 public struct VarlinkIDLError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The line, counted from 1.
+    /// The line, counted from 1; 0 when the problem is not on one line.
     public var line: Int
     /// What is wrong.
     public var reason: String
@@ -11,7 +11,10 @@ public struct VarlinkIDLError: Error, Equatable, Sendable, CustomStringConvertib
         self.reason = reason
     }
 
-    public var description: String { "interface description, line \(line): \(reason)" }
+    /// Line 0 means the problem is not on one line (a handler without a method, a duplicate interface).
+    public var description: String {
+        line > 0 ? "interface description, line \(line): \(reason)" : "interface description: \(reason)"
+    }
 }
 
 extension VarlinkInterfaceDefinition {
