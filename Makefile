@@ -1,5 +1,6 @@
 # Shaky Words: set up, run, test, install.
 #   make setup    install the Debian packages the build and the tests need (uses sudo when not root)
+#                 and the python varlink client into .venv
 #   make run      build and run a game with no hardware
 #   make test     format lint + the whole test suite
 #   make bench    print benchmark figures
@@ -31,6 +32,11 @@ setup:
 	if [ -n "$$missing" ]; then \
 	    echo "Installing: $$missing"; \
 	    $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+	@# The independent Varlink client the protocol tests run (PyPI `varlink`), in a venv of the repository.
+	@if ! .venv/bin/python -c 'import varlink' 2>/dev/null; then \
+	    echo "Installing the python varlink client into .venv"; \
+	    python3 -m venv .venv && .venv/bin/pip install -q varlink; \
 	fi
 
 run:

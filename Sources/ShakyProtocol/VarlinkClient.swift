@@ -1,0 +1,244 @@
+import NIOCore
+import NIOPosix
+
+/// A Varlink client on one Unix-socket connection.
+///
+/// Calls may be made concurrently: they are pipelined on the connection and each gets its own replies,
+/// because a Varlink server answers in call order. Abandoning a ``callMore(_:parameters:)`` stream
+/// before its final reply closes the connection (Varlink cannot cancel a call), which tells the server
+/// the watcher is gone.
+public final class VarlinkClient: Sendable {
+    /// The socket path this client is connected to.
+    public let path: String
+    private let channel: any Channel
+    private let handler: NIOLoopBound<VarlinkClientHandler>
+
+    private init(path: String, channel: any Channel, handler: NIOLoopBound<VarlinkClientHandler>) {
+        self.path = path
+        self.channel = channel
+        self.handler = handler
+    }
+
+    /// Connects to the Varlink service listening at `path`.
+    ///
+    /// Throws ``VarlinkError/connectionFailed(path:underlying:)`` when nothing answers there.
+    public static func connect(
+        unixSocketPath path: String,
+        maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws(VarlinkError) -> VarlinkClient {
+        do {
+            let (channel, handler) = try await ClientBootstrap(group: eventLoopGroup).connect(
+                unixDomainSocketPath: path
+            ) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = VarlinkClientHandler(eventLoop: channel.eventLoop)
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength)), handler)
+                    return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
+                }
+            }
+            return VarlinkClient(path: path, channel: channel, handler: handler)
+        } catch {
+            throw .connectionFailed(path: path, underlying: error)
+        }
+    }
+
+    /// Closes the connection; pending calls fail with ``VarlinkError/connectionClosed``.
+    public func close() async {
+        try? await channel.close()
+    }
+
+    /// Calls `method` (fully qualified) and returns the reply's parameters.
+    ///
+    /// Throws ``VarlinkError/remote(name:parameters:)`` for an error reply.
+    public func call(_ method: String, parameters: VarlinkObject = [:]) async throws(VarlinkError) -> VarlinkObject {
+        let call = VarlinkCall(method: method, parameters: parameters)
+        let handler = handler
+        let reply: VarlinkReply
+        do {
+            reply = try await withCheckedThrowingContinuation { continuation in
+                handler.eventLoop.execute {
+                    handler.value.send(call, expecting: .single(continuation))
+                }
+            }
+        } catch let error as VarlinkError {
+            throw error
+        } catch {
+            throw .protocolViolation("\(error)")
+        }
+        if let name = reply.error { throw .remote(name: name, parameters: reply.parameters) }
+        return reply.parameters
+    }
+
+    /// Calls `method` with `more` and returns its replies as they come; the stream ends after the final one.
+    ///
+    /// An error reply ends the stream by throwing ``VarlinkError/remote(name:parameters:)``. Stopping the
+    /// iteration early closes the connection.
+    public func callMore(
+        _ method: String, parameters: VarlinkObject = [:]
+    ) -> AsyncThrowingStream<VarlinkObject, any Error> {
+        let call = VarlinkCall(method: method, parameters: parameters, more: true)
+        let (stream, continuation) = AsyncThrowingStream<VarlinkObject, any Error>.makeStream()
+        let channel = channel
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { channel.close(promise: nil) }
+        }
+        let handler = handler
+        handler.eventLoop.execute {
+            handler.value.send(call, expecting: .stream(continuation))
+        }
+        return stream
+    }
+
+    /// Calls `method` with `oneway`: the service sends no reply, not even an error.
+    ///
+    /// Returns once the call is written.
+    public func oneway(_ method: String, parameters: VarlinkObject = [:]) async throws(VarlinkError) {
+        let call = VarlinkCall(method: method, parameters: parameters, oneway: true)
+        let handler = handler
+        let written = handler.eventLoop.flatSubmit {
+            handler.value.send(call, expecting: nil)
+        }
+        do {
+            try await written.get()
+        } catch {
+            throw .connectionClosed
+        }
+    }
+}
+
+extension VarlinkClient {
+    /// Calls `method` with `Encodable` parameters and decodes the reply as `Reply`.
+    public func call<Request: Encodable, Reply: Decodable>(
+        _ method: String, _ request: Request, as reply: Reply.Type = Reply.self
+    ) async throws -> Reply {
+        let parameters = try VarlinkMethodResult.object(encoding: request)
+        return try JSONValue.object(try await call(method, parameters: parameters)).decode(as: Reply.self)
+    }
+
+    /// Calls `method` with `more` and `Encodable` parameters, decoding each reply as `Reply`.
+    public func callMore<Request: Encodable, Reply: Decodable & Sendable>(
+        _ method: String, _ request: Request, as reply: Reply.Type = Reply.self
+    ) throws -> AsyncThrowingStream<Reply, any Error> {
+        let replies = callMore(method, parameters: try VarlinkMethodResult.object(encoding: request))
+        let (stream, continuation) = AsyncThrowingStream<Reply, any Error>.makeStream()
+        let task = Task {
+            do {
+                for try await parameters in replies {
+                    continuation.yield(try JSONValue.object(parameters).decode(as: Reply.self))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
+
+/// The client's end of the pipeline: writes calls and routes each reply to the oldest waiting call.
+final class VarlinkClientHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Who waits for the replies of one call.
+    enum Waiter {
+        case single(CheckedContinuation<VarlinkReply, any Error>)
+        case stream(AsyncThrowingStream<VarlinkObject, any Error>.Continuation)
+
+        func fail(_ error: VarlinkError) {
+            switch self {
+            case .single(let continuation): continuation.resume(throwing: error)
+            case .stream(let continuation): continuation.finish(throwing: error)
+            }
+        }
+    }
+
+    private let eventLoop: any EventLoop
+    private var waiters = CircularBuffer<Waiter>()
+    private var context: ChannelHandlerContext?
+    private var closedError: VarlinkError?
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        failAll(.connectionClosed)
+    }
+
+    /// Writes `call`; `waiter` (none for `oneway`) gets its replies. Must run on the event loop.
+    @discardableResult
+    func send(_ call: VarlinkCall, expecting waiter: Waiter?) -> EventLoopFuture<Void> {
+        guard let context, closedError == nil else {
+            let error = closedError ?? .connectionClosed
+            waiter?.fail(error)
+            return eventLoop.makeFailedFuture(error)
+        }
+        if let waiter { waiters.append(waiter) }
+        var buffer = context.channel.allocator.buffer(capacity: 256)
+        buffer.writeVarlinkMessage(call.jsonValue)
+        return context.writeAndFlush(wrapOutboundOut(buffer))
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        let reply: VarlinkReply
+        do {
+            reply = try VarlinkReply(frame: frame.readableBytesView)
+        } catch {
+            return breakConnection(context: context, .protocolViolation(error.reason))
+        }
+        guard let waiter = waiters.first else {
+            return breakConnection(context: context, .protocolViolation("a reply came for no call"))
+        }
+        switch waiter {
+        case .single(let continuation):
+            waiters.removeFirst()
+            guard !reply.continues else {
+                continuation.resume(throwing: VarlinkError.protocolViolation("\"continues\" on a call without more"))
+                return breakConnection(context: context, .protocolViolation("\"continues\" on a call without more"))
+            }
+            continuation.resume(returning: reply)
+        case .stream(let continuation):
+            if let name = reply.error {
+                waiters.removeFirst()
+                continuation.finish(throwing: VarlinkError.remote(name: name, parameters: reply.parameters))
+            } else {
+                continuation.yield(reply.parameters)
+                if !reply.continues {
+                    waiters.removeFirst()
+                    continuation.finish()
+                }
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        failAll(.connectionClosed)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        breakConnection(context: context, .protocolViolation("\(error)"))
+    }
+
+    private func breakConnection(context: ChannelHandlerContext, _ error: VarlinkError) {
+        failAll(error)
+        context.close(promise: nil)
+    }
+
+    private func failAll(_ error: VarlinkError) {
+        if closedError == nil { closedError = error }
+        while let waiter = waiters.popFirst() {
+            waiter.fail(error)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import NIOCore
+
+/// A frame longer than the limit: the peer is cut off.
+public struct VarlinkFrameTooLong: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The limit in bytes, NUL excluded.
+    public var limit: Int
+
+    public var description: String { "Varlink message longer than \(limit) bytes" }
+}
+
+/// Splits a byte stream into Varlink messages: each ends with a NUL byte, which is not part of the frame.
+///
+/// A frame longer than ``maximumFrameLength`` throws ``VarlinkFrameTooLong`` as soon as that many bytes
+/// arrive without a NUL, so the connection is closed before the whole message is buffered.
+public struct VarlinkFrameDecoder: ByteToMessageDecoder, Sendable {
+    public typealias InboundOut = ByteBuffer
+
+    /// The largest message accepted: 1 MiB.
+    public static let defaultMaximumFrameLength = 1 << 20
+
+    /// The largest frame accepted, in bytes, NUL excluded.
+    public let maximumFrameLength: Int
+    /// How many bytes after the reader index are already known to hold no NUL.
+    private var scannedLength = 0
+
+    /// Creates a decoder with a frame limit.
+    public init(maximumFrameLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength) {
+        self.maximumFrameLength = maximumFrameLength
+    }
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let view = buffer.readableBytesView
+        let searchStart = view.index(view.startIndex, offsetBy: scannedLength)
+        guard let nul = view[searchStart...].firstIndex(of: 0) else {
+            scannedLength = view.count
+            if scannedLength > maximumFrameLength { throw VarlinkFrameTooLong(limit: maximumFrameLength) }
+            return .needMoreData
+        }
+        let length = nul - view.startIndex
+        scannedLength = 0
+        if length > maximumFrameLength { throw VarlinkFrameTooLong(limit: maximumFrameLength) }
+        let frame = buffer.readSlice(length: length)!
+        buffer.moveReaderIndex(forwardBy: 1)
+        context.fireChannelRead(wrapInboundOut(frame))
+        return .continue
+    }
+
+    public mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
+        // Complete frames still count; an unfinished last frame is dropped with the connection.
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+        return .needMoreData
+    }
+}
+
+extension ByteBuffer {
+    /// Appends `value`'s JSON text followed by the NUL that ends a Varlink message.
+    mutating func writeVarlinkMessage(_ value: JSONValue) {
+        writeBytes(value.serializedBytes())
+        writeInteger(UInt8(0))
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import ShakyProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A plain POSIX Unix-socket client that writes raw bytes and reads raw Varlink frames.
+///
+/// Blocking calls run on a Dispatch queue, never on the test's task, and every read gives up after
+/// ``readTimeoutSeconds`` so a server that neither answers nor closes fails the test instead of hanging it.
+final class RawSocket {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// What a read ended with.
+    enum ReadEnd: Equatable {
+        /// The server closed the connection.
+        case closed
+        /// Nothing came within the timeout.
+        case timedOut
+    }
+
+    static let readTimeoutSeconds = 20
+    let descriptor: Int32
+    private var received: [UInt8] = []
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var timeout = timeval(tv_sec: Self.readTimeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            bytes.copyBytes(from: path.utf8)
+            bytes[path.utf8.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw Failure(description: "connect \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Closes the connection now.
+    func hangUp() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Writes `bytes` as they are; returns false when the server already closed the connection.
+    @discardableResult
+    func write(_ bytes: [UInt8]) async -> Bool {
+        let descriptor = descriptor
+        return await Self.offload {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// Writes `text` followed by the NUL that ends a Varlink message.
+    @discardableResult
+    func send(_ text: String) async -> Bool {
+        await write(Array(text.utf8) + [0])
+    }
+
+    /// Reads the next frame (without its NUL), or how the read ended.
+    func readFrame() async -> Result<[UInt8], ReadEndError> {
+        while true {
+            if let nul = received.firstIndex(of: 0) {
+                let frame = Array(received[..<nul])
+                received.removeFirst(nul + 1)
+                return .success(frame)
+            }
+            switch await readChunk() {
+            case .success(let chunk): received += chunk
+            case .failure(let end): return .failure(end)
+            }
+        }
+    }
+
+    /// Reads the next frame and parses it as a reply.
+    func readReply() async throws -> VarlinkReply {
+        switch await readFrame() {
+        case .success(let frame): return try VarlinkReply(frame: frame)
+        case .failure(let end): throw Failure(description: "expected a reply, but the read ended: \(end.end)")
+        }
+    }
+
+    /// Reads until the server closes; returns every byte it sent first (nothing, for "closed without a reply").
+    func readUntilClosed() async -> Result<[UInt8], ReadEndError> {
+        var bytes = received
+        received = []
+        while true {
+            switch await readChunk() {
+            case .success(let chunk): bytes += chunk
+            case .failure(let end) where end.end == .closed: return .success(bytes)
+            case .failure(let end): return .failure(end)
+            }
+        }
+    }
+
+    struct ReadEndError: Error, Equatable {
+        var end: ReadEnd
+    }
+
+    private func readChunk() async -> Result<[UInt8], ReadEndError> {
+        let descriptor = descriptor
+        return await Self.offload {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count > 0 { return .success(Array(buffer[..<count])) }
+                if count == 0 { return .failure(ReadEndError(end: .closed)) }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN: return .failure(ReadEndError(end: .timedOut))
+                default: return .failure(ReadEndError(end: .closed))  // ECONNRESET and friends
+                }
+            }
+        }
+    }
+
+    private static func offload<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            // A thread of its own: blocking here must never hold up a thread the server's tasks need.
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+}
