@@ -27,9 +27,14 @@ extension AppDatabase {
     /// - Throws: ``StoreError/snapshotUnreadable(problem:)`` when the saved game cannot be decoded
     ///   (for example after a change of the game's format); ``clearSnapshot()`` discards it.
     public func loadSnapshot() throws -> Game? {
+        try loadSnapshot(as: Game.self)
+    }
+
+    /// The saved snapshot decoded as `type`.
+    func loadSnapshot<Snapshot: Decodable>(as type: Snapshot.Type) throws -> Snapshot? {
         guard let record = try read({ db in try GameSnapshotRecord.current(db) }) else { return nil }
         do {
-            return try JSONDecoder().decode(Game.self, from: Data(record.game.utf8))
+            return try JSONDecoder().decode(type, from: Data(record.game.utf8))
         } catch {
             throw StoreError.snapshotUnreadable(problem: "\(error)")
         }

@@ -144,7 +144,9 @@ extension AppDatabase {
     ///   - packName: search only this pack, or every pack when `nil`.
     ///   - limit: the most results returned.
     /// - Throws: ``StoreError/packNotFound(_:)`` when `packName` matches no pack.
-    public func searchQuestions(matching query: String, inPack packName: String? = nil, limit: Int = 50) throws
+    public func searchQuestions(
+        matching query: String, inPack packName: String? = nil, limit: Int = 50
+    ) throws
         -> [StoredQuestion]
     {
         let key = SearchKey.fold(query)

@@ -117,7 +117,8 @@ public final class AppDatabase: Sendable {
     }
 
     private static func openError(for error: DatabaseError, path: String, folder: URL?) -> StoreError {
-        storeError(for: error, path: path, folder: folder) ?? .cannotOpen(path: path, reason: error.message ?? "\(error)")
+        storeError(for: error, path: path, folder: folder)
+            ?? .cannotOpen(path: path, reason: error.message ?? "\(error)")
     }
 
     /// The ``StoreError`` for a storage-level failure, or `nil` when `error` is not one (a constraint, say).

@@ -54,10 +54,13 @@ struct PackFile: Equatable {
         } catch {
             throw StoreError.importFailed(line: error.line, field: nil, problem: error.problem)
         }
-        let rows = records.filter { record in record.fields.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        let rows = records.filter { record in
+            record.fields.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
         guard let header = rows.first else {
             throw StoreError.importFailed(
-                line: 1, field: nil, problem: "the file is empty; it needs the header “question,answer,difficulty,alternates”")
+                line: 1, field: nil,
+                problem: "the file is empty; it needs the header “question,answer,difficulty,alternates”")
         }
         let columns = try columnIndexes(header)
         var questions: [Question] = []
@@ -87,7 +90,8 @@ struct PackFile: Equatable {
                     problem: "unknown column “\(raw)” (the columns are \(csvColumns.joined(separator: ", ")))")
             }
             if columns[name] != nil {
-                throw StoreError.importFailed(line: header.line, field: raw, problem: "the column “\(name)” appears twice")
+                throw StoreError.importFailed(
+                    line: header.line, field: raw, problem: "the column “\(name)” appears twice")
             }
             columns[name] = index
         }
@@ -149,7 +153,8 @@ struct PackFile: Equatable {
         field: (String) -> String
     ) throws -> Question {
         do throws(PackRules.Violation) {
-            for (name, value) in [("question", text), ("answer", answer), ("difficulty", difficulty)] where value == nil {
+            for (name, value) in [("question", text), ("answer", answer), ("difficulty", difficulty)] where value == nil
+            {
                 throw PackRules.Violation(field: name, problem: "the “\(name)” value is missing")
             }
             let question = Question(

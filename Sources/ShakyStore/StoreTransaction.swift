@@ -32,9 +32,10 @@ public struct StoreTransaction {
         if result.standings.isEmpty {
             throw StoreError.invalidGameResult(problem: "it has no teams")
         }
+        var seen: Set<String> = []
         for (standing, key) in zip(result.standings, keys) {
             if key.isEmpty { throw StoreError.invalidGameResult(problem: "a team has an empty name") }
-            if keys.filter({ $0 == key }).count > 1 {
+            if !seen.insert(key).inserted {
                 throw StoreError.invalidGameResult(problem: "the team “\(standing.team)” appears twice")
             }
             if standing.rank < 1 {
@@ -50,7 +51,8 @@ public struct StoreTransaction {
         for (standing, key) in zip(result.standings, keys) {
             var team = FinishedGameTeamRecord(
                 id: nil, finishedGameId: game.id!,
-                team: standing.team.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping,
+                team: standing.team.trimmingCharacters(in: .whitespacesAndNewlines)
+                    .precomposedStringWithCanonicalMapping,
                 teamKey: key, points: standing.points, rank: standing.rank, isWinner: winnerKeys.contains(key))
             try team.insert(db)
         }

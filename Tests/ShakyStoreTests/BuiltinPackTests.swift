@@ -83,7 +83,8 @@ import TriviaEngine
         try FileManager.default.copyItem(
             at: StoreFixtures.builtinPacksFolder.appendingPathComponent("animals.json"),
             to: folder.appendingPathComponent("animals.json"))
-        let bad = #"{"id": "bad", "version": 1, "name": "Bad", "questions": [{"question": "Q?", "answer": "", "difficulty": "easy"}]}"#
+        let bad =
+            #"{"id": "bad", "version": 1, "name": "Bad", "questions": [{"question": "Q?", "answer": "", "difficulty": "easy"}]}"#
         try Data(bad.utf8).write(to: folder.appendingPathComponent("bad.json"))
         let database = try AppDatabase.inMemory()
         let error = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
@@ -123,7 +124,10 @@ import TriviaEngine
         try database.renamePack("My Places", to: "Our Places")
         #expect(try database.pack(named: "Our Places").questions.count == original.questions.count - 1)
         #expect(try database.pack(named: "Places with Accents") == original)
-        #expect(try database.searchQuestions(matching: "malmo").map(\.packName) == ["Our Places", "Places with Accents"])
-        #expect(throws: StoreError.duplicatePackName("Animals")) { try database.duplicate(pack: "Sports", newName: "animals") }
+        #expect(
+            try database.searchQuestions(matching: "malmo").map(\.packName) == ["Our Places", "Places with Accents"])
+        #expect(throws: StoreError.duplicatePackName("Animals")) {
+            try database.duplicate(pack: "Sports", newName: "animals")
+        }
     }
 }

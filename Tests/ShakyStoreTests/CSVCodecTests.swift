@@ -6,7 +6,8 @@ import Testing
     @Test func readsQuotedFieldsWithCommasQuotesAndLineBreaks() throws {
         let text = "a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\nplain,,end\r\n"
         let records = try CSVCodec.parse(text)
-        #expect(records.map(\.fields) == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\r\nlines"], ["plain", "", "end"]])
+        #expect(
+            records.map(\.fields) == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\r\nlines"], ["plain", "", "end"]])
         #expect(records.map(\.line) == [1, 2, 4])
     }
 

@@ -38,7 +38,8 @@ import TriviaEngine
     }
 
     @Test func importsASpreadsheetStyleCSV() throws {
-        let csv = "\u{FEFF}Answer;Question;Difficulty\r\nMalmö;Which city faces Copenhagen?;Easy\r\n;;\r\nÆrø;\"Island; Danish\";HARD\r\n"
+        let csv =
+            "\u{FEFF}Answer;Question;Difficulty\r\nMalmö;Which city faces Copenhagen?;Easy\r\n;;\r\nÆrø;\"Island; Danish\";HARD\r\n"
         let database = try AppDatabase.inMemory()
         let pack = try database.importPack(Data(csv.utf8), format: .csv, name: "Nordic")
         #expect([pack.easyCount, pack.mediumCount, pack.hardCount] == [Int](arrayLiteral: 1, 0, 1))
@@ -50,17 +51,30 @@ import TriviaEngine
     }
 
     /// A bad CSV imports nothing and its error names the line (and field) and the problem.
-    @Test(arguments: [
-        ("question,answer,difficulty\nQ1?,A,easy\nQ2?,B,extreme\n", 3, "difficulty", "unknown difficulty “extreme”"),
-        ("question,answer,difficulty\nQ1?,A,easy\n\"Q2\non two lines?\",B,easy\nQ3?,,hard\n", 5, "answer", "the answer is empty"),
-        ("question,answer,difficulty\nQ?,\(String(repeating: "x", count: 41)),easy\n", 2, "answer", "41 letters long"),
-        ("question,answer,difficulty\nQ1?,A,easy\nQ2?,B\n", 3, nil, "expected 3 fields like the header, found 2"),
-        ("question,answer,level\nQ1?,A,easy\n", 1, "level", "unknown column “level”"),
-        ("question,difficulty\nQ1?,easy\n", 1, "answer", "the header has no “answer” column"),
-        ("question,answer,difficulty,alternates\nQ1?,A,easy,B|C\nQ2?,\"A\"x,easy,\n", 3, nil, "after the closing quote"),
-        ("question,answer,difficulty\nQ1?,\"A,easy\n", 2, nil, "a quoted field is never closed"),
-        ("", 1, nil, "the file is empty"),
-    ] as [(String, Int, String?, String)])
+    @Test(
+        arguments: [
+            (
+                "question,answer,difficulty\nQ1?,A,easy\nQ2?,B,extreme\n", 3, "difficulty",
+                "unknown difficulty “extreme”"
+            ),
+            (
+                "question,answer,difficulty\nQ1?,A,easy\n\"Q2\non two lines?\",B,easy\nQ3?,,hard\n", 5, "answer",
+                "the answer is empty"
+            ),
+            (
+                "question,answer,difficulty\nQ?,\(String(repeating: "x", count: 41)),easy\n", 2, "answer",
+                "41 letters long"
+            ),
+            ("question,answer,difficulty\nQ1?,A,easy\nQ2?,B\n", 3, nil, "expected 3 fields like the header, found 2"),
+            ("question,answer,level\nQ1?,A,easy\n", 1, "level", "unknown column “level”"),
+            ("question,difficulty\nQ1?,easy\n", 1, "answer", "the header has no “answer” column"),
+            (
+                "question,answer,difficulty,alternates\nQ1?,A,easy,B|C\nQ2?,\"A\"x,easy,\n", 3, nil,
+                "after the closing quote"
+            ),
+            ("question,answer,difficulty\nQ1?,\"A,easy\n", 2, nil, "a quoted field is never closed"),
+            ("", 1, nil, "the file is empty"),
+        ] as [(String, Int, String?, String)])
     func aBadCSVImportsNothingAndNamesItsLine(csv: String, line: Int, field: String?, problem: String) throws {
         let database = try AppDatabase.inMemory()
         let error = #expect(throws: StoreError.self) {
@@ -100,15 +114,23 @@ import TriviaEngine
         #expect(try database.packs().map(\.questionCount) == [StoreFixtures.awkwardQuestions.count])
     }
 
-    @Test(arguments: [
-        (#"{"name": "X", "questions": [{"question": "Q?", "answer": "A", "difficulty": "tricky"}]}"#,
-         "questions[0].difficulty", "unknown difficulty"),
-        (#"{"name": "X", "questions": [{"question": "Q?", "difficulty": "easy"}]}"#, "questions[0].answer", "missing"),
-        (#"{"name": "X", "questions": [{"question": "Q?", "answer": 42, "difficulty": "easy"}]}"#,
-         "questions[0].answer", "expected a string"),
-        (#"{"name": "X"}"#, "questions", "no “questions” list"),
-        (#"{"name": "X", "questions": [}"#, nil, "not valid JSON"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "answer": "A", "difficulty": "tricky"}]}"#,
+                "questions[0].difficulty", "unknown difficulty"
+            ),
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "difficulty": "easy"}]}"#, "questions[0].answer",
+                "missing"
+            ),
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "answer": 42, "difficulty": "easy"}]}"#,
+                "questions[0].answer", "expected a string"
+            ),
+            (#"{"name": "X"}"#, "questions", "no “questions” list"),
+            (#"{"name": "X", "questions": [}"#, nil, "not valid JSON"),
+        ] as [(String, String?, String)])
     func aBadJSONFileImportsNothingAndNamesTheValue(json: String, field: String?, problem: String) throws {
         let database = try AppDatabase.inMemory()
         let error = #expect(throws: StoreError.self) { try database.importPack(Data(json.utf8), format: .json) }

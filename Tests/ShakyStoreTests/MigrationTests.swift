@@ -54,7 +54,8 @@ import Testing
             try insertQuestion(db, packId: packId, answer: String(repeating: "ø", count: 40), difficulty: "easy")
         }
         try expectConstraintFailure("answer length CHECK") { db in
-            try insertQuestion(db, packId: try insertPack(db), answer: String(repeating: "a", count: 41), difficulty: "easy")
+            try insertQuestion(
+                db, packId: try insertPack(db), answer: String(repeating: "a", count: 41), difficulty: "easy")
         }
         try expectConstraintFailure("empty answer CHECK") { db in
             try insertQuestion(db, packId: try insertPack(db), answer: "", difficulty: "easy")

@@ -47,7 +47,9 @@ import TriviaEngine
         try database.renamePack("pets", to: "Animals at Home")
         #expect(try database.pack(named: "Animals at Home").questions.count == 1)
         #expect(throws: StoreError.packNotFound("Pets")) { try database.pack(named: "Pets") }
-        #expect(throws: StoreError.duplicatePackName("Birds")) { try database.renamePack("Animals at Home", to: "BIRDS") }
+        #expect(throws: StoreError.duplicatePackName("Birds")) {
+            try database.renamePack("Animals at Home", to: "BIRDS")
+        }
         // Changing only the case of its own name is allowed.
         try database.renamePack("Birds", to: "BIRDS")
         #expect(try database.packs().map(\.name) == ["Animals at Home", "BIRDS"])
@@ -64,8 +66,11 @@ import TriviaEngine
         #expect(stored.packName == "Pets")
 
         let edited = try database.updateQuestion(
-            id: stored.id, to: Question(text: "Which pet barks?", answer: " Dog ", alternates: ["Hound", ""], difficulty: .medium))
-        #expect(edited.question == Question(text: "Which pet barks?", answer: "Dog", alternates: ["Hound"], difficulty: .medium))
+            id: stored.id,
+            to: Question(text: "Which pet barks?", answer: " Dog ", alternates: ["Hound", ""], difficulty: .medium))
+        #expect(
+            edited.question
+                == Question(text: "Which pet barks?", answer: "Dog", alternates: ["Hound"], difficulty: .medium))
         #expect(try database.pack(named: "Pets").questions == [edited])
 
         try database.deleteQuestion(id: stored.id)
@@ -88,12 +93,15 @@ import TriviaEngine
             try database.addQuestion(Question(text: "", answer: "Cat", difficulty: .easy), toPack: "Pets")
         }
         #expect(throws: StoreError.self) {
-            try database.addQuestion(Question(text: "Pipe?", answer: "Cat", alternates: ["A|B"], difficulty: .easy), toPack: "Pets")
+            try database.addQuestion(
+                Question(text: "Pipe?", answer: "Cat", alternates: ["A|B"], difficulty: .easy), toPack: "Pets")
         }
         // Exactly 40 letters, non-ASCII included, are fine; so are decomposed accents, stored composed.
-        try database.addQuestion(Question(text: "Long?", answer: String(repeating: "ø", count: 40), difficulty: .easy), toPack: "Pets")
+        try database.addQuestion(
+            Question(text: "Long?", answer: String(repeating: "ø", count: 40), difficulty: .easy), toPack: "Pets")
         let decomposed = "Ha\u{0300} No\u{0323}\u{0302}i"
-        let stored = try database.addQuestion(Question(text: "Capital?", answer: decomposed, difficulty: .easy), toPack: "Pets")
+        let stored = try database.addQuestion(
+            Question(text: "Capital?", answer: decomposed, difficulty: .easy), toPack: "Pets")
         #expect(stored.question.answer.unicodeScalars.count == 6)
         #expect(try database.pack(named: "Pets").questions.count == 2)
     }
@@ -112,13 +120,16 @@ import TriviaEngine
     }
 
     @Test func searchIgnoresCaseAndDiacritics() throws {
-        let database = try StoreFixtures.database(withPack: "Places", questions: [
-            Question(text: "What is the capital of Vietnam?", answer: "Hà Nội", difficulty: .easy),
-            Question(text: "Which Swedish city faces Copenhagen?", answer: "Malmö", difficulty: .easy),
-            Question(text: "Gateway to the Arctic?", answer: "Tromsø", difficulty: .medium),
-            Question(text: "Home of the Dragon Bridge?", answer: "Đà Nẵng", alternates: ["Da Nang"], difficulty: .medium),
-            Question(text: "Which city is in Iceland?", answer: "Reykjavík", difficulty: .easy),
-        ])
+        let database = try StoreFixtures.database(
+            withPack: "Places",
+            questions: [
+                Question(text: "What is the capital of Vietnam?", answer: "Hà Nội", difficulty: .easy),
+                Question(text: "Which Swedish city faces Copenhagen?", answer: "Malmö", difficulty: .easy),
+                Question(text: "Gateway to the Arctic?", answer: "Tromsø", difficulty: .medium),
+                Question(
+                    text: "Home of the Dragon Bridge?", answer: "Đà Nẵng", alternates: ["Da Nang"], difficulty: .medium),
+                Question(text: "Which city is in Iceland?", answer: "Reykjavík", difficulty: .easy),
+            ])
         func answers(_ query: String) throws -> [String] {
             try database.searchQuestions(matching: query).map(\.question.answer)
         }
@@ -134,6 +145,8 @@ import TriviaEngine
         #expect(try answers("zanzibar").isEmpty)
         #expect(try database.searchQuestions(matching: "city", limit: 1).count == 1)
         #expect(try database.searchQuestions(matching: "malmo").first?.packName == "Places")
-        #expect(throws: StoreError.packNotFound("Other")) { try database.searchQuestions(matching: "x", inPack: "Other") }
+        #expect(throws: StoreError.packNotFound("Other")) {
+            try database.searchQuestions(matching: "x", inPack: "Other")
+        }
     }
 }

@@ -26,7 +26,8 @@ enum StoreFixtures {
 
     /// A question with awkward content for round trips: quotes, commas, a line break and non-ASCII letters.
     static let awkwardQuestions: [Question] = [
-        Question(text: "Say \"cheese\", please", answer: "Brie", alternates: ["Camembert", "Comté"], difficulty: .easy),
+        Question(
+            text: "Say \"cheese\", please", answer: "Brie", alternates: ["Camembert", "Comté"], difficulty: .easy),
         Question(
             text: "A question on\ntwo lines, with a comma", answer: "Hà Nội", alternates: ["Ha Noi"],
             difficulty: .medium),
@@ -36,7 +37,9 @@ enum StoreFixtures {
     ]
 
     /// A database with one custom pack named `name` holding `questions`.
-    static func database(withPack name: String = "Party", questions: [Question] = awkwardQuestions) throws
+    static func database(
+        withPack name: String = "Party", questions: [Question] = awkwardQuestions
+    ) throws
         -> AppDatabase
     {
         let database = try AppDatabase.inMemory()
