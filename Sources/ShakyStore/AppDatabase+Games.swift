@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import TriviaEngine
+
+// The current game snapshot and the history of finished games.
+extension AppDatabase {
+    /// Runs `body` in one write transaction: snapshot saves and history records made through it commit
+    /// together, or not at all when `body` throws.
+    ///
+    /// ```swift
+    /// try database.transaction { store in
+    ///     try store.saveSnapshot(game)
+    ///     try store.recordFinishedGame(result, finishedAt: now)
+    /// }
+    /// ```
+    public func transaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try write { db in try body(StoreTransaction(db: db)) }
+    }
+
+    /// Saves `game` as the current game snapshot, replacing the previous one.
+    public func saveSnapshot(_ game: Game) throws {
+        try transaction { try $0.saveSnapshot(game) }
+    }
+
+    /// The saved game snapshot, or `nil` when none is saved.
+    ///
+    /// - Throws: ``StoreError/snapshotUnreadable(problem:)`` when the saved game cannot be decoded
+    ///   (for example after a change of the game's format); ``clearSnapshot()`` discards it.
+    public func loadSnapshot() throws -> Game? {
+        try loadSnapshot(as: Game.self)
+    }
+
+    /// The saved snapshot decoded as `type`.
+    func loadSnapshot<Snapshot: Decodable>(as type: Snapshot.Type) throws -> Snapshot? {
+        guard let record = try read({ db in try GameSnapshotRecord.current(db) }) else { return nil }
+        do {
+            return try JSONDecoder().decode(type, from: Data(record.game.utf8))
+        } catch {
+            throw StoreError.snapshotUnreadable(problem: "\(error)")
+        }
+    }
+
+    /// Removes the current game snapshot, if any.
+    public func clearSnapshot() throws {
+        try transaction { try $0.clearSnapshot() }
+    }
+
+    /// Saves the finished `game` as the snapshot and records its result in the history, in one transaction.
+    ///
+    /// A crash cannot lose the game or count it twice: both writes commit together, and finishing the same
+    /// game again (equal state, already recorded) changes nothing.
+    ///
+    /// - Returns: the finished game's id in the history.
+    /// - Throws: ``StoreError/invalidGameResult(problem:)``.
+    @discardableResult
+    public func finishGame(_ game: Game, result: GameResult, finishedAt: Date) throws -> Int64 {
+        try transaction { try $0.finishGame(game, result: result, finishedAt: finishedAt) }
+    }
+
+    /// The finished games, newest first, at most `limit` of them.
+    public func history(limit: Int = 20) throws -> [FinishedGameSummary] {
+        try read { db in
+            let games = try FinishedGameRecord.order(Column("finishedAt").desc, Column("id").desc)
+                .limit(max(limit, 0)).fetchAll(db)
+            let ids = games.compactMap(\.id)
+            let teams = try FinishedGameTeamRecord.filter(ids.contains(Column("finishedGameId")))
+                .order(Column("rank"), Column("id")).fetchAll(db)
+            let teamsByGame = Dictionary(grouping: teams, by: \.finishedGameId)
+            return games.map { game in
+                FinishedGameSummary(
+                    id: game.id!, finishedAt: game.finishedAt,
+                    teams: (teamsByGame[game.id!] ?? []).map {
+                        FinishedGameSummary.Team(name: $0.team, points: $0.points, rank: $0.rank, isWinner: $0.isWinner)
+                    })
+            }
+        }
+    }
+
+    /// Every team's games played, wins and total points across finished games, teams grouped by name
+    /// ignoring case; most wins first, then most points, then by name. At most `limit` entries when given.
+    public func leaderboard(limit: Int? = nil) throws -> [LeaderboardEntry] {
+        try read { db in
+            let sql = """
+                SELECT
+                    (SELECT latest.team FROM finishedGameTeam latest
+                        JOIN finishedGame ON finishedGame.id = latest.finishedGameId
+                        WHERE latest.teamKey = line.teamKey
+                        ORDER BY finishedGame.finishedAt DESC, finishedGame.id DESC LIMIT 1) AS team,
+                    COUNT(*) AS gamesPlayed,
+                    SUM(line.isWinner) AS wins,
+                    SUM(line.points) AS totalPoints
+                FROM finishedGameTeam line
+                GROUP BY line.teamKey
+                ORDER BY wins DESC, totalPoints DESC, line.teamKey
+                LIMIT ?
+                """
+            return try Row.fetchAll(db, sql: sql, arguments: [limit.map { max($0, 0) } ?? -1]).map { row in
+                LeaderboardEntry(
+                    team: row["team"], gamesPlayed: row["gamesPlayed"], wins: row["wins"],
+                    totalPoints: row["totalPoints"])
+            }
+        }
+    }
+}

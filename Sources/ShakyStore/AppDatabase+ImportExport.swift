@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import TriviaEngine
+
+// Packs to and from files (see ``PackFileFormat`` for the formats).
+extension AppDatabase {
+    /// Imports a pack file as a new custom pack, all or nothing.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - format: JSON or CSV.
+    ///   - name: the new pack's name; when `nil`, the name inside a JSON file. A CSV file needs one.
+    /// - Throws: ``StoreError/importFailed(line:field:problem:)`` naming the bad line or value,
+    ///   ``StoreError/duplicatePackName(_:)``, ``StoreError/invalidPackName(_:problem:)``. On any error
+    ///   nothing is imported.
+    @discardableResult
+    public func importPack(_ data: Data, format: PackFileFormat, name: String? = nil) throws -> PackSummary {
+        let file = try PackFile.read(data, format: format)
+        guard let packName = name ?? file.name else {
+            throw StoreError.invalidPackName("", problem: "a \(format.rawValue.uppercased()) file needs a pack name")
+        }
+        return try write { db in
+            let pack = try Self.insertCustomPack(named: packName, db)
+            try Self.insert(file.questions, intoPack: pack.id!, db)
+            return try Self.summary(of: pack, db)
+        }
+    }
+
+    /// The pack named `name` as a file in `format`, which ``importPack(_:format:name:)`` reads back.
+    ///
+    /// - Throws: ``StoreError/packNotFound(_:)``.
+    public func exportPack(named name: String, format: PackFileFormat) throws -> Data {
+        let details = try pack(named: name)
+        return PackFile(name: details.summary.name, questions: details.questions.map(\.question)).data(format: format)
+    }
+
+    static func insert(_ questions: [Question], intoPack packId: Int64, _ db: Database) throws {
+        for question in questions {
+            var record = QuestionRecord(packId: packId, question: question)
+            try record.insert(db)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import GRDB
+
+extension AppDatabase {
+    /// The schema's history: append-only raw-SQL migrations, never edited once released.
+    ///
+    /// The schema holds the rules it can: NOT NULL everywhere, foreign keys with ON DELETE CASCADE,
+    /// difficulty and length CHECKs, unique pack names (ASCII case folded by NOCASE; the app also
+    /// compares names with full Unicode case folding before writing), and a single-row snapshot table.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pack (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        name TEXT NOT NULL UNIQUE COLLATE NOCASE
+                            CHECK (length(name) BETWEEN 1 AND 60 AND name = trim(name)),
+                        isBuiltin BOOLEAN NOT NULL DEFAULT 0 CHECK (isBuiltin IN (0, 1)),
+                        builtinId TEXT UNIQUE CHECK (length(builtinId) >= 1),
+                        builtinVersion INTEGER CHECK (builtinVersion >= 1),
+                        CHECK ((isBuiltin = 1) = (builtinId IS NOT NULL AND builtinVersion IS NOT NULL))
+                    );
+
+                    CREATE TABLE question (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        packId INTEGER NOT NULL REFERENCES pack(id) ON DELETE CASCADE,
+                        text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 500),
+                        answer TEXT NOT NULL CHECK (length(answer) BETWEEN 1 AND 40),
+                        alternates TEXT NOT NULL DEFAULT '[]'
+                            CHECK (json_valid(alternates) AND json_type(alternates) = 'array'),
+                        difficulty TEXT NOT NULL CHECK (difficulty IN ('easy', 'medium', 'hard')),
+                        searchText TEXT NOT NULL
+                    );
+                    CREATE INDEX question_on_packId ON question(packId);
+
+                    CREATE TABLE finishedGame (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        finishedAt DATETIME NOT NULL,
+                        result TEXT NOT NULL CHECK (json_valid(result))
+                    );
+                    CREATE INDEX finishedGame_on_finishedAt ON finishedGame(finishedAt);
+
+                    CREATE TABLE finishedGameTeam (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        finishedGameId INTEGER NOT NULL REFERENCES finishedGame(id) ON DELETE CASCADE,
+                        team TEXT NOT NULL CHECK (length(team) >= 1),
+                        teamKey TEXT NOT NULL CHECK (length(teamKey) >= 1),
+                        points INTEGER NOT NULL,
+                        rank INTEGER NOT NULL CHECK (rank >= 1),
+                        isWinner BOOLEAN NOT NULL CHECK (isWinner IN (0, 1)),
+                        UNIQUE (finishedGameId, teamKey)
+                    );
+                    CREATE INDEX finishedGameTeam_on_teamKey ON finishedGameTeam(teamKey);
+
+                    CREATE TABLE gameSnapshot (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        game TEXT NOT NULL CHECK (json_valid(game)),
+                        finishedGameId INTEGER REFERENCES finishedGame(id) ON DELETE SET NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

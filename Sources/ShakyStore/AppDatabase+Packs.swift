@@ -1,0 +1,264 @@
+import Foundation
+import GRDB
+import TriviaEngine
+
+// Packs and their questions. Packs are named by their name (compared ignoring case); questions by id.
+extension AppDatabase {
+    /// All packs with their question counts per difficulty: built-in packs first, then custom ones, by name.
+    public func packs() throws -> [PackSummary] {
+        try read { db in try Self.summaries(db) }
+    }
+
+    /// The pack named `name` (ignoring case) with all its questions.
+    ///
+    /// - Throws: ``StoreError/packNotFound(_:)``.
+    public func pack(named name: String) throws -> PackDetails {
+        try read { db in
+            let pack = try Self.requirePack(named: name, db)
+            return try Self.details(of: pack, db)
+        }
+    }
+
+    /// Creates an empty custom pack.
+    ///
+    /// - Throws: ``StoreError/invalidPackName(_:problem:)``, ``StoreError/duplicatePackName(_:)``.
+    @discardableResult
+    public func createPack(named name: String) throws -> PackSummary {
+        try write { db in
+            let pack = try Self.insertCustomPack(named: name, db)
+            return try Self.summary(of: pack, db)
+        }
+    }
+
+    /// Renames a custom pack.
+    ///
+    /// - Throws: ``StoreError/packNotFound(_:)``, ``StoreError/builtinPackIsReadOnly(_:)``,
+    ///   ``StoreError/invalidPackName(_:problem:)``, ``StoreError/duplicatePackName(_:)``.
+    public func renamePack(_ name: String, to newName: String) throws {
+        try write { db in
+            var pack = try Self.requireEditablePack(named: name, db)
+            pack.name = try Self.availableName(newName, excluding: pack.id, db)
+            try Self.savingPack(pack.name) { try pack.update(db) }
+        }
+    }
+
+    /// Deletes a custom pack and its questions.
+    ///
+    /// - Throws: ``StoreError/packNotFound(_:)``, ``StoreError/builtinPackIsReadOnly(_:)``.
+    public func deletePack(named name: String) throws {
+        try write { db in
+            let pack = try Self.requireEditablePack(named: name, db)
+            try pack.delete(db)
+        }
+    }
+
+    /// Copies a pack (built-in or custom) and its questions into a new, editable custom pack.
+    ///
+    /// - Throws: ``StoreError/packNotFound(_:)``, ``StoreError/invalidPackName(_:problem:)``,
+    ///   ``StoreError/duplicatePackName(_:)``.
+    @discardableResult
+    public func duplicate(pack name: String, newName: String) throws -> PackSummary {
+        try write { db in
+            let source = try Self.requirePack(named: name, db)
+            let copy = try Self.insertCustomPack(named: newName, db)
+            try db.execute(
+                sql: """
+                    INSERT INTO question (packId, text, answer, alternates, difficulty, searchText)
+                    SELECT ?, text, answer, alternates, difficulty, searchText FROM question WHERE packId = ?
+                    ORDER BY id
+                    """,
+                arguments: [copy.id, source.id])
+            return try Self.summary(of: copy, db)
+        }
+    }
+
+    /// Adds a question to a custom pack, after trimming and checking it.
+    ///
+    /// - Throws: ``StoreError/packNotFound(_:)``, ``StoreError/builtinPackIsReadOnly(_:)``,
+    ///   ``StoreError/invalidQuestion(problem:)``.
+    @discardableResult
+    public func addQuestion(_ question: Question, toPack name: String) throws -> StoredQuestion {
+        let question = try Self.checked(question)
+        return try write { db in
+            let pack = try Self.requireEditablePack(named: name, db)
+            var record = QuestionRecord(packId: pack.id!, question: question)
+            try record.insert(db)
+            return StoredQuestion(id: record.id!, packName: pack.name, question: question)
+        }
+    }
+
+    /// Replaces the question `id` of a custom pack with `question`.
+    ///
+    /// - Throws: ``StoreError/questionNotFound(_:)``, ``StoreError/builtinPackIsReadOnly(_:)``,
+    ///   ``StoreError/invalidQuestion(problem:)``.
+    @discardableResult
+    public func updateQuestion(id: Int64, to question: Question) throws -> StoredQuestion {
+        let question = try Self.checked(question)
+        return try write { db in
+            let (record, pack) = try Self.requireEditableQuestion(id: id, db)
+            try QuestionRecord(id: record.id, packId: pack.id!, question: question).update(db)
+            return StoredQuestion(id: id, packName: pack.name, question: question)
+        }
+    }
+
+    /// Deletes the question `id` of a custom pack.
+    ///
+    /// - Throws: ``StoreError/questionNotFound(_:)``, ``StoreError/builtinPackIsReadOnly(_:)``.
+    public func deleteQuestion(id: Int64) throws {
+        try write { db in
+            let (record, _) = try Self.requireEditableQuestion(id: id, db)
+            try record.delete(db)
+        }
+    }
+
+    /// The questions of the named packs that pass `filter`: the pool a new game draws from.
+    ///
+    /// Questions come pack by pack in the order of `names` (a pack named twice counts once), each pack's
+    /// in the order they were added.
+    ///
+    /// - Throws: ``StoreError/packNotFound(_:)`` for the first name that matches no pack.
+    public func questions(inPacks names: [String], filter: DifficultyFilter = .any) throws -> [Question] {
+        try read { db in
+            var packIds: [Int64] = []
+            for name in names {
+                let id = try Self.requirePack(named: name, db).id!
+                if !packIds.contains(id) { packIds.append(id) }
+            }
+            var result: [Question] = []
+            for packId in packIds {
+                let records = try QuestionRecord.filter(QuestionRecord.Columns.packId == packId)
+                    .order(QuestionRecord.Columns.id).fetchAll(db)
+                result += records.map(\.question).filter { filter.admits($0.difficulty) }
+            }
+            return result
+        }
+    }
+
+    /// The questions whose text, answer or alternates contain `query`, ignoring case and diacritics.
+    ///
+    /// "ha noi" finds "Hà Nội", "MALMO" finds "Malmö", "tromso" finds "Tromsø" (see ``SearchKey``).
+    /// An empty query finds nothing. Results are ordered by pack name, then by question.
+    ///
+    /// - Parameters:
+    ///   - query: the text to look for.
+    ///   - packName: search only this pack, or every pack when `nil`.
+    ///   - limit: the most results returned.
+    /// - Throws: ``StoreError/packNotFound(_:)`` when `packName` matches no pack.
+    public func searchQuestions(
+        matching query: String, inPack packName: String? = nil, limit: Int = 50
+    ) throws
+        -> [StoredQuestion]
+    {
+        let key = SearchKey.fold(query)
+        if key.isEmpty || limit <= 0 { return [] }
+        return try read { db in
+            var sql = """
+                SELECT question.*, pack.name AS packName FROM question JOIN pack ON pack.id = question.packId
+                WHERE instr(question.searchText, ?) > 0
+                """
+            var arguments: StatementArguments = [key]
+            if let packName {
+                sql += " AND pack.id = ?"
+                arguments += [try Self.requirePack(named: packName, db).id]
+            }
+            sql += " ORDER BY pack.name COLLATE NOCASE, question.id LIMIT ?"
+            arguments += [limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                let record = try QuestionRecord(row: row)
+                return StoredQuestion(id: record.id!, packName: row["packName"], question: record.question)
+            }
+        }
+    }
+
+    // MARK: Helpers inside a transaction
+
+    static func requirePack(named name: String, _ db: Database) throws -> PackRecord {
+        guard let pack = try PackRecord.find(named: PackRules.normalized(name), in: db) else {
+            throw StoreError.packNotFound(name)
+        }
+        return pack
+    }
+
+    static func requireEditablePack(named name: String, _ db: Database) throws -> PackRecord {
+        let pack = try requirePack(named: name, db)
+        if pack.isBuiltin { throw StoreError.builtinPackIsReadOnly(pack.name) }
+        return pack
+    }
+
+    static func requireEditableQuestion(id: Int64, _ db: Database) throws -> (QuestionRecord, PackRecord) {
+        guard let record = try QuestionRecord.fetchOne(db, key: id),
+            let pack = try PackRecord.fetchOne(db, key: record.packId)
+        else {
+            throw StoreError.questionNotFound(id)
+        }
+        if pack.isBuiltin { throw StoreError.builtinPackIsReadOnly(pack.name) }
+        return (record, pack)
+    }
+
+    /// `name` checked and normalized, after making sure no other pack (but `excluding`) has it.
+    static func availableName(_ name: String, excluding packId: Int64? = nil, _ db: Database) throws -> String {
+        let cleaned: String
+        do throws(PackRules.Violation) {
+            cleaned = try PackRules.packName(name)
+        } catch {
+            throw StoreError.invalidPackName(name, problem: error.problem)
+        }
+        if let existing = try PackRecord.find(named: cleaned, in: db), existing.id != packId {
+            throw StoreError.duplicatePackName(existing.name)
+        }
+        return cleaned
+    }
+
+    static func insertCustomPack(named name: String, _ db: Database) throws -> PackRecord {
+        var pack = PackRecord.custom(named: try availableName(name, db))
+        try savingPack(pack.name) { try pack.insert(db) }
+        return pack
+    }
+
+    /// Runs `save`, reporting a violated unique name as ``StoreError/duplicatePackName(_:)``.
+    static func savingPack(_ name: String, _ save: () throws -> Void) throws {
+        do {
+            try save()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw StoreError.duplicatePackName(name)
+        }
+    }
+
+    static func checked(_ question: Question) throws -> Question {
+        do throws(PackRules.Violation) {
+            return try PackRules.question(question)
+        } catch {
+            throw StoreError.invalidQuestion(problem: error.problem)
+        }
+    }
+
+    static func summaries(_ db: Database, packId: Int64? = nil) throws -> [PackSummary] {
+        let sql = """
+            SELECT pack.id, pack.name, pack.isBuiltin, pack.builtinVersion,
+                COUNT(CASE WHEN question.difficulty = 'easy' THEN 1 END) AS easyCount,
+                COUNT(CASE WHEN question.difficulty = 'medium' THEN 1 END) AS mediumCount,
+                COUNT(CASE WHEN question.difficulty = 'hard' THEN 1 END) AS hardCount
+            FROM pack LEFT JOIN question ON question.packId = pack.id
+            WHERE ? IS NULL OR pack.id = ?
+            GROUP BY pack.id
+            ORDER BY pack.isBuiltin DESC, pack.name COLLATE NOCASE
+            """
+        return try Row.fetchAll(db, sql: sql, arguments: [packId, packId]).map { row in
+            PackSummary(
+                id: row["id"], name: row["name"], isBuiltin: row["isBuiltin"], builtinVersion: row["builtinVersion"],
+                easyCount: row["easyCount"], mediumCount: row["mediumCount"], hardCount: row["hardCount"])
+        }
+    }
+
+    static func summary(of pack: PackRecord, _ db: Database) throws -> PackSummary {
+        try summaries(db, packId: pack.id!)[0]
+    }
+
+    static func details(of pack: PackRecord, _ db: Database) throws -> PackDetails {
+        let records = try QuestionRecord.filter(QuestionRecord.Columns.packId == pack.id!)
+            .order(QuestionRecord.Columns.id).fetchAll(db)
+        return PackDetails(
+            summary: try summary(of: pack, db),
+            questions: records.map { StoredQuestion(id: $0.id!, packName: pack.name, question: $0.question) })
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import GRDB
+
+/// A row of the `finishedGameTeam` table: one team's line in a finished game, for history and the leaderboard.
+struct FinishedGameTeamRecord: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "finishedGameTeam"
+
+    var id: Int64?
+    var finishedGameId: Int64
+    /// The team's name as it was spelled in that game.
+    var team: String
+    /// The team's name folded for grouping ignoring case (see ``teamKey(_:)``).
+    var teamKey: String
+    var points: Int
+    var rank: Int
+    var isWinner: Bool
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// The key that groups a team's games: the trimmed name with full Unicode case folding.
+    static func teamKey(_ team: String) -> String {
+        team.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+            .folding(options: .caseInsensitive, locale: nil)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TriviaEngine
+
+/// The limits a pack and its questions must respect, checked before anything is written.
+///
+/// The schema enforces the same limits (CHECK constraints), so a value that passes here is never
+/// refused by SQLite. Text is stored trimmed and in Unicode NFC; lengths are counted in characters of
+/// the NFC form, which is what SQLite's `length()` counts (one per letter for letters with a
+/// precomposed form, such as "ø", "é" or Vietnamese "ệ").
+public enum PackRules {
+    /// The longest answer (and alternate answer), in characters.
+    public static let maximumAnswerLength = 40
+    /// The longest question text, in characters.
+    public static let maximumTextLength = 500
+    /// The longest pack name, in characters.
+    public static let maximumPackNameLength = 60
+    /// The character that separates alternate answers in a CSV field; it cannot appear in an alternate.
+    public static let alternateSeparator: Character = "|"
+
+    /// A rule broken by one field of a question or pack.
+    struct Violation: Error, Equatable {
+        /// The field at fault: `question`, `answer`, `difficulty`, `alternates` or `name`.
+        var field: String
+        /// What is wrong, in words.
+        var problem: String
+    }
+
+    /// `text` trimmed and in NFC.
+    static func normalized(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+    }
+
+    /// The length SQLite's `length()` gives for normalized text.
+    static func length(_ normalizedText: String) -> Int {
+        normalizedText.unicodeScalars.count
+    }
+
+    /// A valid pack name made from `name`, or the rule it breaks.
+    static func packName(_ name: String) throws(Violation) -> String {
+        let result = normalized(name)
+        if result.isEmpty {
+            throw Violation(field: "name", problem: "the name is empty")
+        }
+        if length(result) > maximumPackNameLength {
+            throw Violation(field: "name", problem: "the name is longer than \(maximumPackNameLength) characters")
+        }
+        if result.contains(where: \.isNewline) {
+            throw Violation(field: "name", problem: "the name holds a line break")
+        }
+        return result
+    }
+
+    /// The difficulty named by `raw` (case and surrounding spaces ignored), or the rule it breaks.
+    static func difficulty(_ raw: String) throws(Violation) -> Difficulty {
+        let cleaned = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard let difficulty = Difficulty(rawValue: cleaned) else {
+            let shown = raw.isEmpty ? "an empty difficulty" : "unknown difficulty “\(raw)”"
+            throw Violation(field: "difficulty", problem: "\(shown) (use easy, medium or hard)")
+        }
+        return difficulty
+    }
+
+    /// `question` trimmed, normalized and checked; alternates that are empty or repeat the answer are dropped.
+    static func question(_ question: Question) throws(Violation) -> Question {
+        let text = normalized(question.text)
+        if text.isEmpty {
+            throw Violation(field: "question", problem: "the question text is empty")
+        }
+        if length(text) > maximumTextLength {
+            throw Violation(
+                field: "question",
+                problem: "the question text is \(length(text)) characters long; the limit is \(maximumTextLength)")
+        }
+        let answer = try self.answer(question.answer, field: "answer")
+        var alternates: [String] = []
+        for raw in question.alternates {
+            let alternate = normalized(raw)
+            if alternate.isEmpty { continue }
+            if alternate.contains(alternateSeparator) {
+                throw Violation(
+                    field: "alternates",
+                    problem: "the alternate “\(alternate)” holds “\(alternateSeparator)”, which separates alternates")
+            }
+            _ = try self.answer(alternate, field: "alternates")
+            let seen = ([answer] + alternates).contains { $0.caseInsensitiveCompare(alternate) == .orderedSame }
+            if !seen { alternates.append(alternate) }
+        }
+        return Question(text: text, answer: answer, alternates: alternates, difficulty: question.difficulty)
+    }
+
+    private static func answer(_ raw: String, field: String) throws(Violation) -> String {
+        let answer = normalized(raw)
+        let what = field == "answer" ? "the answer" : "the alternate “\(answer)”"
+        if answer.isEmpty {
+            throw Violation(field: field, problem: "the answer is empty")
+        }
+        if length(answer) > maximumAnswerLength {
+            throw Violation(
+                field: field,
+                problem: "\(what) is \(length(answer)) letters long; the limit is \(maximumAnswerLength)")
+        }
+        if answer.contains(where: \.isNewline) {
+            throw Violation(field: field, problem: "\(what) holds a line break")
+        }
+        return answer
+    }
+}

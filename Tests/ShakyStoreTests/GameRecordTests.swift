@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+import Testing
+import TriviaEngine
+
+@testable import ShakyStore
+
+@Suite struct GameRecordTests {
+    private func date(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + seconds) }
+
+    @Test func snapshotSaveLoadAndClear() throws {
+        let database = try AppDatabase.inMemory()
+        #expect(try database.loadSnapshot() == nil)
+        let game = Game()
+        try database.saveSnapshot(game)
+        try database.saveSnapshot(game)
+        #expect(try database.loadSnapshot() == game)
+        try database.clearSnapshot()
+        #expect(try database.loadSnapshot() == nil)
+    }
+
+    @Test func anUnreadableSnapshotIsReportedAndCanBeCleared() throws {
+        let database = try AppDatabase.inMemory()
+        try database.writer.write { db in
+            try db.execute(sql: "INSERT INTO gameSnapshot (id, game) VALUES (1, '{\"teams\": []}')")
+        }
+        /// A game format whose required field the saved snapshot lacks.
+        struct LaterGame: Decodable { var round: Int }
+        let error = #expect(throws: StoreError.self) { try database.loadSnapshot(as: LaterGame.self) }
+        guard case .snapshotUnreadable = error else {
+            Issue.record("expected snapshotUnreadable, got \(String(describing: error))")
+            return
+        }
+        try database.clearSnapshot()
+        #expect(try database.loadSnapshot() == nil)
+    }
+
+    @Test func finishingAGameSavesTheSnapshotAndRecordsItOnce() throws {
+        let database = try AppDatabase.inMemory()
+        let game = Game()
+        let result = try StoreFixtures.result([("Owls", 30, 1), ("Foxes", 20, 2)], winners: ["Owls"])
+        let id = try database.finishGame(game, result: result, finishedAt: date(0))
+        #expect(try database.loadSnapshot() == game)
+
+        // A retried finish, or a save of the same final state in between, does not count the game twice.
+        #expect(try database.finishGame(game, result: result, finishedAt: date(5)) == id)
+        try database.saveSnapshot(game)
+        #expect(try database.finishGame(game, result: result, finishedAt: date(9)) == id)
+        let history = try database.history()
+        #expect(history.count == 1)
+        #expect(history.first?.finishedAt == date(0))
+        #expect(history.first?.winners == ["Owls"])
+        #expect(
+            history.first?.teams == [
+                .init(name: "Owls", points: 30, rank: 1, isWinner: true),
+                .init(name: "Foxes", points: 20, rank: 2, isWinner: false),
+            ])
+
+        // A new game (here: the snapshot cleared for it) is recorded again.
+        try database.clearSnapshot()
+        #expect(try database.finishGame(game, result: result, finishedAt: date(60)) != id)
+        #expect(try database.history().count == 2)
+    }
+
+    @Test func aFailedTransactionWritesNothing() throws {
+        let database = try AppDatabase.inMemory()
+        let bad = try StoreFixtures.result([("Owls", 30, 1)], winners: ["Bats"])
+        #expect(throws: StoreError.invalidGameResult(problem: "the winner “Bats” is not one of the teams")) {
+            try database.finishGame(Game(), result: bad, finishedAt: date(0))
+        }
+        struct Stop: Error {}
+        let good = try StoreFixtures.result([("Owls", 30, 1)], winners: ["Owls"])
+        #expect(throws: Stop.self) {
+            try database.transaction { store in
+                try store.saveSnapshot(Game())
+                try store.recordFinishedGame(good, finishedAt: date(0))
+                throw Stop()
+            }
+        }
+        #expect(try database.loadSnapshot() == nil)
+        #expect(try database.history().isEmpty)
+    }
+
+    @Test(arguments: [
+        ([] as [(String, Int, Int)], [] as [String], "it has no teams"),
+        ([("Owls", 3, 1), ("OWLS", 2, 2)], ["Owls"], "the team “OWLS” appears twice"),
+        ([("Owls", 3, 1), ("  ", 2, 2)], ["Owls"], "a team has an empty name"),
+        ([("Owls", 3, 0)], ["Owls"], "the team “Owls” has rank 0"),
+    ])
+    func refusesInconsistentResults(standings: [(String, Int, Int)], winners: [String], problem: String) throws {
+        let database = try AppDatabase.inMemory()
+        let result = try StoreFixtures.result(standings, winners: winners)
+        #expect(throws: StoreError.invalidGameResult(problem: problem)) {
+            try database.finishGame(Game(), result: result, finishedAt: date(0))
+        }
+        #expect(try database.history().isEmpty)
+    }
+
+    private func recordLeagueGames(_ database: AppDatabase) throws {
+        try database.transaction { store in
+            try store.recordFinishedGame(
+                StoreFixtures.result([("Owls", 30, 1), ("Foxes", 20, 2)], winners: ["Owls"]), finishedAt: date(100))
+            try store.recordFinishedGame(
+                StoreFixtures.result([("FOXES", 40, 1), ("owls", 10, 2), ("Bees", 5, 3)], winners: ["foxes"]),
+                finishedAt: date(300))
+            try store.recordFinishedGame(
+                StoreFixtures.result([("Foxes", 25, 1), ("Owls", 25, 1)], winners: ["Foxes", "Owls"]),
+                finishedAt: date(200))
+            try store.recordFinishedGame(
+                StoreFixtures.result([("Ærø Crew", 12, 1), ("Bees", 0, 2)], winners: ["Ærø Crew"]), finishedAt: date(50)
+            )
+            try store.recordFinishedGame(
+                StoreFixtures.result([("ÆRØ CREW", 3, 1)], winners: ["ærø crew"]), finishedAt: date(60))
+        }
+    }
+
+    @Test func historyIsNewestFirstWithALimit() throws {
+        let database = try AppDatabase.inMemory()
+        try recordLeagueGames(database)
+        let history = try database.history(limit: 3)
+        #expect(history.map(\.finishedAt) == [date(300), date(200), date(100)])
+        #expect(history[0].teams.map(\.name) == ["FOXES", "owls", "Bees"])
+        #expect(history[1].winners == ["Foxes", "Owls"])
+        #expect(try database.history(limit: 50).count == 5)
+        #expect(try database.history(limit: 0).isEmpty)
+    }
+
+    @Test func leaderboardSumsGamesWinsAndPointsPerTeamIgnoringCase() throws {
+        let database = try AppDatabase.inMemory()
+        try recordLeagueGames(database)
+        #expect(
+            try database.leaderboard() == [
+                LeaderboardEntry(team: "FOXES", gamesPlayed: 3, wins: 2, totalPoints: 85),
+                LeaderboardEntry(team: "owls", gamesPlayed: 3, wins: 2, totalPoints: 65),
+                LeaderboardEntry(team: "ÆRØ CREW", gamesPlayed: 2, wins: 2, totalPoints: 15),
+                LeaderboardEntry(team: "Bees", gamesPlayed: 2, wins: 0, totalPoints: 5),
+            ])
+        #expect(try database.leaderboard(limit: 1).map(\.team) == ["FOXES"])
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TriviaEngine
+
+@testable import ShakyStore
+
+@Suite struct ImportExportTests {
+    @Test(arguments: PackFileFormat.allCases)
+    func exportThenImportGivesTheSamePack(format: PackFileFormat) throws {
+        let database = try StoreFixtures.database(withPack: "Party")
+        let original = try database.pack(named: "Party").questions.map(\.question)
+        let exported = try database.exportPack(named: "Party", format: format)
+
+        let imported = try database.importPack(exported, format: format, name: "Party Again")
+        #expect(imported.questionCount == StoreFixtures.awkwardQuestions.count)
+        #expect(try database.pack(named: "Party Again").questions.map(\.question) == original)
+        if format == .csv {
+            // A CSV file holds no name, so the second export is byte for byte the first.
+            #expect(try database.exportPack(named: "Party Again", format: .csv) == exported)
+        }
+    }
+
+    @Test func jsonExportCarriesThePackName() throws {
+        let database = try StoreFixtures.database(withPack: "Ærø & Co")
+        let exported = try database.exportPack(named: "Ærø & Co", format: .json)
+        try database.deletePack(named: "Ærø & Co")
+        let imported = try database.importPack(exported, format: .json)
+        #expect(imported.name == "Ærø & Co")
+        #expect(String(decoding: exported, as: UTF8.self).contains("\"Hà Nội\""))
+    }
+
+    @Test func csvExportHasTheHeaderAndPipeSeparatedAlternates() throws {
+        let database = try StoreFixtures.database(withPack: "Party")
+        let text = String(decoding: try database.exportPack(named: "Party", format: .csv), as: UTF8.self)
+        #expect(text.hasPrefix("question,answer,difficulty,alternates\r\n"))
+        #expect(text.contains("\"Say \"\"cheese\"\", please\",Brie,easy,Camembert|Comté\r\n"))
+        #expect(text.contains("\"A question on\ntwo lines, with a comma\",Hà Nội,medium,Ha Noi\r\n"))
+    }
+
+    @Test func importsASpreadsheetStyleCSV() throws {
+        let csv =
+            "\u{FEFF}Answer;Question;Difficulty\r\nMalmö;Which city faces Copenhagen?;Easy\r\n;;\r\nÆrø;\"Island; Danish\";HARD\r\n"
+        let database = try AppDatabase.inMemory()
+        let pack = try database.importPack(Data(csv.utf8), format: .csv, name: "Nordic")
+        #expect([pack.easyCount, pack.mediumCount, pack.hardCount] == [Int](arrayLiteral: 1, 0, 1))
+        #expect(
+            try database.questions(inPacks: ["Nordic"]) == [
+                Question(text: "Which city faces Copenhagen?", answer: "Malmö", difficulty: .easy),
+                Question(text: "Island; Danish", answer: "Ærø", difficulty: .hard),
+            ])
+    }
+
+    /// A bad CSV imports nothing and its error names the line (and field) and the problem.
+    @Test(
+        arguments: [
+            (
+                "question,answer,difficulty\nQ1?,A,easy\nQ2?,B,extreme\n", 3, "difficulty",
+                "unknown difficulty “extreme”"
+            ),
+            (
+                "question,answer,difficulty\nQ1?,A,easy\n\"Q2\non two lines?\",B,easy\nQ3?,,hard\n", 5, "answer",
+                "the answer is empty"
+            ),
+            (
+                "question,answer,difficulty\nQ?,\(String(repeating: "x", count: 41)),easy\n", 2, "answer",
+                "41 letters long"
+            ),
+            ("question,answer,difficulty\nQ1?,A,easy\nQ2?,B\n", 3, nil, "expected 3 fields like the header, found 2"),
+            ("question,answer,level\nQ1?,A,easy\n", 1, "level", "unknown column “level”"),
+            ("question,difficulty\nQ1?,easy\n", 1, "answer", "the header has no “answer” column"),
+            (
+                "question,answer,difficulty,alternates\nQ1?,A,easy,B|C\nQ2?,\"A\"x,easy,\n", 3, nil,
+                "after the closing quote"
+            ),
+            ("question,answer,difficulty\nQ1?,\"A,easy\n", 2, nil, "a quoted field is never closed"),
+            ("", 1, nil, "the file is empty"),
+        ] as [(String, Int, String?, String)])
+    func aBadCSVImportsNothingAndNamesItsLine(csv: String, line: Int, field: String?, problem: String) throws {
+        let database = try AppDatabase.inMemory()
+        let error = #expect(throws: StoreError.self) {
+            try database.importPack(Data(csv.utf8), format: .csv, name: "Bad")
+        }
+        guard case .importFailed(let errorLine, let errorField, let errorProblem) = error else {
+            Issue.record("expected importFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(errorLine == line)
+        #expect(errorField == field)
+        #expect(errorProblem.contains(problem), "\(errorProblem)")
+        #expect(error?.description.contains("line \(line)") == true)
+        #expect(try database.packs().isEmpty)
+    }
+
+    @Test func invalidUTF8IsReportedWithItsLine() throws {
+        var data = Data("question,answer,difficulty\nQ?,A,easy\n".utf8)
+        data += Data([0x51, 0xFF, 0x3F, 0x2C, 0x41, 0x2C, 0x65, 0x61, 0x73, 0x79, 0x0A])
+        let database = try AppDatabase.inMemory()
+        let error = #expect(throws: StoreError.self) { try database.importPack(data, format: .csv, name: "Bytes") }
+        guard case .importFailed(let line, _, _) = error else {
+            Issue.record("expected importFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(line == 3)
+        #expect(try database.packs().isEmpty)
+    }
+
+    @Test func aDuplicateNameImportsNothing() throws {
+        let database = try StoreFixtures.database(withPack: "Party")
+        let csv = Data("question,answer,difficulty\nQ?,A,easy\n".utf8)
+        #expect(throws: StoreError.duplicatePackName("Party")) {
+            try database.importPack(csv, format: .csv, name: "PARTY")
+        }
+        #expect(throws: StoreError.self) { try database.importPack(csv, format: .csv) }
+        #expect(try database.packs().map(\.questionCount) == [StoreFixtures.awkwardQuestions.count])
+    }
+
+    @Test(
+        arguments: [
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "answer": "A", "difficulty": "tricky"}]}"#,
+                "questions[0].difficulty", "unknown difficulty"
+            ),
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "difficulty": "easy"}]}"#, "questions[0].answer",
+                "missing"
+            ),
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "answer": 42, "difficulty": "easy"}]}"#,
+                "questions[0].answer", "expected a string"
+            ),
+            (#"{"name": "X"}"#, "questions", "no “questions” list"),
+            (#"{"name": "X", "questions": [}"#, nil, "not valid JSON"),
+        ] as [(String, String?, String)])
+    func aBadJSONFileImportsNothingAndNamesTheValue(json: String, field: String?, problem: String) throws {
+        let database = try AppDatabase.inMemory()
+        let error = #expect(throws: StoreError.self) { try database.importPack(Data(json.utf8), format: .json) }
+        guard case .importFailed(nil, let errorField, let errorProblem) = error else {
+            Issue.record("expected importFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(errorField == field)
+        #expect(errorProblem.contains(problem), "\(errorProblem)")
+        #expect(try database.packs().isEmpty)
+    }
+
+    @Test func builtinPacksExportAndReimportAsCustomPacks() throws {
+        let database = try AppDatabase.inMemory(builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
+        for format in PackFileFormat.allCases {
+            let exported = try database.exportPack(named: "Places with Accents", format: format)
+            let copy = try database.importPack(exported, format: format, name: "Places \(format.rawValue)")
+            #expect(!copy.isBuiltin)
+            #expect(
+                try database.questions(inPacks: [copy.name])
+                    == database.questions(inPacks: ["Places with Accents"]))
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import ShakyStore
+
+@Suite struct MigrationTests {
+    @Test func migratesAnEmptyDatabaseToEveryTable() throws {
+        let database = try AppDatabase.inMemory()
+        let tables = ["pack", "question", "gameSnapshot", "finishedGame", "finishedGameTeam"]
+        let (existing, applied, completed) = try database.read { db in
+            (
+                try tables.filter { try db.tableExists($0) }, try AppDatabase.migrator.appliedMigrations(db),
+                try AppDatabase.migrator.hasCompletedMigrations(db)
+            )
+        }
+        #expect(existing == tables)
+        #expect(applied == ["v1"])
+        #expect(completed)
+        #expect(try database.packs().isEmpty)
+    }
+
+    /// Inserts a pack and returns its id, straight through SQL.
+    private func insertPack(_ db: Database, name: String = "Raw") throws -> Int64 {
+        try db.execute(sql: "INSERT INTO pack (name) VALUES (?)", arguments: [name])
+        return db.lastInsertedRowID
+    }
+
+    private func insertQuestion(_ db: Database, packId: Int64, answer: String, difficulty: String) throws {
+        try db.execute(
+            sql: "INSERT INTO question (packId, text, answer, difficulty, searchText) VALUES (?, 'Q?', ?, ?, '')",
+            arguments: [packId, answer, difficulty])
+    }
+
+    private func expectConstraintFailure(_ sql: String, _ body: (Database) throws -> Void) throws {
+        let database = try AppDatabase.inMemory()
+        database.writer.writeWithoutTransaction { db in
+            let error = #expect(throws: DatabaseError.self, Comment(rawValue: sql)) { try body(db) }
+            #expect(error?.resultCode == .SQLITE_CONSTRAINT, Comment(rawValue: sql))
+        }
+    }
+
+    @Test func schemaRefusesAnUnknownDifficulty() throws {
+        try expectConstraintFailure("difficulty CHECK") { db in
+            try insertQuestion(db, packId: try insertPack(db), answer: "Cat", difficulty: "extreme")
+        }
+    }
+
+    @Test func schemaRefusesAnAnswerLongerThanFortyCharacters() throws {
+        let database = try AppDatabase.inMemory()
+        try database.writer.write { db in
+            let packId = try insertPack(db)
+            // 40 letters, even with non-ASCII ones, are accepted.
+            try insertQuestion(db, packId: packId, answer: String(repeating: "ø", count: 40), difficulty: "easy")
+        }
+        try expectConstraintFailure("answer length CHECK") { db in
+            try insertQuestion(
+                db, packId: try insertPack(db), answer: String(repeating: "a", count: 41), difficulty: "easy")
+        }
+        try expectConstraintFailure("empty answer CHECK") { db in
+            try insertQuestion(db, packId: try insertPack(db), answer: "", difficulty: "easy")
+        }
+    }
+
+    @Test func schemaRefusesAQuestionWithoutAPack() throws {
+        try expectConstraintFailure("question foreign key") { db in
+            try insertQuestion(db, packId: 999, answer: "Cat", difficulty: "easy")
+        }
+    }
+
+    @Test func schemaRefusesPackNamesThatDifferOnlyInCase() throws {
+        try expectConstraintFailure("UNIQUE NOCASE name") { db in
+            _ = try insertPack(db, name: "Animals")
+            _ = try insertPack(db, name: "ANIMALS")
+        }
+    }
+
+    @Test func schemaRefusesASecondSnapshotRow() throws {
+        try expectConstraintFailure("single-row snapshot") { db in
+            try db.execute(sql: "INSERT INTO gameSnapshot (id, game) VALUES (2, '{}')")
+        }
+    }
+
+    @Test func schemaRefusesABuiltinPackWithoutVersion() throws {
+        try expectConstraintFailure("built-in pack needs id and version") { db in
+            try db.execute(sql: "INSERT INTO pack (name, isBuiltin) VALUES ('Half', 1)")
+        }
+    }
+
+    @Test func deletingAPackDeletesItsQuestions() throws {
+        let database = try AppDatabase.inMemory()
+        try database.writer.write { db in
+            let packId = try insertPack(db)
+            try insertQuestion(db, packId: packId, answer: "Cat", difficulty: "easy")
+            try db.execute(sql: "DELETE FROM pack WHERE id = ?", arguments: [packId])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM question") == 0)
+        }
+    }
+
+    /// The committed v1 database must open with the current code and keep its data. A migration that
+    /// breaks old databases fails here. Add a fixture for each new schema version.
+    @Test func opensTheCommittedVersionOneDatabase() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("v1.sqlite").path
+        try FileManager.default.copyItem(
+            atPath: StoreFixtures.fixturesFolder.appendingPathComponent("v1.sqlite").path, toPath: path)
+
+        let database = try AppDatabase.open(path: path, builtinPacks: .skip)
+        let pack = try database.pack(named: "Fixture Pack")
+        #expect(pack.questions.map(\.question.answer) == ["Malmö", "Cat"])
+        #expect(try database.searchQuestions(matching: "malmo").count == 1)
+        #expect(try database.history().first?.teams.map(\.name) == ["Owls", "Foxes"])
+        #expect(try database.leaderboard().map(\.team) == ["Owls", "Foxes"])
+        #expect(try database.loadSnapshot() != nil)
+        // The old database also takes new writes and the current built-in packs.
+        try database.addQuestion(.init(text: "New?", answer: "Yes", difficulty: .easy), toPack: "Fixture Pack")
+        try database.installBuiltinPacks(from: StoreFixtures.builtinPacksFolder)
+        #expect(try database.packs().count == 8)
+    }
+
+    @Test func refusesADatabaseFromANewerVersion() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("newer.sqlite").path
+        do {
+            let database = try AppDatabase.open(path: path, builtinPacks: .skip)
+            try database.writer.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')")
+            }
+        }
+        #expect(throws: StoreError.newerDatabase(path: path)) {
+            try AppDatabase.open(path: path, builtinPacks: .skip)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import TriviaEngine
+
+@testable import ShakyStore
+
+@Suite struct PackTests {
+    private let cat = Question(text: "Which pet purrs?", answer: "Cat", difficulty: .easy)
+    private let owl = Question(text: "Which bird hoots?", answer: "Owl", alternates: ["Owls"], difficulty: .medium)
+    private let ant = Question(text: "Which insect lives in colonies?", answer: "Ant", difficulty: .hard)
+
+    @Test func createsListsAndShowsACustomPack() throws {
+        let database = try AppDatabase.inMemory()
+        let created = try database.createPack(named: "  Pets ")
+        #expect(created.name == "Pets")
+        #expect(!created.isBuiltin)
+        #expect(created.questionCount == 0)
+        try database.addQuestion(cat, toPack: "pets")
+        try database.addQuestion(owl, toPack: "PETS")
+        try database.addQuestion(ant, toPack: "Pets")
+
+        let summary = try #require(try database.packs().first)
+        #expect(summary.name == "Pets")
+        #expect([summary.easyCount, summary.mediumCount, summary.hardCount] == [Int](repeating: 1, count: 3))
+        #expect(summary.count(passing: .any) == 3)
+        #expect(summary.count(passing: .medium) == 1)
+        #expect(try database.pack(named: "pets").questions.map(\.question) == [cat, owl, ant])
+    }
+
+    @Test func refusesDuplicateAndInvalidPackNames() throws {
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Pets")
+        try database.createPack(named: "Ærø Facts")
+        #expect(throws: StoreError.duplicatePackName("Pets")) { try database.createPack(named: "PETS") }
+        // Case folding beyond ASCII, which SQLite's NOCASE does not do.
+        #expect(throws: StoreError.duplicatePackName("Ærø Facts")) { try database.createPack(named: "ÆRØ FACTS") }
+        #expect(throws: StoreError.invalidPackName("   ", problem: "the name is empty")) {
+            try database.createPack(named: "   ")
+        }
+        #expect(throws: StoreError.self) { try database.createPack(named: String(repeating: "x", count: 61)) }
+        #expect(try database.packs().count == 2)
+    }
+
+    @Test func renamesAndDeletesACustomPack() throws {
+        let database = try StoreFixtures.database(withPack: "Pets", questions: [cat])
+        try database.createPack(named: "Birds")
+        try database.renamePack("pets", to: "Animals at Home")
+        #expect(try database.pack(named: "Animals at Home").questions.count == 1)
+        #expect(throws: StoreError.packNotFound("Pets")) { try database.pack(named: "Pets") }
+        #expect(throws: StoreError.duplicatePackName("Birds")) {
+            try database.renamePack("Animals at Home", to: "BIRDS")
+        }
+        // Changing only the case of its own name is allowed.
+        try database.renamePack("Birds", to: "BIRDS")
+        #expect(try database.packs().map(\.name) == ["Animals at Home", "BIRDS"])
+
+        try database.deletePack(named: "animals at home")
+        #expect(try database.packs().map(\.name) == ["BIRDS"])
+        #expect(throws: StoreError.packNotFound("Nope")) { try database.deletePack(named: "Nope") }
+    }
+
+    @Test func editsAndDeletesQuestions() throws {
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Pets")
+        let stored = try database.addQuestion(cat, toPack: "Pets")
+        #expect(stored.packName == "Pets")
+
+        let edited = try database.updateQuestion(
+            id: stored.id,
+            to: Question(text: "Which pet barks?", answer: " Dog ", alternates: ["Hound", ""], difficulty: .medium))
+        #expect(
+            edited.question
+                == Question(text: "Which pet barks?", answer: "Dog", alternates: ["Hound"], difficulty: .medium))
+        #expect(try database.pack(named: "Pets").questions == [edited])
+
+        try database.deleteQuestion(id: stored.id)
+        #expect(try database.pack(named: "Pets").questions.isEmpty)
+        #expect(throws: StoreError.questionNotFound(stored.id)) { try database.deleteQuestion(id: stored.id) }
+        #expect(throws: StoreError.questionNotFound(stored.id)) { try database.updateQuestion(id: stored.id, to: cat) }
+    }
+
+    @Test func refusesInvalidQuestionsWithTheirProblem() throws {
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Pets")
+        let tooLong = String(repeating: "ø", count: 41)
+        #expect(throws: StoreError.invalidQuestion(problem: "the answer is 41 letters long; the limit is 40")) {
+            try database.addQuestion(Question(text: "Long?", answer: tooLong, difficulty: .easy), toPack: "Pets")
+        }
+        #expect(throws: StoreError.invalidQuestion(problem: "the answer is empty")) {
+            try database.addQuestion(Question(text: "Empty?", answer: "  ", difficulty: .easy), toPack: "Pets")
+        }
+        #expect(throws: StoreError.invalidQuestion(problem: "the question text is empty")) {
+            try database.addQuestion(Question(text: "", answer: "Cat", difficulty: .easy), toPack: "Pets")
+        }
+        #expect(throws: StoreError.self) {
+            try database.addQuestion(
+                Question(text: "Pipe?", answer: "Cat", alternates: ["A|B"], difficulty: .easy), toPack: "Pets")
+        }
+        // Exactly 40 letters, non-ASCII included, are fine; so are decomposed accents, stored composed.
+        try database.addQuestion(
+            Question(text: "Long?", answer: String(repeating: "ø", count: 40), difficulty: .easy), toPack: "Pets")
+        let decomposed = "Ha\u{0300} No\u{0323}\u{0302}i"
+        let stored = try database.addQuestion(
+            Question(text: "Capital?", answer: decomposed, difficulty: .easy), toPack: "Pets")
+        #expect(stored.question.answer.unicodeScalars.count == 6)
+        #expect(try database.pack(named: "Pets").questions.count == 2)
+    }
+
+    @Test func questionPoolFollowsPacksAndFilter() throws {
+        let database = try StoreFixtures.database(withPack: "Pets", questions: [cat, owl, ant])
+        try database.createPack(named: "More")
+        let bee = Question(text: "Which insect makes honey?", answer: "Bee", difficulty: .easy)
+        try database.addQuestion(bee, toPack: "More")
+
+        #expect(try database.questions(inPacks: ["Pets"], filter: .any) == [cat, owl, ant])
+        #expect(try database.questions(inPacks: ["More", "pets", "Pets"], filter: .easy) == [bee, cat])
+        #expect(try database.questions(inPacks: ["Pets", "More"], filter: .hard) == [ant])
+        #expect(try database.questions(inPacks: [], filter: .any).isEmpty)
+        #expect(throws: StoreError.packNotFound("Gone")) { try database.questions(inPacks: ["Pets", "Gone"]) }
+    }
+
+    @Test func searchIgnoresCaseAndDiacritics() throws {
+        let database = try StoreFixtures.database(
+            withPack: "Places",
+            questions: [
+                Question(text: "What is the capital of Vietnam?", answer: "Hà Nội", difficulty: .easy),
+                Question(text: "Which Swedish city faces Copenhagen?", answer: "Malmö", difficulty: .easy),
+                Question(text: "Gateway to the Arctic?", answer: "Tromsø", difficulty: .medium),
+                Question(
+                    text: "Home of the Dragon Bridge?", answer: "Đà Nẵng", alternates: ["Da Nang"], difficulty: .medium),
+                Question(text: "Which city is in Iceland?", answer: "Reykjavík", difficulty: .easy),
+            ])
+        func answers(_ query: String) throws -> [String] {
+            try database.searchQuestions(matching: query).map(\.question.answer)
+        }
+        #expect(try answers("ha noi") == ["Hà Nội"])
+        #expect(try answers("HÀ NỘI") == ["Hà Nội"])
+        #expect(try answers("MALMO") == ["Malmö"])
+        #expect(try answers("tromso") == ["Tromsø"])
+        #expect(try answers("đà") == ["Đà Nẵng"])
+        #expect(try answers("da nang") == ["Đà Nẵng"])
+        #expect(try answers("copenhagen") == ["Malmö"])
+        #expect(try answers("city") == ["Malmö", "Reykjavík"])
+        #expect(try answers("  ").isEmpty)
+        #expect(try answers("zanzibar").isEmpty)
+        #expect(try database.searchQuestions(matching: "city", limit: 1).count == 1)
+        #expect(try database.searchQuestions(matching: "malmo").first?.packName == "Places")
+        #expect(throws: StoreError.packNotFound("Other")) {
+            try database.searchQuestions(matching: "x", inPack: "Other")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import Testing
+import TriviaEngine
+
+@testable import ShakyStore
+
+@Suite struct PersistenceTests {
+    @Test func aDatabaseFileKeepsItsDataAcrossOpens() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("nested/deeper/shaky.sqlite").path
+        do {
+            let database = try AppDatabase.open(path: path, builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
+            try database.duplicate(pack: "Places with Accents", newName: "Mine")
+            try database.saveSnapshot(Game())
+            let (journalMode, foreignKeys) = try database.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"))
+            }
+            #expect(journalMode == "wal")
+            #expect(foreignKeys == true)
+        }
+        let reopened = try AppDatabase.open(path: path, builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
+        #expect(try reopened.packs().count == 8)
+        #expect(try reopened.searchQuestions(matching: "ha noi", inPack: "mine").map(\.question.answer) == ["Hà Nội"])
+        #expect(try reopened.loadSnapshot() == Game())
+    }
+
+    @Test func anUncreatableFolderIsReportedWithThePath() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A regular file where a folder should be: this fails even for root.
+        let blocker = folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        let path = blocker.appendingPathComponent("shaky.sqlite").path
+        let error = #expect(throws: StoreError.self) { try AppDatabase.open(path: path, builtinPacks: .skip) }
+        guard case .cannotOpen(let errorPath, _) = error else {
+            Issue.record("expected cannotOpen, got \(String(describing: error))")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(error?.description.contains(path) == true)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsReportedWithThePath() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("notes.sqlite").path
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: StoreError.self) { try AppDatabase.open(path: path, builtinPacks: .skip) }
+        guard case .corrupt(let errorPath, _) = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(errorPath == path)
+    }
+
+    @Test func aFullDiskIsReportedAndTheImportLeavesNothing() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("full.sqlite").path
+        let database = try AppDatabase.open(path: path, builtinPacks: .skip)
+        try database.createPack(named: "Small")
+        // Cap the file at its current size: the next growth fails as a full disk would.
+        database.writer.writeWithoutTransaction { db in
+            _ = try? db.execute(sql: "PRAGMA max_page_count = 1")
+        }
+        var csv = "question,answer,difficulty\n"
+        for index in 0..<2000 {
+            csv += "Question number \(index) with some padding text to fill pages?,Answer,easy\n"
+        }
+        #expect(throws: StoreError.diskFull(path: path)) {
+            try database.importPack(Data(csv.utf8), format: .csv, name: "Big")
+        }
+        #expect(try database.packs().map(\.name) == ["Small"])
+    }
+
+    @Test func errorMessagesNameWhatIsWrong() {
+        #expect(
+            StoreError.diskFull(path: "/var/lib/shaky/shaky.sqlite").description.contains("/var/lib/shaky/shaky.sqlite")
+        )
+        #expect(
+            StoreError.importFailed(line: 7, field: "difficulty", problem: "unknown difficulty “extreme”").description
+                == "Import failed at line 7, field “difficulty”: unknown difficulty “extreme”. Nothing was imported.")
+        #expect(StoreError.packNotFound("Pets").errorDescription == "There is no pack named “Pets”.")
+    }
+}
