@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "ShakeDetection", dependencies: ["ShakyCore"]),
         .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
         // The one database.
-        .target(name: "ShakyStore", dependencies: ["TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
+        .target(name: "ShakyStore", dependencies: ["ShakyCore", "TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
         // Varlink: framing, interfaces, client.
         .target(name: "ShakyProtocol", dependencies: ["ShakyCore", nioCore, nioPosix, logging]),
         // The Linux edge: the only module that imports C.
@@ -77,7 +77,8 @@ let package = Package(
         .testTarget(name: "ShakyCoreTests", dependencies: ["ShakyCore", "ShakyTesting"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyTesting"]),
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
-        .testTarget(name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb]),
+        .testTarget(
+            name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
         .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
         .testTarget(name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
