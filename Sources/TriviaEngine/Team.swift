@@ -35,6 +35,12 @@ public struct Buzz: Codable, Equatable, Sendable {
     public let team: String
     /// The time from the question opening to the buzz (pauses excluded).
     public let elapsed: Duration
+
+    /// Creates a buzz record.
+    public init(team: String, elapsed: Duration) {
+        self.team = team
+        self.elapsed = elapsed
+    }
 }
 
 /// The state of one question while it is played and after.
