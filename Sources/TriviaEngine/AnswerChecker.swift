@@ -8,7 +8,9 @@ import Foundation
 /// letters that carry no decomposable mark: "ø" → "o", "đ" → "d", "æ" → "ae", "ß" → "ss").
 /// Then an exact match is accepted, or with tolerance on a restricted Damerau–Levenshtein distance
 /// (optimal string alignment: insertions, deletions, substitutions and swaps of two neighbours, each
-/// counting 1, no substring edited twice) over grapheme clusters within `allowedDistance(letterCount:)`.
+/// counting 1, no substring edited twice) over grapheme clusters within `allowedDistance(letterCount:)`,
+/// where the letters counted are those of the expected answer as written (grapheme clusters that are
+/// letters or digits, so "Ærø" has 3 and must match exactly).
 public struct AnswerChecker: Codable, Equatable, Sendable {
     /// Whether near misses count.
     public var tolerance: Bool
@@ -38,8 +40,7 @@ public struct AnswerChecker: Codable, Equatable, Sendable {
         guard !expectedForm.isEmpty, !givenForm.isEmpty else { return false }
         if givenForm == expectedForm { return true }
         guard tolerance else { return false }
-        let letters = expectedForm.filter { $0 != " " }.count
-        let allowed = Self.allowedDistance(letterCount: letters)
+        let allowed = Self.allowedDistance(letterCount: expected.count(where: Scramble.isScrambled))
         guard allowed > 0 else { return false }
         return Self.distance(Array(givenForm), Array(expectedForm)) <= allowed
     }

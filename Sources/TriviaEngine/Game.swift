@@ -8,6 +8,9 @@
 /// Phases: `ready` → (`nextQuestion`) → `indication` → `answering(team)` for each team that buzzed,
 /// in buzz order → `roundOver` → `indication` … → `gameOver` (after the last question, or when the
 /// host ends the game). Pausing freezes the countdown of `indication` or `answering`.
+///
+/// Team names in events match ignoring case and surrounding spaces; actions always carry the name
+/// as set up.
 public struct Game: Codable, Equatable, Sendable {
     /// The rules of this game.
     public let settings: GameSettings

@@ -13,7 +13,7 @@ public struct GameSetup: Codable, Equatable, Sendable {
     /// The seed of the game's random generator: the same setup and seed give the same game.
     public var seed: UInt64
 
-    /// The fewest teams a game takes.
+    /// How many teams a game takes.
     public static let teamCountRange = 2...8
     /// How long a team name may be, in characters after trimming.
     public static let teamNameLengthRange = 1...24
@@ -58,24 +58,6 @@ public struct GameSetup: Codable, Equatable, Sendable {
             names.append(name)
         }
         return names
-    }
-}
-
-extension Question {
-    /// Whether the question can be played: it has text and its answer has a letter or digit to show.
-    public var isPlayable: Bool {
-        !text.trimmingWhitespace.isEmpty && answer.contains(where: Scramble.isScrambled)
-    }
-}
-
-extension String {
-    /// The string without leading and trailing whitespace (Foundation-free).
-    var trimmingWhitespace: String {
-        let characters = Substring(self)
-        guard let first = characters.firstIndex(where: { !$0.isWhitespace }),
-            let last = characters.lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(characters[first...last])
     }
 }
 

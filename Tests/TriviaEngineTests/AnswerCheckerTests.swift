@@ -47,6 +47,7 @@ struct AnswerCheckerTests {
         Case(expected: "Hà Nội", given: "Ha Nội", tolerance: false, ignoresDiacritics: false, accepted: false),
         Case(expected: "Đà Nẵng", given: "da nang", accepted: true),
         Case(expected: "Ærø", given: "Aero", accepted: true),
+        Case(expected: "Ærø", given: "Aro", accepted: false),  // 3 letters as written: exact only
         Case(expected: "Ærø", given: "Aero", ignoresDiacritics: false, accepted: false),
         Case(expected: "Ærø", given: "ærø", ignoresDiacritics: false, accepted: true),
         Case(expected: "Ærø", given: "Æro", ignoresDiacritics: false, accepted: false),
