@@ -1,18 +1,119 @@
-// Placeholder: the rules engine replaces this file.
-
-/// The state of one game of Shaky Words.
+/// The state of one game of Shaky Words: a synchronous state machine driven by `handle(_:at:)`.
+///
+/// The game never reads a clock. Every event comes with `now`, a reading of the runtime's monotonic
+/// clock as a duration since any epoch; countdowns are kept as remaining durations, so a snapshot
+/// (the whole value, encoded as JSON) stays valid across a restart: call `restore(at:)` with the new
+/// clock's reading and the game continues, paused, with exactly the time it had left.
+///
+/// Phases: `ready` → (`nextQuestion`) → `indication` → `answering(team)` for each team that buzzed,
+/// in buzz order → `roundOver` → `indication` … → `gameOver` (after the last question, or when the
+/// host ends the game). Pausing freezes the countdown of `indication` or `answering`.
+///
+/// Team names in events match ignoring case and surrounding spaces; actions always carry the name
+/// as set up.
 public struct Game: Codable, Equatable, Sendable {
-    public init() {}
-}
+    /// The rules of this game.
+    public let settings: GameSettings
+    /// The teams, in seating order, with scores and statistics.
+    public internal(set) var teams: [Team]
+    /// The questions drawn for this game, in playing order.
+    public let questions: [Question]
+    /// Where the game is.
+    public internal(set) var phase: GamePhase
+    /// Whether the countdown is frozen (only in `indication` or `answering`).
+    public internal(set) var isPaused: Bool
+    /// The question in play, or the last one played.
+    public internal(set) var round: Round?
+    /// The final result, once the game is over.
+    public internal(set) var result: GameResult?
+    /// The seed the game was created with.
+    public let seed: UInt64
+    /// The generator for scrambles; continues its sequence across snapshots.
+    var random: SeededRandomGenerator
+    /// The clock reading of the last event handled; elapsed time is measured from it.
+    var lastUpdate: Duration
 
-/// The final standings of a finished game.
-public struct GameResult: Codable, Equatable, Sendable {
-    /// One team's line on the final scoreboard.
-    public struct Standing: Codable, Equatable, Sendable {
-        public var team: String
-        public var points: Int
-        public var rank: Int
+    /// The largest score adjustment, either way, that the host may make in one step.
+    public static let largestAdjustment = 1000
+
+    /// Starts a game: checks the setup and draws its questions with the seeded generator.
+    ///
+    /// The game starts in `ready`; the host's first `.nextQuestion` opens question 1.
+    public init(setup: GameSetup) throws(GameSetupError) {
+        let names = try setup.validatedTeamNames()
+        guard GameSetup.questionCountRange.contains(setup.questionCount) else {
+            throw .questionCount(setup.questionCount)
+        }
+        do {
+            try setup.settings.validate()
+        } catch {
+            throw .settings(error)
+        }
+        var eligible = setup.eligibleQuestions
+        guard eligible.count >= setup.questionCount else {
+            throw .notEnoughQuestions(
+                requested: setup.questionCount, eligible: eligible.count, difficulty: setup.difficulty)
+        }
+        var random = SeededRandomGenerator(seed: setup.seed)
+        random.shuffle(&eligible)
+        settings = setup.settings
+        teams = names.map(Team.init(name:))
+        questions = Array(eligible.prefix(setup.questionCount))
+        phase = .ready
+        isPaused = false
+        round = nil
+        result = nil
+        seed = setup.seed
+        self.random = random
+        lastUpdate = .zero
     }
-    public var standings: [Standing]
-    public var winners: [String]
+
+    /// The key team names are compared by: trimmed and lower-cased.
+    static func teamKey(_ name: String) -> String {
+        name.trimmingWhitespace.lowercased()
+    }
+
+    /// The team called `name` (ignoring case and surrounding spaces), if it plays.
+    public func team(named name: String) -> Team? {
+        teams.first { Self.teamKey($0.name) == Self.teamKey(name) }
+    }
+
+    /// Whether a countdown is running now.
+    public var isCountdownRunning: Bool {
+        phase.hasTimer && !isPaused
+    }
+
+    /// The number of questions in the game.
+    public var questionCount: Int { questions.count }
+
+    /// The team whose turn it is to answer, if any.
+    public var teamUp: String? {
+        if case .answering(let team) = phase { team } else { nil }
+    }
+
+    /// How many more hints the open question can take now (0 outside the indication phase).
+    public var hintsLeft: Int {
+        guard phase == .indication, let round else { return 0 }
+        let byRule = settings.maximumHints - round.hintsUsed
+        let byAnswer = round.scramble.hintCapacity - round.scramble.fixedCount
+        return max(0, min(byRule, byAnswer))
+    }
+
+    /// The time left in the running or paused countdown at `now`, without handling any event
+    /// (zero once a deadline has passed that no `.clockAdvanced` has processed yet).
+    public func remainingTime(at now: Duration) -> Duration? {
+        guard phase.hasTimer, let remaining = round?.remaining else { return nil }
+        guard !isPaused else { return remaining }
+        return max(.zero, remaining - max(.zero, now - lastUpdate))
+    }
+
+    /// Takes the game over after a restart: rebases its time on `now` (the new clock's reading) and,
+    /// if a countdown was running, pauses it with exactly the time it had left when it was saved.
+    @discardableResult
+    public mutating func restore(at now: Duration) -> [GameAction] {
+        lastUpdate = now
+        guard isCountdownRunning else { return [] }
+        isPaused = true
+        return [.paused]
+    }
 }

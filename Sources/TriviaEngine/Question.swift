@@ -47,3 +47,10 @@ public struct Question: Codable, Hashable, Sendable {
         self.difficulty = difficulty
     }
 }
+
+extension Question {
+    /// Whether the question can be played: it has text and its answer has a letter or digit to show.
+    public var isPlayable: Bool {
+        !text.trimmingWhitespace.isEmpty && answer.contains(where: Scramble.isScrambled)
+    }
+}

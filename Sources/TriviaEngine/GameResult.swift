@@ -1,0 +1,73 @@
+/// The final standings of a finished game.
+public struct GameResult: Codable, Equatable, Sendable {
+    /// One team's line on the final scoreboard.
+    public struct Standing: Codable, Equatable, Sendable {
+        /// The team's name.
+        public var team: String
+        /// Its final points.
+        public var points: Int
+        /// Its place: teams with equal points share a rank, and the next rank skips (1, 1, 3).
+        public var rank: Int
+        /// Questions it answered right.
+        public var correctAnswers: Int
+        /// Hints given on the questions it answered right.
+        public var hintsUsed: Int
+        /// How many times it buzzed.
+        public var buzzes: Int
+        /// Its mean time to buzz, or nil if it never buzzed.
+        public var averageBuzzTime: Duration?
+
+        /// Creates a standing.
+        public init(
+            team: String, points: Int, rank: Int, correctAnswers: Int = 0, hintsUsed: Int = 0, buzzes: Int = 0,
+            averageBuzzTime: Duration? = nil
+        ) {
+            self.team = team
+            self.points = points
+            self.rank = rank
+            self.correctAnswers = correctAnswers
+            self.hintsUsed = hintsUsed
+            self.buzzes = buzzes
+            self.averageBuzzTime = averageBuzzTime
+        }
+    }
+
+    /// The teams by points, highest first; tied teams keep their seating order.
+    public var standings: [Standing]
+    /// The teams ranked first (more than one on a tie).
+    public var winners: [String]
+    /// Questions opened before the game ended.
+    public var questionsPlayed: Int
+    /// Questions the game was set up with.
+    public var questionCount: Int
+    /// Whether the host ended the game before the last question was over.
+    public var endedEarly: Bool
+
+    /// Creates a result.
+    public init(
+        standings: [Standing], winners: [String], questionsPlayed: Int = 0, questionCount: Int = 0,
+        endedEarly: Bool = false
+    ) {
+        self.standings = standings
+        self.winners = winners
+        self.questionsPlayed = questionsPlayed
+        self.questionCount = questionCount
+        self.endedEarly = endedEarly
+    }
+
+    /// The result of a game between `teams`: sorted by points, ranks shared on ties.
+    public init(teams: [Team], questionsPlayed: Int, questionCount: Int, endedEarly: Bool) {
+        let sorted = teams.enumerated().sorted { lhs, rhs in
+            lhs.element.score != rhs.element.score ? lhs.element.score > rhs.element.score : lhs.offset < rhs.offset
+        }.map(\.element)
+        let standings = sorted.map { team in
+            Standing(
+                team: team.name, points: team.score, rank: 1 + teams.count(where: { $0.score > team.score }),
+                correctAnswers: team.correctAnswers, hintsUsed: team.hintsUsed, buzzes: team.buzzCount,
+                averageBuzzTime: team.averageBuzzTime)
+        }
+        self.init(
+            standings: standings, winners: standings.filter { $0.rank == 1 }.map(\.team),
+            questionsPlayed: questionsPlayed, questionCount: questionCount, endedEarly: endedEarly)
+    }
+}

@@ -1,0 +1,154 @@
+/// The timing and scoring rules of one game; every value has the original game's default.
+public struct GameSettings: Codable, Equatable, Sendable {
+    /// How long teams may buzz after a question opens (default 60 s).
+    public var indicationTime: Duration
+    /// The most indication time left once the first team has buzzed (default 20 s);
+    /// if less is left already, that is kept.
+    public var timeAfterFirstBuzz: Duration
+    /// How long each team that buzzed has to give its answer (default 60 s).
+    public var answerTime: Duration
+    /// What a question is worth before any hint (default 10).
+    public var basePoints: Int
+    /// How much each hint lowers what the question is worth (default 2).
+    public var pointsPerHint: Int
+    /// The floor: hints never lower a question's worth below this (default 2, so with the other
+    /// defaults a question is worth 10, 8, 6, then 4 after the third and last hint).
+    public var minimumPoints: Int
+    /// The most hints per question (default 3). Fewer are given when the answer is short: at least
+    /// two different letters always stay unplaced, so a hint never gives the whole answer away.
+    public var maximumHints: Int
+    /// The least time between two hints (default 1.5 s), so one long shake spends one hint.
+    public var hintCooldown: Duration
+    /// Whether near misses count (default on): an edit distance of 1 for answers of 4–7 letters and
+    /// 2 for 8 or more; answers of up to 3 letters must match exactly.
+    public var answerTolerance: Bool
+    /// Whether accents and similar marks are ignored when checking answers (default on), so "Ha Noi"
+    /// counts for "Hà Nội".
+    public var ignoreDiacritics: Bool
+
+    /// The longest any of the durations may be.
+    public static let longestDuration: Duration = .seconds(3600)
+    /// The most points a question may be worth.
+    public static let largestPoints = 1000
+
+    /// Creates settings; every argument defaults to the original game's value.
+    public init(
+        indicationTime: Duration = .seconds(60),
+        timeAfterFirstBuzz: Duration = .seconds(20),
+        answerTime: Duration = .seconds(60),
+        basePoints: Int = 10,
+        pointsPerHint: Int = 2,
+        minimumPoints: Int = 2,
+        maximumHints: Int = 3,
+        hintCooldown: Duration = .milliseconds(1500),
+        answerTolerance: Bool = true,
+        ignoreDiacritics: Bool = true
+    ) {
+        self.indicationTime = indicationTime
+        self.timeAfterFirstBuzz = timeAfterFirstBuzz
+        self.answerTime = answerTime
+        self.basePoints = basePoints
+        self.pointsPerHint = pointsPerHint
+        self.minimumPoints = minimumPoints
+        self.maximumHints = maximumHints
+        self.hintCooldown = hintCooldown
+        self.answerTolerance = answerTolerance
+        self.ignoreDiacritics = ignoreDiacritics
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case indicationTime, timeAfterFirstBuzz, answerTime, basePoints, pointsPerHint, minimumPoints
+        case maximumHints, hintCooldown, answerTolerance, ignoreDiacritics
+    }
+
+    /// Decodes settings; a missing key takes its default, so a partial settings object is enough.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = GameSettings()
+        indicationTime =
+            try container.decodeIfPresent(Duration.self, forKey: .indicationTime) ?? defaults.indicationTime
+        timeAfterFirstBuzz =
+            try container.decodeIfPresent(Duration.self, forKey: .timeAfterFirstBuzz) ?? defaults.timeAfterFirstBuzz
+        answerTime = try container.decodeIfPresent(Duration.self, forKey: .answerTime) ?? defaults.answerTime
+        basePoints = try container.decodeIfPresent(Int.self, forKey: .basePoints) ?? defaults.basePoints
+        pointsPerHint = try container.decodeIfPresent(Int.self, forKey: .pointsPerHint) ?? defaults.pointsPerHint
+        minimumPoints = try container.decodeIfPresent(Int.self, forKey: .minimumPoints) ?? defaults.minimumPoints
+        maximumHints = try container.decodeIfPresent(Int.self, forKey: .maximumHints) ?? defaults.maximumHints
+        hintCooldown = try container.decodeIfPresent(Duration.self, forKey: .hintCooldown) ?? defaults.hintCooldown
+        answerTolerance =
+            try container.decodeIfPresent(Bool.self, forKey: .answerTolerance) ?? defaults.answerTolerance
+        ignoreDiacritics =
+            try container.decodeIfPresent(Bool.self, forKey: .ignoreDiacritics) ?? defaults.ignoreDiacritics
+    }
+
+    /// Checks that every value makes a playable game.
+    public func validate() throws(GameSettingsError) {
+        let timers: [(String, Duration)] = [
+            ("indicationTime", indicationTime), ("timeAfterFirstBuzz", timeAfterFirstBuzz),
+            ("answerTime", answerTime),
+        ]
+        for (name, value) in timers {
+            guard value > .zero else { throw .durationNotPositive(setting: name, value: value) }
+            guard value <= Self.longestDuration else { throw .durationTooLong(setting: name, value: value) }
+        }
+        guard hintCooldown >= .zero else { throw .durationNegative(setting: "hintCooldown", value: hintCooldown) }
+        guard hintCooldown <= Self.longestDuration else {
+            throw .durationTooLong(setting: "hintCooldown", value: hintCooldown)
+        }
+        guard (1...Self.largestPoints).contains(basePoints) else { throw .basePointsOutOfRange(basePoints) }
+        guard pointsPerHint >= 0 && pointsPerHint <= basePoints else {
+            throw .pointsPerHintOutOfRange(pointsPerHint, basePoints: basePoints)
+        }
+        guard minimumPoints >= 0 && minimumPoints <= basePoints else {
+            throw .minimumPointsOutOfRange(minimumPoints, basePoints: basePoints)
+        }
+        guard (0...Self.mostHints).contains(maximumHints) else { throw .maximumHintsOutOfRange(maximumHints) }
+    }
+
+    /// The largest value `maximumHints` may take.
+    public static let mostHints = 40
+
+    /// What a question is worth after `hints` hints: lowered by `pointsPerHint` per hint, never below
+    /// `minimumPoints` (and never raised to it: a base below the floor is rejected by `validate()`).
+    public func points(afterHints hints: Int) -> Int {
+        max(minimumPoints, basePoints - hints * pointsPerHint)
+    }
+}
+
+/// Why a set of game settings cannot be played.
+public enum GameSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A timer is zero or negative.
+    case durationNotPositive(setting: String, value: Duration)
+    /// A duration that may be zero is negative.
+    case durationNegative(setting: String, value: Duration)
+    /// A duration is longer than `GameSettings.longestDuration`.
+    case durationTooLong(setting: String, value: Duration)
+    /// `basePoints` is not in 1...`GameSettings.largestPoints`.
+    case basePointsOutOfRange(Int)
+    /// `pointsPerHint` is negative or larger than the base points.
+    case pointsPerHintOutOfRange(Int, basePoints: Int)
+    /// `minimumPoints` is negative or larger than the base points.
+    case minimumPointsOutOfRange(Int, basePoints: Int)
+    /// `maximumHints` is not in 0...`GameSettings.mostHints`.
+    case maximumHintsOutOfRange(Int)
+
+    /// A message a host can act on.
+    public var description: String {
+        switch self {
+        case .durationNotPositive(let setting, let value):
+            "setting \(setting) must be longer than zero, not \(value)"
+        case .durationNegative(let setting, let value):
+            "setting \(setting) must not be negative, not \(value)"
+        case .durationTooLong(let setting, let value):
+            "setting \(setting) must be at most \(GameSettings.longestDuration), not \(value)"
+        case .basePointsOutOfRange(let points):
+            "setting basePoints must be between 1 and \(GameSettings.largestPoints), not \(points)"
+        case .pointsPerHintOutOfRange(let points, let basePoints):
+            "setting pointsPerHint must be between 0 and basePoints (\(basePoints)), not \(points)"
+        case .minimumPointsOutOfRange(let points, let basePoints):
+            "setting minimumPoints must be between 0 and basePoints (\(basePoints)), not \(points)"
+        case .maximumHintsOutOfRange(let hints):
+            "setting maximumHints must be between 0 and \(GameSettings.mostHints), not \(hints)"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// Everything needed to start a game.
+public struct GameSetup: Codable, Equatable, Sendable {
+    /// The team names, in seating order (2–8, unique ignoring case, 1–24 characters after trimming).
+    public var teams: [String]
+    /// The questions of the chosen packs; the game draws from those its filter admits.
+    public var questionPool: [Question]
+    /// How many questions to play (1–50).
+    public var questionCount: Int
+    /// Which difficulties to draw.
+    public var difficulty: DifficultyFilter
+    /// Timing and scoring rules.
+    public var settings: GameSettings
+    /// The seed of the game's random generator: the same setup and seed give the same game.
+    public var seed: UInt64
+
+    /// How many teams a game takes.
+    public static let teamCountRange = 2...8
+    /// How long a team name may be, in characters after trimming.
+    public static let teamNameLengthRange = 1...24
+    /// How many questions a game may have.
+    public static let questionCountRange = 1...50
+
+    /// Creates a setup.
+    public init(
+        teams: [String], questionPool: [Question], questionCount: Int, difficulty: DifficultyFilter = .any,
+        settings: GameSettings = GameSettings(), seed: UInt64
+    ) {
+        self.teams = teams
+        self.questionPool = questionPool
+        self.questionCount = questionCount
+        self.difficulty = difficulty
+        self.settings = settings
+        self.seed = seed
+    }
+
+    /// The questions of the pool that a game with this setup may draw: admitted by the filter, with
+    /// text and at least one letter or digit in the answer; duplicates counted once, pool order kept.
+    public var eligibleQuestions: [Question] {
+        var seen: Set<Question> = []
+        return questionPool.filter { question in
+            difficulty.admits(question.difficulty) && question.isPlayable && seen.insert(question).inserted
+        }
+    }
+
+    /// The team names trimmed, after checking every rule on them.
+    public func validatedTeamNames() throws(GameSetupError) -> [String] {
+        guard Self.teamCountRange.contains(teams.count) else { throw .teamCount(teams.count) }
+        var names: [String] = []
+        for (index, raw) in teams.enumerated() {
+            let name = raw.trimmingWhitespace
+            guard !name.isEmpty else { throw .emptyTeamName(position: index + 1) }
+            guard name.count <= Self.teamNameLengthRange.upperBound else {
+                throw .teamNameTooLong(name, length: name.count)
+            }
+            if let earlier = names.first(where: { Game.teamKey($0) == Game.teamKey(name) }) {
+                throw .duplicateTeamName(earlier, name)
+            }
+            names.append(name)
+        }
+        return names
+    }
+}
+
+/// Why a game cannot start with a setup.
+public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not 2–8 teams.
+    case teamCount(Int)
+    /// A team name is empty or only whitespace; `position` is 1-based.
+    case emptyTeamName(position: Int)
+    /// A team name is longer than 24 characters after trimming.
+    case teamNameTooLong(String, length: Int)
+    /// Two team names are equal ignoring case.
+    case duplicateTeamName(String, String)
+    /// The question count is not 1–50.
+    case questionCount(Int)
+    /// The pool holds fewer eligible questions than asked for.
+    case notEnoughQuestions(requested: Int, eligible: Int, difficulty: DifficultyFilter)
+    /// The settings are not playable.
+    case settings(GameSettingsError)
+
+    /// A message a host can act on.
+    public var description: String {
+        switch self {
+        case .teamCount(let count):
+            "a game needs \(GameSetup.teamCountRange.lowerBound) to \(GameSetup.teamCountRange.upperBound) teams, not \(count)"
+        case .emptyTeamName(let position):
+            "team \(position) has no name"
+        case .teamNameTooLong(let name, let length):
+            "team name \"\(name)\" is \(length) characters long; at most \(GameSetup.teamNameLengthRange.upperBound) are allowed"
+        case .duplicateTeamName(let first, let second):
+            "team names \"\(first)\" and \"\(second)\" are the same ignoring case"
+        case .questionCount(let count):
+            "a game has \(GameSetup.questionCountRange.lowerBound) to \(GameSetup.questionCountRange.upperBound) questions, not \(count)"
+        case .notEnoughQuestions(let requested, let eligible, let difficulty):
+            "asked for \(requested) questions but the chosen packs hold only \(eligible) eligible "
+                + "question\(eligible == 1 ? "" : "s") (difficulty: \(difficulty.rawValue))"
+        case .settings(let error):
+            error.description
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// A snapshot of what players and watchers see, for status calls and boards.
+public struct GameStatus: Codable, Equatable, Sendable {
+    /// A team's name and score.
+    public struct TeamScore: Codable, Equatable, Sendable {
+        /// The team's name.
+        public var name: String
+        /// Its points so far.
+        public var score: Int
+    }
+
+    /// Where the game is.
+    public var phase: GamePhase
+    /// Whether the countdown is frozen.
+    public var isPaused: Bool
+    /// The number (from 1) of the question in play or last played; nil before the first.
+    public var questionNumber: Int?
+    /// How many questions the game has.
+    public var questionCount: Int
+    /// The text of the question in play or last played.
+    public var questionText: String?
+    /// The scramble as shown, while a question is in play.
+    public var display: ScrambleDisplay?
+    /// What a right answer scores now, while a question is in play.
+    public var points: Int?
+    /// Hints given on the current question.
+    public var hintsUsed: Int
+    /// Hints still available now.
+    public var hintsLeft: Int
+    /// Time left in the countdown, if one runs or is paused.
+    public var remaining: Duration?
+    /// The teams in seating order.
+    public var teams: [TeamScore]
+    /// The buzzes on the current question, in order.
+    public var buzzOrder: [Buzz]
+    /// The team whose turn it is to answer.
+    public var teamUp: String?
+    /// The answer, once the question is over.
+    public var revealedAnswer: String?
+    /// The team that answered the last question right, once it is over.
+    public var roundWinner: String?
+    /// The result, once the game is over.
+    public var result: GameResult?
+}
+
+extension Game {
+    /// What players and watchers see at clock reading `now` (time is projected, not handled).
+    public func status(at now: Duration) -> GameStatus {
+        let inPlay = phase.hasTimer
+        let over = phase == .roundOver || phase == .gameOver
+        return GameStatus(
+            phase: phase, isPaused: isPaused, questionNumber: round?.number, questionCount: questions.count,
+            questionText: round?.question.text, display: inPlay ? round?.scramble.display : nil,
+            points: inPlay ? round?.points : nil, hintsUsed: round?.hintsUsed ?? 0, hintsLeft: hintsLeft,
+            remaining: remainingTime(at: now), teams: teams.map { .init(name: $0.name, score: $0.score) },
+            buzzOrder: round?.buzzes ?? [], teamUp: teamUp,
+            revealedAnswer: over ? round?.question.answer : nil, roundWinner: over ? round?.winner : nil,
+            result: result)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TriviaEngine
+
+@Suite("Game setup")
+struct GameSetupTests {
+    private func setup(
+        teams: [String] = EngineFixtures.teams, answers: [String] = ["Paris", "Rome", "Oslo"], count: Int = 2,
+        difficulty: DifficultyFilter = .any, settings: GameSettings = GameSettings()
+    ) -> GameSetup {
+        GameSetup(
+            teams: teams, questionPool: EngineFixtures.questions(answers), questionCount: count,
+            difficulty: difficulty, settings: settings, seed: 1)
+    }
+
+    @Test func startsReadyWithTrimmedTeamsAndRequestedQuestions() throws {
+        let game = try Game(setup: setup(teams: ["  Owls ", "Foxes"]))
+        #expect(game.phase == .ready)
+        #expect(game.teams.map(\.name) == ["Owls", "Foxes"])
+        #expect(game.teams.allSatisfy { $0.score == 0 })
+        #expect(game.questions.count == 2)
+        #expect(game.round == nil)
+    }
+
+    @Test func rejectsTooFewAndTooManyTeams() {
+        #expect(throws: GameSetupError.teamCount(1)) { try Game(setup: setup(teams: ["Solo"])) }
+        let nine = (1...9).map { "Team \($0)" }
+        #expect(throws: GameSetupError.teamCount(9)) { try Game(setup: setup(teams: nine)) }
+        #expect((try? Game(setup: setup(teams: Array(nine.prefix(8))))) != nil)
+    }
+
+    @Test func rejectsEmptyLongAndDuplicateNames() {
+        #expect(throws: GameSetupError.emptyTeamName(position: 2)) {
+            try Game(setup: setup(teams: ["Owls", "  \t"]))
+        }
+        let long = String(repeating: "x", count: 25)
+        #expect(throws: GameSetupError.teamNameTooLong(long, length: 25)) {
+            try Game(setup: setup(teams: ["Owls", long]))
+        }
+        let longest = " " + String(repeating: "é", count: 24) + " "
+        #expect((try? Game(setup: setup(teams: ["Owls", longest]))) != nil)
+        #expect(throws: GameSetupError.duplicateTeamName("Owls", "OWLS")) {
+            try Game(setup: setup(teams: ["Owls", "Foxes", " OWLS"]))
+        }
+    }
+
+    @Test func rejectsQuestionCountOutsideOneToFifty() {
+        #expect(throws: GameSetupError.questionCount(0)) { try Game(setup: setup(count: 0)) }
+        #expect(throws: GameSetupError.questionCount(51)) { try Game(setup: setup(count: 51)) }
+    }
+
+    @Test func tooFewEligibleQuestionsSaysHowManyThereAre() throws {
+        var pool = EngineFixtures.questions(["Paris", "Rome"], difficulty: .easy)
+        pool += EngineFixtures.questions(["Oslo", "Bern", "Lima"], difficulty: .hard)
+        pool.append(pool[0])  // a duplicate counts once
+        pool.append(Question(text: "Unplayable?", answer: "?!", difficulty: .hard))
+        let setup = GameSetup(
+            teams: EngineFixtures.teams, questionPool: pool, questionCount: 4, difficulty: .hard, seed: 1)
+        #expect(setup.eligibleQuestions.count == 3)
+        let error = #expect(throws: GameSetupError.self) { try Game(setup: setup) }
+        #expect(error == .notEnoughQuestions(requested: 4, eligible: 3, difficulty: .hard))
+        #expect(error?.description.contains("only 3 eligible questions") == true)
+        var fewer = setup
+        fewer.questionCount = 3
+        let game = try Game(setup: fewer)
+        #expect(game.questions.allSatisfy { $0.difficulty == .hard })
+    }
+
+    @Test func rejectsUnplayableSettingsWithTheSettingNamed() {
+        let cases: [(GameSettings, GameSettingsError)] = [
+            (GameSettings(indicationTime: .zero), .durationNotPositive(setting: "indicationTime", value: .zero)),
+            (GameSettings(answerTime: sec(-1)), .durationNotPositive(setting: "answerTime", value: sec(-1))),
+            (
+                GameSettings(timeAfterFirstBuzz: sec(7200)),
+                .durationTooLong(setting: "timeAfterFirstBuzz", value: sec(7200))
+            ),
+            (GameSettings(hintCooldown: ms(-1)), .durationNegative(setting: "hintCooldown", value: ms(-1))),
+            (GameSettings(basePoints: 0), .basePointsOutOfRange(0)),
+            (GameSettings(pointsPerHint: -1), .pointsPerHintOutOfRange(-1, basePoints: 10)),
+            (GameSettings(minimumPoints: 11), .minimumPointsOutOfRange(11, basePoints: 10)),
+            (GameSettings(maximumHints: -1), .maximumHintsOutOfRange(-1)),
+        ]
+        for (settings, expected) in cases {
+            #expect(throws: GameSetupError.settings(expected)) { try Game(setup: setup(settings: settings)) }
+            #expect(!expected.description.isEmpty)
+        }
+        #expect(GameSetupError.settings(.basePointsOutOfRange(0)).description.contains("basePoints"))
+    }
+
+    @Test func defaultsAreTheOriginalGames() throws {
+        let settings = GameSettings()
+        #expect(settings.indicationTime == sec(60))
+        #expect(settings.timeAfterFirstBuzz == sec(20))
+        #expect(settings.answerTime == sec(60))
+        #expect(settings.hintCooldown == ms(1500))
+        #expect(settings.basePoints == 10 && settings.pointsPerHint == 2)
+        #expect(settings.minimumPoints == 2 && settings.maximumHints == 3)
+        #expect(settings.answerTolerance && settings.ignoreDiacritics)
+        #expect(throws: Never.self) { try settings.validate() }
+    }
+
+    @Test func partialSettingsJSONTakesDefaultsForMissingKeys() throws {
+        let json = Data(#"{"basePoints": 20, "answerTolerance": false}"#.utf8)
+        let settings = try JSONDecoder().decode(GameSettings.self, from: json)
+        #expect(settings == GameSettings(basePoints: 20, answerTolerance: false))
+    }
+
+    @Test func sameSeedDrawsTheSameQuestionsAndScrambles() throws {
+        let answers = (1...30).map { "Answer number \($0)" }
+        func play(seed: UInt64) throws -> ([Question], [ScrambleDisplay]) {
+            var game = try Game(
+                setup: GameSetup(
+                    teams: EngineFixtures.teams, questionPool: EngineFixtures.questions(answers), questionCount: 5,
+                    seed: seed))
+            var displays: [ScrambleDisplay] = []
+            for round in 0..<5 {
+                _ = try game.handle(.nextQuestion, at: sec(round * 100))
+                _ = try game.handle(.hint(source: .shake), at: sec(round * 100 + 1))
+                displays.append(try #require(game.round).scramble.display)
+                _ = try game.handle(.skipQuestion, at: sec(round * 100 + 2))
+            }
+            return (game.questions, displays)
+        }
+        let first = try play(seed: 42)
+        let again = try play(seed: 42)
+        let other = try play(seed: 43)
+        #expect(first.0 == again.0 && first.1 == again.1)
+        #expect(first.0 != other.0 || first.1 != other.1)
+    }
+}
