@@ -11,7 +11,7 @@ import TriviaEngine
     @Test func snapshotSaveLoadAndClear() throws {
         let database = try AppDatabase.inMemory()
         #expect(try database.loadSnapshot() == nil)
-        let game = Game()
+        let game = try StoreFixtures.gameInPlay()
         try database.saveSnapshot(game)
         try database.saveSnapshot(game)
         #expect(try database.loadSnapshot() == game)
@@ -37,8 +37,8 @@ import TriviaEngine
 
     @Test func finishingAGameSavesTheSnapshotAndRecordsItOnce() throws {
         let database = try AppDatabase.inMemory()
-        let game = Game()
-        let result = try StoreFixtures.result([("Owls", 30, 1), ("Foxes", 20, 2)], winners: ["Owls"])
+        let game = try StoreFixtures.gameInPlay()
+        let result = StoreFixtures.result([("Owls", 30, 1), ("Foxes", 20, 2)], winners: ["Owls"])
         let id = try database.finishGame(game, result: result, finishedAt: date(0))
         #expect(try database.loadSnapshot() == game)
 
@@ -64,15 +64,15 @@ import TriviaEngine
 
     @Test func aFailedTransactionWritesNothing() throws {
         let database = try AppDatabase.inMemory()
-        let bad = try StoreFixtures.result([("Owls", 30, 1)], winners: ["Bats"])
+        let bad = StoreFixtures.result([("Owls", 30, 1)], winners: ["Bats"])
         #expect(throws: StoreError.invalidGameResult(problem: "the winner “Bats” is not one of the teams")) {
-            try database.finishGame(Game(), result: bad, finishedAt: date(0))
+            try database.finishGame(try StoreFixtures.gameInPlay(), result: bad, finishedAt: date(0))
         }
         struct Stop: Error {}
-        let good = try StoreFixtures.result([("Owls", 30, 1)], winners: ["Owls"])
+        let good = StoreFixtures.result([("Owls", 30, 1)], winners: ["Owls"])
         #expect(throws: Stop.self) {
             try database.transaction { store in
-                try store.saveSnapshot(Game())
+                try store.saveSnapshot(try StoreFixtures.gameInPlay())
                 try store.recordFinishedGame(good, finishedAt: date(0))
                 throw Stop()
             }
@@ -89,9 +89,9 @@ import TriviaEngine
     ])
     func refusesInconsistentResults(standings: [(String, Int, Int)], winners: [String], problem: String) throws {
         let database = try AppDatabase.inMemory()
-        let result = try StoreFixtures.result(standings, winners: winners)
+        let result = StoreFixtures.result(standings, winners: winners)
         #expect(throws: StoreError.invalidGameResult(problem: problem)) {
-            try database.finishGame(Game(), result: result, finishedAt: date(0))
+            try database.finishGame(try StoreFixtures.gameInPlay(), result: result, finishedAt: date(0))
         }
         #expect(try database.history().isEmpty)
     }

@@ -64,12 +64,17 @@ enum StoreFixtures {
     }
 
     /// A game result for `standings` given as (team, points, rank), with `winners`.
-    static func result(_ standings: [(String, Int, Int)], winners: [String]) throws -> GameResult {
-        // GameResult has no public initializer yet; build it from its Codable form.
-        let json: [String: Any] = [
-            "standings": standings.map { ["team": $0.0, "points": $0.1, "rank": $0.2] as [String: Any] },
-            "winners": winners,
-        ]
-        return try JSONDecoder().decode(GameResult.self, from: JSONSerialization.data(withJSONObject: json))
+    static func result(_ standings: [(String, Int, Int)], winners: [String]) -> GameResult {
+        GameResult(
+            standings: standings.map { GameResult.Standing(team: $0.0, points: $0.1, rank: $0.2) }, winners: winners)
+    }
+
+    /// A real game in play: two teams, the first question open, one hint taken.
+    static func gameInPlay(seed: UInt64 = 7) throws -> Game {
+        var game = try Game(
+            setup: GameSetup(teams: ["Owls", "Foxes"], questionPool: awkwardQuestions, questionCount: 3, seed: seed))
+        _ = try game.handle(.nextQuestion, at: .seconds(1))
+        _ = try game.handle(.hint(source: .shake), at: .seconds(4))
+        return game
     }
 }
