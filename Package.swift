@@ -76,7 +76,8 @@ let package = Package(
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
         .testTarget(name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb]),
         .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
-        .testTarget(name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting"]),
+        .testTarget(
+            name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
         .testTarget(name: "ShakyCLITests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
     ],

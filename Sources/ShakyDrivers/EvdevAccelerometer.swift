@@ -205,8 +205,8 @@ final class EvdevReading {
             return nil
         case EV_SYN where Int32(event.code) == SYN_REPORT:
             var time = event
-            let timestamp =
-                Double(CEvdev_input_event_sec(&time)) + Double(CEvdev_input_event_usec(&time)) / 1_000_000
+            let microseconds = CEvdev_input_event_sec(&time) * 1_000_000 + CEvdev_input_event_usec(&time)
+            let timestamp = Double(microseconds) / 1_000_000
             guard timestamp > lastTimestamp else { return nil }
             lastTimestamp = timestamp
             let converted = axes.convert(x: x, y: y, z: z)
