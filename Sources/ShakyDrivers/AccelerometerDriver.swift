@@ -93,16 +93,18 @@ public struct AccelerometerDriverTable: Sendable {
     ])
 
     /// Every device every driver sees, in table order, usable or not (for `shakyd list-devices`).
-    public func discoverAll(_ spec: InputSpec, options: AccelerometerOptions = AccelerometerOptions())
+    public func discoverAll(
+        _ spec: InputSpec, options: AccelerometerOptions = AccelerometerOptions()
+    )
         -> [DiscoveredDevice]
     {
         drivers.flatMap { $0.discover(spec, options: options) }
     }
 
     /// The device that would be used: the first usable one in table order.
-    public func choose(_ spec: InputSpec, options: AccelerometerOptions = AccelerometerOptions()) throws(
-        AccelerometerDriverError
-    ) -> DiscoveredDevice {
+    public func choose(
+        _ spec: InputSpec, options: AccelerometerOptions = AccelerometerOptions()
+    ) throws(AccelerometerDriverError) -> DiscoveredDevice {
         var seen: [DiscoveredDevice] = []
         for driver in drivers {
             for device in driver.discover(spec, options: options) {
@@ -114,7 +116,9 @@ public struct AccelerometerDriverTable: Sendable {
     }
 
     /// Opens the first usable device for `spec`.
-    public func open(_ spec: InputSpec, options: AccelerometerOptions = AccelerometerOptions()) throws
+    public func open(
+        _ spec: InputSpec, options: AccelerometerOptions = AccelerometerOptions()
+    ) throws
         -> any AccelerometerSource
     {
         try choose(spec, options: options).makeSource()

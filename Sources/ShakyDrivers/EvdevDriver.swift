@@ -27,9 +27,10 @@ public struct EvdevDriver: AccelerometerDriver {
             do {
                 let device = try EvdevDevice(path: path)
                 _ = try device.accelerometerAxes()
-                let matrix = try udevDevice?.accelMountMatrix.map { text throws(MountMatrixError) in
-                    try MountMatrix(parsing: text)
-                } ?? .identity
+                let matrix =
+                    try udevDevice?.accelMountMatrix.map { text throws(MountMatrixError) in
+                        try MountMatrix(parsing: text)
+                    } ?? .identity
                 let info = SourceInfo(
                     driver: name, devicePath: path, deviceName: device.name, rate: nil,
                     sysfsPath: udevDevice?.sysfsPath, mountMatrix: matrix.isIdentity ? nil : matrix.description)

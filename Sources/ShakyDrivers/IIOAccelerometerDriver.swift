@@ -75,7 +75,7 @@ enum IIODiscovery {
         let context: IIOContext
         do {
             context = try IIOContext()
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             return []  // no IIO subsystem at all
         } catch {
             return [

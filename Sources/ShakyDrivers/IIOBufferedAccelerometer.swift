@@ -107,7 +107,8 @@ final class IIOBufferedReading {
             throw IIOSetupError(device: device.devicePath, problem: "no accel_x/y/z channels")
         }
         guard channels.allSatisfy({ iio_channel_is_scan_element($0) }) else {
-            throw IIOSetupError(device: device.devicePath, problem: "no buffer support (accel channels are not scan elements)")
+            throw IIOSetupError(
+                device: device.devicePath, problem: "no buffer support (accel channels are not scan elements)")
         }
         devicePath = device.devicePath
         let calibration = try device.calibration(of: channels)
@@ -134,7 +135,8 @@ final class IIOBufferedReading {
                     isBigEndian: format.is_be, isSigned: format.is_signed, bits: Int(format.bits),
                     storageBits: Int(format.length), shift: Int(format.shift))
             else {
-                throw IIOSetupError(device: device.devicePath, problem: "unsupported scan type of \(format.length) bits")
+                throw IIOSetupError(
+                    device: device.devicePath, problem: "unsupported scan type of \(format.length) bits")
             }
             return (scanFormat, start.distance(to: iio_buffer_first(buffer.pointer, channel)!))
         }
@@ -180,7 +182,8 @@ final class IIOBufferedReading {
         }
         let time: Double
         if let timestamp {
-            time = Double(timestamp.format.decode(UnsafeRawBufferPointer(rebasing: bytes[timestamp.byteOffset...]))) / 1e9
+            time =
+                Double(timestamp.format.decode(UnsafeRawBufferPointer(rebasing: bytes[timestamp.byteOffset...]))) / 1e9
         } else {
             time = monotonicSeconds()
         }
@@ -201,7 +204,8 @@ extension IIODevice {
         if result == -ENOENT || result == -EINVAL { return nil }
         try checkNegativeErrno(result, "read the current trigger", device: devicePath)
         if let current {
-            return iio_device_get_name(current).map { String(cString: $0) } ?? String(cString: iio_device_get_id(current))
+            return iio_device_get_name(current).map { String(cString: $0) }
+                ?? String(cString: iio_device_get_id(current))
         }
         guard let chosen = chooseTrigger() else {
             throw IIOSetupError(

@@ -87,7 +87,7 @@ final class IIODevice {
         guard iio_device_find_attr(pointer, name) != nil else { return nil }
         var buffer = [CChar](repeating: 0, count: 512)
         guard iio_device_attr_read(pointer, name, &buffer, buffer.count) >= 0 else { return nil }
-        return String(cString: buffer).trimmingWhitespace()
+        return Self.text(of: buffer)
     }
 
     /// Writes a device attribute.
@@ -100,7 +100,13 @@ final class IIODevice {
         guard iio_channel_find_attr(channel, name) != nil else { return nil }
         var buffer = [CChar](repeating: 0, count: 512)
         guard iio_channel_attr_read(channel, name, &buffer, buffer.count) >= 0 else { return nil }
-        return String(cString: buffer).trimmingWhitespace()
+        return Self.text(of: buffer)
+    }
+
+    /// The text of a NUL-terminated attribute buffer, without surrounding whitespace.
+    private static func text(of buffer: [CChar]) -> String {
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
     }
 
     /// `(raw + offset) × scale` per axis, from the channels' `scale` and `offset` attributes (1 and 0 when absent).
@@ -138,8 +144,9 @@ final class IIODevice {
     /// Sets the sampling frequency nearest to `rate` that the device offers; returns the rate it reports after.
     @discardableResult
     func configureSamplingFrequency(_ rate: Double, channel: OpaquePointer) -> Double? {
-        if let available = attribute("sampling_frequency_available") ?? attribute(
-            "sampling_frequency_available", of: channel),
+        if let available = attribute("sampling_frequency_available")
+            ?? attribute(
+                "sampling_frequency_available", of: channel),
             let chosen = IIOSamplingFrequency.nearest(to: rate, available: available)
         {
             let text = IIOSamplingFrequency.text(chosen)

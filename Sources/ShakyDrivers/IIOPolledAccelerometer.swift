@@ -76,7 +76,8 @@ final class IIOPolledReading {
                 let channel = channels[index]
                 do {
                     try checkNegativeErrno(
-                        iio_channel_attr_read_longlong(channel, "raw", &raw), "read in_accel_\(["x", "y", "z"][index])_raw",
+                        iio_channel_attr_read_longlong(channel, "raw", &raw),
+                        "read in_accel_\(["x", "y", "z"][index])_raw",
                         device: device.devicePath)
                 } catch {
                     if session.isStopRequested { return }

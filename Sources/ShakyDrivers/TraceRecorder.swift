@@ -117,7 +117,9 @@ public struct TraceRecorder: Sendable {
             guard let monitor, goneError != nil || monitor.isGone else { break }
             monitor.markGone()
             try writer.flush()
-            log("\(goneError?.description ?? "the accelerometer \(source.info.devicePath) is gone"); waiting for it to come back")
+            log(
+                "\(goneError?.description ?? "the accelerometer \(source.info.devicePath) is gone"); waiting for it to come back"
+            )
             current.withLock { $0 = nil }
             while current.withLock({ $0 }) == nil {
                 guard let device = await backIterator.next() else { return count }

@@ -152,7 +152,8 @@ final class UdevNetlinkMonitor {
                 "watch subsystem \(subsystem)", device: "udev netlink")
         }
         try checkNegativeErrno(udev_monitor_enable_receiving(monitor), "receive udev events", device: "udev netlink")
-        descriptor = try checkNegativeErrno(udev_monitor_get_fd(monitor), "get the monitor's descriptor", device: "udev")
+        descriptor = try checkNegativeErrno(
+            udev_monitor_get_fd(monitor), "get the monitor's descriptor", device: "udev")
     }
 
     deinit {

@@ -25,7 +25,9 @@ extension Shakyd {
         var rate: Double = 100
 
         func validate() throws {
-            if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+            if let duration, !(duration > 0) {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
             guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be between 0 and 10000 Hz") }
         }
 

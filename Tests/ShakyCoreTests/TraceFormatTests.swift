@@ -76,7 +76,8 @@ import Testing
         #expect(reader.metadata["rate"] == "100" && reader.metadata["missing"] == nil)
         #expect(
             try reader.readAll() == [
-                AccelSample(timestamp: 0, x: 0.12, y: -0.03, z: 9.81), AccelSample(timestamp: 0.01, x: 0.11, y: -0.02, z: 9.8),
+                AccelSample(timestamp: 0, x: 0.12, y: -0.03, z: 9.81),
+                AccelSample(timestamp: 0.01, x: 0.11, y: -0.02, z: 9.8),
             ])
     }
 
@@ -96,7 +97,8 @@ import Testing
             }
             return AccelSample(timestamp: time, x: value(), y: value(), z: value())
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString).csv").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString).csv")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let metadata = TraceMetadata([(key: "device", value: "random"), (key: "rate", value: "100")])
         let writer = try TraceWriter(path: path, metadata: metadata)
@@ -112,10 +114,11 @@ import Testing
     @Test func aMultiHourTraceIsStreamedInBoundedMemory() throws {
         let rate = 100
         let hours = 3
-        let count = hours * 3600 * rate  // 1 080 000 samples, about 40 MB of text
+        let count = hours * 3600 * rate  // 1 080 000 samples, about 28 MB of text
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let handle = try #require(FileHandle(forWritingAtPath: FileManager.default.createFile(atPath: path, contents: nil) ? path : ""))
+        let handle = try #require(
+            FileHandle(forWritingAtPath: FileManager.default.createFile(atPath: path, contents: nil) ? path : ""))
         var chunk = "# rate: 100\nt,x,y,z\n"
         for index in 0..<count {
             chunk += "\(index / rate).\(String(index % rate).leftPadded(to: 2)),0.125,-0.5,9.8125\n"
@@ -139,7 +142,7 @@ import Testing
         let growth = residentBytes() - before
         #expect(read == count)
         #expect(last == AccelSample(timestamp: Double(count - 1) / Double(rate), x: 0.125, y: -0.5, z: 9.8125))
-        #expect(fileSize > 35_000_000)
+        #expect(fileSize > 25_000_000, "the trace must be bigger than the memory bound")
         #expect(growth < 16_000_000, "reading a \(fileSize)-byte trace grew resident memory by \(growth) bytes")
     }
 

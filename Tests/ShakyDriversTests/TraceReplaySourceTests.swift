@@ -40,7 +40,9 @@ final class ImmediateClock: Clock {
         return path
     }
 
-    private func collect(_ stream: AsyncThrowingStream<AccelSample, any Error>, limit: Int = .max) async throws
+    private func collect(
+        _ stream: AsyncThrowingStream<AccelSample, any Error>, limit: Int = .max
+    ) async throws
         -> [AccelSample]
     {
         var samples: [AccelSample] = []
@@ -53,7 +55,8 @@ final class ImmediateClock: Clock {
 
     @Test func realSpeedWaitsForEachTimestampOnTheClock() async throws {
         let samples = [10.0, 10.02, 10.05, 10.5].map { AccelSample(timestamp: $0, x: $0, y: -1, z: 9.81) }
-        let path = try writeTrace(samples, metadata: TraceMetadata([(key: "device", value: "bench"), (key: "rate", value: "50")]))
+        let path = try writeTrace(
+            samples, metadata: TraceMetadata([(key: "device", value: "bench"), (key: "rate", value: "50")]))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let clock = ImmediateClock()
         let source = try TraceReplaySource(path: path, speed: .realTime, loop: false, clock: clock)
@@ -101,7 +104,9 @@ final class ImmediateClock: Clock {
         try Data("t,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let source = try TraceReplaySource(path: path, speed: .max, loop: false, clock: ImmediateClock())
-        await #expect(throws: TraceFormatError(file: path, line: 3, problem: "column y is not a finite number: \"zero\"")) {
+        await #expect(
+            throws: TraceFormatError(file: path, line: 3, problem: "column y is not a finite number: \"zero\"")
+        ) {
             _ = try await collect(source.start())
         }
     }
@@ -110,12 +115,14 @@ final class ImmediateClock: Clock {
         let path = try writeTrace([AccelSample(timestamp: 0, x: 0, y: 0, z: 9.81)])
         defer { try? FileManager.default.removeItem(atPath: path) }
         let options = AccelerometerOptions(clock: ImmediateClock())
-        let chosen = try AccelerometerDriverTable.standard.choose(.trace(path: path, speed: .max, loop: false), options: options)
+        let chosen = try AccelerometerDriverTable.standard.choose(
+            .trace(path: path, speed: .max, loop: false), options: options)
         #expect(chosen.driver == "trace" && chosen.devicePath == path && chosen.isUsable)
 
         let missing = "/nonexistent/trace.csv"
         #expect {
-            try AccelerometerDriverTable.standard.choose(.trace(path: missing, speed: .max, loop: false), options: options)
+            try AccelerometerDriverTable.standard.choose(
+                .trace(path: missing, speed: .max, loop: false), options: options)
         } throws: { error in
             "\(error)".contains("no accelerometer found for --input trace:\(missing),speed=max")
                 && "\(error)".contains("cannot open for reading")
@@ -126,14 +133,16 @@ final class ImmediateClock: Clock {
         let samples = (0..<300).map { index in
             AccelSample(timestamp: 5 + Double(index) / 100, x: sin(Double(index)), y: cos(Double(index)), z: 9.81)
         }
-        let input = try writeTrace(samples, metadata: TraceMetadata([(key: "device", value: "phone"), (key: "rate", value: "100")]))
+        let input = try writeTrace(
+            samples, metadata: TraceMetadata([(key: "device", value: "phone"), (key: "rate", value: "100")]))
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).csv").path
         defer {
             try? FileManager.default.removeItem(atPath: input)
             try? FileManager.default.removeItem(atPath: output)
         }
         let recorder = TraceRecorder(
-            spec: .trace(path: input, speed: .realTime, loop: false), options: AccelerometerOptions(clock: ImmediateClock()))
+            spec: .trace(path: input, speed: .realTime, loop: false),
+            options: AccelerometerOptions(clock: ImmediateClock()))
         let summary = try await recorder.record(to: output, duration: nil)
         #expect(summary.samples == samples.count)
         let reader = try TraceReader(path: output)

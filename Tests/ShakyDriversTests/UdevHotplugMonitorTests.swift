@@ -56,9 +56,11 @@ import Testing
     @Test func trackerForEvdevMatchesTheEventNode() {
         var tracker = HotplugTracker(
             watching: SourceInfo(driver: "evdev", devicePath: "/dev/input/event5", deviceName: "Accel"))
-        let parent = UdevDevice(sysfsPath: "/sys/devices/virtual/input/input9", sysname: "input9", subsystem: "input",
+        let parent = UdevDevice(
+            sysfsPath: "/sys/devices/virtual/input/input9", sysname: "input9", subsystem: "input",
             name: "Accel", action: "add")
-        let node = UdevDevice(sysfsPath: "/sys/devices/virtual/input/input9/event5", sysname: "event5",
+        let node = UdevDevice(
+            sysfsPath: "/sys/devices/virtual/input/input9/event5", sysname: "event5",
             subsystem: "input", devicePath: "/dev/input/event5", name: "Accel", action: "remove")
         #expect(tracker.handle(node) == .gone(device: "/dev/input/event5"))
         #expect(tracker.handle(parent) == nil, "the parent has no node to open")

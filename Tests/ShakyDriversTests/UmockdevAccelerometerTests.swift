@@ -33,7 +33,8 @@ struct UmockdevAccelerometerTests {
             BufferScan(x: value.x, y: value.y, z: value.z, nanoseconds: 1_000_000_000 + Int64(index) * 20_000_000)
         }
         let script = directory.appendingPathComponent("shake.script")
-        try BufferScan.umockdevScript(node: "/dev/iio:device0", scans: scans, headStartMilliseconds: 800).write(to: script)
+        try BufferScan.umockdevScript(node: "/dev/iio:device0", scans: scans, headStartMilliseconds: 800).write(
+            to: script)
 
         let (samples, metadata, _) = try UmockdevHarness.record(
             device: "iio-buffer-accel.umockdev", nodeFiles: ["-s", "/dev/iio:device0=\(script.path)"],

@@ -92,7 +92,8 @@ enum UmockdevHarness {
         device: String, nodeFiles: [String] = [], _ arguments: [String], timeout: Double = 60
     ) throws -> Outcome {
         let shakyd = try shakyd()
-        return try run(try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--", shakyd] + arguments, timeout: timeout)
+        return try run(
+            try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--", shakyd] + arguments, timeout: timeout)
     }
 
     /// Records `duration` seconds from `input` under umockdev and returns the trace read back.
