@@ -64,7 +64,8 @@ let package = Package(
             dependencies: ["ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDaemon"]
         ),
         // Thin mains.
-        .executableTarget(name: "shakyd", dependencies: ["ShakyDaemon", argumentParser, logging]),
+        .executableTarget(
+            name: "shakyd", dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakyCore", argumentParser, logging]),
         .executableTarget(name: "shaky", dependencies: ["ShakyProtocol", "TriviaEngine", argumentParser]),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(
@@ -80,7 +81,9 @@ let package = Package(
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
         .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
-        .testTarget(name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging]),
+        .testTarget(
+            name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
         .testTarget(name: "ShakyCLITests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
     ],

@@ -1,0 +1,89 @@
+/// A place accelerometer samples come from: a live sensor (IIO, evdev) or a recorded trace.
+///
+/// The daemon reads only while a round is open: ``start()`` turns the sensor on (enables the IIO
+/// buffer, starts polling, starts reading the event stream) and returns the samples; ``stop()``
+/// turns it off again and finishes that stream. A source can be started again after a stop.
+///
+/// Samples are read on a dedicated thread that blocks in `poll`/`read` (never a busy loop) and are
+/// delivered through the stream. The stream ends:
+/// - normally (`nil`) after ``stop()``, or at the end of a trace that does not loop;
+/// - with ``AccelerometerGoneError`` when the device disappeared (unplugged, driver unbound): keep
+///   running and wait for it to come back (hotplug);
+/// - with another error for anything else (a malformed trace, a read error).
+public protocol AccelerometerSource: AnyObject, Sendable {
+    /// What this source reads: driver, device and rate.
+    var info: SourceInfo { get }
+
+    /// Starts reading and returns the samples, in timestamp order.
+    ///
+    /// Throws when the device cannot be opened (permissions, busy, gone). Calling `start()` while
+    /// started stops the previous stream first.
+    func start() throws -> AsyncThrowingStream<AccelSample, any Error>
+
+    /// Stops reading: the sensor is switched off and the current stream finishes. Idempotent.
+    func stop()
+}
+
+/// What an ``AccelerometerSource`` reads.
+public struct SourceInfo: Sendable, Hashable, CustomStringConvertible {
+    /// The driver's short name: `iio-buffer`, `iio-poll`, `evdev`, `trace`.
+    public var driver: String
+    /// The device node or file (`/dev/iio:device0`, `/dev/input/event3`, `shake.csv`).
+    public var devicePath: String
+    /// The device's own name (`mpu6050`, `Shaky Test Accelerometer`), or the trace's `device` metadata.
+    public var deviceName: String
+    /// Samples per second, when known.
+    public var rate: Double?
+    /// The sysfs path of the device, for matching hotplug events; `nil` for traces.
+    public var sysfsPath: String?
+    /// The mount matrix applied to readings, as text (`"1, 0, 0; 0, 1, 0; 0, 0, 1"`), when not the identity.
+    public var mountMatrix: String?
+
+    /// Creates a description.
+    public init(
+        driver: String, devicePath: String, deviceName: String, rate: Double? = nil, sysfsPath: String? = nil,
+        mountMatrix: String? = nil
+    ) {
+        self.driver = driver
+        self.devicePath = devicePath
+        self.deviceName = deviceName
+        self.rate = rate
+        self.sysfsPath = sysfsPath
+        self.mountMatrix = mountMatrix
+    }
+
+    public var description: String {
+        var text = "\(driver) \(devicePath) (\(deviceName))"
+        if let rate { text += " at \(rate.formatted(maximumFractionDigits: 3)) Hz" }
+        return text
+    }
+}
+
+/// The device a source was reading has gone away (unplugged, driver unbound, node removed).
+///
+/// Ends a sample stream. The daemon keeps running and waits for a matching device to reappear.
+public struct AccelerometerGoneError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The device node or name that went away.
+    public var device: String
+    /// What was seen, e.g. "read failed: No such device".
+    public var reason: String
+
+    /// Creates the error.
+    public init(device: String, reason: String) {
+        self.device = device
+        self.reason = reason
+    }
+
+    public var description: String { "the accelerometer \(device) is gone (\(reason))" }
+}
+
+extension Double {
+    /// Plain decimal text with at most `maximumFractionDigits` digits after the point and no trailing zeros.
+    fileprivate func formatted(maximumFractionDigits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<maximumFractionDigits { scale *= 10 }
+        let rounded = (self * scale).rounded() / scale
+        if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return String(rounded)
+    }
+}

@@ -1,0 +1,190 @@
+import Dispatch
+import Foundation
+import ShakyCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A pipe whose read end becomes readable when a reader thread should stop waiting.
+final class WakeupPipe: Sendable {
+    /// Watched by the reader thread's `poll`.
+    let readEnd: Int32
+    private let writeEnd: Int32
+
+    init() throws(DeviceError) {
+        var fds: [Int32] = [-1, -1]
+        try checkSyscall("create a wake-up pipe", device: "pipe") { pipe(&fds) }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// Wakes the thread; harmless to call more than once.
+    func signal() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+}
+
+/// What a wait on a device descriptor ended with.
+enum ReaderWait {
+    /// The descriptor has data (or an error or hang-up to read).
+    case readable
+    /// ``ReaderSession/requestStop()`` was called.
+    case stopped
+    /// The timeout passed.
+    case timedOut
+}
+
+/// One run of a source's reader thread: where samples go, and how the thread is told to stop.
+///
+/// The thread owns the device handles while it runs; it frees them (disabling the buffer, closing the
+/// node) when its body returns, before ``waitUntilFinished()`` returns.
+final class ReaderSession: Sendable {
+    /// The samples' way out.
+    let continuation: AsyncThrowingStream<AccelSample, any Error>.Continuation
+    private let wakeup: WakeupPipe
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    private init(continuation: AsyncThrowingStream<AccelSample, any Error>.Continuation, wakeup: WakeupPipe) {
+        self.continuation = continuation
+        self.wakeup = wakeup
+    }
+
+    /// Starts `body` on a new thread named `name` and returns the session and its stream.
+    ///
+    /// The stream finishes when `body` returns (normally) or throws (with that error).
+    static func launch(
+        name: String, body: @escaping @Sendable (ReaderSession) throws -> Void
+    ) throws -> (ReaderSession, AsyncThrowingStream<AccelSample, any Error>) {
+        let (stream, continuation) = AsyncThrowingStream<AccelSample, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(16 * 1024))
+        let session = ReaderSession(continuation: continuation, wakeup: try WakeupPipe())
+        continuation.onTermination = { [weak session] _ in session?.requestStop() }
+        let thread = Thread {
+            do {
+                try body(session)
+                session.continuation.finish()
+            } catch {
+                session.continuation.finish(throwing: error)
+            }
+            session.finished.signal()
+        }
+        thread.name = name
+        thread.start()
+        return (session, stream)
+    }
+
+    /// Whether the thread was asked to stop.
+    var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) }
+
+    /// Asks the thread to stop and wakes it; returns at once.
+    func requestStop() {
+        stopRequested.store(true, ordering: .releasing)
+        wakeup.signal()
+    }
+
+    /// Blocks until the thread has finished and freed its handles.
+    func waitUntilFinished() {
+        finished.wait()
+        finished.signal()
+    }
+
+    /// Asks the thread to stop and waits for it.
+    func stop() {
+        requestStop()
+        waitUntilFinished()
+    }
+
+    /// Delivers one sample.
+    func yield(_ sample: AccelSample) {
+        continuation.yield(sample)
+    }
+
+    /// Blocks until `fd` is readable, a stop is requested, or `timeoutMilliseconds` pass (-1: no timeout).
+    func wait(readable fd: Int32, device: String, timeoutMilliseconds: Int32 = -1) throws(DeviceError) -> ReaderWait {
+        var fds = [
+            pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        ]
+        if isStopRequested { return .stopped }
+        let count = try checkSyscall("wait for data", device: device) {
+            poll(&fds, fd < 0 ? 1 : 2, timeoutMilliseconds)
+        }
+        if isStopRequested || fds[0].revents != 0 { return .stopped }
+        return count == 0 ? .timedOut : .readable
+    }
+
+    /// Sleeps until `deadline` (CLOCK_MONOTONIC seconds) or a stop request; returns `false` when stopped.
+    func sleep(untilMonotonic deadline: Double) throws(DeviceError) -> Bool {
+        while true {
+            let remaining = deadline - monotonicSeconds()
+            if remaining <= 0 { return !isStopRequested }
+            let milliseconds = Int32(min((remaining * 1000).rounded(.up), 60_000))
+            switch try wait(readable: -1, device: "timer", timeoutMilliseconds: milliseconds) {
+            case .stopped: return false
+            case .readable, .timedOut: continue
+            }
+        }
+    }
+}
+
+/// Seconds on CLOCK_MONOTONIC, the clock the kernel timestamps IIO and evdev samples with when asked.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Holds the session of a started source; the one place start and stop meet.
+final class ReaderSessionSlot: Sendable {
+    private let current = Mutex<ReaderSession?>(nil)
+
+    /// Stops the previous session (if any), then launches a new one.
+    func start(
+        name: String, body: @escaping @Sendable (ReaderSession) throws -> Void
+    ) throws -> AsyncThrowingStream<AccelSample, any Error> {
+        stop()
+        let (session, stream) = try ReaderSession.launch(name: name, body: body)
+        let previous = current.withLock { slot in
+            defer { slot = session }
+            return slot
+        }
+        previous?.stop()
+        return stream
+    }
+
+    /// Stops the current session and waits until its thread has freed the device.
+    func stop() {
+        let session = current.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+        session?.stop()
+    }
+}
+
+extension DeviceError {
+    /// Whether this errno means the device is no longer there.
+    var meansDeviceGone: Bool {
+        code == ENODEV || code == ENOENT || code == ENXIO || code == EIO || code == ESHUTDOWN
+    }
+
+    /// This error as ``AccelerometerGoneError`` when it means the device is gone; itself otherwise.
+    var classified: any Error {
+        meansDeviceGone ? AccelerometerGoneError(device: device, reason: "\(operation) failed: \(reason)") : self
+    }
+}

@@ -1,0 +1,122 @@
+import CIIO
+import Glibc
+import ShakyCore
+
+/// Finds IIO accelerometers that can be read through their buffer (preferred: kernel timestamps, no polling).
+public struct IIOBufferedDriver: AccelerometerDriver {
+    public let name = "iio-buffer"
+
+    /// Creates the driver.
+    public init() {}
+
+    public func discover(_ spec: InputSpec, options: AccelerometerOptions) -> [DiscoveredDevice] {
+        IIODiscovery.discover(spec, driver: name) { device, channels, udev, info in
+            guard channels.allSatisfy({ iio_channel_is_scan_element($0) }) else {
+                return .failure("no buffer support (accel channels are not scan elements)")
+            }
+            do {
+                // Try the whole setup once, so a busy buffer or a missing trigger falls back to polling.
+                let trial = try IIOBufferedReading(deviceID: device.id, rate: options.rate, udev: udev)
+                var described = info
+                described.rate = trial.rate ?? options.rate
+                let (id, rate, finalInfo) = (device.id, options.rate, described)
+                return .success(
+                    DiscoveredDevice(driver: name, devicePath: device.devicePath, deviceName: device.name) {
+                        IIOBufferedAccelerometer(info: finalInfo, deviceID: id, rate: rate, udev: udev)
+                    })
+            } catch {
+                return .failure("buffer unusable: \(error)")
+            }
+        }
+    }
+}
+
+/// Finds IIO accelerometers that can be polled through their `in_accel_*_raw` attributes (the fallback).
+public struct IIOPolledDriver: AccelerometerDriver {
+    public let name = "iio-poll"
+
+    /// Creates the driver.
+    public init() {}
+
+    public func discover(_ spec: InputSpec, options: AccelerometerOptions) -> [DiscoveredDevice] {
+        IIODiscovery.discover(spec, driver: name) { device, channels, udev, info in
+            guard channels.allSatisfy({ iio_channel_find_attr($0, "raw") != nil }) else {
+                return .failure("no in_accel_{x,y,z}_raw attributes")
+            }
+            var described = info
+            described.rate = options.rate
+            let (id, rate, finalInfo) = (device.id, options.rate, described)
+            return .success(
+                DiscoveredDevice(driver: name, devicePath: device.devicePath, deviceName: device.name) {
+                    IIOPolledAccelerometer(info: finalInfo, deviceID: id, rate: rate, udev: udev)
+                })
+        }
+    }
+}
+
+/// What the two IIO drivers share: listing devices, matching the spec, reading the mount matrix.
+enum IIODiscovery {
+    /// A per-device verdict.
+    enum Verdict {
+        case success(DiscoveredDevice)
+        case failure(String)
+    }
+
+    static func discover(
+        _ spec: InputSpec, driver: String,
+        check: (IIODevice, [OpaquePointer], UdevDevice?, SourceInfo) -> Verdict
+    ) -> [DiscoveredDevice] {
+        let wanted: String?
+        switch spec {
+        case .auto: wanted = nil
+        case .iio(let name): wanted = name
+        case .evdev, .trace: return []
+        }
+        let context: IIOContext
+        do {
+            context = try IIOContext()
+        } catch  where error.code == ENOENT {
+            return []  // no IIO subsystem at all
+        } catch {
+            return [
+                DiscoveredDevice(
+                    driver: driver, devicePath: "/sys/bus/iio/devices", deviceName: "-", rejection: "\(error)")
+            ]
+        }
+        let udevDevices = (try? UdevContext().enumerate(subsystem: "iio")) ?? []
+        var found: [DiscoveredDevice] = []
+        for device in context.devices() where wanted.map(device.matches) ?? true {
+            guard let channels = device.accelerationChannels() else {
+                if wanted != nil {
+                    found.append(
+                        DiscoveredDevice(
+                            driver: driver, devicePath: device.devicePath, deviceName: device.name,
+                            rejection: "not an accelerometer (no accel_x/y/z channels)"))
+                }
+                continue
+            }
+            let udev = udevDevices.first { $0.sysname == device.id }
+            let matrix: MountMatrix
+            do {
+                matrix = try device.mountMatrix(udev: udev, channel: channels[0])
+            } catch {
+                found.append(
+                    DiscoveredDevice(
+                        driver: driver, devicePath: device.devicePath, deviceName: device.name, rejection: "\(error)"))
+                continue
+            }
+            let info = SourceInfo(
+                driver: driver, devicePath: device.devicePath, deviceName: device.name,
+                sysfsPath: udev?.sysfsPath ?? "/sys/bus/iio/devices/\(device.id)",
+                mountMatrix: matrix.isIdentity ? nil : matrix.description)
+            switch check(device, channels, udev, info) {
+            case .success(let discovered): found.append(discovered)
+            case .failure(let reason):
+                found.append(
+                    DiscoveredDevice(
+                        driver: driver, devicePath: device.devicePath, deviceName: device.name, rejection: reason))
+            }
+        }
+        return found
+    }
+}

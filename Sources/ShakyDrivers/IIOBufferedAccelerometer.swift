@@ -1,0 +1,228 @@
+import CIIO
+import Foundation
+import ShakyCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// An IIO accelerometer read through its buffer (`/dev/iio:deviceN`): one scan per sample, with the kernel's timestamp.
+///
+/// ``start()`` enables the scan elements `accel_x/y/z` (and `timestamp`), sets the device's trigger when it
+/// needs one, sets the sampling frequency nearest to the wanted rate and enables the buffer; ``stop()``
+/// destroys the buffer, which disables it in the kernel, so the sensor is idle between rounds.
+public final class IIOBufferedAccelerometer: AccelerometerSource {
+    public let info: SourceInfo
+    private let deviceID: String
+    private let rate: Double
+    private let udev: UdevDevice?
+    private let slot = ReaderSessionSlot()
+
+    /// Creates a source for the IIO device `deviceID` (`iio:device0`); nothing is opened until ``start()``.
+    init(info: SourceInfo, deviceID: String, rate: Double, udev: UdevDevice?) {
+        self.info = info
+        self.deviceID = deviceID
+        self.rate = rate
+        self.udev = udev
+    }
+
+    deinit {
+        slot.stop()
+    }
+
+    public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
+        slot.stop()
+        let reading = try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev)
+        let handOver = HandOver(reading)
+        return try slot.start(name: "iio-buffer \(deviceID)") { session in
+            try handOver.take().run(session)
+        }
+    }
+
+    public func stop() {
+        slot.stop()
+    }
+}
+
+/// Passes a non-Sendable value to exactly one reader thread, which owns it from then on.
+final class HandOver<Value>: @unchecked Sendable {
+    private var value: Value?
+    private let lock = NSLock()
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Takes the value; traps if taken twice.
+    func take() -> Value {
+        lock.withLock {
+            defer { value = nil }
+            return value!
+        }
+    }
+}
+
+/// The one owner of an enabled IIO buffer (`struct iio_buffer *`); freeing it disables the buffer.
+final class IIOBuffer {
+    let pointer: OpaquePointer
+    /// Keeps the context (and so the device and channel pointers) alive.
+    let device: IIODevice
+
+    init(device: IIODevice, scansPerRefill: Int) throws(DeviceError) {
+        var buffer: OpaquePointer?
+        try checkSyscall("enable the buffer", device: device.devicePath) {
+            buffer = iio_device_create_buffer(device.pointer, scansPerRefill, false)
+            return buffer == nil ? -1 : 0
+        }
+        self.pointer = buffer!
+        self.device = device
+    }
+
+    deinit {
+        iio_buffer_destroy(pointer)
+    }
+}
+
+/// An IIO device set up for buffered reading: channels, trigger, rate, calibration and the buffer.
+final class IIOBufferedReading {
+    let buffer: IIOBuffer
+    let devicePath: String
+    /// Per axis: the channel's layout, its byte offset within a scan, scale and offset.
+    private let axes: [(format: IIOScanFormat, byteOffset: Int, scale: Double, offset: Double)]
+    private let timestamp: (format: IIOScanFormat, byteOffset: Int)?
+    private let pollDescriptor: Int32
+    private let mountMatrix: MountMatrix
+    /// The rate the device reports after setup.
+    let rate: Double?
+
+    /// Sets up `deviceID` and enables its buffer. Throws when any step fails (the polled driver is the fallback).
+    init(deviceID: String, rate wantedRate: Double, udev: UdevDevice?) throws {
+        let context = try IIOContext()
+        guard let device = context.devices().first(where: { $0.id == deviceID }) else {
+            throw AccelerometerGoneError(device: "/dev/\(deviceID)", reason: "no longer listed in /sys/bus/iio")
+        }
+        guard let channels = device.accelerationChannels() else {
+            throw IIOSetupError(device: device.devicePath, problem: "no accel_x/y/z channels")
+        }
+        guard channels.allSatisfy({ iio_channel_is_scan_element($0) }) else {
+            throw IIOSetupError(
+                device: device.devicePath, problem: "no buffer support (accel channels are not scan elements)")
+        }
+        devicePath = device.devicePath
+        let calibration = try device.calibration(of: channels)
+        mountMatrix = try device.mountMatrix(udev: udev, channel: channels[0])
+        let timestampChannel = device.timestampChannel()
+        for channel in channels { iio_channel_enable(channel) }
+        if let timestampChannel { iio_channel_enable(timestampChannel) }
+        try device.ensureTrigger()
+        rate = device.configureSamplingFrequency(wantedRate, channel: channels[0])
+        if device.attribute("current_timestamp_clock") != nil {
+            try? device.writeAttribute("current_timestamp_clock", "monotonic")
+        }
+        let buffer = try IIOBuffer(device: device, scansPerRefill: 1)
+        self.buffer = buffer
+        try checkNegativeErrno(
+            iio_buffer_set_blocking_mode(buffer.pointer, false), "set non-blocking reads", device: device.devicePath)
+        pollDescriptor = try checkNegativeErrno(
+            iio_buffer_get_poll_fd(buffer.pointer), "get the buffer's descriptor", device: device.devicePath)
+        let start = iio_buffer_start(buffer.pointer)!
+        func layout(_ channel: OpaquePointer) throws -> (IIOScanFormat, Int) {
+            let format = iio_channel_get_data_format(channel)!.pointee
+            guard
+                let scanFormat = IIOScanFormat(
+                    isBigEndian: format.is_be, isSigned: format.is_signed, bits: Int(format.bits),
+                    storageBits: Int(format.length), shift: Int(format.shift))
+            else {
+                throw IIOSetupError(
+                    device: device.devicePath, problem: "unsupported scan type of \(format.length) bits")
+            }
+            return (scanFormat, start.distance(to: iio_buffer_first(buffer.pointer, channel)!))
+        }
+        axes = try zip(channels, calibration).map { channel, calibration in
+            let (format, byteOffset) = try layout(channel)
+            return (format, byteOffset, calibration.scale, calibration.offset)
+        }
+        timestamp = try timestampChannel.map { try layout($0) }
+    }
+
+    /// Reads scans until stopped; each becomes one sample.
+    func run(_ session: ReaderSession) throws {
+        while true {
+            switch try session.wait(readable: pollDescriptor, device: devicePath) {
+            case .stopped: return
+            case .timedOut: continue
+            case .readable: break
+            }
+            let count = iio_buffer_refill(buffer.pointer)
+            if count == -Int(EAGAIN) { continue }
+            do {
+                try checkNegativeErrno(count, "read a scan", device: devicePath)
+            } catch {
+                if session.isStopRequested { return }
+                throw error.classified
+            }
+            let start = iio_buffer_start(buffer.pointer)!
+            let step = iio_buffer_step(buffer.pointer)
+            var scan = 0
+            while scan + step <= count {
+                session.yield(decodeScan(UnsafeRawBufferPointer(start: start + scan, count: step)))
+                scan += step
+            }
+        }
+    }
+
+    /// Turns one scan's bytes into a sample in m/s².
+    private func decodeScan(_ bytes: UnsafeRawBufferPointer) -> AccelSample {
+        var values = [0.0, 0.0, 0.0]
+        for (index, axis) in axes.enumerated() {
+            let raw = axis.format.decode(UnsafeRawBufferPointer(rebasing: bytes[axis.byteOffset...]))
+            values[index] = (Double(raw) + axis.offset) * axis.scale
+        }
+        let time: Double
+        if let timestamp {
+            time =
+                Double(timestamp.format.decode(UnsafeRawBufferPointer(rebasing: bytes[timestamp.byteOffset...]))) / 1e9
+        } else {
+            time = monotonicSeconds()
+        }
+        let (x, y, z) = mountMatrix.apply(x: values[0], y: values[1], z: values[2])
+        return AccelSample(timestamp: time, x: x, y: y, z: z)
+    }
+}
+
+extension IIODevice {
+    /// Makes sure the device has a trigger when it needs one; returns the trigger's name (`nil`: none needed).
+    ///
+    /// A device whose `trigger/current_trigger` is empty needs one: the data-ready trigger the driver registers,
+    /// named `<name>-dev<N>` (any `…-dev<N>` that is not a motion trigger is taken when that name is absent).
+    @discardableResult
+    func ensureTrigger() throws -> String? {
+        var current: OpaquePointer?
+        let result = iio_device_get_trigger(pointer, &current)
+        if result == -ENOENT || result == -EINVAL { return nil }
+        try checkNegativeErrno(result, "read the current trigger", device: devicePath)
+        if let current {
+            return iio_device_get_name(current).map { String(cString: $0) }
+                ?? String(cString: iio_device_get_id(current))
+        }
+        guard let chosen = chooseTrigger() else {
+            throw IIOSetupError(
+                device: devicePath,
+                problem: "needs a trigger but none is registered (expected \"\(name)-dev\(index ?? 0)\")")
+        }
+        try checkNegativeErrno(
+            iio_device_set_trigger(pointer, chosen.pointer), "set trigger \(chosen.name)", device: devicePath)
+        return chosen.name
+    }
+
+    /// The trigger this device should use: its own data-ready trigger, by the kernel's naming convention.
+    func chooseTrigger() -> (name: String, pointer: OpaquePointer)? {
+        let triggers = context.triggers()
+        let suffix = "-dev\(index ?? 0)"
+        if let own = triggers.first(where: { $0.name == name + suffix }) { return (own.name, own.pointer) }
+        let candidates = triggers.filter { $0.name.hasSuffix(suffix) && !$0.name.contains("motion") }
+        return candidates.first.map { ($0.name, $0.pointer) }
+    }
+}

@@ -1,0 +1,95 @@
+import CIIO
+import Foundation
+import ShakyCore
+
+/// An IIO accelerometer read by polling its `in_accel_{x,y,z}_raw` attributes at a fixed rate.
+///
+/// The fallback when the buffer cannot be used (no buffer support, no trigger, busy). Timestamps are
+/// CLOCK_MONOTONIC at the time of the read. Between ``stop()`` and ``start()`` nothing is read.
+public final class IIOPolledAccelerometer: AccelerometerSource {
+    public let info: SourceInfo
+    private let deviceID: String
+    private let rate: Double
+    private let udev: UdevDevice?
+    private let slot = ReaderSessionSlot()
+
+    /// Creates a source for the IIO device `deviceID` polled `rate` times a second.
+    init(info: SourceInfo, deviceID: String, rate: Double, udev: UdevDevice?) {
+        self.info = info
+        self.deviceID = deviceID
+        self.rate = rate
+        self.udev = udev
+    }
+
+    deinit {
+        slot.stop()
+    }
+
+    public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
+        slot.stop()
+        let reading = try IIOPolledReading(deviceID: deviceID, rate: rate, udev: udev)
+        let handOver = HandOver(reading)
+        return try slot.start(name: "iio-poll \(deviceID)") { session in
+            try handOver.take().run(session)
+        }
+    }
+
+    public func stop() {
+        slot.stop()
+    }
+}
+
+/// An IIO device set up for polled reading.
+final class IIOPolledReading {
+    private let device: IIODevice
+    private let channels: [OpaquePointer]
+    private let calibration: [(scale: Double, offset: Double)]
+    private let mountMatrix: MountMatrix
+    private let period: Double
+
+    init(deviceID: String, rate: Double, udev: UdevDevice?) throws {
+        let context = try IIOContext()
+        guard let device = context.devices().first(where: { $0.id == deviceID }) else {
+            throw AccelerometerGoneError(device: "/dev/\(deviceID)", reason: "no longer listed in /sys/bus/iio")
+        }
+        guard let channels = device.accelerationChannels(),
+            channels.allSatisfy({ iio_channel_find_attr($0, "raw") != nil })
+        else {
+            throw IIOSetupError(device: device.devicePath, problem: "no in_accel_{x,y,z}_raw attributes")
+        }
+        self.device = device
+        self.channels = channels
+        calibration = try device.calibration(of: channels)
+        mountMatrix = try device.mountMatrix(udev: udev, channel: channels[0])
+        device.configureSamplingFrequency(rate, channel: channels[0])
+        period = 1 / max(rate, 0.001)
+    }
+
+    /// Reads one sample per period until stopped.
+    func run(_ session: ReaderSession) throws {
+        var deadline = monotonicSeconds()
+        while true {
+            let time = monotonicSeconds()
+            var values = [0.0, 0.0, 0.0]
+            for index in 0..<3 {
+                var raw: Int64 = 0
+                let channel = channels[index]
+                do {
+                    try checkNegativeErrno(
+                        iio_channel_attr_read_longlong(channel, "raw", &raw),
+                        "read in_accel_\(["x", "y", "z"][index])_raw",
+                        device: device.devicePath)
+                } catch {
+                    if session.isStopRequested { return }
+                    throw error.classified
+                }
+                values[index] = (Double(raw) + calibration[index].offset) * calibration[index].scale
+            }
+            let (x, y, z) = mountMatrix.apply(x: values[0], y: values[1], z: values[2])
+            session.yield(AccelSample(timestamp: time, x: x, y: y, z: z))
+            deadline += period
+            if deadline < monotonicSeconds() { deadline = monotonicSeconds() }
+            guard try session.sleep(untilMonotonic: deadline) else { return }
+        }
+    }
+}

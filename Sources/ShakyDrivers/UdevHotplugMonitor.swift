@@ -1,0 +1,182 @@
+import CUdev
+import Foundation
+import ShakyCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What happened to the accelerometer in use.
+public enum HotplugEvent: Sendable, Equatable {
+    /// The device in use was removed.
+    case gone(device: String)
+    /// A matching device appeared after the device was gone: discover and open it again.
+    case back(device: String)
+}
+
+/// Decides from udev events whether the device in use went away or came back; pure, so testable with injected events.
+///
+/// "Gone" is a `remove` of the device in use (same sysfs path or node). "Back" is an `add`, after a gone,
+/// of a device in the same subsystem with the same node or the same name (the same sensor plugged in again,
+/// perhaps with another number).
+public struct HotplugTracker: Sendable {
+    /// The device being watched.
+    public private(set) var watched: SourceInfo
+    /// Whether the watched device is currently gone.
+    public private(set) var isGone = false
+
+    /// Watches the device `info` describes.
+    public init(watching info: SourceInfo) {
+        watched = info
+    }
+
+    /// The subsystem the device lives in.
+    private var subsystem: String { watched.driver.hasPrefix("iio") ? "iio" : "input" }
+
+    /// Takes one udev event; returns what it means for the device in use, if anything.
+    public mutating func handle(_ device: UdevDevice) -> HotplugEvent? {
+        guard device.subsystem == subsystem else { return nil }
+        let sameNode = device.devicePath != nil && device.devicePath == watched.devicePath
+        let sameSysname = subsystem == "iio" && "/dev/\(device.sysname)" == watched.devicePath
+        let samePath = watched.sysfsPath != nil && device.sysfsPath == watched.sysfsPath
+        switch device.action {
+        case "remove":
+            guard !isGone, sameNode || samePath || sameSysname else { return nil }
+            isGone = true
+            return .gone(device: watched.devicePath)
+        case "add":
+            let sameName = device.name != nil && device.name == watched.deviceName
+            let hasNode = device.devicePath != nil || subsystem == "iio"
+            guard isGone, hasNode, sameNode || sameSysname || sameName else { return nil }
+            isGone = false
+            let node = device.devicePath ?? "/dev/\(device.sysname)"
+            watched.devicePath = node
+            watched.sysfsPath = device.sysfsPath
+            return .back(device: node)
+        default:
+            return nil
+        }
+    }
+
+    /// Records that the device was found gone another way (its stream ended with ``AccelerometerGoneError``).
+    public mutating func markGone() {
+        isGone = true
+    }
+}
+
+/// Watches udev (netlink) for the accelerometer in use going away and coming back, on a thread of its own.
+///
+/// ```swift
+/// let monitor = try UdevHotplugMonitor(watching: source.info)
+/// for await event in monitor.events { … }   // .gone, then .back when it is plugged in again
+/// ```
+public final class UdevHotplugMonitor: Sendable {
+    /// The hotplug events, in order; finishes after ``stop()``.
+    public let events: AsyncStream<HotplugEvent>
+    private let state: State
+    private let wakeup: WakeupPipe
+
+    /// What the monitor thread shares with callers.
+    private final class State: Sendable {
+        let tracker: Mutex<HotplugTracker>
+        let finished = DispatchSemaphore(value: 0)
+
+        init(tracker: HotplugTracker) {
+            self.tracker = Mutex(tracker)
+        }
+    }
+
+    /// Starts listening (subsystems `iio` and `input`) for changes to the device `info` describes.
+    public init(watching info: SourceInfo) throws {
+        let monitor = HandOver(try UdevNetlinkMonitor(subsystems: ["iio", "input"]))
+        let (events, continuation) = AsyncStream.makeStream(of: HotplugEvent.self)
+        let state = State(tracker: HotplugTracker(watching: info))
+        let wakeup = try WakeupPipe()
+        self.events = events
+        self.state = state
+        self.wakeup = wakeup
+        let thread = Thread {
+            let monitor = monitor.take()
+            while let device = monitor.next(wakeup: wakeup) {
+                if let event = state.tracker.withLock({ $0.handle(device) }) { continuation.yield(event) }
+            }
+            continuation.finish()
+            state.finished.signal()
+        }
+        thread.name = "udev hotplug"
+        thread.start()
+    }
+
+    deinit {
+        wakeup.signal()
+    }
+
+    /// Records that the device was found gone by its reader, so the next matching `add` reports ``HotplugEvent/back(device:)``.
+    public func markGone() {
+        state.tracker.withLock { $0.markGone() }
+    }
+
+    /// Whether the watched device is currently gone.
+    public var isGone: Bool { state.tracker.withLock { $0.isGone } }
+
+    /// Stops listening and finishes ``events``.
+    public func stop() {
+        wakeup.signal()
+        state.finished.wait()
+        state.finished.signal()
+    }
+}
+
+/// The one owner of a libudev netlink monitor and its context.
+final class UdevNetlinkMonitor {
+    private let context: UdevContext
+    private let monitor: OpaquePointer
+    private let descriptor: Int32
+
+    /// Creates a monitor of udev's processed events (`"udev"`) for `subsystems`, already receiving.
+    init(subsystems: [String]) throws(DeviceError) {
+        let context = try UdevContext()
+        self.context = context
+        var created: OpaquePointer?
+        try checkSyscall("create a udev monitor", device: "udev netlink") {
+            created = udev_monitor_new_from_netlink(context.pointer, "udev")
+            return created == nil ? -1 : 0
+        }
+        monitor = created!
+        for subsystem in subsystems {
+            try checkNegativeErrno(
+                udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil),
+                "watch subsystem \(subsystem)", device: "udev netlink")
+        }
+        try checkNegativeErrno(udev_monitor_enable_receiving(monitor), "receive udev events", device: "udev netlink")
+        descriptor = try checkNegativeErrno(
+            udev_monitor_get_fd(monitor), "get the monitor's descriptor", device: "udev")
+    }
+
+    deinit {
+        udev_monitor_unref(monitor)
+    }
+
+    /// Blocks until the next device event, or returns `nil` once `wakeup` is signalled or the monitor fails.
+    func next(wakeup: WakeupPipe) -> UdevDevice? {
+        while true {
+            var fds = [
+                pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            guard (try? checkSyscall("wait for udev events", device: "udev netlink", { poll(&fds, 2, -1) })) != nil
+            else { return nil }
+            if fds[0].revents != 0 { return nil }
+            guard fds[1].revents & Int16(POLLIN) != 0 else {
+                if fds[1].revents != 0 { return nil }
+                continue
+            }
+            guard let handle = udev_monitor_receive_device(monitor) else { continue }
+            defer { udev_device_unref(handle) }
+            return UdevDevice(copying: handle)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import ShakyCore
+import ShakyDrivers
+
+extension Shakyd {
+    /// `shakyd record`: writes live samples from any input to a trace file.
+    struct Record: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record accelerometer samples to a trace file (stop with Ctrl-C or --duration).")
+
+        @Option(
+            help: "Where to read: auto, iio[:NAME], evdev[:PATH] or trace:FILE[,speed=max][,loop].",
+            transform: InputSpec.init(parsing:))
+        var input: InputSpec = .auto
+
+        @Option(help: "The trace file to write (CSV: t,x,y,z).")
+        var output: String
+
+        @Option(help: "Stop after this many seconds.")
+        var duration: Double?
+
+        @Option(help: "Sampling rate in Hz (IIO picks the nearest the device offers).")
+        var rate: Double = 100
+
+        func validate() throws {
+            if let duration, !(duration > 0) {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
+            guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be between 0 and 10000 Hz") }
+        }
+
+        func run() async throws {
+            let recorder = TraceRecorder(
+                spec: input, options: AccelerometerOptions(rate: rate, clock: ContinuousClock()),
+                log: { line in FileHandle.standardError.write(Data("shakyd record: \(line)\n".utf8)) })
+            let output = output
+            let duration = duration.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
+            let recording = Task { try await recorder.record(to: output, duration: duration) }
+            let interrupts = [SIGINT, SIGTERM].map { signalNumber in
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler { recording.cancel() }
+                source.resume()
+                return source
+            }
+            defer { interrupts.forEach { $0.cancel() } }
+            _ = try await recording.value
+        }
+    }
+}
+
+extension InputSpec: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let spec = try? InputSpec(parsing: argument) else { return nil }
+        self = spec
+    }
+}

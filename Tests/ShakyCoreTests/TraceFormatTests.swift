@@ -1,0 +1,178 @@
+import Foundation
+import ShakyCore
+import Testing
+
+@Suite struct TraceFormatTests {
+    private func temporaryTrace(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).csv").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func read(_ text: String) throws -> [AccelSample] {
+        let path = try temporaryTrace(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try TraceReader(path: path).readAll()
+    }
+
+    @Test(arguments: [
+        ("t,x,y,z\n0,1,abc,3\n", 2, "column y is not a finite number: \"abc\""),
+        ("t,x,y,z\n0,1,2,nan\n", 2, "column z is not a finite number: \"nan\""),
+        ("t,x,y,z\n0,1,,3\n", 2, "column y is not a finite number: \"\""),
+        ("t,x,y,z\n0,1,2\n", 2, "expected 4 columns (t,x,y,z), found 3"),
+        ("t,x,y,z\n0,1,2,3,4\n", 2, "more than 4 columns"),
+        ("t,x,y,z\n1,0,0,9.8\n0.5,0,0,9.8\n", 3, "time goes backwards or repeats: t=0.5 after t=1.0"),
+        ("t,x,y,z\n1,0,0,9.8\n1,0,0,9.8\n", 3, "time goes backwards or repeats"),
+        ("# device: x\n0,1,2,3\n", 2, "expected the header \"t,x,y,z\", found \"0,1,2,3\""),
+        ("time,x,y,z\n", 1, "expected the header"),
+        ("", 0, "no \"t,x,y,z\" header: empty or not a trace"),
+        ("# only a comment\n\n", 0, "no \"t,x,y,z\" header"),
+    ])
+    func malformedTracesNameFileLineAndProblem(text: String, line: Int, problem: String) throws {
+        let path = try temporaryTrace(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try TraceReader(path: path).readAll()
+        } throws: { error in
+            guard let error = error as? TraceFormatError else { return false }
+            return error.file == path && error.line == line && error.problem.contains(problem)
+                && error.description.hasPrefix(line > 0 ? "\(path):\(line): " : "\(path): ")
+        }
+    }
+
+    @Test func invalidUTF8IsRejectedWithItsLine() throws {
+        let path = try temporaryTrace(Array("t,x,y,z\n0,1,2,3\n".utf8) + [0x30, 0x2C, 0xFF, 0x2C, 0x31, 0x0A])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: TraceFormatError(file: path, line: 3, problem: "not valid UTF-8 text")) {
+            _ = try TraceReader(path: path).readAll()
+        }
+    }
+
+    @Test func aMissingFileIsAnError() {
+        #expect(throws: TraceFormatError.self) { _ = try TraceReader(path: "/nonexistent/dir/trace.csv") }
+    }
+
+    @Test func metadataIsReadFromCommentsBeforeTheHeader() throws {
+        let text = """
+            # device: iio:device0 (mpu6050)
+            # rate: 100
+            # a note without a key
+            #mount:0, 1, 0; -1, 0, 0; 0, 0, 1
+            t,x,y,z
+            # device: not metadata after the header
+            0.0,0.12,-0.03,9.81
+
+            0.01,0.11,-0.02,9.80\r
+            """
+        let path = try temporaryTrace(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try TraceReader(path: path)
+        #expect(
+            reader.metadata
+                == TraceMetadata([
+                    (key: "device", value: "iio:device0 (mpu6050)"), (key: "rate", value: "100"),
+                    (key: "mount", value: "0, 1, 0; -1, 0, 0; 0, 0, 1"),
+                ]))
+        #expect(reader.metadata["rate"] == "100" && reader.metadata["missing"] == nil)
+        #expect(
+            try reader.readAll() == [
+                AccelSample(timestamp: 0, x: 0.12, y: -0.03, z: 9.81),
+                AccelSample(timestamp: 0.01, x: 0.11, y: -0.02, z: 9.8),
+            ])
+    }
+
+    @Test func aHeaderOnlyTraceHasNoSamples() throws {
+        #expect(try read("t,x,y,z\n").isEmpty)
+        #expect(try read(" t , x , y , z ").isEmpty)
+    }
+
+    @Test func recordThenReplayIsSampleExact() throws {
+        var generator = SplitMix64(seed: 0x5EED)
+        var time = -1.5
+        let samples = (0..<20_000).map { index -> AccelSample in
+            time += Double(generator.next() % 1_000_000 + 1) * 1e-9 * Double(1 + index % 7)
+            func value() -> Double {
+                let magnitude = [1e-300, 1e-9, 1, 9.80665, 1e6, 1e300][Int(generator.next() % 6)]
+                return (Double(generator.next()) / Double(UInt64.max) * 2 - 1) * magnitude
+            }
+            return AccelSample(timestamp: time, x: value(), y: value(), z: value())
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString).csv")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let metadata = TraceMetadata([(key: "device", value: "random"), (key: "rate", value: "100")])
+        let writer = try TraceWriter(path: path, metadata: metadata)
+        for sample in samples { try writer.write(sample) }
+        try writer.close()
+        let reader = try TraceReader(path: path)
+        #expect(reader.metadata == metadata)
+        let replayed = try reader.readAll()
+        #expect(replayed.count == samples.count)
+        #expect(replayed == samples, "every bit of every sample survives")
+    }
+
+    @Test func aMultiHourTraceIsStreamedInBoundedMemory() throws {
+        let rate = 100
+        let hours = 3
+        let count = hours * 3600 * rate  // 1 080 000 samples, about 28 MB of text
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try #require(
+            FileHandle(forWritingAtPath: FileManager.default.createFile(atPath: path, contents: nil) ? path : ""))
+        var chunk = "# rate: 100\nt,x,y,z\n"
+        for index in 0..<count {
+            chunk += "\(index / rate).\(String(index % rate).leftPadded(to: 2)),0.125,-0.5,9.8125\n"
+            if chunk.utf8.count > 1 << 20 {
+                handle.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.close()
+        let fileSize = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+
+        let before = residentBytes()
+        let reader = try TraceReader(path: path)
+        var read = 0
+        var last = AccelSample(timestamp: -1, x: 0, y: 0, z: 0)
+        while let sample = try reader.next() {
+            read += 1
+            last = sample
+        }
+        let growth = residentBytes() - before
+        #expect(read == count)
+        #expect(last == AccelSample(timestamp: Double(count - 1) / Double(rate), x: 0.125, y: -0.5, z: 9.8125))
+        #expect(fileSize > 25_000_000, "the trace must be bigger than the memory bound")
+        #expect(growth < 16_000_000, "reading a \(fileSize)-byte trace grew resident memory by \(growth) bytes")
+    }
+
+    /// The process's resident set size, from /proc/self/status.
+    private func residentBytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64), so failures reproduce.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

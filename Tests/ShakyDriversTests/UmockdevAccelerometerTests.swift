@@ -1,0 +1,151 @@
+import Foundation
+import ShakyCore
+import Testing
+
+/// The real IIO and evdev code paths (libiio, libevdev, libudev) against devices emulated by umockdev.
+@Suite(.serialized)
+struct UmockdevAccelerometerTests {
+    @Test func polledIIODeviceIsScaledOffsetAndRotated() throws {
+        let (samples, metadata, _) = try UmockdevHarness.record(
+            device: "iio-poll-accel.umockdev", input: "iio:shaky-poll-accel", rate: 20, duration: 0.4)
+        // raw (100, -200, 512), offset 10, scale 0.01 → chip (1.1, -1.9, 5.22);
+        // in_accel_mount_matrix "0, 1, 0; -1, 0, 0; 0, 0, 1" → device (-1.9, -1.1, 5.22).
+        #expect(samples.count >= 3, "expected several polled samples in 0.4 s at 20 Hz, got \(samples.count)")
+        for sample in samples {
+            #expect(abs(sample.x - -1.9) < 1e-9 && abs(sample.y - -1.1) < 1e-9 && abs(sample.z - 5.22) < 1e-9)
+        }
+        #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+        #expect(metadata["driver"] == "iio-poll")
+        #expect(metadata["device"] == "shaky-poll-accel (/dev/iio:device0)")
+        #expect(metadata["rate"] == "20")
+        #expect(metadata["mount"] == "0, 1, 0; -1, 0, 0; 0, 0, 1")
+    }
+
+    @Test func bufferedIIOShakeArrivesScanByScan() throws {
+        let directory = try UmockdevHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A shake along x: rest, three ±900 strokes each way, rest; one scan per 20 ms from t = 1 s.
+        typealias Raw = (x: Int16, y: Int16, z: Int16)
+        let rest: [Raw] = Array(repeating: (0, 0, 512), count: 3)
+        let strokes: [Raw] = [(900, 100, 512), (-900, -100, 512)]
+        let raw: [Raw] = rest + strokes.repeated(3) + rest
+        let scans = raw.enumerated().map { index, value in
+            BufferScan(x: value.x, y: value.y, z: value.z, nanoseconds: 1_000_000_000 + Int64(index) * 20_000_000)
+        }
+        let script = directory.appendingPathComponent("shake.script")
+        try BufferScan.umockdevScript(node: "/dev/iio:device0", scans: scans, headStartMilliseconds: 800).write(
+            to: script)
+
+        let (samples, metadata, _) = try UmockdevHarness.record(
+            device: "iio-buffer-accel.umockdev", nodeFiles: ["-s", "/dev/iio:device0=\(script.path)"],
+            input: "auto", rate: 60, duration: 2.5)
+
+        // Scale 0.019153, offset 2; y is be:s12/16>>4; ACCEL_MOUNT_MATRIX "-1, 0, 0; 0, 1, 0; 0, 0, -1".
+        let scale = 0.019153
+        let expected = scans.map { scan in
+            AccelSample(
+                timestamp: Double(scan.nanoseconds) / 1e9, x: -(Double(scan.x) + 2) * scale,
+                y: (Double(scan.y) + 2) * scale, z: -(Double(scan.z) + 2) * scale)
+        }
+        #expect(samples.count == expected.count, "got \(samples)")
+        for (actual, wanted) in zip(samples, expected) { expectClose(actual, wanted) }
+        // Here a ShakeDetector (module ShakeDetection) would take `samples` and report one shake.
+        #expect(metadata["driver"] == "iio-buffer")
+        #expect(metadata["rate"] == "50", "the nearest offered frequency to 60 Hz is 50 Hz")
+    }
+
+    @Test func bufferWithoutTriggerFallsBackToPolling() throws {
+        let outcome = try UmockdevHarness.runShakyd(device: "iio-buffer-no-trigger.umockdev", ["list-devices"])
+        #expect(outcome.status == 0)
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains { $0.hasPrefix("  iio-buffer\t/dev/iio:device0") && $0.contains("needs a trigger") },
+            "\(outcome.standardOutput)")
+        #expect(lines.contains { $0.hasPrefix("  iio-poll\t/dev/iio:device0") && $0.hasSuffix("usable") })
+        #expect(lines.last == "Would use: iio-poll /dev/iio:device0 (shaky-buffer-accel)")
+    }
+
+    @Test func listDevicesPrefersTheBufferWhenItHasATrigger() throws {
+        let outcome = try UmockdevHarness.runShakyd(device: "iio-buffer-accel.umockdev", ["list-devices"])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.standardOutput.hasSuffix("Would use: iio-buffer /dev/iio:device0 (shaky-buffer-accel)\n"),
+            "\(outcome.standardOutput)")
+    }
+
+    @Test func evdevReportsAreConvertedRotatedAndResynchronised() throws {
+        let node = "/dev/input/event21"
+        let (samples, metadata, _) = try UmockdevHarness.record(
+            device: "input-accel.umockdev",
+            nodeFiles: [
+                "-i", "\(node)=\(UmockdevHarness.fixture("input-accel.ioctl"))",
+                "-e", "\(node)=\(UmockdevHarness.fixture("input-accel-shake.events"))",
+            ],
+            input: "evdev", duration: 1.5)
+        // Resolution 256 units/g on x and y, 512 on z; ACCEL_MOUNT_MATRIX "0, -1, 0; 1, 0, 0; 0, 0, 1"
+        // gives device (x, y, z) = (-chip y, chip x, chip z).
+        let g = AccelSample.standardGravity
+        let expected = [
+            AccelSample(timestamp: 1.10, x: 0, y: 0, z: g),
+            AccelSample(timestamp: 1.14, x: 0, y: 2 * g, z: g),
+            AccelSample(timestamp: 1.18, x: 0, y: -2 * g, z: g),
+            // SYN_DROPPED at 1.22: the state is re-read from the device (x back to 0).
+            AccelSample(timestamp: 1.22, x: 0, y: 0, z: g),
+            AccelSample(timestamp: 1.26, x: -0.5 * g, y: 0, z: g),
+        ]
+        #expect(samples.count == expected.count, "got \(samples)")
+        for (actual, wanted) in zip(samples, expected) { expectClose(actual, wanted) }
+        #expect(metadata["driver"] == "evdev")
+        #expect(metadata["device"] == "Shaky Evdev Accelerometer (/dev/input/event21)")
+    }
+
+    @Test func unknownDeviceNameIsAClearError() throws {
+        let outcome = try UmockdevHarness.runShakyd(
+            device: "iio-poll-accel.umockdev", ["record", "--input", "iio:nonesuch", "--output", "/dev/null"])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains("no accelerometer found for --input iio:nonesuch"))
+    }
+}
+
+/// One scan of the emulated buffer: x le:s16, y be:s12/16>>4, z le:s16, 2 bytes padding, timestamp le:s64.
+struct BufferScan {
+    var x: Int16
+    var y: Int16
+    var z: Int16
+    var nanoseconds: Int64
+
+    /// The 16 bytes the kernel would put in the buffer.
+    var bytes: [UInt8] {
+        func little<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+        let yWord = UInt16(bitPattern: y << 4)
+        return little(x) + [UInt8(yWord >> 8), UInt8(yWord & 0xff)] + little(z) + [0, 0] + little(nanoseconds)
+    }
+
+    /// An umockdev read script: each scan written to `node` 20 ms after the previous, the first after a head start.
+    ///
+    /// Scripts are raw bytes: bytes up to 32 are written `^` + (byte + 64), `^` itself as ``^` ``.
+    static func umockdevScript(node: String, scans: [BufferScan], headStartMilliseconds: Int) -> Data {
+        var script = Data("d 0 \(node)\n".utf8)
+        for (index, scan) in scans.enumerated() {
+            script.append(contentsOf: Array("r \(index == 0 ? headStartMilliseconds : 20) ".utf8))
+            for byte in scan.bytes {
+                if byte == UInt8(ascii: "^") {
+                    script.append(contentsOf: [UInt8(ascii: "^"), UInt8(ascii: "`")])
+                } else if byte <= 32 {
+                    script.append(contentsOf: [UInt8(ascii: "^"), byte + 64])
+                } else {
+                    script.append(byte)
+                }
+            }
+            script.append(UInt8(ascii: "\n"))
+        }
+        return script
+    }
+}
+
+extension Array {
+    /// The array's elements `count` times over.
+    fileprivate func repeated(_ count: Int) -> [Element] {
+        (0..<count).flatMap { _ in self }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ShakyCore
+import Testing
+
+/// Runs the built `shakyd` inside umockdev's emulated /sys and /dev, the way the real libiio and libevdev see them.
+///
+/// The preload library only reaches the process umockdev starts, so each test runs `shakyd` as a subprocess
+/// (`umockdev-run -d DEVICE [-s/-i/-e NODE=FILE] -- shakyd …`) and reads back what it recorded.
+enum UmockdevHarness {
+    /// Where the fixtures (device descriptions, ioctl answers, event files) are.
+    static let fixtures: URL = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+
+    /// The path of one fixture.
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    /// The built `shakyd` beside the test bundle; a test fails with what to do when it is missing.
+    static func shakyd() throws -> String {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var candidates = [testBinary.deletingLastPathComponent().appendingPathComponent("shakyd").path]
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(checkout.appendingPathComponent(".build/debug/shakyd").path)
+        guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw HarnessError(
+                "the shakyd executable is not built (looked at \(candidates.joined(separator: ", "))): "
+                    + "run `swift build --build-tests` before `swift test --skip-build`")
+        }
+        return found
+    }
+
+    /// `umockdev-run`, or a failure saying how to install it.
+    static func umockdevRun() throws -> String {
+        try tool("umockdev-run", installHint: "install umockdev (make setup)")
+    }
+
+    /// Finds `name` on PATH or in /usr/bin.
+    static func tool(_ name: String, installHint: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+        for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+            return "\(directory)/\(name)"
+        }
+        throw HarnessError("\(name) is not installed: \(installHint)")
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-drivers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// What a finished subprocess left behind.
+    struct Outcome {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// Runs `executable arguments` and waits up to `timeout` seconds; a timeout is a failure.
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> Outcome {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outputURL = directory.appendingPathComponent("stdout")
+        let errorURL = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            _ = finished.wait(timeout: .now() + 5)
+            throw HarnessError(
+                "\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout) s; "
+                    + "stderr: \((try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")")
+        }
+        return Outcome(
+            status: process.terminationStatus,
+            standardOutput: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `shakyd ARGUMENTS` under `umockdev-run` with the given device description and node files.
+    static func runShakyd(
+        device: String, nodeFiles: [String] = [], _ arguments: [String], timeout: Double = 60
+    ) throws -> Outcome {
+        let shakyd = try shakyd()
+        return try run(
+            try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--", shakyd] + arguments, timeout: timeout)
+    }
+
+    /// Records `duration` seconds from `input` under umockdev and returns the trace read back.
+    static func record(
+        device: String, nodeFiles: [String] = [], input: String = "auto", rate: Double = 100, duration: Double
+    ) throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("recording.csv").path
+        let outcome = try runShakyd(
+            device: device, nodeFiles: nodeFiles,
+            ["record", "--input", input, "--rate", "\(rate)", "--output", output, "--duration", "\(duration)"])
+        guard outcome.status == 0 else {
+            throw HarnessError("shakyd record exited with \(outcome.status): \(outcome.standardError)")
+        }
+        let reader = try TraceReader(path: output)
+        return (try reader.readAll(), reader.metadata, outcome.standardError)
+    }
+}
+
+/// A test environment problem, with what to do about it.
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Expects two samples to agree to within `tolerance` m/s² and 1 µs.
+func expectClose(
+    _ actual: AccelSample, _ expected: AccelSample, tolerance: Double = 1e-9,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let close =
+        abs(actual.timestamp - expected.timestamp) < 1e-6 && abs(actual.x - expected.x) < tolerance
+        && abs(actual.y - expected.y) < tolerance && abs(actual.z - expected.z) < tolerance
+    #expect(close, "got \(actual), expected \(expected)", sourceLocation: sourceLocation)
+}
