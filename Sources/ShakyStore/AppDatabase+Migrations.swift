@@ -59,6 +59,17 @@ extension AppDatabase {
                     );
                     """)
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE daemonPreferences (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        soundEnabled BOOLEAN NOT NULL CHECK (soundEnabled IN (0, 1)),
+                        volume DOUBLE NOT NULL CHECK (volume >= 0 AND volume <= 1),
+                        sensitivity TEXT NOT NULL CHECK (sensitivity IN ('light', 'medium', 'hard'))
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -25,6 +25,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case builtinPackInvalid(file: String, problem: String)
     /// The saved game snapshot cannot be read by this version.
     case snapshotUnreadable(problem: String)
+    /// Daemon preferences out of range.
+    case invalidPreferences(problem: String)
     /// A finished game's result is not consistent (no teams, a winner who is not a team, …).
     case invalidGameResult(problem: String)
     /// The database file cannot be opened or created.
@@ -65,6 +67,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             "The saved game cannot be read: \(problem)."
         case .invalidGameResult(let problem):
             "The finished game cannot be recorded: \(problem)."
+        case .invalidPreferences(let problem):
+            "The settings cannot be saved: \(problem)."
         case .cannotOpen(let path, let reason):
             "Cannot open the database \(path): \(reason)."
         case .diskFull(let path):
