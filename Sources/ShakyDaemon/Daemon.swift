@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import ShakeDetection
+import ShakyCore
+import ShakyDrivers
+import ShakyProtocol
+import ShakyStore
+
+/// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
+/// that order and stopped in reverse on SIGTERM or SIGINT.
+///
+/// `shakyd` only parses its flags and calls ``run(configuration:logger:)``; tests call ``start(configuration:clock:logger:)``
+/// with their own clock and drive the same daemon.
+public final class Daemon: Sendable {
+    /// The game's inbox.
+    public let runtime: GameRuntime
+    /// The database.
+    public let database: AppDatabase
+    /// The Varlink service (in-process calls use it directly).
+    public let service: VarlinkService
+    /// The live settings.
+    public let settings: SettingsController
+    /// The sensor side.
+    public let sensor: SensorPipeline
+    /// What the daemon runs with.
+    public let configuration: DaemonConfiguration
+    private let sound: any SoundPlayer
+    private let logger: Logger
+
+    private init(
+        configuration: DaemonConfiguration, runtime: GameRuntime, database: AppDatabase, service: VarlinkService,
+        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.runtime = runtime
+        self.database = database
+        self.service = service
+        self.settings = settings
+        self.sensor = sensor
+        self.sound = sound
+        self.logger = logger
+    }
+
+    /// Opens everything but the socket: the database (restoring a saved game, paused), sound, the sensor.
+    public static func start(
+        configuration: DaemonConfiguration, clock: any Clock<Duration> = ContinuousClock(),
+        accessPolicy: (any VarlinkAccessPolicy)? = nil, logger: Logger
+    ) async throws -> Daemon {
+        let spec: InputSpec?
+        do {
+            spec = configuration.input == "none" ? nil : try InputSpec(parsing: configuration.input)
+        } catch {
+            throw DaemonStartError(problem: "\(error)")
+        }
+        let database = try AppDatabase.open(path: configuration.databasePath)
+        let preferences = try database.preferences()
+        let sound = makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(clock), sound: sound, logger: logger)
+        try await runtime.restore()
+        let initialSensitivity = ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium
+        let sensor = SensorPipeline(
+            spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
+            sensitivity: initialSensitivity, logger: logger)
+        let settings = try SettingsController(database: database, sound: sound) { sensitivity in
+            Task { await sensor.setSensitivity(ShakeSensitivity(rawValue: sensitivity.rawValue) ?? .medium) }
+        }
+        let service = try ShakyService.make(
+            runtime: runtime, database: database, settings: settings,
+            accessPolicy: accessPolicy
+                ?? ControlGroupAccessPolicy.forCurrentProcess(openMethods: ShakyService.openMethods),
+            logger: logger)
+        await runtime.setSensorDemandHandler { wanted in Task { await sensor.setWanted(wanted) } }
+        await sensor.start()
+        sound.play(.startup)
+        return Daemon(
+            configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,
+            sensor: sensor, sound: sound, logger: logger)
+    }
+
+    /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd
+    /// it is ready once the socket serves, pings the watchdog from the runtime's inbox, and saves on the way out.
+    public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
+        let notifier = SystemdNotifier()
+        let daemon = try await start(configuration: configuration, logger: logger)
+        let address: VarlinkServer.Address
+        let inherited = try SystemdSocketActivation.listeningDescriptors(
+            environment: ProcessInfo.processInfo.environment, processID: getpid())
+        if let descriptor = inherited.first {
+            address = .inheritedSocket(descriptor)
+            logger.info("serving the socket systemd passed")
+        } else {
+            address = .unixSocket(path: configuration.socketPath)
+        }
+        let server = try await VarlinkServer.bind(to: address, service: daemon.service, logger: logger)
+        logger.info(
+            "ready", metadata: ["socket": "\(configuration.socketPath)", "database": "\(configuration.databasePath)"])
+        await daemon.runtime.setStatusLineHandler { notifier.status($0) }
+        notifier.ready()
+        let services: [any Service] = [
+            DaemonService(daemon: daemon, notifier: notifier),
+            ServerService(server: server),
+            WatchdogService(runtime: daemon.runtime, notifier: notifier),
+        ]
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+
+    /// Stops timers, the sensor and sound, after saving the game as it stands.
+    public func shutDown() async {
+        await runtime.shutDown()
+        await sensor.stop()
+        (sound as? ALSASoundPlayer)?.shutdown()
+        logger.info("stopped; the game is saved")
+    }
+
+    private static func makeSoundPlayer(
+        configuration: DaemonConfiguration, preferences: DaemonPreferences, logger: Logger
+    ) -> any SoundPlayer {
+        let settings = SoundSettings(enabled: preferences.soundEnabled, volume: preferences.volume)
+        guard configuration.soundDevice != "none" else {
+            let silent = SilentSoundPlayer()
+            silent.apply(settings)
+            return silent
+        }
+        let bank = SoundBank.load(
+            overrides: configuration.soundsDirectory.map(URL.init(fileURLWithPath:)), logger: logger)
+        return ALSASoundPlayer(
+            bank: bank, configuration: .init(device: configuration.soundDevice), settings: settings, logger: logger)
+    }
+}
+
+/// The daemon could not start; `problem` says why and what to change.
+public struct DaemonStartError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public var problem: String
+    public var description: String { problem }
+}
+
+/// Keeps the daemon up until shutdown is asked, then stops it (saving the game).
+struct DaemonService: Service {
+    let daemon: Daemon
+    let notifier: SystemdNotifier
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        notifier.stopping()
+        await daemon.shutDown()
+    }
+}
+
+/// Serves the Varlink socket until shutdown.
+struct ServerService: Service {
+    let server: VarlinkServer
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            try await server.run()
+        }
+    }
+}
+
+/// Pings systemd's watchdog from the runtime's own inbox, so a stuck game loop gets the daemon restarted.
+struct WatchdogService: Service {
+    let runtime: GameRuntime
+    let notifier: SystemdNotifier
+
+    func run() async throws {
+        guard let interval = notifier.watchdogInterval() else {
+            try? await gracefulShutdown()
+            return
+        }
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                if await runtime.ping() { notifier.watchdog() }
+                try await Task.sleep(for: interval)
+            }
+        }
+    }
+}

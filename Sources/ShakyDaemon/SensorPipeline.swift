@@ -1,0 +1,186 @@
+import Logging
+import ShakeDetection
+import ShakyCore
+import ShakyDrivers
+import ShakyProtocol
+
+/// The accelerometer side of the daemon: opens the sensor, reads it only while a round is open, turns shakes
+/// into hints on the runtime, and survives the sensor being unplugged (waiting for udev to bring it back).
+public actor SensorPipeline {
+    private let spec: InputSpec?
+    private let options: AccelerometerOptions
+    private let table: AccelerometerDriverTable
+    private let runtime: GameRuntime
+    private let logger: Logger
+    private var sensitivity: ShakeSensitivity
+    private var source: (any AccelerometerSource)?
+    private var readingTask: Task<Void, Never>?
+    private var hotplugTask: Task<Void, Never>?
+    private var wanted = false
+    private var state: ShakyAPI.SensorState = .absent
+    private var message: String?
+
+    /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`).
+    public init(
+        spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
+        runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger
+    ) {
+        self.spec = spec
+        self.options = options
+        self.table = table
+        self.runtime = runtime
+        self.sensitivity = sensitivity
+        self.logger = logger
+    }
+
+    /// Finds the sensor. Without one the daemon goes on with manual hints, and says so once.
+    public func start() async {
+        guard let spec else {
+            message = "no sensor (--input none): hints are manual"
+            logger.notice("\(message!)")
+            await report()
+            return
+        }
+        do {
+            let opened = try table.open(spec, options: options)
+            source = opened
+            state = .ready
+            message = nil
+            logger.info("accelerometer found", metadata: ["device": "\(opened.info)"])
+        } catch {
+            state = .absent
+            message = "no accelerometer: \(error); hints are manual"
+            logger.notice("no accelerometer found; the game goes on with manual hints", metadata: ["why": "\(error)"])
+        }
+        await report()
+        if wanted { startReading() }
+    }
+
+    /// Reads the sensor when `wanted` (a round is open) and stops reading otherwise.
+    public func setWanted(_ wanted: Bool) {
+        self.wanted = wanted
+        if wanted { startReading() } else { stopReading() }
+    }
+
+    /// Switches the detector to another preset (from the next round on).
+    public func setSensitivity(_ sensitivity: ShakeSensitivity) async {
+        self.sensitivity = sensitivity
+        if readingTask != nil {
+            stopReading()
+            startReading()
+        }
+        await report()
+    }
+
+    /// Stops reading and watching.
+    public func stop() {
+        stopReading()
+        hotplugTask?.cancel()
+        hotplugTask = nil
+    }
+
+    private func startReading() {
+        guard readingTask == nil, let source, state == .ready else { return }
+        let stream: AsyncThrowingStream<AccelSample, any Error>
+        do {
+            stream = try source.start()
+        } catch {
+            sensorFailed(error)
+            return
+        }
+        state = .reading
+        let runtime = runtime
+        let sensitivity = sensitivity
+        readingTask = Task { [weak self] in
+            var detector = ShakeDetector(sensitivity: sensitivity)
+            do {
+                for try await sample in stream {
+                    if detector.process(sample) != nil { await runtime.shake() }
+                }
+                await self?.readingEnded(nil)
+            } catch {
+                await self?.readingEnded(error)
+            }
+        }
+        Task { await report() }
+    }
+
+    private func stopReading() {
+        guard let task = readingTask else { return }
+        readingTask = nil
+        task.cancel()
+        source?.stop()
+        if state == .reading { state = .ready }
+        Task { await report() }
+    }
+
+    private func readingEnded(_ error: (any Error)?) async {
+        readingTask = nil
+        if let error, !(error is CancellationError) {
+            sensorFailed(error)
+        } else if state == .reading {
+            state = .ready
+        }
+        await report()
+    }
+
+    private func sensorFailed(_ error: any Error) {
+        guard let source else { return }
+        source.stop()
+        if error is AccelerometerGoneError
+            || (error as? DeviceError).map({ [ENODEV, ENOENT, ENXIO].contains($0.code) }) == true
+        {
+            state = .gone
+            message = "\(error)"
+            logger.warning(
+                "the accelerometer is gone; the game goes on with manual hints", metadata: ["device": "\(source.info)"])
+            watchForReturn(of: source.info)
+        } else {
+            state = .absent
+            message = "\(error)"
+            self.source = nil
+            logger.error(
+                "the accelerometer failed; the game goes on with manual hints", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func watchForReturn(of info: SourceInfo) {
+        guard hotplugTask == nil, let spec else { return }
+        let monitor: UdevHotplugMonitor
+        do {
+            monitor = try UdevHotplugMonitor(watching: info)
+        } catch {
+            logger.error("cannot watch for the accelerometer's return", metadata: ["error": "\(error)"])
+            return
+        }
+        monitor.markGone()
+        hotplugTask = Task { [weak self, table, options] in
+            for await event in monitor.events {
+                guard case .back = event else { continue }
+                if let reopened = try? table.open(spec, options: options) {
+                    await self?.reattached(reopened)
+                    break
+                }
+            }
+            monitor.stop()
+        }
+    }
+
+    private func reattached(_ reopened: any AccelerometerSource) async {
+        hotplugTask = nil
+        source = reopened
+        state = .ready
+        message = nil
+        logger.notice("the accelerometer is back", metadata: ["device": "\(reopened.info)"])
+        await report()
+        if wanted { startReading() }
+    }
+
+    private func report() async {
+        let info = source?.info
+        await runtime.updateSensor(
+            ShakyAPI.SensorStatus(
+                state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate, shakes: 0,
+                sensitivity: sensitivity.rawValue, message: message))
+    }
+}

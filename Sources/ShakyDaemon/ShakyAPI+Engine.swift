@@ -1,0 +1,214 @@
+import ShakyProtocol
+import ShakyStore
+import TriviaEngine
+
+// How the engine's and the store's values look on the wire.
+
+extension Duration {
+    /// This duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// A duration of `seconds` seconds, to the millisecond.
+    static func wireSeconds(_ seconds: Double) -> Duration {
+        .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}
+
+extension ShakyAPI.Tile {
+    init(_ tile: ScrambleDisplay.Tile) {
+        self.init(text: tile.text, letter: tile.isLetter, fixed: tile.isFixed)
+    }
+}
+
+extension ShakyAPI.Standing {
+    init(_ standing: GameResult.Standing) {
+        self.init(
+            team: standing.team, points: standing.points, rank: standing.rank,
+            correctAnswers: standing.correctAnswers, hintsUsed: standing.hintsUsed, buzzes: standing.buzzes,
+            averageBuzzTime: standing.averageBuzzTime?.seconds)
+    }
+}
+
+extension ShakyAPI.Result {
+    init(_ result: GameResult) {
+        self.init(
+            standings: result.standings.map(ShakyAPI.Standing.init), winners: result.winners,
+            questionsPlayed: result.questionsPlayed, questionCount: result.questionCount,
+            endedEarly: result.endedEarly)
+    }
+}
+
+extension ShakyAPI.Phase {
+    init(_ phase: GamePhase) {
+        switch phase {
+        case .ready: self = .ready
+        case .indication: self = .indication
+        case .answering: self = .answering
+        case .roundOver: self = .roundOver
+        case .gameOver: self = .gameOver
+        }
+    }
+}
+
+extension ShakyAPI.Status {
+    init(_ status: GameStatus) {
+        self.init(
+            phase: ShakyAPI.Phase(status.phase), paused: status.isPaused, teamUp: status.teamUp,
+            questionNumber: status.questionNumber, questionCount: status.questionCount, question: status.questionText,
+            tiles: status.display?.tiles.map(ShakyAPI.Tile.init), pattern: status.display?.pattern,
+            points: status.points, hintsUsed: status.hintsUsed, hintsLeft: status.hintsLeft,
+            remaining: status.remaining?.seconds,
+            teams: status.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.score) },
+            buzzes: status.buzzOrder.enumerated().map {
+                ShakyAPI.Buzz(team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds)
+            },
+            answer: status.revealedAnswer, roundWinner: status.roundWinner,
+            result: status.result.map(ShakyAPI.Result.init))
+    }
+}
+
+extension ShakyAPI.Event {
+    /// The event watchers see for an engine action, or `nil` for actions that are the runtime's alone.
+    init?(_ action: GameAction) {
+        switch action {
+        case .roundStarted(let number, let total, let question, let display, let points, let indicationTime):
+            self.init(kind: .roundStarted)
+            self.number = number
+            self.total = total
+            self.question = question
+            tiles = display.tiles.map(ShakyAPI.Tile.init)
+            pattern = display.pattern
+            self.points = points
+            remaining = indicationTime.seconds
+        case .hintRevealed(let display, let points, let hintsUsed, let source):
+            self.init(kind: .hint)
+            tiles = display.tiles.map(ShakyAPI.Tile.init)
+            pattern = display.pattern
+            self.points = points
+            self.hintsUsed = hintsUsed
+            self.source = source.rawValue
+        case .buzzed(let team, let order, let elapsed, let indicationRemaining):
+            self.init(kind: .buzz)
+            self.team = team
+            self.order = order
+            self.elapsed = elapsed.seconds
+            remaining = indicationRemaining.seconds
+        case .teamUp(let team, let answerTime):
+            self.init(kind: .teamUp)
+            self.team = team
+            remaining = answerTime.seconds
+        case .judged(let team, let given, let correct, let pointsAwarded):
+            self.init(kind: .judged)
+            self.team = team
+            self.given = given
+            self.correct = correct
+            awarded = pointsAwarded
+        case .answerRevealed(let answer, let winner):
+            self.init(kind: .answerRevealed)
+            self.answer = answer
+            self.winner = winner
+        case .scoreAdjusted(let team, let delta, let reason, let newScore):
+            self.init(kind: .scoreAdjusted)
+            self.team = team
+            self.delta = delta
+            self.reason = reason
+            score = newScore
+        case .tick(let phase, let remaining):
+            self.init(kind: .tick)
+            self.phase = phase.description
+            self.remaining = remaining.seconds
+        case .phaseChanged(let phase):
+            self.init(kind: .phaseChanged)
+            self.phase = phase.description
+        case .paused:
+            self.init(kind: .paused)
+        case .resumed:
+            self.init(kind: .resumed)
+        case .gameOver(let result):
+            self.init(kind: .gameOver)
+            self.result = ShakyAPI.Result(result)
+        case .wake, .cancelWake:
+            return nil
+        }
+    }
+}
+
+extension ShakyAPI.Rules {
+    /// The engine's settings: the defaults with every field given here replaced.
+    var gameSettings: GameSettings {
+        var settings = GameSettings()
+        if let indicationTime { settings.indicationTime = .wireSeconds(indicationTime) }
+        if let timeAfterFirstBuzz { settings.timeAfterFirstBuzz = .wireSeconds(timeAfterFirstBuzz) }
+        if let answerTime { settings.answerTime = .wireSeconds(answerTime) }
+        if let basePoints { settings.basePoints = basePoints }
+        if let pointsPerHint { settings.pointsPerHint = pointsPerHint }
+        if let minimumPoints { settings.minimumPoints = minimumPoints }
+        if let maximumHints { settings.maximumHints = maximumHints }
+        if let hintCooldown { settings.hintCooldown = .wireSeconds(hintCooldown) }
+        if let answerTolerance { settings.answerTolerance = answerTolerance }
+        if let ignoreDiacritics { settings.ignoreDiacritics = ignoreDiacritics }
+        return settings
+    }
+}
+
+extension ShakyAPI.Pack {
+    init(_ pack: PackSummary) {
+        self.init(
+            name: pack.name, builtin: pack.isBuiltin, questions: pack.questionCount, easy: pack.easyCount,
+            medium: pack.mediumCount, hard: pack.hardCount)
+    }
+}
+
+extension ShakyAPI.Question {
+    init(_ question: Question) {
+        self.init(
+            text: question.text, answer: question.answer,
+            alternates: question.alternates.isEmpty ? nil : question.alternates,
+            difficulty: ShakyAPI.Difficulty(rawValue: question.difficulty.rawValue) ?? .medium)
+    }
+
+    var engineQuestion: Question {
+        Question(
+            text: text, answer: answer, alternates: alternates ?? [],
+            difficulty: Difficulty(rawValue: difficulty.rawValue) ?? .medium)
+    }
+}
+
+extension ShakyAPI.StoredQuestion {
+    init(_ stored: StoredQuestion) {
+        self.init(
+            id: Int(stored.id), pack: stored.packName, text: stored.question.text, answer: stored.question.answer,
+            alternates: stored.question.alternates,
+            difficulty: ShakyAPI.Difficulty(rawValue: stored.question.difficulty.rawValue) ?? .medium)
+    }
+}
+
+extension GameError {
+    /// A stable name for the rule the move broke, for clients that react to it.
+    var reasonCode: String {
+        switch self {
+        case .gameIsOver: "gameIsOver"
+        case .gamePaused: "gamePaused"
+        case .roundNotOpen: "roundNotOpen"
+        case .noQuestionInPlay: "noQuestionInPlay"
+        case .questionInPlay: "questionInPlay"
+        case .unknownTeam: "unknownTeam"
+        case .alreadyBuzzed: "alreadyBuzzed"
+        case .notAnsweringYet: "notAnsweringYet"
+        case .notYourTurn: "notYourTurn"
+        case .noAnswerExpected: "noAnswerExpected"
+        case .hintLimitReached: "hintLimitReached"
+        case .hintWouldRevealAnswer: "hintWouldRevealAnswer"
+        case .hintCoolingDown: "hintCoolingDown"
+        case .nothingToPause: "nothingToPause"
+        case .alreadyPaused: "alreadyPaused"
+        case .notPaused: "notPaused"
+        case .zeroAdjustment: "zeroAdjustment"
+        case .adjustmentTooLarge: "adjustmentTooLarge"
+        case .missingReason: "missingReason"
+        }
+    }
+}
