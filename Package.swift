@@ -62,7 +62,9 @@ let package = Package(
             dependencies: ["ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDaemon"]
         ),
         // Thin mains.
-        .executableTarget(name: "shakyd", dependencies: ["ShakyDaemon", argumentParser, logging]),
+        .executableTarget(
+            name: "shakyd", dependencies: ["ShakyDaemon", "ShakeDetection", "ShakyCore", argumentParser, logging]
+        ),
         .executableTarget(name: "shaky", dependencies: ["ShakyProtocol", "TriviaEngine", argumentParser]),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(

@@ -6,6 +6,6 @@ struct Shakyd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shakyd",
         abstract: "The Shaky Words daemon: reads the accelerometer, runs the game, serves it over Varlink.",
-        subcommands: [],
+        subcommands: [Detect.self],
     )
 }
