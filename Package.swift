@@ -65,7 +65,8 @@ let package = Package(
         ),
         // Thin mains.
         .executableTarget(
-            name: "shakyd", dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakyCore", argumentParser, logging]),
+            name: "shakyd",
+            dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
         .executableTarget(name: "shaky", dependencies: ["ShakyProtocol", "TriviaEngine", argumentParser]),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(

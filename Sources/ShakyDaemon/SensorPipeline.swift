@@ -128,7 +128,6 @@ public actor SensorPipeline {
         guard let source else { return }
         source.stop()
         if error is AccelerometerGoneError
-            || (error as? DeviceError).map({ [ENODEV, ENOENT, ENXIO].contains($0.code) }) == true
         {
             state = .gone
             message = "\(error)"

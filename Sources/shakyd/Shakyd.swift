@@ -6,6 +6,7 @@ struct Shakyd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shakyd",
         abstract: "The Shaky Words daemon: reads the accelerometer, runs the game, serves it over Varlink.",
-        subcommands: [Record.self, ListDevices.self],
+        subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self],
+        defaultSubcommand: Serve.self,
     )
 }

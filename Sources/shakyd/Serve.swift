@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ShakyCore
+import ShakyDaemon
+
+extension Shakyd {
+    /// `shakyd serve` (the default): runs the daemon.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the daemon (the default when no subcommand is given).",
+            discussion: """
+                Reads the accelerometer, runs the Shaky Words game and serves it over Varlink on a Unix socket.
+                Settings come from the configuration file, then from these flags (flags win). Without a sensor
+                the daemon runs anyway and hints are manual. SIGTERM or SIGINT stop it after saving the game;
+                the next start restores it, paused.
+
+                Defaults: as root (or under systemd) the socket is /run/shaky/shaky.sock and the state
+                /var/lib/shaky; otherwise $XDG_RUNTIME_DIR/shaky/shaky.sock and $XDG_STATE_HOME/shaky
+                (or ~/.local/state/shaky).
+                """)
+
+        @Option(help: "The configuration file (YAML). A missing default file is fine; a named one must exist.")
+        var config: String?
+
+        @Option(help: "The Varlink socket to listen on.")
+        var socket: String?
+
+        @Option(name: .customLong("state-dir"), help: "The folder holding the database (shaky.sqlite).")
+        var stateDirectory: String?
+
+        @Option(help: "The accelerometer: auto, iio[:NAME], evdev[:PATH], trace:FILE[,speed=max][,loop] or none.")
+        var input: String?
+
+        @Option(help: "How hard a shake must be to count: light, medium or hard (until changed over the socket).")
+        var sensitivity: String?
+
+        @Option(name: .customLong("sound-device"), help: "The ALSA device for sound cues (see `aplay -L`), or none.")
+        var soundDevice: String?
+
+        @Option(help: "A folder of .wav files replacing built-in cues of the same names.")
+        var sounds: String?
+
+        @Option(
+            name: .customLong("log-level"),
+            help: "The least important messages logged: trace, debug, info, notice, warning, error or critical.")
+        var logLevel: String?
+
+        func validate() throws {
+            if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+                throw ValidationError(
+                    "--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if let sensitivity, !["light", "medium", "hard"].contains(sensitivity) {
+                throw ValidationError("--sensitivity must be light, medium or hard")
+            }
+        }
+
+        func run() async throws {
+            let flags = DaemonSettings(
+                socket: socket, stateDirectory: stateDirectory, input: input, soundDevice: soundDevice, sounds: sounds,
+                logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)), sensitivity: sensitivity)
+            let file: DaemonSettings
+            do {
+                file = try DaemonSettings.load(
+                    path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
+            } catch {
+                throw CleanExit.message("shakyd: \(error)")
+            }
+            let configuration = DaemonConfiguration(resolving: file.overridden(by: flags))
+            let level = configuration.logLevel
+            LoggingSystem.bootstrap { label in
+                var handler = DaemonLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
+            let logger = Logger(label: "shakyd")
+            do {
+                try await Daemon.run(configuration: configuration, logger: logger)
+            } catch {
+                logger.critical("cannot run: \(error)")
+                throw ExitCode.failure
+            }
+        }
+    }
+}
