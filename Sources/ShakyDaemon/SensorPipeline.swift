@@ -127,8 +127,7 @@ public actor SensorPipeline {
     private func sensorFailed(_ error: any Error) {
         guard let source else { return }
         source.stop()
-        if error is AccelerometerGoneError
-        {
+        if error is AccelerometerGoneError {
             state = .gone
             message = "\(error)"
             logger.warning(
