@@ -24,6 +24,9 @@ SHAKYDATADIR   := $(DATADIR)/shaky
 MANIFEST       := $(SHAKYDATADIR)/install-manifest
 STAGE          := .build/stage
 CONFIGURATION  ?= release
+# Where the built binaries are; tests pass these so no second swift process runs inside `swift test`.
+BIN_PATH        = $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path)
+GENERATE_MANUAL = $(shell $(SWIFT) build --show-bin-path)/generate-manual-tool
 
 .PHONY: setup run test lint bench build-release manual install install-files uninstall
 
@@ -47,6 +50,7 @@ lint:
 
 test: lint
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build
 
 bench:
@@ -58,11 +62,10 @@ build-release:
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
 manual:
-	$(SWIFT) build --product generate-manual
+	test -x $(GENERATE_MANUAL) || $(SWIFT) build --product generate-manual
 	rm -rf .build/manual && mkdir -p .build/manual
-	tool=$$($(SWIFT) build --show-bin-path)/generate-manual-tool && \
-	bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path) && \
-	    $$tool $$bin/shakyd --multi-page -o .build/manual && $$tool $$bin/shaky --multi-page -o .build/manual
+	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o .build/manual
+	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o .build/manual
 
 install: build-release
 	$(MAKE) install-files
@@ -72,10 +75,11 @@ install: build-release
 install-files: manual
 	rm -rf $(STAGE)
 	install -d $(STAGE)$(BINDIR) $(STAGE)$(UNITDIR) $(STAGE)$(SYSUSERSDIR) $(STAGE)$(UDEVRULESDIR) \
-	    $(STAGE)$(SHAKYDATADIR)/sounds $(STAGE)$(SHAKYDATADIR)/packs $(STAGE)$(MANDIR)/man1 \
+	    $(STAGE)$(SHAKYDATADIR)/sounds $(STAGE)$(SHAKYDATADIR)/packs $(STAGE)$(SHAKYDATADIR)/traces \
+	    $(STAGE)$(MANDIR)/man1 \
 	    $(STAGE)$(DATADIR)/bash-completion/completions $(STAGE)$(DATADIR)/zsh/site-functions \
 	    $(STAGE)$(DATADIR)/fish/vendor_completions.d
-	bin=$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path) && \
+	bin=$(BIN_PATH) && \
 	install -m 0755 $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
 	for tool in shaky shakyd; do \
 	    $$bin/$$tool --generate-completion-script bash > $(STAGE)$(DATADIR)/bash-completion/completions/$$tool && \
@@ -90,6 +94,7 @@ install-files: manual
 	install -m 0644 systemd/shakyd.conf $(STAGE)$(SHAKYDATADIR)/shakyd.conf.example
 	install -m 0644 sounds/*.wav sounds/README.md $(STAGE)$(SHAKYDATADIR)/sounds/
 	install -m 0644 Sources/ShakyStore/BuiltinPacks/*.json $(STAGE)$(SHAKYDATADIR)/packs/
+	install -m 0644 Sources/ShakyDaemon/Demo/demo-shakes.csv $(STAGE)$(SHAKYDATADIR)/traces/
 	install -m 0644 .build/manual/*.1 $(STAGE)$(MANDIR)/man1/
 	cd $(STAGE) && find . -type f | sed 's|^\.||' | sort > ../install-manifest
 	echo $(MANIFEST) >> .build/install-manifest
@@ -100,4 +105,5 @@ uninstall:
 	@test -f $(DESTDIR)$(MANIFEST) || { echo "nothing to uninstall: no $(DESTDIR)$(MANIFEST)"; exit 1; }
 	while read -r file; do rm -f "$(DESTDIR)$$file"; done < $(DESTDIR)$(MANIFEST)
 	-rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SHAKYDATADIR)/sounds $(DESTDIR)$(SHAKYDATADIR)/packs \
+	    $(DESTDIR)$(SHAKYDATADIR)/traces \
 	    $(DESTDIR)$(SHAKYDATADIR)

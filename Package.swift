@@ -57,7 +57,8 @@ let package = Package(
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
                 logging, serviceLifecycle, nioCore, nioPosix, yams,
-            ]
+            ],
+            exclude: ["Demo"]
         ),
         .target(
             name: "ShakyTesting",
@@ -86,6 +87,7 @@ let package = Package(
             name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
+        .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),
         .testTarget(name: "ShakyCLITests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -67,7 +67,9 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
 
     /// Checks every parameter; throws the first problem found.
     public func validate() throws(ShakeDetectorSettingsError) {
-        func check(_ ok: Bool, _ name: String, _ value: Double, _ requirement: String)
+        func check(
+            _ ok: Bool, _ name: String, _ value: Double, _ requirement: String
+        )
             throws(ShakeDetectorSettingsError)
         {
             if !ok { throw ShakeDetectorSettingsError(parameter: name, value: value, requirement: requirement) }

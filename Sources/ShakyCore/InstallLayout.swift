@@ -24,6 +24,8 @@ public enum InstallLayout {
         /// The built-in quiz packs: `share/shaky/packs`, `Sources/ShakyStore/BuiltinPacks` in the checkout.
         public static let builtinPacks = DataSet(
             installedPath: "packs", checkoutPath: "Sources/ShakyStore/BuiltinPacks")
+        /// The demo trace (`--input demo`): `share/shaky/traces`, `Sources/ShakyDaemon/Demo` in the checkout.
+        public static let demoTraces = DataSet(installedPath: "traces", checkoutPath: "Sources/ShakyDaemon/Demo")
     }
 
     /// The candidate folders for `dataSet`, most specific first. Only existing folders are returned.

@@ -47,12 +47,7 @@ public final class Daemon: Sendable {
         configuration: DaemonConfiguration, clock: any Clock<Duration> = ContinuousClock(),
         accessPolicy: (any VarlinkAccessPolicy)? = nil, logger: Logger
     ) async throws -> Daemon {
-        let spec: InputSpec?
-        do {
-            spec = configuration.input == "none" ? nil : try InputSpec(parsing: configuration.input)
-        } catch {
-            throw DaemonStartError(problem: "\(error)")
-        }
+        let spec = try inputSpec(configuration.input)
         let database = try AppDatabase.open(path: configuration.databasePath)
         let preferences = try database.preferences()
         let sound = makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)
@@ -116,6 +111,28 @@ public final class Daemon: Sendable {
         await sensor.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
         logger.info("stopped; the game is saved")
+    }
+
+    /// The file `--input demo` replays: a device lying still, shaken every six seconds.
+    public static let demoTraceName = "demo-shakes.csv"
+
+    /// The input to open: `none` gives no sensor; `demo` loops the bundled demo trace at real speed.
+    static func inputSpec(_ text: String) throws -> InputSpec? {
+        switch text {
+        case "none":
+            return nil
+        case "demo":
+            guard let folder = InstallLayout.directory(for: .demoTraces) else {
+                throw DaemonStartError(problem: "--input demo: the demo trace \(demoTraceName) is not installed")
+            }
+            return .trace(path: folder.appendingPathComponent(demoTraceName).path, speed: .realTime, loop: true)
+        default:
+            do {
+                return try InputSpec(parsing: text)
+            } catch {
+                throw DaemonStartError(problem: "\(error)")
+            }
+        }
     }
 
     private static func makeSoundPlayer(

@@ -29,7 +29,7 @@ extension Shakyd {
         @Option(name: .customLong("state-dir"), help: "The folder holding the database (shaky.sqlite).")
         var stateDirectory: String?
 
-        @Option(help: "The accelerometer: auto, iio[:NAME], evdev[:PATH], trace:FILE[,speed=max][,loop] or none.")
+        @Option(help: "The accelerometer: auto, iio[:NAME], evdev[:PATH], trace:FILE[,speed=max][,loop], demo or none.")
         var input: String?
 
         @Option(help: "How hard a shake must be to count: light, medium or hard (until changed over the socket).")

@@ -1,0 +1,119 @@
+import Foundation
+import ShakyTesting
+import Testing
+
+/// `make install` into a DESTDIR, and what systemd thinks of the installed units.
+@Suite(.serialized) struct InstallTests {
+    static let make = "/usr/bin/make"
+
+    /// Installs into a fresh DESTDIR with PREFIX=/usr from this build's products; returns the DESTDIR.
+    static func install() throws -> URL {
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-install-\(UUID())")
+        let result = try runProcess(
+            make,
+            [
+                "-s", "install-files", "DESTDIR=\(destination.path)", "PREFIX=/usr",
+                "BIN_PATH=\(BuiltProducts.binPath.path)",
+                "GENERATE_MANUAL=\(try BuiltProducts.executable("generate-manual-tool"))",
+            ], currentDirectory: BuiltProducts.checkout)
+        #expect(result.status == 0, "make install-files failed: \(result.standardError)")
+        return destination
+    }
+
+    static func files(under root: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        var files: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                files.append(String(url.path.dropFirst(root.path.count)))
+            }
+        }
+        return files.sorted()
+    }
+
+    @Test func theInstalledTreeIsCompleteAndUninstallRemovesAllOfIt() throws {
+        let destination = try Self.install()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let installed = Set(Self.files(under: destination))
+        let expected: [String] = [
+            "/usr/bin/shakyd", "/usr/bin/shaky",
+            "/usr/lib/systemd/system/shakyd.service", "/usr/lib/systemd/system/shakyd.socket",
+            "/usr/lib/sysusers.d/shaky.conf", "/usr/lib/udev/rules.d/70-shaky.rules",
+            "/usr/share/shaky/shakyd.conf.example", "/usr/share/shaky/traces/demo-shakes.csv",
+            "/usr/share/shaky/sounds/hint.wav", "/usr/share/shaky/sounds/buzz-7.wav",
+            "/usr/share/shaky/sounds/game-over.wav", "/usr/share/shaky/sounds/README.md",
+            "/usr/share/shaky/packs/animals.json", "/usr/share/shaky/packs/places-with-accents.json",
+            "/usr/share/man/man1/shakyd.1", "/usr/share/man/man1/shaky.1", "/usr/share/man/man1/shakyd.serve.1",
+            "/usr/share/bash-completion/completions/shaky", "/usr/share/zsh/site-functions/_shakyd",
+            "/usr/share/fish/vendor_completions.d/shaky.fish", "/usr/share/shaky/install-manifest",
+        ]
+        for file in expected {
+            #expect(installed.contains(file), "missing from the install: \(file)")
+        }
+        let soundCount = installed.count { $0.hasPrefix("/usr/share/shaky/sounds/") && $0.hasSuffix(".wav") }
+        #expect(soundCount == 16)
+        let manifest = try String(
+            contentsOf: destination.appendingPathComponent("usr/share/shaky/install-manifest"), encoding: .utf8)
+        #expect(Set(manifest.split(separator: "\n").map(String.init)) == installed)
+        let service = try String(
+            contentsOf: destination.appendingPathComponent("usr/lib/systemd/system/shakyd.service"), encoding: .utf8)
+        #expect(service.contains("ExecStart=/usr/bin/shakyd serve"))
+        #expect(!service.contains("@bindir@"))
+        #expect(FileManager.default.isExecutableFile(atPath: destination.path + "/usr/bin/shakyd"))
+
+        let uninstall = try runProcess(
+            Self.make, ["-s", "uninstall", "DESTDIR=\(destination.path)", "PREFIX=/usr"],
+            currentDirectory: BuiltProducts.checkout)
+        #expect(uninstall.status == 0, "make uninstall failed: \(uninstall.standardError)")
+        #expect(Self.files(under: destination) == [])
+    }
+
+    @Test func theInstalledDaemonFindsItsDataUnderItsPrefix() throws {
+        let destination = try Self.install()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let shakyd = destination.path + "/usr/bin/shakyd"
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "SHAKY_DATA_DIR")
+        let result = try runProcess(
+            shakyd, ["list-devices", "--input", "trace:\(destination.path)/usr/share/shaky/traces/demo-shakes.csv"],
+            environment: environment, timeout: .seconds(30))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("demo-shakes.csv"))
+    }
+
+    @Test func systemdAcceptsTheUnits() throws {
+        let destination = try Self.install()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let units = destination.appendingPathComponent("verify")
+        try FileManager.default.createDirectory(at: units, withIntermediateDirectories: true)
+        let installedUnits = destination.appendingPathComponent("usr/lib/systemd/system")
+        let service = try String(contentsOf: installedUnits.appendingPathComponent("shakyd.service"), encoding: .utf8)
+            .replacingOccurrences(of: "ExecStart=/usr/bin/shakyd", with: "ExecStart=\(destination.path)/usr/bin/shakyd")
+        try service.write(to: units.appendingPathComponent("shakyd.service"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            at: installedUnits.appendingPathComponent("shakyd.socket"),
+            to: units.appendingPathComponent("shakyd.socket"))
+        let verify = try runProcess(
+            "/usr/bin/systemd-analyze", ["verify", "--man=no", "./shakyd.socket", "./shakyd.service"],
+            currentDirectory: units)
+        #expect(verify.status == 0, "systemd-analyze verify: \(verify.standardOutput)\(verify.standardError)")
+        #expect(!verify.standardError.contains("shakyd"), "\(verify.standardError)")
+    }
+
+    @Test func theServiceIsHardenedToAnExposureOfAtMostTwo() throws {
+        let unit = BuiltProducts.checkout.appendingPathComponent("systemd/shakyd.service")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-unit-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try String(contentsOf: unit, encoding: .utf8).replacingOccurrences(of: "@bindir@", with: "/usr/bin")
+        try text.write(to: folder.appendingPathComponent("shakyd.service"), atomically: true, encoding: .utf8)
+        let security = try runProcess(
+            "/usr/bin/systemd-analyze", ["security", "--offline=yes", "./shakyd.service"], currentDirectory: folder)
+        let line = security.standardOutput.split(separator: "\n").first { $0.contains("Overall exposure level") }
+        let exposure = line.flatMap { line in
+            line.split(separator: " ").compactMap { Double($0) }.first
+        }
+        #expect(exposure != nil, "no exposure figure in: \(security.standardOutput)\(security.standardError)")
+        #expect((exposure ?? 10) <= 2.0, "exposure \(exposure ?? -1): \(security.standardOutput)")
+    }
+}
