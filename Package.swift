@@ -78,7 +78,9 @@ let package = Package(
         ),
 
         .testTarget(name: "ShakyCoreTests", dependencies: ["ShakyCore", "ShakyTesting"]),
-        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyTesting"]),
+        .testTarget(
+            name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyTesting"], exclude: ["Fixtures"]
+        ),
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),

@@ -34,7 +34,7 @@ public struct ShakeDetector: Sendable {
         var peakSquared = 0.0
     }
 
-    private let slotDuration: Double
+    private let slotsPerSecond: Double
     private let thresholdSquared: Double
     private let requiredActiveTime: Double
     private var slots: ContiguousArray<Slot>
@@ -63,7 +63,7 @@ public struct ShakeDetector: Sendable {
     public init(settings: ShakeDetectorSettings = .medium) throws(ShakeDetectorSettingsError) {
         try settings.validate()
         self.settings = settings
-        slotDuration = settings.window / Double(Self.slotCount)
+        slotsPerSecond = Double(Self.slotCount) / settings.window
         thresholdSquared = settings.threshold * settings.threshold
         requiredActiveTime = settings.activeFraction * settings.window - 1e-9
         slots = ContiguousArray(repeating: Slot(), count: Self.slotCount)
@@ -137,7 +137,8 @@ public struct ShakeDetector: Sendable {
     /// Updates the gravity estimate: an exponential average whose weights follow the real sample intervals.
     private mutating func updateGravity(with sample: AccelSample, interval: Double) {
         guard interval > 0 else { return }
-        if interval != cachedInterval {
+        // Intervals of a steady stream differ only by rounding: reuse the decay when within a nanosecond.
+        if abs(interval - cachedInterval) > 1e-9 {
             cachedInterval = interval
             cachedDecay = exp(-interval / settings.gravityTimeConstant)
         }
@@ -152,7 +153,7 @@ public struct ShakeDetector: Sendable {
 
     /// Moves the window so that it ends in the slot holding `time`; returns that slot's position.
     private mutating func advanceWindow(to time: Double) -> Int {
-        let slot = Int64((time / slotDuration).rounded(.down))
+        let slot = Int64((time * slotsPerSecond).rounded(.down))
         let count = Int64(Self.slotCount)
         if slot != currentSlot {
             if currentSlot == .min || slot - currentSlot >= count {

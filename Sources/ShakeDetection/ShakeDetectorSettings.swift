@@ -1,6 +1,6 @@
 /// How readily the detector fires: a named preset of ``ShakeDetectorSettings``.
 public enum ShakeSensitivity: String, CaseIterable, Codable, Sendable {
-    /// Fires on gentler shaking; more false triggers while the device is carried in a pocket or bag.
+    /// Fires sooner and on gentler shaking; also fires while the device is carried in a pocket or bag.
     case light
     /// The default balance between missed shakes and false triggers.
     case medium
@@ -55,15 +55,19 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         }
     }
 
-    /// Gentle shakes count (12 m/s²); expect false triggers while walking with the device in a pocket.
+    /// Gentle, short shakes count: 0.1 s above 12 m/s² within 0.25 s, with one reversal.
+    ///
+    /// Fires within 0.2 s of a 4 Hz ±2 g shake, but also while walking with the device in a pocket or bag.
     public static let light = ShakeDetectorSettings(
-        threshold: 12, window: 0.5, activeFraction: 0.3, minimumReversals: 2, cooldown: 1.0)
-    /// The default (16 m/s²): brisk shaking counts; walking, pick-ups, swipes and circles mostly do not.
+        threshold: 12, window: 0.25, activeFraction: 0.4, minimumReversals: 1, cooldown: 1.0)
+    /// The default: 0.25 s above 14 m/s² within 0.5 s, with one reversal.
+    ///
+    /// Brisk shaking counts; walking, bumps, pick-ups and most swipes and circles do not.
     public static let medium = ShakeDetectorSettings(
-        threshold: 16, window: 0.5, activeFraction: 0.3, minimumReversals: 2, cooldown: 1.0)
-    /// Only vigorous shaking counts (20 m/s²).
+        threshold: 14, window: 0.5, activeFraction: 0.5, minimumReversals: 1, cooldown: 1.0)
+    /// Only vigorous shaking counts: 0.25 s above 18 m/s² within 0.5 s, with one reversal.
     public static let hard = ShakeDetectorSettings(
-        threshold: 20, window: 0.5, activeFraction: 0.3, minimumReversals: 2, cooldown: 1.0)
+        threshold: 18, window: 0.5, activeFraction: 0.5, minimumReversals: 1, cooldown: 1.0)
 
     /// Checks every parameter; throws the first problem found.
     public func validate() throws(ShakeDetectorSettingsError) {

@@ -17,8 +17,9 @@ extension Shakyd {
                 directories and the trigger time on the trace's own clock. A malformed file is reported on \
                 standard error with its line number; the other files are still processed and the exit status is 1.
 
-                Score the output against labelled traces with, for example:
-                  shakyd detect traces/dev/*.csv > triggers.csv
+                Score the output against labelled traces with, for example (the pattern leaves out \
+                labels.csv and manifest.csv, which are not traces):
+                  shakyd detect traces/dev/*_*.csv > triggers.csv
                   python3 traces/score.py traces/dev triggers.csv
                 """
         )

@@ -1,0 +1,58 @@
+import Foundation
+import ShakeDetection
+import Testing
+
+@Suite("ShakeDetectorSettings")
+struct ShakeDetectorSettingsTests {
+    @Test("Every preset is valid and matches its sensitivity", arguments: ShakeSensitivity.allCases)
+    func presetsValid(sensitivity: ShakeSensitivity) throws {
+        let settings = ShakeDetectorSettings(sensitivity: sensitivity)
+        try settings.validate()
+        let named: ShakeDetectorSettings =
+            switch sensitivity {
+            case .light: .light
+            case .medium: .medium
+            case .hard: .hard
+            }
+        #expect(settings == named)
+        #expect(ShakeSensitivity(rawValue: sensitivity.rawValue) == sensitivity)
+    }
+
+    @Test("The default detector uses the medium preset")
+    func defaultIsMedium() throws {
+        #expect(try ShakeDetector().settings == .medium)
+    }
+
+    static let invalid: [(String, @Sendable (inout ShakeDetectorSettings) -> Void)] = [
+        ("threshold", { $0.threshold = 0 }),
+        ("threshold", { $0.threshold = .nan }),
+        ("window", { $0.window = 0 }),
+        ("window", { $0.window = 11 }),
+        ("activeFraction", { $0.activeFraction = 1.5 }),
+        ("activeFraction", { $0.activeFraction = -0.1 }),
+        ("minimumReversals", { $0.minimumReversals = -1 }),
+        ("cooldown", { $0.cooldown = -1 }),
+        ("cooldown", { $0.cooldown = .infinity }),
+        ("gravityTimeConstant", { $0.gravityTimeConstant = 0 }),
+        ("maximumGap", { $0.maximumGap = -0.5 }),
+    ]
+
+    @Test("Invalid settings are rejected, naming the parameter", arguments: invalid.indices)
+    func rejectsInvalid(index: Int) throws {
+        let (parameter, change) = Self.invalid[index]
+        var settings = ShakeDetectorSettings.medium
+        change(&settings)
+        let error = #expect(throws: ShakeDetectorSettingsError.self) { try settings.validate() }
+        #expect(error?.parameter == parameter)
+        #expect(error?.description.contains(parameter) == true)
+        #expect(throws: ShakeDetectorSettingsError.self) { try ShakeDetector(settings: settings) }
+    }
+
+    @Test("Settings survive a JSON round trip")
+    func codable() throws {
+        var settings = ShakeDetectorSettings.hard
+        settings.maximumGap = 0.75
+        let data = try JSONEncoder().encode(settings)
+        #expect(try JSONDecoder().decode(ShakeDetectorSettings.self, from: data) == settings)
+    }
+}
