@@ -87,7 +87,8 @@ let package = Package(
             name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
-        .testTarget(name: "ShakyCLITests", dependencies: ["ShakyCLI", "ShakyProtocol", "ShakyTesting", argumentParser]),
+        .testTarget(
+            name: "ShakyCLITests", dependencies: ["ShakyCLI", "ShakyProtocol", "ShakyTesting", argumentParser]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,7 +27,13 @@ public final class ShakyClient: Sendable {
     public static func connect(
         socketPath: String?, defaults: DefaultPaths = DefaultPaths()
     ) async throws(ShakyClientError) -> ShakyClient {
-        let paths = socketPath.map { [$0] } ?? defaults.clientSockets
+        try await connect(trying: socketPath.map { [$0] } ?? defaults.clientSockets)
+    }
+
+    /// Connects to the first of `paths` where a daemon answers.
+    ///
+    /// Throws ``ShakyClientError/daemonUnreachable(paths:reason:)`` naming every path tried.
+    public static func connect(trying paths: [String]) async throws(ShakyClientError) -> ShakyClient {
         var reasons: [String] = []
         for path in paths {
             do {

@@ -17,8 +17,10 @@ import Testing
 
     @Test func theSocketComesFromShakySocket() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
-            let outcome = try await runBinary(["scoreboard", "--json"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            daemon.answer(
+                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+            let outcome = try await runBinary(
+                ["scoreboard", "--json"], environment: ["SHAKY_SOCKET": daemon.socketPath])
             #expect(outcome.status == 0, "\(outcome)")
             let reply = try JSONDecoder().decode(ShakyAPI.ScoreboardReply.self, from: Data(outcome.output.utf8))
             #expect(reply.standings == Fixtures.standings)
@@ -28,7 +30,9 @@ import Testing
     @Test func aNegativeScoreReachesTheDaemon() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer("Game.AdjustScore", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
-            let outcome = try await runBinary(["score", "Owls", "-5", "--reason", "rude", "--socket", daemon.socketPath])
+            let outcome = try await runBinary([
+                "score", "Owls", "-5", "--reason", "rude", "--socket", daemon.socketPath,
+            ])
             #expect(outcome.status == 0, "\(outcome)")
             #expect(daemon.calls == [.init("Game.AdjustScore", ["team": "Owls", "delta": -5, "reason": "rude"])])
         }
@@ -80,7 +84,8 @@ import Testing
             daemon.answer("Game.Watch", with: .watch(PlaySessionTests.watchEvents, end: false))
             daemon.answer("Game.Next", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
             daemon.answer("Game.Buzz", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
-            daemon.answer("Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
+            daemon.answer(
+                "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
             let outcome = try await runBinary(
                 ["play", "--team", "Owls", "--team", "Foxes", "--seed", "1", "--socket", daemon.socketPath],
                 input: "n\n1\na tiger\n")
@@ -105,7 +110,8 @@ import Testing
             let outcome = try await runBinary(["play", "--script", file, "--socket", daemon.socketPath])
             #expect(outcome.status == 0, "\(outcome)")
             #expect(outcome.error == "! unknown command “bogus”; type ? for the commands\n")
-            #expect(daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" } == [.init("Game.Hint")])
+            #expect(
+                daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" } == [.init("Game.Hint")])
         }
     }
 }

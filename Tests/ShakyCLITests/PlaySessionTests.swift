@@ -22,8 +22,10 @@ import Testing
         for method in ["Next", "Hint", "Buzz", "Pause", "Skip"] {
             daemon.answer("Game.\(method)", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
         }
-        daemon.answer("Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
-        daemon.answer("Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+        daemon.answer(
+            "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
+        daemon.answer(
+            "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
     }
 
     @Test func scriptedCommandsBecomeCalls() async throws {
@@ -52,13 +54,17 @@ import Testing
     @Test func refusalsArePrintedAndTheSessionGoesOn() async throws {
         try await FakeDaemon.run { daemon in
             script(daemon)
-            daemon.answer("Game.Buzz", with: .error("Refused", ["reason": "alreadyBuzzed", "message": "Owls already buzzed"]))
+            daemon.answer(
+                "Game.Buzz", with: .error("Refused", ["reason": "alreadyBuzzed", "message": "Owls already buzzed"]))
             let console = RecordingConsole()
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
-            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "b Owls\n7\nn\n"))
+            try await PlaySession(client: client, console: console).run(
+                commands: InputLines.lines(of: "b Owls\n7\nn\n"))
             await client.close()
             #expect(console.error == "! Owls already buzzed\n! there is no team 7; the teams are 1 to 2\n")
-            #expect(daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" }.map(\.method).last == "io.shakywords.Game.Next")
+            #expect(
+                daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" }.map(\.method).last
+                    == "io.shakywords.Game.Next")
         }
     }
 
@@ -67,7 +73,8 @@ import Testing
             daemon.answer("Game.Status", with: .error("NoGame", [:]))
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             await #expect(throws: ShakyClientError.self) {
-                try await PlaySession(client: client, console: RecordingConsole()).run(commands: InputLines.lines(of: "n\n"))
+                try await PlaySession(client: client, console: RecordingConsole()).run(
+                    commands: InputLines.lines(of: "n\n"))
             }
             await client.close()
             #expect(daemon.calls == [.init("Game.Status")])

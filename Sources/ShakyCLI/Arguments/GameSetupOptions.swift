@@ -24,7 +24,9 @@ struct GameSetupOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds to buzz (default: 60).", valueName: "seconds"))
     var indicationTime: Double?
 
-    @Option(help: ArgumentHelp("Seconds left after the first buzz, or what is left if less (default: 20).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds left after the first buzz, or what is left if less (default: 20).", valueName: "seconds"))
     var timeAfterFirstBuzz: Double?
 
     @Option(help: ArgumentHelp("Seconds each team has to answer (default: 60).", valueName: "seconds"))
@@ -42,7 +44,9 @@ struct GameSetupOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Most hints per question (default: 3).", valueName: "count"))
     var maximumHints: Int?
 
-    @Option(help: ArgumentHelp("Seconds between two hints, so one long shake spends one hint (default: 1.5).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds between two hints, so one long shake spends one hint (default: 1.5).", valueName: "seconds"))
     var hintCooldown: Double?
 
     @Flag(inversion: .prefixedNo, help: "Accept near misses: 1 typo for 4-7 letters, 2 for 8 or more (default: on).")

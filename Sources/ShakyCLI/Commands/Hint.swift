@@ -6,7 +6,9 @@ extension Shaky {
     struct Hint: ClientCommand {
         static let configuration = CommandConfiguration(
             abstract: "Reveal one more letter, as a shake does.",
-            discussion: "Puts the next letter of the answer in its right place and reshuffles the others; each hint makes the question worth fewer points.")
+            discussion:
+                "Puts the next letter of the answer in its right place and reshuffles the others; each hint makes the question worth fewer points."
+        )
 
         @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,9 @@ extension Shaky {
     struct Pause: ClientCommand {
         static let configuration = CommandConfiguration(
             abstract: "Freeze the countdown.",
-            discussion: "The time left is kept exactly; `shaky resume` lets it run again. Buzzes and answers wait while paused.")
+            discussion:
+                "The time left is kept exactly; `shaky resume` lets it run again. Buzzes and answers wait while paused."
+        )
 
         @OptionGroup var global: GlobalOptions
 

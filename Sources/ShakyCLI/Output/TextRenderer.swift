@@ -120,8 +120,10 @@ enum TextRenderer {
             case 1: "Winner: \(result.winners[0])"
             default: "Winners (tied): " + result.winners.joined(separator: ", ")
             }
-        return [winners + " · " + played + (result.endedEarly ? " (ended early)" : ""), "", scoreboard(result.standings)]
-            .joined(separator: "\n")
+        return [
+            winners + " · " + played + (result.endedEarly ? " (ended early)" : ""), "", scoreboard(result.standings),
+        ]
+        .joined(separator: "\n")
     }
 
     /// The standings as a table with shared ranks.
@@ -226,7 +228,9 @@ enum TextRenderer {
         if let driver = sensor.driver { details.append(driver) }
         if let device = sensor.device { details.append(device) }
         if let rate = sensor.rate { details.append(String(format: "%g Hz", rate)) }
-        var lines = ["Sensor: \(sensor.state.rawValue)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")]
+        var lines = [
+            "Sensor: \(sensor.state.rawValue)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        ]
         lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity)")
         if sensor.state == .absent { lines.append("Hints are manual: `shaky hint`.") }
         if let message = sensor.message { lines.append(message) }

@@ -66,7 +66,9 @@ struct WatchRenderer: Sendable {
             tiles = nil
             points = nil
             guard let result = event.result else { return "Game over" }
-            let standings = result.standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map { "\($0.team) \($0.points)" }
+            let standings = result.standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map {
+                "\($0.team) \($0.points)"
+            }
             let winners = result.winners.isEmpty ? "no winner" : "won by " + result.winners.joined(separator: " and ")
             return "Game over: \(winners) · " + standings.joined(separator: ", ")
         case .sensor:
@@ -88,13 +90,18 @@ struct WatchRenderer: Sendable {
         let inPlay = status.phase == .indication || status.phase == .answering
         tiles = inPlay ? status.tiles : nil
         points = inPlay ? status.points : nil
-        phase = status.phase == .answering ? status.teamUp.map { "answering(\($0))" } ?? "answering" : status.phase.rawValue
+        phase =
+            status.phase == .answering ? status.teamUp.map { "answering(\($0))" } ?? "answering" : status.phase.rawValue
         teams = status.teams.map(\.name)
     }
 
     private func stateLine(_ status: ShakyAPI.Status) -> String {
         var parts: [String] = []
-        if let number = status.questionNumber { parts.append("Question \(number)/\(status.questionCount)") }
+        if let number = status.questionNumber {
+            parts.append("Question \(number)/\(status.questionCount)")
+        } else {
+            parts.append("\(status.questionCount) questions")
+        }
         parts.append(TextRenderer.phase(status))
         if status.paused { parts.append("paused") }
         if let remaining = status.remaining, tiles != nil { parts.append("\(TextRenderer.clock(remaining)) left") }

@@ -133,7 +133,8 @@ final class FakeDaemon: Sendable {
         case .events(let events, let end)?:
             let (stream, continuation) = AsyncThrowingStream<VarlinkStreamReply, any Error>.makeStream()
             for (index, event) in events.enumerated() {
-                continuation.yield(VarlinkStreamReply(parameters: event, continues: !(end && index == events.count - 1)))
+                continuation.yield(
+                    VarlinkStreamReply(parameters: event, continues: !(end && index == events.count - 1)))
             }
             if end {
                 continuation.finish()

@@ -50,7 +50,9 @@ enum Fixtures {
         difficulty: .easy)
 
     /// A `Watch` event of `kind` with `configure` applied.
-    static func event(_ kind: ShakyAPI.EventKind, _ configure: (inout ShakyAPI.Event) -> Void = { _ in }) -> ShakyAPI.Event {
+    static func event(
+        _ kind: ShakyAPI.EventKind, _ configure: (inout ShakyAPI.Event) -> Void = { _ in }
+    ) -> ShakyAPI.Event {
         var event = ShakyAPI.Event(kind: kind)
         configure(&event)
         return event

@@ -39,7 +39,9 @@ extension Shaky.Pack {
         func run(client: ShakyClient, console: any Console) async throws {
             let data: Data
             do {
-                data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+                data =
+                    file == "-"
+                    ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
                 throw CommandFailure("cannot read \(file): \((error as NSError).localizedDescription)")
             }

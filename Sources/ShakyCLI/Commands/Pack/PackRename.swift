@@ -20,7 +20,8 @@ extension Shaky.Pack {
 
         func run(client: ShakyClient, console: any Console) async throws {
             let pack = try await client.renamePack(name: name, to: newName)
-            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Renamed to " + TextRenderer.pack(pack) }
+            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Renamed to " + TextRenderer.pack(pack)
+            }
         }
     }
 }
