@@ -23,10 +23,16 @@ extension ShakyClient {
                     continuation.yield(reply.event)
                 }
                 continuation.finish()
-            } catch let error as VarlinkError {
-                continuation.finish(throwing: ShakyClientError(error, path: path))
             } catch {
-                continuation.finish(throwing: error)
+                // Stopping the iteration cancels this task before closing the connection, so the error
+                // that closing causes is no error for the watcher.
+                if Task.isCancelled {
+                    continuation.finish()
+                } else if let error = error as? VarlinkError {
+                    continuation.finish(throwing: ShakyClientError(error, path: path))
+                } else {
+                    continuation.finish(throwing: error)
+                }
             }
             await watcher.close()
         }

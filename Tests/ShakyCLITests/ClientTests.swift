@@ -133,6 +133,38 @@ import Testing
         }
     }
 
+    @Test func aWatchTheDaemonRefusesThrowsItsMessage() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Watch", with: .error("NoGame", [:]))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let events = try await client.watch()
+            let error = await #expect(throws: ShakyClientError.self) {
+                for try await _ in events {}
+            }
+            #expect(error?.refusalName == "NoGame")
+            #expect(error?.description.hasPrefix("there is no game") == true)
+            await client.close()
+        }
+    }
+
+    @Test func stoppingAWatchEarlyIsNoError() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Watch", with: .watch([Fixtures.event(.resumed), Fixtures.event(.paused)], end: false))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            for _ in 0..<20 {
+                let watcher = Task {
+                    var count = 0
+                    for try await _ in try await client.watch() { count += 1 }
+                    return count
+                }
+                watcher.cancel()
+                let count = try await watcher.value
+                #expect(count <= 2)
+            }
+            await client.close()
+        }
+    }
+
     @Test func refusalsCarryTheDaemonsMessage() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer(

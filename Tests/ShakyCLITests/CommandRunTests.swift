@@ -196,6 +196,15 @@ import Testing
         }
     }
 
+    @Test func aRefusedWatchExitsWithOne() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Watch", with: .error("NoGame", [:]))
+            let outcome = await shaky(daemon, ["watch"])
+            #expect(outcome.status == 1)
+            #expect(outcome.error.hasPrefix("shaky: there is no game; start one with `shaky new"))
+        }
+    }
+
     @Test func anUnreachableDaemonExitsWithThree() async {
         let path = "/tmp/shaky-cli-none-\(UUID().uuidString.prefix(8))/shaky.sock"
         let outcome = await runInProcess(["status", "--socket", path])
