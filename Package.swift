@@ -64,11 +64,13 @@ let package = Package(
             name: "ShakyTesting",
             dependencies: ["ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDaemon"]
         ),
+        // The `shaky` command tree, a library so that tests can parse and run it in-process.
+        .target(name: "ShakyCLI", dependencies: ["ShakyCore", "ShakyProtocol", argumentParser]),
         // Thin mains.
         .executableTarget(
             name: "shakyd",
             dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
-        .executableTarget(name: "shaky", dependencies: ["ShakyProtocol", "TriviaEngine", argumentParser]),
+        .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(
             name: "shaky-bench",
@@ -90,7 +92,8 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting"]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),
-        .testTarget(name: "ShakyCLITests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
+        .testTarget(
+            name: "ShakyCLITests", dependencies: ["ShakyCLI", "ShakyProtocol", "ShakyTesting", argumentParser]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,125 @@
+import ArgumentParser
+import ShakyProtocol
+
+/// How a new game is set up: teams, packs, questions and rules (`shaky new`, `shaky play`).
+struct GameSetupOptions: ParsableArguments {
+    @Option(name: .customLong("team"), help: "A team's name (2 to 8 teams, 1-24 characters each; repeat the option).")
+    var teams: [String] = []
+
+    @Option(name: .customLong("pack"), help: "A pack to draw questions from (repeat; default: every pack).")
+    var packs: [String] = []
+
+    @Option(help: "How many questions (default: 10).")
+    var questions: Int?
+
+    @Option(help: "Which questions to draw.")
+    var difficulty: ShakyAPI.DifficultyFilter?
+
+    @Option(help: "Seed for drawing and scrambling, to replay the same game.")
+    var seed: Int?
+
+    @Flag(help: "End a game still in play first, instead of refusing.")
+    var replace = false
+
+    @Option(help: ArgumentHelp("Seconds to buzz (default: 60).", valueName: "seconds"))
+    var indicationTime: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds left after the first buzz, or what is left if less (default: 20).", valueName: "seconds"))
+    var timeAfterFirstBuzz: Double?
+
+    @Option(help: ArgumentHelp("Seconds each team has to answer (default: 60).", valueName: "seconds"))
+    var answerTime: Double?
+
+    @Option(help: ArgumentHelp("What a question is worth with no hints (default: 10).", valueName: "points"))
+    var basePoints: Int?
+
+    @Option(help: ArgumentHelp("Points lost per hint (default: 2).", valueName: "points"))
+    var pointsPerHint: Int?
+
+    @Option(help: ArgumentHelp("The least a question is worth after hints (default: 2).", valueName: "points"))
+    var minimumPoints: Int?
+
+    @Option(help: ArgumentHelp("Most hints per question (default: 3).", valueName: "count"))
+    var maximumHints: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds between two hints, so one long shake spends one hint (default: 1.5).", valueName: "seconds"))
+    var hintCooldown: Double?
+
+    @Flag(inversion: .prefixedNo, help: "Accept near misses: 1 typo for 4-7 letters, 2 for 8 or more (default: on).")
+    var answerTolerance: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Accept answers without accents (default: on).")
+    var ignoreDiacritics: Bool?
+
+    /// Whether any rule differs from the defaults.
+    var rules: ShakyAPI.Rules? {
+        let rules = ShakyAPI.Rules(
+            indicationTime: indicationTime, timeAfterFirstBuzz: timeAfterFirstBuzz, answerTime: answerTime,
+            basePoints: basePoints, pointsPerHint: pointsPerHint, minimumPoints: minimumPoints,
+            maximumHints: maximumHints, hintCooldown: hintCooldown, answerTolerance: answerTolerance,
+            ignoreDiacritics: ignoreDiacritics)
+        return rules == ShakyAPI.Rules() ? nil : rules
+    }
+
+    /// The `Game.New` parameters.
+    var request: ShakyAPI.NewGame {
+        ShakyAPI.NewGame(
+            teams: teams, packs: packs.isEmpty ? nil : packs, questions: questions, difficulty: difficulty, seed: seed,
+            rules: rules, replace: replace ? true : nil)
+    }
+
+    /// Checks the teams and rules, with messages that say what to change.
+    func validate() throws {
+        guard teams.isEmpty || teams.count >= 2 else {
+            throw ValidationError("A game needs at least 2 teams: add another --team NAME.")
+        }
+        guard teams.count <= 8 else {
+            throw ValidationError("A game takes at most 8 teams, not \(teams.count).")
+        }
+        var seen: [String: String] = [:]
+        for team in teams {
+            let name = team.trimmingSpaces
+            guard !name.isEmpty, name.count <= 24 else {
+                throw ValidationError("Team name “\(team)” must have 1 to 24 characters.")
+            }
+            if let earlier = seen[name.lowercased()] {
+                throw ValidationError("Teams “\(earlier)” and “\(team)” have the same name; give each team its own.")
+            }
+            seen[name.lowercased()] = team
+        }
+        if let questions, questions < 1 {
+            throw ValidationError("--questions must be at least 1, not \(questions).")
+        }
+        let times = [
+            ("--indication-time", indicationTime), ("--time-after-first-buzz", timeAfterFirstBuzz),
+            ("--answer-time", answerTime),
+        ]
+        for case (let name, let value?) in times where !(value > 0 && value.isFinite) {
+            throw ValidationError("\(name) must be a number of seconds above 0, not \(value).")
+        }
+        if let hintCooldown, !(hintCooldown >= 0 && hintCooldown.isFinite) {
+            throw ValidationError("--hint-cooldown must be 0 seconds or more, not \(hintCooldown).")
+        }
+        let counts = [
+            ("--base-points", basePoints), ("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints),
+            ("--maximum-hints", maximumHints),
+        ]
+        for case (let name, let value?) in counts where value < 0 {
+            throw ValidationError("\(name) must be 0 or more, not \(value).")
+        }
+    }
+}
+
+extension String {
+    /// The string without whitespace at either end.
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text = text.dropFirst() }
+        while text.last?.isWhitespace == true { text = text.dropLast() }
+        return String(text)
+    }
+}

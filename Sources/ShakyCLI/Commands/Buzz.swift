@@ -1,0 +1,26 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky buzz`: a team indicates it knows the answer.
+    struct Buzz: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Buzz for a team: it knows the answer.",
+            discussion: """
+                Each team buzzes at most once per question. The first to buzz answers first, the others \
+                in buzz order if it is wrong.
+                """)
+
+        @Argument(help: "The team that buzzes.")
+        var team: String
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let status = try await client.buzz(team: team)
+            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+                TextRenderer.status(status, style: style)
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky leaderboard`: teams across finished games.
+    struct Leaderboard: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rank teams across finished games, by wins, then points.")
+
+        @Option(help: "Show at most this many teams.")
+        var limit: Int?
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit).") }
+        }
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let entries = try await client.leaderboard(limit: limit)
+            try global.emit(ShakyAPI.LeaderboardReply(entries: entries), on: console) { _ in
+                TextRenderer.leaderboard(entries)
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky new`: starts a game.
+    struct New: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start a new game.",
+            discussion: """
+                Sets up the teams, the packs the questions are drawn from, and the rules. The game waits \
+                in phase ready: open the first question with `shaky next`. A game still in play is ended \
+                first only with --replace.
+
+                Example: shaky new --team Owls --team Foxes --pack Animals --questions 5 --difficulty easy
+                """)
+
+        @OptionGroup var setup: GameSetupOptions
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            guard !setup.teams.isEmpty else {
+                throw ValidationError("Name the teams: --team NAME --team NAME (2 to 8 teams).")
+            }
+        }
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let status = try await client.newGame(setup.request)
+            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+                TextRenderer.status(status, style: style)
+            }
+        }
+    }
+}

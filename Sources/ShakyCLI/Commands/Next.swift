@@ -1,0 +1,22 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky next`: open the next question.
+    struct Next: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open the next question.",
+            discussion:
+                "Opens the first question after `shaky new`, and the next one after a round is over; after the last question it ends the game."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let status = try await client.next()
+            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+                TextRenderer.status(status, style: style)
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky.Pack {
+    /// `shaky pack remove`.
+    struct Remove: ClientCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a question from a pack of your own.")
+
+        @Argument(help: "The question's id (see `shaky pack show`).")
+        var id: Int
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            try await client.deleteQuestion(id: id)
+            try global.emit(ShakyAPI.Empty(), on: console) { _ in "Removed question #\(id)." }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky.Pack {
+    /// `shaky pack rename`.
+    struct Rename: ClientCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a pack of your own.")
+
+        @Argument(help: "The pack.")
+        var name: String
+
+        @Argument(help: "Its new name.")
+        var newName: String
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            guard !newName.trimmingSpaces.isEmpty else { throw ValidationError("The new name must not be empty.") }
+        }
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let pack = try await client.renamePack(name: name, to: newName)
+            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Renamed to " + TextRenderer.pack(pack)
+            }
+        }
+    }
+}

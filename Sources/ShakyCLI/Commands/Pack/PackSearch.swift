@@ -1,0 +1,34 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky.Pack {
+    /// `shaky pack search`.
+    struct Search: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find questions whose text or answer contains the words, ignoring case and accents.")
+
+        @Argument(help: ArgumentHelp("The words to look for.", valueName: "words"))
+        var words: [String] = []
+
+        @Option(help: "Search only this pack.")
+        var pack: String?
+
+        @Option(help: "Show at most this many questions.")
+        var limit: Int?
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            guard !words.joined().trimmingSpaces.isEmpty else { throw ValidationError("Say what to look for.") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit).") }
+        }
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let questions = try await client.searchQuestions(
+                words.joined(separator: " "), pack: pack, limit: limit)
+            try global.emit(ShakyAPI.QuestionsReply(questions: questions), on: console) { _ in
+                TextRenderer.questions(questions)
+            }
+        }
+    }
+}

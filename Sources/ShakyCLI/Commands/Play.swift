@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky play`: the host's interactive mode.
+    struct Play: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Host a game interactively: see the letters and countdown, type one-letter commands.",
+            discussion: """
+                Shows every question, hint, buzz and answer as it happens, and reads one command per line:
+
+                  n            open the next question
+                  h            reveal a letter (as a shake does)
+                  b TEAM, 1-8  buzz for a team, by name or number
+                  a ANSWER     answer for the team that is up
+                  p            pause, or resume
+                  s            skip the question
+                  e            end the game
+                  t, st        show the scoreboard, the status
+                  w SECONDS    wait (for scripts)
+                  ?            list the commands
+                  q            leave (the game goes on in the daemon)
+
+                Commands come from the terminal, a pipe or --script FILE; the session ends at q or at the \
+                end of the input. With --team options, a new game starts first (the other game options \
+                are those of `shaky new`).
+
+                Example: printf 'n\\nw 3\\nb 1\\na tiger\\nt\\nq\\n' | shaky play --team Owls --team Foxes
+                """)
+
+        @Option(help: "Read the commands from this file instead of standard input.", completion: .file())
+        var script: String?
+
+        @OptionGroup(title: "New game") var setup: GameSetupOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let console = CurrentConsole.value
+            let commands: AsyncStream<String>
+            if let script {
+                do {
+                    commands = InputLines.lines(of: try String(contentsOfFile: script, encoding: .utf8))
+                } catch {
+                    throw CommandFailure("cannot read the script \(script): \((error as NSError).localizedDescription)")
+                }
+            } else {
+                commands = InputLines.standardInput()
+            }
+            try await global.withClient { client in
+                if !setup.teams.isEmpty { _ = try await client.newGame(setup.request) }
+                try await PlaySession(client: client, console: console, json: global.json).run(commands: commands)
+            }
+        }
+    }
+}

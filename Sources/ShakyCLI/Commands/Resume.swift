@@ -1,0 +1,19 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky resume`: let the countdown run again after a pause.
+    struct Resume: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let the countdown run again after a pause.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let status = try await client.resume()
+            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+                TextRenderer.status(status, style: style)
+            }
+        }
+    }
+}

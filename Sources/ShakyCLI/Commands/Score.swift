@@ -1,0 +1,60 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky score`: adds or takes points by hand.
+    struct Score: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add points to a team, or take some away.",
+            usage: "shaky score <team> <delta> [--reason <reason>] [--socket <path>] [--json]",
+            discussion: """
+                The change is a whole number: +5 or 5 adds, -3 takes away (`shaky score Owls -3` and \
+                `shaky score Owls -- -3` both work).
+                """)
+
+        @Argument(help: "The team whose score changes.")
+        var team: String
+
+        // Captures `-3`, which the parser would otherwise take for an option; validate() keeps exactly one.
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp("Points to add, e.g. +5, or to take away, e.g. -3.", valueName: "delta"))
+        var deltas: [String] = []
+
+        @Option(help: "Why, as the scoreboard and history show it.")
+        var reason = "adjusted by the host"
+
+        @OptionGroup var global: GlobalOptions
+
+        /// The parsed change.
+        var delta: ScoreDelta {
+            get throws {
+                let deltas = deltas.filter { $0 != "--" }
+                guard let text = deltas.first else {
+                    throw ValidationError("Say how many points: shaky score \(team) +5 (or -3).")
+                }
+                guard deltas.count == 1 else {
+                    throw ValidationError(
+                        "Give one change of score, not \(deltas.count): \(deltas.joined(separator: " ")).")
+                }
+                guard let delta = ScoreDelta(argument: text) else {
+                    throw ValidationError("“\(text)” is not a change of score; write a whole number such as +5 or -3.")
+                }
+                return delta
+            }
+        }
+
+        func validate() throws {
+            let delta = try delta
+            guard delta.points != 0 else { throw ValidationError("A change of 0 points changes nothing.") }
+            guard !reason.trimmingSpaces.isEmpty else { throw ValidationError("--reason must not be empty.") }
+        }
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let status = try await client.adjustScore(team: team, delta: try delta.points, reason: reason)
+            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+                TextRenderer.status(status, style: style)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky settings`: shows or changes the daemon's settings.
+    struct Settings: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or change the sound and shake settings.",
+            discussion: """
+                Without options, shows the settings. Changes apply at once and are kept across restarts; \
+                the settings not given stay as they are.
+                """)
+
+        @Option(help: "Sound cues on or off.")
+        var sound: Switch?
+
+        @Option(help: ArgumentHelp("Sound volume, from 0 to 1.", valueName: "0-1"))
+        var volume: Double?
+
+        @Option(help: "How hard a shake must be to count.")
+        var sensitivity: ShakyAPI.Sensitivity?
+
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if let volume, !(0...1).contains(volume) {
+                throw ValidationError("--volume must be between 0 and 1 (e.g. 0.8), not \(volume).")
+            }
+        }
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let settings: ShakyAPI.Settings
+            if sound == nil && volume == nil && sensitivity == nil {
+                settings = try await client.settings()
+            } else {
+                settings = try await client.updateSettings(
+                    ShakyAPI.SetSettings(sound: sound?.isOn, volume: volume, sensitivity: sensitivity))
+            }
+            try global.emit(ShakyAPI.SettingsReply(settings: settings), on: console) { _ in
+                TextRenderer.settings(settings)
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky status`: show the game: question, letters, countdown, buzzes and scores.
+    struct Status: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the game: question, letters, countdown, buzzes and scores.",
+            discussion: "Fixed letters are shown in brackets, [T] (underlined on a terminal).")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let status = try await client.status()
+            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+                TextRenderer.status(status, style: style)
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import ShakyProtocol
+
+/// Renders the daemon's replies as text for people; pure functions of the reply and a style.
+enum TextRenderer {
+    // MARK: Pieces
+
+    /// The scrambled answer as spaced capitals, words split by ` / `, fixed letters marked:
+    /// `[T] G I R E / O W L`.
+    static func tiles(_ tiles: [ShakyAPI.Tile], style: TextStyle) -> String {
+        let words = tiles.split { !$0.letter && $0.text.allSatisfy(\.isWhitespace) }
+        return words.map { word in
+            word.map { tile in tile.letter && tile.fixed ? style.fixedLetter(tile.text) : tile.text }
+                .joined(separator: " ")
+        }
+        .joined(separator: " / ")
+    }
+
+    /// Seconds as a countdown, `mm:ss`, rounded up so that a countdown shows `00:00` only when time is up.
+    static func clock(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds.rounded(.up)))
+        return String(format: "%02d:%02d", whole / 60, whole % 60)
+    }
+
+    /// Seconds with one decimal, `3.2 s`.
+    static func seconds(_ value: Double) -> String {
+        String(format: "%.1f s", value)
+    }
+
+    /// A signed number of points, `+5` or `-3`.
+    static func signed(_ value: Int) -> String {
+        value > 0 ? "+\(value)" : "\(value)"
+    }
+
+    /// `1 point`, `8 points`.
+    static func points(_ value: Int) -> String {
+        value == 1 || value == -1 ? "\(value) point" : "\(value) points"
+    }
+
+    /// A phase for people: `indication`, `answering: Owls`, `round over`.
+    static func phase(_ status: ShakyAPI.Status) -> String {
+        switch status.phase {
+        case .ready: "ready"
+        case .indication: "indication"
+        case .answering: status.teamUp.map { "answering: \($0)" } ?? "answering"
+        case .roundOver: "round over"
+        case .gameOver: "game over"
+        }
+    }
+
+    // MARK: Game
+
+    /// The whole game as `shaky status` shows it.
+    static func status(_ status: ShakyAPI.Status, style: TextStyle) -> String {
+        var lines: [String] = []
+        var heading: [String] = []
+        if let number = status.questionNumber {
+            heading.append("Question \(number)/\(status.questionCount)")
+        } else {
+            heading.append("\(status.questionCount) questions")
+        }
+        heading.append(style.strong(phase(status)))
+        if let remaining = status.remaining, status.phase == .indication || status.phase == .answering {
+            heading.append("\(clock(remaining)) left")
+        }
+        if status.paused { heading.append(style.strong("PAUSED")) }
+        lines.append(heading.joined(separator: " · "))
+
+        switch status.phase {
+        case .ready:
+            lines.append("Open the first question with `shaky next`.")
+        case .indication, .answering, .roundOver:
+            if let question = status.question { lines.append(question) }
+            if let tiles = status.tiles, status.phase != .roundOver {
+                lines.append("  " + self.tiles(tiles, style: style))
+            }
+            if status.phase != .roundOver, let worth = status.points {
+                lines.append(
+                    "Worth \(points(worth)) · \(status.hintsUsed) hint\(status.hintsUsed == 1 ? "" : "s") used, "
+                        + "\(status.hintsLeft) left")
+            }
+            if !status.buzzes.isEmpty {
+                lines.append("Buzzed: " + buzzOrder(status.buzzes))
+            }
+            if let team = status.teamUp, status.phase == .answering { lines.append("Up: \(team)") }
+            if status.phase == .roundOver {
+                let answer = status.answer ?? "?"
+                lines.append(
+                    "Answer: \(answer)" + (status.roundWinner.map { " · got by \($0)" } ?? " · nobody got it"))
+            }
+        case .gameOver:
+            if let result = status.result {
+                return (lines + [self.result(result)]).joined(separator: "\n")
+            }
+        }
+        lines.append("")
+        lines.append(teams(status.teams))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The buzz order: `1. Owls (3.2 s), 2. Foxes (4.0 s)`.
+    static func buzzOrder(_ buzzes: [ShakyAPI.Buzz]) -> String {
+        buzzes.sorted { $0.order < $1.order }.map { "\($0.order). \($0.team) (\(seconds($0.elapsed)))" }
+            .joined(separator: ", ")
+    }
+
+    /// The teams and their scores in game order, aligned.
+    static func teams(_ teams: [ShakyAPI.TeamScore]) -> String {
+        var table = TextTable(columns: [.init("Team"), .init("Score", .right)])
+        table.rows = teams.map { [$0.name, "\($0.score)"] }
+        return table.render()
+    }
+
+    /// How a game ended: winners and the standings.
+    static func result(_ result: ShakyAPI.Result) -> String {
+        let played = "\(result.questionsPlayed) of \(result.questionCount) questions played"
+        let winners =
+            switch result.winners.count {
+            case 0: "No winner"
+            case 1: "Winner: \(result.winners[0])"
+            default: "Winners (tied): " + result.winners.joined(separator: ", ")
+            }
+        return [
+            winners + " · " + played + (result.endedEarly ? " (ended early)" : ""), "", scoreboard(result.standings),
+        ]
+        .joined(separator: "\n")
+    }
+
+    /// The standings as a table with shared ranks.
+    static func scoreboard(_ standings: [ShakyAPI.Standing]) -> String {
+        var table = TextTable(columns: [
+            .init("#", .right), .init("Team"), .init("Points", .right), .init("Correct", .right),
+            .init("Hints", .right), .init("Buzzes", .right), .init("Avg buzz", .right),
+        ])
+        table.rows = standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map { standing in
+            [
+                "\(standing.rank)", standing.team, "\(standing.points)", "\(standing.correctAnswers)",
+                "\(standing.hintsUsed)", "\(standing.buzzes)", standing.averageBuzzTime.map(seconds) ?? "-",
+            ]
+        }
+        return table.render()
+    }
+
+    // MARK: Records
+
+    /// Finished games, newest first.
+    static func history(_ games: [ShakyAPI.FinishedGame]) -> String {
+        guard !games.isEmpty else { return "No finished games yet." }
+        var table = TextTable(columns: [.init("Game", .right), .init("Finished"), .init("Scores"), .init("Winner")])
+        table.rows = games.map { game in
+            [
+                "\(game.id)", finishedAt(game.finishedAt),
+                game.teams.map { "\($0.name) \($0.score)" }.joined(separator: ", "),
+                game.winners.joined(separator: ", "),
+            ]
+        }
+        return table.render()
+    }
+
+    /// `2026-01-02T20:15:07Z` as `2026-01-02 20:15 UTC`; other text as is.
+    static func finishedAt(_ text: String) -> String {
+        guard text.count >= 16, text.dropFirst(10).first == "T" else { return text }
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5)) + " UTC"
+    }
+
+    /// Teams across games, with ranks by place in the daemon's order.
+    static func leaderboard(_ entries: [ShakyAPI.LeaderboardEntry]) -> String {
+        guard !entries.isEmpty else { return "No finished games yet." }
+        var table = TextTable(columns: [
+            .init("#", .right), .init("Team"), .init("Wins", .right), .init("Games", .right), .init("Points", .right),
+        ])
+        table.rows = entries.enumerated().map { index, entry in
+            ["\(index + 1)", entry.team, "\(entry.wins)", "\(entry.games)", "\(entry.points)"]
+        }
+        return table.render()
+    }
+
+    // MARK: Packs
+
+    /// Every pack with its question counts.
+    static func packs(_ packs: [ShakyAPI.Pack]) -> String {
+        guard !packs.isEmpty else { return "No packs." }
+        var table = TextTable(columns: [
+            .init("Pack"), .init("Questions", .right), .init("Easy", .right), .init("Medium", .right),
+            .init("Hard", .right), .init("Kind"),
+        ])
+        table.rows = packs.map { pack in
+            [
+                pack.name, "\(pack.questions)", "\(pack.easy)", "\(pack.medium)", "\(pack.hard)",
+                pack.builtin ? "built-in" : "own",
+            ]
+        }
+        return table.render()
+    }
+
+    /// One pack's summary line.
+    static func pack(_ pack: ShakyAPI.Pack) -> String {
+        "\(pack.name)\(pack.builtin ? " (built-in)" : ""): \(pack.questions) question\(pack.questions == 1 ? "" : "s")"
+            + " (\(pack.easy) easy, \(pack.medium) medium, \(pack.hard) hard)"
+    }
+
+    /// A pack and its questions.
+    static func packDetails(_ details: ShakyAPI.PackDetailsReply) -> String {
+        ([pack(details.pack)] + details.questions.map { "  " + question($0, showingPack: false) })
+            .joined(separator: "\n")
+    }
+
+    /// A stored question on one line: `#12 [easy] What big cat has stripes? → Tiger (also: …)`.
+    static func question(_ question: ShakyAPI.StoredQuestion, showingPack: Bool) -> String {
+        var line = "#\(question.id) "
+        if showingPack { line += "\(question.pack) " }
+        line += "[\(question.difficulty.rawValue)] \(question.text) → \(question.answer)"
+        if !question.alternates.isEmpty { line += " (also: " + question.alternates.joined(separator: ", ") + ")" }
+        return line
+    }
+
+    /// Search results.
+    static func questions(_ questions: [ShakyAPI.StoredQuestion]) -> String {
+        guard !questions.isEmpty else { return "No questions found." }
+        return questions.map { question($0, showingPack: true) }.joined(separator: "\n")
+    }
+
+    // MARK: Daemon
+
+    /// The accelerometer.
+    static func sensor(_ sensor: ShakyAPI.SensorStatus) -> String {
+        var details: [String] = []
+        if let driver = sensor.driver { details.append(driver) }
+        if let device = sensor.device { details.append(device) }
+        if let rate = sensor.rate { details.append(String(format: "%g Hz", rate)) }
+        var lines = [
+            "Sensor: \(sensor.state.rawValue)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        ]
+        lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity)")
+        if sensor.state == .absent { lines.append("Hints are manual: `shaky hint`.") }
+        if let message = sensor.message { lines.append(message) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The daemon's settings.
+    static func settings(_ settings: ShakyAPI.Settings) -> String {
+        "Sound: \(settings.sound ? "on" : "off") · volume \(String(format: "%.2f", settings.volume)) · "
+            + "sensitivity \(settings.sensitivity.rawValue)"
+    }
+}

@@ -1,0 +1,122 @@
+import ShakyProtocol
+
+/// Turns `Watch` events into lines for people, one per event; remembers the tiles and points so that
+/// every countdown tick can show them: `[00:17] indication  [T] G I R E  (8 points)`.
+struct WatchRenderer: Sendable {
+    var style: TextStyle
+    private(set) var tiles: [ShakyAPI.Tile]?
+    private(set) var points: Int?
+    private(set) var phase: String?
+    private(set) var teams: [String] = []
+
+    init(style: TextStyle = .plain) {
+        self.style = style
+    }
+
+    /// The line for `event`, or `nil` for an event with nothing to show.
+    mutating func line(for event: ShakyAPI.Event) -> String? {
+        switch event.kind {
+        case .state:
+            guard let status = event.status else { return nil }
+            remember(status)
+            return stateLine(status)
+        case .roundStarted:
+            tiles = event.tiles ?? tiles
+            points = event.points ?? points
+            phase = "indication"
+            let number = event.number.map { "Question \($0)" + (event.total.map { "/\($0)" } ?? "") } ?? "Question"
+            return "\(number): \(event.question ?? "")" + tilesAndPoints
+        case .hint:
+            tiles = event.tiles ?? tiles
+            points = event.points ?? points
+            let source = event.source.map { " (\($0))" } ?? ""
+            return "Hint\(source):" + tilesAndPoints
+        case .buzz:
+            let order = event.order.map { "#\($0)" } ?? ""
+            let time = event.elapsed.map { " after \(TextRenderer.seconds($0))" } ?? ""
+            return "Buzz: \(event.team ?? "?") \(order)\(time)"
+        case .teamUp:
+            let time = event.remaining.map { " (\(TextRenderer.clock($0)) to answer)" } ?? ""
+            return "\(event.team ?? "?") is up\(time)"
+        case .judged:
+            return judgedLine(event)
+        case .answerRevealed:
+            tiles = nil
+            points = nil
+            let winner = event.winner.map { "got by \($0)" } ?? "nobody got it"
+            return "Answer: \(event.answer ?? "?") (\(winner))"
+        case .scoreAdjusted:
+            let delta = event.delta.map(TextRenderer.signed) ?? "?"
+            let reason = event.reason.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
+            let score = event.score.map { " → \($0)" } ?? ""
+            return "Score: \(event.team ?? "?") \(delta)\(reason)\(score)"
+        case .tick:
+            if let phase = event.phase { self.phase = phase }
+            let clock = event.remaining.map(TextRenderer.clock) ?? "--:--"
+            return "[\(clock)] \(phase ?? "")" + tilesAndPoints
+        case .phaseChanged:
+            if let phase = event.phase { self.phase = phase }
+            return "Phase: \(event.phase ?? "?")"
+        case .paused:
+            let time = event.remaining.map { " with \(TextRenderer.clock($0)) left" } ?? ""
+            return style.strong("Paused") + time
+        case .resumed:
+            return "Resumed"
+        case .gameOver:
+            tiles = nil
+            points = nil
+            guard let result = event.result else { return "Game over" }
+            let standings = result.standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map {
+                "\($0.team) \($0.points)"
+            }
+            let winners = result.winners.isEmpty ? "no winner" : "won by " + result.winners.joined(separator: " and ")
+            return "Game over: \(winners) · " + standings.joined(separator: ", ")
+        case .sensor:
+            let device = event.sensorDevice.map { " \($0)" } ?? ""
+            return event.sensorPresent == true
+                ? "Sensor\(device) is back: shake for hints" : "Sensor\(device) gone: hints are manual until it is back"
+        }
+    }
+
+    /// `  [T] G I R E  (8 points)`, or nothing when no question is in play.
+    private var tilesAndPoints: String {
+        var text = ""
+        if let tiles { text += "  " + TextRenderer.tiles(tiles, style: style) }
+        if let points { text += "  (\(TextRenderer.points(points)))" }
+        return text
+    }
+
+    private mutating func remember(_ status: ShakyAPI.Status) {
+        let inPlay = status.phase == .indication || status.phase == .answering
+        tiles = inPlay ? status.tiles : nil
+        points = inPlay ? status.points : nil
+        phase =
+            status.phase == .answering ? status.teamUp.map { "answering(\($0))" } ?? "answering" : status.phase.rawValue
+        teams = status.teams.map(\.name)
+    }
+
+    private func stateLine(_ status: ShakyAPI.Status) -> String {
+        var parts: [String] = []
+        if let number = status.questionNumber {
+            parts.append("Question \(number)/\(status.questionCount)")
+        } else {
+            parts.append("\(status.questionCount) questions")
+        }
+        parts.append(TextRenderer.phase(status))
+        if status.paused { parts.append("paused") }
+        if let remaining = status.remaining, tiles != nil { parts.append("\(TextRenderer.clock(remaining)) left") }
+        parts.append(status.teams.map { "\($0.name) \($0.score)" }.joined(separator: ", "))
+        var line = "Game: " + parts.joined(separator: " · ")
+        if let question = status.question, tiles != nil { line += "\n" + question + tilesAndPoints }
+        return line
+    }
+
+    private func judgedLine(_ event: ShakyAPI.Event) -> String {
+        let team = event.team ?? "?"
+        guard let given = event.given else { return "\(team) ran out of time" }
+        let verdict =
+            event.correct == true
+            ? "right" + (event.awarded.map { ", \(TextRenderer.signed($0))" } ?? "") : "wrong"
+        return "\(team) answered “\(given)”: \(verdict)"
+    }
+}

@@ -1,0 +1,88 @@
+/// One line typed (or scripted) in `shaky play`.
+enum PlayCommand: Equatable, Sendable {
+    /// `n`: open the next question.
+    case next
+    /// `h`: reveal a letter.
+    case hint
+    /// `b TEAM`: a team buzzes, by name.
+    case buzz(team: String)
+    /// `1`…`8`: a team buzzes, by its number in the game.
+    case buzzNumber(Int)
+    /// `a TEXT`: the team up answers.
+    case answer(String)
+    /// `p`: pause, or resume when paused.
+    case togglePause
+    /// `s`: skip the question.
+    case skip
+    /// `e`: end the game.
+    case end
+    /// `t`: show the scoreboard.
+    case scoreboard
+    /// `st`: show the whole status.
+    case status
+    /// `w SECONDS`: wait, so that a script leaves time for shakes and buzzes.
+    case wait(seconds: Double)
+    /// `?`: list the commands.
+    case help
+    /// `q`: leave (the game goes on in the daemon).
+    case quit
+    /// An empty line or a `#` comment.
+    case nothing
+
+    /// The commands for people, as `?` shows them.
+    static let summary = """
+        n next question · h hint · b TEAM (or its number) buzz · a ANSWER answer for the team up
+        p pause/resume · s skip · e end game · t scoreboard · st status · w SECONDS wait · ? help · q quit
+        """
+
+    /// Parses one line; throws a message for people when the line is not a command.
+    static func parse(_ line: String) throws(PlayCommandError) -> PlayCommand {
+        let text = line.trimmingSpaces
+        guard !text.isEmpty, !text.hasPrefix("#") else { return .nothing }
+        let parts = text.split(separator: " ", maxSplits: 1)
+        let word = parts[0].lowercased()
+        let rest = parts.count > 1 ? String(parts[1]).trimmingSpaces : ""
+        if let number = Int(word), rest.isEmpty {
+            guard (1...8).contains(number) else { throw PlayCommandError("there is no team \(number)") }
+            return .buzzNumber(number)
+        }
+        let needsNothing = { (command: PlayCommand) throws(PlayCommandError) -> PlayCommand in
+            guard rest.isEmpty else { throw PlayCommandError("“\(word)” takes nothing after it") }
+            return command
+        }
+        switch word {
+        case "n", "next": return try needsNothing(.next)
+        case "h", "hint": return try needsNothing(.hint)
+        case "p", "pause", "resume": return try needsNothing(.togglePause)
+        case "s", "skip": return try needsNothing(.skip)
+        case "e", "end": return try needsNothing(.end)
+        case "t", "scores", "scoreboard": return try needsNothing(.scoreboard)
+        case "st", "status": return try needsNothing(.status)
+        case "?", "help": return .help
+        case "q", "quit", "exit": return try needsNothing(.quit)
+        case "b", "buzz":
+            guard !rest.isEmpty else { throw PlayCommandError("say who buzzes: b TEAM, or just the team's number") }
+            if let number = Int(rest) { return .buzzNumber(number) }
+            return .buzz(team: rest)
+        case "a", "answer":
+            guard !rest.isEmpty else { throw PlayCommandError("say the answer: a WORDS") }
+            return .answer(rest)
+        case "w", "wait":
+            guard let seconds = Double(rest), seconds >= 0, seconds <= 3600 else {
+                throw PlayCommandError("say how long to wait in seconds: w 5")
+            }
+            return .wait(seconds: seconds)
+        default:
+            throw PlayCommandError("unknown command “\(word)”; type ? for the commands")
+        }
+    }
+}
+
+/// A line in `shaky play` that is not a command.
+struct PlayCommandError: Error, Equatable, Sendable, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// `shaky`: the Shaky Words command-line client, a thin client of the `shakyd` daemon.
+public struct Shaky: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "shaky",
+        abstract: "Host and play Shaky Words, the party quiz of scrambled letters.",
+        discussion: """
+            Teams race to name the answer from its scrambled letters. Shaking the device (or `shaky hint`) \
+            puts one more letter in its right place, for fewer points; the first team to buzz answers first.
+
+            Every command talks to the daemon, shakyd, over its Varlink socket: --socket PATH, else \
+            $SHAKY_SOCKET, else $XDG_RUNTIME_DIR/shaky/shaky.sock, then /run/shaky/shaky.sock. \
+            Start a daemon with `shakyd` (or `systemctl start shakyd.socket`).
+
+            Exit status: 0 done; 1 the game, a pack or a file refused (the reason is printed); \
+            2 bad usage; 3 the daemon cannot be reached.
+            """,
+        groupedSubcommands: [
+            CommandGroup(
+                name: "Hosting a game",
+                subcommands: [
+                    New.self, Next.self, Hint.self, Buzz.self, Answer.self, Pause.self, Resume.self, Skip.self,
+                    End.self, Score.self, Play.self,
+                ]),
+            CommandGroup(name: "Following a game", subcommands: [Status.self, Scoreboard.self, Watch.self]),
+            CommandGroup(
+                name: "Packs, records and the daemon",
+                subcommands: [Pack.self, History.self, Leaderboard.self, Sensor.self, Settings.self]),
+        ]
+    )
+
+    public init() {}
+}

@@ -1,0 +1,114 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What can go wrong for a ``ShakyClient``, said so that a person can act on it.
+public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No daemon answered at any of `paths`; `reason` says why for the last one tried.
+    case daemonUnreachable(paths: [String], reason: String)
+    /// The connection to the daemon at `path` was lost before the reply came.
+    case connectionLost(path: String)
+    /// The daemon refused the call: the fully qualified error name and a message for people.
+    case refused(name: String, message: String)
+    /// The daemon sent something this client does not understand.
+    case protocolError(String)
+
+    public var description: String {
+        switch self {
+        case .daemonUnreachable(let paths, let reason):
+            let places = paths.count == 1 ? paths[0] : paths.dropLast().joined(separator: ", ") + " or " + paths.last!
+            return "cannot reach the Shaky Words daemon at \(places) (\(reason)). Start it with `shakyd` "
+                + "(or `systemctl start shakyd.socket`), or point to its socket with --socket PATH or SHAKY_SOCKET."
+        case .connectionLost(let path):
+            return "the daemon at \(path) closed the connection; is it still running? (`systemctl status shakyd`)"
+        case .refused(_, let message):
+            return message
+        case .protocolError(let problem):
+            return "the daemon's reply was not understood: \(problem)"
+        }
+    }
+
+    /// The short error name (`PackNotFound`) when the daemon refused the call.
+    public var refusalName: String? {
+        guard case .refused(let name, _) = self else { return nil }
+        return String(name.split(separator: ".").last ?? Substring(name))
+    }
+
+    /// Turns a Varlink error from a call to the daemon at `path` into a client error.
+    public init(_ error: VarlinkError, path: String) {
+        switch error {
+        case .remote(let name, let parameters):
+            self = .refused(name: name, message: Self.message(forError: name, parameters: parameters))
+        case .connectionFailed(let failedPath, let underlying):
+            self = .daemonUnreachable(paths: [failedPath], reason: Self.reason(underlying))
+        case .connectionClosed:
+            self = .connectionLost(path: path)
+        case .protocolViolation(let reason):
+            self = .protocolError(reason)
+        }
+    }
+
+    /// Why a connection failed, in words: `no such file`, `connection refused`, `permission denied`.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ENOENT: return "no socket there"
+            case ECONNREFUSED: return "nothing listens on the socket"
+            case EACCES, EPERM: return "permission denied; join group shaky or use sudo"
+            case ENOTDIR: return "a part of the path is not a folder"
+            default: return String(cString: strerror(error.errnoCode))
+            }
+        }
+        return "\(error)"
+    }
+
+    /// A message for people from a daemon error: its `message` parameter when it has one, otherwise
+    /// a sentence made from the error's name and parameters.
+    public static func message(forError name: String, parameters: VarlinkObject) -> String {
+        if let message = parameters["message"]?.stringValue, !message.isEmpty { return message }
+        let shortName = String(name.split(separator: ".").last ?? Substring(name))
+        let text = { (key: String) in parameters[key]?.stringValue ?? "?" }
+        switch shortName {
+        case "NoGame":
+            return "there is no game; start one with `shaky new --team NAME --team NAME`"
+        case "GameInProgress":
+            return "a game is in play; end it with `shaky end`, or start anew with `shaky new --replace …`"
+        case "PackNotFound":
+            return "no such pack: “\(text("name"))”"
+        case "PackReadOnly":
+            return "“\(text("name"))” is a built-in pack and cannot be changed; "
+                + "duplicate it to edit a copy (`shaky pack duplicate`)"
+        case "PackExists":
+            return "a pack named “\(text("name"))” already exists"
+        case "QuestionNotFound":
+            return "no question with id \(parameters["id"].map(render) ?? "?")"
+        case "ImportFailed":
+            var place: [String] = []
+            if let line = parameters["line"]?.intValue { place.append("line \(line)") }
+            if let field = parameters["field"]?.stringValue { place.append("field \(field)") }
+            let problem = parameters["problem"]?.stringValue ?? "the file is not a pack"
+            return "nothing imported: " + (place.isEmpty ? "" : place.joined(separator: ", ") + ": ") + problem
+        case "PermissionDenied":
+            return "permission denied: changing the game needs root, the daemon's user or membership of group shaky"
+        case "InterfaceNotFound":
+            return "the daemon does not serve \(text("interface")); is it an older version?"
+        case "MethodNotFound", "MethodNotImplemented":
+            return "the daemon does not implement \(text("method")); is it an older version?"
+        case "InvalidParameter":
+            return "the daemon rejected the parameter “\(text("parameter"))”"
+        default:
+            let details = parameters.keys.sorted().map { "\($0): \(render(parameters[$0]!))" }
+            return details.isEmpty ? shortName : "\(shortName) (\(details.joined(separator: ", ")))"
+        }
+    }
+
+    private static func render(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return "“\(text)”" }
+        return value.serialized
+    }
+
+}

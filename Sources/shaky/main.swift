@@ -1,0 +1,4 @@
+import Foundation
+import ShakyCLI
+
+exit(await Shaky.execute(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,292 @@
+import Foundation
+import ShakyCore
+import ShakyProtocol
+import Testing
+
+/// `ShakyClient` against a fake daemon serving the real interface descriptions.
+@Suite struct ClientTests {
+    @Test func everyGameMethodSendsItsParameters() async throws {
+        try await FakeDaemon.run { daemon in
+            for method in ["New", "Next", "Skip", "Pause", "Resume", "End", "Buzz", "Hint", "AdjustScore", "Status"] {
+                daemon.answer(
+                    "Game.\(method)", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            }
+            daemon.answer(
+                "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
+            daemon.answer(
+                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+            daemon.answer("Game.History", with: .reply(encoding: ShakyAPI.HistoryReply(games: [])))
+            daemon.answer("Game.Leaderboard", with: .reply(encoding: ShakyAPI.LeaderboardReply(entries: [])))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            #expect(
+                try await client.newGame(
+                    ShakyAPI.NewGame(teams: ["Owls", "Foxes"], seed: 3, rules: ShakyAPI.Rules(answerTime: 15)))
+                    == Fixtures.answering)
+            _ = try await client.next()
+            _ = try await client.skip()
+            _ = try await client.pause()
+            _ = try await client.resume()
+            _ = try await client.end()
+            _ = try await client.buzz(team: "Owls")
+            #expect(try await client.answer(team: "Owls", answer: "tiger").correct)
+            _ = try await client.hint()
+            _ = try await client.adjustScore(team: "Foxes", delta: -3, reason: "rude")
+            #expect(try await client.status() == Fixtures.answering)
+            #expect(try await client.scoreboard() == Fixtures.standings)
+            #expect(try await client.history(limit: 5) == [])
+            #expect(try await client.leaderboard() == [])
+            await client.close()
+            #expect(
+                daemon.calls == [
+                    .init("Game.New", ["teams": ["Owls", "Foxes"], "seed": 3, "rules": ["answerTime": 15]]),
+                    .init("Game.Next"), .init("Game.Skip"), .init("Game.Pause"), .init("Game.Resume"),
+                    .init("Game.End"),
+                    .init("Game.Buzz", ["team": "Owls"]), .init("Game.Answer", ["team": "Owls", "answer": "tiger"]),
+                    .init("Game.Hint"), .init("Game.AdjustScore", ["team": "Foxes", "delta": -3, "reason": "rude"]),
+                    .init("Game.Status"), .init("Game.Scoreboard"), .init("Game.History", ["limit": 5]),
+                    .init("Game.Leaderboard"),
+                ])
+        }
+    }
+
+    @Test func everyPackMethodSendsItsParameters() async throws {
+        try await FakeDaemon.run { daemon in
+            let packReply = FakeDaemon.Answer.reply(encoding: ShakyAPI.PackReply(pack: Fixtures.animals))
+            let questionReply = FakeDaemon.Answer.reply(
+                encoding: ShakyAPI.QuestionReply(question: Fixtures.tigerQuestion))
+            daemon.answer("Packs.List", with: .reply(encoding: ShakyAPI.PackListReply(packs: [Fixtures.animals])))
+            daemon.answer(
+                "Packs.Show", with: .reply(encoding: ShakyAPI.PackDetailsReply(pack: Fixtures.animals, questions: [])))
+            for method in ["Create", "Rename", "Duplicate", "Import"] {
+                daemon.answer("Packs.\(method)", with: packReply)
+            }
+            for method in ["AddQuestion", "EditQuestion"] { daemon.answer("Packs.\(method)", with: questionReply) }
+            daemon.answer("Packs.Delete", with: .reply([:]))
+            daemon.answer("Packs.DeleteQuestion", with: .reply([:]))
+            daemon.answer(
+                "Packs.Search", with: .reply(encoding: ShakyAPI.QuestionsReply(questions: [Fixtures.tigerQuestion])))
+            daemon.answer("Packs.Export", with: .reply(["data": "question,answer\n"]))
+            daemon.answer(
+                "Sensor.Status",
+                with: .reply(
+                    encoding: ShakyAPI.SensorReply(
+                        sensor: ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "medium"))))
+            let settings = ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .light)
+            daemon.answer("Settings.Get", with: .reply(encoding: ShakyAPI.SettingsReply(settings: settings)))
+            daemon.answer("Settings.Set", with: .reply(encoding: ShakyAPI.SettingsReply(settings: settings)))
+
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let question = ShakyAPI.Question(text: "Q?", answer: "A", difficulty: .hard)
+            #expect(try await client.listPacks() == [Fixtures.animals])
+            _ = try await client.showPack(name: "Animals")
+            _ = try await client.createPack(name: "Mine")
+            _ = try await client.renamePack(name: "Mine", to: "Ours")
+            try await client.deletePack(name: "Ours")
+            _ = try await client.duplicatePack(name: "Animals", as: "Zoo")
+            #expect(try await client.addQuestion(question, to: "Zoo") == Fixtures.tigerQuestion)
+            _ = try await client.editQuestion(id: 12, question)
+            try await client.deleteQuestion(id: 12)
+            _ = try await client.searchQuestions("cat", pack: "Zoo", limit: 2)
+            _ = try await client.importPack(data: "{}", format: .json, name: "New")
+            #expect(try await client.exportPack(name: "Zoo", format: .csv) == "question,answer\n")
+            #expect(try await client.sensorStatus().state == .absent)
+            #expect(try await client.settings() == settings)
+            _ = try await client.updateSettings(ShakyAPI.SetSettings(volume: 0.5))
+            await client.close()
+            let questionJSON: JSONValue = ["text": "Q?", "answer": "A", "difficulty": "hard"]
+            #expect(
+                daemon.calls == [
+                    .init("Packs.List"), .init("Packs.Show", ["name": "Animals"]),
+                    .init("Packs.Create", ["name": "Mine"]),
+                    .init("Packs.Rename", ["name": "Mine", "newName": "Ours"]), .init("Packs.Delete", ["name": "Ours"]),
+                    .init("Packs.Duplicate", ["name": "Animals", "newName": "Zoo"]),
+                    .init("Packs.AddQuestion", ["pack": "Zoo", "question": questionJSON]),
+                    .init("Packs.EditQuestion", ["id": 12, "question": questionJSON]),
+                    .init("Packs.DeleteQuestion", ["id": 12]),
+                    .init("Packs.Search", ["text": "cat", "pack": "Zoo", "limit": 2]),
+                    .init("Packs.Import", ["data": "{}", "format": "json", "name": "New"]),
+                    .init("Packs.Export", ["name": "Zoo", "format": "csv"]), .init("Sensor.Status"),
+                    .init("Settings.Get"),
+                    .init("Settings.Set", ["volume": 0.5]),
+                ])
+        }
+    }
+
+    @Test func watchStreamsEventsOnAConnectionOfItsOwn() async throws {
+        try await FakeDaemon.run { daemon in
+            let events = [
+                Fixtures.event(.state) { $0.status = Fixtures.ready },
+                Fixtures.event(.tick) { $0.remaining = 3 },
+            ]
+            daemon.answer("Game.Watch", with: .watch(events, end: false))
+            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            var received: [ShakyAPI.Event] = []
+            for try await event in try await client.watch() {
+                received.append(event)
+                // A call made while the watch stays open is answered: the watch has its own connection.
+                #expect(try await client.status() == Fixtures.ready)
+                if received.count == events.count { break }
+            }
+            #expect(received == events)
+            await client.close()
+        }
+    }
+
+    @Test func aWatchTheDaemonRefusesThrowsItsMessage() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Watch", with: .error("NoGame", [:]))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let events = try await client.watch()
+            let error = await #expect(throws: ShakyClientError.self) {
+                for try await _ in events {}
+            }
+            #expect(error?.refusalName == "NoGame")
+            #expect(error?.description.hasPrefix("there is no game") == true)
+            await client.close()
+        }
+    }
+
+    @Test func stoppingAWatchEarlyIsNoError() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Watch", with: .watch([Fixtures.event(.resumed), Fixtures.event(.paused)], end: false))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            for _ in 0..<20 {
+                let watcher = Task {
+                    var count = 0
+                    for try await _ in try await client.watch() { count += 1 }
+                    return count
+                }
+                watcher.cancel()
+                let count = try await watcher.value
+                #expect(count <= 2)
+            }
+            await client.close()
+        }
+    }
+
+    @Test func refusalsCarryTheDaemonsMessage() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Game.Buzz", with: .error("Refused", ["reason": "alreadyBuzzed", "message": "Owls already buzzed"]))
+            daemon.answer("Packs.Show", with: .error("PackNotFound", ["name": "Animals"]))
+            daemon.answer("Game.Next", with: .error("NoGame", [:]))
+            daemon.answer(
+                "Packs.Import", with: .error("ImportFailed", ["line": 3, "field": "answer", "problem": "empty"]))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            await #expect(
+                throws: ShakyClientError.refused(name: "io.shakywords.Game.Refused", message: "Owls already buzzed")
+            ) {
+                try await client.buzz(team: "Owls")
+            }
+            await #expect(
+                throws: ShakyClientError.refused(
+                    name: "io.shakywords.Packs.PackNotFound", message: "no such pack: “Animals”")
+            ) {
+                try await client.showPack(name: "Animals")
+            }
+            await #expect(throws: ShakyClientError.self) { try await client.next() }
+            let importError = await #expect(throws: ShakyClientError.self) {
+                try await client.importPack(data: "x", format: .csv)
+            }
+            #expect(importError?.description == "nothing imported: line 3, field answer: empty")
+            #expect(importError?.refusalName == "ImportFailed")
+            // Nothing scripted: the daemon does not implement it.
+            await #expect(
+                throws: ShakyClientError.refused(
+                    name: "org.varlink.service.MethodNotImplemented",
+                    message: "the daemon does not implement io.shakywords.Game.Hint; is it an older version?")
+            ) {
+                try await client.hint()
+            }
+            await client.close()
+        }
+    }
+
+    @Test func unknownErrorsAreSpelledOut() {
+        #expect(
+            ShakyClientError.message(forError: "io.shakywords.Game.Strange", parameters: ["count": 2, "who": "Owls"])
+                == "Strange (count: 2, who: “Owls”)")
+        #expect(ShakyClientError.message(forError: "io.shakywords.Game.Odd", parameters: [:]) == "Odd")
+        #expect(
+            ShakyClientError.message(
+                forError: "io.shakywords.Settings.InvalidSetting",
+                parameters: ["name": "volume", "message": "volume must be 0 to 1"])
+                == "volume must be 0 to 1")
+    }
+
+    @Test func aReplyThatBreaksTheInterfaceIsAProtocolError() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Status", with: .reply(["status": "fine"]))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            await #expect {
+                try await client.status()
+            } throws: { error in
+                guard case .protocolError(let problem) = error as? ShakyClientError else { return false }
+                return problem.contains("io.shakywords.Game.Status")
+            }
+            await client.close()
+        }
+    }
+
+    @Test func connectTriesSocketsInOrder() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            let missing = "/tmp/shaky-cli-none-\(UUID().uuidString.prefix(8))/shaky.sock"
+            let client = try await ShakyClient.connect(trying: [missing, daemon.socketPath])
+            #expect(client.socketPath == daemon.socketPath)
+            #expect(try await client.status() == Fixtures.ready)
+            await client.close()
+        }
+    }
+
+    @Test func shakySocketNamesTheOnlySocketTried() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            let defaults = DefaultPaths(environment: ["SHAKY_SOCKET": daemon.socketPath], isRoot: false)
+            let client = try await ShakyClient.connect(socketPath: nil, defaults: defaults)
+            #expect(client.socketPath == daemon.socketPath)
+            await client.close()
+        }
+    }
+
+    @Test func anUnreachableDaemonIsNamedWithEveryPathTried() async throws {
+        let runtime = "/tmp/shaky-cli-none-\(UUID().uuidString.prefix(8))"
+        let defaults = DefaultPaths(environment: ["XDG_RUNTIME_DIR": runtime], isRoot: false)
+        let error = await #expect(throws: ShakyClientError.self) {
+            try await ShakyClient.connect(socketPath: nil, defaults: defaults)
+        }
+        let paths = [runtime + "/shaky/shaky.sock", DefaultPaths.systemSocket]
+        #expect(error == .daemonUnreachable(paths: paths, reason: "no socket there"))
+        let message = error?.description ?? ""
+        #expect(message.contains(runtime + "/shaky/shaky.sock or /run/shaky/shaky.sock (no socket there)"))
+        #expect(message.contains("`shakyd`"))
+        #expect(message.contains("systemctl start shakyd.socket"))
+    }
+
+    @Test func aSocketNobodyListensOnIsUnreachable() async throws {
+        let path = "/tmp/shaky-cli-stale-\(UUID().uuidString.prefix(8)).sock"
+        // A stale socket file: bound once, never listened on.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            path.utf8CString.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        await #expect(
+            throws: ShakyClientError.daemonUnreachable(paths: [path], reason: "nothing listens on the socket")
+        ) {
+            try await ShakyClient.connect(socketPath: path)
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import ShakyProtocol
+import Testing
+
+@testable import ShakyCLI
+
+/// Commands run in-process against a fake daemon: the calls they make, what they print, their exit status.
+@Suite struct CommandRunTests {
+    func shaky(_ daemon: FakeDaemon, _ arguments: [String]) async -> ShakyOutcome {
+        await runInProcess(arguments + ["--socket", daemon.socketPath])
+    }
+
+    @Test func newSendsTheSetupAndShowsTheGame() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.New", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            let outcome = await shaky(
+                daemon, ["new", "--team", "Owls", "--team", "Foxes", "--pack", "Animals", "--answer-time", "15"])
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(outcome.output == TextRenderer.status(Fixtures.ready, style: .plain) + "\n")
+            #expect(
+                daemon.calls == [
+                    .init("Game.New", ["teams": ["Owls", "Foxes"], "packs": ["Animals"], "rules": ["answerTime": 15]])
+                ])
+        }
+    }
+
+    @Test func scoreSendsANegativeDelta() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.AdjustScore", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            #expect(await shaky(daemon, ["score", "Owls", "-3", "--reason", "rude"]).status == 0)
+            #expect(await shaky(daemon, ["score", "Foxes", "+2"]).status == 0)
+            #expect(
+                daemon.calls == [
+                    .init("Game.AdjustScore", ["team": "Owls", "delta": -3, "reason": "rude"]),
+                    .init("Game.AdjustScore", ["team": "Foxes", "delta": 2, "reason": "adjusted by the host"]),
+                ])
+        }
+    }
+
+    @Test func gameMovesCallTheirMethods() async throws {
+        try await FakeDaemon.run { daemon in
+            for method in ["Next", "Hint", "Pause", "Resume", "Skip", "End", "Buzz"] {
+                daemon.answer(
+                    "Game.\(method)", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            }
+            daemon.answer(
+                "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: false, status: Fixtures.answering)))
+            for arguments in [["next"], ["hint"], ["pause"], ["resume"], ["skip"], ["end"], ["buzz", "Owls"]] {
+                let outcome = await shaky(daemon, arguments)
+                #expect(outcome.status == 0, "\(arguments): \(outcome)")
+                #expect(outcome.output.contains("[T] G I R E"))
+            }
+            let answer = await shaky(daemon, ["answer", "Owls", "snow", "leopard"])
+            #expect(answer.output.hasPrefix("Wrong.\n"))
+            #expect(
+                daemon.calls.map(\.method).map { $0.replacingOccurrences(of: "io.shakywords.Game.", with: "") }
+                    == ["Next", "Hint", "Pause", "Resume", "Skip", "End", "Buzz", "Answer"])
+            #expect(daemon.calls.last?.parameters == ["team": "Owls", "answer": "snow leopard"])
+        }
+    }
+
+    @Test func jsonPrintsTheReplyWithSortedKeys() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+            let outcome = await shaky(daemon, ["scoreboard", "--json"])
+            #expect(outcome.status == 0)
+            let decoded = try JSONDecoder().decode(ShakyAPI.ScoreboardReply.self, from: Data(outcome.output.utf8))
+            #expect(decoded.standings == Fixtures.standings)
+            #expect(outcome.output.hasPrefix("{\n  \"standings\" : [\n    {\n      \"averageBuzzTime\" : 4.25,\n"))
+        }
+    }
+
+    @Test func readCommandsPrintForPeople() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+            daemon.answer("Packs.List", with: .reply(encoding: ShakyAPI.PackListReply(packs: [Fixtures.animals])))
+            daemon.answer(
+                "Settings.Get",
+                with: .reply(
+                    encoding: ShakyAPI.SettingsReply(settings: .init(sound: true, volume: 1, sensitivity: .medium))))
+            #expect(
+                await shaky(daemon, ["status"]).output == TextRenderer.status(Fixtures.answering, style: .plain) + "\n")
+            #expect(await shaky(daemon, ["scoreboard"]).output == TextRenderer.scoreboard(Fixtures.standings) + "\n")
+            #expect(await shaky(daemon, ["pack", "list"]).output == TextRenderer.packs([Fixtures.animals]) + "\n")
+            #expect(await shaky(daemon, ["settings"]).output == "Sound: on · volume 1.00 · sensitivity medium\n")
+        }
+    }
+
+    @Test func settingsSendOnlyWhatChanges() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Settings.Set",
+                with: .reply(
+                    encoding: ShakyAPI.SettingsReply(settings: .init(sound: false, volume: 1, sensitivity: .hard))))
+            let outcome = await shaky(daemon, ["settings", "--sound", "off", "--sensitivity", "hard"])
+            #expect(outcome.status == 0)
+            #expect(daemon.calls == [.init("Settings.Set", ["sound": false, "sensitivity": "hard"])])
+        }
+    }
+
+    @Test func daemonErrorsExitWithOneAndTheMessage() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Packs.Show", with: .error("PackNotFound", ["name": "Animals"]))
+            daemon.answer(
+                "Game.Buzz", with: .error("Refused", ["reason": "notOpen", "message": "no question is open"]))
+            let show = await shaky(daemon, ["pack", "show", "Animals"])
+            #expect(show.status == 1)
+            #expect(show.error == "shaky: no such pack: “Animals”\n")
+            #expect(show.output.isEmpty)
+            let buzz = await shaky(daemon, ["buzz", "Owls"])
+            #expect(buzz.status == 1)
+            #expect(buzz.error == "shaky: no question is open\n")
+        }
+    }
+
+    @Test func importReadsTheFileAndDetectsItsFormat() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Packs.Import", with: .reply(encoding: ShakyAPI.PackReply(pack: Fixtures.animals)))
+            let file = "/tmp/shaky-cli-import-\(UUID().uuidString.prefix(8)).csv"
+            let contents = "question,answer,difficulty,alternates\nWhat big cat has stripes?,Tiger,easy,Tigress\n"
+            try contents.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let outcome = await shaky(daemon, ["pack", "import", file, "--name", "Cats"])
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(outcome.output.hasPrefix("Imported Animals (built-in)"))
+            #expect(
+                daemon.calls == [.init("Packs.Import", ["data": .string(contents), "format": "csv", "name": "Cats"])])
+        }
+    }
+
+    @Test func importOfAMissingFileFailsBeforeCallingTheDaemon() async throws {
+        try await FakeDaemon.run { daemon in
+            let outcome = await shaky(daemon, ["pack", "import", "/tmp/shaky-cli-no-such-file.json"])
+            #expect(outcome.status == 1)
+            #expect(outcome.error.hasPrefix("shaky: cannot read /tmp/shaky-cli-no-such-file.json"))
+            #expect(daemon.calls.isEmpty)
+        }
+    }
+
+    @Test func exportWritesStandardOutputOrAFile() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Packs.Export", with: .reply(["data": "question,answer\nQ?,A\n"]))
+            let printed = await shaky(daemon, ["pack", "export", "Animals", "--format", "csv"])
+            #expect(printed.output == "question,answer\nQ?,A\n")
+            let file = "/tmp/shaky-cli-export-\(UUID().uuidString.prefix(8)).csv"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let written = await shaky(daemon, ["pack", "export", "Animals", "--output", file])
+            #expect(written.status == 0)
+            #expect(written.output.isEmpty)
+            let contents = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(contents == "question,answer\nQ?,A\n")
+            #expect(
+                daemon.calls == [
+                    .init("Packs.Export", ["name": "Animals", "format": "csv"]),
+                    .init("Packs.Export", ["name": "Animals", "format": "csv"]),
+                ])
+        }
+    }
+
+    @Test func watchPrintsOneLinePerEvent() async throws {
+        try await FakeDaemon.run { daemon in
+            let events = [
+                Fixtures.event(.state) { $0.status = Fixtures.ready },
+                Fixtures.event(.roundStarted) {
+                    $0.number = 1
+                    $0.total = 10
+                    $0.question = "What big cat has stripes?"
+                    $0.tiles = Fixtures.tiles
+                    $0.points = 10
+                },
+                Fixtures.event(.tick) {
+                    $0.remaining = 59
+                    $0.phase = "indication"
+                },
+            ]
+            daemon.answer("Game.Watch", with: .watch(events, end: true))
+            let outcome = await shaky(daemon, ["watch"])
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(
+                outcome.output == """
+                    Game: 10 questions · ready · Owls 12, Foxes 8
+                    Question 1/10: What big cat has stripes?  [T] G I R E  (10 points)
+                    [00:59] indication  [T] G I R E  (10 points)
+
+                    """)
+            let json = await shaky(daemon, ["watch", "--json"])
+            let lines = json.output.split(separator: "\n")
+            #expect(lines.count == 3)
+            let decoded = try lines.map {
+                try JSONDecoder().decode(ShakyAPI.WatchReply.self, from: Data($0.utf8)).event
+            }
+            #expect(decoded == events)
+        }
+    }
+
+    @Test func aRefusedWatchExitsWithOne() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Watch", with: .error("NoGame", [:]))
+            let outcome = await shaky(daemon, ["watch"])
+            #expect(outcome.status == 1)
+            #expect(outcome.error.hasPrefix("shaky: there is no game; start one with `shaky new"))
+        }
+    }
+
+    @Test func anUnreachableDaemonExitsWithThree() async {
+        let path = "/tmp/shaky-cli-none-\(UUID().uuidString.prefix(8))/shaky.sock"
+        let outcome = await runInProcess(["status", "--socket", path])
+        #expect(outcome.status == 3)
+        #expect(outcome.error.contains(path))
+        #expect(outcome.error.contains("shakyd"))
+    }
+
+    @Test func usageErrorsExitWithTwoAndHelpWithZero() async {
+        let bad = await runInProcess(["score", "Owls", "lots"])
+        #expect(bad.status == 2)
+        #expect(bad.error.contains("“lots” is not a change of score"))
+        #expect(bad.error.contains("Usage: shaky score"))
+        let help = await runInProcess(["pack", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("USAGE: shaky pack <subcommand>"))
+        let bare = await runInProcess([])
+        #expect(bare.status == 0)
+        #expect(bare.output.contains("HOSTING A GAME SUBCOMMANDS"))
+    }
+
+    @Test func completionScriptsAreGenerated() async {
+        for shell in ["bash", "zsh", "fish"] {
+            let outcome = await runInProcess(["--generate-completion-script", shell])
+            #expect(outcome.status == 0)
+            #expect(outcome.output.contains("shaky"))
+            #expect(outcome.output.contains("leaderboard"))
+        }
+    }
+}

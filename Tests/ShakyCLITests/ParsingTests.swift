@@ -1,0 +1,258 @@
+import ArgumentParser
+import ShakyProtocol
+import Testing
+
+@testable import ShakyCLI
+
+/// The command line as the parser reads it: every command, its options, and the errors for bad input.
+@Suite struct ParsingTests {
+    func parse<Command: ParsableCommand>(_ arguments: [String], as type: Command.Type) throws -> Command {
+        let command = try Shaky.parseAsRoot(arguments)
+        return try #require(command as? Command, "parsed \(arguments) as \(Swift.type(of: command))")
+    }
+
+    /// The exit status `shaky` gives for a parse error: 2 for usage, 0 for help.
+    func usageStatus(_ arguments: [String]) -> ShakyExitStatus? {
+        do {
+            _ = try Shaky.parseAsRoot(arguments)
+            return nil
+        } catch {
+            return Shaky.report(error, on: RecordingConsole())
+        }
+    }
+
+    @Test func newGameWithEverything() throws {
+        let new = try parse(
+            [
+                "new", "--team", "Owls", "--team", "Foxes", "--pack", "Animals", "--pack", "Science", "--questions",
+                "5", "--difficulty", "hard", "--seed", "42", "--replace", "--indication-time", "30",
+                "--time-after-first-buzz", "10", "--answer-time", "15", "--base-points", "12", "--points-per-hint", "3",
+                "--minimum-points", "1", "--maximum-hints", "4", "--hint-cooldown", "0.5", "--no-answer-tolerance",
+                "--ignore-diacritics", "--socket", "/tmp/s.sock", "--json",
+            ], as: Shaky.New.self)
+        #expect(
+            new.setup.request
+                == ShakyAPI.NewGame(
+                    teams: ["Owls", "Foxes"], packs: ["Animals", "Science"], questions: 5, difficulty: .hard,
+                    seed: 42,
+                    rules: ShakyAPI.Rules(
+                        indicationTime: 30, timeAfterFirstBuzz: 10, answerTime: 15, basePoints: 12, pointsPerHint: 3,
+                        minimumPoints: 1, maximumHints: 4, hintCooldown: 0.5, answerTolerance: false,
+                        ignoreDiacritics: true),
+                    replace: true))
+        #expect(new.global.socket == "/tmp/s.sock")
+        #expect(new.global.json)
+    }
+
+    @Test func newGameLeavesDefaultsToTheDaemon() throws {
+        let new = try parse(["new", "--team", "Owls", "--team", "Foxes"], as: Shaky.New.self)
+        #expect(new.setup.request == ShakyAPI.NewGame(teams: ["Owls", "Foxes"]))
+        #expect(new.global.socket == nil)
+        #expect(!new.global.json)
+    }
+
+    @Test(arguments: [
+        (["new"], "Name the teams"),
+        (["new", "--team", "Owls"], "at least 2 teams"),
+        (["new", "--team", "Owls", "--team", "owls"], "same name"),
+        (["new", "--team", "Owls", "--team", String(repeating: "x", count: 25)], "1 to 24 characters"),
+        (["new", "--team", "A", "--team", "B", "--questions", "0"], "--questions must be at least 1"),
+        (
+            ["new", "--team", "A", "--team", "B", "--answer-time", "0"],
+            "--answer-time must be a number of seconds above 0"
+        ),
+        (["new", "--team", "A", "--team", "B", "--answer-time", "-3"], "--answer-time"),
+        (["new", "--team", "A", "--team", "B", "--difficulty", "nightmare"], "nightmare"),
+        (["new", "--team", "A", "--team", "B", "--maximum-hints", "-1"], "--maximum-hints"),
+        (["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"], "--hint-cooldown must be 0 seconds or more"),
+    ])
+    func newGameRefusesBadSetups(arguments: [String], message: String) {
+        #expect(usageStatus(arguments) == .usage)
+        #expect(Shaky.message(for: parseError(arguments)).contains(message))
+    }
+
+    @Test func nineTeamsAreTooMany() {
+        let arguments = ["new"] + (1...9).flatMap { ["--team", "Team \($0)"] }
+        #expect(Shaky.message(for: parseError(arguments)).contains("at most 8 teams"))
+    }
+
+    func parseError(_ arguments: [String]) -> any Error {
+        do {
+            let command = try Shaky.parseAsRoot(arguments)
+            return TestSetupError("\(arguments) parsed as \(command)")
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: [
+        (["score", "Owls", "-5"], -5), (["score", "Owls", "+5"], 5), (["score", "Owls", "7"], 7),
+        (["score", "Owls", "--", "-5"], -5), (["score", "Owls", "-15", "--reason", "rude"], -15),
+        (["score", "--reason", "bonus", "Owls", "-2"], -2), (["score", "Owls", "\u{2212}4"], -4),
+    ])
+    func scoreTakesSignedDeltas(arguments: [String], points: Int) throws {
+        let score = try parse(arguments, as: Shaky.Score.self)
+        #expect(score.team == "Owls")
+        #expect(try score.delta.points == points)
+    }
+
+    @Test func scoreKeepsTheReason() throws {
+        let score = try parse(["score", "Owls", "-3", "--reason", "shouted the answer"], as: Shaky.Score.self)
+        #expect(score.reason == "shouted the answer")
+    }
+
+    @Test(arguments: [
+        (["score", "Owls"], "Say how many points"),
+        (["score", "Owls", "five"], "not a change of score"),
+        (["score", "Owls", "1.5"], "not a change of score"),
+        (["score", "Owls", "+5", "+6"], "one change of score"),
+        (["score", "Owls", "0"], "changes nothing"),
+        (["score"], "Missing expected argument"),
+    ])
+    func scoreRefusesBadDeltas(arguments: [String], message: String) {
+        #expect(usageStatus(arguments) == .usage)
+        #expect(Shaky.message(for: parseError(arguments)).contains(message))
+    }
+
+    @Test func answerJoinsItsWords() throws {
+        let answer = try parse(["answer", "Owls", "snow", "leopard"], as: Shaky.Answer.self)
+        #expect(answer.team == "Owls")
+        #expect(answer.answer == "snow leopard")
+        #expect(usageStatus(["answer", "Owls"]) == .usage)
+    }
+
+    @Test func buzzTakesOneTeam() throws {
+        #expect(try parse(["buzz", "Foxes"], as: Shaky.Buzz.self).team == "Foxes")
+        #expect(usageStatus(["buzz"]) == .usage)
+        #expect(usageStatus(["buzz", "Foxes", "Owls"]) == .usage)
+    }
+
+    @Test func commandsWithoutArguments() throws {
+        _ = try parse(["next"], as: Shaky.Next.self)
+        _ = try parse(["hint"], as: Shaky.Hint.self)
+        _ = try parse(["pause"], as: Shaky.Pause.self)
+        _ = try parse(["resume"], as: Shaky.Resume.self)
+        _ = try parse(["skip"], as: Shaky.Skip.self)
+        _ = try parse(["end"], as: Shaky.End.self)
+        _ = try parse(["sensor", "--json"], as: Shaky.Sensor.self)
+        _ = try parse(["watch", "--json"], as: Shaky.Watch.self)
+        #expect(try parse(["status", "--json"], as: Shaky.Status.self).global.json)
+        #expect(try parse(["scoreboard", "--socket", "/x"], as: Shaky.Scoreboard.self).global.socket == "/x")
+        #expect(usageStatus(["next", "now"]) == .usage)
+        #expect(usageStatus(["status", "--colour"]) == .usage)
+    }
+
+    @Test func historyAndLeaderboardTakeALimit() throws {
+        #expect(try parse(["history", "--limit", "5"], as: Shaky.History.self).limit == 5)
+        #expect(try parse(["leaderboard"], as: Shaky.Leaderboard.self).limit == nil)
+        #expect(usageStatus(["history", "--limit", "0"]) == .usage)
+        #expect(usageStatus(["leaderboard", "--limit", "many"]) == .usage)
+    }
+
+    @Test func settingsShowOrChange() throws {
+        let show = try parse(["settings"], as: Shaky.Settings.self)
+        #expect(show.sound == nil && show.volume == nil && show.sensitivity == nil)
+        let change = try parse(
+            ["settings", "--sound", "off", "--volume", "0.5", "--sensitivity", "hard"], as: Shaky.Settings.self)
+        #expect(change.sound == .off)
+        #expect(change.volume == 0.5)
+        #expect(change.sensitivity == .hard)
+        #expect(usageStatus(["settings", "--volume", "1.5"]) == .usage)
+        #expect(usageStatus(["settings", "--sound", "loud"]) == .usage)
+        #expect(usageStatus(["settings", "--sensitivity", "feather"]) == .usage)
+    }
+
+    @Test func packCommands() throws {
+        _ = try parse(["pack", "list"], as: Shaky.Pack.List.self)
+        #expect(try parse(["pack", "show", "Animals"], as: Shaky.Pack.Show.self).name == "Animals")
+        #expect(try parse(["pack", "create", "Mine"], as: Shaky.Pack.Create.self).name == "Mine")
+        let rename = try parse(["pack", "rename", "Mine", "Ours"], as: Shaky.Pack.Rename.self)
+        #expect(rename.name == "Mine" && rename.newName == "Ours")
+        #expect(try parse(["pack", "delete", "Mine"], as: Shaky.Pack.Delete.self).name == "Mine")
+        let duplicate = try parse(["pack", "duplicate", "Animals", "My animals"], as: Shaky.Pack.Duplicate.self)
+        #expect(duplicate.name == "Animals" && duplicate.newName == "My animals")
+        #expect(try parse(["pack", "remove", "12"], as: Shaky.Pack.Remove.self).id == 12)
+        let search = try parse(
+            ["pack", "search", "big", "cat", "--pack", "Animals", "--limit", "3"], as: Shaky.Pack.Search.self)
+        #expect(search.words == ["big", "cat"] && search.pack == "Animals" && search.limit == 3)
+        #expect(usageStatus(["pack", "show"]) == .usage)
+        #expect(usageStatus(["pack", "remove", "twelve"]) == .usage)
+        #expect(usageStatus(["pack", "search"]) == .usage)
+        #expect(usageStatus(["pack", "rename", "Mine", " "]) == .usage)
+    }
+
+    @Test func packAddAndEditTakeAWholeQuestion() throws {
+        let add = try parse(
+            [
+                "pack", "add", "Mine", "--question", "What big cat has stripes?", "--answer", "Tiger", "--alternate",
+                "Tigress", "--difficulty", "easy",
+            ], as: Shaky.Pack.Add.self)
+        #expect(add.pack == "Mine")
+        #expect(
+            add.question.question
+                == ShakyAPI.Question(
+                    text: "What big cat has stripes?", answer: "Tiger", alternates: ["Tigress"], difficulty: .easy))
+        let edit = try parse(["pack", "edit", "12", "--question", "Q?", "--answer", "A"], as: Shaky.Pack.Edit.self)
+        #expect(edit.id == 12)
+        #expect(edit.question.question == ShakyAPI.Question(text: "Q?", answer: "A", difficulty: .medium))
+        #expect(usageStatus(["pack", "add", "Mine", "--question", "Q?"]) == .usage)
+        #expect(usageStatus(["pack", "add", "Mine", "--question", "Q?", "--answer", "!!"]) == .usage)
+        #expect(
+            usageStatus(["pack", "add", "Mine", "--question", "Q?", "--answer", String(repeating: "a", count: 41)])
+                == .usage)
+        #expect(
+            usageStatus(["pack", "add", "Mine", "--question", "Q?", "--answer", "A", "--difficulty", "any"]) == .usage)
+    }
+
+    @Test func importFindsTheFormat() throws {
+        #expect(try parse(["pack", "import", "quiz.CSV"], as: Shaky.Pack.Import.self).resolvedFormat == .csv)
+        #expect(try parse(["pack", "import", "quiz.json"], as: Shaky.Pack.Import.self).resolvedFormat == .json)
+        let explicit = try parse(
+            ["pack", "import", "quiz.txt", "--format", "csv", "--name", "Quiz"], as: Shaky.Pack.Import.self)
+        #expect(explicit.resolvedFormat == .csv && explicit.name == "Quiz")
+        #expect(usageStatus(["pack", "import", "quiz.txt"]) == .usage)
+        #expect(
+            Shaky.message(for: parseError(["pack", "import", "quiz.txt"])).contains("--format json or --format csv"))
+    }
+
+    @Test func exportFindsTheFormat() throws {
+        #expect(try parse(["pack", "export", "Animals"], as: Shaky.Pack.Export.self).resolvedFormat == .json)
+        #expect(
+            try parse(["pack", "export", "Animals", "-o", "a.csv"], as: Shaky.Pack.Export.self).resolvedFormat == .csv)
+        let explicit = try parse(
+            ["pack", "export", "Animals", "--output", "a.txt", "--format", "csv"], as: Shaky.Pack.Export.self)
+        #expect(explicit.resolvedFormat == .csv && explicit.output == "a.txt")
+    }
+
+    @Test func playTakesAScriptAndOptionallyANewGame() throws {
+        let play = try parse(
+            ["play", "--script", "demo.txt", "--team", "Owls", "--team", "Foxes", "--seed", "7"], as: Shaky.Play.self)
+        #expect(play.script == "demo.txt")
+        #expect(play.setup.request == ShakyAPI.NewGame(teams: ["Owls", "Foxes"], seed: 7))
+        #expect(try parse(["play"], as: Shaky.Play.self).setup.teams.isEmpty)
+        #expect(usageStatus(["play", "--team", "Owls"]) == .usage)
+    }
+
+    @Test func helpListsTheValuesOfEnumerations() {
+        let newHelp = Shaky.New.helpMessage(columns: 200)
+        #expect(newHelp.contains("any"))
+        #expect(newHelp.contains("--difficulty <difficulty>"))
+        #expect(newHelp.contains("values: any, easy, medium, hard"))
+        #expect(Shaky.Settings.helpMessage(columns: 200).contains("values: light, medium, hard"))
+        #expect(Shaky.Settings.helpMessage(columns: 200).contains("values: on, off"))
+    }
+
+    @Test func helpIsNotAnError() async {
+        for arguments in [["--help"], ["pack"], ["pack", "export", "--help"], ["help", "score"]] {
+            let outcome = await runInProcess(arguments)
+            #expect(outcome.status == 0, "\(arguments)")
+            #expect(outcome.output.contains("USAGE: shaky"), "\(arguments)")
+            #expect(outcome.error.isEmpty)
+        }
+    }
+
+    @Test func unknownCommandsAndOptionsAreUsageErrors() {
+        #expect(usageStatus(["dance"]) == .usage)
+        #expect(usageStatus(["new", "--team", "A", "--team", "B", "--tempo", "fast"]) == .usage)
+    }
+}

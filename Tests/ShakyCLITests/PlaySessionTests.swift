@@ -1,0 +1,96 @@
+import ShakyProtocol
+import Testing
+
+@testable import ShakyCLI
+
+/// `shaky play` run from a script against a fake daemon.
+@Suite struct PlaySessionTests {
+    static let watchEvents = [
+        Fixtures.event(.state) { $0.status = Fixtures.ready },
+        Fixtures.event(.roundStarted) {
+            $0.number = 1
+            $0.total = 10
+            $0.question = "What big cat has stripes?"
+            $0.tiles = Fixtures.tiles
+            $0.points = 10
+        },
+    ]
+
+    func script(_ daemon: FakeDaemon) {
+        daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+        daemon.answer("Game.Watch", with: .watch(Self.watchEvents, end: false))
+        for method in ["Next", "Hint", "Buzz", "Pause", "Skip"] {
+            daemon.answer("Game.\(method)", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+        }
+        daemon.answer(
+            "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
+        daemon.answer(
+            "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+    }
+
+    @Test func scriptedCommandsBecomeCalls() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let commands = "n\nh\n2\nb Owls\na tiger\n\nx\np\ns\nt\nq\nn\n"
+            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: commands))
+            await client.close()
+            let calls = daemon.callsWithoutStatus
+            #expect(calls.contains(.init("Game.Watch")))
+            #expect(
+                calls.filter { $0.method != "io.shakywords.Game.Watch" } == [
+                    .init("Game.Next"), .init("Game.Hint"), .init("Game.Buzz", ["team": "Foxes"]),
+                    .init("Game.Buzz", ["team": "Owls"]), .init("Game.Answer", ["team": "Owls", "answer": "tiger"]),
+                    .init("Game.Pause"), .init("Game.Skip"), .init("Game.Scoreboard"),
+                ])
+            #expect(console.output.contains("Teams: 1 Owls · 2 Foxes"))
+            #expect(console.output.contains("Question 1/10: What big cat has stripes?  [T] G I R E  (10 points)"))
+            #expect(console.output.contains(TextRenderer.scoreboard(Fixtures.standings)))
+            #expect(console.error == "! unknown command “x”; type ? for the commands\n")
+        }
+    }
+
+    @Test func refusalsArePrintedAndTheSessionGoesOn() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            daemon.answer(
+                "Game.Buzz", with: .error("Refused", ["reason": "alreadyBuzzed", "message": "Owls already buzzed"]))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console).run(
+                commands: InputLines.lines(of: "b Owls\n7\nn\n"))
+            await client.close()
+            #expect(console.error == "! Owls already buzzed\n! there is no team 7; the teams are 1 to 2\n")
+            #expect(
+                daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" }.map(\.method).last
+                    == "io.shakywords.Game.Next")
+        }
+    }
+
+    @Test func withoutAGameThePlayStopsWithTheDaemonsMessage() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.Status", with: .error("NoGame", [:]))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            await #expect(throws: ShakyClientError.self) {
+                try await PlaySession(client: client, console: RecordingConsole()).run(
+                    commands: InputLines.lines(of: "n\n"))
+            }
+            await client.close()
+            #expect(daemon.calls == [.init("Game.Status")])
+        }
+    }
+
+    @Test func answeringNeedsATeamUp() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "a tiger\n"))
+            await client.close()
+            #expect(console.error == "! nobody is up to answer; a team buzzes first (b TEAM)\n")
+            #expect(!daemon.calls.map(\.method).contains("io.shakywords.Game.Answer"))
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import ShakyProtocol
+import Testing
+
+@testable import ShakyCLI
+
+/// Text for people, as pure functions of the daemon's replies.
+@Suite struct RenderingTests {
+    @Test func tilesAreSpacedCapitalsWithFixedLettersMarked() {
+        #expect(TextRenderer.tiles(Fixtures.tiles, style: .plain) == "[T] G I R E")
+        #expect(TextRenderer.tiles(Fixtures.twoWordTiles, style: .plain) == "W O N S / L W O")
+        #expect(TextRenderer.tiles(Fixtures.tiles, style: .terminal).hasPrefix("\u{1B}[1;4mT\u{1B}[0m G"))
+    }
+
+    @Test func punctuationStaysInItsWord() {
+        let tiles = "O'K".map { ShakyAPI.Tile(text: String($0), letter: $0 != "'", fixed: false) }
+        #expect(TextRenderer.tiles(tiles, style: .plain) == "O ' K")
+    }
+
+    @Test(arguments: [(17.3, "00:18"), (17.0, "00:17"), (0.2, "00:01"), (0, "00:00"), (-1, "00:00"), (75, "01:15")])
+    func countdownsRoundUp(seconds: Double, text: String) {
+        #expect(TextRenderer.clock(seconds) == text)
+    }
+
+    @Test func statusWhileATeamAnswers() {
+        #expect(
+            TextRenderer.status(Fixtures.answering, style: .plain) == """
+                Question 3/10 · answering: Owls · 00:18 left
+                What big cat has stripes?
+                  [T] G I R E
+                Worth 8 points · 1 hint used, 2 left
+                Buzzed: 1. Owls (3.2 s)
+                Up: Owls
+
+                Team   Score
+                Owls      12
+                Foxes      8
+                """)
+    }
+
+    @Test func statusShowsAPause() {
+        var status = Fixtures.answering
+        status.paused = true
+        #expect(
+            TextRenderer.status(status, style: .plain).hasPrefix(
+                "Question 3/10 · answering: Owls · 00:18 left · PAUSED\n"))
+    }
+
+    @Test func statusBeforeTheFirstQuestion() {
+        #expect(
+            TextRenderer.status(Fixtures.ready, style: .plain) == """
+                10 questions · ready
+                Open the first question with `shaky next`.
+
+                Team   Score
+                Owls      12
+                Foxes      8
+                """)
+    }
+
+    @Test func statusAfterARound() {
+        let text = TextRenderer.status(Fixtures.roundOver, style: .plain)
+        #expect(text.contains("Question 3/10 · round over\n"))
+        #expect(text.contains("Answer: TIGER · got by Owls"))
+        #expect(!text.contains("Worth"))
+    }
+
+    @Test func statusAfterTheGameShowsTheResult() {
+        #expect(
+            TextRenderer.status(Fixtures.gameOver, style: .plain) == """
+                Question 7/10 · game over
+                Winners (tied): Owls, Foxes · 7 of 10 questions played (ended early)
+
+                #  Team   Points  Correct  Hints  Buzzes  Avg buzz
+                1  Foxes      18        2      3       2    10.0 s
+                1  Owls       18        2      1       3     4.2 s
+                3  Bees        0        0      0       0         -
+                """)
+    }
+
+    @Test func scoreboardIsAnAlignedTableWithSharedRanks() {
+        let lines = TextRenderer.scoreboard(Fixtures.standings).split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.map(\.count).dropFirst().allSatisfy { $0 == lines[0].count })
+        #expect(lines[1].hasPrefix("1  Foxes"))
+        #expect(lines[3].hasPrefix("3  Bees"))
+    }
+
+    @Test func tablesAlignAccentedNames() {
+        var table = TextTable(columns: [.init("Team"), .init("Score", .right)])
+        table.rows = [["Élans", "3"], ["Ours", "12"]]
+        #expect(table.render() == "Team   Score\nÉlans      3\nOurs      12")
+    }
+
+    @Test func packsAndQuestions() {
+        #expect(
+            TextRenderer.packs([Fixtures.animals]) == """
+                Pack     Questions  Easy  Medium  Hard  Kind
+                Animals         40    10      20    10  built-in
+                """)
+        #expect(
+            TextRenderer.question(Fixtures.tigerQuestion, showingPack: true)
+                == "#12 Animals [easy] What big cat has stripes? → Tiger (also: Tigress)")
+        #expect(
+            TextRenderer.packDetails(
+                ShakyAPI.PackDetailsReply(pack: Fixtures.animals, questions: [Fixtures.tigerQuestion]))
+                    == """
+                    Animals (built-in): 40 questions (10 easy, 20 medium, 10 hard)
+                      #12 [easy] What big cat has stripes? → Tiger (also: Tigress)
+                    """)
+        #expect(TextRenderer.questions([]) == "No questions found.")
+    }
+
+    @Test func recordsAndDaemon() {
+        let game = ShakyAPI.FinishedGame(
+            id: 4, finishedAt: "2026-01-02T20:15:07Z", teams: Fixtures.teams, winners: ["Owls"])
+        #expect(
+            TextRenderer.history([game]) == """
+                Game  Finished              Scores            Winner
+                   4  2026-01-02 20:15 UTC  Owls 12, Foxes 8  Owls
+                """)
+        #expect(TextRenderer.history([]) == "No finished games yet.")
+        #expect(
+            TextRenderer.leaderboard([ShakyAPI.LeaderboardEntry(team: "Owls", games: 3, wins: 2, points: 40)]) == """
+                #  Team  Wins  Games  Points
+                1  Owls     2      3      40
+                """)
+        #expect(
+            TextRenderer.sensor(
+                ShakyAPI.SensorStatus(
+                    state: .reading, driver: "iio-buffer", device: "/dev/iio:device0", rate: 100, shakes: 3,
+                    sensitivity: "medium")) == """
+                    Sensor: reading (iio-buffer, /dev/iio:device0, 100 Hz)
+                    Shakes: 3 · sensitivity medium
+                    """)
+        #expect(
+            TextRenderer.sensor(
+                ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "light", message: "no accelerometer")
+            )
+            .contains("Hints are manual"))
+        #expect(
+            TextRenderer.settings(ShakyAPI.Settings(sound: true, volume: 0.8, sensitivity: .hard))
+                == "Sound: on · volume 0.80 · sensitivity hard")
+    }
+}
+
+/// `shaky watch`: one line per event; ticks show the countdown with the letters they remember.
+@Suite struct WatchRendererTests {
+    @Test func aRoundAsLines() {
+        var renderer = WatchRenderer()
+        let events: [ShakyAPI.Event] = [
+            Fixtures.event(.state) { $0.status = Fixtures.ready },
+            Fixtures.event(.roundStarted) {
+                $0.number = 3
+                $0.total = 10
+                $0.question = "What big cat has stripes?"
+                $0.tiles = Fixtures.tiles.map { ShakyAPI.Tile(text: $0.text, letter: true, fixed: false) }
+                $0.points = 10
+            },
+            Fixtures.event(.tick) {
+                $0.remaining = 59
+                $0.phase = "indication"
+            },
+            Fixtures.event(.hint) {
+                $0.tiles = Fixtures.tiles
+                $0.points = 8
+                $0.hintsUsed = 1
+                $0.source = "shake"
+            },
+            Fixtures.event(.tick) {
+                $0.remaining = 17
+                $0.phase = "indication"
+            },
+            Fixtures.event(.buzz) {
+                $0.team = "Owls"
+                $0.order = 1
+                $0.elapsed = 3.25
+            },
+            Fixtures.event(.teamUp) {
+                $0.team = "Owls"
+                $0.remaining = 60
+            },
+            Fixtures.event(.judged) {
+                $0.team = "Owls"
+                $0.given = "tiger"
+                $0.correct = true
+                $0.awarded = 8
+            },
+            Fixtures.event(.answerRevealed) {
+                $0.answer = "TIGER"
+                $0.winner = "Owls"
+            },
+            Fixtures.event(.tick) {
+                $0.remaining = 0
+                $0.phase = "roundOver"
+            },
+            Fixtures.event(.scoreAdjusted) {
+                $0.team = "Foxes"
+                $0.delta = -3
+                $0.reason = "rude"
+                $0.score = 5
+            },
+            Fixtures.event(.judged) { $0.team = "Foxes" },
+            Fixtures.event(.paused) { $0.remaining = 12.5 },
+            Fixtures.event(.resumed),
+            Fixtures.event(.phaseChanged) { $0.phase = "answering(Foxes)" },
+            Fixtures.event(.sensor) {
+                $0.sensorPresent = false
+                $0.sensorDevice = "iio:device0"
+            },
+            Fixtures.event(.gameOver) { $0.result = Fixtures.result },
+        ]
+        let lines = events.compactMap { renderer.line(for: $0) }
+        #expect(
+            lines == [
+                "Game: 10 questions · ready · Owls 12, Foxes 8",
+                "Question 3/10: What big cat has stripes?  T G I R E  (10 points)",
+                "[00:59] indication  T G I R E  (10 points)",
+                "Hint (shake):  [T] G I R E  (8 points)",
+                "[00:17] indication  [T] G I R E  (8 points)",
+                "Buzz: Owls #1 after 3.2 s",
+                "Owls is up (01:00 to answer)",
+                "Owls answered “tiger”: right, +8",
+                "Answer: TIGER (got by Owls)",
+                "[00:00] roundOver",
+                "Score: Foxes -3 (rude) → 5",
+                "Foxes ran out of time",
+                "Paused with 00:13 left",
+                "Resumed",
+                "Phase: answering(Foxes)",
+                "Sensor iio:device0 gone: hints are manual until it is back",
+                "Game over: won by Owls and Foxes · Foxes 18, Owls 18, Bees 0",
+            ])
+    }
+
+    @Test func aStateInPlayRemembersTheLettersForTicks() {
+        var renderer = WatchRenderer()
+        let first = renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })
+        #expect(
+            first == """
+                Game: Question 3/10 · answering: Owls · 00:18 left · Owls 12, Foxes 8
+                What big cat has stripes?  [T] G I R E  (8 points)
+                """)
+        #expect(
+            renderer.line(for: Fixtures.event(.tick) { $0.remaining = 16.2 })
+                == "[00:17] answering(Owls)  [T] G I R E  (8 points)")
+    }
+
+    @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true)])
+    func playShowsSomeTicksWhenItCannotRedraw(remaining: Double, shown: Bool) {
+        #expect(PlaySession.showsTick(remaining: remaining) == shown)
+    }
+}
