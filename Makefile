@@ -42,8 +42,16 @@ setup:
 	    python3 -m venv .venv && .venv/bin/pip install -q varlink; \
 	fi
 
+# A whole game with no hardware: a private daemon on the bundled demo trace, and `shaky demo` hosting it.
 run:
-	$(SWIFT) run shaky demo
+	$(SWIFT) build --product shakyd
+	$(SWIFT) build --product shaky
+	@bin=$$($(SWIFT) build --show-bin-path); demo=$$(mktemp -d); \
+	$$bin/shakyd --socket $$demo/shaky.sock --state-dir $$demo --input demo --log-level warning & daemon=$$!; \
+	trap 'kill $$daemon 2>/dev/null; wait $$daemon; rm -rf $$demo' EXIT INT TERM; \
+	export SHAKY_SOCKET=$$demo/shaky.sock; \
+	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
+	$$bin/shaky demo --replace
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests

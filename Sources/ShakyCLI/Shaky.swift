@@ -21,7 +21,7 @@ public struct Shaky: AsyncParsableCommand {
                 name: "Hosting a game",
                 subcommands: [
                     New.self, Next.self, Hint.self, Buzz.self, Answer.self, Pause.self, Resume.self, Skip.self,
-                    End.self, Score.self, Play.self,
+                    End.self, Score.self, Play.self, Demo.self,
                 ]),
             CommandGroup(name: "Following a game", subcommands: [Status.self, Scoreboard.self, Watch.self]),
             CommandGroup(

@@ -100,7 +100,7 @@ struct WatchRenderer: Sendable {
         if let number = status.questionNumber {
             parts.append("Question \(number)/\(status.questionCount)")
         } else {
-            parts.append("\(status.questionCount) questions")
+            parts.append(status.questionCount == 1 ? "1 question" : "\(status.questionCount) questions")
         }
         parts.append(TextRenderer.phase(status))
         if status.paused { parts.append("paused") }
