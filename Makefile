@@ -26,7 +26,7 @@ STAGE          := .build/stage
 CONFIGURATION  ?= release
 # Where the built binaries are; tests pass these so no second swift process runs inside `swift test`.
 BIN_PATH        = $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path)
-GENERATE_MANUAL = $(shell $(SWIFT) build --show-bin-path)/generate-manual-tool
+GENERATE_MANUAL = $(shell $(SWIFT) build --show-bin-path)/generate-manual
 
 .PHONY: setup run test lint bench build-release manual install install-files uninstall
 

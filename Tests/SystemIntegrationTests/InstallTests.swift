@@ -14,7 +14,7 @@ import Testing
             [
                 "-s", "install-files", "DESTDIR=\(destination.path)", "PREFIX=/usr",
                 "BIN_PATH=\(BuiltProducts.binPath.path)",
-                "GENERATE_MANUAL=\(try BuiltProducts.executable("generate-manual-tool"))",
+                "GENERATE_MANUAL=\(try BuiltProducts.executable("generate-manual"))",
             ], currentDirectory: BuiltProducts.checkout)
         #expect(result.status == 0, "make install-files failed: \(result.standardError)")
         return destination
