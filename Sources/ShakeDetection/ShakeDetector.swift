@@ -11,36 +11,37 @@ import ShakyCore
 /// For each sample it
 /// 1. removes gravity with a running estimate (an exponential average over ``ShakeDetectorSettings/gravityTimeConstant``
 ///    seconds, weighted by the real time between samples, scaled to standard gravity);
-/// 2. marks the sample *active* when the remaining acceleration exceeds ``ShakeDetectorSettings/threshold``, and
-///    counts a *reversal* when an active sample points against the previous active one;
-/// 3. fires when, over the last ``ShakeDetectorSettings/window`` seconds, active samples cover at least
-///    ``ShakeDetectorSettings/activeFraction`` of the time and there were at least
-///    ``ShakeDetectorSettings/minimumReversals`` reversals — then ignores everything for
-///    ``ShakeDetectorSettings/cooldown`` seconds.
+/// 2. judges two recent windows of the remaining acceleration:
+///    - the **brisk** window (``ShakeDetectorSettings/window`` seconds): samples above
+///      ``ShakeDetectorSettings/threshold`` must cover ``ShakeDetectorSettings/activeFraction`` of it, with at least
+///      ``ShakeDetectorSettings/minimumReversals`` reversals (an above-threshold sample pointing against the previous
+///      one);
+///    - the **sustained** window (``ShakeDetectorSettings/sustainedWindow`` seconds), for gentler but steady shaking:
+///      samples above ``ShakeDetectorSettings/sustainedThreshold`` must cover
+///      ``ShakeDetectorSettings/sustainedActiveFraction`` of it, with at least
+///      ``ShakeDetectorSettings/sustainedReversals`` *straight* reversals (pointing back within about 25°, see
+///      ``straightReversalCosine``), the back-and-forth along one line that sets a shake apart from walking and
+///      from turning or waving the device;
+/// 3. fires when either window qualifies, then ignores everything for ``ShakeDetectorSettings/cooldown`` seconds:
+///    both windows start empty again when the cooldown ends, so a long shake fires again only once it has
+///    qualified anew.
 ///
-/// The window is kept as a fixed number of time slots, so memory is constant and nothing is allocated per sample.
+/// Samples further apart than ``coarseInterval`` cannot show the direction of a 4–8 Hz shake (it is aliased), so
+/// there any above-threshold sample that follows another within the brisk window counts as a brisk reversal.
+///
+/// Each window is kept as a fixed number of time slots, so memory is constant and nothing is allocated per sample.
 /// Pure: time comes only from the samples' timestamps.
 public struct ShakeDetector: Sendable {
     /// The settings in use (validated).
     public let settings: ShakeDetectorSettings
 
-    /// How many time slots the window is divided into.
-    static let slotCount = 32
+    /// A sample interval from which direction reversals are no longer observable, seconds (below 20 Hz).
+    public static let coarseInterval = 0.05
+    /// Cosine of the angle between successive above-threshold samples below which a sustained reversal counts.
+    public static let straightReversalCosine = -0.9
 
-    private struct Slot {
-        var index: Int64 = .min
-        var activeTime = 0.0
-        var reversals: Int32 = 0
-        var peakSquared = 0.0
-    }
-
-    private let slotsPerSecond: Double
-    private let thresholdSquared: Double
-    private let requiredActiveTime: Double
-    private var slots: ContiguousArray<Slot>
-    private var currentSlot: Int64 = .min
-    private var activeTime = 0.0
-    private var reversals = 0
+    private var brisk: WindowTally
+    private var sustained: WindowTally
 
     private var started = false
     private var lastTimestamp = 0.0
@@ -51,22 +52,19 @@ public struct ShakeDetector: Sendable {
     private var cachedInterval = -1.0
     private var cachedDecay = 0.0
 
-    private var hasReference = false
-    private var referenceX = 0.0
-    private var referenceY = 0.0
-    private var referenceZ = 0.0
-    private var referenceTime = 0.0
-
     private var cooldownEnd = -Double.infinity
 
     /// Creates a detector in its cold-start state; throws when `settings` are invalid.
     public init(settings: ShakeDetectorSettings = .medium) throws(ShakeDetectorSettingsError) {
         try settings.validate()
         self.settings = settings
-        slotsPerSecond = Double(Self.slotCount) / settings.window
-        thresholdSquared = settings.threshold * settings.threshold
-        requiredActiveTime = settings.activeFraction * settings.window - 1e-9
-        slots = ContiguousArray(repeating: Slot(), count: Self.slotCount)
+        brisk = WindowTally(
+            threshold: settings.threshold, window: settings.window, activeFraction: settings.activeFraction,
+            reversals: settings.minimumReversals, reversalCosine: 0, countsCoarseSamples: true)
+        sustained = WindowTally(
+            threshold: settings.sustainedThreshold, window: settings.sustainedWindow,
+            activeFraction: settings.sustainedActiveFraction, reversals: settings.sustainedReversals,
+            reversalCosine: Self.straightReversalCosine, countsCoarseSamples: false)
     }
 
     /// Creates a detector with the preset for `sensitivity`.
@@ -84,7 +82,7 @@ public struct ShakeDetector: Sendable {
     /// Feeds one sample; returns an event when the detector fires at this sample.
     ///
     /// Samples should arrive in timestamp order. A gap longer than ``ShakeDetectorSettings/maximumGap`` restarts the
-    /// gravity estimate and the window (the cooldown still runs); a timestamp that goes backwards resets everything.
+    /// gravity estimate and the windows (the cooldown still runs); a timestamp that goes backwards resets everything.
     /// A repeated timestamp adds no time. Samples with non-finite values are ignored.
     public mutating func process(_ sample: AccelSample) -> ShakeEvent? {
         let time = sample.timestamp
@@ -104,34 +102,19 @@ public struct ShakeDetector: Sendable {
 
         let gravityNormSquared = gravityX * gravityX + gravityY * gravityY + gravityZ * gravityZ
         let scale = gravityNormSquared > 0 ? AccelSample.standardGravity / gravityNormSquared.squareRoot() : 0
-        let dx = sample.x - gravityX * scale
-        let dy = sample.y - gravityY * scale
-        let dz = sample.z - gravityZ * scale
-        let magnitudeSquared = dx * dx + dy * dy + dz * dz
+        let motion = Motion(
+            x: sample.x - gravityX * scale, y: sample.y - gravityY * scale, z: sample.z - gravityZ * scale)
+        let coarse = interval >= Self.coarseInterval
+        guard time >= cooldownEnd else { return nil }
 
-        let position = advanceWindow(to: time)
-        if magnitudeSquared > thresholdSquared {
-            slots[position].activeTime += interval
-            activeTime += interval
-            if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
-            if hasReference, time - referenceTime <= settings.window,
-                dx * referenceX + dy * referenceY + dz * referenceZ < 0
-            {
-                slots[position].reversals += 1
-                reversals += 1
-            }
-            hasReference = true
-            referenceX = dx
-            referenceY = dy
-            referenceZ = dz
-            referenceTime = time
-        }
-
-        guard time >= cooldownEnd, activeTime >= requiredActiveTime, reversals >= settings.minimumReversals else {
-            return nil
-        }
+        let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse)
+        let sustainedReady = sustained.add(motion, at: time, interval: interval, coarse: coarse)
+        guard briskReady || sustainedReady else { return nil }
         cooldownEnd = time + settings.cooldown
-        return ShakeEvent(timestamp: time, peakMagnitude: windowPeakSquared().squareRoot())
+        let peakSquared = max(brisk.peakSquared(), sustained.peakSquared())
+        brisk.clear()
+        sustained.clear()
+        return ShakeEvent(timestamp: time, peakMagnitude: peakSquared.squareRoot())
     }
 
     /// Updates the gravity estimate: an exponential average whose weights follow the real sample intervals.
@@ -151,8 +134,110 @@ public struct ShakeDetector: Sendable {
         gravityZ += (sample.z - gravityZ) * gain
     }
 
+    /// Restarts the estimate and the windows, keeping the cooldown.
+    private mutating func restart() {
+        brisk.clear()
+        sustained.clear()
+        started = false
+        gravityWeight = 0
+    }
+}
+
+/// Gravity-removed acceleration, m/s².
+struct Motion: Sendable {
+    var x: Double
+    var y: Double
+    var z: Double
+
+    var magnitudeSquared: Double { x * x + y * y + z * z }
+
+    func dot(_ other: Motion) -> Double { x * other.x + y * other.y + z * other.z }
+}
+
+/// One judged window: above-threshold time and reversals over the last `window` seconds, kept in time slots.
+struct WindowTally: Sendable {
+    /// How many time slots the window is divided into (a power of two).
+    static let slotCount = 32
+
+    private struct Slot {
+        var activeTime = 0.0
+        var reversals: Int32 = 0
+        var peakSquared = 0.0
+    }
+
+    private let window: Double
+    private let slotsPerSecond: Double
+    private let thresholdSquared: Double
+    private let requiredActiveTime: Double
+    private let requiredReversals: Int
+    private let reversalCosineSquared: Double
+    private let reversalCosineIsNegative: Bool
+    private let countsCoarseSamples: Bool
+
+    private var slots: ContiguousArray<Slot>
+    private var currentSlot: Int64 = .min
+    private var activeTime = 0.0
+    private var reversals = 0
+
+    private var hasReference = false
+    private var reference = Motion(x: 0, y: 0, z: 0)
+    private var referenceMagnitudeSquared = 0.0
+    private var referenceTime = 0.0
+
+    init(
+        threshold: Double, window: Double, activeFraction: Double, reversals: Int, reversalCosine: Double,
+        countsCoarseSamples: Bool
+    ) {
+        self.window = window
+        slotsPerSecond = Double(Self.slotCount) / window
+        thresholdSquared = threshold * threshold
+        requiredActiveTime = activeFraction * window - 1e-9
+        requiredReversals = reversals
+        reversalCosineSquared = reversalCosine * reversalCosine
+        reversalCosineIsNegative = reversalCosine < 0
+        self.countsCoarseSamples = countsCoarseSamples
+        slots = ContiguousArray(repeating: Slot(), count: Self.slotCount)
+    }
+
+    /// Adds one sample's motion; returns whether the window now qualifies.
+    mutating func add(_ motion: Motion, at time: Double, interval: Double, coarse: Bool) -> Bool {
+        let position = advance(to: time)
+        let magnitudeSquared = motion.magnitudeSquared
+        if magnitudeSquared > thresholdSquared {
+            slots[position].activeTime += interval
+            activeTime += interval
+            if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
+            if hasReference, time - referenceTime <= window, isReversal(motion, magnitudeSquared, coarse: coarse) {
+                slots[position].reversals += 1
+                reversals += 1
+            }
+            hasReference = true
+            reference = motion
+            referenceMagnitudeSquared = magnitudeSquared
+            referenceTime = time
+        }
+        return activeTime >= requiredActiveTime && reversals >= requiredReversals
+    }
+
+    /// Whether `motion` points back against the reference: a negative dot product, below the required cosine.
+    private func isReversal(_ motion: Motion, _ magnitudeSquared: Double, coarse: Bool) -> Bool {
+        if coarse && countsCoarseSamples { return true }
+        let dot = motion.dot(reference)
+        guard dot < 0 else { return false }
+        // cos < c (c < 0)  ⇔  dot² > c²·|a|²·|b|² with dot < 0; no square roots per sample.
+        return !reversalCosineIsNegative
+            || dot * dot > reversalCosineSquared * magnitudeSquared * referenceMagnitudeSquared
+    }
+
+    /// The largest squared magnitude above the threshold in the window.
+    func peakSquared() -> Double {
+        var peak = 0.0
+        for slot in slots where slot.peakSquared > peak { peak = slot.peakSquared }
+        return peak
+    }
+
     /// Moves the window so that it ends in the slot holding `time`; returns that slot's position.
-    private mutating func advanceWindow(to time: Double) -> Int {
+    private mutating func advance(to time: Double) -> Int {
         let slot = Int64((time * slotsPerSecond).rounded(.down))
         let count = Int64(Self.slotCount)
         if slot != currentSlot {
@@ -164,7 +249,7 @@ public struct ShakeDetector: Sendable {
                     let position = Int(next & (count - 1))
                     activeTime -= slots[position].activeTime
                     reversals -= Int(slots[position].reversals)
-                    slots[position] = Slot(index: next)
+                    slots[position] = Slot()
                     next += 1
                 }
                 if activeTime < 0 { activeTime = 0 }
@@ -174,24 +259,16 @@ public struct ShakeDetector: Sendable {
         return Int(slot & (count - 1))
     }
 
-    private func windowPeakSquared() -> Double {
-        var peak = 0.0
-        for slot in slots where slot.peakSquared > peak { peak = slot.peakSquared }
-        return peak
-    }
-
     private mutating func clearSlots() {
         for position in slots.indices { slots[position] = Slot() }
         activeTime = 0
         reversals = 0
     }
 
-    /// Restarts the estimate and the window, keeping the cooldown.
-    private mutating func restart() {
+    /// Empties the window and forgets the reference direction.
+    mutating func clear() {
         clearSlots()
         currentSlot = .min
-        started = false
-        gravityWeight = 0
         hasReference = false
     }
 }

@@ -11,36 +11,50 @@ public enum ShakeSensitivity: String, CaseIterable, Codable, Sendable {
 /// The tunable parameters of ``ShakeDetector``, all in seconds and m/s², never in samples.
 ///
 /// The same settings decide the same at 10, 50 or 100 Hz: every duration is measured on the
-/// samples' own timestamps.
+/// samples' own timestamps. Two windows are judged: a short **brisk** one for vigorous shaking, and a
+/// **sustained** one for gentler shaking that goes back and forth along one line for longer.
 public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
-    /// Minimum gravity-removed acceleration, m/s², for a sample to count as vigorous motion.
+    /// Minimum gravity-removed acceleration, m/s², for a sample to count as vigorous motion (brisk window).
     public var threshold: Double
-    /// Length of the recent window that is judged, seconds.
+    /// Length of the brisk window, seconds.
     public var window: Double
-    /// Share of the window (0…1, by time) that must be above ``threshold``.
+    /// Share of the brisk window (0…1, by time) that must be above ``threshold``.
     public var activeFraction: Double
-    /// Direction reversals of the above-threshold acceleration needed inside the window.
+    /// Direction reversals of the above-threshold acceleration needed inside the brisk window.
     ///
     /// A reversal is an above-threshold sample whose gravity-removed acceleration points against
     /// (negative dot product with) the previous above-threshold sample's: the back-and-forth that
     /// makes a shake. A bump, a heel strike or a single swipe gives at most one.
     public var minimumReversals: Int
+    /// Minimum gravity-removed acceleration, m/s², for a sample to count in the sustained window.
+    public var sustainedThreshold: Double
+    /// Length of the sustained window, seconds.
+    public var sustainedWindow: Double
+    /// Share of the sustained window (0…1, by time) that must be above ``sustainedThreshold``.
+    public var sustainedActiveFraction: Double
+    /// Straight reversals (pointing back within about 25°) needed inside the sustained window.
+    public var sustainedReversals: Int
     /// After firing, nothing fires again for this long, seconds.
     public var cooldown: Double
     /// Time constant of the running gravity estimate, seconds.
     public var gravityTimeConstant: Double
-    /// A gap between samples longer than this, seconds, restarts the estimate and the window.
+    /// A gap between samples longer than this, seconds, restarts the estimate and the windows.
     public var maximumGap: Double
 
     /// Creates settings from explicit values; check them with ``validate()``.
     public init(
-        threshold: Double, window: Double, activeFraction: Double, minimumReversals: Int, cooldown: Double,
-        gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
+        threshold: Double, window: Double, activeFraction: Double, minimumReversals: Int,
+        sustainedThreshold: Double = 5, sustainedWindow: Double = 0.6, sustainedActiveFraction: Double = 0.4,
+        sustainedReversals: Int = 5, cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
     ) {
         self.threshold = threshold
         self.window = window
         self.activeFraction = activeFraction
         self.minimumReversals = minimumReversals
+        self.sustainedThreshold = sustainedThreshold
+        self.sustainedWindow = sustainedWindow
+        self.sustainedActiveFraction = sustainedActiveFraction
+        self.sustainedReversals = sustainedReversals
         self.cooldown = cooldown
         self.gravityTimeConstant = gravityTimeConstant
         self.maximumGap = maximumGap
@@ -55,19 +69,26 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         }
     }
 
-    /// Gentle, short shakes count: 0.1 s above 12 m/s² within 0.25 s, with one reversal.
+    /// Gentle, short shakes count: 0.1 s above 12 m/s² within 0.4 s with one reversal, or 0.24 s above 4 m/s²
+    /// within 0.6 s with four straight reversals.
     ///
-    /// Fires within 0.2 s of a 4 Hz ±2 g shake, but also while walking with the device in a pocket or bag.
+    /// Fires within 0.2 s of a 4 Hz ±2 g shake, but also on brisk gestures and while walking with the device in
+    /// a pocket or bag.
     public static let light = ShakeDetectorSettings(
-        threshold: 12, window: 0.25, activeFraction: 0.4, minimumReversals: 1, cooldown: 1.0)
-    /// The default: 0.25 s above 14 m/s² within 0.5 s, with one reversal.
+        threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
+        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
+    /// The default: 0.15 s above 16 m/s² within 0.4 s with one reversal, or 0.24 s above 5 m/s² within 0.6 s with
+    /// five straight reversals.
     ///
-    /// Brisk shaking counts; walking, bumps, pick-ups and most swipes and circles do not.
+    /// Brisk or steady shaking counts; walking, bumps, pick-ups and most swipes and circles do not.
     public static let medium = ShakeDetectorSettings(
-        threshold: 14, window: 0.5, activeFraction: 0.5, minimumReversals: 1, cooldown: 1.0)
-    /// Only vigorous shaking counts: 0.25 s above 18 m/s² within 0.5 s, with one reversal.
+        threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 1, sustainedThreshold: 5,
+        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
+    /// Only vigorous shaking counts: 0.15 s above 20 m/s² within 0.4 s with one reversal, or 0.24 s above 8 m/s²
+    /// within 0.6 s with five straight reversals.
     public static let hard = ShakeDetectorSettings(
-        threshold: 18, window: 0.5, activeFraction: 0.5, minimumReversals: 1, cooldown: 1.0)
+        threshold: 20, window: 0.4, activeFraction: 0.375, minimumReversals: 1, sustainedThreshold: 8,
+        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
 
     /// Checks every parameter; throws the first problem found.
     public func validate() throws(ShakeDetectorSettingsError) {
@@ -86,6 +107,18 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
             activeFraction, "between 0 and 1")
         try check(
             minimumReversals >= 0 && minimumReversals <= 1000, "minimumReversals", Double(minimumReversals),
+            "between 0 and 1000")
+        try check(
+            sustainedThreshold.isFinite && sustainedThreshold > 0, "sustainedThreshold", sustainedThreshold,
+            "a positive number of m/s²")
+        try check(
+            sustainedWindow.isFinite && sustainedWindow > 0 && sustainedWindow <= 10, "sustainedWindow",
+            sustainedWindow, "more than 0 and at most 10 seconds")
+        try check(
+            sustainedActiveFraction.isFinite && sustainedActiveFraction >= 0 && sustainedActiveFraction <= 1,
+            "sustainedActiveFraction", sustainedActiveFraction, "between 0 and 1")
+        try check(
+            sustainedReversals >= 0 && sustainedReversals <= 1000, "sustainedReversals", Double(sustainedReversals),
             "between 0 and 1000")
         try check(
             cooldown.isFinite && cooldown >= 0, "cooldown", cooldown, "zero or a positive number of seconds")

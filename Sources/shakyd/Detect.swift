@@ -27,17 +27,29 @@ extension Shakyd {
         @Option(help: "The preset to start from.")
         var sensitivity: ShakeSensitivity = .medium
 
-        @Option(help: "Override: gravity-removed acceleration that counts as vigorous motion, m/s².")
+        @Option(help: "Override: gravity-removed acceleration that counts as vigorous motion (brisk window), m/s².")
         var threshold: Double?
 
-        @Option(help: "Override: length of the judged window, seconds.")
+        @Option(help: "Override: length of the brisk window, seconds.")
         var window: Double?
 
-        @Option(help: "Override: share of the window (0-1) that must be above the threshold.")
+        @Option(help: "Override: share of the brisk window (0-1) that must be above the threshold.")
         var activeFraction: Double?
 
-        @Option(help: "Override: direction reversals needed inside the window.")
+        @Option(help: "Override: direction reversals needed inside the brisk window.")
         var minimumReversals: Int?
+
+        @Option(help: "Override: gravity-removed acceleration that counts in the sustained window, m/s².")
+        var sustainedThreshold: Double?
+
+        @Option(help: "Override: length of the sustained window, seconds.")
+        var sustainedWindow: Double?
+
+        @Option(help: "Override: share of the sustained window (0-1) that must be above its threshold.")
+        var sustainedActiveFraction: Double?
+
+        @Option(help: "Override: straight reversals needed inside the sustained window.")
+        var sustainedReversals: Int?
 
         @Option(help: "Override: seconds during which nothing fires again after a trigger.")
         var cooldown: Double?
@@ -52,6 +64,10 @@ extension Shakyd {
             if let window { settings.window = window }
             if let activeFraction { settings.activeFraction = activeFraction }
             if let minimumReversals { settings.minimumReversals = minimumReversals }
+            if let sustainedThreshold { settings.sustainedThreshold = sustainedThreshold }
+            if let sustainedWindow { settings.sustainedWindow = sustainedWindow }
+            if let sustainedActiveFraction { settings.sustainedActiveFraction = sustainedActiveFraction }
+            if let sustainedReversals { settings.sustainedReversals = sustainedReversals }
             if let cooldown { settings.cooldown = cooldown }
             return settings
         }
