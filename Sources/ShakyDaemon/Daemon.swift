@@ -10,8 +10,8 @@ import ShakyStore
 /// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
 /// that order and stopped in reverse on SIGTERM or SIGINT.
 ///
-/// `shakyd` only parses its flags and calls ``run(configuration:logger:)``; tests call ``start(configuration:clock:logger:)``
-/// with their own clock and drive the same daemon.
+/// `shakyd` only parses its flags and calls ``run(configuration:logger:)``; tests call
+/// ``start(configuration:clock:accessPolicy:soundPlayer:logger:)`` with their own clock and drive the same daemon.
 public final class Daemon: Sendable {
     /// The game's inbox.
     public let runtime: GameRuntime
@@ -43,9 +43,12 @@ public final class Daemon: Sendable {
     }
 
     /// Opens everything but the socket: the database (restoring a saved game, paused), sound, the sensor.
+    ///
+    /// - Parameter soundPlayer: plays the cues instead of the one `configuration.soundDevice` names (tests pass a
+    ///   recording fake); the saved sound settings are applied to it all the same.
     public static func start(
         configuration: DaemonConfiguration, clock: any Clock<Duration> = ContinuousClock(),
-        accessPolicy: (any VarlinkAccessPolicy)? = nil, logger: Logger
+        accessPolicy: (any VarlinkAccessPolicy)? = nil, soundPlayer: (any SoundPlayer)? = nil, logger: Logger
     ) async throws -> Daemon {
         let spec: InputSpec?
         do {
@@ -55,7 +58,8 @@ public final class Daemon: Sendable {
         }
         let database = try AppDatabase.open(path: configuration.databasePath)
         let preferences = try database.preferences()
-        let sound = makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)
+        let sound =
+            soundPlayer ?? makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(clock), sound: sound, logger: logger)
         try await runtime.restore()
