@@ -178,10 +178,11 @@ struct WatchdogService: Service {
             try? await gracefulShutdown()
             return
         }
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 if await runtime.ping() { notifier.watchdog() }
-                try await Task.sleep(for: interval)
+                // Shutdown cancels the sleep: that ends the loop, it is not a failure of the service.
+                try? await Task.sleep(for: interval)
             }
         }
     }

@@ -20,6 +20,14 @@ public final class ChildProcess: Sendable {
         public var standardOutput: String
         /// The child's error output so far.
         public var standardError: String
+
+        /// Creates the error.
+        public init(awaited: String, standardOutput: String, standardError: String) {
+            self.awaited = awaited
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+        }
+
         public var description: String {
             "timed out waiting for \(awaited)\n--- stdout:\n\(standardOutput)\n--- stderr:\n\(standardError)"
         }
@@ -31,6 +39,13 @@ public final class ChildProcess: Sendable {
         public var status: Int32
         /// Whether a signal ended it.
         public var signaled: Bool
+
+        /// Creates an exit.
+        public init(status: Int32, signaled: Bool) {
+            self.status = status
+            self.signaled = signaled
+        }
+
         public var description: String { signaled ? "killed by signal \(status)" : "exit status \(status)" }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,6 +9,9 @@ import Foundation
 
 /// A Unix datagram socket standing in for systemd's notification socket: point a child's `NOTIFY_SOCKET` at
 /// ``path`` and read what it sends with `sd_notify` (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`).
+///
+/// A thread of its own reads every datagram as soon as it comes, as systemd does: a datagram socket's queue is
+/// short (`net.unix.max_dgram_qlen`, often 10), and a sender whose datagrams are not read blocks in `sd_notify`.
 public final class NotifySocket: Sendable {
     /// The socket could not be made.
     public struct Failure: Error, CustomStringConvertible {
@@ -15,11 +19,21 @@ public final class NotifySocket: Sendable {
         public var description: String
     }
 
+    private struct Inbox {
+        var messages: [String] = []
+        var closed = false
+    }
+
+    /// The inbox, shared with the reading thread.
+    private final class SharedInbox: Sendable {
+        let lock = Mutex(Inbox())
+    }
+
     /// The socket's path.
     public let path: String
-    private let descriptor: Int32
+    private let inbox = SharedInbox()
 
-    /// Binds a datagram socket at `path`.
+    /// Binds a datagram socket at `path` and starts reading it.
     public init(path: String) throws {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -45,33 +59,36 @@ public final class NotifySocket: Sendable {
             throw Failure(description: "bind \(path): \(reason)")
         }
         self.path = path
-        self.descriptor = descriptor
+        let inbox = inbox
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while !inbox.lock.withLock({ $0.closed }) {
+                guard poll(&poller, 1, 50) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { continue }
+                let message = String(decoding: buffer[..<count], as: UTF8.self)
+                inbox.lock.withLock { $0.messages.append(message) }
+            }
+            close(descriptor)
+        }.start()
     }
 
     deinit {
-        close(descriptor)
+        inbox.lock.withLock { $0.closed = true }
         unlink(path)
     }
 
     /// The next datagram's text, or `nil` when none comes within `timeout`.
-    ///
-    /// The wait runs on a thread of its own, never on the test's tasks.
     public func receive(within timeout: Duration) async -> String? {
-        let descriptor = descriptor
-        let milliseconds = Int32(
-            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        return await withCheckedContinuation { continuation in
-            Thread {
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                var ready: Int32
-                repeat {
-                    ready = poll(&poller, 1, milliseconds)
-                } while ready < 0 && errno == EINTR
-                guard ready > 0 else { return continuation.resume(returning: nil) }
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                continuation.resume(returning: count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil)
-            }.start()
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let message: String? = inbox.lock.withLock { inbox in
+                inbox.messages.isEmpty ? nil : inbox.messages.removeFirst()
+            }
+            if let message { return message }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 }
