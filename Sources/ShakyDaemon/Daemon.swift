@@ -57,7 +57,14 @@ public final class Daemon: Sendable {
             throw DaemonStartError(problem: "\(error)")
         }
         let database = try AppDatabase.open(path: configuration.databasePath)
-        let preferences = try database.preferences()
+        var preferences = try database.preferences()
+        if preferences == .default, configuration.sensitivity != preferences.sensitivity,
+            ShakeSensitivity(rawValue: configuration.sensitivity) != nil
+        {
+            // `--sensitivity` (or the file's `sensitivity:`) sets the preset until one is chosen over the socket.
+            preferences.sensitivity = configuration.sensitivity
+            try database.savePreferences(preferences)
+        }
         let sound =
             soundPlayer ?? makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)
         let runtime = GameRuntime(

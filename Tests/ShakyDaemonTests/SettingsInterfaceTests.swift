@@ -1,4 +1,6 @@
+import Logging
 import ShakyCore
+import ShakyDaemon
 import ShakyProtocol
 import ShakyTesting
 import Testing
@@ -43,5 +45,31 @@ struct SettingsInterfaceTests {
             let sensor = try await client.call("io.shakywords.Sensor.Status", as: ShakyAPI.SensorReply.self)
             #expect(sensor.sensor.sensitivity == "hard")
         }
+    }
+
+    @Test("--sensitivity sets the preset a daemon starts with, until it is changed over the socket")
+    func sensitivityFlag() async throws {
+        let state = try TemporaryDirectory(prefix: "shakyd-sensitivity")
+        defer { state.remove() }
+        func start(sensitivity: String?) async throws -> Daemon {
+            let configuration = DaemonConfiguration(
+                resolving: DaemonSettings(
+                    socket: state.appending("shaky.sock"), stateDirectory: state.path, input: "none",
+                    soundDevice: "none", sensitivity: sensitivity))
+            return try await Daemon.start(
+                configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
+                soundPlayer: RecordingSoundPlayer(), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        }
+        var daemon = try await start(sensitivity: "hard")
+        #expect(await daemon.settings.current().sensitivity == .hard)
+        #expect(await daemon.runtime.sensorStatus().sensitivity == "hard")
+        _ = try await daemon.settings.change(ShakyAPI.SetSettings(sensitivity: .light))
+        await daemon.shutDown()
+
+        // Changed over the socket: the change is kept, whatever the flag says.
+        daemon = try await start(sensitivity: nil)
+        #expect(await daemon.settings.current().sensitivity == .light)
+        #expect(await daemon.runtime.sensorStatus().sensitivity == "light")
+        await daemon.shutDown()
     }
 }
