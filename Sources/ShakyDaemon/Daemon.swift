@@ -10,8 +10,8 @@ import ShakyStore
 /// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
 /// that order and stopped in reverse on SIGTERM or SIGINT.
 ///
-/// `shakyd` only parses its flags and calls ``run(configuration:logger:)``; tests call ``start(configuration:clock:logger:)``
-/// with their own clock and drive the same daemon.
+/// `shakyd` only parses its flags and calls ``run(configuration:logger:)``; tests call
+/// ``start(configuration:clock:accessPolicy:soundPlayer:logger:)`` with their own clock and drive the same daemon.
 public final class Daemon: Sendable {
     /// The game's inbox.
     public let runtime: GameRuntime
@@ -43,14 +43,25 @@ public final class Daemon: Sendable {
     }
 
     /// Opens everything but the socket: the database (restoring a saved game, paused), sound, the sensor.
+    ///
+    /// - Parameter soundPlayer: plays the cues instead of the one `configuration.soundDevice` names (tests pass a
+    ///   recording fake); the saved sound settings are applied to it all the same.
     public static func start(
         configuration: DaemonConfiguration, clock: any Clock<Duration> = ContinuousClock(),
-        accessPolicy: (any VarlinkAccessPolicy)? = nil, logger: Logger
+        accessPolicy: (any VarlinkAccessPolicy)? = nil, soundPlayer: (any SoundPlayer)? = nil, logger: Logger
     ) async throws -> Daemon {
         let spec = try inputSpec(configuration.input)
         let database = try AppDatabase.open(path: configuration.databasePath)
-        let preferences = try database.preferences()
-        let sound = makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)
+        var preferences = try database.preferences()
+        if preferences == .default, configuration.sensitivity != preferences.sensitivity,
+            ShakeSensitivity(rawValue: configuration.sensitivity) != nil
+        {
+            // `--sensitivity` (or the file's `sensitivity:`) sets the preset until one is chosen over the socket.
+            preferences.sensitivity = configuration.sensitivity
+            try database.savePreferences(preferences)
+        }
+        let sound =
+            soundPlayer ?? makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(clock), sound: sound, logger: logger)
         try await runtime.restore()
@@ -191,10 +202,11 @@ struct WatchdogService: Service {
             try? await gracefulShutdown()
             return
         }
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 if await runtime.ping() { notifier.watchdog() }
-                try await Task.sleep(for: interval)
+                // Shutdown cancels the sleep: that ends the loop, it is not a failure of the service.
+                try? await Task.sleep(for: interval)
             }
         }
     }

@@ -1,4 +1,5 @@
 import ShakyProtocol
+import ShakyTesting
 import Testing
 
 /// The PyPI `varlink` package as an independent client: its CLI and its library (which parses the

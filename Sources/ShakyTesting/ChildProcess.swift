@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A program run by a test: its output collected as it comes, and every wait bounded by a deadline.
+///
+/// Standard output and error are read on threads of their own, so a chatty child never blocks on a full pipe
+/// and the test's tasks never block on a read.
+public final class ChildProcess: Sendable {
+    /// A wait ran past its deadline; the message says what was awaited and what the child had printed.
+    public struct TimedOut: Error, CustomStringConvertible {
+        /// What was awaited.
+        public var awaited: String
+        /// The child's output so far.
+        public var standardOutput: String
+        /// The child's error output so far.
+        public var standardError: String
+
+        /// Creates the error.
+        public init(awaited: String, standardOutput: String, standardError: String) {
+            self.awaited = awaited
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+        }
+
+        public var description: String {
+            "timed out waiting for \(awaited)\n--- stdout:\n\(standardOutput)\n--- stderr:\n\(standardError)"
+        }
+    }
+
+    /// How a child ended.
+    public struct Exit: Equatable, Sendable, CustomStringConvertible {
+        /// The exit status, or the signal number when ``signaled``.
+        public var status: Int32
+        /// Whether a signal ended it.
+        public var signaled: Bool
+
+        /// Creates an exit.
+        public init(status: Int32, signaled: Bool) {
+            self.status = status
+            self.signaled = signaled
+        }
+
+        public var description: String { signaled ? "killed by signal \(status)" : "exit status \(status)" }
+    }
+
+    private struct State {
+        var standardOutput: [UInt8] = []
+        var standardError: [UInt8] = []
+        var openPipes = 2
+        var exit: Exit?
+    }
+
+    /// The state, shared with the reader threads and the termination handler.
+    private final class SharedState: Sendable {
+        let lock = Mutex(State())
+    }
+
+    /// The child's process id.
+    public let processID: pid_t
+    /// The program's path and arguments, for messages.
+    public let commandLine: String
+    private let shared: SharedState
+    private let process: Process
+
+    /// Starts `executable` with `arguments`.
+    ///
+    /// - Parameter environment: changes to this process's environment: a value sets the variable, `nil` removes it.
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String?] = [:]
+    ) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        process.environment = merged
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let shared = SharedState()
+        process.terminationHandler = { process in
+            let exit = Exit(
+                status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal)
+            shared.lock.withLock { $0.exit = exit }
+        }
+        try process.run()
+        self.process = process
+        self.shared = shared
+        processID = process.processIdentifier
+        commandLine = ([executable] + arguments).joined(separator: " ")
+        Self.drain(output.fileHandleForReading.fileDescriptor, into: shared, errors: false)
+        Self.drain(errors.fileHandleForReading.fileDescriptor, into: shared, errors: true)
+    }
+
+    deinit {
+        if shared.lock.withLock({ $0.exit == nil }) { Glibc.kill(processID, SIGKILL) }
+    }
+
+    /// What the child printed on standard output so far.
+    public var standardOutput: String { shared.lock.withLock { String(decoding: $0.standardOutput, as: UTF8.self) } }
+
+    /// What the child printed on standard error so far.
+    public var standardError: String { shared.lock.withLock { String(decoding: $0.standardError, as: UTF8.self) } }
+
+    /// How the child ended, once it has.
+    public var exit: Exit? { shared.lock.withLock { $0.exit } }
+
+    /// Sends `signal` to the child (if it still runs).
+    public func send(_ signal: Int32) {
+        if exit == nil { Glibc.kill(processID, signal) }
+    }
+
+    /// Waits until standard output contains `text`.
+    public func waitForOutput(containing text: String, within timeout: Duration = .seconds(20)) async throws {
+        try await wait(for: "“\(text)” on the standard output of \(commandLine)", within: timeout) {
+            self.standardOutput.contains(text)
+        }
+    }
+
+    /// Waits until the child has exited and its output is read to the end; kills it after `timeout`.
+    @discardableResult
+    public func waitForExit(within timeout: Duration = .seconds(60)) async throws -> Exit {
+        do {
+            try await wait(for: "\(commandLine) to exit", within: timeout) {
+                self.shared.lock.withLock { $0.exit != nil && $0.openPipes == 0 }
+            }
+        } catch {
+            send(SIGKILL)
+            throw error
+        }
+        return exit!
+    }
+
+    /// Polls `condition` every few milliseconds until it holds; throws ``TimedOut`` after `timeout`.
+    public func wait(
+        for awaited: String, within timeout: Duration, until condition: @Sendable () -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                throw TimedOut(awaited: awaited, standardOutput: standardOutput, standardError: standardError)
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private static func drain(_ descriptor: Int32, into shared: SharedState, errors: Bool) {
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    let chunk = buffer[..<count]
+                    shared.lock.withLock {
+                        if errors { $0.standardError += chunk } else { $0.standardOutput += chunk }
+                    }
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            shared.lock.withLock { $0.openPipes -= 1 }
+        }.start()
+    }
+}

@@ -1,0 +1,62 @@
+import ShakyProtocol
+import ShakyTesting
+import Testing
+
+/// A daemon stopped mid-round and started again on the same state directory takes the game over exactly, paused.
+@Suite("Restart")
+struct RestartTests {
+    @Test(
+        "Mid-round with 37.5 s left: after a restart the same question, scores, buzzes, paused, 37.5 s left",
+        arguments: TestDaemon.Mode.allCases)
+    func restartMidRound(mode: TestDaemon.Mode) async throws {
+        let state = try TemporaryDirectory(prefix: "shakyd-restart")
+        defer { state.remove() }
+        let before = try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            try await PartyPack.create(on: client)
+            try await client.game(
+                "New", PartyPack.newGame(teams: ["Owls", "Foxes", "Bees"], rules: ["timeAfterFirstBuzz": 45]))
+            try await client.game("AdjustScore", ["team": "Bees", "delta": 5, "reason": "warm-up"])
+            try await client.game("Next")
+            try await client.game("Hint")
+            try await client.advance(by: .seconds(10))
+            try await client.game("Buzz", ["team": "Owls"])
+            try await client.advance(by: .milliseconds(7500))
+            let status = try await client.status()
+            #expect(status.remaining == 37.5)
+            #expect(status.paused == false)
+            await client.daemon.shutDown()
+            return status
+        }
+        #expect(before.buzzes == [ShakyAPI.Buzz(team: "Owls", order: 1, elapsed: 10)])
+        #expect(before.scores == ["Owls": 0, "Foxes": 0, "Bees": 5])
+
+        try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            var status = try await client.status()
+            var expected = before
+            expected.paused = true
+            #expect(status == expected)
+            #expect(status.remaining == 37.5)
+            #expect(status.question == before.question)
+            #expect(status.tiles == before.tiles)
+
+            // Time does not run while paused, then runs on from 37.5 s.
+            try await client.advance(by: .seconds(30))
+            #expect(try await client.status().remaining == 37.5)
+            status = try await client.game("Resume")
+            #expect(status.paused == false)
+            #expect(status.remaining == 37.5)
+            try await client.advance(by: .milliseconds(500))
+            #expect(try await client.status().remaining == 37)
+            try await client.advance(by: .seconds(2))
+            #expect(try await client.status().remaining == 35)
+            try await client.game("Buzz", ["team": "Foxes"])
+            try await client.advance(by: .seconds(35))
+            status = try await client.status()
+            #expect(status.phase == .answering)
+            #expect(status.teamUp == "Owls")
+            #expect(status.remaining == 60)
+            #expect(status.buzzes.map(\.team) == ["Owls", "Foxes"])
+            #expect(status.buzzes.map(\.elapsed) == [10, 20])
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import ShakyProtocol
+import ShakyTesting
+import Testing
+
+/// `Watch`: the state first, then every event in order, ticks driven by the manual clock.
+@Suite("Watch")
+struct WatchTests {
+    @Test(
+        "The state first, then hint, ticks, buzz, judged, scoreAdjusted, sensor and gameOver events in order",
+        arguments: TestDaemon.Mode.allCases)
+    func eventsInOrder(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            try await PartyPack.create(on: client)
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"], questions: 1))
+            let watch = try await client.watch()
+
+            let first = try await watch.nextEvent()
+            #expect(first.kind == .state)
+            #expect(first.status?.phase == .ready)
+            #expect(first.status?.scores == ["Owls": 0, "Foxes": 0])
+
+            let opened = try await client.game("Next")
+            var event = try await watch.nextEvent()
+            #expect(event.kind == .phaseChanged)
+            #expect(event.phase == "indication")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .roundStarted)
+            #expect(event.number == 1)
+            #expect(event.total == 1)
+            #expect(event.question == opened.question)
+            #expect(event.tiles == opened.tiles)
+            #expect(event.points == 10)
+            #expect(event.remaining == 60)
+            let answer = try PartyPack.answer(to: opened.question)
+
+            // A hint: one more tile fixed, the rest the same letters.
+            try await client.game("Hint")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .hint)
+            #expect(event.source == "manual")
+            #expect(event.points == 8)
+            #expect(event.hintsUsed == 1)
+            #expect(event.tiles?.filter(\.fixed).count == 1)
+            #expect(event.tiles?.map(\.text).sorted() == opened.tiles?.map(\.text).sorted())
+
+            // One tick per second of the manual clock, each awaited before the next second.
+            for remaining in [59.0, 58.0] {
+                client.clock.advance(by: .seconds(1))
+                event = try await watch.nextEvent()
+                #expect(event.kind == .tick)
+                #expect(event.phase == "indication")
+                #expect(event.remaining == remaining)
+            }
+
+            // A shake gives the second hint.
+            await client.daemon.runtime.shake()
+            event = try await watch.nextEvent()
+            #expect(event.kind == .hint)
+            #expect(event.source == "shake")
+            #expect(event.points == 6)
+            #expect(event.hintsUsed == 2)
+            #expect(event.tiles?.filter(\.fixed).count == 2)
+
+            // Buzzes in order with their times; the last team's buzz ends buzzing.
+            try await client.game("Buzz", ["team": "Foxes"])
+            event = try await watch.nextEvent()
+            #expect(event.kind == .buzz)
+            #expect(event.team == "Foxes")
+            #expect(event.order == 1)
+            #expect(event.elapsed == 2)
+            #expect(event.remaining == 20)
+            client.clock.advance(by: .seconds(1))
+            event = try await watch.nextEvent()
+            #expect(event.kind == .tick)
+            #expect(event.remaining == 19)
+            try await client.game("Buzz", ["team": "Owls"])
+            event = try await watch.nextEvent()
+            #expect(event.kind == .buzz)
+            #expect(event.team == "Owls")
+            #expect(event.order == 2)
+            #expect(event.elapsed == 3)
+            event = try await watch.nextEvent()
+            #expect(event.kind == .phaseChanged)
+            #expect(event.phase == "answering(Foxes)")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .teamUp)
+            #expect(event.team == "Foxes")
+            #expect(event.remaining == 60)
+
+            // A wrong answer passes the turn; the answering countdown ticks too.
+            try await client.call("io.shakywords.Game.Answer", ["team": "Foxes", "answer": "Zebra"])
+            event = try await watch.nextEvent()
+            #expect(event.kind == .judged)
+            #expect(event.team == "Foxes")
+            #expect(event.given == "Zebra")
+            #expect(event.correct == false)
+            #expect(event.awarded == 0)
+            event = try await watch.nextEvent()
+            #expect(event.kind == .phaseChanged)
+            #expect(event.phase == "answering(Owls)")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .teamUp)
+            #expect(event.team == "Owls")
+            client.clock.advance(by: .seconds(1))
+            event = try await watch.nextEvent()
+            #expect(event.kind == .tick)
+            #expect(event.phase == "answering(Owls)")
+            #expect(event.remaining == 59)
+
+            // The right answer.
+            try await client.call("io.shakywords.Game.Answer", ["team": "Owls", "answer": .string(answer)])
+            event = try await watch.nextEvent()
+            #expect(event.kind == .judged)
+            #expect(event.team == "Owls")
+            #expect(event.correct == true)
+            #expect(event.awarded == 6)
+            event = try await watch.nextEvent()
+            #expect(event.kind == .answerRevealed)
+            #expect(event.answer == answer)
+            #expect(event.winner == "Owls")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .phaseChanged)
+            #expect(event.phase == "roundOver")
+
+            // A score adjustment by the host.
+            try await client.game("AdjustScore", ["team": "Foxes", "delta": 3, "reason": "good sport"])
+            event = try await watch.nextEvent()
+            #expect(event.kind == .scoreAdjusted)
+            #expect(event.team == "Foxes")
+            #expect(event.delta == 3)
+            #expect(event.reason == "good sport")
+            #expect(event.score == 3)
+
+            // The sensor comes and goes.
+            await client.daemon.runtime.updateSensor(
+                ShakyAPI.SensorStatus(
+                    state: .ready, driver: "iio-poll", device: "/dev/iio:device0", shakes: 0, sensitivity: "medium"))
+            event = try await watch.nextEvent()
+            #expect(event.kind == .sensor)
+            #expect(event.sensorPresent == true)
+            #expect(event.sensorDevice == "/dev/iio:device0")
+            await client.daemon.runtime.updateSensor(
+                ShakyAPI.SensorStatus(state: .gone, device: "/dev/iio:device0", shakes: 0, sensitivity: "medium"))
+            event = try await watch.nextEvent()
+            #expect(event.kind == .sensor)
+            #expect(event.sensorPresent == false)
+
+            // Next after the last question: game over.
+            try await client.game("Next")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .phaseChanged)
+            #expect(event.phase == "gameOver")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .gameOver)
+            #expect(event.result?.winners == ["Owls"])
+            #expect(event.result?.standings.map(\.points) == [6, 3])
+
+            // Nothing else was sent, and hanging up removes the watcher.
+            #expect(await watch.unreadCount == 0)
+            await watch.cancel()
+            try await waitUntil("the watcher is removed") { await client.daemon.runtime.watcherCount == 0 }
+        }
+    }
+
+    @Test(
+        "A new game and pause/resume reach watchers; a watcher that joins late gets the game as it stands",
+        arguments: TestDaemon.Mode.allCases)
+    func stateForLateWatchers(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            let early = try await client.watch()
+            let nothing = try await early.nextEvent()
+            #expect(nothing.kind == .state)
+            #expect(nothing.status == nil)
+
+            try await PartyPack.create(on: client)
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let created = try await early.nextEvent()
+            #expect(created.kind == .state)
+            #expect(created.status?.phase == .ready)
+            try await client.game("Next")
+            for _ in 1...5 { try await client.advance(by: .seconds(1)) }
+            try await client.game("Pause")
+
+            let late = try await client.watch()
+            let state = try await late.nextEvent()
+            #expect(state.kind == .state)
+            #expect(state.status?.phase == .indication)
+            #expect(state.status?.paused == true)
+            #expect(state.status?.remaining == 55)
+
+            try await client.game("Resume")
+            #expect(try await late.nextEvent().kind == .resumed)
+            for expected: ShakyAPI.EventKind in [.phaseChanged, .roundStarted] + Array(repeating: .tick, count: 5)
+                + [.paused, .resumed]
+            {
+                #expect(try await early.nextEvent().kind == expected)
+            }
+            await early.cancel()
+            await late.cancel()
+            try await waitUntil("both watchers are removed") { await client.daemon.runtime.watcherCount == 0 }
+        }
+    }
+}
+
+extension WatchStream {
+    /// The next reply, decoded as a Watch event.
+    func nextEvent() async throws -> ShakyAPI.Event {
+        try JSONValue.object(try await next()).decode(as: ShakyAPI.WatchReply.self).event
+    }
+}
+
+/// Polls `condition` (yielding between tries) until it holds; fails after 10 s of real time.
+func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !(await condition()) {
+        try #require(ContinuousClock.now < deadline, "timed out waiting until \(what)")
+        try await Task.sleep(for: .milliseconds(2))
+    }
+}
