@@ -19,7 +19,7 @@ struct SystemdIntegrationTests {
 
         init(_ prefix: String) throws {
             directory = try TemporaryDirectory(prefix: prefix)
-            FileManager.default.createFile(atPath: directory.appending("shakyd.conf"), contents: Data())
+            _ = FileManager.default.createFile(atPath: directory.appending("shakyd.conf"), contents: Data())
         }
 
         var serveArguments: [String] {
@@ -68,13 +68,13 @@ struct SystemdIntegrationTests {
             }, within: .seconds(3))
 
         // STATUS= lines say what the game is doing.
-        try await client.call(
+        _ = try await client.call(
             "io.shakywords.Game.New", parameters: ["teams": ["Owls", "Foxes"], "questions": 2, "seed": 7])
         _ = try await reader.lines(until: { $0 == "STATUS=ready, Owls 0, Foxes 0" }, within: .seconds(10))
         let opened = try await client.call("io.shakywords.Game.Next")
         _ = try await reader.lines(
             until: { $0 == "STATUS=indication, question 1/2, Owls 0, Foxes 0" }, within: .seconds(10))
-        try await client.call("io.shakywords.Game.Buzz", parameters: ["team": "Foxes"])
+        _ = try await client.call("io.shakywords.Game.Buzz", parameters: ["team": "Foxes"])
         await client.close()
 
         // SIGTERM: STOPPING=1, a clean exit, and the game saved.
