@@ -16,15 +16,19 @@ public actor SensorPipeline {
     private var source: (any AccelerometerSource)?
     private var readingTask: Task<Void, Never>?
     private var hotplugTask: Task<Void, Never>?
+    private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private var wanted = false
     private var state: ShakyAPI.SensorState = .absent
     private var message: String?
 
-    /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`).
+    /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
+    /// sensor may be back (udev hotplug by default); the pipeline then opens `spec` again through `table`.
     public init(
         spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
-        runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger
+        runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger,
+        returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:)
     ) {
+        self.returns = returns
         self.spec = spec
         self.options = options
         self.table = table
@@ -144,23 +148,36 @@ public actor SensorPipeline {
 
     private func watchForReturn(of info: SourceInfo) {
         guard hotplugTask == nil, let spec else { return }
-        let monitor: UdevHotplugMonitor
-        do {
-            monitor = try UdevHotplugMonitor(watching: info)
-        } catch {
-            logger.error("cannot watch for the accelerometer's return", metadata: ["error": "\(error)"])
-            return
-        }
-        monitor.markGone()
-        hotplugTask = Task { [weak self, table, options] in
-            for await event in monitor.events {
-                guard case .back = event else { continue }
-                if let reopened = try? table.open(spec, options: options) {
-                    await self?.reattached(reopened)
-                    break
+        let returns = returns
+        hotplugTask = Task { [weak self, table, options, logger] in
+            do {
+                for try await _ in try returns(info) {
+                    if let reopened = try? table.open(spec, options: options) {
+                        await self?.reattached(reopened)
+                        return
+                    }
                 }
+            } catch {
+                logger.error("cannot watch for the accelerometer's return", metadata: ["error": "\(error)"])
             }
-            monitor.stop()
+        }
+    }
+
+    /// Each time udev reports a device matching `info` again (the real way the sensor comes back).
+    public static func udevReturns(of info: SourceInfo) throws -> AsyncStream<Void> {
+        let monitor = try UdevHotplugMonitor(watching: info)
+        monitor.markGone()
+        return AsyncStream { continuation in
+            let forward = Task {
+                for await event in monitor.events {
+                    if case .back = event { continuation.yield() }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                forward.cancel()
+                monitor.stop()
+            }
         }
     }
 

@@ -9,9 +9,18 @@ public enum BuiltProduct {
         /// Where it was looked for.
         public var path: String
         public var description: String {
-            "\(name) is not built at \(path): run `swift build --build-tests` (it builds every product) first"
+            "\(name) is not built at \(path): run `make test`, or `swift build --build-tests` (it builds every product) first"
         }
     }
+
+    /// The checkout's root (the folder holding `Package.swift`).
+    public static let checkout: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder
+    }()
 
     /// The folder holding the running test bundle (`.build/<triple>/debug`).
     public static var directory: URL {

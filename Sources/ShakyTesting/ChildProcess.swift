@@ -70,13 +70,17 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` with `arguments`.
     ///
-    /// - Parameter environment: changes to this process's environment: a value sets the variable, `nil` removes it.
+    /// - Parameters:
+    ///   - environment: changes to this process's environment: a value sets the variable, `nil` removes it.
+    ///   - currentDirectory: where the child starts; this process's own by default.
     public init(
-        _ executable: String, _ arguments: [String], environment: [String: String?] = [:]
+        _ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+        currentDirectory: URL? = nil
     ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         var merged = ProcessInfo.processInfo.environment
         for (name, value) in environment { merged[name] = value }
         process.environment = merged

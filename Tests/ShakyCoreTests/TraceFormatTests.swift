@@ -112,7 +112,7 @@ import Testing
         #expect(replayed == samples, "every bit of every sample survives")
     }
 
-    @Test func aMultiHourTraceIsStreamedInBoundedMemory() throws {
+    @Test func aMultiHourTraceIsStreamedInBoundedMemory() async throws {
         let rate = 100
         let hours = 3
         let count = hours * 3600 * rate  // 1 080 000 samples, about 28 MB of text
@@ -137,8 +137,8 @@ import Testing
         let small = path + ".small.csv"
         defer { try? FileManager.default.removeItem(atPath: small) }
         try "t,x,y,z\n0,0.125,-0.5,9.8125\n".write(toFile: small, atomically: true, encoding: .utf8)
-        let baseline = try peakResidentBytes(detecting: small)
-        let peak = try peakResidentBytes(detecting: path)
+        let baseline = try await peakResidentBytes(detecting: small)
+        let peak = try await peakResidentBytes(detecting: path)
         #expect(fileSize > 25_000_000, "the trace must be bigger than the memory bound")
         #expect(
             peak - baseline < 16_000_000,
@@ -156,16 +156,17 @@ import Testing
     }
 
     /// The peak resident memory of `shakyd detect FILE`, measured by its parent (Debian's python3).
-    private func peakResidentBytes(detecting file: String) throws -> Int {
+    private func peakResidentBytes(detecting file: String) async throws -> Int {
         let script = """
             import resource, subprocess, sys
             subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
             print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
-        let result = try runProcess(
-            "/usr/bin/python3", ["-c", script, try BuiltProducts.executable("shakyd"), "detect", file])
-        #expect(result.status == 0, "\(result.standardError)")
-        return (Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) * 1024
+        let child = try ChildProcess(
+            "/usr/bin/python3", ["-c", script, try BuiltProduct.path("shakyd"), "detect", file])
+        let exit = try await child.waitForExit(within: .seconds(120))
+        #expect(exit.status == 0, "\(child.standardError)")
+        return (Int(child.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) * 1024
     }
 }
 /// A small deterministic random number generator (SplitMix64), so failures reproduce.

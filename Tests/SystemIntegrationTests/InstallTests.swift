@@ -7,17 +7,28 @@ import Testing
     static let make = "/usr/bin/make"
 
     /// Installs into a fresh DESTDIR with PREFIX=/usr from this build's products; returns the DESTDIR.
-    static func install() throws -> URL {
+    static func install() async throws -> URL {
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-install-\(UUID())")
-        let result = try runProcess(
+        let result = try await Self.run(
             make,
             [
                 "-s", "install-files", "DESTDIR=\(destination.path)", "PREFIX=/usr",
-                "BIN_PATH=\(BuiltProducts.binPath.path)",
-                "GENERATE_MANUAL=\(try BuiltProducts.executable("generate-manual"))",
-            ], currentDirectory: BuiltProducts.checkout)
+                "BIN_PATH=\(BuiltProduct.directory.path)",
+                "GENERATE_MANUAL=\(try BuiltProduct.path("generate-manual"))",
+            ], currentDirectory: BuiltProduct.checkout)
         #expect(result.status == 0, "make install-files failed: \(result.standardError)")
         return destination
+    }
+
+    /// Runs a command to its end and returns its exit status and output.
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+        currentDirectory: URL? = nil, timeout: Duration = .seconds(120)
+    ) async throws -> (status: Int32, standardOutput: String, standardError: String) {
+        let child = try ChildProcess(
+            executable, arguments, environment: environment, currentDirectory: currentDirectory)
+        let exit = try await child.waitForExit(within: timeout)
+        return (exit.status, child.standardOutput, child.standardError)
     }
 
     static func files(under root: URL) -> [String] {
@@ -31,8 +42,8 @@ import Testing
         return files.sorted()
     }
 
-    @Test func theInstalledTreeIsCompleteAndUninstallRemovesAllOfIt() throws {
-        let destination = try Self.install()
+    @Test func theInstalledTreeIsCompleteAndUninstallRemovesAllOfIt() async throws {
+        let destination = try await Self.install()
         defer { try? FileManager.default.removeItem(at: destination) }
         let installed = Set(Self.files(under: destination))
         let expected: [String] = [
@@ -61,28 +72,26 @@ import Testing
         #expect(!service.contains("@bindir@"))
         #expect(FileManager.default.isExecutableFile(atPath: destination.path + "/usr/bin/shakyd"))
 
-        let uninstall = try runProcess(
+        let uninstall = try await Self.run(
             Self.make, ["-s", "uninstall", "DESTDIR=\(destination.path)", "PREFIX=/usr"],
-            currentDirectory: BuiltProducts.checkout)
+            currentDirectory: BuiltProduct.checkout)
         #expect(uninstall.status == 0, "make uninstall failed: \(uninstall.standardError)")
         #expect(Self.files(under: destination) == [])
     }
 
-    @Test func theInstalledDaemonFindsItsDataUnderItsPrefix() throws {
-        let destination = try Self.install()
+    @Test func theInstalledDaemonFindsItsDataUnderItsPrefix() async throws {
+        let destination = try await Self.install()
         defer { try? FileManager.default.removeItem(at: destination) }
         let shakyd = destination.path + "/usr/bin/shakyd"
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "SHAKY_DATA_DIR")
-        let result = try runProcess(
+        let result = try await Self.run(
             shakyd, ["list-devices", "--input", "trace:\(destination.path)/usr/share/shaky/traces/demo-shakes.csv"],
-            environment: environment, timeout: .seconds(30))
+            environment: ["SHAKY_DATA_DIR": nil], timeout: .seconds(30))
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("demo-shakes.csv"))
     }
 
-    @Test func systemdAcceptsTheUnits() throws {
-        let destination = try Self.install()
+    @Test func systemdAcceptsTheUnits() async throws {
+        let destination = try await Self.install()
         defer { try? FileManager.default.removeItem(at: destination) }
         let units = destination.appendingPathComponent("verify")
         try FileManager.default.createDirectory(at: units, withIntermediateDirectories: true)
@@ -93,21 +102,21 @@ import Testing
         try FileManager.default.copyItem(
             at: installedUnits.appendingPathComponent("shakyd.socket"),
             to: units.appendingPathComponent("shakyd.socket"))
-        let verify = try runProcess(
+        let verify = try await Self.run(
             "/usr/bin/systemd-analyze", ["verify", "--man=no", "./shakyd.socket", "./shakyd.service"],
             currentDirectory: units)
         #expect(verify.status == 0, "systemd-analyze verify: \(verify.standardOutput)\(verify.standardError)")
         #expect(!verify.standardError.contains("shakyd"), "\(verify.standardError)")
     }
 
-    @Test func theServiceIsHardenedToAnExposureOfAtMostTwo() throws {
-        let unit = BuiltProducts.checkout.appendingPathComponent("systemd/shakyd.service")
+    @Test func theServiceIsHardenedToAnExposureOfAtMostTwo() async throws {
+        let unit = BuiltProduct.checkout.appendingPathComponent("systemd/shakyd.service")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-unit-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = try String(contentsOf: unit, encoding: .utf8).replacingOccurrences(of: "@bindir@", with: "/usr/bin")
         try text.write(to: folder.appendingPathComponent("shakyd.service"), atomically: true, encoding: .utf8)
-        let security = try runProcess(
+        let security = try await Self.run(
             "/usr/bin/systemd-analyze", ["security", "--offline=yes", "./shakyd.service"], currentDirectory: folder)
         let line = security.standardOutput.split(separator: "\n").first { $0.contains("Overall exposure level") }
         let exposure = line.flatMap { line in

@@ -11,7 +11,7 @@ import Testing
 
     static func rules() throws -> [Rule] {
         let text = try String(
-            contentsOf: BuiltProducts.checkout.appendingPathComponent("udev/70-shaky.rules"), encoding: .utf8)
+            contentsOf: BuiltProduct.checkout.appendingPathComponent("udev/70-shaky.rules"), encoding: .utf8)
         var rules: [Rule] = []
         var current = Rule()
         var pending = ""
