@@ -62,7 +62,10 @@ let package = Package(
         ),
         .target(
             name: "ShakyTesting",
-            dependencies: ["ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDaemon"]
+            dependencies: [
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
+                "ShakyDaemon",
+            ]
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
         .target(name: "ShakyCLI", dependencies: ["ShakyCore", "ShakyProtocol", argumentParser]),

@@ -77,7 +77,7 @@ public final class Daemon: Sendable {
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(openMethods: ShakyService.openMethods),
             logger: logger)
-        await runtime.setSensorDemandHandler { wanted in Task { await sensor.setWanted(wanted) } }
+        await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
         sound.play(.startup)
         return Daemon(

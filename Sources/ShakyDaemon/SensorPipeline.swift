@@ -15,6 +15,7 @@ public actor SensorPipeline {
     private var sensitivity: ShakeSensitivity
     private var source: (any AccelerometerSource)?
     private var readingTask: Task<Void, Never>?
+    private var readingGeneration = 0
     private var hotplugTask: Task<Void, Never>?
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private var wanted = false
@@ -57,42 +58,58 @@ public actor SensorPipeline {
             logger.notice("no accelerometer found; the game goes on with manual hints", metadata: ["why": "\(error)"])
         }
         await report()
-        if wanted { startReading() }
+        if wanted { await startReading() }
     }
 
     /// Reads the sensor when `wanted` (a round is open) and stops reading otherwise.
-    public func setWanted(_ wanted: Bool) {
+    public func setWanted(_ wanted: Bool) async {
         self.wanted = wanted
-        if wanted { startReading() } else { stopReading() }
+        if wanted { await startReading() } else { await stopReading() }
+    }
+
+    /// A handler for ``GameRuntime/setSensorDemandHandler(_:)``: demands are applied one at a time, in order, and
+    /// only the latest counts when several arrive at once.
+    public nonisolated func demandHandler() -> @Sendable (Bool) -> Void {
+        let (demands, continuation) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        Task { [weak self] in
+            for await wanted in demands {
+                guard let self else { return }
+                await self.setWanted(wanted)
+            }
+        }
+        return { wanted in continuation.yield(wanted) }
     }
 
     /// Switches the detector to another preset (from the next round on).
     public func setSensitivity(_ sensitivity: ShakeSensitivity) async {
         self.sensitivity = sensitivity
         if readingTask != nil {
-            stopReading()
-            startReading()
+            await stopReading()
+            await startReading()
         }
         await report()
     }
 
     /// Stops reading and watching.
-    public func stop() {
-        stopReading()
+    public func stop() async {
+        await stopReading()
         hotplugTask?.cancel()
         hotplugTask = nil
     }
 
-    private func startReading() {
+    private func startReading() async {
         guard readingTask == nil, let source, state == .ready else { return }
         let stream: AsyncThrowingStream<AccelSample, any Error>
         do {
             stream = try source.start()
         } catch {
             sensorFailed(error)
+            await report()
             return
         }
         state = .reading
+        readingGeneration += 1
+        let generation = readingGeneration
         let runtime = runtime
         let sensitivity = sensitivity
         readingTask = Task { [weak self] in
@@ -101,24 +118,27 @@ public actor SensorPipeline {
                 for try await sample in stream {
                     if detector.process(sample) != nil { await runtime.shake() }
                 }
-                await self?.readingEnded(nil)
+                await self?.readingEnded(generation, nil)
             } catch {
-                await self?.readingEnded(error)
+                await self?.readingEnded(generation, error)
             }
         }
-        Task { await report() }
+        await report()
     }
 
-    private func stopReading() {
+    private func stopReading() async {
         guard let task = readingTask else { return }
         readingTask = nil
         task.cancel()
         source?.stop()
         if state == .reading { state = .ready }
-        Task { await report() }
+        await report()
     }
 
-    private func readingEnded(_ error: (any Error)?) async {
+    /// The reading task of `generation` ended by itself (an error, or the end of a trace); a task that
+    /// ``stopReading()`` already replaced says nothing.
+    private func readingEnded(_ generation: Int, _ error: (any Error)?) async {
+        guard generation == readingGeneration, readingTask != nil else { return }
         readingTask = nil
         if let error, !(error is CancellationError) {
             sensorFailed(error)
@@ -188,7 +208,7 @@ public actor SensorPipeline {
         message = nil
         logger.notice("the accelerometer is back", metadata: ["device": "\(reopened.info)"])
         await report()
-        if wanted { startReading() }
+        if wanted { await startReading() }
     }
 
     private func report() async {

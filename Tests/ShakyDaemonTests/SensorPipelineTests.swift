@@ -1,0 +1,126 @@
+import Logging
+import ShakeDetection
+import ShakyCore
+import ShakyDaemon
+import ShakyDrivers
+import ShakyProtocol
+import ShakyStore
+import ShakyTesting
+import Testing
+import TriviaEngine
+
+/// The sensor side of the daemon with a scripted accelerometer: read only while a round is open, shakes become
+/// hints, and an unplugged sensor leaves the game running until it comes back.
+@Suite struct SensorPipelineTests {
+    struct Harness {
+        let runtime: GameRuntime
+        let pipeline: SensorPipeline
+        let source: ScriptedAccelerometerSource
+        let driver: ScriptedAccelerometerDriver
+        let returns: AsyncStream<Void>.Continuation
+    }
+
+    static func harness() async throws -> Harness {
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Quiz")
+        for (text, answer) in [("Largest ocean?", "Pacific"), ("Tallest animal?", "Giraffe")] {
+            try database.addQuestion(Question(text: text, answer: answer, difficulty: .easy), toPack: "Quiz")
+        }
+        let logger = Logger(label: "test")
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(), logger: logger)
+        let source = ScriptedAccelerometerSource()
+        let driver = ScriptedAccelerometerDriver(source)
+        let (returnStream, returns) = AsyncStream<Void>.makeStream()
+        let pipeline = SensorPipeline(
+            spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
+            runtime: runtime, sensitivity: .medium, logger: logger, returns: { _ in returnStream })
+        await runtime.setSensorDemandHandler(pipeline.demandHandler())
+        await pipeline.start()
+        _ = try await runtime.newGame(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], questions: 2, seed: 1))
+        return Harness(runtime: runtime, pipeline: pipeline, source: source, driver: driver, returns: returns)
+    }
+
+    /// Waits (bounded) until `condition` holds; the pipeline reacts on its own tasks.
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting until \(what)")
+                return
+            }
+            await Task.yield()
+        }
+    }
+
+    @Test func theSensorIsReadOnlyWhileARoundIsOpen() async throws {
+        let harness = try await Self.harness()
+        #expect(harness.source.starts == 0)
+        #expect(await harness.runtime.sensorStatus().state == .ready)
+
+        _ = try await harness.runtime.perform(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        #expect(await harness.runtime.sensorStatus().state == .reading)
+
+        _ = try await harness.runtime.perform(.pause)
+        try await Self.eventually("the sensor is off while paused") { !harness.source.isReading }
+        _ = try await harness.runtime.perform(.resume)
+        try await Self.eventually("the sensor is on again") { harness.source.isReading }
+
+        _ = try await harness.runtime.perform(.skipQuestion)
+        try await Self.eventually("the sensor is off between rounds") { !harness.source.isReading }
+        #expect(harness.source.starts == 2)
+        #expect(harness.source.stops == 2)
+    }
+
+    @Test func aShakeRevealsAHint() async throws {
+        let harness = try await Self.harness()
+        _ = try await harness.runtime.perform(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        let rest = (0..<50).map { AccelSample(timestamp: Double($0) / 100, x: 0, y: 0, z: AccelSample.standardGravity) }
+        harness.source.feed(rest + shakeSamples(start: 0.5, duration: 1))
+        try await Self.eventually("a hint is shown") { try await harness.runtime.status().hintsUsed == 1 }
+        #expect(await harness.runtime.sensorStatus().shakes == 1)
+        #expect(try await harness.runtime.status().points == 8)
+    }
+
+    @Test func anUnpluggedSensorLeavesTheGameRunningUntilItReturns() async throws {
+        let harness = try await Self.harness()
+        _ = try await harness.runtime.perform(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+
+        harness.driver.plug(nil)
+        harness.source.unplug()
+        try await Self.eventually("the sensor is gone") { await harness.runtime.sensorStatus().state == .gone }
+        // The game goes on with manual hints.
+        let status = try await harness.runtime.perform(.hint(source: .manual))
+        #expect(status.hintsUsed == 1)
+
+        // udev reports a device, but it cannot be opened yet: still gone.
+        harness.returns.yield()
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await harness.runtime.sensorStatus().state == .gone)
+
+        let replacement = ScriptedAccelerometerSource()
+        harness.driver.plug(replacement)
+        harness.returns.yield()
+        try await Self.eventually("the sensor is read again") { replacement.isReading }
+        try await Self.eventually("the sensor is reported back") {
+            await harness.runtime.sensorStatus().state == .reading
+        }
+    }
+
+    @Test func withoutASensorTheDaemonSaysSoAndHintsStayManual() async throws {
+        let database = try AppDatabase.inMemory()
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+        let pipeline = SensorPipeline(
+            spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: []),
+            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"))
+        await pipeline.start()
+        let sensor = await runtime.sensorStatus()
+        #expect(sensor.state == .absent)
+        #expect(sensor.message?.contains("hints are manual") == true)
+    }
+}
