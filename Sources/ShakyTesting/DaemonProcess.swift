@@ -346,12 +346,14 @@ extension DaemonProcess {
 
         /// `Game.Answer`.
         public func answer(_ team: String, _ answer: String) async throws -> ShakyAPI.AnswerReply {
-            try await game("Answer", ShakyAPI.AnswerParameters(team: team, answer: answer), as: ShakyAPI.AnswerReply.self)
+            try await game(
+                "Answer", ShakyAPI.AnswerParameters(team: team, answer: answer), as: ShakyAPI.AnswerReply.self)
         }
 
         /// `Game.AdjustScore`.
         public func adjustScore(_ team: String, by delta: Int, reason: String) async throws -> ShakyAPI.Status {
-            try await game("AdjustScore", ShakyAPI.AdjustScoreParameters(team: team, delta: delta, reason: reason)).status
+            try await game("AdjustScore", ShakyAPI.AdjustScoreParameters(team: team, delta: delta, reason: reason))
+                .status
         }
 
         /// `Game.History`.

@@ -50,7 +50,8 @@ struct CrashTests {
         let restarted = DaemonProcess.GameClient(try await daemon.connect())
         let after = try await restarted.status()
         Self.expectRestored(after, from: before, after: point, sourceLocation: sourceLocation)
-        #expect(try await restarted.history() == historyBefore, "history after \(point)", sourceLocation: sourceLocation)
+        #expect(
+            try await restarted.history() == historyBefore, "history after \(point)", sourceLocation: sourceLocation)
         return restarted
     }
 
@@ -61,7 +62,8 @@ struct CrashTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let countdownRan = (before.phase == .indication || before.phase == .answering) && !before.paused
-        #expect(after.paused == (before.paused || countdownRan), "paused after \(point)", sourceLocation: sourceLocation)
+        #expect(
+            after.paused == (before.paused || countdownRan), "paused after \(point)", sourceLocation: sourceLocation)
         switch (before.remaining, after.remaining) {
         case (nil, nil):
             break
@@ -70,13 +72,15 @@ struct CrashTests {
                 now >= 0 && now <= was + remainingTolerance,
                 "remaining after \(point): \(now) s restored, \(was) s before the kill", sourceLocation: sourceLocation)
             if before.paused {
-                #expect(abs(now - was) < 0.001, "a paused countdown keeps its time exactly", sourceLocation: sourceLocation)
+                #expect(
+                    abs(now - was) < 0.001, "a paused countdown keeps its time exactly", sourceLocation: sourceLocation)
             }
         default:
             let restored = String(describing: after.remaining)
             let killed = String(describing: before.remaining)
             Issue.record(
-                "remaining after \(point): \(restored) restored, \(killed) before the kill", sourceLocation: sourceLocation)
+                "remaining after \(point): \(restored) restored, \(killed) before the kill",
+                sourceLocation: sourceLocation)
         }
         var expected = before
         expected.paused = after.paused

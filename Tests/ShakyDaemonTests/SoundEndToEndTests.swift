@@ -33,7 +33,8 @@ struct SoundEndToEndTests {
         var offset = 12
         while offset + 8 <= bytes.count {
             let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
                 | Int(bytes[offset + 7]) << 24
             if id == "data" { return int16LittleEndian(bytes[(offset + 8)..<min(offset + 8 + size, bytes.count)]) }
             offset += 8 + size + (size & 1)
@@ -116,7 +117,8 @@ struct SoundEndToEndTests {
         try await daemon.start()
         let client = DaemonProcess.GameClient(try await daemon.connect())
         try await client.createPack(
-            "Sound", questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
+            "Sound",
+            questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
         let watch = try DaemonProcess.GameClient(try await daemon.connect()).watch()
         _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
         _ = try await client.new(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], packs: ["Sound"], questions: 1, seed: 3))
