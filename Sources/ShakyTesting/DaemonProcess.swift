@@ -82,9 +82,11 @@ public final class DaemonProcess: Sendable {
         socketPath = folder.appendingPathComponent("shaky.sock").path
         stateDirectory = folder.appendingPathComponent("state").path
         logPath = folder.appendingPathComponent("shakyd.log").path
-        FileManager.default.createFile(
-            atPath: folder.appendingPathComponent("shakyd.conf").path, contents: Data("# empty\n".utf8))
-        FileManager.default.createFile(atPath: logPath, contents: Data())
+        let configuration = folder.appendingPathComponent("shakyd.conf").path
+        guard
+            FileManager.default.createFile(atPath: configuration, contents: Data("# empty\n".utf8)),
+            FileManager.default.createFile(atPath: logPath, contents: Data())
+        else { throw Failure("cannot write the configuration and log files in \(folder.path)") }
     }
 
     deinit {
@@ -115,11 +117,11 @@ public final class DaemonProcess: Sendable {
     private static func makeTemporaryFolder() throws(Failure) -> URL {
         // A Unix socket path must fit in 108 bytes, so stay short even when TMPDIR is long.
         var template = Array("/tmp/shakyd-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else {
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) != nil }) else {
             throw Failure("cannot make a temporary folder in /tmp: \(String(cString: strerror(errno)))")
         }
-        return URL(fileURLWithPath: String(cString: template), isDirectory: true)
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return URL(fileURLWithPath: path, isDirectory: true)
     }
 
     // MARK: Running
