@@ -163,8 +163,21 @@ public final class DaemonProcess: Sendable {
     }
 
     /// A new client connection to the daemon's socket.
-    public func connect() async throws -> VarlinkClient {
-        try await VarlinkClient.connect(unixSocketPath: socketPath)
+    ///
+    /// A Unix socket refuses connections at once (`EAGAIN`) while its listen backlog is full, as when a test opens
+    /// hundreds of connections faster than a busy daemon accepts them; so a refused connection is tried again for up
+    /// to `retryFor` while the daemon runs.
+    public func connect(retryFor patience: Duration = .seconds(5)) async throws -> VarlinkClient {
+        let clock = ContinuousClock()
+        let deadline = clock.now + patience
+        while true {
+            do {
+                return try await VarlinkClient.connect(unixSocketPath: socketPath)
+            } catch {
+                guard processID != nil, clock.now < deadline else { throw error }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
     }
 
     /// Kills the daemon with SIGKILL (no chance to save anything) and waits until it is reaped.
