@@ -116,7 +116,7 @@ public final class DaemonProcess: Sendable {
 
     private static func makeTemporaryFolder() throws(Failure) -> URL {
         // A Unix socket path must fit in 108 bytes, so stay short even when TMPDIR is long.
-        var template = Array("/tmp/shakyd-test-XXXXXX".utf8CString)
+        var template = Array("/tmp/shakyd-process-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) != nil }) else {
             throw Failure("cannot make a temporary folder in /tmp: \(String(cString: strerror(errno)))")
         }

@@ -90,6 +90,7 @@ struct LoadTests {
         _ = try await host.status()  // the daemon still answers
         await watching.closeAll()
         stalled.close()
+        await daemon.removeFiles()
 
         let overflowTicks = log.ticks(phase: 1, watchers: Self.earlyWatcherCount)
         let floodTicks = log.ticks(phase: 2, watchers: Self.watcherCount)

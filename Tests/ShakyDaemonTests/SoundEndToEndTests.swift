@@ -150,6 +150,7 @@ struct SoundEndToEndTests {
             Self.firstRun(of: hintCue, in: final) != nil,
             "the \(hintCue.count) samples of hint.wav are not in the \(final.count) captured samples")
         #expect(final.count >= captured.count)
+        await daemon.removeFiles()
     }
 
     private func makeFolder() throws -> URL {
