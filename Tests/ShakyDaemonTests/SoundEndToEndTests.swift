@@ -1,0 +1,162 @@
+import Foundation
+import ShakyProtocol
+import ShakyTesting
+import Testing
+
+/// The whole path from a shake in a trace to the speaker, through the real `shakyd`: trace replay → shake detector →
+/// runtime → hint event and cue → ALSA, captured by alsa-lib's `file` plugin with a `null` slave.
+@Suite("shakyd end to end: a shake in a trace is heard as the hint cue")
+struct SoundEndToEndTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A trace at 100 Hz, face up: `rest` seconds still, one second of 4 Hz ±2 g shaking along x, then still again.
+    static func shakeTrace(rest: Double = 1.5) -> String {
+        var lines = ["# device: synthetic shake", "# rate: 100", "t,x,y,z"]
+        let shakeStart = rest
+        let shakeEnd = rest + 1
+        let end = shakeEnd + rest
+        for index in 0..<Int((end * 100).rounded()) {
+            let time = Double(index) / 100
+            var x = 0.0
+            if time >= shakeStart && time < shakeEnd {
+                x = 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - shakeStart))
+            }
+            lines.append(String(format: "%.2f,%.4f,0.0000,9.8100", time, x))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The samples of a 16-bit PCM WAV file's `data` chunk.
+    static func wavSamples(_ url: URL) throws -> [Int16] {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
+                | Int(bytes[offset + 7]) << 24
+            if id == "data" { return int16LittleEndian(bytes[(offset + 8)..<min(offset + 8 + size, bytes.count)]) }
+            offset += 8 + size + (size & 1)
+        }
+        throw DaemonProcess.Failure("no data chunk in \(url.path)")
+    }
+
+    static func int16LittleEndian(_ bytes: ArraySlice<UInt8>) -> [Int16] {
+        let start = bytes.startIndex
+        return stride(from: 0, to: bytes.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[start + $0]) | UInt16(bytes[start + $0 + 1]) << 8)
+        }
+    }
+
+    /// Where `needle` occurs as a contiguous run in `haystack`, if it does.
+    static func firstRun(of needle: [Int16], in haystack: [Int16]) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        let first = needle[0]
+        for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    /// Runs `shakyd detect` on a trace and returns its standard output.
+    static func detect(_ trace: URL, executable: URL) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["detect", trace.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("the synthetic trace holds exactly one shake for `shakyd detect`")
+    func traceTriggersOnce() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("shake.csv")
+        try Self.shakeTrace().write(to: trace, atomically: true, encoding: .utf8)
+        let rows = try Self.detect(trace, executable: DaemonProcess.locateExecutable())
+            .split(separator: "\n").map(String.init)
+        #expect(rows.first == "file,t")
+        #expect(rows.count == 2, "expected one trigger, got \(rows.dropFirst())")
+        let time = rows.dropFirst().first.flatMap { Double($0.split(separator: ",").last ?? "") }
+        #expect(time.map { $0 >= 1.5 && $0 <= 2.0 } == true, "trigger at \(String(describing: time)) s")
+    }
+
+    @Test("shakyd with a trace input and a file PCM: the shake gives a hint event and the capture holds the hint cue")
+    func shakeIsHeard() async throws {
+        try #require(
+            FileManager.default.fileExists(atPath: "/usr/share/alsa/alsa.conf"),
+            "alsa-lib's /usr/share/alsa/alsa.conf is missing: install libasound2 (make setup)")
+        let hintCue = try Self.wavSamples(Self.repositoryRoot.appendingPathComponent("sounds/hint.wav"))
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("shake.csv")
+        try Self.shakeTrace().write(to: trace, atomically: true, encoding: .utf8)
+        let capture = folder.appendingPathComponent("capture.raw")
+        let configuration = folder.appendingPathComponent("asound.conf")
+        try """
+        </usr/share/alsa/alsa.conf>
+        pcm.shakytest {
+            type file
+            slave.pcm "null"
+            file "\(capture.path)"
+            format "raw"
+        }
+
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+
+        let daemon = try DaemonProcess(
+            arguments: ["--sound-device", "shakytest", "--input", "trace:\(trace.path)"],
+            environment: ["ALSA_CONFIG_PATH": configuration.path])
+        defer { Task { await daemon.removeFiles() } }
+        try await daemon.start()
+        let client = DaemonProcess.GameClient(try await daemon.connect())
+        try await client.createPack(
+            "Sound",
+            questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
+        let watch = try DaemonProcess.GameClient(try await daemon.connect()).watch()
+        _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
+        _ = try await client.new(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], packs: ["Sound"], questions: 1, seed: 3))
+        _ = try await client.next()  // the round opens: the sensor is read from now on, the shake comes 1.5 s later
+
+        let hint = try await watch.next(within: .seconds(15)) { $0.kind == .hint }
+        let event = try #require(hint, "no hint event within 15 s; the daemon's log:\n\(daemon.log())")
+        #expect(event.source == "shake")
+        #expect(event.hintsUsed == 1)
+
+        // The cue is written by the output thread after the event: wait (bounded) until the whole cue is captured.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        var captured: [Int16] = []
+        while clock.now < deadline {
+            if let data = FileManager.default.contents(atPath: capture.path) {
+                captured = Self.int16LittleEndian([UInt8](data)[...])
+                if Self.firstRun(of: hintCue, in: captured) != nil { break }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        watch.cancel()
+        await client.connection.close()
+        let termination = await daemon.terminate()
+        #expect(termination == .exited(0), "shakyd did not stop cleanly on SIGTERM: \(String(describing: termination))")
+
+        let final = Self.int16LittleEndian([UInt8](try Data(contentsOf: capture))[...])
+        #expect(
+            Self.firstRun(of: hintCue, in: final) != nil,
+            "the \(hintCue.count) samples of hint.wav are not in the \(final.count) captured samples")
+        #expect(final.count >= captured.count)
+        await daemon.removeFiles()
+    }
+
+    private func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "shaky-sound-e2e-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
