@@ -86,10 +86,13 @@ extension DaemonSettings {
     /// - Parameter required: when `false` (the default path), a missing file gives empty settings;
     ///   when `true` (a path the user named), a missing file is an error.
     public static func load(path: String, required: Bool) throws(ConfigurationFileError) -> DaemonSettings {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if !required, !FileManager.default.fileExists(atPath: path) { return DaemonSettings() }
+        if !required, !FileManager.default.fileExists(atPath: path) { return DaemonSettings() }
+        let data: Data
+        do {
+            data = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd() ?? Data()
+        } catch {
             throw ConfigurationFileError(
-                path: path, line: nil, problem: "cannot read the file (missing or not permitted)")
+                path: path, line: nil, problem: "cannot read the file: \((error as NSError).localizedDescription)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationFileError(path: path, line: nil, problem: "not UTF-8 text")

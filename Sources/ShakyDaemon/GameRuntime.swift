@@ -76,7 +76,8 @@ public actor GameRuntime {
     /// Answers at once: the watchdog's proof that the inbox is not stuck.
     public func ping() -> Bool { true }
 
-    /// Saves the game with its clock brought up to now, stops timers and ends every watcher's stream (on shutdown).
+    /// Saves the game with its clock brought up to now, stops timers and forgets the watchers (on shutdown; the
+    /// server closes their connections).
     public func shutDown() {
         if game != nil {
             _ = try? handle(.clockAdvanced, fromClient: false)

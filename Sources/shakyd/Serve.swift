@@ -65,7 +65,8 @@ extension Shakyd {
                 file = try DaemonSettings.load(
                     path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
             } catch {
-                throw CleanExit.message("shakyd: \(error)")
+                FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))
+                throw ExitCode.failure
             }
             let configuration = DaemonConfiguration(resolving: file.overridden(by: flags))
             let level = configuration.logLevel

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ShakyCore
+import ShakyTesting
 import Testing
 
 @testable import ShakyDaemon
@@ -96,5 +97,20 @@ import Testing
         logger.debug("not shown at the default level")
         #expect(lines.all.count == 1)
         #expect(lines.all.first?.hasSuffix(" warning shakyd: no sound card\n") == true)
+    }
+}
+
+@Suite struct ServeCommandTests {
+    @Test func anUnreadableConfigurationFileStopsTheDaemonWithAFailure() async throws {
+        let shakyd = try BuiltProduct.path("shakyd")
+        let missing = "/nonexistent/shakyd-\(UUID()).conf"
+        let child = try ChildProcess(shakyd, ["serve", "--config", missing, "--input", "none"])
+        let exit = try await child.waitForExit(within: .seconds(30))
+        #expect(exit == ChildProcess.Exit(status: 1, signaled: false))
+        #expect(child.standardError.contains(missing))
+    }
+
+    @Test func anEmptyConfigurationFileIsFine() throws {
+        #expect(try DaemonSettings.load(path: "/dev/null", required: true) == DaemonSettings())
     }
 }
