@@ -73,7 +73,7 @@ public enum ShakyService {
                 "Scoreboard": .typed(API.Empty.self) { _, _ in
                     API.ScoreboardReply(standings: try await runtime.scoreboard())
                 },
-                "Watch": .stream { _ in try await watch(runtime) },
+                "Watch": .stream { request in try await watch(runtime, hangUp: request.hangUp) },
                 "History": .typed(API.LimitParameter.self) { request, _ in
                     let games = try storeCall { try database.history(limit: request.limit ?? 20) }
                     return API.HistoryReply(games: games.map(API.FinishedGame.init))
@@ -90,7 +90,9 @@ public enum ShakyService {
     }
 
     /// A watcher's stream: a bounded queue; a watcher that falls behind is disconnected, never waited for.
-    static func watch(_ runtime: GameRuntime) async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
+    static func watch(
+        _ runtime: GameRuntime, hangUp: @escaping @Sendable () -> Void
+    ) async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
         let (stream, continuation) = AsyncThrowingStream<VarlinkStreamReply, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(watcherQueueLimit))
         let id = await runtime.addWatcher { reply in
@@ -99,6 +101,7 @@ public enum ShakyService {
                 return true
             case .dropped:
                 continuation.finish(throwing: WatcherOverflow())
+                hangUp()
                 return false
             case .terminated:
                 return false

@@ -34,11 +34,15 @@ public struct VarlinkRequest: Sendable {
     public var call: VarlinkCall
     /// Who made the call.
     public var peer: VarlinkPeerCredentials
+    /// Closes the caller's connection at once, even while a reply is waiting for a client that does not read
+    /// (for a stream whose reader fell too far behind). Does nothing for in-process calls.
+    public var hangUp: @Sendable () -> Void
 
     /// Creates a request.
-    public init(call: VarlinkCall, peer: VarlinkPeerCredentials) {
+    public init(call: VarlinkCall, peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {}) {
         self.call = call
         self.peer = peer
+        self.hangUp = hangUp
     }
 
     /// The call's parameters; every key is declared and every value has its declared type.

@@ -112,7 +112,8 @@ public final class VarlinkServer: Sendable {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
                         do {
-                            try await self.answerCalls(from: inbound, to: outbound, peer: peer, logger: logger)
+                            try await self.answerCalls(
+                                from: inbound, to: outbound, channel: channel, peer: peer, logger: logger)
                         } catch {
                             logger.debug("connection ends: \(error)")
                         }
@@ -133,7 +134,7 @@ public final class VarlinkServer: Sendable {
 
     private func answerCalls(
         from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        peer: VarlinkPeerCredentials, logger: Logger
+        channel: any Channel, peer: VarlinkPeerCredentials, logger: Logger
     ) async throws {
         for try await frame in inbound {
             let call: VarlinkCall
@@ -143,7 +144,7 @@ public final class VarlinkServer: Sendable {
                 logger.notice("closing the connection: \(error)")
                 return
             }
-            try await service.handle(call, from: peer) { reply in
+            try await service.handle(call, from: peer, hangUp: { [channel] in channel.close(promise: nil) }) { reply in
                 var buffer = ByteBuffer()
                 buffer.writeVarlinkMessage(reply.jsonValue)
                 try await outbound.write(buffer)

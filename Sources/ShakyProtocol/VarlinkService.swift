@@ -52,11 +52,11 @@ public struct VarlinkService: Sendable {
     /// not ``VarlinkErrorConvertible``, or a stream ended without a final reply. Cancelling the calling
     /// task (the client hung up) stops a stream and runs its `onTermination`.
     public func handle(
-        _ call: VarlinkCall, from peer: VarlinkPeerCredentials,
+        _ call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {},
         send: (VarlinkReply) async throws -> Void
     ) async throws {
         do {
-            let result = try await result(for: call, from: peer)
+            let result = try await result(for: call, from: peer, hangUp: hangUp)
             guard !call.oneway else { return }
             switch result {
             case .reply(let parameters):
@@ -86,7 +86,7 @@ public struct VarlinkService: Sendable {
 
     /// Checks the call against the interface and access policy, then runs its handler.
     private func result(
-        for call: VarlinkCall, from peer: VarlinkPeerCredentials
+        for call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void
     ) async throws -> VarlinkMethodResult {
         guard let interface = interfacesByName[call.interfaceName] else {
             throw VarlinkReplyError.interfaceNotFound(call.interfaceName)
@@ -105,7 +105,7 @@ public struct VarlinkService: Sendable {
         if let invalid = interface.definition.firstInvalidParameter(in: call.parameters, against: signature.input) {
             throw VarlinkReplyError.invalidParameter(invalid)
         }
-        return try await method.handler(VarlinkRequest(call: call, peer: peer))
+        return try await method.handler(VarlinkRequest(call: call, peer: peer, hangUp: hangUp))
     }
 
     private func serviceMethod(_ name: String) -> VarlinkMethod? {

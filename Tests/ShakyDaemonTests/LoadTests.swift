@@ -17,7 +17,7 @@ import Testing
 ///    must get every event and every tick meanwhile. (It takes about 1 100 events to fill the stalled watcher's
 ///    socket, NIO buffer and 256-event queue; sent to 200 watchers that is over 200 000 messages, which a debug build
 ///    on a shared machine takes far too long to deliver, so the other 190 attach after the drop.)
-/// 2. **Flood with 200 watchers:** 190 more watchers attach (the stalled connection is still open) and a client floods
+/// 2. **Flood with 200 watchers:** 190 more watchers attach (the stalled connection was closed by the daemon) and a client floods
 ///    Status and Hint calls with an AdjustScore now and then, while ticks are measured.
 ///
 /// What is measured, on the test's monotonic clock:
@@ -66,6 +66,7 @@ struct LoadTests {
         overflowing.cancel()
         let scoreChanges = try await overflowing.value
         #expect(dropped, "the watcher that stopped reading was not dropped within 20 s")
+        #expect(stalled.isClosedByDaemon(within: .seconds(10)), "the dropped watcher's connection stayed open")
         let ticksWhileOverflowing = log.tickCount
         #expect(ticksWhileOverflowing >= 1, "no tick came while the stalled watcher overflowed")
         // Every well-behaved watcher got every score change (the flood's last reply may still be on its way).
@@ -385,6 +386,21 @@ private final class StalledWatcher: Sendable {
             Glibc.close(descriptor)
             throw DaemonProcess.Failure("sending the Watch call failed")
         }
+    }
+
+    /// Reads what the daemon had sent and returns whether the connection then ends (the daemon hung up).
+    func isClosedByDaemon(within timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 100) >= 0 else { return false }
+            guard ready.revents != 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+        return false
     }
 
     func close() {
