@@ -60,26 +60,19 @@ struct SoundEndToEndTests {
     }
 
     /// Runs `shakyd detect` on a trace and returns its standard output.
-    static func detect(_ trace: URL, executable: URL) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["detect", trace.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func detect(_ trace: URL, executable: URL) async throws -> String {
+        let child = try ChildProcess(executable.path, ["detect", trace.path])
+        try await child.waitForExit(within: .seconds(60))
+        return child.standardOutput
     }
 
     @Test("the synthetic trace holds exactly one shake for `shakyd detect`")
-    func traceTriggersOnce() throws {
+    func traceTriggersOnce() async throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("shake.csv")
         try Self.shakeTrace().write(to: trace, atomically: true, encoding: .utf8)
-        let rows = try Self.detect(trace, executable: DaemonProcess.locateExecutable())
+        let rows = try await Self.detect(trace, executable: DaemonProcess.locateExecutable())
             .split(separator: "\n").map(String.init)
         #expect(rows.first == "file,t")
         #expect(rows.count == 2, "expected one trigger, got \(rows.dropFirst())")

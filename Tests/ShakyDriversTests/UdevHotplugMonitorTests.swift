@@ -1,11 +1,12 @@
 import Foundation
 import ShakyCore
 import ShakyDrivers
+import ShakyTesting
 import Testing
 
 @Suite struct UdevHotplugMonitorTests {
     /// Unplugs and re-plugs an emulated accelerometer (umockdev's GI API) while `shakyd record` reads it.
-    @Test func recordingSurvivesUnplugAndReattaches() throws {
+    @Test func recordingSurvivesUnplugAndReattaches() async throws {
         let python = "/usr/bin/python3"  // Debian's interpreter: the only one that loads python3-gi
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw HarnessError("/usr/bin/python3 is missing: install python3-gi and gir1.2-umockdev-1.0 (make setup)")
@@ -14,7 +15,7 @@ import Testing
         let directory = try UmockdevHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("hotplug.csv").path
-        let outcome = try UmockdevHarness.run(
+        let outcome = try await UmockdevHarness.run(
             python, [UmockdevHarness.fixture("hotplug-record.py"), try UmockdevHarness.shakyd(), output], timeout: 90)
         let log = outcome.standardOutput + outcome.standardError
         #expect(outcome.status == 0, "\(log)")

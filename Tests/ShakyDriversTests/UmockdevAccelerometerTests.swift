@@ -1,12 +1,13 @@
 import Foundation
 import ShakyCore
+import ShakyTesting
 import Testing
 
 /// The real IIO and evdev code paths (libiio, libevdev, libudev) against devices emulated by umockdev.
 @Suite(.serialized)
 struct UmockdevAccelerometerTests {
-    @Test func polledIIODeviceIsScaledOffsetAndRotated() throws {
-        let (samples, metadata, _) = try UmockdevHarness.record(
+    @Test func polledIIODeviceIsScaledOffsetAndRotated() async throws {
+        let (samples, metadata, _) = try await UmockdevHarness.record(
             device: "iio-poll-accel.umockdev", input: "iio:shaky-poll-accel", rate: 20, duration: 0.4)
         // raw (100, -200, 512), offset 10, scale 0.01 → chip (1.1, -1.9, 5.22);
         // in_accel_mount_matrix "0, 1, 0; -1, 0, 0; 0, 0, 1" → device (-1.9, -1.1, 5.22).
@@ -21,7 +22,7 @@ struct UmockdevAccelerometerTests {
         #expect(metadata["mount"] == "0, 1, 0; -1, 0, 0; 0, 0, 1")
     }
 
-    @Test func bufferedIIOShakeArrivesScanByScan() throws {
+    @Test func bufferedIIOShakeArrivesScanByScan() async throws {
         let directory = try UmockdevHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A shake along x: rest, three ±900 strokes each way, rest; one scan per 20 ms from t = 1 s.
@@ -36,7 +37,7 @@ struct UmockdevAccelerometerTests {
         try BufferScan.umockdevScript(node: "/dev/iio:device0", scans: scans, headStartMilliseconds: 800).write(
             to: script)
 
-        let (samples, metadata, _) = try UmockdevHarness.record(
+        let (samples, metadata, _) = try await UmockdevHarness.record(
             device: "iio-buffer-accel.umockdev", nodeFiles: ["-s", "/dev/iio:device0=\(script.path)"],
             input: "auto", rate: 60, duration: 2.5)
 
@@ -54,8 +55,8 @@ struct UmockdevAccelerometerTests {
         #expect(metadata["rate"] == "50", "the nearest offered frequency to 60 Hz is 50 Hz")
     }
 
-    @Test func bufferWithoutTriggerFallsBackToPolling() throws {
-        let outcome = try UmockdevHarness.runShakyd(device: "iio-buffer-no-trigger.umockdev", ["list-devices"])
+    @Test func bufferWithoutTriggerFallsBackToPolling() async throws {
+        let outcome = try await UmockdevHarness.runShakyd(device: "iio-buffer-no-trigger.umockdev", ["list-devices"])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         #expect(
@@ -65,17 +66,17 @@ struct UmockdevAccelerometerTests {
         #expect(lines.last == "Would use: iio-poll /dev/iio:device0 (shaky-buffer-accel)")
     }
 
-    @Test func listDevicesPrefersTheBufferWhenItHasATrigger() throws {
-        let outcome = try UmockdevHarness.runShakyd(device: "iio-buffer-accel.umockdev", ["list-devices"])
+    @Test func listDevicesPrefersTheBufferWhenItHasATrigger() async throws {
+        let outcome = try await UmockdevHarness.runShakyd(device: "iio-buffer-accel.umockdev", ["list-devices"])
         #expect(outcome.status == 0)
         #expect(
             outcome.standardOutput.hasSuffix("Would use: iio-buffer /dev/iio:device0 (shaky-buffer-accel)\n"),
             "\(outcome.standardOutput)")
     }
 
-    @Test func evdevReportsAreConvertedRotatedAndResynchronised() throws {
+    @Test func evdevReportsAreConvertedRotatedAndResynchronised() async throws {
         let node = "/dev/input/event21"
-        let (samples, metadata, _) = try UmockdevHarness.record(
+        let (samples, metadata, _) = try await UmockdevHarness.record(
             device: "input-accel.umockdev",
             nodeFiles: [
                 "-i", "\(node)=\(UmockdevHarness.fixture("input-accel.ioctl"))",
@@ -99,8 +100,8 @@ struct UmockdevAccelerometerTests {
         #expect(metadata["device"] == "Shaky Evdev Accelerometer (/dev/input/event21)")
     }
 
-    @Test func unknownDeviceNameIsAClearError() throws {
-        let outcome = try UmockdevHarness.runShakyd(
+    @Test func unknownDeviceNameIsAClearError() async throws {
+        let outcome = try await UmockdevHarness.runShakyd(
             device: "iio-poll-accel.umockdev", ["record", "--input", "iio:nonesuch", "--output", "/dev/null"])
         #expect(outcome.status != 0)
         #expect(outcome.standardError.contains("no accelerometer found for --input iio:nonesuch"))

@@ -1,5 +1,6 @@
 import Foundation
 import ShakyCore
+import ShakyTesting
 import Testing
 
 /// Runs the built `shakyd` inside umockdev's emulated /sys and /dev, the way the real libiio and libevdev see them.
@@ -57,53 +58,40 @@ enum UmockdevHarness {
         var standardError: String
     }
 
-    /// Runs `executable arguments` and waits up to `timeout` seconds; a timeout is a failure.
-    static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> Outcome {
+    /// Runs `executable arguments` and waits up to `timeout` seconds without blocking a thread; a timeout
+    /// is a failure.
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) async throws -> Outcome {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outputURL = directory.appendingPathComponent("stdout")
-        let errorURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            _ = finished.wait(timeout: .now() + 5)
+        let child = try ChildProcess(executable, arguments, currentDirectory: directory)
+        do {
+            let exit = try await child.waitForExit(within: .milliseconds(Int64(timeout * 1000)))
+            return Outcome(
+                status: exit.status, standardOutput: child.standardOutput, standardError: child.standardError)
+        } catch {
             throw HarnessError(
                 "\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout) s; "
-                    + "stderr: \((try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")")
+                    + "stderr: \(child.standardError)")
         }
-        return Outcome(
-            status: process.terminationStatus,
-            standardOutput: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
-            standardError: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
     }
 
     /// Runs `shakyd ARGUMENTS` under `umockdev-run` with the given device description and node files.
     static func runShakyd(
         device: String, nodeFiles: [String] = [], _ arguments: [String], timeout: Double = 60
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         let shakyd = try shakyd()
-        return try run(
+        return try await run(
             try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--", shakyd] + arguments, timeout: timeout)
     }
 
     /// Records `duration` seconds from `input` under umockdev and returns the trace read back.
     static func record(
         device: String, nodeFiles: [String] = [], input: String = "auto", rate: Double = 100, duration: Double
-    ) throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
+    ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("recording.csv").path
-        let outcome = try runShakyd(
+        let outcome = try await runShakyd(
             device: device, nodeFiles: nodeFiles,
             ["record", "--input", input, "--rate", "\(rate)", "--output", output, "--duration", "\(duration)"])
         guard outcome.status == 0 else {
