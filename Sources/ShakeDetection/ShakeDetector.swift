@@ -14,8 +14,10 @@ import ShakyCore
 /// 2. judges two recent windows of the remaining acceleration:
 ///    - the **brisk** window (``ShakeDetectorSettings/window`` seconds): samples above
 ///      ``ShakeDetectorSettings/threshold`` must cover ``ShakeDetectorSettings/activeFraction`` of it, with at least
-///      ``ShakeDetectorSettings/minimumReversals`` reversals (an above-threshold sample pointing against the previous
-///      one);
+///      ``ShakeDetectorSettings/minimumReversals`` reversals. A reversal is an above-threshold sample pointing
+///      against the previous one, or straight back (within about 30°, ``strokeReversalCosine``) against the
+///      strongest sample of the current stroke, so an elliptical shake whose direction turns gradually still
+///      reverses. A swipe (speed up, then brake) gives one reversal; a shake keeps going;
 ///    - the **sustained** window (``ShakeDetectorSettings/sustainedWindow`` seconds), for gentler but steady shaking:
 ///      samples above ``ShakeDetectorSettings/sustainedThreshold`` must cover
 ///      ``ShakeDetectorSettings/sustainedActiveFraction`` of it, with at least
@@ -26,8 +28,12 @@ import ShakyCore
 ///    both windows start empty again when the cooldown ends, so a long shake fires again only once it has
 ///    qualified anew.
 ///
-/// Samples further apart than ``coarseInterval`` cannot show the direction of a 4–8 Hz shake (it is aliased), so
-/// there any above-threshold sample that follows another within the brisk window counts as a brisk reversal.
+/// Samples further apart than ``coarseInterval`` cannot show every half-cycle of a 3–6 Hz shake (it is aliased).
+/// There the brisk window needs one reversal fewer (at least one), and an above-threshold sample also counts as a
+/// reversal when, since the previous one, the motion along that one's direction fell below ``coarseDipFraction`` of
+/// the threshold or pointed back, or when it exceeds ``coarseUnmistakableMagnitude``. Two strong samples in a row
+/// pointing the same way, below that magnitude, are what turning the device over looks like: the gravity estimate
+/// lags and up to 2 g of apparent motion remains for a moment.
 ///
 /// Each window is kept as a fixed number of time slots, so memory is constant and nothing is allocated per sample.
 /// Pure: time comes only from the samples' timestamps.
@@ -35,10 +41,18 @@ public struct ShakeDetector: Sendable {
     /// The settings in use (validated).
     public let settings: ShakeDetectorSettings
 
-    /// A sample interval from which direction reversals are no longer observable, seconds (below 20 Hz).
+    /// A sample interval from which direction reversals are no longer reliably observable, seconds (below 20 Hz).
     public static let coarseInterval = 0.05
     /// Cosine of the angle between successive above-threshold samples below which a sustained reversal counts.
     public static let straightReversalCosine = -0.9
+    /// Cosine of the angle to the strongest sample of the current stroke below which a brisk reversal counts.
+    public static let strokeReversalCosine = -0.85
+    /// Below 20 Hz: the share of the brisk threshold that the motion must fall below between two strong samples for
+    /// the second to count as a reversal.
+    public static let coarseDipFraction = 0.3
+    /// Below 20 Hz: a strong sample above this magnitude, m/s², counts as a reversal on its own (2.3 g: more than
+    /// turning the device over can fake).
+    public static let coarseUnmistakableMagnitude = 2.3 * AccelSample.standardGravity
 
     private var brisk: WindowTally
     private var sustained: WindowTally
@@ -60,11 +74,19 @@ public struct ShakeDetector: Sendable {
         self.settings = settings
         brisk = WindowTally(
             threshold: settings.threshold, window: settings.window, activeFraction: settings.activeFraction,
-            reversals: settings.minimumReversals, reversalCosine: 0, countsCoarseSamples: true)
+            reversals: settings.minimumReversals,
+            coarseReversals: min(settings.minimumReversals, max(1, settings.minimumReversals - 1)),
+            rules: .init(
+                successiveCosine: 0, strokeCosine: Self.strokeReversalCosine,
+                coarseDip: Self.coarseDipFraction * settings.threshold,
+                coarseUnmistakable: Self.coarseUnmistakableMagnitude))
         sustained = WindowTally(
             threshold: settings.sustainedThreshold, window: settings.sustainedWindow,
             activeFraction: settings.sustainedActiveFraction, reversals: settings.sustainedReversals,
-            reversalCosine: Self.straightReversalCosine, countsCoarseSamples: false)
+            coarseReversals: settings.sustainedReversals,
+            rules: .init(
+                successiveCosine: Self.straightReversalCosine, strokeCosine: nil, coarseDip: nil,
+                coarseUnmistakable: .infinity))
     }
 
     /// Creates a detector with the preset for `sensitivity`.
@@ -159,6 +181,22 @@ struct WindowTally: Sendable {
     /// How many time slots the window is divided into (a power of two).
     static let slotCount = 32
 
+    /// How reversals are recognised; the sustained window uses only the first rule.
+    struct ReversalRules: Sendable {
+        /// Cosine between successive above-threshold samples below which they count as a reversal (0: any angle
+        /// past 90°).
+        var successiveCosine: Double
+        /// When set, a sample pointing back against the strongest sample of the current stroke by more than this
+        /// cosine counts too: a stroke whose direction turns gradually (an elliptical shake) still reverses.
+        var strokeCosine: Double?
+        /// When set, below 20 Hz a strong sample also counts when the motion fell below this many m/s² along the
+        /// previous strong sample's direction (or pointed back) in between, or when it is stronger than
+        /// ``coarseUnmistakable``.
+        var coarseDip: Double?
+        /// Magnitude, m/s², above which a coarse strong sample counts as a reversal on its own.
+        var coarseUnmistakable: Double
+    }
+
     private struct Slot {
         var activeTime = 0.0
         var reversals: Int32 = 0
@@ -170,9 +208,14 @@ struct WindowTally: Sendable {
     private let thresholdSquared: Double
     private let requiredActiveTime: Double
     private let requiredReversals: Int
-    private let reversalCosineSquared: Double
-    private let reversalCosineIsNegative: Bool
+    private let requiredCoarseReversals: Int
+    private let successiveCosineSquared: Double
+    private let successiveCosineIsNegative: Bool
+    private let usesStroke: Bool
+    private let strokeCosineSquared: Double
     private let countsCoarseSamples: Bool
+    private let coarseDipSquared: Double
+    private let coarseUnmistakableSquared: Double
 
     private var slots: ContiguousArray<Slot>
     private var currentSlot: Int64 = .min
@@ -183,19 +226,28 @@ struct WindowTally: Sendable {
     private var reference = Motion(x: 0, y: 0, z: 0)
     private var referenceMagnitudeSquared = 0.0
     private var referenceTime = 0.0
+    private var strokePeak = Motion(x: 0, y: 0, z: 0)
+    private var strokePeakMagnitudeSquared = 0.0
+    private var dippedSinceReference = false
 
+    /// Creates an empty window; `reversals` are needed at 20 Hz and above, `coarseReversals` below.
     init(
-        threshold: Double, window: Double, activeFraction: Double, reversals: Int, reversalCosine: Double,
-        countsCoarseSamples: Bool
+        threshold: Double, window: Double, activeFraction: Double, reversals: Int, coarseReversals: Int,
+        rules: ReversalRules
     ) {
         self.window = window
         slotsPerSecond = Double(Self.slotCount) / window
         thresholdSquared = threshold * threshold
         requiredActiveTime = activeFraction * window - 1e-9
         requiredReversals = reversals
-        reversalCosineSquared = reversalCosine * reversalCosine
-        reversalCosineIsNegative = reversalCosine < 0
-        self.countsCoarseSamples = countsCoarseSamples
+        requiredCoarseReversals = coarseReversals
+        successiveCosineSquared = rules.successiveCosine * rules.successiveCosine
+        successiveCosineIsNegative = rules.successiveCosine < 0
+        usesStroke = rules.strokeCosine != nil
+        strokeCosineSquared = (rules.strokeCosine ?? 0) * (rules.strokeCosine ?? 0)
+        countsCoarseSamples = rules.coarseDip != nil
+        coarseDipSquared = (rules.coarseDip ?? 0) * (rules.coarseDip ?? 0)
+        coarseUnmistakableSquared = rules.coarseUnmistakable * rules.coarseUnmistakable
         slots = ContiguousArray(repeating: Slot(), count: Self.slotCount)
     }
 
@@ -203,30 +255,60 @@ struct WindowTally: Sendable {
     mutating func add(_ motion: Motion, at time: Double, interval: Double, coarse: Bool) -> Bool {
         let position = advance(to: time)
         let magnitudeSquared = motion.magnitudeSquared
+        let hasRecentReference = hasReference && time - referenceTime <= window
         if magnitudeSquared > thresholdSquared {
             slots[position].activeTime += interval
             activeTime += interval
             if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
-            if hasReference, time - referenceTime <= window, isReversal(motion, magnitudeSquared, coarse: coarse) {
+            let reversed = hasRecentReference && isReversal(motion, magnitudeSquared, coarse: coarse)
+            if reversed {
                 slots[position].reversals += 1
                 reversals += 1
+            }
+            if reversed || !hasRecentReference || magnitudeSquared > strokePeakMagnitudeSquared {
+                strokePeak = motion
+                strokePeakMagnitudeSquared = magnitudeSquared
             }
             hasReference = true
             reference = motion
             referenceMagnitudeSquared = magnitudeSquared
             referenceTime = time
+            dippedSinceReference = false
+        } else if coarse && countsCoarseSamples && hasRecentReference && !dippedSinceReference {
+            // Along the reference direction: dot/|reference| < dip  ⇔  dot < 0 or dot² < dip²·|reference|².
+            let dot = motion.dot(reference)
+            dippedSinceReference = dot < 0 || dot * dot < coarseDipSquared * referenceMagnitudeSquared
         }
-        return activeTime >= requiredActiveTime && reversals >= requiredReversals
+        let required = coarse ? requiredCoarseReversals : requiredReversals
+        return activeTime >= requiredActiveTime && reversals >= required
     }
 
-    /// Whether `motion` points back against the reference: a negative dot product, below the required cosine.
+    /// Whether `motion` reverses the stroke: against the previous strong sample, against the stroke's peak, or
+    /// (below 20 Hz) after a dip or beyond what turning the device can fake.
     private func isReversal(_ motion: Motion, _ magnitudeSquared: Double, coarse: Bool) -> Bool {
-        if coarse && countsCoarseSamples { return true }
-        let dot = motion.dot(reference)
-        guard dot < 0 else { return false }
-        // cos < c (c < 0)  ⇔  dot² > c²·|a|²·|b|² with dot < 0; no square roots per sample.
-        return !reversalCosineIsNegative
-            || dot * dot > reversalCosineSquared * magnitudeSquared * referenceMagnitudeSquared
+        if Self.pointsBack(
+            motion.dot(reference), magnitudeSquared * referenceMagnitudeSquared, successiveCosineSquared,
+            strict: successiveCosineIsNegative)
+        {
+            return true
+        }
+        if usesStroke
+            && Self.pointsBack(
+                motion.dot(strokePeak), magnitudeSquared * strokePeakMagnitudeSquared, strokeCosineSquared,
+                strict: true)
+        {
+            return true
+        }
+        return coarse && countsCoarseSamples
+            && (dippedSinceReference || magnitudeSquared > coarseUnmistakableSquared)
+    }
+
+    /// Whether two vectors with dot product `dot` and squared magnitudes' product `magnitudes` point apart by more
+    /// than the angle whose squared (negative) cosine is `cosineSquared`; with `strict` false, any angle past 90°.
+    /// cos < c (c < 0)  ⇔  dot < 0 and dot² > c²·|a|²·|b|²: no square roots per sample.
+    @inline(__always)
+    private static func pointsBack(_ dot: Double, _ magnitudes: Double, _ cosineSquared: Double, strict: Bool) -> Bool {
+        dot < 0 && (!strict || dot * dot > cosineSquared * magnitudes)
     }
 
     /// The largest squared magnitude above the threshold in the window.
@@ -270,5 +352,7 @@ struct WindowTally: Sendable {
         clearSlots()
         currentSlot = .min
         hasReference = false
+        strokePeakMagnitudeSquared = 0
+        dippedSinceReference = false
     }
 }

@@ -23,8 +23,10 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     /// Direction reversals of the above-threshold acceleration needed inside the brisk window.
     ///
     /// A reversal is an above-threshold sample whose gravity-removed acceleration points against
-    /// (negative dot product with) the previous above-threshold sample's: the back-and-forth that
-    /// makes a shake. A bump, a heel strike or a single swipe gives at most one.
+    /// (negative dot product with) the previous above-threshold sample's, or straight back against the
+    /// strongest sample of the current stroke: the back-and-forth that makes a shake. A bump or a heel
+    /// strike gives at most one, and so does a swipe (speed up, then brake). Below 20 Hz, where samples
+    /// miss half-cycles, one fewer is needed (at least one).
     public var minimumReversals: Int
     /// Minimum gravity-removed acceleration, m/s², for a sample to count in the sustained window.
     public var sustainedThreshold: Double
@@ -77,17 +79,18 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     public static let light = ShakeDetectorSettings(
         threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
-    /// The default: 0.15 s above 16 m/s² within 0.4 s with one reversal, or 0.24 s above 5 m/s² within 0.6 s with
-    /// five straight reversals.
-    ///
-    /// Brisk or steady shaking counts; walking, bumps, pick-ups and most swipes and circles do not.
-    public static let medium = ShakeDetectorSettings(
-        threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 1, sustainedThreshold: 5,
-        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
-    /// Only vigorous shaking counts: 0.15 s above 20 m/s² within 0.4 s with one reversal, or 0.24 s above 8 m/s²
+    /// The default: 0.15 s above 16 m/s² within 0.4 s with two reversals (one below 20 Hz), or 0.24 s above 5 m/s²
     /// within 0.6 s with five straight reversals.
+    ///
+    /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes and circles
+    /// almost never do.
+    public static let medium = ShakeDetectorSettings(
+        threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 5,
+        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
+    /// Only vigorous shaking counts: 0.15 s above 20 m/s² within 0.4 s with two reversals (one below 20 Hz), or
+    /// 0.24 s above 8 m/s² within 0.6 s with five straight reversals.
     public static let hard = ShakeDetectorSettings(
-        threshold: 20, window: 0.4, activeFraction: 0.375, minimumReversals: 1, sustainedThreshold: 8,
+        threshold: 20, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 8,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
 
     /// Checks every parameter; throws the first problem found.

@@ -36,7 +36,7 @@ extension Shakyd {
         @Option(help: "Override: share of the brisk window (0-1) that must be above the threshold.")
         var activeFraction: Double?
 
-        @Option(help: "Override: direction reversals needed inside the brisk window.")
+        @Option(help: "Override: direction reversals needed inside the brisk window (one fewer below 20 Hz).")
         var minimumReversals: Int?
 
         @Option(help: "Override: gravity-removed acceleration that counts in the sustained window, m/s².")
