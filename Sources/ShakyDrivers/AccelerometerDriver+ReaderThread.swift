@@ -149,6 +149,30 @@ func monotonicSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
+/// A device opened and set up for reading; ``run(_:)`` reads it on the session's thread until the session stops.
+protocol AccelerometerReading: AnyObject {
+    /// Reads samples into `session` until it stops; throws when the device fails.
+    func run(_ session: ReaderSession) throws
+}
+
+/// Passes a non-Sendable value to exactly one reader thread, which owns it from then on.
+final class HandOver<Value>: @unchecked Sendable {
+    private var value: Value?
+    private let lock = NSLock()
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Takes the value; traps if taken twice.
+    func take() -> Value {
+        lock.withLock {
+            defer { value = nil }
+            return value!
+        }
+    }
+}
+
 /// Holds the session of a started source; the one place start and stop meet.
 final class ReaderSessionSlot: Sendable {
     private let current = Mutex<ReaderSession?>(nil)
@@ -165,6 +189,16 @@ final class ReaderSessionSlot: Sendable {
         }
         previous?.stop()
         return stream
+    }
+
+    /// Stops the previous session, sets the device up with `open` (its errors reach the caller, on the caller's
+    /// thread), then reads it on a new thread, which owns the reading from then on.
+    func start(
+        name: String, opening open: () throws -> any AccelerometerReading
+    ) throws -> AsyncThrowingStream<AccelSample, any Error> {
+        stop()
+        let handOver = HandOver(try open())
+        return try start(name: name) { session in try handOver.take().run(session) }
     }
 
     /// Stops the current session and waits until its thread has freed the device.

@@ -30,13 +30,11 @@ public final class EvdevAccelerometer: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        slot.stop()
-        let device = try EvdevDevice(path: info.devicePath)
-        let axes = try device.accelerometerAxes()
-        device.useMonotonicClock()
-        let handOver = HandOver(EvdevReading(device: device, axes: axes, mountMatrix: mountMatrix))
-        return try slot.start(name: "evdev \(info.devicePath)") { session in
-            try handOver.take().run(session)
+        try slot.start(name: "evdev \(info.devicePath)") {
+            let device = try EvdevDevice(path: info.devicePath)
+            let axes = try device.accelerometerAxes()
+            device.useMonotonicClock()
+            return EvdevReading(device: device, axes: axes, mountMatrix: mountMatrix)
         }
     }
 
@@ -139,7 +137,7 @@ public struct EvdevSetupError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// Reads the event stream of one device and turns each report into a sample.
-final class EvdevReading {
+final class EvdevReading: AccelerometerReading {
     private let device: EvdevDevice
     private let axes: EvdevAxes
     private let mountMatrix: MountMatrix

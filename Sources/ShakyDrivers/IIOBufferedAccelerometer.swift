@@ -33,34 +33,13 @@ public final class IIOBufferedAccelerometer: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        slot.stop()
-        let reading = try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev)
-        let handOver = HandOver(reading)
-        return try slot.start(name: "iio-buffer \(deviceID)") { session in
-            try handOver.take().run(session)
+        try slot.start(name: "iio-buffer \(deviceID)") {
+            try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev)
         }
     }
 
     public func stop() {
         slot.stop()
-    }
-}
-
-/// Passes a non-Sendable value to exactly one reader thread, which owns it from then on.
-final class HandOver<Value>: @unchecked Sendable {
-    private var value: Value?
-    private let lock = NSLock()
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    /// Takes the value; traps if taken twice.
-    func take() -> Value {
-        lock.withLock {
-            defer { value = nil }
-            return value!
-        }
     }
 }
 
@@ -86,7 +65,7 @@ final class IIOBuffer {
 }
 
 /// An IIO device set up for buffered reading: channels, trigger, rate, calibration and the buffer.
-final class IIOBufferedReading {
+final class IIOBufferedReading: AccelerometerReading {
     let buffer: IIOBuffer
     let devicePath: String
     /// Per axis: the channel's layout, its byte offset within a scan, scale and offset.

@@ -26,11 +26,8 @@ public final class IIOPolledAccelerometer: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        slot.stop()
-        let reading = try IIOPolledReading(deviceID: deviceID, rate: rate, udev: udev)
-        let handOver = HandOver(reading)
-        return try slot.start(name: "iio-poll \(deviceID)") { session in
-            try handOver.take().run(session)
+        try slot.start(name: "iio-poll \(deviceID)") {
+            try IIOPolledReading(deviceID: deviceID, rate: rate, udev: udev)
         }
     }
 
@@ -40,7 +37,7 @@ public final class IIOPolledAccelerometer: AccelerometerSource {
 }
 
 /// An IIO device set up for polled reading.
-final class IIOPolledReading {
+final class IIOPolledReading: AccelerometerReading {
     private let device: IIODevice
     private let channels: [OpaquePointer]
     private let calibration: [(scale: Double, offset: Double)]
