@@ -59,15 +59,7 @@ extension VarlinkCall {
     /// are ignored), a non-Boolean `oneway`, `more` or `upgrade`, `oneway` together with `more` or
     /// `upgrade`, and non-object `parameters`.
     public init(frame: some Collection<UInt8>) throws(VarlinkProtocolViolation) {
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: frame)
-        } catch {
-            throw VarlinkProtocolViolation(error.description)
-        }
-        guard case .object(let members) = value else {
-            throw VarlinkProtocolViolation("a call must be a JSON object, not \(value.typeName)")
-        }
+        let members = try parseVarlinkMessage(frame, kind: "a call")
         for key in members.keys
         where !key.contains(".") && !["method", "parameters", "oneway", "more", "upgrade"].contains(key) {
             throw VarlinkProtocolViolation("unknown key \"\(key)\" in a call")
@@ -107,4 +99,20 @@ extension VarlinkCall {
         if upgrade { members["upgrade"] = true }
         return .object(members)
     }
+}
+
+/// The members of one Varlink message (a call or a reply): the frame must be JSON and an object.
+func parseVarlinkMessage(
+    _ frame: some Collection<UInt8>, kind: String
+) throws(VarlinkProtocolViolation) -> VarlinkObject {
+    let value: JSONValue
+    do {
+        value = try JSONValue(parsing: frame)
+    } catch {
+        throw VarlinkProtocolViolation(error.description)
+    }
+    guard case .object(let members) = value else {
+        throw VarlinkProtocolViolation("\(kind) must be a JSON object, not \(value.typeName)")
+    }
+    return members
 }

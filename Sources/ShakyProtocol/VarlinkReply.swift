@@ -33,15 +33,7 @@ public struct VarlinkReply: Sendable, Equatable {
 
     /// Parses one reply frame (without its NUL); keys with a dot and other unknown keys are ignored.
     public init(frame: some Collection<UInt8>) throws(VarlinkProtocolViolation) {
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: frame)
-        } catch {
-            throw VarlinkProtocolViolation(error.description)
-        }
-        guard case .object(let members) = value else {
-            throw VarlinkProtocolViolation("a reply must be a JSON object, not \(value.typeName)")
-        }
+        let members = try parseVarlinkMessage(frame, kind: "a reply")
         switch members["parameters"] {
         case nil, .null?: parameters = [:]
         case .object(let object)?: parameters = object
