@@ -23,6 +23,8 @@ struct PlaySession: Sendable {
         let activity = Activity()
         let events = try await client.watch()
         let watcher = Task { try await show(events, activity: activity) }
+        // The daemon sends the state first: once it is here, every later event reaches this session.
+        await activity.waitForFirstEvent(atMost: .seconds(5))
         var failure: (any Error)?
         commandLoop: for await line in commands {
             do {
@@ -128,9 +130,19 @@ struct PlaySession: Sendable {
 /// When the last event came, to leave only once the game's events are shown.
 final class Activity: Sendable {
     private let last = Mutex(ContinuousClock.now)
+    private let seenAny = Mutex(false)
 
     func touch() {
         last.withLock { $0 = .now }
+        seenAny.withLock { $0 = true }
+    }
+
+    /// Waits until the first event came, or `limit` passed.
+    func waitForFirstEvent(atMost limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while !seenAny.withLock({ $0 }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Waits until no event came for `quiet`, or `limit` passed.
