@@ -25,8 +25,8 @@ MANIFEST       := $(SHAKYDATADIR)/install-manifest
 STAGE          := .build/stage
 CONFIGURATION  ?= release
 # Where the built binaries are; tests pass these so no second swift process runs inside `swift test`.
-BIN_PATH        = $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path)
-GENERATE_MANUAL = $(shell $(SWIFT) build --show-bin-path)/generate-manual
+BIN_PATH        = .build/$(CONFIGURATION)
+GENERATE_MANUAL = .build/debug/generate-manual
 
 .PHONY: setup run test lint bench build-release manual install install-files uninstall
 
@@ -72,6 +72,8 @@ bench:
 build-release:
 	$(SWIFT) build -c $(CONFIGURATION) --product shakyd
 	$(SWIFT) build -c $(CONFIGURATION) --product shaky
+	$(SWIFT) build --product generate-manual
+	$(MAKE) manual
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
 manual:
@@ -80,6 +82,8 @@ manual:
 	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o .build/manual
 	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o .build/manual
 
+# `make install` as root builds as root; `make build-release` as yourself, then `sudo make install-files`,
+# keeps the build yours.
 install: build-release
 	$(MAKE) install-files
 
