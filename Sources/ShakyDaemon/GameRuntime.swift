@@ -117,7 +117,8 @@ public actor GameRuntime {
     public func newGame(_ request: ShakyAPI.NewGame) throws(RuntimeError) -> ShakyAPI.Status {
         if let game, game.phase != .gameOver {
             guard request.replace == true else { throw .gameInProgress }
-            try handle(.endGame)
+            // A game that never opened a question is dropped; one that did is ended into the history.
+            if game.phase != .ready { try handle(.endGame) }
         }
         let pool: [Question]
         do {

@@ -6,7 +6,7 @@ import Testing
 @Suite("Error replies")
 struct ErrorReplyTests {
     @Test(
-        "NoGame before New; GameInProgress without replace; replace ends the old game into history",
+        "NoGame before New; GameInProgress without replace; replace ends a started game into history",
         arguments: TestDaemon.Mode.allCases)
     func gameLifecycleErrors(mode: TestDaemon.Mode) async throws {
         try await TestDaemon.run(mode) { client in
@@ -30,6 +30,13 @@ struct ErrorReplyTests {
             #expect(replaced.scores == ["Cats": 0, "Dogs": 0])
             let history = try await client.call("io.shakywords.Game.History", as: ShakyAPI.HistoryReply.self)
             #expect(history.games.map { $0.teams.map(\.name) } == [["Owls", "Foxes"]])
+
+            // Cats and Dogs never opened a question: replacing them records nothing.
+            var replacingUnstarted = PartyPack.newGame(teams: ["Bees", "Ants"])
+            replacingUnstarted["replace"] = true
+            try await client.game("New", replacingUnstarted)
+            let unchanged = try await client.call("io.shakywords.Game.History", as: ShakyAPI.HistoryReply.self)
+            #expect(unchanged.games.count == 1)
         }
     }
 
