@@ -117,8 +117,7 @@ public actor GameRuntime {
     public func newGame(_ request: ShakyAPI.NewGame) throws(RuntimeError) -> ShakyAPI.Status {
         if let game, game.phase != .gameOver {
             guard request.replace == true else { throw .gameInProgress }
-            // A game that never opened a question is dropped; one that did is ended into the history.
-            if game.phase != .ready { try handle(.endGame) }
+            try handle(.endGame)
         }
         let pool: [Question]
         do {
@@ -263,7 +262,8 @@ public actor GameRuntime {
 
     private func save(_ next: Game, actions: [GameAction]) throws {
         for action in actions {
-            if case .gameOver(let result) = action {
+            // A game ended before its first question is nobody's result: it is not recorded in the history.
+            if case .gameOver(let result) = action, result.questionsPlayed > 0 {
                 try database.finishGame(next, result: result, finishedAt: wallClock())
                 return
             }
