@@ -115,10 +115,8 @@ public actor GameRuntime {
 
     /// Starts a new game.
     public func newGame(_ request: ShakyAPI.NewGame) throws(RuntimeError) -> ShakyAPI.Status {
-        if let game, game.phase != .gameOver {
-            guard request.replace == true else { throw .gameInProgress }
-            try handle(.endGame)
-        }
+        let replacing = game.map { $0.phase != .gameOver } ?? false
+        if replacing, request.replace != true { throw .gameInProgress }
         let pool: [Question]
         do {
             let packs = try request.packs ?? database.packs().map(\.name)
@@ -139,6 +137,8 @@ public actor GameRuntime {
         } catch {
             throw .invalidSetup(error.description)
         }
+        // Only a valid new game ends the one in play.
+        if replacing { try handle(.endGame) }
         do {
             try database.saveSnapshot(created)
         } catch {

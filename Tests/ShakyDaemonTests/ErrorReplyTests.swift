@@ -23,6 +23,13 @@ struct ErrorReplyTests {
             #expect(again.name == "io.shakywords.Game.GameInProgress")
             #expect(try await client.status().scores == ["Owls": 0, "Foxes": 0])
 
+            // A replacement that cannot be set up leaves the game in play alone.
+            var invalid = PartyPack.newGame(teams: ["Cats"])
+            invalid["replace"] = true
+            #expect(
+                try await client.callError("io.shakywords.Game.New", invalid).name == "io.shakywords.Game.InvalidSetup")
+            #expect(try await client.status().phase == .indication)
+
             var replacing = PartyPack.newGame(teams: ["Cats", "Dogs"])
             replacing["replace"] = true
             let replaced = try await client.game("New", replacing)
