@@ -22,7 +22,7 @@ public struct IIOBufferedDriver: AccelerometerDriver {
                 let (id, rate, finalInfo) = (device.id, options.rate, described)
                 return .success(
                     DiscoveredDevice(driver: name, devicePath: device.devicePath, deviceName: device.name) {
-                        IIOBufferedAccelerometer(info: finalInfo, deviceID: id, rate: rate, udev: udev)
+                        IIOAccelerometer(mode: .buffered, info: finalInfo, deviceID: id, rate: rate, udev: udev)
                     })
             } catch {
                 return .failure("buffer unusable: \(error)")
@@ -48,7 +48,7 @@ public struct IIOPolledDriver: AccelerometerDriver {
             let (id, rate, finalInfo) = (device.id, options.rate, described)
             return .success(
                 DiscoveredDevice(driver: name, devicePath: device.devicePath, deviceName: device.name) {
-                    IIOPolledAccelerometer(info: finalInfo, deviceID: id, rate: rate, udev: udev)
+                    IIOAccelerometer(mode: .polled, info: finalInfo, deviceID: id, rate: rate, udev: udev)
                 })
         }
     }

@@ -8,41 +8,6 @@ import ShakyCore
     import Musl
 #endif
 
-/// An IIO accelerometer read through its buffer (`/dev/iio:deviceN`): one scan per sample, with the kernel's timestamp.
-///
-/// ``start()`` enables the scan elements `accel_x/y/z` (and `timestamp`), sets the device's trigger when it
-/// needs one, sets the sampling frequency nearest to the wanted rate and enables the buffer; ``stop()``
-/// destroys the buffer, which disables it in the kernel, so the sensor is idle between rounds.
-public final class IIOBufferedAccelerometer: AccelerometerSource {
-    public let info: SourceInfo
-    private let deviceID: String
-    private let rate: Double
-    private let udev: UdevDevice?
-    private let slot = ReaderSessionSlot()
-
-    /// Creates a source for the IIO device `deviceID` (`iio:device0`); nothing is opened until ``start()``.
-    init(info: SourceInfo, deviceID: String, rate: Double, udev: UdevDevice?) {
-        self.info = info
-        self.deviceID = deviceID
-        self.rate = rate
-        self.udev = udev
-    }
-
-    deinit {
-        slot.stop()
-    }
-
-    public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        try slot.start(name: "iio-buffer \(deviceID)") {
-            try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev)
-        }
-    }
-
-    public func stop() {
-        slot.stop()
-    }
-}
-
 /// The one owner of an enabled IIO buffer (`struct iio_buffer *`); freeing it disables the buffer.
 final class IIOBuffer {
     let pointer: OpaquePointer

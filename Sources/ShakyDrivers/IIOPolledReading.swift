@@ -2,40 +2,6 @@ import CIIO
 import Foundation
 import ShakyCore
 
-/// An IIO accelerometer read by polling its `in_accel_{x,y,z}_raw` attributes at a fixed rate.
-///
-/// The fallback when the buffer cannot be used (no buffer support, no trigger, busy). Timestamps are
-/// CLOCK_MONOTONIC at the time of the read. Between ``stop()`` and ``start()`` nothing is read.
-public final class IIOPolledAccelerometer: AccelerometerSource {
-    public let info: SourceInfo
-    private let deviceID: String
-    private let rate: Double
-    private let udev: UdevDevice?
-    private let slot = ReaderSessionSlot()
-
-    /// Creates a source for the IIO device `deviceID` polled `rate` times a second.
-    init(info: SourceInfo, deviceID: String, rate: Double, udev: UdevDevice?) {
-        self.info = info
-        self.deviceID = deviceID
-        self.rate = rate
-        self.udev = udev
-    }
-
-    deinit {
-        slot.stop()
-    }
-
-    public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        try slot.start(name: "iio-poll \(deviceID)") {
-            try IIOPolledReading(deviceID: deviceID, rate: rate, udev: udev)
-        }
-    }
-
-    public func stop() {
-        slot.stop()
-    }
-}
-
 /// An IIO device set up for polled reading.
 final class IIOPolledReading: AccelerometerReading {
     private let device: IIODevice
