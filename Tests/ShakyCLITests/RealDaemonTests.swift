@@ -23,6 +23,7 @@ struct RealDaemonTests {
         #expect(output.contains("Foxes answered"), "\(output)")
         #expect(output.contains(": right, +"), "\(output)")
         #expect(output.contains("Game over: won by Foxes"), "\(output)")
+        #expect(output.contains("Avg buzz"), "the scoreboard is shown: \(output)")
 
         let history = try ChildProcess(shaky, ["history", "--json"], environment: ["SHAKY_SOCKET": daemon.socketPath])
         #expect(try await history.waitForExit(within: .seconds(30)).status == 0)

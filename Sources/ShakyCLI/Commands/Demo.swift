@@ -92,7 +92,8 @@ private actor DemoSteps {
         case 8: return "w 1"
         case 9: return "n"
         case 10: return "w 1"
-        case 11: return "q"
+        case 11: return "t"
+        case 12: return "q"
         default: return nil
         }
     }
