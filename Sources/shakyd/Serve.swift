@@ -10,13 +10,13 @@ extension Shakyd {
         static let configuration = CommandConfiguration(
             abstract: "Run the daemon (the default when no subcommand is given).",
             discussion: """
-                Reads the accelerometer, runs the Shaky Words game and serves it over Varlink on a Unix socket.
-                Settings come from the configuration file, then from these flags (flags win). Without a sensor
-                the daemon runs anyway and hints are manual. SIGTERM or SIGINT stop it after saving the game;
+                Reads the accelerometer, runs the Shaky Words game and serves it over Varlink on a Unix socket. \
+                Settings come from the configuration file, then from these flags (flags win). Without a sensor \
+                the daemon runs anyway and hints are manual. SIGTERM or SIGINT stop it after saving the game; \
                 the next start restores it, paused.
 
-                Defaults: as root (or under systemd) the socket is /run/shaky/shaky.sock and the state
-                /var/lib/shaky; otherwise $XDG_RUNTIME_DIR/shaky/shaky.sock and $XDG_STATE_HOME/shaky
+                Defaults: as root (or under systemd) the socket is /run/shaky/shaky.sock and the state \
+                /var/lib/shaky; otherwise $XDG_RUNTIME_DIR/shaky/shaky.sock and $XDG_STATE_HOME/shaky \
                 (or ~/.local/state/shaky).
                 """)
 
