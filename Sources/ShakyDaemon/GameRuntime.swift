@@ -19,7 +19,7 @@ public actor GameRuntime {
     private let clock: RuntimeClock
     private let wallClock: @Sendable () -> Date
     private let logger: Logger
-    private var sound: any SoundPlayer
+    private let sound: any SoundPlayer
     private var game: Game?
     private var wakeTask: Task<Void, Never>?
     private var wakeGeneration = 0
@@ -66,11 +66,6 @@ public actor GameRuntime {
     public func setStatusLineHandler(_ handler: @escaping @Sendable (String) -> Void) {
         statusLine = handler
         publishStatusLine()
-    }
-
-    /// Replaces the sound player (after a settings change, or when the device changes).
-    public func setSoundPlayer(_ player: any SoundPlayer) {
-        sound = player
     }
 
     /// Answers at once: the watchdog's proof that the inbox is not stuck.

@@ -29,9 +29,6 @@ public actor SettingsController {
             sensitivity: ShakyAPI.Sensitivity(rawValue: preferences.sensitivity) ?? .medium)
     }
 
-    /// The saved shake sensitivity.
-    public var sensitivity: ShakyAPI.Sensitivity { current().sensitivity }
-
     /// Changes the settings given, saves them, and applies them.
     public func change(_ request: ShakyAPI.SetSettings) throws(VarlinkReplyError) -> ShakyAPI.Settings {
         var next = preferences
