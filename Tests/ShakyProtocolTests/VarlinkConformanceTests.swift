@@ -1,4 +1,5 @@
 import ShakyProtocol
+import ShakyTesting
 import Testing
 
 /// One malformed message and why it is malformed.

@@ -11,24 +11,24 @@ import ShakyProtocol
 ///
 /// Blocking calls run on a Dispatch queue, never on the test's task, and every read gives up after
 /// ``readTimeoutSeconds`` so a server that neither answers nor closes fails the test instead of hanging it.
-final class RawSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class RawSocket {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// What a read ended with.
-    enum ReadEnd: Equatable {
+    public enum ReadEnd: Equatable, Sendable {
         /// The server closed the connection.
         case closed
         /// Nothing came within the timeout.
         case timedOut
     }
 
-    static let readTimeoutSeconds = 20
-    let descriptor: Int32
+    public static let readTimeoutSeconds = 20
+    public let descriptor: Int32
     private var received: [UInt8] = []
 
-    init(path: String) throws {
+    public init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: Self.readTimeoutSeconds, tv_usec: 0)
@@ -55,13 +55,13 @@ final class RawSocket {
     }
 
     /// Closes the connection now.
-    func hangUp() {
+    public func hangUp() {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     /// Writes `bytes` as they are; returns false when the server already closed the connection.
     @discardableResult
-    func write(_ bytes: [UInt8]) async -> Bool {
+    public func write(_ bytes: [UInt8]) async -> Bool {
         let descriptor = descriptor
         return await Self.offload {
             var offset = 0
@@ -81,12 +81,12 @@ final class RawSocket {
 
     /// Writes `text` followed by the NUL that ends a Varlink message.
     @discardableResult
-    func send(_ text: String) async -> Bool {
+    public func send(_ text: String) async -> Bool {
         await write(Array(text.utf8) + [0])
     }
 
     /// Reads the next frame (without its NUL), or how the read ended.
-    func readFrame() async -> Result<[UInt8], ReadEndError> {
+    public func readFrame() async -> Result<[UInt8], ReadEndError> {
         while true {
             if let nul = received.firstIndex(of: 0) {
                 let frame = Array(received[..<nul])
@@ -101,7 +101,7 @@ final class RawSocket {
     }
 
     /// Reads the next frame and parses it as a reply.
-    func readReply() async throws -> VarlinkReply {
+    public func readReply() async throws -> VarlinkReply {
         switch await readFrame() {
         case .success(let frame): return try VarlinkReply(frame: frame)
         case .failure(let end): throw Failure(description: "expected a reply, but the read ended: \(end.end)")
@@ -109,7 +109,7 @@ final class RawSocket {
     }
 
     /// Reads until the server closes; returns every byte it sent first (nothing, for "closed without a reply").
-    func readUntilClosed() async -> Result<[UInt8], ReadEndError> {
+    public func readUntilClosed() async -> Result<[UInt8], ReadEndError> {
         var bytes = received
         received = []
         while true {
@@ -121,8 +121,8 @@ final class RawSocket {
         }
     }
 
-    struct ReadEndError: Error, Equatable {
-        var end: ReadEnd
+    public struct ReadEndError: Error, Equatable {
+        public var end: ReadEnd
     }
 
     private func readChunk() async -> Result<[UInt8], ReadEndError> {
