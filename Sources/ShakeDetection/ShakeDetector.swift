@@ -23,7 +23,11 @@ import ShakyCore
 ///      ``ShakeDetectorSettings/sustainedActiveFraction`` of it, with at least
 ///      ``ShakeDetectorSettings/sustainedReversals`` *straight* reversals (pointing back within about 25°, see
 ///      ``straightReversalCosine``), the back-and-forth along one line that sets a shake apart from walking and
-///      from turning or waving the device;
+///      from turning or waving the device. The recent motion must also look like a hand shaking the device (see
+///      ``MotionShape``): at most ``ShakeDetectorSettings/sustainedMaximumFrequency`` (faster is vibration: a motor,
+///      a vehicle, tapping), and at most ``ShakeDetectorSettings/sustainedMaximumVerticalShare`` of its power along
+///      gravity (gentle up-and-down motion is what walking, climbing stairs and lifting the device look like; a
+///      vigorous vertical shake still qualifies in the brisk window);
 /// 3. fires when either window qualifies, then ignores everything for ``ShakeDetectorSettings/cooldown`` seconds:
 ///    both windows start empty again when the cooldown ends, so a long shake fires again only once it has
 ///    qualified anew.
@@ -56,6 +60,8 @@ public struct ShakeDetector: Sendable {
 
     private var brisk: WindowTally
     private var sustained: WindowTally
+    private var shape = MotionShape()
+    private let maximumAngularFrequencySquared: Double
 
     private var started = false
     private var lastTimestamp = 0.0
@@ -65,6 +71,8 @@ public struct ShakeDetector: Sendable {
     private var gravityWeight = 0.0
     private var cachedInterval = -1.0
     private var cachedDecay = 0.0
+    private var cachedShapeDecay = 0.0
+    private var cachedInverseInterval = 0.0
 
     private var cooldownEnd = -Double.infinity
 
@@ -87,6 +95,8 @@ public struct ShakeDetector: Sendable {
             rules: .init(
                 successiveCosine: Self.straightReversalCosine, strokeCosine: nil, coarseDip: nil,
                 coarseUnmistakable: .infinity))
+        let maximumAngularFrequency = 2 * Double.pi * settings.sustainedMaximumFrequency
+        maximumAngularFrequencySquared = maximumAngularFrequency * maximumAngularFrequency
     }
 
     /// Creates a detector with the preset for `sensitivity`.
@@ -123,19 +133,31 @@ public struct ShakeDetector: Sendable {
         updateGravity(with: sample, interval: interval)
 
         let gravityNormSquared = gravityX * gravityX + gravityY * gravityY + gravityZ * gravityZ
-        let scale = gravityNormSquared > 0 ? AccelSample.standardGravity / gravityNormSquared.squareRoot() : 0
+        let inverseNorm = gravityNormSquared > 0 ? 1 / gravityNormSquared.squareRoot() : 0
+        let scale = AccelSample.standardGravity * inverseNorm
         let motion = Motion(
             x: sample.x - gravityX * scale, y: sample.y - gravityY * scale, z: sample.z - gravityZ * scale)
         let coarse = interval >= Self.coarseInterval
         guard time >= cooldownEnd else { return nil }
+        if interval > 0 {
+            let vertical = (motion.x * gravityX + motion.y * gravityY + motion.z * gravityZ) * inverseNorm
+            shape.add(
+                motion, vertical: vertical, interval: interval, inverseInterval: cachedInverseInterval,
+                decay: cachedShapeDecay)
+        }
 
         let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse)
-        let sustainedReady = sustained.add(motion, at: time, interval: interval, coarse: coarse)
+        let sustainedReady =
+            sustained.add(motion, at: time, interval: interval, coarse: coarse)
+            && shape.isShake(
+                maximumAngularFrequencySquared: maximumAngularFrequencySquared,
+                maximumVerticalShare: settings.sustainedMaximumVerticalShare)
         guard briskReady || sustainedReady else { return nil }
         cooldownEnd = time + settings.cooldown
         let peakSquared = max(brisk.peakSquared(), sustained.peakSquared())
         brisk.clear()
         sustained.clear()
+        shape = MotionShape()
         return ShakeEvent(timestamp: time, peakMagnitude: peakSquared.squareRoot())
     }
 
@@ -146,6 +168,8 @@ public struct ShakeDetector: Sendable {
         if abs(interval - cachedInterval) > 1e-9 {
             cachedInterval = interval
             cachedDecay = exp(-interval / settings.gravityTimeConstant)
+            cachedShapeDecay = exp(-interval / settings.sustainedWindow)
+            cachedInverseInterval = 1 / interval
         }
         // The first sample weighs as much as the first interval, so the cold-start estimate is a plain mean.
         if gravityWeight == 0 { gravityWeight = interval }
@@ -160,6 +184,7 @@ public struct ShakeDetector: Sendable {
     private mutating func restart() {
         brisk.clear()
         sustained.clear()
+        shape = MotionShape()
         started = false
         gravityWeight = 0
     }
@@ -174,6 +199,39 @@ struct Motion: Sendable {
     var magnitudeSquared: Double { x * x + y * y + z * z }
 
     func dot(_ other: Motion) -> Double { x * other.x + y * other.y + z * other.z }
+}
+
+/// What the recent motion looks like as a whole: the power of the gravity-removed acceleration a, of its rate of
+/// change and of its part along gravity, as running sums Σ x²·dt that forget with the sustained window's length as
+/// time constant.
+///
+/// Their ratios give the motion's frequency, √(Σ|da/dt|² / Σ|a|²) / 2π (exact for a sine; below about 20 Hz
+/// sampling the finite differences keep it under a third of the sample rate), and its share along gravity.
+struct MotionShape: Sendable {
+    private var power = 0.0
+    private var changePower = 0.0
+    private var verticalPower = 0.0
+    private var hasPrevious = false
+    private var previous = Motion(x: 0, y: 0, z: 0)
+
+    /// Adds a sample's motion taken `interval` seconds after the previous one (`vertical`: its part along gravity);
+    /// `decay` is exp(-interval / time constant).
+    @inline(__always)
+    mutating func add(_ motion: Motion, vertical: Double, interval: Double, inverseInterval: Double, decay: Double) {
+        let change = Motion(x: motion.x - previous.x, y: motion.y - previous.y, z: motion.z - previous.z)
+        power = power * decay + motion.magnitudeSquared * interval
+        verticalPower = verticalPower * decay + vertical * vertical * interval
+        changePower = changePower * decay + (hasPrevious ? change.magnitudeSquared * inverseInterval : 0)
+        hasPrevious = true
+        previous = motion
+    }
+
+    /// Whether the motion is slow enough and across gravity enough for a hand shaking the device.
+    @inline(__always)
+    func isShake(maximumAngularFrequencySquared: Double, maximumVerticalShare: Double) -> Bool {
+        // frequency ≤ maximum  ⇔  Σ|da/dt|² ≤ (2π·maximum)²·Σ|a|²: no square root.
+        changePower <= maximumAngularFrequencySquared * power && verticalPower <= maximumVerticalShare * power
+    }
 }
 
 /// One judged window: above-threshold time and reversals over the last `window` seconds, kept in time slots.

@@ -36,6 +36,17 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     public var sustainedActiveFraction: Double
     /// Straight reversals (pointing back within about 25°) needed inside the sustained window.
     public var sustainedReversals: Int
+    /// Highest frequency, Hz, of the motion in the sustained window: faster steady motion is vibration (a motor, a
+    /// vehicle, tapping), not a hand shaking the device.
+    ///
+    /// Estimated over the whole window as √(Σ|da/dt|² / Σ|a|²) / 2π of the gravity-removed acceleration, which is
+    /// exact for a sine. Below about 20 Hz sampling the estimate cannot exceed a third of the sample rate, so the
+    /// limit then rarely applies.
+    public var sustainedMaximumFrequency: Double
+    /// Highest share (0…1) of the sustained window's motion power along gravity: gentle up-and-down motion is what
+    /// walking, climbing stairs and lifting the device look like. A vigorous vertical shake still qualifies in the
+    /// brisk window.
+    public var sustainedMaximumVerticalShare: Double
     /// After firing, nothing fires again for this long, seconds.
     public var cooldown: Double
     /// Time constant of the running gravity estimate, seconds.
@@ -47,7 +58,8 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     public init(
         threshold: Double, window: Double, activeFraction: Double, minimumReversals: Int,
         sustainedThreshold: Double = 5, sustainedWindow: Double = 0.6, sustainedActiveFraction: Double = 0.4,
-        sustainedReversals: Int = 5, cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
+        sustainedReversals: Int = 5, sustainedMaximumFrequency: Double = 7, sustainedMaximumVerticalShare: Double = 0.5,
+        cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
     ) {
         self.threshold = threshold
         self.window = window
@@ -57,6 +69,8 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         self.sustainedWindow = sustainedWindow
         self.sustainedActiveFraction = sustainedActiveFraction
         self.sustainedReversals = sustainedReversals
+        self.sustainedMaximumFrequency = sustainedMaximumFrequency
+        self.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
         self.cooldown = cooldown
         self.gravityTimeConstant = gravityTimeConstant
         self.maximumGap = maximumGap
@@ -80,10 +94,10 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
     /// The default: 0.15 s above 16 m/s² within 0.4 s with two reversals (one below 20 Hz), or 0.24 s above 5 m/s²
-    /// within 0.6 s with five straight reversals.
+    /// within 0.6 s with five straight reversals, at most 7 Hz and at most half along gravity.
     ///
-    /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes and circles
-    /// almost never do.
+    /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes, circles,
+    /// vibration and gentle up-and-down motion almost never do.
     public static let medium = ShakeDetectorSettings(
         threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 5,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
@@ -123,6 +137,13 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         try check(
             sustainedReversals >= 0 && sustainedReversals <= 1000, "sustainedReversals", Double(sustainedReversals),
             "between 0 and 1000")
+        try check(
+            sustainedMaximumFrequency.isFinite && sustainedMaximumFrequency > 0, "sustainedMaximumFrequency",
+            sustainedMaximumFrequency, "a positive number of Hz")
+        try check(
+            sustainedMaximumVerticalShare.isFinite && sustainedMaximumVerticalShare >= 0
+                && sustainedMaximumVerticalShare <= 1, "sustainedMaximumVerticalShare", sustainedMaximumVerticalShare,
+            "between 0 and 1")
         try check(
             cooldown.isFinite && cooldown >= 0, "cooldown", cooldown, "zero or a positive number of seconds")
         try check(

@@ -51,6 +51,12 @@ extension Shakyd {
         @Option(help: "Override: straight reversals needed inside the sustained window.")
         var sustainedReversals: Int?
 
+        @Option(help: "Override: highest frequency of the motion in the sustained window, Hz.")
+        var sustainedMaximumFrequency: Double?
+
+        @Option(help: "Override: highest share (0-1) of the sustained window's motion along gravity.")
+        var sustainedMaximumVerticalShare: Double?
+
         @Option(help: "Override: seconds during which nothing fires again after a trigger.")
         var cooldown: Double?
 
@@ -68,6 +74,10 @@ extension Shakyd {
             if let sustainedWindow { settings.sustainedWindow = sustainedWindow }
             if let sustainedActiveFraction { settings.sustainedActiveFraction = sustainedActiveFraction }
             if let sustainedReversals { settings.sustainedReversals = sustainedReversals }
+            if let sustainedMaximumFrequency { settings.sustainedMaximumFrequency = sustainedMaximumFrequency }
+            if let sustainedMaximumVerticalShare {
+                settings.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
+            }
             if let cooldown { settings.cooldown = cooldown }
             return settings
         }

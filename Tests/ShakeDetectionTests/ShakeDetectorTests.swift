@@ -55,6 +55,43 @@ struct ShakeDetectorTests {
         #expect(times[0] <= 0.8)
     }
 
+    @Test(
+        "Gentle steady motion triggers medium only at a hand's pace and across gravity",
+        arguments: [
+            (frequency: 5.0, axis: "across", rate: 50.0, triggers: true),
+            (frequency: 5.0, axis: "across", rate: 100.0, triggers: true),
+            (frequency: 10.0, axis: "across", rate: 50.0, triggers: false),
+            (frequency: 10.0, axis: "across", rate: 100.0, triggers: false),
+            (frequency: 5.0, axis: "along", rate: 50.0, triggers: false),
+            (frequency: 5.0, axis: "along", rate: 100.0, triggers: false),
+        ])
+    func gentleMotionShape(frequency: Double, axis: String, rate: Double, triggers: Bool) throws {
+        // ±1 g never reaches the brisk threshold, so only the sustained window can fire: a 10 Hz vibration is too
+        // fast for a hand, and the same motion along gravity is what walking or lifting looks like.
+        var motion = SyntheticMotion()
+        motion.motion = SyntheticMotion.shake(
+            amplitude: g, frequency: frequency, from: 1, to: 4, axis: axis == "across" ? (1, 0, 0) : (0, 0, 1))
+        let times = try triggerTimes(motion.samples(rate: rate, to: 5), settings: .medium)
+        if triggers {
+            try #require(!times.isEmpty)
+            #expect(times[0] >= 1 && times[0] <= 1.6, "\(times)")
+        } else {
+            #expect(times.isEmpty, "\(times)")
+        }
+    }
+
+    @Test("The sustained window's limits can be lifted: then a vibration or up-and-down motion triggers")
+    func sustainedLimitsAreSettings() throws {
+        var settings = ShakeDetectorSettings.medium
+        settings.sustainedMaximumFrequency = 50
+        settings.sustainedMaximumVerticalShare = 1
+        for (frequency, axis) in [(10.0, (1.0, 0.0, 0.0)), (5.0, (0.0, 0.0, 1.0))] {
+            var motion = SyntheticMotion()
+            motion.motion = SyntheticMotion.shake(amplitude: g, frequency: frequency, from: 1, to: 4, axis: axis)
+            #expect(try !triggerTimes(motion.samples(rate: 100, to: 5), settings: settings).isEmpty)
+        }
+    }
+
     @Test("The event reports the trigger sample's time and the window's peak")
     func eventContents() throws {
         var motion = SyntheticMotion()
