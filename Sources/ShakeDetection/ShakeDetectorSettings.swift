@@ -93,14 +93,14 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     public static let light = ShakeDetectorSettings(
         threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
-    /// The default: 0.15 s above 16 m/s² within 0.4 s with two reversals (one below 20 Hz), or 0.24 s above 5 m/s²
-    /// within 0.6 s with five straight reversals, at most 7 Hz and at most half along gravity.
+    /// The default: 0.15 s above 16 m/s² within 0.4 s with two reversals (one below 20 Hz), or 0.21 s above
+    /// 4.5 m/s² within 0.6 s with five straight reversals, at most 7 Hz and at most half along gravity.
     ///
     /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes, circles,
     /// vibration and gentle up-and-down motion almost never do.
     public static let medium = ShakeDetectorSettings(
-        threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 5,
-        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
+        threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 4.5,
+        sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5, cooldown: 1.0)
     /// Only vigorous shaking counts: 0.15 s above 20 m/s² within 0.4 s with two reversals (one below 20 Hz), or
     /// 0.24 s above 8 m/s² within 0.6 s with five straight reversals.
     public static let hard = ShakeDetectorSettings(
