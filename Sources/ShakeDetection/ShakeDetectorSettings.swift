@@ -100,12 +100,12 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     /// vibration and gentle up-and-down motion almost never do.
     public static let medium = ShakeDetectorSettings(
         threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 4.5,
-        sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5, cooldown: 1.0)
+        sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5, cooldown: 0.75)
     /// Only vigorous shaking counts: 0.15 s above 20 m/s² within 0.4 s with two reversals (one below 20 Hz), or
     /// 0.24 s above 8 m/s² within 0.6 s with five straight reversals.
     public static let hard = ShakeDetectorSettings(
         threshold: 20, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 8,
-        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 1.0)
+        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 0.75)
 
     /// Checks every parameter; throws the first problem found.
     public func validate() throws(ShakeDetectorSettingsError) {
