@@ -162,7 +162,8 @@ struct ShakeDetectorTests {
         }
         for sensitivity in ShakeSensitivity.allCases {
             var settings = ShakeDetectorSettings(sensitivity: sensitivity)
-            // The same cooldown for every preset, so the long shake's repeats fall well inside it.
+            // A 1 s cooldown for every preset keeps the long shake's last repeat away from the shake's end, where
+            // the sample rate alone could decide whether it fires.
             settings.cooldown = 1
             let reference = try triggerTimes(motion.samples(rate: 100, to: 10), settings: settings)
             let times = try triggerTimes(motion.samples(rate: rate, to: 10), settings: settings)
