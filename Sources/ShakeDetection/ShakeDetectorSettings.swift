@@ -36,16 +36,16 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     public var sustainedActiveFraction: Double
     /// Straight reversals (pointing back within about 25°) needed inside the sustained window.
     public var sustainedReversals: Int
-    /// Highest frequency, Hz, of the motion in the sustained window: faster steady motion is vibration (a motor, a
-    /// vehicle, tapping), not a hand shaking the device.
+    /// Highest frequency, Hz, of the recent motion for the sustained window to qualify: faster steady motion is
+    /// vibration (a motor, a vehicle, tapping), not a hand shaking the device.
     ///
-    /// Estimated over the whole window as √(Σ|da/dt|² / Σ|a|²) / 2π of the gravity-removed acceleration, which is
-    /// exact for a sine. Below about 20 Hz sampling the estimate cannot exceed a third of the sample rate, so the
-    /// limit then rarely applies.
+    /// Estimated as √(Σ|da/dt|² / Σ|a|²) / 2π of the gravity-removed acceleration, which is exact for a sine, with
+    /// older samples forgotten over ``sustainedWindow`` seconds (a time constant). Below about 20 Hz sampling the
+    /// estimate cannot exceed a third of the sample rate, so the limit then rarely applies.
     public var sustainedMaximumFrequency: Double
-    /// Highest share (0…1) of the sustained window's motion power along gravity: gentle up-and-down motion is what
-    /// walking, climbing stairs and lifting the device look like. A vigorous vertical shake still qualifies in the
-    /// brisk window.
+    /// Highest share (0…1) of the recent motion's power along gravity for the sustained window to qualify (forgotten
+    /// over ``sustainedWindow`` seconds, as for the frequency): gentle up-and-down motion is what walking, climbing
+    /// stairs and lifting the device look like. A vigorous vertical shake still qualifies in the brisk window.
     public var sustainedMaximumVerticalShare: Double
     /// After firing, nothing fires again for this long, seconds.
     public var cooldown: Double
