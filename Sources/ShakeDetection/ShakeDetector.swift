@@ -70,9 +70,9 @@ public struct ShakeDetector: Sendable {
     private var gravityZ = 0.0
     private var gravityWeight = 0.0
     private var cachedInterval = -1.0
-    private var cachedDecay = 0.0
-    private var cachedShapeDecay = 0.0
-    private var cachedInverseInterval = 0.0
+    private var gravityDecay = 0.0
+    private var shapeDecay = 0.0
+    private var inverseInterval = 0.0
 
     private var cooldownEnd = -Double.infinity
 
@@ -130,6 +130,7 @@ public struct ShakeDetector: Sendable {
             interval = 0
         }
         lastTimestamp = time
+        if interval > 0 { cacheIntervalTerms(interval) }
         updateGravity(with: sample, interval: interval)
 
         let gravityNormSquared = gravityX * gravityX + gravityY * gravityY + gravityZ * gravityZ
@@ -142,8 +143,7 @@ public struct ShakeDetector: Sendable {
         if interval > 0 {
             let vertical = (motion.x * gravityX + motion.y * gravityY + motion.z * gravityZ) * inverseNorm
             shape.add(
-                motion, vertical: vertical, interval: interval, inverseInterval: cachedInverseInterval,
-                decay: cachedShapeDecay)
+                motion, vertical: vertical, interval: interval, inverseInterval: inverseInterval, decay: shapeDecay)
         }
 
         let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse)
@@ -161,19 +161,23 @@ public struct ShakeDetector: Sendable {
         return ShakeEvent(timestamp: time, peakMagnitude: peakSquared.squareRoot())
     }
 
+    /// Computes the decays and the inverse of a (positive) sample interval, once per new interval: those of a steady
+    /// stream differ only by rounding, so they are reused while within a nanosecond.
+    @inline(__always)
+    private mutating func cacheIntervalTerms(_ interval: Double) {
+        guard abs(interval - cachedInterval) > 1e-9 else { return }
+        cachedInterval = interval
+        gravityDecay = exp(-interval / settings.gravityTimeConstant)
+        shapeDecay = exp(-interval / settings.sustainedWindow)
+        inverseInterval = 1 / interval
+    }
+
     /// Updates the gravity estimate: an exponential average whose weights follow the real sample intervals.
     private mutating func updateGravity(with sample: AccelSample, interval: Double) {
         guard interval > 0 else { return }
-        // Intervals of a steady stream differ only by rounding: reuse the decay when within a nanosecond.
-        if abs(interval - cachedInterval) > 1e-9 {
-            cachedInterval = interval
-            cachedDecay = exp(-interval / settings.gravityTimeConstant)
-            cachedShapeDecay = exp(-interval / settings.sustainedWindow)
-            cachedInverseInterval = 1 / interval
-        }
         // The first sample weighs as much as the first interval, so the cold-start estimate is a plain mean.
         if gravityWeight == 0 { gravityWeight = interval }
-        gravityWeight = gravityWeight * cachedDecay + interval
+        gravityWeight = gravityWeight * gravityDecay + interval
         let gain = interval / gravityWeight
         gravityX += (sample.x - gravityX) * gain
         gravityY += (sample.y - gravityY) * gain
