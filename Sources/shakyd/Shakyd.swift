@@ -6,7 +6,7 @@ struct Shakyd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shakyd",
         abstract: "The Shaky Words daemon: reads the accelerometer, runs the game, serves it over Varlink.",
-        subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self],
+        subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self, WatchButtons.self],
         defaultSubcommand: Serve.self,
     )
 }
