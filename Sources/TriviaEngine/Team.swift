@@ -34,7 +34,7 @@ public struct Buzz: Codable, Equatable, Sendable {
     /// The team that buzzed.
     public let team: String
     /// The time from the question opening to the buzz (pauses excluded).
-    public let elapsed: Duration
+    public internal(set) var elapsed: Duration
 
     /// Creates a buzz record.
     public init(team: String, elapsed: Duration) {
