@@ -25,13 +25,19 @@ public final class Daemon: Sendable {
     public let sensor: SensorPipeline
     /// What the daemon runs with.
     public let configuration: DaemonConfiguration
+    /// The buzzers: press to join, assignments, lights.
+    public let buzzers: BuzzerService
+    private let buzzerReading: BuzzerReading?
     private let sound: any SoundPlayer
     private let logger: Logger
 
     private init(
         configuration: DaemonConfiguration, runtime: GameRuntime, database: AppDatabase, service: VarlinkService,
-        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, logger: Logger
+        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, logger: Logger,
+        buzzers: BuzzerService, buzzerReading: BuzzerReading?
     ) {
+        self.buzzers = buzzers
+        self.buzzerReading = buzzerReading
         self.configuration = configuration
         self.runtime = runtime
         self.database = database
@@ -79,10 +85,15 @@ public final class Daemon: Sendable {
             logger: logger)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
+        await runtime.setEarlyPressLockout(configuration.earlyPressLockout)
+        let buzzers = BuzzerService(
+            runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(), logger: logger)
+        let buzzerReading = await BuzzerReading.start(
+            enabled: configuration.buzzers != "none", runtime: runtime, service: buzzers, logger: logger)
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,
-            sensor: sensor, sound: sound, logger: logger)
+            sensor: sensor, sound: sound, logger: logger, buzzers: buzzers, buzzerReading: buzzerReading)
     }
 
     /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd
@@ -120,6 +131,7 @@ public final class Daemon: Sendable {
     public func shutDown() async {
         await runtime.shutDown()
         await sensor.stop()
+        await buzzerReading?.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
         logger.info("stopped; the game is saved")
     }

@@ -28,12 +28,19 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
     public var logLevel: Logger.Level?
     /// `--sensitivity`: the shake detector preset, light, medium or hard.
     public var sensitivity: String?
+    /// `--buzzers`: `auto` reads every key or button device `shakyd list-devices` accepts; `none` reads none.
+    public var buzzers: String?
+    /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off).
+    public var earlyPressLockout: Double?
 
     /// Creates settings; `nil` means "not said here".
     public init(
         socket: String? = nil, stateDirectory: String? = nil, input: String? = nil, soundDevice: String? = nil,
-        sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil
+        sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil, buzzers: String? = nil,
+        earlyPressLockout: Double? = nil
     ) {
+        self.buzzers = buzzers
+        self.earlyPressLockout = earlyPressLockout
         self.socket = socket
         self.stateDirectory = stateDirectory
         self.input = input
@@ -51,6 +58,8 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
         case sounds
         case logLevel = "log-level"
         case sensitivity
+        case buzzers
+        case earlyPressLockout = "early-press-lockout"
     }
 
     /// These settings with every field that `overrides` sets replaced by its value.
@@ -62,7 +71,9 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
             soundDevice: overrides.soundDevice ?? soundDevice,
             sounds: overrides.sounds ?? sounds,
             logLevel: overrides.logLevel ?? logLevel,
-            sensitivity: overrides.sensitivity ?? sensitivity)
+            sensitivity: overrides.sensitivity ?? sensitivity,
+            buzzers: overrides.buzzers ?? buzzers,
+            earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout)
     }
 }
 
@@ -164,6 +175,10 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var logLevel: Logger.Level
     /// The shake detector preset name.
     public var sensitivity: String
+    /// Whether key and button devices are read as buzzers (`auto`) or not (`none`).
+    public var buzzers: String
+    /// How long an early press locks a team out; `nil` when the rule is off (the default).
+    public var earlyPressLockout: Duration?
 
     /// The database file inside the state folder.
     public var databasePath: String { stateDirectory + "/shaky.sqlite" }
@@ -177,5 +192,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
         soundsDirectory = settings.sounds
         logLevel = settings.logLevel ?? .info
         sensitivity = settings.sensitivity ?? "medium"
+        buzzers = settings.buzzers ?? "auto"
+        earlyPressLockout = settings.earlyPressLockout.flatMap { seconds in
+            seconds > 0 && seconds <= 60 ? .milliseconds(Int64((seconds * 1000).rounded())) : nil
+        }
     }
 }

@@ -29,6 +29,8 @@ public actor GameRuntime {
     private var sensorDemand: (@Sendable (Bool) -> Void)?
     private var statusLine: (@Sendable (String) -> Void)?
     private var lastSaveFailed = false
+    private var earlyPressRule = EarlyPressRule()
+    private var actionObserver: (@Sendable ([GameAction]) -> Void)?
 
     /// Creates a runtime; call ``restore()`` before serving.
     public init(
@@ -141,6 +143,7 @@ public actor GameRuntime {
         }
         cancelWake()
         game = created
+        earlyPressRule.reset()
         logger.info("new game", metadata: ["teams": "\(created.teams.map(\.name))", "seed": "\(created.seed)"])
         broadcast(stateEvent(for: created))
         publishStatusLine()
@@ -173,6 +176,47 @@ public actor GameRuntime {
         } catch {
             logger.debug("shake ignored", metadata: ["reason": "\(error)"])
         }
+    }
+
+    // MARK: Buttons
+
+    /// Sets the early-press rule: `nil` (the default) ignores a press before a question opens; a duration locks
+    /// the team out for that long after its early press.
+    public func setEarlyPressLockout(_ lockout: Duration?) {
+        earlyPressRule = EarlyPressRule(lockout: lockout)
+    }
+
+    /// Registers who is told every action the engine returns (the buzzer lights follow the game with it).
+    public func setActionObserver(_ observer: @escaping @Sendable ([GameAction]) -> Void) {
+        actionObserver = observer
+    }
+
+    /// Button presses of teams, released by the reorder window: `age` is how long before now each happened
+    /// (from the kernel's event time), `kernelTime` ranks them. Saved and announced like any move; a press
+    /// never fails, each gets an outcome.
+    public func buttonPresses(
+        _ presses: [(team: String, age: Duration, kernelTime: Duration)]
+    ) -> [PressOutcome] {
+        guard var next = game else { return presses.map { _ in .early } }
+        let now = clock.now()
+        let teamPresses = presses.map { TeamPress(team: $0.team, pressedAt: now - $0.age, kernelTime: $0.kernelTime) }
+        let wasOpen = isRoundOpen
+        let (actions, outcomes) = next.handlePresses(teamPresses, rule: &earlyPressRule, at: now)
+        do {
+            try save(next, actions: actions)
+        } catch {
+            logger.error("cannot save the game; it goes on in memory", metadata: ["error": "\(error)"])
+        }
+        game = next
+        perform(actions)
+        if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
+        if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
+        return outcomes
+    }
+
+    /// The teams of the game in play, in seating order (empty without a game).
+    public func teamNames() -> [String] {
+        game?.teams.map(\.name) ?? []
     }
 
     // MARK: Sensor
@@ -269,6 +313,7 @@ public actor GameRuntime {
     }
 
     private func perform(_ actions: [GameAction]) {
+        actionObserver?(actions)
         for action in actions {
             switch action {
             case .wake(let delay):
