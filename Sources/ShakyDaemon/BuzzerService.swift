@@ -111,6 +111,12 @@ public actor BuzzerService {
         let outcomes = await runtime.buttonPresses(
             owned.map { (team: $0.1, age: $0.0.age, kernelTime: $0.0.kernelTime) })
         for ((press, team), outcome) in zip(owned, outcomes) {
+            logger.debug(
+                "button press",
+                metadata: [
+                    "team": "\(team)", "key": "\(press.keyName)", "kernelTime": "\(press.kernelTime)",
+                    "age": "\(press.age)", "outcome": "\(outcome)",
+                ])
             notify?(.pressed(team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome))
         }
     }

@@ -57,6 +57,8 @@ public final class Daemon: Sendable {
         accessPolicy: (any VarlinkAccessPolicy)? = nil, soundPlayer: (any SoundPlayer)? = nil, logger: Logger
     ) async throws -> Daemon {
         let spec = try inputSpec(configuration.input)
+        let earlyPressLockout = try configuration.earlyPressLockout()
+        let readsBuzzers = try configuration.readsBuzzers()
         let database = try AppDatabase.open(path: configuration.databasePath)
         var preferences = try database.preferences()
         if preferences == .default, configuration.sensitivity != preferences.sensitivity,
@@ -85,11 +87,11 @@ public final class Daemon: Sendable {
             logger: logger)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
-        await runtime.setEarlyPressLockout(configuration.earlyPressLockout)
+        await runtime.setEarlyPressLockout(earlyPressLockout)
         let buzzers = BuzzerService(
             runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(), logger: logger)
         let buzzerReading = await BuzzerReading.start(
-            enabled: configuration.buzzers != "none", runtime: runtime, service: buzzers, logger: logger)
+            enabled: readsBuzzers, runtime: runtime, service: buzzers, logger: logger)
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,

@@ -177,8 +177,27 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var sensitivity: String
     /// Whether key and button devices are read as buzzers (`auto`) or not (`none`).
     public var buzzers: String
-    /// How long an early press locks a team out; `nil` when the rule is off (the default).
-    public var earlyPressLockout: Duration?
+    /// Seconds an early press locks a team out; 0 (the default) turns the rule off.
+    public var earlyPressLockoutSeconds: Double
+
+    /// The early-press lock-out as a duration, `nil` when off; throws when the setting is out of range.
+    public func earlyPressLockout() throws(DaemonStartError) -> Duration? {
+        guard (0...60).contains(earlyPressLockoutSeconds) else {
+            throw DaemonStartError(
+                problem: "early-press-lockout must be 0 to 60 seconds, not \(earlyPressLockoutSeconds)")
+        }
+        guard earlyPressLockoutSeconds > 0 else { return nil }
+        return .milliseconds(Int64((earlyPressLockoutSeconds * 1000).rounded()))
+    }
+
+    /// Whether buzzer devices are read; throws when the setting is neither `auto` nor `none`.
+    public func readsBuzzers() throws(DaemonStartError) -> Bool {
+        switch buzzers {
+        case "auto": return true
+        case "none": return false
+        default: throw DaemonStartError(problem: "buzzers must be auto or none, not “\(buzzers)”")
+        }
+    }
 
     /// The database file inside the state folder.
     public var databasePath: String { stateDirectory + "/shaky.sqlite" }
@@ -193,8 +212,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
         logLevel = settings.logLevel ?? .info
         sensitivity = settings.sensitivity ?? "medium"
         buzzers = settings.buzzers ?? "auto"
-        earlyPressLockout = settings.earlyPressLockout.flatMap { seconds in
-            seconds > 0 && seconds <= 60 ? .milliseconds(Int64((seconds * 1000).rounded())) : nil
-        }
+        earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
     }
 }
