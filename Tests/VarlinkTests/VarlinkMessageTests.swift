@@ -1,5 +1,5 @@
-import ShakyProtocol
 import Testing
+import Varlink
 
 @Suite("Varlink call and reply codec")
 struct VarlinkMessageTests {

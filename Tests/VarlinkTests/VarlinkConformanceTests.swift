@@ -1,6 +1,6 @@
-import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// One malformed message and why it is malformed.
 struct MalformedMessage: Sendable, CustomTestStringConvertible {
