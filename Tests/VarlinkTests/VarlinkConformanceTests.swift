@@ -75,6 +75,21 @@ struct VarlinkConformanceTests {
         }
     }
 
+    @Test("\"parameters\": null is taken as {}: answered when nothing is required, InvalidParameter otherwise")
+    func nullParametersAreEmpty() async throws {
+        try await ExampleServer.run { server in
+            let socket = try RawSocket(path: server.socketPath)
+            await socket.send(#"{"method":"org.varlink.service.GetInfo","parameters":null}"#)
+            let info = try await socket.readReply()
+            #expect(info.error == nil)
+            #expect(info.parameters["product"] != nil)
+            await socket.send(#"{"method":"org.shakywords.Example.Hello","parameters":null}"#)
+            #expect(
+                try await socket.readReply()
+                    == .error("org.varlink.service.InvalidParameter", parameters: ["parameter": "name"]))
+        }
+    }
+
     @Test("A message over 1 MiB closes the connection; one just under is answered")
     func oversizedMessageCloses() async throws {
         try await ExampleServer.run { server in
