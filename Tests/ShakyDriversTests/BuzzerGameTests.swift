@@ -58,9 +58,10 @@ struct BuzzerGameTests {
         try await client.createPack(
             "Buttons",
             questions: [ShakyAPI.Question(text: "Which animal has a trunk?", answer: "Elephant", difficulty: .easy)])
-        let watch = try DaemonProcess.GameClient(try await daemon.connect()).watch()
+        let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
         _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
-        _ = try await client.new(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
+        _ = try await client.new(
+            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
         _ = try await client.next()
 
         let hint = try await watch.next(within: .seconds(15)) { $0.kind == .hint }
@@ -71,7 +72,7 @@ struct BuzzerGameTests {
         let status = try await client.status()
         #expect(status.buzzes.map(\.team) == ["Foxes", "Owls"])
         #expect(status.hintsUsed == 1)
-        let reply = try await client.answer("Foxes", "elephant")
+        let reply = try await client.answer(team: "Foxes", answer: "elephant")
         #expect(reply.correct)
         _ = try await client.next()
         let final = try await client.status()
@@ -79,7 +80,7 @@ struct BuzzerGameTests {
         #expect(final.teams.map(\.name) == ["Owls", "Foxes"])
         #expect(final.teams.map(\.score) == [0, 8], "10 points less one hint's 2")
         watch.cancel()
-        await client.connection.close()
+        await client.transport.close()
         // umockdev-run does not pass SIGTERM on: stop shakyd itself, then umockdev-run exits with its status.
         let wrapperProcess = try #require(daemon.processID)
         for child in Self.children(of: wrapperProcess) { kill(child, SIGTERM) }
