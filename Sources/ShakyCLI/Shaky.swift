@@ -27,7 +27,7 @@ public struct Shaky: AsyncParsableCommand {
             CommandGroup(name: "Following a game", subcommands: [Status.self, Scoreboard.self, Watch.self]),
             CommandGroup(
                 name: "Packs, records and the daemon",
-                subcommands: [Pack.self, History.self, Leaderboard.self, Sensor.self, Settings.self]),
+                subcommands: [Pack.self, History.self, Leaderboard.self, Sensor.self, Buzzers.self, Settings.self]),
         ]
     )
 

@@ -26,7 +26,9 @@ public actor BuzzerService {
     private var devices: [String: Device] = [:]
     private var join: ButtonJoin?
     private var lit: Set<BuzzerLight> = []
-    private var notify: (@Sendable (BuzzerNotice) -> Void)?
+    private var noticeHandler: (@Sendable (BuzzerNotice) -> Void)?
+    private var watchers: [Int: @Sendable (BuzzerNotice) -> Bool] = [:]
+    private var nextWatcherID = 0
 
     /// Creates the service; `teamLights` are lights tied to a team slot rather than a device (`shaky-teamN`).
     public init(
@@ -42,7 +44,27 @@ public actor BuzzerService {
 
     /// Registers who hears about joins, presses, lock-outs and devices going and coming back.
     public func setNoticeHandler(_ handler: @escaping @Sendable (BuzzerNotice) -> Void) {
-        notify = handler
+        noticeHandler = handler
+    }
+
+    /// Adds a watcher of the notices; it is dropped when `sink` returns `false`. Returns its id.
+    public func addWatcher(_ sink: @escaping @Sendable (BuzzerNotice) -> Bool) -> Int {
+        nextWatcherID += 1
+        watchers[nextWatcherID] = sink
+        return nextWatcherID
+    }
+
+    /// How many watchers are attached.
+    public var watcherCount: Int { watchers.count }
+
+    /// Removes a watcher (it hung up).
+    public func removeWatcher(_ id: Int) {
+        watchers.removeValue(forKey: id)
+    }
+
+    private func notify(_ notice: BuzzerNotice) {
+        noticeHandler?(notice)
+        for (id, sink) in watchers where !sink(notice) { watchers.removeValue(forKey: id) }
     }
 
     /// The devices seen so far, by identity.
@@ -59,13 +81,18 @@ public actor BuzzerService {
         let names: [String]
         if let teams { names = teams } else { names = await runtime.teamNames() }
         join = names.isEmpty ? nil : ButtonJoin(teams: names)
-        if let asking = join?.asking { notify?(.joinAsking(team: asking)) }
+        if let asking = join?.asking { notify(.joinAsking(team: asking)) }
         return names
     }
 
     /// Stops press-to-join; buttons claimed so far stay assigned.
     public func stopJoin() {
         join = nil
+    }
+
+    /// The device with this identity or node, if it was seen.
+    public func device(named text: String) -> Device? {
+        devices[text] ?? devices.values.first { $0.candidate.devicePath == text }
     }
 
     /// Takes one event from the buzzer devices.
@@ -81,12 +108,12 @@ public actor BuzzerService {
         case .gone(let identity, let path):
             devices[identity]?.isPresent = false
             logger.notice("buzzer device gone; its teams keep their buttons", metadata: ["device": "\(path)"])
-            notify?(.deviceGone(identity: identity, devicePath: path))
+            notify(.deviceGone(identity: identity, devicePath: path))
         case .back(let identity, let path):
             devices[identity]?.isPresent = true
             devices[identity]?.candidate.devicePath = path
             logger.notice("buzzer device back", metadata: ["device": "\(path)"])
-            notify?(.deviceBack(identity: identity, devicePath: path))
+            notify(.deviceBack(identity: identity, devicePath: path))
         case .pressed(let presses):
             await handle(presses: presses)
         }
@@ -110,6 +137,7 @@ public actor BuzzerService {
         guard !owned.isEmpty else { return }
         let outcomes = await runtime.buttonPresses(
             owned.map { (team: $0.1, age: $0.0.age, kernelTime: $0.0.kernelTime) })
+        let now = await runtime.clockReading()
         for ((press, team), outcome) in zip(owned, outcomes) {
             logger.debug(
                 "button press",
@@ -117,7 +145,12 @@ public actor BuzzerService {
                     "team": "\(team)", "key": "\(press.keyName)", "kernelTime": "\(press.kernelTime)",
                     "age": "\(press.age)", "outcome": "\(outcome)",
                 ])
-            notify?(.pressed(team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome))
+            let lockedFor: Duration? =
+                if case .lockedOut(let until) = outcome { max(.zero, until - now) } else { nil }
+            notify(
+                .pressed(
+                    team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome,
+                    lockedFor: lockedFor))
         }
     }
 
@@ -133,8 +166,8 @@ public actor BuzzerService {
             return
         }
         join = current.isComplete ? nil : current
-        notify?(.joined(team: team, device: press.button.device, keyName: press.keyName))
-        if let asking = current.asking { notify?(.joinAsking(team: asking)) }
+        notify(.joined(team: team, device: press.button.device, keyName: press.keyName))
+        if let asking = current.asking { notify(.joinAsking(team: asking)) }
         light(team: team, slot: nil, for: [press.button])
     }
 
@@ -195,8 +228,9 @@ public enum BuzzerNotice: Sendable, Equatable {
     case joinAsking(team: String)
     /// A team claimed a button by pressing it.
     case joined(team: String, device: String, keyName: String)
-    /// A team's button went down at `kernelTime` (CLOCK_MONOTONIC), with what became of it.
-    case pressed(team: String, keyName: String, kernelTime: Duration, outcome: PressOutcome)
+    /// A team's button went down at `kernelTime` (CLOCK_MONOTONIC), with what became of it (and, when it locked
+    /// the team out, for how long from now).
+    case pressed(team: String, keyName: String, kernelTime: Duration, outcome: PressOutcome, lockedFor: Duration?)
     /// A buzzer device went away; its buttons keep their teams.
     case deviceGone(identity: String, devicePath: String)
     /// A buzzer device is back.

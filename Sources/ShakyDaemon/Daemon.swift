@@ -81,17 +81,17 @@ public final class Daemon: Sendable {
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
             Task { await sensor.setSensitivity(ShakeSensitivity(rawValue: sensitivity.rawValue) ?? .medium) }
         }
+        let buzzers = BuzzerService(
+            runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(), logger: logger)
         let service = try ShakyService.make(
             runtime: runtime, database: database, settings: settings,
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
-            logger: logger)
+            logger: logger, buzzers: buzzers)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
         await runtime.setEarlyPressLockout(earlyPressLockout)
-        let buzzers = BuzzerService(
-            runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(), logger: logger)
         let buzzerReading = await BuzzerReading.start(
             enabled: readsBuzzers, runtime: runtime, service: buzzers, logger: logger)
         sound.play(.startup)

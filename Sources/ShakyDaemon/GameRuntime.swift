@@ -215,6 +215,9 @@ public actor GameRuntime {
         return outcomes
     }
 
+    /// The runtime clock's reading now (what lock-out deadlines are measured on).
+    public func clockReading() -> Duration { clock.now() }
+
     /// The teams of the game in play, in seating order (empty without a game).
     public func teamNames() -> [String] {
         game?.teams.map(\.name) ?? []

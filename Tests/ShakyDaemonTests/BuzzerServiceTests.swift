@@ -52,7 +52,7 @@ struct BuzzerServiceTests {
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(clock), sound: RecordingSoundPlayer(), logger: logger)
-        _ = try await runtime.newGame(ShakyAPI.NewGame(teams: teams, questions: 2, seed: 3))
+        _ = try await runtime.newGame(ShakyAPI.GameInterface.NewParameters(teams: teams, questions: 2, seed: 3))
         let folder = try TemporaryDirectory(prefix: "buzzer-leds")
         let buzzLights = try (1...4).map { handset in
             try makeLight(in: folder, name: "0003:054C:0002.0001::buzz\(handset)", slot: handset, multicolour: false)
@@ -189,7 +189,7 @@ struct BuzzerServiceTests {
         #expect(try await harness.runtime.status().buzzes.map(\.team) == ["Owls"])
         continuation.finish()
         var outcomes: [PressOutcome] = []
-        for await case .pressed(_, _, _, let outcome) in stream { outcomes.append(outcome) }
+        for await case .pressed(_, _, _, let outcome, _) in stream { outcomes.append(outcome) }
         #expect(outcomes == [.lockedOut(until: .seconds(2)), .lockedOut(until: .seconds(2)), .buzzed(order: 1)])
     }
 }
