@@ -152,17 +152,21 @@ final class BuzzerReadLoop {
         while !isStopped() {
             var fds = [pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
             fds.append(pollfd(fd: monitor?.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
-            fds += open.map { pollfd(fd: $0.device.descriptor, events: Int16(POLLIN), revents: 0) }
+            let polled = open
+            fds += polled.map { pollfd(fd: $0.device.descriptor, events: Int16(POLLIN), revents: 0) }
             let timeout = window.deadline.map { Self.milliseconds(until: $0) } ?? -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR { break }
             if isStopped() || fds[0].revents != 0 { break }
-            if fds[1].revents & Int16(POLLIN) != 0, let device = monitor?.receive() { handle(udev: device) }
-            var failed: [Int] = []
-            for (index, entry) in open.enumerated() where fds[index + 2].revents != 0 {
-                if !drain(entry.device, candidate: entry.candidate) { failed.append(index) }
+            var failed: [String] = []
+            for (index, entry) in polled.enumerated() where fds[index + 2].revents != 0 {
+                if !drain(entry.device, candidate: entry.candidate) { failed.append(entry.candidate.devicePath) }
             }
-            for index in failed.reversed() { detach(at: index) }
+            for path in failed {
+                if let index = open.firstIndex(where: { $0.candidate.devicePath == path }) { detach(at: index) }
+            }
+            // After the reads: a device udev adds or removes changes `open`.
+            if fds[1].revents & Int16(POLLIN) != 0, let device = monitor?.receive() { handle(udev: device) }
             let released = window.release(at: monotonicNow())
             if !released.isEmpty { emit(.pressed(released.map(aged))) }
         }
