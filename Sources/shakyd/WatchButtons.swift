@@ -73,11 +73,14 @@ extension Shakyd {
                 return source
             }
             defer { interrupts.forEach { $0.cancel() } }
-            if let duration {
-                try? await Task.sleep(for: .milliseconds(Int64((duration * 1000).rounded())))
-                reader.stop()
+            let timer = duration.map { seconds in
+                Task {
+                    try? await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
+                    if !Task.isCancelled { reader.stop() }
+                }
             }
             await reading.value
+            timer?.cancel()
         }
 
         /// Writes `lines` to standard output at once (unbuffered, so a pipe sees each press as it comes).
