@@ -7,12 +7,13 @@ import Testing
 /// A whole game played on emulated buttons and a trace's shake, against the real `shakyd serve` under umockdev.
 @Suite(.serialized)
 struct BuzzerGameTests {
-    /// One shake along x, 1.5 s after the sensor starts (when the question opens), then rest.
+    /// One shake along x, 0.2 s after the sensor starts (when the question opens), then rest: the hint comes
+    /// well before the buttons' next pair of presses (every 6 s, see game-event30.events).
     static func shakeTrace() -> String {
         var lines = ["# device: synthetic shake", "# rate: 100", "t,x,y,z"]
-        for index in 0..<400 {
+        for index in 0..<300 {
             let time = Double(index) / 100
-            let x = time >= 1.5 && time < 2.5 ? 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - 1.5)) : 0
+            let x = time >= 0.2 && time < 1.2 ? 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - 0.2)) : 0
             lines.append(String(format: "%.2f,%.4f,0.0000,9.8100", time, x))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -66,7 +67,7 @@ struct BuzzerGameTests {
 
         let hint = try await watch.next(within: .seconds(15)) { $0.kind == .hint }
         #expect(hint?.source == "shake", "no hint from the trace's shake; the log:\n\(daemon.log())")
-        let up = try await watch.next(within: .seconds(20)) { $0.kind == .teamUp }
+        let up = try await watch.next(within: .seconds(40)) { $0.kind == .teamUp }
         #expect(
             up?.team == "Foxes", "the arcade button went down 200 µs before the Buzz! handset; log:\n\(daemon.log())")
         let status = try await client.status()
