@@ -193,3 +193,30 @@ struct BuzzerServiceTests {
         #expect(outcomes == [.lockedOut(until: .seconds(2)), .lockedOut(until: .seconds(2)), .buzzed(order: 1)])
     }
 }
+
+extension BuzzerServiceTests {
+    @Test func aGpioLedLabelledForTheTeamsSeatLightsWhenItBuzzes() async throws {
+        let folder = try TemporaryDirectory(prefix: "buzzer-team-leds")
+        defer { folder.remove() }
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Quiz")
+        try database.addQuestion(Question(text: "Largest ocean?", answer: "Pacific", difficulty: .easy), toPack: "Quiz")
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(), logger: logger)
+        _ = try await runtime.newGame(
+            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], questions: 1, seed: 3))
+        let seats = try (1...2).map { seat in
+            try Self.makeLight(in: folder, name: "team\(seat):green:shaky-team\(seat)", slot: seat, multicolour: false)
+        }
+        let service = BuzzerService(runtime: runtime, database: database, teamLights: seats, logger: logger)
+        try await runtime.perform(.nextQuestion)
+        await service.follow([.buzzed(team: "Foxes", order: 1, elapsed: .seconds(1), indicationRemaining: .seconds(20))]
+        )
+        #expect(Self.read(seats[1].path + "/brightness") == "1", "Foxes sit second")
+        #expect(Self.read(seats[0].path + "/brightness") == "0")
+        await service.follow([.gameOver(GameResult(teams: [], questionsPlayed: 1, questionCount: 1, endedEarly: false))]
+        )
+        #expect(Self.read(seats[1].path + "/brightness") == "0")
+    }
+}
