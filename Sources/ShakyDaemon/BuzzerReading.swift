@@ -20,9 +20,10 @@ final class BuzzerReading: Sendable {
         self.service = service
     }
 
-    /// Starts reading the buzzer devices when `enabled`; the lights follow the game either way.
+    /// Starts reading the buzzer devices when `enabled` (grabbing keyboards too with `grabKeyboards`); the lights
+    /// follow the game either way.
     static func start(
-        enabled: Bool, runtime: GameRuntime, service: BuzzerService, logger: Logger
+        enabled: Bool, grabKeyboards: Bool, runtime: GameRuntime, service: BuzzerService, logger: Logger
     ) async -> BuzzerReading {
         let (actions, continuation) = AsyncStream.makeStream(of: [GameAction].self)
         await runtime.setActionObserver { continuation.yield($0) }
@@ -33,7 +34,7 @@ final class BuzzerReading: Sendable {
         if enabled {
             let candidates = EvdevBuzzerDiscovery().discoverAll()
             do {
-                reader = try EvdevBuzzerReader(candidates: candidates)
+                reader = try EvdevBuzzerReader(candidates: candidates, grabKeyboards: grabKeyboards)
             } catch {
                 logger.error("cannot read the buzzer devices", metadata: ["error": "\(error)"])
             }

@@ -93,7 +93,8 @@ public final class Daemon: Sendable {
         await sensor.start()
         await runtime.setEarlyPressLockout(earlyPressLockout)
         let buzzerReading = await BuzzerReading.start(
-            enabled: readsBuzzers, runtime: runtime, service: buzzers, logger: logger)
+            enabled: readsBuzzers, grabKeyboards: configuration.grabKeyboards, runtime: runtime, service: buzzers,
+            logger: logger)
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,

@@ -33,13 +33,16 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
     public var buzzers: String?
     /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off).
     public var earlyPressLockout: Double?
+    /// `--grab-keyboards`: keep keyboards' presses from the console and desktop too (other buzzers always are).
+    public var grabKeyboards: Bool?
 
     /// Creates settings; `nil` means "not said here".
     public init(
         socket: String? = nil, stateDirectory: String? = nil, input: String? = nil, soundDevice: String? = nil,
         sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil, buzzers: String? = nil,
-        earlyPressLockout: Double? = nil
+        earlyPressLockout: Double? = nil, grabKeyboards: Bool? = nil
     ) {
+        self.grabKeyboards = grabKeyboards
         self.buzzers = buzzers
         self.earlyPressLockout = earlyPressLockout
         self.socket = socket
@@ -61,6 +64,7 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
         case sensitivity
         case buzzers
         case earlyPressLockout = "early-press-lockout"
+        case grabKeyboards = "grab-keyboards"
     }
 
     /// These settings with every field that `overrides` sets replaced by its value.
@@ -74,7 +78,8 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
             logLevel: overrides.logLevel ?? logLevel,
             sensitivity: overrides.sensitivity ?? sensitivity,
             buzzers: overrides.buzzers ?? buzzers,
-            earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout)
+            earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
+            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards)
     }
 }
 
@@ -180,6 +185,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var buzzers: String
     /// Seconds an early press locks a team out; 0 (the default) turns the rule off.
     public var earlyPressLockoutSeconds: Double
+    /// Whether keyboards read as buzzers are grabbed too (off by default: the host may type on one).
+    public var grabKeyboards: Bool
 
     /// The early-press lock-out as a duration, `nil` when off; throws when the setting is out of range.
     public func earlyPressLockout() throws(DaemonStartError) -> Duration? {
@@ -214,5 +221,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
         sensitivity = settings.sensitivity ?? "medium"
         buzzers = settings.buzzers ?? "auto"
         earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
+        grabKeyboards = settings.grabKeyboards ?? false
     }
 }

@@ -55,6 +55,11 @@ extension Shakyd {
             help: "Seconds a team that presses before a question opens cannot buzz (0, the default: only ignored).")
         var earlyPressLockout: Double?
 
+        @Flag(
+            name: .customLong("grab-keyboards"),
+            help: "Grab keyboards read as buzzers too, so their presses reach neither the console nor a desktop.")
+        var grabKeyboards = false
+
         func validate() throws {
             if let buzzers, !["auto", "none"].contains(buzzers) {
                 throw ValidationError("--buzzers must be auto or none")
@@ -75,7 +80,7 @@ extension Shakyd {
             let flags = DaemonSettings(
                 socket: socket, stateDirectory: stateDirectory, input: input, soundDevice: soundDevice, sounds: sounds,
                 logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)), sensitivity: sensitivity,
-                buzzers: buzzers, earlyPressLockout: earlyPressLockout)
+                buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil)
             let file: DaemonSettings
             do {
                 file = try DaemonSettings.load(

@@ -10,9 +10,12 @@ struct BuzzerSettingsTests {
     }
 
     @Test func theFileSetsBuzzersAndTheLockout() throws {
-        let settings = try DaemonSettings.parse("buzzers: none\nearly-press-lockout: 1.5\n", path: "shakyd.conf")
-        #expect(settings == DaemonSettings(buzzers: "none", earlyPressLockout: 1.5))
+        let settings = try DaemonSettings.parse(
+            "buzzers: none\nearly-press-lockout: 1.5\ngrab-keyboards: true\n", path: "shakyd.conf")
+        #expect(settings == DaemonSettings(buzzers: "none", earlyPressLockout: 1.5, grabKeyboards: true))
         let configuration = DaemonConfiguration(resolving: settings)
+        #expect(configuration.grabKeyboards)
+        #expect(DaemonConfiguration(resolving: DaemonSettings()).grabKeyboards == false)
         #expect(try configuration.readsBuzzers() == false)
         #expect(try configuration.earlyPressLockout() == .milliseconds(1500))
     }
