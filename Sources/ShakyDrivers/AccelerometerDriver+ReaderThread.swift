@@ -127,20 +127,17 @@ final class ReaderSession: Sendable {
 
     /// Blocks until the next batch of samples can be read from `fd`, or a stop is requested.
     ///
-    /// While the device is at rest this first lets ``ReadPacing/batchPeriod`` pass since the previous wake-up, so
-    /// one wake-up reads several samples (a device that fills its buffer up to a watermark is already readable
-    /// then, and the `poll` returns at once). Within ``ReadPacing/motionHold`` of a moving sample it waits for
-    /// the device alone, so the sample that completes a shake is read as soon as it exists.
+    /// First lets the pacing's period pass since the previous wake-up (``ReadPacing/restPeriod`` at rest,
+    /// ``ReadPacing/motionPeriod`` within ``ReadPacing/motionHold`` of a moving sample), so one wake-up reads
+    /// several samples; a device that fills its buffer up to a watermark is already readable then, and the `poll`
+    /// returns at once. A stop during the wait reads what the device already has, once.
     func waitForBatch(readable fd: Int32, device: String) throws(DeviceError) -> ReaderWait {
-        if !pacing.isMoving {
-            guard try sleep(untilMonotonic: pacing.lastWakeup + ReadPacing.batchPeriod) else {
-                // Stopped while a batch gathered: read what the device already has, once, then stop.
-                guard !pacing.drained else { return .stopped }
-                pacing.drained = true
-                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = try checkSyscall("wait for data", device: device) { poll(&pending, 1, 0) }
-                return ready > 0 ? .readable : .stopped
-            }
+        guard try sleep(untilMonotonic: pacing.lastWakeup + pacing.period) else {
+            guard !pacing.drained else { return .stopped }
+            pacing.drained = true
+            var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = try checkSyscall("wait for data", device: device) { poll(&pending, 1, 0) }
+            return ready > 0 ? .readable : .stopped
         }
         let result = try wait(readable: fd, device: device)
         pacing.lastWakeup = monotonicSeconds()
@@ -175,15 +172,17 @@ final class ReaderSession: Sendable {
     }
 }
 
-/// When a reader thread wakes up: every ``batchPeriod`` at rest, at every sample in motion.
+/// When a reader thread wakes up: every ``restPeriod`` at rest, every ``motionPeriod`` in motion.
 ///
-/// At 100 Hz a batch period of 40 ms makes 25 wake-ups a second at rest instead of 100. A shake needs sustained
-/// motion before it completes, so by then the reader is waking for every sample and the shake is passed on within
-/// one sample interval of the sample that completed it.
+/// At 100 Hz that is 20 wake-ups a second at rest (5 samples each) and 40 in motion (2–3 samples each), instead
+/// of 100. A shake needs sustained motion before it completes, so by then the reader wakes every
+/// ``motionPeriod`` and the shake is passed on within 25 ms of the sample that completed it.
 struct ReadPacing {
     /// The time between wake-ups at rest, seconds.
-    static let batchPeriod = 0.04
-    /// How long after a moving sample (sample time) the reader keeps waking for every sample, seconds.
+    static let restPeriod = 0.05
+    /// The time between wake-ups in motion, seconds: the most a shake waits on the reader.
+    static let motionPeriod = 0.025
+    /// How long after a moving sample (sample time) the reader keeps the motion period, seconds.
     static let motionHold = 0.5
     /// How far the magnitude may stray from 1 g and still count as rest, m/s².
     static let restTolerance = 2.0
@@ -196,6 +195,9 @@ struct ReadPacing {
 
     /// Whether the latest samples were moving.
     var isMoving: Bool { lastSampleTime < movingUntil }
+
+    /// The time to the next wake-up, seconds.
+    var period: Double { isMoving ? Self.motionPeriod : Self.restPeriod }
 
     /// Takes note of a sample read.
     mutating func note(_ sample: AccelSample) {

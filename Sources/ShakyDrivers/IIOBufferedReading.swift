@@ -67,9 +67,9 @@ final class IIOBufferedReading: AccelerometerReading {
         if device.attribute("current_timestamp_clock") != nil {
             try? device.writeAttribute("current_timestamp_clock", "monotonic")
         }
-        // The kernel wakes a reader once `watermark` scans are in its buffer: about one batch period's worth.
-        // Drivers and kernels without the attribute (or refusing the value) keep waking per scan.
-        let watermark = max(1, Int(((rate ?? wantedRate) * ReadPacing.batchPeriod).rounded(.down)))
+        // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
+        // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
+        let watermark = max(1, Int(((rate ?? wantedRate) * ReadPacing.motionPeriod).rounded(.down)))
         _ = iio_device_buffer_attr_write(device.pointer, "watermark", "\(min(watermark, Self.scansPerRefill))")
         let buffer = try IIOBuffer(device: device, scansPerRefill: Self.scansPerRefill)
         self.buffer = buffer

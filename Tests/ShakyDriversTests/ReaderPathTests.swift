@@ -64,12 +64,14 @@ import Testing
         #expect(kept == [3, 4, 5])
     }
 
-    @Test func pacingWakesPerSampleForHalfASecondAfterMotion() {
+    @Test func pacingWakesMoreOftenForHalfASecondAfterMotion() {
         var pacing = ReadPacing()
         pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8))
         #expect(!pacing.isMoving, "at rest samples gather in batches")
+        #expect(pacing.period == ReadPacing.restPeriod)
         pacing.note(AccelSample(timestamp: 1.01, x: 15, y: 0, z: 9.8))
         #expect(pacing.isMoving)
+        #expect(pacing.period == ReadPacing.motionPeriod && ReadPacing.motionPeriod <= 0.025)
         pacing.note(AccelSample(timestamp: 1.50, x: 0, y: 0, z: 9.8))
         #expect(pacing.isMoving, "still within 0.5 s of the moving sample")
         pacing.note(AccelSample(timestamp: 1.52, x: 0, y: 0, z: 9.8))
