@@ -218,10 +218,12 @@ enum TraceNumberScanner {
         return true
     }
 
-    /// `[-+]digits[.digits][(e|E)[-+]digits]` with at most 19 significant digits, converted exactly when the
-    /// digits fit in 53 bits and the power of ten is exact (Clinger's fast path); `nil` otherwise.
+    /// `[-+]digits[.digits][(e|E)[-+]digits]`, finite. Converted here when its digits fit in 53 bits and the
+    /// power of ten is exact (Clinger's fast path: exact, no rounding step); otherwise the token alone goes to the
+    /// standard library's correctly rounded conversion (17-digit shortest forms such as `0.38306000000000004`).
     private static func number(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Double? {
         let count = line.count
+        let start = index
         var negative = false
         if index < count && (line[index] == UInt8(ascii: "-") || line[index] == UInt8(ascii: "+")) {
             negative = line[index] == UInt8(ascii: "-")
@@ -233,8 +235,7 @@ enum TraceNumberScanner {
         var exponent = 0
         while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
             if mantissa != 0 || digit != 0 {
-                guard significantDigits < 19 else { return nil }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if significantDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit) } else { exponent += 1 }
                 significantDigits += 1
             }
             digits += 1
@@ -244,11 +245,14 @@ enum TraceNumberScanner {
             index += 1
             while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
                 if mantissa != 0 || digit != 0 {
-                    guard significantDigits < 19 else { return nil }
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    if significantDigits < 19 {
+                        mantissa = mantissa &* 10 &+ UInt64(digit)
+                        exponent -= 1
+                    }
                     significantDigits += 1
+                } else {
+                    exponent -= 1
                 }
-                exponent -= 1
                 digits += 1
                 index += 1
             }
@@ -273,11 +277,16 @@ enum TraceNumberScanner {
             exponent += exponentNegative ? -written : written
         }
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
-        guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
-        let value =
-            exponent < 0
-            ? Double(mantissa) / exactPowersOfTen[-exponent] : Double(mantissa) * exactPowersOfTen[exponent]
-        return negative ? -value : value
+        if significantDigits <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+            let value =
+                exponent < 0
+                ? Double(mantissa) / exactPowersOfTen[-exponent] : Double(mantissa) * exactPowersOfTen[exponent]
+            return negative ? -value : value
+        }
+        guard index - start <= 64, let value = Double(String(decoding: line[start..<index], as: UTF8.self)),
+            value.isFinite
+        else { return nil }
+        return value
     }
 }
 
