@@ -5,6 +5,7 @@
 #   make test     format lint + the whole test suite
 #   make bench    print benchmark figures
 #   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
+#   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
 
