@@ -69,7 +69,8 @@ test: lint
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 
 bench:
-	$(SWIFT) run -c release $(STATIC_FLAGS) shaky-bench
+	$(SWIFT) build -c release $(STATIC_FLAGS) --product shaky-bench
+	.build/release/shaky-bench $(BENCH_ARGS)
 
 # Side by side with iio-sensor-proxy in one umockdev testbed (installs what it needs when missing).
 # BENCH_SYSTEM_ARGS passes options, e.g. BENCH_SYSTEM_ARGS='--runs 3 --seconds 10 --only iio-buffer-100'.
