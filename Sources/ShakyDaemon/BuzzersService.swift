@@ -30,6 +30,8 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     func assign(team: String, device: String, key: String) async throws -> ShakyAPI.ButtonAssignment {
         let known = await buzzers.device(named: device)
         let identity = known?.candidate.identity ?? device
+        // A device not seen yet may be named by its udev identity (`pci-…-usb-0:2:1.0`, `platform-…`, `name:…`),
+        // so its buttons can be set up before it is plugged in; an unknown node is a mistake.
         guard known != nil || device.contains("-") || device.hasPrefix("name:") else {
             throw ShakyAPI.BuzzersInterface.ReplyError.unknownDevice(device: device)
         }
