@@ -63,6 +63,13 @@ struct BuzzerGameTests {
         _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
         _ = try await client.new(
             ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
+        // Open the question just after a pair of presses, which come before it and are ignored: the next pair
+        // comes 6 s later, long after the trace's shake (0.2 s into the question) has given its hint.
+        let buzzerEvents = try await ShakyAPI.BuzzersInterface.Client(try await daemon.connect()).watch()
+        let early = try await Self.first(of: buzzerEvents, within: .seconds(30)) { event in
+            event.kind == .pressed && event.team == "Owls"
+        }
+        #expect(early?.outcome == "early", "a press before the question opens is ignored; log:\n\(daemon.log())")
         _ = try await client.next()
 
         let hint = try await watch.next(within: .seconds(15)) { $0.kind == .hint }
@@ -86,6 +93,26 @@ struct BuzzerGameTests {
         let wrapperProcess = try #require(daemon.processID)
         for child in Self.children(of: wrapperProcess) { kill(child, SIGTERM) }
         #expect(await daemon.terminate() == .exited(0), "\(daemon.log())")
+    }
+
+    /// The first event of `events` that `matches`, or `nil` when none comes within `patience`.
+    static func first(
+        of events: AsyncThrowingStream<ShakyAPI.BuzzersInterface.WatchReply, any Error>, within patience: Duration,
+        where matches: @escaping @Sendable (ShakyAPI.BuzzerEvent) -> Bool
+    ) async throws -> ShakyAPI.BuzzerEvent? {
+        try await withThrowingTaskGroup(of: ShakyAPI.BuzzerEvent?.self) { group in
+            group.addTask {
+                for try await reply in events where matches(reply.event) { return reply.event }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: patience)
+                return nil
+            }
+            let found = try await group.next() ?? nil
+            group.cancelAll()
+            return found
+        }
     }
 
     /// The processes whose parent is `parent`, from /proc.
