@@ -67,14 +67,14 @@ struct SettingsInterfaceTests {
         }
         var daemon = try await start(sensitivity: "hard")
         #expect(await daemon.settings.current().sensitivity == .hard)
-        #expect(await daemon.runtime.sensorStatus().sensitivity == "hard")
+        #expect(await daemon.runtime.sensorReport().sensitivity == .hard)
         _ = try await daemon.settings.change(sensitivity: .light)
         await daemon.shutDown()
 
         // Changed over the socket: the change is kept, whatever the flag says.
         daemon = try await start(sensitivity: nil)
         #expect(await daemon.settings.current().sensitivity == .light)
-        #expect(await daemon.runtime.sensorStatus().sensitivity == "light")
+        #expect(await daemon.runtime.sensorReport().sensitivity == .light)
         await daemon.shutDown()
     }
 }
