@@ -162,7 +162,8 @@ extension ShakyAPI.SensorStatus {
             }
         self.init(
             state: state, driver: report.driver, device: report.device, rate: report.rate, shakes: report.shakes,
-            sensitivity: report.sensitivity.rawValue, message: report.message)
+            sensitivity: ShakyAPI.SensorStatus.Sensitivity(rawValue: report.sensitivity.rawValue) ?? .medium,
+            message: report.message)
     }
 }
 

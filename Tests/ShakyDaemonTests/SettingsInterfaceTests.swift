@@ -37,7 +37,7 @@ struct SettingsInterfaceTests {
             try await waitUntil("the sensor reports the hard preset") {
                 let sensor = try? await client.call(
                     "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self)
-                return sensor?.sensor.sensitivity == "hard"
+                return sensor?.sensor.sensitivity == .hard
             }
         }
         let player = RecordingSoundPlayer()
@@ -48,7 +48,7 @@ struct SettingsInterfaceTests {
             #expect(player.settings == SoundSettings(enabled: false, volume: 0.5))
             let sensor = try await client.call(
                 "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self)
-            #expect(sensor.sensor.sensitivity == "hard")
+            #expect(sensor.sensor.sensitivity == .hard)
         }
     }
 
