@@ -281,8 +281,9 @@ public enum BoardLayout {
         case .open: return (state.remaining ?? 1) <= 0 ? "Time's up" : "Buzzers open"
         case .answering(let team): return "\(teamLabel(team, in: state)) to answer"
         case .roundOver:
-            if state.roundWinner != nil { return "Round over" }
-            return state.judgements.isEmpty ? "Time's up" : "Round over"
+            // Nobody buzzed and nobody got it: the time ran out.
+            return state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty
+                ? "Time's up" : "Round over"
         case .gameOver: return "Game over"
         }
     }
