@@ -2,6 +2,7 @@
 #   make setup    install the Debian packages the build and the tests need (uses sudo when not root)
 #                 and the python varlink client into .venv
 #   make run      build and run a game with no hardware
+#   make board    the same demo game, with the board (`shaky board`) above it in tmux
 #   make test     format lint + the whole test suite
 #   make bench    print benchmark figures
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
@@ -28,7 +29,7 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run test lint bench build-release manual install install-files uninstall
+.PHONY: setup run board test lint bench build-release manual install install-files uninstall
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -52,6 +53,18 @@ run:
 	export SHAKY_SOCKET=$$demo/shaky.sock; \
 	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
 	$$bin/shaky demo --replace
+
+# The demo game with the room's board: the board on top, the scripted host below, in a tmux of its own.
+board:
+	$(SWIFT) build --product shakyd
+	$(SWIFT) build --product shaky
+	@bin=$$($(SWIFT) build --show-bin-path); demo=$$(mktemp -d); \
+	$$bin/shakyd --socket $$demo/shaky.sock --state-dir $$demo --input demo --log-level warning & daemon=$$!; \
+	trap 'kill $$daemon 2>/dev/null; wait $$daemon; rm -rf $$demo' EXIT INT TERM; \
+	export SHAKY_SOCKET=$$demo/shaky.sock; \
+	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
+	env -u TMUX tmux -S $$demo/tmux.sock -f /dev/null new-session "$$bin/shaky board" \; \
+	    split-window -v -l 10 "$$bin/shaky demo --replace; echo; echo 'Demo over. Press Enter, then q on the board.'; read line"
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
@@ -105,6 +118,7 @@ install-files: manual
 	    || exit 1; \
 	done
 	sed 's|@bindir@|$(BINDIR)|g' systemd/shakyd.service > $(STAGE)$(UNITDIR)/shakyd.service
+	sed 's|@bindir@|$(BINDIR)|g' systemd/shaky-board.service > $(STAGE)$(UNITDIR)/shaky-board.service
 	install -m 0644 systemd/shakyd.socket $(STAGE)$(UNITDIR)/
 	install -m 0644 systemd/shaky.sysusers $(STAGE)$(SYSUSERSDIR)/shaky.conf
 	install -m 0644 udev/70-shaky.rules $(STAGE)$(UDEVRULESDIR)/

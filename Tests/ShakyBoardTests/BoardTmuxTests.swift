@@ -59,6 +59,7 @@ struct BoardTmuxTests {
             throw CancellationError()
         }
 
+        /// Stops the server and waits for it (it is killed if it does not stop within 10 seconds).
         func kill() async {
             _ = try? await run(["kill-server"])
             _ = try? await server.waitForExit(within: .seconds(10))
@@ -84,7 +85,19 @@ struct BoardTmuxTests {
             folder: daemon.folder,
             command: ["/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"", shaky],
             environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
-        defer { Task { await tmux.kill() } }
+        do {
+            try await play(daemon: daemon, tmux: tmux)
+        } catch {
+            await tmux.kill()
+            await daemon.terminate()
+            throw error
+        }
+        await tmux.kill()
+        await daemon.terminate()
+    }
+
+    /// Hosts a game through the daemon's socket and reads the board after each move.
+    private func play(daemon: DaemonProcess, tmux: Tmux) async throws {
         try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
 
         let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
@@ -137,6 +150,5 @@ struct BoardTmuxTests {
 
         try await tmux.run(["send-keys", "q"])
         try await tmux.waitForScreen("the board quitting with status 0") { $0.contains("board exited with status 0") }
-        await daemon.terminate()
     }
 }
