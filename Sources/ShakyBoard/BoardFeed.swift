@@ -56,7 +56,7 @@ public struct BoardFeed: Sendable {
         }
         defer { Task { await client.close() } }
         do {
-            let events = try await client.watch()
+            let replies = try await client.game.watch()
             onConnected()
             await refreshDaemonState(client, into: model)
             model.update { $0.connection = .connected }
@@ -68,9 +68,9 @@ public struct BoardFeed: Sendable {
                         await refreshDaemonState(client, into: model)
                     }
                 }
-                for try await event in events {
+                for try await reply in replies {
                     let time = now()
-                    model.update { $0.apply(event, at: time) }
+                    model.update { $0.apply(reply.event, at: time) }
                 }
                 group.cancelAll()
             }
@@ -79,10 +79,10 @@ public struct BoardFeed: Sendable {
     }
 
     private func refreshDaemonState(_ client: ShakyClient, into model: BoardModel) async {
-        if let sensor = try? await client.sensorStatus() {
+        if let sensor = try? await client.sensor.status() {
             model.update { $0.apply(sensor: sensor) }
         }
-        if let settings = try? await client.settings() {
+        if let settings = try? await client.settings.get() {
             model.update { $0.apply(settings: settings) }
         }
     }

@@ -88,7 +88,7 @@ extension BoardState {
         isSoundSilent = !settings.sound || settings.volume <= 0
     }
 
-    private mutating func apply(_ status: ShakyAPI.Status) {
+    private mutating func apply(_ status: ShakyAPI.State) {
         clearGame()
         switch status.phase {
         case .ready: phase = .ready

@@ -48,13 +48,13 @@ struct BoardFeedTests {
             try await waitFor(model, "the empty daemon") { $0.connection == .connected && $0.phase == .noGame }
 
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
-            _ = try await client.newGame(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], questions: 1, seed: 1))
+            _ = try await client.game.new(teams: ["Owls", "Foxes"], questions: 1, seed: 1)
             try await waitFor(model, "the new game") {
                 $0.phase == .ready && $0.teams.map(\.name) == ["Owls", "Foxes"]
             }
-            _ = try await client.next()
+            _ = try await client.game.next()
             try await waitFor(model, "the open question") { $0.phase == .open && !$0.tiles.isEmpty }
-            _ = try await client.buzz(team: "Foxes")
+            _ = try await client.game.buzz(team: "Foxes")
             try await waitFor(model, "the buzz") { $0.buzzes.map(\.team) == ["Foxes"] }
             await client.close()
         }

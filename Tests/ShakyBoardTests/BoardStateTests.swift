@@ -13,9 +13,10 @@ struct BoardStateTests {
     static var openQuestion: BoardState {
         var state = BoardState()
         var status = ShakyAPI.Event(kind: .state)
-        status.status = ShakyAPI.Status(
-            phase: .ready, paused: false, questionCount: 3,
-            teams: [ShakyAPI.TeamScore(name: "Owls", score: 0), ShakyAPI.TeamScore(name: "Foxes", score: 2)])
+        status.status = ShakyAPI.State(
+            phase: .ready, paused: false, questionCount: 3, hintsUsed: 0, hintsLeft: 0,
+            teams: [ShakyAPI.TeamScore(name: "Owls", score: 0), ShakyAPI.TeamScore(name: "Foxes", score: 2)],
+            buzzes: [])
         state.apply(status, at: .zero)
         var round = ShakyAPI.Event(kind: .roundStarted)
         round.number = 1

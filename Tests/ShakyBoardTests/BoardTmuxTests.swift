@@ -101,12 +101,11 @@ struct BoardTmuxTests {
         try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
 
         let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
-        _ = try await client.newGame(
-            ShakyAPI.NewGame(
-                teams: ["Owls", "Foxes"], questions: 2, seed: 7,
-                rules: ShakyAPI.Rules(indicationTime: 120, timeAfterFirstBuzz: 2, answerTime: 100)))
+        _ = try await client.game.new(
+            teams: ["Owls", "Foxes"], questions: 2, seed: 7,
+            rules: ShakyAPI.Rules(indicationTime: 120, timeAfterFirstBuzz: 2, answerTime: 100))
         try await tmux.waitForScreen("the teams") { $0.contains("● Owls") && $0.contains("■ Foxes") }
-        let opened = try await client.next()
+        let opened = try await client.game.next()
         let question = try #require(opened.question)
         let first = try await tmux.waitForScreen("the big letters and the countdown") {
             $0.contains(question.prefix(20)) && $0.contains("█") && $0.contains("Buzzers open")
@@ -122,11 +121,11 @@ struct BoardTmuxTests {
             $0.contains("▲▲▲") && $0.contains("hint taken")
         }
 
-        _ = try await client.buzz(team: "Owls")
+        _ = try await client.game.buzz(team: "Owls")
         try await tmux.waitForScreen("the buzz and the team up") {
             $0.contains("Buzzed: 1. ● Owls") && $0.contains("● Owls to answer")
         }
-        _ = try await client.adjustScore(team: "Foxes", delta: 3, reason: "bonus")
+        _ = try await client.game.adjustScore(team: "Foxes", delta: 3, reason: "bonus")
         try await tmux.waitForScreen("the scores with ranks") {
             $0.contains("1st ■ Foxes 3") && $0.contains("2nd ● Owls 0")
         }
@@ -143,8 +142,8 @@ struct BoardTmuxTests {
         #expect(restored.contains("Buzzed: 1. ● Owls"), "\(restored)")
 
         let again = try await ShakyClient.connect(socketPath: daemon.socketPath)
-        _ = try await again.resume()
-        _ = try await again.answer(team: "Owls", answer: "certainly not this")
+        _ = try await again.game.resume()
+        _ = try await again.game.answer(team: "Owls", answer: "certainly not this")
         try await tmux.waitForScreen("the wrong answer") { $0.contains("● Owls: \"certainly not this\" WRONG") }
         await again.close()
 
