@@ -109,7 +109,12 @@ public struct BoardApp: Sendable {
             let text = BoardLayout.render(state, width: width, height: height, now: now()).text
             if text != printed {
                 let frame = text + "\n" + String(repeating: "=", count: width) + "\n"
-                FileHandle.standardOutput.write(Data(frame.utf8))
+                do {
+                    try FileHandle.standardOutput.write(contentsOf: Data(frame.utf8))
+                } catch {
+                    // Whoever read the board went away (a closed pipe): there is no one left to show it to.
+                    model.requestQuit()
+                }
                 printed = text
             }
             usleep(200_000)
