@@ -99,9 +99,14 @@ public actor SensorPipeline {
 
     private func startReading() async {
         guard readingTask == nil, let source, state == .ready else { return }
+        let sensitivity = sensitivity
+        // The detector runs where the samples are read; only the sample completing a shake reaches this task.
         let stream: AsyncThrowingStream<AccelSample, any Error>
         do {
-            stream = try source.start()
+            stream = try source.start(keeping: {
+                var detector = ShakeDetector(sensitivity: sensitivity)
+                return { sample in detector.process(sample) != nil }
+            })
         } catch {
             sensorFailed(error)
             await report()
@@ -111,13 +116,9 @@ public actor SensorPipeline {
         readingGeneration += 1
         let generation = readingGeneration
         let runtime = runtime
-        let sensitivity = sensitivity
         readingTask = Task { [weak self] in
-            var detector = ShakeDetector(sensitivity: sensitivity)
             do {
-                for try await sample in stream {
-                    if detector.process(sample) != nil { await runtime.shake() }
-                }
+                for try await _ in stream { await runtime.shake() }
                 await self?.readingEnded(generation, nil)
             } catch {
                 await self?.readingEnded(generation, error)
