@@ -114,7 +114,7 @@ struct BoardStateTests {
 
     @Test func noGameForgetsTheGameButKeepsTheSensorAndSound() {
         var state = Self.openQuestion
-        state.apply(sensor: ShakyAPI.SensorStatus(state: .gone, shakes: 0, sensitivity: "medium"))
+        state.apply(sensor: ShakyAPI.SensorStatus(state: .gone, shakes: 0, sensitivity: .medium))
         state.apply(settings: ShakyAPI.Settings(sound: false, volume: 1, sensitivity: .medium))
         state.apply(ShakyAPI.Event(kind: .state), at: .zero)
         #expect(state.phase == .noGame && state.teams.isEmpty && state.tiles.isEmpty)
