@@ -1,5 +1,4 @@
 import ArgumentParser
-import Varlink
 
 /// `shaky`: the Shaky Words command-line client, a thin client of the `shakyd` daemon.
 public struct Shaky: AsyncParsableCommand {
@@ -24,7 +23,8 @@ public struct Shaky: AsyncParsableCommand {
                     New.self, Next.self, Hint.self, Buzz.self, Answer.self, Pause.self, Resume.self, Skip.self,
                     End.self, Score.self, Play.self, Demo.self,
                 ]),
-            CommandGroup(name: "Following a game", subcommands: [Status.self, Scoreboard.self, Watch.self]),
+            CommandGroup(
+                name: "Following a game", subcommands: [Board.self, Status.self, Scoreboard.self, Watch.self]),
             CommandGroup(
                 name: "Packs, records and the daemon",
                 subcommands: [Pack.self, History.self, Leaderboard.self, Sensor.self, Buzzers.self, Settings.self]),

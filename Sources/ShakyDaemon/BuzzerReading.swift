@@ -3,7 +3,7 @@ import ShakyDrivers
 import TriviaEngine
 
 /// Connects the buzzer devices to the game: the reader's events go to the ``BuzzerService`` in order, and
-/// the game's actions come back to it in order (for the lights).
+/// the runtime's events come back to it in order (for the lights).
 final class BuzzerReading: Sendable {
     private let reader: EvdevBuzzerReader?
     private let forwarding: Task<Void, Never>
@@ -23,12 +23,11 @@ final class BuzzerReading: Sendable {
     /// Starts reading the buzzer devices when `enabled` (grabbing keyboards too with `grabKeyboards`); the lights
     /// follow the game either way.
     static func start(
-        enabled: Bool, grabKeyboards: Bool, runtime: GameRuntime, service: BuzzerService, logger: Logger
+        enabled: Bool, grabKeyboards: Bool, gameEvents: AsyncStream<RuntimeEvent>, service: BuzzerService,
+        logger: Logger
     ) async -> BuzzerReading {
-        let (actions, continuation) = AsyncStream.makeStream(of: [GameAction].self)
-        await runtime.setActionObserver { continuation.yield($0) }
         let following = Task {
-            for await batch in actions { await service.follow(batch) }
+            for await event in gameEvents { await service.follow(event) }
         }
         var reader: EvdevBuzzerReader?
         if enabled {

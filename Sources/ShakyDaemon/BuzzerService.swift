@@ -8,7 +8,7 @@ import TriviaEngine
 /// the database, and lights each buzzing team's lights until the round ends.
 ///
 /// Device events (from ``EvdevBuzzerReader`` or a test) arrive through ``handle(_:)``; the game's actions
-/// arrive through ``follow(_:)``. A press on a button nobody owns is ignored outside of joining.
+/// arrive through ``follow(_:)`` (the runtime's events). A press on a button nobody owns is ignored outside of joining.
 public actor BuzzerService {
     /// A device as last seen, and whether it is plugged in now.
     public struct Device: Sendable, Equatable {
@@ -171,9 +171,15 @@ public actor BuzzerService {
         light(team: team, slot: nil, for: [press.button])
     }
 
-    /// Follows the game: a buzzing team's lights go on; every light goes off when the round or game ends.
-    public func follow(_ actions: [GameAction]) async {
-        for action in actions {
+    /// Follows the game: a buzzing team's lights go on; every light goes off when the round or game ends, and
+    /// when a new game starts.
+    public func follow(_ event: RuntimeEvent) async {
+        switch event {
+        case .state:
+            allOff()
+        case .sensor:
+            break
+        case .action(let action):
             switch action {
             case .buzzed(let team, _, _, _):
                 let buttons = (try? database.buzzerAssignments())?.filter {

@@ -16,6 +16,8 @@ import Varlink
 public final class Daemon: Sendable {
     /// The game's inbox.
     public let runtime: GameRuntime
+    /// The `Watch` callers, fed by the runtime's events.
+    public let watchers: WatcherHub
     /// The database.
     public let database: AppDatabase
     /// The Varlink service (in-process calls use it directly).
@@ -33,14 +35,15 @@ public final class Daemon: Sendable {
     private let logger: Logger
 
     private init(
-        configuration: DaemonConfiguration, runtime: GameRuntime, database: AppDatabase, service: VarlinkService,
-        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, logger: Logger,
-        buzzers: BuzzerService, buzzerReading: BuzzerReading?
+        configuration: DaemonConfiguration, runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase,
+        service: VarlinkService, settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer,
+        logger: Logger, buzzers: BuzzerService, buzzerReading: BuzzerReading?
     ) {
         self.buzzers = buzzers
         self.buzzerReading = buzzerReading
         self.configuration = configuration
         self.runtime = runtime
+        self.watchers = watchers
         self.database = database
         self.service = service
         self.settings = settings
@@ -79,12 +82,19 @@ public final class Daemon: Sendable {
             spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
             sensitivity: initialSensitivity, logger: logger)
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
-            Task { await sensor.setSensitivity(ShakeSensitivity(rawValue: sensitivity.rawValue) ?? .medium) }
+            Task { await sensor.setSensitivity(sensitivity) }
         }
         let buzzers = BuzzerService(
             runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(), logger: logger)
+        let watchers = WatcherHub(logger: logger)
+        // One observer: watchers hear each event at once; the buzzer lights follow the same events in order.
+        let (gameEvents, gameEventSink) = AsyncStream.makeStream(of: RuntimeEvent.self)
+        await runtime.setEventObserver { event in
+            watchers.publish(event)
+            gameEventSink.yield(event)
+        }
         let service = try ShakyService.make(
-            runtime: runtime, database: database, settings: settings,
+            runtime: runtime, watchers: watchers, database: database, settings: settings,
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
@@ -93,12 +103,13 @@ public final class Daemon: Sendable {
         await sensor.start()
         await runtime.setEarlyPressLockout(earlyPressLockout)
         let buzzerReading = await BuzzerReading.start(
-            enabled: readsBuzzers, grabKeyboards: configuration.grabKeyboards, runtime: runtime, service: buzzers,
+            enabled: readsBuzzers, grabKeyboards: configuration.grabKeyboards, gameEvents: gameEvents, service: buzzers,
             logger: logger)
         sound.play(.startup)
         return Daemon(
-            configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,
-            sensor: sensor, sound: sound, logger: logger, buzzers: buzzers, buzzerReading: buzzerReading)
+            configuration: configuration, runtime: runtime, watchers: watchers, database: database, service: service,
+            settings: settings, sensor: sensor, sound: sound, logger: logger, buzzers: buzzers,
+            buzzerReading: buzzerReading)
     }
 
     /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd

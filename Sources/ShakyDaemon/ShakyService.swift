@@ -24,16 +24,18 @@ public enum ShakyService {
     /// How many events a watcher may fall behind before it is disconnected.
     public static let watcherQueueLimit = 256
 
-    /// Builds the service; `buzzers` serves `io.shakywords.Buzzers` (a service without devices when not given).
+    /// Builds the service; `watchers` must hear `runtime`'s events; `buzzers` serves `io.shakywords.Buzzers` (a
+    /// service without devices when not given).
     public static func make(
-        runtime: GameRuntime, database: AppDatabase, settings: SettingsController,
+        runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: SettingsController,
         accessPolicy: any VarlinkAccessPolicy, logger: Logger, buzzers: BuzzerService? = nil
     ) throws -> VarlinkService {
         let buzzers = buzzers ?? BuzzerService(runtime: runtime, database: database, logger: logger)
         return try VarlinkService(
             vendor: "Shaky Words", product: "shakyd", version: version, url: "https://shakywords.invalid/",
             interfaces: [
-                ShakyAPI.GameInterface.varlinkInterface(serving: GameService(runtime: runtime, database: database)),
+                ShakyAPI.GameInterface.varlinkInterface(
+                    serving: GameService(runtime: runtime, database: database, watchers: watchers)),
                 ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
                 ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime)),
                 ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),

@@ -52,7 +52,7 @@ struct BuzzerServiceTests {
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(clock), sound: RecordingSoundPlayer(), logger: logger)
-        _ = try await runtime.newGame(ShakyAPI.GameInterface.NewParameters(teams: teams, questions: 2, seed: 3))
+        _ = try await runtime.newGame(NewGameRequest(teams: teams, questionCount: 2, seed: 3))
         let folder = try TemporaryDirectory(prefix: "buzzer-leds")
         let buzzLights = try (1...4).map { handset in
             try makeLight(in: folder, name: "0003:054C:0002.0001::buzz\(handset)", slot: handset, multicolour: false)
@@ -118,9 +118,9 @@ struct BuzzerServiceTests {
             BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
         try harness.database.assignBuzzer(
             BuzzerAssignment(device: Self.barIdentity, keyCode: 0x130, keyName: "BTN_SOUTH", team: "Foxes"))
-        let (actions, continuation) = AsyncStream.makeStream(of: [GameAction].self)
-        await harness.runtime.setActionObserver { continuation.yield($0) }
-        try await harness.runtime.perform(.nextQuestion)
+        let (events, continuation) = AsyncStream.makeStream(of: RuntimeEvent.self)
+        await harness.runtime.setEventObserver { continuation.yield($0) }
+        try await harness.runtime.makeMove(.nextQuestion)
         harness.clock.advance(by: .seconds(3))
         // Read Owls first, but the Foxes' press is 5 ms older by the kernel's clock.
         await harness.service.handle(
@@ -130,16 +130,16 @@ struct BuzzerServiceTests {
                 Self.press("unknown-device", key: 30, kernelMilliseconds: 8_000, age: .milliseconds(50)),
             ]))
         let status = try await harness.runtime.status()
-        #expect(status.phase == .answering)
-        #expect(status.buzzes.map(\.team) == ["Foxes", "Owls"])
+        #expect(status.phase == .answering(team: "Foxes"))
+        #expect(status.buzzOrder.map(\.team) == ["Foxes", "Owls"])
         // Buzz times are the kernel's: 3 s − 40 ms after the question opened.
-        #expect(status.buzzes.first.map { abs($0.elapsed - 2.96) < 1e-9 } == true, "\(status.buzzes)")
+        #expect(status.buzzOrder.first?.elapsed == .milliseconds(2_960), "\(status.buzzOrder)")
         continuation.finish()
-        for await batch in actions { await harness.service.follow(batch) }
+        for await event in events { await harness.service.follow(event) }
         #expect(Self.read(harness.bar.lights[0].path + "/brightness") == "255")
         #expect(Self.read(harness.bar.lights[0].path + "/multi_intensity") == "0 64 255", "Foxes sit second: blue")
         #expect(Self.read(harness.buzz.lights[0].path + "/brightness") == "1")
-        await harness.service.follow([.answerRevealed(answer: "Pacific", winner: nil)])
+        await harness.service.follow(.action(.answerRevealed(answer: "Pacific", winner: nil)))
         #expect(Self.read(harness.bar.lights[0].path + "/brightness") == "0")
         #expect(Self.read(harness.buzz.lights[0].path + "/brightness") == "0")
     }
@@ -155,12 +155,12 @@ struct BuzzerServiceTests {
         #expect(
             await harness.service.knownDevices().first { $0.candidate.identity == Self.buzzIdentity }?.isPresent
                 == false)
-        try await harness.runtime.perform(.nextQuestion)
+        try await harness.runtime.makeMove(.nextQuestion)
         // Plugged into the same port again, it comes back as another node.
         await harness.service.handle(.back(identity: Self.buzzIdentity, devicePath: "/dev/input/event35"))
         await harness.service.handle(
             .pressed([Self.press(Self.buzzIdentity, key: 0x2ca, kernelMilliseconds: 100, path: "/dev/input/event35")]))
-        #expect(try await harness.runtime.status().buzzes.map(\.team) == ["Foxes"])
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Foxes"])
         continuation.finish()
         var notices: [BuzzerNotice] = []
         for await notice in stream { notices.append(notice) }
@@ -180,13 +180,13 @@ struct BuzzerServiceTests {
         let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
         await harness.service.setNoticeHandler { continuation.yield($0) }
         await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 10)]))
-        try await harness.runtime.perform(.nextQuestion)
+        try await harness.runtime.makeMove(.nextQuestion)
         harness.clock.advance(by: .seconds(1))
         await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 1010)]))
-        #expect(try await harness.runtime.status().buzzes.isEmpty)
+        #expect(try await harness.runtime.status().buzzOrder.isEmpty)
         harness.clock.advance(by: .seconds(1))
         await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 2010)]))
-        #expect(try await harness.runtime.status().buzzes.map(\.team) == ["Owls"])
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Owls"])
         continuation.finish()
         var outcomes: [PressOutcome] = []
         for await case .pressed(_, _, _, let outcome, _) in stream { outcomes.append(outcome) }
@@ -205,18 +205,18 @@ extension BuzzerServiceTests {
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(), logger: logger)
         _ = try await runtime.newGame(
-            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], questions: 1, seed: 3))
+            NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 1, seed: 3))
         let seats = try (1...2).map { seat in
             try Self.makeLight(in: folder, name: "team\(seat):green:shaky-team\(seat)", slot: seat, multicolour: false)
         }
         let service = BuzzerService(runtime: runtime, database: database, teamLights: seats, logger: logger)
-        try await runtime.perform(.nextQuestion)
-        await service.follow([.buzzed(team: "Foxes", order: 1, elapsed: .seconds(1), indicationRemaining: .seconds(20))]
-        )
+        try await runtime.makeMove(.nextQuestion)
+        await service.follow(
+            .action(.buzzed(team: "Foxes", order: 1, elapsed: .seconds(1), indicationRemaining: .seconds(20))))
         #expect(Self.read(seats[1].path + "/brightness") == "1", "Foxes sit second")
         #expect(Self.read(seats[0].path + "/brightness") == "0")
-        await service.follow([.gameOver(GameResult(teams: [], questionsPlayed: 1, questionCount: 1, endedEarly: false))]
-        )
+        await service.follow(
+            .action(.gameOver(GameResult(teams: [], questionsPlayed: 1, questionCount: 1, endedEarly: false))))
         #expect(Self.read(seats[1].path + "/brightness") == "0")
     }
 }
