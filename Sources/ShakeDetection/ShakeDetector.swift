@@ -58,10 +58,15 @@ public struct ShakeDetector: Sendable {
     /// turning the device over can fake).
     public static let coarseUnmistakableMagnitude = 2.3 * AccelSample.standardGravity
 
+    /// The largest reading on any axis, m/s², that the detector takes in (about 100 000 g: no accelerometer reads
+    /// more); beyond it a sample is ignored, so that squares and sums of readings stay finite.
+    public static let largestReading = 1e6
+
     private var brisk: WindowTally
     private var sustained: WindowTally
     private var shape = MotionShape()
     private let maximumAngularFrequencySquared: Double
+    private let maximumRoundness: Double
 
     private var started = false
     private var lastTimestamp = 0.0
@@ -97,6 +102,8 @@ public struct ShakeDetector: Sendable {
                 coarseUnmistakable: .infinity))
         let maximumAngularFrequency = 2 * Double.pi * settings.sustainedMaximumFrequency
         maximumAngularFrequencySquared = maximumAngularFrequency * maximumAngularFrequency
+        let crossShare = settings.maximumCrossShare
+        maximumRoundness = crossShare / ((1 + crossShare) * (1 + crossShare))
     }
 
     /// Creates a detector with the preset for `sensitivity`.
@@ -115,10 +122,13 @@ public struct ShakeDetector: Sendable {
     ///
     /// Samples should arrive in timestamp order. A gap longer than ``ShakeDetectorSettings/maximumGap`` restarts the
     /// gravity estimate and the windows (the cooldown still runs); a timestamp that goes backwards resets everything.
-    /// A repeated timestamp adds no time. Samples with non-finite values are ignored.
+    /// A repeated timestamp adds no time. Samples with a non-finite timestamp, or a reading that is not finite or
+    /// beyond ``largestReading``, are ignored. Total: no finite or non-finite input traps, at any timestamp.
     public mutating func process(_ sample: AccelSample) -> ShakeEvent? {
         let time = sample.timestamp
-        guard time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
+        guard time.isFinite, abs(sample.x) <= Self.largestReading, abs(sample.y) <= Self.largestReading,
+            abs(sample.z) <= Self.largestReading
+        else { return nil }
         var interval = time - lastTimestamp
         if !started || interval > settings.maximumGap || interval < 0 {
             if started && interval < 0 { cooldownEnd = -.infinity }
@@ -146,9 +156,10 @@ public struct ShakeDetector: Sendable {
                 motion, vertical: vertical, interval: interval, inverseInterval: inverseInterval, decay: shapeDecay)
         }
 
-        let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse)
+        let alongOneLine = shape.isAlongOneLine(maximumRoundness: maximumRoundness)
+        let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse) && alongOneLine
         let sustainedReady =
-            sustained.add(motion, at: time, interval: interval, coarse: coarse)
+            sustained.add(motion, at: time, interval: interval, coarse: coarse) && alongOneLine
             && shape.isShake(
                 maximumAngularFrequencySquared: maximumAngularFrequencySquared,
                 maximumVerticalShare: settings.sustainedMaximumVerticalShare)
@@ -215,6 +226,12 @@ struct MotionShape: Sendable {
     private var power = 0.0
     private var changePower = 0.0
     private var verticalPower = 0.0
+    private var xx = 0.0
+    private var yy = 0.0
+    private var zz = 0.0
+    private var xy = 0.0
+    private var xz = 0.0
+    private var yz = 0.0
     private var hasPrevious = false
     private var previous = Motion(x: 0, y: 0, z: 0)
 
@@ -226,6 +243,12 @@ struct MotionShape: Sendable {
         power = power * decay + motion.magnitudeSquared * interval
         verticalPower = verticalPower * decay + vertical * vertical * interval
         changePower = changePower * decay + (hasPrevious ? change.magnitudeSquared * inverseInterval : 0)
+        xx = xx * decay + motion.x * motion.x * interval
+        yy = yy * decay + motion.y * motion.y * interval
+        zz = zz * decay + motion.z * motion.z * interval
+        xy = xy * decay + motion.x * motion.y * interval
+        xz = xz * decay + motion.x * motion.z * interval
+        yz = yz * decay + motion.y * motion.z * interval
         hasPrevious = true
         previous = motion
     }
@@ -235,6 +258,17 @@ struct MotionShape: Sendable {
     func isShake(maximumAngularFrequencySquared: Double, maximumVerticalShare: Double) -> Bool {
         // frequency ≤ maximum  ⇔  Σ|da/dt|² ≤ (2π·maximum)²·Σ|a|²: no square root.
         changePower <= maximumAngularFrequencySquared * power && verticalPower <= maximumVerticalShare * power
+    }
+
+    /// Whether the motion goes back and forth along one line rather than round a circle: with λ₁ ≥ λ₂ ≥ λ₃ the
+    /// eigenvalues of the motion's second-moment matrix, Σλᵢλⱼ / (Σλᵢ)² is 0 on a line, q / (1 + q)² for planar
+    /// motion whose power across its main line is q times that along it, and ¼ for a circle; `maximumRoundness` is
+    /// that bound. No eigenvalues needed: Σλᵢλⱼ is the sum of the matrix's principal 2×2 minors.
+    @inline(__always)
+    func isAlongOneLine(maximumRoundness: Double) -> Bool {
+        let minors = xx * yy - xy * xy + xx * zz - xz * xz + yy * zz - yz * yz
+        let trace = xx + yy + zz
+        return minors <= maximumRoundness * trace * trace
     }
 }
 
@@ -323,7 +357,8 @@ struct WindowTally: Sendable {
             activeTime += interval
             if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
             let reversed = hasRecentReference && isReversal(motion, magnitudeSquared, coarse: coarse)
-            if reversed {
+            // Repeated timestamps add samples without moving the window: saturate rather than overflow.
+            if reversed && slots[position].reversals < .max {
                 slots[position].reversals += 1
                 reversals += 1
             }
@@ -382,7 +417,7 @@ struct WindowTally: Sendable {
 
     /// Moves the window so that it ends in the slot holding `time`; returns that slot's position.
     private mutating func advance(to time: Double) -> Int {
-        let slot = Int64((time * slotsPerSecond).rounded(.down))
+        let slot = Self.slotNumber(time * slotsPerSecond)
         let count = Int64(Self.slotCount)
         if slot != currentSlot {
             if currentSlot == .min || slot - currentSlot >= count {
@@ -401,6 +436,17 @@ struct WindowTally: Sendable {
             currentSlot = slot
         }
         return Int(slot & (count - 1))
+    }
+
+    /// The number of the slot holding `slotTime` (time × slots per second), clamped to ±2⁶²: beyond that (times past
+    /// about 10¹⁷ s) every time falls into one slot, without trapping and without overflowing `slot - currentSlot`.
+    @inline(__always)
+    static func slotNumber(_ slotTime: Double) -> Int64 {
+        let limit = 4.611_686_018_427_387_904e18  // 2⁶²
+        let floor = slotTime.rounded(.down)
+        guard floor > -limit else { return -(1 << 62) }
+        guard floor < limit else { return 1 << 62 }
+        return Int64(floor)
     }
 
     private mutating func clearSlots() {

@@ -47,6 +47,11 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     /// over ``sustainedWindow`` seconds, as for the frequency): gentle up-and-down motion is what walking, climbing
     /// stairs and lifting the device look like. A vigorous vertical shake still qualifies in the brisk window.
     public var sustainedMaximumVerticalShare: Double
+    /// Highest power across the motion's main line, as a share (0…1) of the power along it, for either window to
+    /// qualify (forgotten over ``sustainedWindow`` seconds): a shake goes back and forth along one line (0), a
+    /// circle drawn in the air, a twist or turning the device round has as much across as along (1). At 1 the
+    /// test is off.
+    public var maximumCrossShare: Double
     /// After firing, nothing fires again for this long, seconds.
     public var cooldown: Double
     /// Time constant of the running gravity estimate, seconds.
@@ -59,7 +64,7 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         threshold: Double, window: Double, activeFraction: Double, minimumReversals: Int,
         sustainedThreshold: Double = 5, sustainedWindow: Double = 0.6, sustainedActiveFraction: Double = 0.4,
         sustainedReversals: Int = 5, sustainedMaximumFrequency: Double = 7, sustainedMaximumVerticalShare: Double = 0.5,
-        cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
+        maximumCrossShare: Double = 1, cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
     ) {
         self.threshold = threshold
         self.window = window
@@ -71,6 +76,7 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         self.sustainedReversals = sustainedReversals
         self.sustainedMaximumFrequency = sustainedMaximumFrequency
         self.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
+        self.maximumCrossShare = maximumCrossShare
         self.cooldown = cooldown
         self.gravityTimeConstant = gravityTimeConstant
         self.maximumGap = maximumGap
@@ -144,6 +150,9 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
             sustainedMaximumVerticalShare.isFinite && sustainedMaximumVerticalShare >= 0
                 && sustainedMaximumVerticalShare <= 1, "sustainedMaximumVerticalShare", sustainedMaximumVerticalShare,
             "between 0 and 1")
+        try check(
+            maximumCrossShare.isFinite && maximumCrossShare >= 0 && maximumCrossShare <= 1, "maximumCrossShare",
+            maximumCrossShare, "between 0 and 1")
         try check(
             cooldown.isFinite && cooldown >= 0, "cooldown", cooldown, "zero or a positive number of seconds")
         try check(
