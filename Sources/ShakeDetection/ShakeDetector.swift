@@ -86,15 +86,16 @@ public struct ShakeDetector: Sendable {
         try settings.validate()
         self.settings = settings
         brisk = WindowTally(
-            threshold: settings.threshold, window: settings.window, activeFraction: settings.activeFraction,
-            reversals: settings.minimumReversals,
+            threshold: settings.threshold, coarseThreshold: settings.coarseThresholdShare * settings.threshold,
+            window: settings.window, activeFraction: settings.activeFraction, reversals: settings.minimumReversals,
             coarseReversals: min(settings.minimumReversals, max(1, settings.minimumReversals - 1)),
             rules: .init(
                 successiveCosine: 0, strokeCosine: Self.strokeReversalCosine,
                 coarseDip: Self.coarseDipFraction * settings.threshold,
                 coarseUnmistakable: Self.coarseUnmistakableMagnitude))
         sustained = WindowTally(
-            threshold: settings.sustainedThreshold, window: settings.sustainedWindow,
+            threshold: settings.sustainedThreshold, coarseThreshold: settings.sustainedThreshold,
+            window: settings.sustainedWindow,
             activeFraction: settings.sustainedActiveFraction, reversals: settings.sustainedReversals,
             coarseReversals: settings.sustainedReversals,
             rules: .init(
@@ -103,7 +104,8 @@ public struct ShakeDetector: Sendable {
         let maximumAngularFrequency = 2 * Double.pi * settings.sustainedMaximumFrequency
         maximumAngularFrequencySquared = maximumAngularFrequency * maximumAngularFrequency
         let crossShare = settings.maximumCrossShare
-        maximumRoundness = crossShare / ((1 + crossShare) * (1 + crossShare))
+        // At 1 the test is off: motion spread over all three axes reaches ⅓, beyond a circle's ¼.
+        maximumRoundness = crossShare >= 1 ? .infinity : crossShare / ((1 + crossShare) * (1 + crossShare))
     }
 
     /// Creates a detector with the preset for `sensitivity`.
@@ -156,7 +158,8 @@ public struct ShakeDetector: Sendable {
                 motion, vertical: vertical, interval: interval, inverseInterval: inverseInterval, decay: shapeDecay)
         }
 
-        let alongOneLine = shape.isAlongOneLine(maximumRoundness: maximumRoundness)
+        // Below 20 Hz a stroke is a few samples: too few to tell a line from an ellipse.
+        let alongOneLine = coarse || shape.isAlongOneLine(maximumRoundness: maximumRoundness)
         let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse) && alongOneLine
         let sustainedReady =
             sustained.add(motion, at: time, interval: interval, coarse: coarse) && alongOneLine
@@ -302,6 +305,7 @@ struct WindowTally: Sendable {
     private let window: Double
     private let slotsPerSecond: Double
     private let thresholdSquared: Double
+    private let coarseThresholdSquared: Double
     private let requiredActiveTime: Double
     private let requiredReversals: Int
     private let requiredCoarseReversals: Int
@@ -328,12 +332,13 @@ struct WindowTally: Sendable {
 
     /// Creates an empty window; `reversals` are needed at 20 Hz and above, `coarseReversals` below.
     init(
-        threshold: Double, window: Double, activeFraction: Double, reversals: Int, coarseReversals: Int,
-        rules: ReversalRules
+        threshold: Double, coarseThreshold: Double, window: Double, activeFraction: Double, reversals: Int,
+        coarseReversals: Int, rules: ReversalRules
     ) {
         self.window = window
         slotsPerSecond = Double(Self.slotCount) / window
         thresholdSquared = threshold * threshold
+        coarseThresholdSquared = coarseThreshold * coarseThreshold
         requiredActiveTime = activeFraction * window - 1e-9
         requiredReversals = reversals
         requiredCoarseReversals = coarseReversals
@@ -352,7 +357,7 @@ struct WindowTally: Sendable {
         let position = advance(to: time)
         let magnitudeSquared = motion.magnitudeSquared
         let hasRecentReference = hasReference && time - referenceTime <= window
-        if magnitudeSquared > thresholdSquared {
+        if magnitudeSquared > (coarse ? coarseThresholdSquared : thresholdSquared) {
             slots[position].activeTime += interval
             activeTime += interval
             if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
