@@ -13,9 +13,9 @@ import ShakyCore
 /// step), then ask for ``result()``. The first ``settlingTime`` seconds of each stretch only settle the gravity
 /// estimate (the player is just starting). From the shaking it takes the 90th percentile of the gravity-removed
 /// acceleration, a typical stroke peak that pauses in the shaking barely move; from holding still, the noise (the
-/// root mean square of what remains). The brisk threshold becomes half the stroke peak, so that about two thirds of
-/// such a stroke is above it even when sampled at 10 Hz, and the sustained threshold a fifth of it; both stay within
-/// ``thresholdBounds`` and ``sustainedThresholdBounds`` and well above the noise.
+/// root mean square of what remains). `medium`'s thresholds are then scaled by the stroke peak over
+/// ``referenceStrokePeak``, the 4 g shake `medium` is made for: a player who shakes half as hard gets half the
+/// thresholds. Both stay within ``thresholdBounds`` and ``sustainedThresholdBounds`` and well above the noise.
 ///
 /// Pure and allocation-free after creation: time comes only from the samples' timestamps.
 public struct ShakeCalibration: Sendable {
@@ -24,10 +24,12 @@ public struct ShakeCalibration: Sendable {
     public static let thresholdBounds: ClosedRange<Double> = 13...22
     /// Range of the calibrated sustained threshold, m/s² (`medium`: 4.5, `hard`: 8).
     public static let sustainedThresholdBounds: ClosedRange<Double> = 4...8
-    /// The brisk threshold as a share of the stroke peak.
-    public static let thresholdShare = 0.5
-    /// The sustained threshold as a share of the stroke peak.
-    public static let sustainedThresholdShare = 0.2
+    /// The stroke peak, m/s², of the shakes `medium` is made for: hand-held phones shaken at about 4 g.
+    public static let referenceStrokePeak = 4 * AccelSample.standardGravity
+    /// The brisk threshold as a share of the stroke peak: `medium`'s share of the reference stroke peak.
+    public static let thresholdShare = ShakeDetectorSettings.medium.threshold / referenceStrokePeak
+    /// The sustained threshold as a share of the stroke peak: `medium`'s share of the reference stroke peak.
+    public static let sustainedThresholdShare = ShakeDetectorSettings.medium.sustainedThreshold / referenceStrokePeak
     /// The thresholds are at least this many times the noise of holding still (brisk, sustained).
     public static let noiseMargins = (brisk: 6.0, sustained: 3.0)
     /// The stroke peak must be at least this many times the noise of holding still.

@@ -30,6 +30,9 @@ extension Shakyd {
         @Option(help: "Override: gravity-removed acceleration that counts as vigorous motion (brisk window), m/s².")
         var threshold: Double?
 
+        @Option(help: "Override: share (0-1] of the brisk threshold that counts below 20 Hz sampling.")
+        var coarseThresholdShare: Double?
+
         @Option(help: "Override: length of the brisk window, seconds.")
         var window: Double?
 
@@ -76,6 +79,14 @@ extension Shakyd {
                 valueName: "start:end"))
         var calibrateStill: [TimeSpan] = []
 
+        @Option(
+            help: ArgumentHelp(
+                "Take the calibration stretches from this trace, once, and use the result for every FILE (as a host "
+                    + "calibrates a device once); without it each FILE is calibrated on its own stretches.",
+                valueName: "trace"),
+            completion: .file(extensions: ["csv"]))
+        var calibrationTrace: String?
+
         @Argument(help: "Trace files to replay.", completion: .file(extensions: ["csv"]))
         var files: [String]
 
@@ -83,6 +94,7 @@ extension Shakyd {
         var settings: ShakeDetectorSettings {
             var settings = ShakeDetectorSettings(sensitivity: sensitivity)
             if let threshold { settings.threshold = threshold }
+            if let coarseThresholdShare { settings.coarseThresholdShare = coarseThresholdShare }
             if let window { settings.window = window }
             if let activeFraction { settings.activeFraction = activeFraction }
             if let minimumReversals { settings.minimumReversals = minimumReversals }
@@ -103,6 +115,9 @@ extension Shakyd {
             if calibrateShaking.isEmpty != calibrateStill.isEmpty {
                 throw ValidationError("--calibrate-shaking and --calibrate-still go together")
             }
+            if calibrationTrace != nil && calibrateShaking.isEmpty {
+                throw ValidationError("--calibration-trace needs --calibrate-shaking and --calibrate-still")
+            }
             do {
                 try settings.validate()
             } catch {
@@ -111,13 +126,22 @@ extension Shakyd {
         }
 
         func run() throws {
-            let settings = settings
+            var settings = settings
+            if let calibrationTrace {
+                do {
+                    settings = try calibrated(settings, path: calibrationTrace)
+                } catch {
+                    printError("shakyd detect: \(calibrationTrace): \(error)")
+                    throw ExitCode.failure
+                }
+            }
             var output = "file,t\n"
             var failed = 0
             for path in files {
                 let name = path.split(separator: "/").last.map(String.init) ?? path
                 do {
-                    var detector = try ShakeDetector(settings: try calibrated(settings, path: path))
+                    let fileSettings = calibrationTrace == nil ? try calibrated(settings, path: path) : settings
+                    var detector = try ShakeDetector(settings: fileSettings)
                     let reader = try TraceReader(path: path)
                     while let sample = try reader.next() {
                         if let event = detector.process(sample) { output += "\(name),\(event.timestamp)\n" }

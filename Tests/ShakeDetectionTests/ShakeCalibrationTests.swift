@@ -25,13 +25,16 @@ struct ShakeCalibrationTests {
         return try calibration.result()
     }
 
-    @Test("The thresholds follow the players' shake: half and a fifth of its stroke peak", arguments: [10.0, 50, 100])
+    @Test(
+        "The thresholds follow the players' shake: medium's, scaled by its stroke peak over 4 g",
+        arguments: [10.0, 50, 100])
     func followsTheShake(rate: Double) throws {
-        let result = try calibrate(amplitude: 3.2 * g, rate: rate)
-        // The 90th percentile of |3.2 g · sin| is about 0.99 · 3.2 g ≈ 31 m/s² (0.95 · 3.2 g at 10 Hz).
-        #expect(abs(result.strokePeak - 31) < 3.5, "\(result)")
-        #expect(abs(result.threshold - result.strokePeak / 2) < 0.01)
-        #expect(abs(result.sustainedThreshold - result.strokePeak / 5) < 0.01)
+        let result = try calibrate(amplitude: 4.5 * g, rate: rate)
+        // The 90th percentile of |4.5 g · sin| is about 0.99 · 4.5 g ≈ 43.7 m/s² (0.95 · 4.5 g at 10 Hz).
+        #expect(abs(result.strokePeak - 43.7) < 4.5, "\(result)")
+        let scale = result.strokePeak / (4 * g)
+        #expect(abs(result.threshold - ShakeDetectorSettings.medium.threshold * scale) < 0.01)
+        #expect(abs(result.sustainedThreshold - ShakeDetectorSettings.medium.sustainedThreshold * scale) < 0.01)
         #expect(result.noise < 0.1)
     }
 
