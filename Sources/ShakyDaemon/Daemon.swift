@@ -68,7 +68,7 @@ public final class Daemon: Sendable {
         let initialSensitivity = ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium
         let sensor = SensorPipeline(
             spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
-            sensitivity: initialSensitivity, logger: logger)
+            sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database))
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
             Task { await sensor.setSensitivity(ShakeSensitivity(rawValue: sensitivity.rawValue) ?? .medium) }
         }

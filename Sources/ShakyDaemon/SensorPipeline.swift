@@ -3,6 +3,7 @@ import ShakeDetection
 import ShakyCore
 import ShakyDrivers
 import ShakyProtocol
+import ShakyStore
 
 /// The accelerometer side of the daemon: opens the sensor, reads it only while a round is open, turns shakes
 /// into hints on the runtime, and survives the sensor being unplugged (waiting for udev to bring it back).
@@ -21,15 +22,18 @@ public actor SensorPipeline {
     private var wanted = false
     private var state: ShakyAPI.SensorState = .absent
     private var message: String?
+    private let calibrations: SensorCalibrations?
+    private var calibrating = false
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
     /// sensor may be back (udev hotplug by default); the pipeline then opens `spec` again through `table`.
     public init(
         spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
-        runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger,
+        runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger, calibrations: SensorCalibrations? = nil,
         returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:)
     ) {
         self.returns = returns
+        self.calibrations = calibrations
         self.spec = spec
         self.options = options
         self.table = table
@@ -98,7 +102,7 @@ public actor SensorPipeline {
     }
 
     private func startReading() async {
-        guard readingTask == nil, let source, state == .ready else { return }
+        guard readingTask == nil, !calibrating, let source, state == .ready else { return }
         let stream: AsyncThrowingStream<AccelSample, any Error>
         do {
             stream = try source.start()
@@ -111,9 +115,10 @@ public actor SensorPipeline {
         readingGeneration += 1
         let generation = readingGeneration
         let runtime = runtime
-        let sensitivity = sensitivity
+        let settings = detectorSettings(for: source.info)
         readingTask = Task { [weak self] in
-            var detector = ShakeDetector(sensitivity: sensitivity)
+            // Valid: a preset, or medium with a calibration's thresholds, which are within safe bounds.
+            var detector = (try? ShakeDetector(settings: settings)) ?? ShakeDetector(sensitivity: .medium)
             do {
                 for try await sample in stream {
                     if detector.process(sample) != nil { await runtime.shake() }
@@ -124,6 +129,111 @@ public actor SensorPipeline {
             }
         }
         await report()
+    }
+
+    /// The preset, or for `medium` the device's calibration when it has one (the presets stay otherwise).
+    private func detectorSettings(for info: SourceInfo) -> ShakeDetectorSettings {
+        let preset = ShakeDetectorSettings(sensitivity: sensitivity)
+        guard sensitivity == .medium, let calibrations else { return preset }
+        do {
+            guard let saved = try calibrations.load(Self.calibrationKey(of: info)) else { return preset }
+            return preset.calibrated(by: saved.result)
+        } catch {
+            logger.error("cannot read the sensor's calibration; using the preset", metadata: ["error": "\(error)"])
+            return preset
+        }
+    }
+
+    /// Seconds of shaking a calibration may ask for.
+    public static let shakingSecondsRange = 3.0...60
+    /// Seconds of holding still a calibration may ask for.
+    public static let stillSecondsRange = 2.0...60
+
+    /// The key a device's calibration is kept under: its driver and its own name, which survive re-plugging.
+    public static func calibrationKey(of info: SourceInfo) -> String { "\(info.driver):\(info.deviceName)" }
+
+    /// Teaches the detector this device's shake: reads the sensor for `shakingSeconds` while the player shakes
+    /// it, then, after a second to stop, for `stillSeconds` while they hold it still, and saves the thresholds
+    /// found for `medium` (within safe bounds) for this device. `step` hears each step as it begins. Durations are
+    /// measured on the samples' own timestamps.
+    ///
+    /// Refused while a round is open (the sensor then serves the game) or another calibration runs.
+    public func calibrate(
+        shakingSeconds: Double, stillSeconds: Double, step: @escaping @Sendable (SensorCalibrationStep) -> Void
+    ) async throws(SensorCalibrationError) -> SensorCalibration {
+        guard let calibrations else { throw .unavailable("this daemon keeps no calibrations") }
+        guard Self.shakingSecondsRange.contains(shakingSeconds), Self.stillSecondsRange.contains(stillSeconds) else {
+            throw .invalidDuration(
+                "shake for \(Self.shakingSecondsRange.lowerBound)–\(Self.shakingSecondsRange.upperBound) s and hold "
+                    + "still for \(Self.stillSecondsRange.lowerBound)–\(Self.stillSecondsRange.upperBound) s")
+        }
+        guard let source, state == .ready || state == .reading else {
+            throw .unavailable("no accelerometer is attached\(message.map { " (\($0))" } ?? "")")
+        }
+        guard !calibrating else { throw .unavailable("another calibration is running") }
+        guard readingTask == nil else {
+            throw .unavailable("a question is open and the sensor serves the game: calibrate between questions")
+        }
+        calibrating = true
+        defer { calibrating = false }
+        let stream: AsyncThrowingStream<AccelSample, any Error>
+        do {
+            stream = try source.start()
+        } catch {
+            sensorFailed(error)
+            await report()
+            throw .unavailable("the accelerometer cannot be read: \(error)")
+        }
+        logger.info("calibrating the accelerometer", metadata: ["device": "\(source.info)"])
+        var calibration = ShakeCalibration()
+        var phases = SensorCalibrationPhases(shakingSeconds: shakingSeconds, stillSeconds: stillSeconds)
+        step(.shake)
+        do {
+            for try await sample in stream {
+                switch phases.phase(of: sample.timestamp) {
+                case .shaking: calibration.addShaking(sample)
+                case .stopping: break
+                case .holdingStill: calibration.addHoldingStill(sample)
+                case .done: break
+                }
+                if phases.enteredStopping { step(.holdStill) }
+                if phases.isDone { break }
+            }
+        } catch {
+            source.stop()
+            sensorFailed(error)
+            await report()
+            throw .unavailable("the accelerometer failed during the calibration: \(error)")
+        }
+        source.stop()
+        defer { Task { await self.resumeAfterCalibration() } }
+        guard phases.isDone else { throw .unavailable("the calibration was interrupted") }
+        let result: ShakeCalibrationResult
+        do {
+            result = try calibration.result()
+        } catch {
+            throw .failed("\(error)")
+        }
+        let saved = SensorCalibration(
+            device: Self.calibrationKey(of: source.info), threshold: result.threshold,
+            sustainedThreshold: result.sustainedThreshold, strokePeak: result.strokePeak, noise: result.noise)
+        do {
+            try calibrations.save(saved)
+        } catch {
+            throw .failed("the calibration cannot be saved: \(error)")
+        }
+        logger.notice(
+            "the accelerometer is calibrated",
+            metadata: [
+                "device": "\(saved.device)", "threshold": "\(saved.threshold)",
+                "sustainedThreshold": "\(saved.sustainedThreshold)",
+            ])
+        return saved
+    }
+
+    /// A round that opened during the calibration starts reading now.
+    private func resumeAfterCalibration() async {
+        if wanted { await startReading() }
     }
 
     private func stopReading() async {
