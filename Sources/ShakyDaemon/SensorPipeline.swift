@@ -20,7 +20,7 @@ public actor SensorPipeline {
     private var hotplugTask: Task<Void, Never>?
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private var wanted = false
-    private var state: ShakyAPI.SensorState = .absent
+    private var state: ShakyAPI.SensorStatus.State = .absent
     private var message: String?
     private let calibrations: SensorCalibrations?
     private var calibrating = false

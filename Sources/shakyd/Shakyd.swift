@@ -1,4 +1,5 @@
 import ArgumentParser
+import Varlink
 
 /// `shakyd`: the Shaky Words daemon and its sensor tools.
 @main
