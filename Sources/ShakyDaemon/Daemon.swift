@@ -78,7 +78,7 @@ public final class Daemon: Sendable {
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
-            logger: logger)
+            logger: logger, sensor: sensor)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
         sound.play(.startup)
