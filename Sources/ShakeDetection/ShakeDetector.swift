@@ -28,14 +28,18 @@ import ShakyCore
 ///      a vehicle, tapping), and at most ``ShakeDetectorSettings/sustainedMaximumVerticalShare`` of its power along
 ///      gravity (gentle up-and-down motion is what walking, climbing stairs and lifting the device look like; a
 ///      vigorous vertical shake still qualifies in the brisk window);
-/// 3. fires when either window qualifies, then ignores everything for ``ShakeDetectorSettings/cooldown`` seconds:
+/// 3. at 20 Hz and above, turns away motion that is not along one line (``ShakeDetectorSettings/maximumCrossShare``,
+///    judged on the recent motion like the shape limits): circles, twists, turning the device round;
+/// 4. fires when either window qualifies, then ignores everything for ``ShakeDetectorSettings/cooldown`` seconds:
 ///    both windows start empty again when the cooldown ends, so a long shake fires again only once it has
 ///    qualified anew.
 ///
 /// Samples further apart than ``coarseInterval`` cannot show every half-cycle of a 3–6 Hz shake (it is aliased).
-/// There the brisk window needs one reversal fewer (at least one), and an above-threshold sample also counts as a
-/// reversal when, since the previous one, the motion along that one's direction fell below ``coarseDipFraction`` of
-/// the threshold or pointed back, or when it exceeds ``coarseUnmistakableMagnitude``. Two strong samples in a row
+/// There the brisk window needs one reversal fewer (at least one) and counts samples above
+/// ``ShakeDetectorSettings/coarseThresholdShare`` of its threshold (a sample seldom lands on a stroke's peak), and an
+/// above-threshold sample also counts as a reversal when, since the previous one, the motion along that one's
+/// direction fell below ``coarseDipFraction`` of the threshold or pointed back, or when it exceeds
+/// ``coarseUnmistakableMagnitude``. Two strong samples in a row
 /// pointing the same way, below that magnitude, are what turning the device over looks like: the gravity estimate
 /// lags and up to 2 g of apparent motion remains for a moment.
 ///
@@ -158,15 +162,15 @@ public struct ShakeDetector: Sendable {
                 motion, vertical: vertical, interval: interval, inverseInterval: inverseInterval, decay: shapeDecay)
         }
 
-        // Below 20 Hz a stroke is a few samples: too few to tell a line from an ellipse.
-        let alongOneLine = coarse || shape.isAlongOneLine(maximumRoundness: maximumRoundness)
-        let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse) && alongOneLine
+        let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse)
         let sustainedReady =
-            sustained.add(motion, at: time, interval: interval, coarse: coarse) && alongOneLine
+            sustained.add(motion, at: time, interval: interval, coarse: coarse)
             && shape.isShake(
                 maximumAngularFrequencySquared: maximumAngularFrequencySquared,
                 maximumVerticalShare: settings.sustainedMaximumVerticalShare)
         guard briskReady || sustainedReady else { return nil }
+        // Below 20 Hz a stroke is a few samples: too few to tell a line from an ellipse.
+        guard coarse || shape.isAlongOneLine(maximumRoundness: maximumRoundness) else { return nil }
         cooldownEnd = time + settings.cooldown
         let peakSquared = max(brisk.peakSquared(), sustained.peakSquared())
         brisk.clear()
