@@ -60,7 +60,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                logging, serviceLifecycle, nioCore, nioPosix, yams,
+                logging, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),
@@ -76,9 +76,7 @@ let package = Package(
         // Thin mains.
         .executableTarget(
             name: "shakyd",
-            dependencies: [
-                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", "Varlink", argumentParser, logging,
-            ]),
+            dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // `make generate`: regenerates Sources/ShakyProtocol/Generated from the `.varlink` files.
         .executableTarget(name: "varlink-generate", dependencies: ["VarlinkGenerator"]),

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Varlink
 
 /// `shaky`: the Shaky Words command-line client, a thin client of the `shakyd` daemon.
 public struct Shaky: AsyncParsableCommand {

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ShakyCore
-import Varlink
 import Yams
 
 /// The daemon's settings as written in the configuration file or given as flags; every field is optional.

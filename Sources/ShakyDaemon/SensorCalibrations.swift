@@ -40,10 +40,14 @@ public enum SensorCalibrationError: Error, Equatable, Sendable, CustomStringConv
     case failed(String)
     /// A step's duration is out of range.
     case invalidDuration(String)
+    /// The sensor stopped sending samples during the calibration.
+    case sensorSilent(String)
 
     public var description: String {
         switch self {
-        case .unavailable(let message), .failed(let message), .invalidDuration(let message): message
+        case .unavailable(let message), .failed(let message), .invalidDuration(let message),
+            .sensorSilent(let message):
+            message
         }
     }
 }

@@ -2,7 +2,6 @@ import Logging
 import ShakeDetection
 import ShakyCore
 import ShakyDrivers
-import ShakyProtocol
 import ShakyStore
 
 /// The accelerometer side of the daemon: opens the sensor, reads it only while a round is open, turns shakes
@@ -20,20 +19,28 @@ public actor SensorPipeline {
     private var hotplugTask: Task<Void, Never>?
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private var wanted = false
-    private var state: ShakyAPI.SensorStatus.State = .absent
+    private var state: SensorReport.State = .absent
     private var message: String?
     private let calibrations: SensorCalibrations?
+    private let clock: any Clock<Duration>
     private var calibrating = false
+    /// Samples the running calibration has received, which its watchdog checks for progress.
+    private var calibrationSamples = 0
+    /// Whether the watchdog ended the running calibration because the sensor went silent.
+    private var calibrationWentSilent = false
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
     /// sensor may be back (udev hotplug by default); the pipeline then opens `spec` again through `table`.
+    /// `clock` times a calibration's wait for samples (``calibrationSilenceLimit``).
     public init(
         spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
         runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger, calibrations: SensorCalibrations? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
         returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:)
     ) {
         self.returns = returns
         self.calibrations = calibrations
+        self.clock = clock
         self.spec = spec
         self.options = options
         self.table = table
@@ -103,9 +110,24 @@ public actor SensorPipeline {
 
     private func startReading() async {
         guard readingTask == nil, !calibrating, let source, state == .ready else { return }
+        let sensitivity = sensitivity
+        let settings = detectorSettings(for: source.info)
+        let logger = logger
+        // The detector runs where the samples are read; only the sample completing a shake reaches this task.
         let stream: AsyncThrowingStream<AccelSample, any Error>
         do {
-            stream = try source.start()
+            stream = try source.start(keeping: {
+                var detector: ShakeDetector
+                do {
+                    detector = try ShakeDetector(settings: settings)
+                } catch {
+                    logger.error(
+                        "the detector's settings are invalid; using the preset",
+                        metadata: ["sensitivity": "\(sensitivity.rawValue)", "error": "\(error)"])
+                    detector = ShakeDetector(sensitivity: sensitivity)
+                }
+                return { sample in detector.process(sample) != nil }
+            })
         } catch {
             sensorFailed(error)
             await report()
@@ -115,14 +137,9 @@ public actor SensorPipeline {
         readingGeneration += 1
         let generation = readingGeneration
         let runtime = runtime
-        let settings = detectorSettings(for: source.info)
         readingTask = Task { [weak self] in
-            // Valid: a preset, or medium with a calibration's thresholds, which are within safe bounds.
-            var detector = (try? ShakeDetector(settings: settings)) ?? ShakeDetector(sensitivity: .medium)
             do {
-                for try await sample in stream {
-                    if detector.process(sample) != nil { await runtime.shake() }
-                }
+                for try await _ in stream { await runtime.shake() }
                 await self?.readingEnded(generation, nil)
             } catch {
                 await self?.readingEnded(generation, error)
@@ -148,6 +165,8 @@ public actor SensorPipeline {
     public static let shakingSecondsRange = 3.0...60
     /// Seconds of holding still a calibration may ask for.
     public static let stillSecondsRange = 2.0...60
+    /// How long a calibration waits for the sensor's next sample before it gives up.
+    public static let calibrationSilenceLimit = Duration.seconds(5)
 
     /// The key a device's calibration is kept under: its driver and its own name, which survive re-plugging.
     public static func calibrationKey(of info: SourceInfo) -> String { "\(info.driver):\(info.deviceName)" }
@@ -155,7 +174,8 @@ public actor SensorPipeline {
     /// Teaches the detector this device's shake: reads the sensor for `shakingSeconds` while the player shakes
     /// it, then, after a second to stop, for `stillSeconds` while they hold it still, and saves the thresholds
     /// found for `medium` (within safe bounds) for this device. `step` hears each step as it begins. Durations are
-    /// measured on the samples' own timestamps.
+    /// measured on the samples' own timestamps. A sensor that sends nothing for ``calibrationSilenceLimit`` (by
+    /// the pipeline's clock) ends the calibration with ``SensorCalibrationError/sensorSilent(_:)``.
     ///
     /// Refused while a round is open (the sensor then serves the game) or another calibration runs.
     public func calibrate(
@@ -185,11 +205,16 @@ public actor SensorPipeline {
             throw .unavailable("the accelerometer cannot be read: \(error)")
         }
         logger.info("calibrating the accelerometer", metadata: ["device": "\(source.info)"])
+        calibrationSamples = 0
+        calibrationWentSilent = false
+        let watchdog = watchForSilence()
+        defer { watchdog.cancel() }
         var calibration = ShakeCalibration()
         var phases = SensorCalibrationPhases(shakingSeconds: shakingSeconds, stillSeconds: stillSeconds)
         step(.shake)
         do {
             for try await sample in stream {
+                calibrationSamples += 1
                 switch phases.phase(of: sample.timestamp) {
                 case .shaking: calibration.addShaking(sample)
                 case .stopping: break
@@ -207,6 +232,13 @@ public actor SensorPipeline {
         }
         source.stop()
         defer { Task { await self.resumeAfterCalibration() } }
+        if calibrationWentSilent {
+            logger.warning(
+                "the accelerometer went silent during the calibration", metadata: ["device": "\(source.info)"])
+            throw .sensorSilent(
+                "the accelerometer sent no samples for \(Self.calibrationSilenceLimit.components.seconds) s: "
+                    + "check that it is connected and calibrate again")
+        }
         guard phases.isDone else { throw .unavailable("the calibration was interrupted") }
         let result: ShakeCalibrationResult
         do {
@@ -229,6 +261,37 @@ public actor SensorPipeline {
                 "sustainedThreshold": "\(saved.sustainedThreshold)",
             ])
         return saved
+    }
+
+    /// Checks, every ``calibrationSilenceLimit``, that the running calibration received a sample since the last
+    /// check; stops the source when it did not, which ends the calibration's stream.
+    private func watchForSilence() -> Task<Void, Never> {
+        let clock = clock
+        return Task { [weak self] in
+            var seen = 0
+            while true {
+                do {
+                    try await Self.sleep(for: Self.calibrationSilenceLimit, on: clock)
+                } catch {
+                    return
+                }
+                guard let self, let received = await self.calibrationProgress(since: seen) else { return }
+                seen = received
+            }
+        }
+    }
+
+    /// The samples received so far, or `nil` (after stopping the source) when none came since `seen`.
+    private func calibrationProgress(since seen: Int) -> Int? {
+        guard calibrating else { return nil }
+        guard calibrationSamples == seen else { return calibrationSamples }
+        calibrationWentSilent = true
+        source?.stop()
+        return nil
+    }
+
+    private static func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
+        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
     }
 
     /// A round that opened during the calibration starts reading now.
@@ -324,8 +387,8 @@ public actor SensorPipeline {
     private func report() async {
         let info = source?.info
         await runtime.updateSensor(
-            ShakyAPI.SensorStatus(
-                state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate, shakes: 0,
-                sensitivity: sensitivity.rawValue, message: message))
+            SensorReport(
+                state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate,
+                sensitivity: sensitivity, message: message))
     }
 }

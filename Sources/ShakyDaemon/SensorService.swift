@@ -9,7 +9,7 @@ struct SensorService: ShakyAPI.SensorInterface.Implementation {
     /// Seconds of shaking and of holding still a calibration takes when the caller does not say.
     static let defaultCalibrationSeconds = (shake: 5.0, still: 4.0)
 
-    func status() async throws -> ShakyAPI.SensorStatus { await runtime.sensorStatus() }
+    func status() async throws -> ShakyAPI.SensorStatus { ShakyAPI.SensorStatus(await runtime.sensorReport()) }
 
     func calibrate(shakeSeconds: Double?, stillSeconds: Double?) async throws -> ShakyAPI.Calibration {
         guard let sensor else { throw ReplyError.calibrationFailed(message: "this daemon has no sensor pipeline") }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Varlink
 
 /// `shakyd`: the Shaky Words daemon and its sensor tools.
 @main

@@ -128,13 +128,13 @@ import Testing
             TextRenderer.sensor(
                 ShakyAPI.SensorStatus(
                     state: .reading, driver: "iio-buffer", device: "/dev/iio:device0", rate: 100, shakes: 3,
-                    sensitivity: "medium")) == """
+                    sensitivity: .medium)) == """
                     Sensor: reading (iio-buffer, /dev/iio:device0, 100 Hz)
                     Shakes: 3 · sensitivity medium
                     """)
         #expect(
             TextRenderer.sensor(
-                ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "light", message: "no accelerometer")
+                ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: .light, message: "no accelerometer")
             )
             .contains("Hints are manual"))
         #expect(

@@ -21,6 +21,8 @@ import TriviaEngine
         let driver: ScriptedAccelerometerDriver
         let returns: AsyncStream<Void>.Continuation
         let database: AppDatabase
+        /// The pipeline's clock, which times a calibration's wait for samples.
+        let sensorClock: ManualClock
     }
 
     static func harness() async throws -> Harness {
@@ -35,16 +37,17 @@ import TriviaEngine
         let source = ScriptedAccelerometerSource()
         let driver = ScriptedAccelerometerDriver(source)
         let (returnStream, returns) = AsyncStream<Void>.makeStream()
+        let sensorClock = ManualClock()
         let pipeline = SensorPipeline(
             spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
             runtime: runtime, sensitivity: .medium, logger: logger,
-            calibrations: SensorCalibrations(database: database), returns: { _ in returnStream })
+            calibrations: SensorCalibrations(database: database), clock: sensorClock, returns: { _ in returnStream })
         await runtime.setSensorDemandHandler(pipeline.demandHandler())
         await pipeline.start()
-        _ = try await runtime.newGame(
-            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], questions: 2, seed: 1))
+        _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 1))
         return Harness(
-            runtime: runtime, pipeline: pipeline, source: source, driver: driver, returns: returns, database: database)
+            runtime: runtime, pipeline: pipeline, source: source, driver: driver, returns: returns, database: database,
+            sensorClock: sensorClock)
     }
 
     /// Waits (bounded) until `condition` holds; the pipeline reacts on its own tasks.
@@ -62,18 +65,18 @@ import TriviaEngine
     @Test func theSensorIsReadOnlyWhileARoundIsOpen() async throws {
         let harness = try await Self.harness()
         #expect(harness.source.starts == 0)
-        #expect(await harness.runtime.sensorStatus().state == .ready)
+        #expect(await harness.runtime.sensorReport().state == .ready)
 
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
-        #expect(await harness.runtime.sensorStatus().state == .reading)
+        #expect(await harness.runtime.sensorReport().state == .reading)
 
-        _ = try await harness.runtime.perform(.pause)
+        _ = try await harness.runtime.makeMove(.pause)
         try await Self.eventually("the sensor is off while paused") { !harness.source.isReading }
-        _ = try await harness.runtime.perform(.resume)
+        _ = try await harness.runtime.makeMove(.resume)
         try await Self.eventually("the sensor is on again") { harness.source.isReading }
 
-        _ = try await harness.runtime.perform(.skipQuestion)
+        _ = try await harness.runtime.makeMove(.skipQuestion)
         try await Self.eventually("the sensor is off between rounds") { !harness.source.isReading }
         #expect(harness.source.starts == 2)
         #expect(harness.source.stops == 2)
@@ -81,38 +84,38 @@ import TriviaEngine
 
     @Test func aShakeRevealsAHint() async throws {
         let harness = try await Self.harness()
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
         let rest = (0..<50).map { AccelSample(timestamp: Double($0) / 100, x: 0, y: 0, z: AccelSample.standardGravity) }
         harness.source.feed(rest + shakeSamples(start: 0.5, duration: 1))
         try await Self.eventually("a hint is shown") { try await harness.runtime.status().hintsUsed == 1 }
-        #expect(await harness.runtime.sensorStatus().shakes == 1)
+        #expect(await harness.runtime.sensorReport().shakes == 1)
         #expect(try await harness.runtime.status().points == 8)
     }
 
     @Test func anUnpluggedSensorLeavesTheGameRunningUntilItReturns() async throws {
         let harness = try await Self.harness()
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
 
         harness.driver.plug(nil)
         harness.source.unplug()
-        try await Self.eventually("the sensor is gone") { await harness.runtime.sensorStatus().state == .gone }
+        try await Self.eventually("the sensor is gone") { await harness.runtime.sensorReport().state == .gone }
         // The game goes on with manual hints.
-        let status = try await harness.runtime.perform(.hint(source: .manual))
+        let status = try await harness.runtime.makeMove(.hint(source: .manual))
         #expect(status.hintsUsed == 1)
 
         // udev reports a device, but it cannot be opened yet: still gone.
         harness.returns.yield()
         for _ in 0..<100 { await Task.yield() }
-        #expect(await harness.runtime.sensorStatus().state == .gone)
+        #expect(await harness.runtime.sensorReport().state == .gone)
 
         let replacement = ScriptedAccelerometerSource()
         harness.driver.plug(replacement)
         harness.returns.yield()
         try await Self.eventually("the sensor is read again") { replacement.isReading }
         try await Self.eventually("the sensor is reported back") {
-            await harness.runtime.sensorStatus().state == .reading
+            await harness.runtime.sensorReport().state == .reading
         }
     }
 
@@ -125,7 +128,7 @@ import TriviaEngine
             spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: []),
             runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"))
         await pipeline.start()
-        let sensor = await runtime.sensorStatus()
+        let sensor = await runtime.sensorReport()
         #expect(sensor.state == .absent)
         #expect(sensor.message?.contains("hints are manual") == true)
     }
@@ -172,11 +175,11 @@ import TriviaEngine
         #expect(!harness.source.isReading)
 
         // A gentle steady shake (±0.75 g) that the medium preset takes is too gentle for this device now.
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
         harness.source.feed(Self.shaking(amplitude: 0.75 * g, from: 100, seconds: 2))
         for _ in 0..<1000 { await Task.yield() }
-        #expect(await harness.runtime.sensorStatus().shakes == 0)
+        #expect(await harness.runtime.sensorReport().shakes == 0)
         #expect(try await harness.runtime.status().hintsUsed == 0)
         harness.source.feed(shakeSamples(start: 103, duration: 1))
         try await Self.eventually("the firm shake shows a hint") { try await harness.runtime.status().hintsUsed == 1 }
@@ -184,7 +187,21 @@ import TriviaEngine
 
     @Test func withoutACalibrationMediumTakesAGentleSteadyShake() async throws {
         let harness = try await Self.harness()
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        harness.source.feed(Self.shaking(amplitude: 0.75 * AccelSample.standardGravity, from: 100, seconds: 2))
+        try await Self.eventually("the gentle shake shows a hint") {
+            try await harness.runtime.status().hintsUsed == 1
+        }
+    }
+
+    @Test func aStoredCalibrationOutOfBoundsLeavesMediumOnItsPreset() async throws {
+        let harness = try await Self.harness()
+        // A row no calibration could write (say, edited by hand): thresholds outside the safe bounds.
+        try harness.database.saveSensorCalibration(
+            SensorCalibration(
+                device: "scripted:scripted", threshold: 90, sustainedThreshold: 90, strokePeak: 1, noise: 0))
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
         harness.source.feed(Self.shaking(amplitude: 0.75 * AccelSample.standardGravity, from: 100, seconds: 2))
         try await Self.eventually("the gentle shake shows a hint") {
@@ -194,7 +211,7 @@ import TriviaEngine
 
     @Test func aCalibrationIsRefusedWhileAQuestionIsOpen() async throws {
         let harness = try await Self.harness()
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
         await #expect(throws: SensorCalibrationError.self) {
             try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { _ in }
@@ -202,6 +219,50 @@ import TriviaEngine
         await #expect(throws: SensorCalibrationError.self) {
             try await harness.pipeline.calibrate(shakingSeconds: .infinity, stillSeconds: 3) { _ in }
         }
+        #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == nil)
+    }
+
+    @Test func aCalibrationEndsWhenTheSensorSendsNothing() async throws {
+        let harness = try await Self.harness()
+        let calibration = Task {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { _ in }
+        }
+        try await Self.eventually("the calibration waits for samples") {
+            harness.source.isReading && harness.sensorClock.sleeperCount == 1
+        }
+        harness.sensorClock.advance(by: SensorPipeline.calibrationSilenceLimit)
+        await #expect {
+            _ = try await calibration.value
+        } throws: { error in
+            guard case .sensorSilent(let message) = error as? SensorCalibrationError else { return false }
+            return message.contains("no samples for 5 s")
+        }
+        #expect(!harness.source.isReading)
+        #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == nil)
+    }
+
+    @Test func aCalibrationWaitsWhileSamplesArriveAndEndsWhenTheyStop() async throws {
+        let harness = try await Self.harness()
+        let steps = Mutex<[SensorCalibrationStep]>([])
+        let calibration = Task {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { step in
+                steps.withLock { $0.append(step) }
+            }
+        }
+        try await Self.eventually("the calibration waits for samples") {
+            harness.source.isReading && harness.sensorClock.sleeperCount == 1
+        }
+        // The shaking and half the pause to stop arrive, then the sensor falls silent.
+        harness.source.feed(Self.shaking(amplitude: 2 * AccelSample.standardGravity, from: 0, seconds: 4.5))
+        try await Self.eventually("the samples are taken") { steps.withLock { $0 } == [.shake, .holdStill] }
+        harness.sensorClock.advance(by: SensorPipeline.calibrationSilenceLimit)
+        try await Self.eventually("the watchdog saw samples and waits again") {
+            harness.sensorClock.sleeperCount == 1
+        }
+        #expect(harness.source.isReading)
+        harness.sensorClock.advance(by: SensorPipeline.calibrationSilenceLimit)
+        await #expect(throws: SensorCalibrationError.self) { _ = try await calibration.value }
+        #expect(!harness.source.isReading)
         #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == nil)
     }
 }

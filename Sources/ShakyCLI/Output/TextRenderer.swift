@@ -231,7 +231,7 @@ enum TextRenderer {
         var lines = [
             "Sensor: \(sensor.state.rawValue)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
         ]
-        lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity)")
+        lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity.rawValue)")
         if sensor.state == .absent { lines.append("Hints are manual: `shaky hint`.") }
         if let message = sensor.message { lines.append(message) }
         return lines.joined(separator: "\n")
