@@ -80,7 +80,8 @@ public final class Daemon: Sendable {
         let initialSensitivity = ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium
         let sensor = SensorPipeline(
             spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
-            sensitivity: initialSensitivity, logger: logger)
+            sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
+            clock: clock)
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }
@@ -98,7 +99,7 @@ public final class Daemon: Sendable {
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
-            logger: logger, buzzers: buzzers)
+            logger: logger, sensor: sensor, buzzers: buzzers)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
         await runtime.setEarlyPressLockout(earlyPressLockout)

@@ -24,11 +24,13 @@ public enum ShakyService {
     /// How many events a watcher may fall behind before it is disconnected.
     public static let watcherQueueLimit = 256
 
-    /// Builds the service; `watchers` must hear `runtime`'s events; `buzzers` serves `io.shakywords.Buzzers` (a
-    /// service without devices when not given).
+    /// Builds the service; `watchers` must hear `runtime`'s events; `sensor` calibrates the accelerometer (without
+    /// it `Sensor.Calibrate` is refused); `buzzers` serves `io.shakywords.Buzzers` (a service without devices when
+    /// not given).
     public static func make(
         runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: SettingsController,
-        accessPolicy: any VarlinkAccessPolicy, logger: Logger, buzzers: BuzzerService? = nil
+        accessPolicy: any VarlinkAccessPolicy, logger: Logger, sensor: SensorPipeline? = nil,
+        buzzers: BuzzerService? = nil
     ) throws -> VarlinkService {
         let buzzers = buzzers ?? BuzzerService(runtime: runtime, database: database, logger: logger)
         return try VarlinkService(
@@ -37,7 +39,7 @@ public enum ShakyService {
                 ShakyAPI.GameInterface.varlinkInterface(
                     serving: GameService(runtime: runtime, database: database, watchers: watchers)),
                 ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
-                ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime)),
+                ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime, sensor: sensor)),
                 ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),
                 ShakyAPI.BuzzersInterface.varlinkInterface(
                     serving: BuzzersService(buzzers: buzzers, database: database)),
