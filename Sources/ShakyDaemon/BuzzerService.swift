@@ -62,9 +62,10 @@ public actor BuzzerService {
         watchers.removeValue(forKey: id)
     }
 
-    private func notify(_ notice: BuzzerNotice) {
+    private func notify(_ notice: BuzzerNotice) async {
         noticeHandler?(notice)
         for (id, sink) in watchers where !sink(notice) { watchers.removeValue(forKey: id) }
+        await runtime.announce(notice)
     }
 
     /// The devices seen so far, by identity.
@@ -81,7 +82,7 @@ public actor BuzzerService {
         let names: [String]
         if let teams { names = teams } else { names = await runtime.teamNames() }
         join = names.isEmpty ? nil : ButtonJoin(teams: names)
-        if let asking = join?.asking { notify(.joinAsking(team: asking)) }
+        if let asking = join?.asking { await notify(.joinAsking(team: asking)) }
         return names
     }
 
@@ -108,12 +109,12 @@ public actor BuzzerService {
         case .gone(let identity, let path):
             devices[identity]?.isPresent = false
             logger.notice("buzzer device gone; its teams keep their buttons", metadata: ["device": "\(path)"])
-            notify(.deviceGone(identity: identity, devicePath: path))
+            await notify(.deviceGone(identity: identity, devicePath: path))
         case .back(let identity, let path):
             devices[identity]?.isPresent = true
             devices[identity]?.candidate.devicePath = path
             logger.notice("buzzer device back", metadata: ["device": "\(path)"])
-            notify(.deviceBack(identity: identity, devicePath: path))
+            await notify(.deviceBack(identity: identity, devicePath: path))
         case .pressed(let presses):
             await handle(presses: presses)
         }
@@ -121,7 +122,7 @@ public actor BuzzerService {
 
     private func handle(presses: [ButtonPress]) async {
         if join != nil {
-            for press in presses { claim(press) }
+            for press in presses { await claim(press) }
             return
         }
         let assignments: [ButtonID: String]
@@ -147,14 +148,14 @@ public actor BuzzerService {
                 ])
             let lockedFor: Duration? =
                 if case .lockedOut(let until) = outcome { max(.zero, until - now) } else { nil }
-            notify(
+            await notify(
                 .pressed(
                     team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome,
                     lockedFor: lockedFor))
         }
     }
 
-    private func claim(_ press: ButtonPress) {
+    private func claim(_ press: ButtonPress) async {
         guard var current = join, let team = current.press(press.button) else { return }
         do {
             try database.assignBuzzer(
@@ -166,8 +167,8 @@ public actor BuzzerService {
             return
         }
         join = current.isComplete ? nil : current
-        notify(.joined(team: team, device: press.button.device, keyName: press.keyName))
-        if let asking = current.asking { notify(.joinAsking(team: asking)) }
+        await notify(.joined(team: team, device: press.button.device, keyName: press.keyName))
+        if let asking = current.asking { await notify(.joinAsking(team: asking)) }
         light(team: team, slot: nil, for: [press.button])
     }
 
@@ -177,7 +178,7 @@ public actor BuzzerService {
         switch event {
         case .state:
             allOff()
-        case .sensor:
+        case .sensor, .buzzer:
             break
         case .action(let action):
             switch action {
@@ -226,19 +227,4 @@ public actor BuzzerService {
         ]
         return palette[((slot % palette.count) + palette.count) % palette.count]
     }
-}
-
-/// What the buzzer service tells watchers.
-public enum BuzzerNotice: Sendable, Equatable {
-    /// Press to join: this team should press its button now.
-    case joinAsking(team: String)
-    /// A team claimed a button by pressing it.
-    case joined(team: String, device: String, keyName: String)
-    /// A team's button went down at `kernelTime` (CLOCK_MONOTONIC), with what became of it (and, when it locked
-    /// the team out, for how long from now).
-    case pressed(team: String, keyName: String, kernelTime: Duration, outcome: PressOutcome, lockedFor: Duration?)
-    /// A buzzer device went away; its buttons keep their teams.
-    case deviceGone(identity: String, devicePath: String)
-    /// A buzzer device is back.
-    case deviceBack(identity: String, devicePath: String)
 }

@@ -123,3 +123,14 @@ extension ShakyAPI.BuzzerEvent {
         }
     }
 }
+
+extension ShakyAPI.ButtonEvent {
+    /// The notice as `Game.Watch` reports it: the same fields as `Buzzers.Watch`.
+    init(_ notice: BuzzerNotice) {
+        let event = ShakyAPI.BuzzerEvent(notice)
+        self.init(
+            kind: event.kind, team: event.team, keyName: event.keyName, device: event.device, path: event.path,
+            kernelTime: event.kernelTime, outcome: event.outcome, order: event.order, lockedFor: event.lockedFor,
+            message: event.message)
+    }
+}

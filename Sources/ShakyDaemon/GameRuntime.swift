@@ -207,6 +207,12 @@ public actor GameRuntime {
         return outcomes
     }
 
+    /// Tells the observer what happened to the teams' buttons, in order with the game's events (a press's
+    /// notice comes after the buzz it made).
+    public func announce(_ notice: BuzzerNotice) {
+        observer?(.buzzer(notice))
+    }
+
     /// The runtime clock's reading now (what lock-out deadlines are measured on).
     public func clockReading() -> Duration { clock.now() }
 

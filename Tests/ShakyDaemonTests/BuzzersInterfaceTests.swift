@@ -103,4 +103,49 @@ struct BuzzersInterfaceTests {
             await connection.close()
         }
     }
+
+    @Test("Game.Watch reports the buttons too: a lock-out, a buzz after its buzz event, devices going and back")
+    func gameWatchReportsButtons() async throws {
+        try await TestDaemon.run(.socket) { client in
+            try await PartyPack.create(on: client)
+            try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let daemon = client.daemon
+            await daemon.runtime.setEarlyPressLockout(.seconds(2))
+            await daemon.buzzers.handle(.attached(Self.buzz))
+            try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Foxes", "device": .string(Self.buzz.identity), "key": "BTN_TRIGGER_HAPPY1"])
+            try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Owls", "device": .string(Self.buzz.identity), "key": "BTN_TRIGGER_HAPPY6"])
+            let connection = try await client.connect()
+            let events = try await ShakyAPI.GameInterface.Client(connection).watch()
+            var iterator = events.makeAsyncIterator()
+            // The first event is the state: the watcher is attached from then on.
+            #expect(try await iterator.next()?.event.kind == .state)
+            // Owls press before the question opens; the Foxes buzz once it is open.
+            await daemon.buzzers.handle(Self.press(key: 0x2c5, kernelMilliseconds: 1_000))
+            try await client.game("Next")
+            await daemon.buzzers.handle(Self.press(key: 0x2c0, kernelMilliseconds: 9_250))
+            await daemon.buzzers.handle(.gone(identity: Self.buzz.identity, devicePath: Self.buzz.devicePath))
+            await daemon.buzzers.handle(.back(identity: Self.buzz.identity, devicePath: "/dev/input/event31"))
+            var seen: [ShakyAPI.Event] = []
+            while seen.filter({ $0.kind == .buzzer }).count < 4, let reply = try await iterator.next() {
+                if reply.event.kind == .buzzer || reply.event.kind == .buzz { seen.append(reply.event) }
+            }
+            let buttons = seen.compactMap(\.buzzer)
+            #expect(buttons.map(\.kind) == [.pressed, .pressed, .deviceGone, .deviceBack])
+            #expect(buttons.first?.team == "Owls")
+            #expect(buttons.first?.outcome == "lockedOut")
+            #expect(buttons.first?.lockedFor == 2)
+            #expect(buttons.first?.kernelTime == 1)
+            #expect(buttons.dropFirst().first?.team == "Foxes")
+            #expect(buttons.dropFirst().first?.outcome == "buzzed")
+            #expect(buttons.dropFirst().first?.kernelTime == 9.25)
+            #expect(buttons.last?.path == "/dev/input/event31")
+            // The buzz comes first, then the press that made it.
+            #expect(seen.map(\.kind) == [.buzzer, .buzz, .buzzer, .buzzer, .buzzer])
+            await connection.close()
+        }
+    }
 }
