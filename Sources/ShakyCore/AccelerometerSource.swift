@@ -38,11 +38,15 @@ public struct SourceInfo: Sendable, Hashable, CustomStringConvertible {
     public var sysfsPath: String?
     /// The mount matrix applied to readings, as text (`"1, 0, 0; 0, 1, 0; 0, 0, 1"`), when not the identity.
     public var mountMatrix: String?
+    /// Which way the readings' axes point, in words (`controller: … lying flat: +y`), when known.
+    public var frame: String?
+    /// How the device is being read when that is not the usual way, and why (a fallback, a low rate).
+    public var note: String?
 
     /// Creates a description.
     public init(
         driver: String, devicePath: String, deviceName: String, rate: Double? = nil, sysfsPath: String? = nil,
-        mountMatrix: String? = nil
+        mountMatrix: String? = nil, frame: String? = nil, note: String? = nil
     ) {
         self.driver = driver
         self.devicePath = devicePath
@@ -50,6 +54,8 @@ public struct SourceInfo: Sendable, Hashable, CustomStringConvertible {
         self.rate = rate
         self.sysfsPath = sysfsPath
         self.mountMatrix = mountMatrix
+        self.frame = frame
+        self.note = note
     }
 
     public var description: String {

@@ -186,7 +186,7 @@ public actor GameRuntime {
         let isPresent = status.state == .ready || status.state == .reading
         sensor = ShakyAPI.SensorStatus(
             state: status.state, driver: status.driver, device: status.device, rate: status.rate,
-            shakes: sensor.shakes, sensitivity: status.sensitivity, message: status.message)
+            shakes: sensor.shakes, sensitivity: status.sensitivity, message: status.message, frame: status.frame)
         if wasPresent != isPresent {
             var event = ShakyAPI.Event(kind: .sensor)
             event.sensorPresent = isPresent

@@ -327,10 +327,12 @@ public enum ShakyAPI {
         public var shakes: Int
         public var sensitivity: String
         public var message: String?
+        /// Which way the readings' axes point, in words.
+        public var frame: String?
 
         public init(
             state: SensorState, driver: String? = nil, device: String? = nil, rate: Double? = nil, shakes: Int,
-            sensitivity: String, message: String? = nil
+            sensitivity: String, message: String? = nil, frame: String? = nil
         ) {
             self.state = state
             self.driver = driver
@@ -339,6 +341,7 @@ public enum ShakyAPI {
             self.shakes = shakes
             self.sensitivity = sensitivity
             self.message = message
+            self.frame = frame
         }
     }
 

@@ -109,8 +109,10 @@ extension VarlinkInterface {
           shakes: int,
           # light, medium or hard.
           sensitivity: string,
-          # Why there is no sensor, or the last problem.
-          message: ?string
+          # Why there is no sensor, the last problem, or how it is read when not the usual way.
+          message: ?string,
+          # Which way the readings' axes point (a game controller lying flat reads gravity on +y).
+          frame: ?string
         )
 
         method Status() -> (sensor: SensorStatus)
