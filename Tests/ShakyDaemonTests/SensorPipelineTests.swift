@@ -117,10 +117,32 @@ import TriviaEngine
             logger: Logger(label: "test"))
         let pipeline = SensorPipeline(
             spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: []),
-            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"))
+            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"),
+            appearances: { AsyncStream { _ in } })
         await pipeline.start()
         let sensor = await runtime.sensorStatus()
         #expect(sensor.state == .absent)
         #expect(sensor.message?.contains("hints are manual") == true)
+    }
+
+    @Test func aSensorPluggedInAfterTheStartIsUsed() async throws {
+        let runtime = GameRuntime(
+            database: try AppDatabase.inMemory(), clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+        let driver = ScriptedAccelerometerDriver(nil)
+        let (appearances, appeared) = AsyncStream<Void>.makeStream()
+        let pipeline = SensorPipeline(
+            spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
+            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"), appearances: { appearances })
+        await pipeline.start()
+        #expect(await runtime.sensorStatus().state == .absent)
+
+        appeared.yield()  // something unrelated appeared: still nothing to read
+        let source = ScriptedAccelerometerSource()
+        driver.plug(source)
+        appeared.yield()
+        try await Self.eventually("the new sensor is attached") { await runtime.sensorStatus().state == .ready }
+        #expect(await runtime.sensorStatus().device == source.info.devicePath)
+        await pipeline.stop()
     }
 }
