@@ -40,6 +40,8 @@ final class IIOBufferedReading: AccelerometerReading {
     private let mountMatrix: MountMatrix
     /// The rate the device reports after setup.
     let rate: Double?
+    /// Turns the kernel's timestamps into CLOCK_MONOTONIC.
+    private let timestampClock: IIOTimestampClock
 
     /// Sets up `deviceID` and enables its buffer. Throws when any step fails (the polled driver is the fallback).
     init(deviceID: String, rate wantedRate: Double, udev: UdevDevice?) throws {
@@ -65,6 +67,7 @@ final class IIOBufferedReading: AccelerometerReading {
         if device.attribute("current_timestamp_clock") != nil {
             try? device.writeAttribute("current_timestamp_clock", "monotonic")
         }
+        timestampClock = IIOTimestampClock(clockName: device.attribute("current_timestamp_clock"))
         let buffer = try IIOBuffer(device: device, scansPerRefill: 1)
         self.buffer = buffer
         try checkNegativeErrno(
@@ -93,10 +96,16 @@ final class IIOBufferedReading: AccelerometerReading {
 
     /// Reads scans until stopped; each becomes one sample.
     func run(_ session: ReaderSession) throws {
+        var watchdog = SampleWatchdog(period: 1 / (rate ?? 100), startedAt: monotonicSeconds())
         while true {
-            switch try session.wait(readable: pollDescriptor, device: devicePath) {
+            let wait = watchdog.remaining(at: monotonicSeconds())
+            switch try session.wait(readable: pollDescriptor, device: devicePath, timeoutMilliseconds: wait) {
             case .stopped: return
-            case .timedOut: continue
+            case .timedOut:
+                if watchdog.isStarved(at: monotonicSeconds()) {
+                    throw BufferNeverDeliveredError(device: devicePath, timeout: watchdog.timeout)
+                }
+                continue
             case .readable: break
             }
             let count = iio_buffer_refill(buffer.pointer)
@@ -110,6 +119,7 @@ final class IIOBufferedReading: AccelerometerReading {
             let start = iio_buffer_start(buffer.pointer)!
             let step = iio_buffer_step(buffer.pointer)
             var scan = 0
+            if count >= step { watchdog.sampleArrived() }
             while scan + step <= count {
                 session.yield(decodeScan(UnsafeRawBufferPointer(start: start + scan, count: step)))
                 scan += step
@@ -126,47 +136,12 @@ final class IIOBufferedReading: AccelerometerReading {
         }
         let time: Double
         if let timestamp {
-            time =
-                Double(timestamp.format.decode(UnsafeRawBufferPointer(rebasing: bytes[timestamp.byteOffset...]))) / 1e9
+            time = timestampClock.monotonic(
+                Double(timestamp.format.decode(UnsafeRawBufferPointer(rebasing: bytes[timestamp.byteOffset...]))) / 1e9)
         } else {
             time = monotonicSeconds()
         }
         let (x, y, z) = mountMatrix.apply(x: values[0], y: values[1], z: values[2])
         return AccelSample(timestamp: time, x: x, y: y, z: z)
-    }
-}
-
-extension IIODevice {
-    /// Makes sure the device has a trigger when it needs one; returns the trigger's name (`nil`: none needed).
-    ///
-    /// A device whose `trigger/current_trigger` is empty needs one: the data-ready trigger the driver registers,
-    /// named `<name>-dev<N>` (any `…-dev<N>` that is not a motion trigger is taken when that name is absent).
-    @discardableResult
-    func ensureTrigger() throws -> String? {
-        var current: OpaquePointer?
-        let result = iio_device_get_trigger(pointer, &current)
-        if result == -ENOENT || result == -EINVAL { return nil }
-        try checkNegativeErrno(result, "read the current trigger", device: devicePath)
-        if let current {
-            return iio_device_get_name(current).map { String(cString: $0) }
-                ?? String(cString: iio_device_get_id(current))
-        }
-        guard let chosen = chooseTrigger() else {
-            throw IIOSetupError(
-                device: devicePath,
-                problem: "needs a trigger but none is registered (expected \"\(name)-dev\(index ?? 0)\")")
-        }
-        try checkNegativeErrno(
-            iio_device_set_trigger(pointer, chosen.pointer), "set trigger \(chosen.name)", device: devicePath)
-        return chosen.name
-    }
-
-    /// The trigger this device should use: its own data-ready trigger, by the kernel's naming convention.
-    func chooseTrigger() -> (name: String, pointer: OpaquePointer)? {
-        let triggers = context.triggers()
-        let suffix = "-dev\(index ?? 0)"
-        if let own = triggers.first(where: { $0.name == name + suffix }) { return (own.name, own.pointer) }
-        let candidates = triggers.filter { $0.name.hasSuffix(suffix) && !$0.name.contains("motion") }
-        return candidates.first.map { ($0.name, $0.pointer) }
     }
 }

@@ -9,6 +9,7 @@ final class IIOPolledReading: AccelerometerReading {
     private let calibration: [(scale: Double, offset: Double)]
     private let mountMatrix: MountMatrix
     private let period: Double
+    private var retry = ReadRetryPolicy()
 
     init(deviceID: String, rate: Double, udev: UdevDevice?) throws {
         let context = try IIOContext()
@@ -31,7 +32,7 @@ final class IIOPolledReading: AccelerometerReading {
     /// Reads one sample per period until stopped.
     func run(_ session: ReaderSession) throws {
         var deadline = monotonicSeconds()
-        while true {
+        reading: while true {
             let time = monotonicSeconds()
             var values = [0.0, 0.0, 0.0]
             for index in 0..<3 {
@@ -44,10 +45,17 @@ final class IIOPolledReading: AccelerometerReading {
                         device: device.devicePath)
                 } catch {
                     if session.isStopRequested { return }
-                    throw error.classified
+                    switch retry.failed(devicePresent: device.isPresentInSysfs) {
+                    case .gone: throw error.classified
+                    case .retry(let delay, _):
+                        guard try session.sleep(untilMonotonic: monotonicSeconds() + delay) else { return }
+                        deadline = monotonicSeconds()
+                        continue reading
+                    }
                 }
                 values[index] = (Double(raw) + calibration[index].offset) * calibration[index].scale
             }
+            retry.succeeded()
             let (x, y, z) = mountMatrix.apply(x: values[0], y: values[1], z: values[2])
             session.yield(AccelSample(timestamp: time, x: x, y: y, z: z))
             deadline += period
