@@ -91,7 +91,7 @@ let package = Package(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
         .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
         .testTarget(
-            name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
+            name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakeDetection", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", grdb]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),

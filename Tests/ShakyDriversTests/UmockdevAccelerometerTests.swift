@@ -100,6 +100,16 @@ struct UmockdevAccelerometerTests {
         #expect(metadata["device"] == "Shaky Evdev Accelerometer (/dev/input/event21)")
     }
 
+    @Test func scriptsEscapeOnlyBytesBelowASpace() {
+        #expect(
+            UmockdevScript.escape([0x00, 0x1F, 0x20, 0x21, 0x5E, 0xFF]) == [
+                0x5E, 0x40, 0x5E, 0x5F, 0x20, 0x21, 0x5E, 0x60, 0xFF,
+            ])
+        let script = UmockdevScript.encode(node: "/dev/x", chunks: [(5, [0x41]), (20, [0x20, 0x42])])
+        #expect(
+            String(decoding: script, as: UTF8.self) == "d 0 /dev/x\nr 5 A B\n", "a leading space joins the line before")
+    }
+
     @Test func unknownDeviceNameIsAClearError() async throws {
         let outcome = try await UmockdevHarness.runShakyd(
             device: "iio-poll-accel.umockdev", ["record", "--input", "iio:nonesuch", "--output", "/dev/null"])
@@ -123,24 +133,12 @@ struct BufferScan {
     }
 
     /// An umockdev read script: each scan written to `node` 20 ms after the previous, the first after a head start.
-    ///
-    /// Scripts are raw bytes: bytes up to 32 are written `^` + (byte + 64), `^` itself as ``^` ``.
     static func umockdevScript(node: String, scans: [BufferScan], headStartMilliseconds: Int) -> Data {
-        var script = Data("d 0 \(node)\n".utf8)
-        for (index, scan) in scans.enumerated() {
-            script.append(contentsOf: Array("r \(index == 0 ? headStartMilliseconds : 20) ".utf8))
-            for byte in scan.bytes {
-                if byte == UInt8(ascii: "^") {
-                    script.append(contentsOf: [UInt8(ascii: "^"), UInt8(ascii: "`")])
-                } else if byte <= 32 {
-                    script.append(contentsOf: [UInt8(ascii: "^"), byte + 64])
-                } else {
-                    script.append(byte)
-                }
-            }
-            script.append(UInt8(ascii: "\n"))
-        }
-        return script
+        UmockdevScript.encode(
+            node: node,
+            chunks: scans.enumerated().map { index, scan in
+                (index == 0 ? headStartMilliseconds : 20, scan.bytes)
+            })
     }
 }
 

@@ -75,24 +75,27 @@ enum UmockdevHarness {
         }
     }
 
-    /// Runs `shakyd ARGUMENTS` under `umockdev-run` with the given device description and node files.
+    /// Runs `shakyd ARGUMENTS` under `umockdev-run` with the given device description and node files; a
+    /// `wrapper` command (which runs what follows it) goes between umockdev-run and shakyd.
     static func runShakyd(
-        device: String, nodeFiles: [String] = [], _ arguments: [String], timeout: Double = 60
+        device: String, nodeFiles: [String] = [], wrapper: [String] = [], _ arguments: [String], timeout: Double = 60
     ) async throws -> Outcome {
         let shakyd = try shakyd()
         return try await run(
-            try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--", shakyd] + arguments, timeout: timeout)
+            try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--"] + wrapper + [shakyd] + arguments,
+            timeout: timeout)
     }
 
     /// Records `duration` seconds from `input` under umockdev and returns the trace read back.
     static func record(
-        device: String, nodeFiles: [String] = [], input: String = "auto", rate: Double = 100, duration: Double
+        device: String, nodeFiles: [String] = [], wrapper: [String] = [], input: String = "auto", rate: Double = 100,
+        duration: Double
     ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("recording.csv").path
         let outcome = try await runShakyd(
-            device: device, nodeFiles: nodeFiles,
+            device: device, nodeFiles: nodeFiles, wrapper: wrapper,
             ["record", "--input", input, "--rate", "\(rate)", "--output", output, "--duration", "\(duration)"])
         guard outcome.status == 0 else {
             throw HarnessError("shakyd record exited with \(outcome.status): \(outcome.standardError)")
