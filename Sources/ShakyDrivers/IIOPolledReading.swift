@@ -53,9 +53,9 @@ final class IIOPolledReading: AccelerometerReading {
                         continue reading
                     }
                 }
+                retry.succeeded()
                 values[index] = (Double(raw) + calibration[index].offset) * calibration[index].scale
             }
-            retry.succeeded()
             let (x, y, z) = mountMatrix.apply(x: values[0], y: values[1], z: values[2])
             session.yield(AccelSample(timestamp: time, x: x, y: y, z: z))
             deadline += period

@@ -126,7 +126,10 @@ public struct TraceRecorder: Sendable {
             }
             source.stop()
             if Task.isCancelled { break }
-            guard let monitor, goneError != nil || monitor.isGone else { break }
+            guard let monitor, goneError != nil || monitor.isGone else {
+                if let goneError { log("\(goneError); udev cannot be watched, so recording ends") }
+                break
+            }
             monitor.markGone()
             try writer.flush()
             log(

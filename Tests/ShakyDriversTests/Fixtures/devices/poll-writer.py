@@ -30,6 +30,8 @@ for milliseconds, x, y, z in rows:
     if process.poll() is not None:
         break
     for axis, value in zip("xyz", (x, y, z)):
-        with open(os.path.join(device, "in_accel_%s_raw" % axis), "w") as attribute:
-            attribute.write("%d\n" % value)
+        # Overwrite in place with one fixed-width write: a reader must never see the file empty (the
+        # kernel's attributes never are), and umockdev does not redirect rename().
+        with open(os.path.join(device, "in_accel_%s_raw" % axis), "r+") as attribute:
+            attribute.write("%7d\n" % value)
 sys.exit(process.wait())
