@@ -1,6 +1,7 @@
 import Foundation
 import ShakeDetection
 import ShakyCore
+import ShakyDrivers
 import Testing
 
 /// The accelerometers people own, each emulated from its Linux 6.1 driver (`Fixtures/devices/make-devices.py`
@@ -234,5 +235,53 @@ import Testing
         #expect(firm.count == 1, "one firm shake: \(shakes)")
         let gentle = shakes.filter { $0 >= Motion.gentle.lowerBound && $0 < Motion.gentle.upperBound + 0.5 }
         #expect(!gentle.isEmpty, "the gentle shake is detected with medium: \(shakes)")
+    }
+}
+
+/// What `shakyd list-devices` says about the emulated devices: how a usable one will be read, and what a refused
+/// one needs.
+@Suite struct ListDevicesTests {
+    static func listDevices(_ fixture: String, node: String? = nil) async throws -> String {
+        var nodeFiles: [String] = []
+        if let node {
+            nodeFiles = ["-i", "\(node)=\(UmockdevHarness.fixture("devices/\(fixture).ioctl"))"]
+        }
+        let outcome = try await UmockdevHarness.runShakyd(
+            device: "devices/\(fixture).umockdev", nodeFiles: nodeFiles, ["list-devices"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        return outcome.standardOutput
+    }
+
+    @Test func aHIDSensorHubIsAskedForTheRateDetectionNeeds() async throws {
+        let output = try await Self.listDevices("hid-sensor-hub")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  iio-buffer\t/dev/iio:device0\taccel_3d\tusable"), "\(output)")
+        #expect(lines.contains("    rate: 100 Hz"), "written over the hub's 12.5 Hz: \(output)")
+        #expect(lines.contains("    frame: \(KnownAccelerometers.deviceFrame)"), "\(output)")
+        #expect(!output.contains("note:"), "100 Hz needs no warning")
+    }
+
+    @Test func aTabletsInMountMatrixIsShown() async throws {
+        let output = try await Self.listDevices("bmc150")
+        #expect(output.contains("    mount matrix: 0, -1, 0; 1, 0, 0; 0, 0, 1"), "\(output)")
+        #expect(output.contains("    rate: 125 Hz"), "\(output)")
+    }
+
+    @Test func theWiiRemoteIsUsableThoughUdevCallsItAJoystick() async throws {
+        let output = try await Self.listDevices("wiimote", node: "/dev/input/event33")
+        #expect(
+            output.hasSuffix("Would use: evdev /dev/input/event33 (Nintendo Wii Remote Accelerometer)\n"), "\(output)")
+        #expect(output.contains("    frame: Wii Remote:"), "\(output)")
+        #expect(!output.contains("Nintendo Wii Remote IR"), "its other nodes are not candidates")
+    }
+
+    @Test func anUnknownDeviceIsRefusedWithTheRuleThatWouldDescribeIt() async throws {
+        let output = try await Self.listDevices("acme-tilt", node: "/dev/input/event37")
+        #expect(
+            output.contains(
+                #"rejected: /dev/input/event37: ABS_X/ABS_Y/ABS_Z report no resolution, so the units per g are unknown; "#
+                    + #"add a udev rule: SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Acme Tilt Sensor", "#
+                    + #"ENV{SHAKY_ACCEL_UNITS_PER_G}="N""#), "\(output)")
+        #expect(output.hasSuffix("Would use: nothing; `--input trace:FILE` replays a recorded trace instead\n"))
     }
 }

@@ -435,6 +435,13 @@ EVDEV = {
         id=(0x18, 0, 345, 0), prop=False,
         abs={ABS_X: (-4096, 4096, 3, 3, 0), ABS_Y: (-4096, 4096, 3, 3, 0), ABS_Z: (-4096, 4096, 3, 3, 0)},
         codes=[ABS_X, ABS_Y, ABS_Z], units=256, rate=100, gravity=("+z", "-y"), shake_axis="x"),
+    # Not a real product: an accelerometer whose driver sets the property but no resolution, for the refusal
+    # that names the udev rule to add.
+    "acme-tilt": dict(
+        name="Acme Tilt Sensor", parent="/devices/platform/acme-tilt/input", id=(0x19, 0, 0, 0), prop=True,
+        abs={ABS_X: (-512, 512, 0, 0, 0), ABS_Y: (-512, 512, 0, 0, 0), ABS_Z: (-512, 512, 0, 0, 0)},
+        codes=[ABS_X, ABS_Y, ABS_Z], units=256, rate=100, gravity=("+z", "+x"), shake_axis="y",
+        udev={"ID_INPUT_ACCELEROMETER": "1"}),
 }
 
 
