@@ -8,10 +8,10 @@ import Testing
 struct UmockdevAccelerometerTests {
     @Test func polledIIODeviceIsScaledOffsetAndRotated() async throws {
         let (samples, metadata, _) = try await UmockdevHarness.record(
-            device: "iio-poll-accel.umockdev", input: "iio:shaky-poll-accel", rate: 20, duration: 0.4)
+            device: "iio-poll-accel.umockdev", input: "iio:shaky-poll-accel", rate: 20, duration: 0.8)
         // raw (100, -200, 512), offset 10, scale 0.01 → chip (1.1, -1.9, 5.22);
         // in_accel_mount_matrix "0, 1, 0; -1, 0, 0; 0, 0, 1" → device (-1.9, -1.1, 5.22).
-        #expect(samples.count >= 3, "expected several polled samples in 0.4 s at 20 Hz, got \(samples.count)")
+        #expect(samples.count >= 3, "expected several polled samples in 0.8 s at 20 Hz, got \(samples.count)")
         for sample in samples {
             #expect(abs(sample.x - -1.9) < 1e-9 && abs(sample.y - -1.1) < 1e-9 && abs(sample.z - 5.22) < 1e-9)
         }

@@ -66,7 +66,7 @@ import Testing
             recordedRate: "100", sampleRate: 100),
         // The INT pin is not wired: the buffer is enabled, stays silent, and shakyd polls instead.
         Device(
-            fixture: "mpu6050-unwired", feed: .attributes(sysfs: i2c(0x68), headStart: 1.6), driver: "iio-buffer",
+            fixture: "mpu6050-unwired", feed: .attributes(sysfs: i2c(0x68), headStart: 2), driver: "iio-buffer",
             name: "mpu6050", gravity: (.z, .x), recordedRate: "100", sampleRate: 100),
         Device(
             fixture: "adxl345-iio", feed: .attributes(sysfs: i2c(0x53)), driver: "iio-poll", name: "adxl345",
@@ -95,7 +95,7 @@ import Testing
         Device(
             fixture: "dualsense", feed: .events(node: "/dev/input/event30"), driver: "evdev",
             name: "Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors", gravity: (.y, .z),
-            recordedRate: nil, sampleRate: 250),
+            recordedRate: nil, sampleRate: 125),
         Device(
             fixture: "dualshock4", feed: .events(node: "/dev/input/event31"), driver: "evdev",
             name: "Sony Interactive Entertainment Wireless Controller Motion Sensors", gravity: (.y, .minusX),
@@ -160,12 +160,14 @@ import Testing
         }
     }
 
-    /// Where the motion starts in the samples' clock: 0.3 s before gravity first lies along orientation B.
+    /// Where the motion starts in the samples' clock: reckoned back from where gravity first stops lying along
+    /// orientation B (a reader that started late, as a polled one may under load, still sees how B ends).
     static func motionStart(_ samples: [AccelSample], _ device: Device) -> Double? {
         let g = AccelSample.standardGravity
-        return samples.first { device.gravity.b.component(of: $0) > 0.7 * g }.map {
-            $0.timestamp - Motion.restB.lowerBound
-        }
+        let isB = { (sample: AccelSample) in device.gravity.b.component(of: sample) > 0.7 * g }
+        guard let first = samples.firstIndex(where: isB) else { return nil }
+        let last = samples[first...].prefix(while: isB).last ?? samples[first]
+        return last.timestamp + 1 / device.sampleRate - Motion.restB.upperBound
     }
 
     // Three streams side by side, each device after the other: emulated nodes fed by umockdev lose data when
