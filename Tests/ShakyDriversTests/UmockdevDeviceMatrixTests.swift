@@ -29,9 +29,9 @@ import Testing
     enum Feed: Sendable {
         /// Raw scans into `/dev/iio:device0` (`NAME.script`).
         case buffer
-        /// Raw attribute values written while shakyd polls (`NAME.poll`), into this sysfs directory, after a
-        /// head start in seconds (longer for a buffer that must first be found silent).
-        case attributes(sysfs: String, headStart: Double = 0.8)
+        /// Raw attribute values written while shakyd polls (`NAME.poll`), into this sysfs directory, once its
+        /// log contains `ready` (it is polling).
+        case attributes(sysfs: String, ready: String = "recording from")
         /// Kernel events on this node (`NAME.ioctl`, `NAME.events`).
         case events(node: String)
     }
@@ -66,7 +66,8 @@ import Testing
             recordedRate: "100", sampleRate: 100),
         // The INT pin is not wired: the buffer is enabled, stays silent, and shakyd polls instead.
         Device(
-            fixture: "mpu6050-unwired", feed: .attributes(sysfs: i2c(0x68), headStart: 2), driver: "iio-buffer",
+            fixture: "mpu6050-unwired", feed: .attributes(sysfs: i2c(0x68), ready: "polling instead"),
+            driver: "iio-buffer",
             name: "mpu6050", gravity: (.z, .x), recordedRate: "100", sampleRate: 100),
         Device(
             fixture: "adxl345-iio", feed: .attributes(sysfs: i2c(0x53)), driver: "iio-poll", name: "adxl345",
@@ -149,14 +150,16 @@ import Testing
                 device: "devices/\(device.fixture).umockdev",
                 nodeFiles: ["-i", "\(node)=\(fixture("ioctl"))", "-e", "\(node)=\(fixture("events"))"],
                 duration: duration)
-        case .attributes(let sysfs, let headStart):
+        case .attributes(let sysfs, let ready):
+            // The motion starts once shakyd polls; a buffer found silent first takes its watchdog's second.
+            let setUp = ready == "recording from" ? 0.8 : 2.5
             return try await UmockdevHarness.record(
                 device: "devices/\(device.fixture).umockdev",
                 wrapper: [
                     "/usr/bin/python3", UmockdevHarness.fixture("devices/poll-writer.py"), fixture("poll"), sysfs,
-                    "\(headStart)", "--",
+                    ready, "--",
                 ],
-                duration: duration + headStart - 0.8)
+                duration: duration + setUp - 0.8)
         }
     }
 

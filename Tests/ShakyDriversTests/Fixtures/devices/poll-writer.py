@@ -2,16 +2,18 @@
 """Plays a .poll motion into an emulated IIO device's raw attributes while a command reads it.
 
 Usage (inside umockdev-run, so /sys is the testbed's):
-    poll-writer.py MOTION.poll SYSFS_DEVICE HEAD_START_SECONDS -- COMMAND...
-Starts COMMAND, gives it HEAD_START_SECONDS to set the device up, then writes each row's `in_accel_{x,y,z}_raw`
-at its time (milliseconds after the start), holds the last row, and exits with COMMAND's status once it ends.
+    poll-writer.py MOTION.poll SYSFS_DEVICE READY_TEXT -- COMMAND...
+Starts COMMAND and passes its standard error through; once a line of it contains READY_TEXT (the reader is
+polling), waits 0.2 s more, then writes each row's `in_accel_{x,y,z}_raw` at its time (milliseconds after the
+start), holds the last row, and exits with COMMAND's status once it ends. Gives up waiting after 20 s.
 """
 import os
 import subprocess
 import sys
+import threading
 import time
 
-motion_file, device, head_start = sys.argv[1], sys.argv[2], float(sys.argv[3])
+motion_file, device, ready_text = sys.argv[1], sys.argv[2], sys.argv[3]
 command = sys.argv[sys.argv.index("--") + 1:]
 rows = []
 with open(motion_file) as f:
@@ -20,8 +22,22 @@ with open(motion_file) as f:
             continue
         rows.append([int(field) for field in line.split()])
 
-process = subprocess.Popen(command)
-time.sleep(head_start)
+process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, bufsize=1)
+ready = threading.Event()
+
+
+def forward():
+    for line in process.stderr:
+        sys.stderr.write(line)
+        sys.stderr.flush()
+        if ready_text in line:
+            ready.set()
+    ready.set()
+
+
+threading.Thread(target=forward, daemon=True).start()
+ready.wait(20)
+time.sleep(0.2)
 start = time.monotonic()
 for milliseconds, x, y, z in rows:
     delay = start + milliseconds / 1000 - time.monotonic()
