@@ -2,8 +2,11 @@
 #   make setup    install the Debian packages the build and the tests need (uses sudo when not root)
 #                 and the python varlink client into .venv
 #   make run      build and run a game with no hardware
-#   make test     format lint + the whole test suite
+#   make test     format lint, generated code up to date, the whole test suite
+#   make generate regenerate Sources/ShakyProtocol/Generated from the .varlink interface files
 #   make bench    print benchmark figures
+#   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
+#   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
 
@@ -28,7 +31,8 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run test lint bench build-release manual install install-files uninstall
+.PHONY: setup run test lint generate check-generated bench bench-system build-release check-release manual install \
+        install-files uninstall
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -56,24 +60,61 @@ run:
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
 
+# The Varlink contract: Sources/ShakyProtocol/Interfaces/*.varlink is the one source; the Swift generated from
+# it is committed (reviewable, no generator run in a Pi's build) and `make test` fails when it is stale.
+INTERFACES    := $(wildcard Sources/ShakyProtocol/Interfaces/*.varlink)
+GENERATED_DIR := Sources/ShakyProtocol/Generated
+GENERATE       = $(SWIFT) run -j 1 varlink-generate --namespace ShakyAPI
+
+generate:
+	$(GENERATE) --output $(GENERATED_DIR) $(INTERFACES)
+	$(SWIFT) format --in-place --configuration .swift-format --recursive $(GENERATED_DIR)
+
+check-generated:
+	@fresh=$$(mktemp -d); trap 'rm -rf $$fresh' EXIT; \
+	$(GENERATE) --output $$fresh $(INTERFACES) && $(SWIFT) format --in-place --configuration .swift-format --recursive $$fresh && \
+	diff -ru $(GENERATED_DIR) $$fresh || { echo "$(GENERATED_DIR) is stale: run make generate"; exit 1; }
+
 # The crash and load suites drive real daemons hard; they run on their own after the rest, so their load
 # cannot starve the timing of the other tests that also run daemons and clients.
 HEAVY_SUITES := CrashTests|LoadTests
 
-test: lint
+test: lint check-generated
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 
 bench:
-	$(SWIFT) run -c release shaky-bench
+	$(SWIFT) build -c release $(STATIC_FLAGS) --product shaky-bench
+	.build/release/shaky-bench $(BENCH_ARGS)
+
+# Side by side with iio-sensor-proxy in one umockdev testbed (installs what it needs when missing).
+# BENCH_SYSTEM_ARGS passes options, e.g. BENCH_SYSTEM_ARGS='--runs 3 --seconds 10 --only iio-buffer-100'.
+bench-system: build-release
+	/usr/bin/python3 Tests/Benchmarks/bench-system.py --shakyd $(BIN_PATH)/shakyd $(BENCH_SYSTEM_ARGS)
+
+# The installed binaries carry the Swift runtime inside (--static-swift-stdlib), so a Pi needs none installed.
+STATIC_FLAGS := --static-swift-stdlib
 
 build-release:
-	$(SWIFT) build -c $(CONFIGURATION) --product shakyd
-	$(SWIFT) build -c $(CONFIGURATION) --product shaky
+	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shakyd
+	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shaky
 	$(SWIFT) build --product generate-manual
 	$(MAKE) manual
+
+# The installed binaries need no Swift toolchain: no RUNPATH but $ORIGIN, no Swift library in `ldd`, stripped;
+# prints their sizes.
+check-release:
+	@for tool in shakyd shaky; do \
+	    bin=$(DESTDIR)$(BINDIR)/$$tool; test -x $$bin || { echo "$$bin: not installed (make install)"; exit 1; }; \
+	    if readelf -d $$bin | grep -E 'RUNPATH|RPATH' | grep -v '\[\$$ORIGIN\]'; then \
+	        echo "$$bin: has a RUNPATH outside its own folder"; exit 1; fi; \
+	    if ldd $$bin | grep -iE 'swift|Foundation|dispatch|BlocksRuntime'; then \
+	        echo "$$bin: links the Swift runtime"; exit 1; fi; \
+	    if readelf -S $$bin | grep -q '\.symtab'; then echo "$$bin: not stripped"; exit 1; fi; \
+	    echo "$$bin: $$(stat -c %s $$bin) bytes, $$(ldd $$bin | wc -l) shared libraries, no Swift runtime"; \
+	done
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
 manual:
@@ -97,7 +138,7 @@ install-files: manual
 	    $(STAGE)$(DATADIR)/bash-completion/completions $(STAGE)$(DATADIR)/zsh/site-functions \
 	    $(STAGE)$(DATADIR)/fish/vendor_completions.d
 	bin=$(BIN_PATH) && \
-	install -m 0755 $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
+	install -m 0755 -s $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
 	for tool in shaky shakyd; do \
 	    $$bin/$$tool --generate-completion-script bash > $(STAGE)$(DATADIR)/bash-completion/completions/$$tool && \
 	    $$bin/$$tool --generate-completion-script zsh > $(STAGE)$(DATADIR)/zsh/site-functions/_$$tool && \

@@ -2,7 +2,6 @@ import Logging
 import ShakeDetection
 import ShakyCore
 import ShakyDrivers
-import ShakyProtocol
 
 /// The accelerometer side of the daemon: opens the sensor, reads it only while a round is open, turns shakes
 /// into hints on the runtime, and survives the sensor being unplugged (waiting for udev to bring it back).
@@ -20,7 +19,7 @@ public actor SensorPipeline {
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private let appearances: @Sendable () throws -> AsyncStream<Void>
     private var wanted = false
-    private var state: ShakyAPI.SensorState = .absent
+    private var state: SensorReport.State = .absent
     private var message: String?
     private var reportedInfo: SourceInfo?
 
@@ -105,9 +104,19 @@ public actor SensorPipeline {
 
     private func startReading() async {
         guard readingTask == nil, let source, state == .ready else { return }
+        let sensitivity = sensitivity
+        // The detector runs where the samples are read; only the sample completing a shake reaches this task.
         let stream: AsyncThrowingStream<AccelSample, any Error>
+        // The stream carries shakes only, so a source that changes how it reads (a buffer that never delivered,
+        // now polled) says so here; the status is refreshed then.
+        source.onInfoChange { [weak self] in
+            Task { await self?.sourceInfoMayHaveChanged() }
+        }
         do {
-            stream = try source.start()
+            stream = try source.start(keeping: {
+                var detector = ShakeDetector(sensitivity: sensitivity)
+                return { sample in detector.process(sample) != nil }
+            })
         } catch {
             sensorFailed(error)
             await report()
@@ -117,18 +126,9 @@ public actor SensorPipeline {
         readingGeneration += 1
         let generation = readingGeneration
         let runtime = runtime
-        let sensitivity = sensitivity
         readingTask = Task { [weak self] in
-            var detector = ShakeDetector(sensitivity: sensitivity)
-            var first = true
             do {
-                for try await sample in stream {
-                    if first {
-                        first = false
-                        await self?.sourceInfoMayHaveChanged()  // a buffer that never delivered is now polled
-                    }
-                    if detector.process(sample) != nil { await runtime.shake() }
-                }
+                for try await _ in stream { await runtime.shake() }
                 await self?.readingEnded(generation, nil)
             } catch {
                 await self?.readingEnded(generation, error)
@@ -280,8 +280,8 @@ public actor SensorPipeline {
         let info = source?.info
         reportedInfo = info
         await runtime.updateSensor(
-            ShakyAPI.SensorStatus(
-                state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate, shakes: 0,
-                sensitivity: sensitivity.rawValue, message: message ?? info?.note, frame: info?.frame))
+            SensorReport(
+                state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate,
+                sensitivity: sensitivity, message: message ?? info?.note, frame: info?.frame))
     }
 }

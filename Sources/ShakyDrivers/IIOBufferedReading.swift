@@ -42,6 +42,8 @@ final class IIOBufferedReading: AccelerometerReading {
     let rate: Double?
     /// Turns the kernel's timestamps into CLOCK_MONOTONIC.
     private let timestampClock: IIOTimestampClock
+    /// The most scans one `iio_buffer_refill` reads.
+    static let scansPerRefill = 64
 
     /// Sets up `deviceID` and enables its buffer. Throws when any step fails (the polled driver is the fallback).
     init(deviceID: String, rate wantedRate: Double, udev: UdevDevice?) throws {
@@ -68,7 +70,11 @@ final class IIOBufferedReading: AccelerometerReading {
             try? device.writeAttribute("current_timestamp_clock", "monotonic")
         }
         timestampClock = IIOTimestampClock(clockName: device.attribute("current_timestamp_clock"))
-        let buffer = try IIOBuffer(device: device, scansPerRefill: 1)
+        // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
+        // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
+        let watermark = max(1, Int(((rate ?? wantedRate) * ReadPacing.motionPeriod).rounded(.down)))
+        _ = iio_device_buffer_attr_write(device.pointer, "watermark", "\(min(watermark, Self.scansPerRefill))")
+        let buffer = try IIOBuffer(device: device, scansPerRefill: Self.scansPerRefill)
         self.buffer = buffer
         try checkNegativeErrno(
             iio_buffer_set_blocking_mode(buffer.pointer, false), "set non-blocking reads", device: device.devicePath)
@@ -94,12 +100,15 @@ final class IIOBufferedReading: AccelerometerReading {
         timestamp = try timestampChannel.map { try layout($0) }
     }
 
-    /// Reads scans until stopped; each becomes one sample.
+    /// Reads scans until stopped, a batch per wake-up; each scan becomes one sample.
     func run(_ session: ReaderSession) throws {
+        let step = iio_buffer_step(buffer.pointer)
+        let capacity = step * Self.scansPerRefill
+        // A buffer that stays empty (an unwired interrupt) ends the run with BufferNeverDeliveredError.
         var watchdog = SampleWatchdog(period: 1 / (rate ?? 100), startedAt: monotonicSeconds())
         while true {
             let wait = watchdog.remaining(at: monotonicSeconds())
-            switch try session.wait(readable: pollDescriptor, device: devicePath, timeoutMilliseconds: wait) {
+            switch try session.waitForBatch(readable: pollDescriptor, device: devicePath, timeoutMilliseconds: wait) {
             case .stopped: return
             case .timedOut:
                 if watchdog.isStarved(at: monotonicSeconds()) {
@@ -108,40 +117,49 @@ final class IIOBufferedReading: AccelerometerReading {
                 continue
             case .readable: break
             }
-            let count = iio_buffer_refill(buffer.pointer)
-            if count == -Int(EAGAIN) { continue }
-            do {
-                try checkNegativeErrno(count, "read a scan", device: devicePath)
-            } catch {
-                if session.isStopRequested { return }
-                throw error.classified
-            }
-            let start = iio_buffer_start(buffer.pointer)!
-            let step = iio_buffer_step(buffer.pointer)
-            var scan = 0
-            if count >= step { watchdog.sampleArrived() }
-            while scan + step <= count {
-                session.yield(decodeScan(UnsafeRawBufferPointer(start: start + scan, count: step)))
-                scan += step
+            // A full refill may have left more behind; a partial one read all there was.
+            var count = capacity
+            while count == capacity {
+                count = iio_buffer_refill(buffer.pointer)
+                if count == -Int(EAGAIN) { break }
+                do {
+                    try checkNegativeErrno(count, "read a scan", device: devicePath)
+                } catch {
+                    if session.isStopRequested { return }
+                    throw error.classified
+                }
+                let start = UnsafeRawPointer(iio_buffer_start(buffer.pointer)!)
+                if count >= step { watchdog.sampleArrived() }
+                var scan = 0
+                while scan + step <= count {
+                    session.yield(decodeScan(start + scan))
+                    scan += step
+                }
             }
         }
     }
 
     /// Turns one scan's bytes into a sample in m/s².
-    private func decodeScan(_ bytes: UnsafeRawBufferPointer) -> AccelSample {
-        var values = [0.0, 0.0, 0.0]
-        for (index, axis) in axes.enumerated() {
-            let raw = axis.format.decode(UnsafeRawBufferPointer(rebasing: bytes[axis.byteOffset...]))
-            values[index] = (Double(raw) + axis.offset) * axis.scale
+    private func decodeScan(_ bytes: UnsafeRawPointer) -> AccelSample {
+        func axis(_ index: Int) -> Double {
+            let axis = axes[index]
+            let raw = axis.format.decode(
+                UnsafeRawBufferPointer(start: bytes + axis.byteOffset, count: axis.format.storageBytes))
+            return (Double(raw) + axis.offset) * axis.scale
         }
         let time: Double
         if let timestamp {
-            time = timestampClock.monotonic(
-                Double(timestamp.format.decode(UnsafeRawBufferPointer(rebasing: bytes[timestamp.byteOffset...]))) / 1e9)
+            let kernelSeconds =
+                Double(
+                    timestamp.format.decode(
+                        UnsafeRawBufferPointer(
+                            start: bytes + timestamp.byteOffset, count: timestamp.format.storageBytes)))
+                / 1e9
+            time = timestampClock.monotonic(kernelSeconds)
         } else {
             time = monotonicSeconds()
         }
-        let (x, y, z) = mountMatrix.apply(x: values[0], y: values[1], z: values[2])
+        let (x, y, z) = mountMatrix.apply(x: axis(0), y: axis(1), z: axis(2))
         return AccelSample(timestamp: time, x: x, y: y, z: z)
     }
 }

@@ -8,8 +8,8 @@ Runs under umockdev-wrapper (re-executes itself there) with a umockdev testbed, 
   late-plug  no sensor at the start; a polled IIO accelerometer is added (an "add" uevent) once shakyd
              says it has none; shakyd must take it.
   glitch     a polled IIO accelerometer is read during a round; it is shaken, its x attribute then fails
-             to read for 0.4 s (a directory in its place: reads fail while the device stays in sysfs),
-             and it is shaken again.
+             to read for 0.4 s (it holds no number: reads fail while the device stays in sysfs), and it
+             is shaken again.
   unwired    DEVICE.umockdev (a buffered device whose interrupt is not wired: the buffer never fills) is
              read during a round; once shakyd falls back to polling it is shaken.
 
@@ -107,6 +107,17 @@ def sensor():
     return call("io.shakywords.Sensor.Status")["parameters"]["sensor"]
 
 
+def write_attribute(name, text):
+    """Overwrites one of the device's attributes in place with one fixed-width write.
+
+    shakyd opens each raw attribute once and reads it again with pread, as the kernel allows; a file
+    replaced by a new one (testbed.set_attribute) would go unseen, and an emptied one is never seen
+    in the kernel's sysfs."""
+    with open(root + device + "/" + name, "r+") as attribute:
+        attribute.write("%-7s\n" % text)
+        attribute.truncate()
+
+
 def report(status):
     print("STATUS " + json.dumps(status, sort_keys=True), flush=True)
 
@@ -117,9 +128,9 @@ def shake(seconds=1.2):
     start = time.monotonic()
     while time.monotonic() - start < seconds:
         t = time.monotonic() - start
-        testbed.set_attribute(device, "in_accel_x_raw", "%d\n" % round(2 * G_RAW * math.sin(2 * math.pi * 4 * t)))
+        write_attribute("in_accel_x_raw", "%d" % round(2 * G_RAW * math.sin(2 * math.pi * 4 * t)))
         time.sleep(0.01)
-    testbed.set_attribute(device, "in_accel_x_raw", "0\n")
+    write_attribute("in_accel_x_raw", "0")
 
 
 def open_round():
@@ -144,13 +155,9 @@ if wait_for(lambda: os.path.exists(socket_path), "the socket exists"):
             shake()
             shaken_more_than(0)
             report(sensor())
-            attribute = root + device + "/in_accel_x_raw"
-            os.remove(attribute)
-            os.mkdir(attribute)  # reads now fail, while the device stays in sysfs
+            write_attribute("in_accel_x_raw", "glitch")  # reads now fail, while the device stays in sysfs
             time.sleep(0.4)
-            os.rmdir(attribute)
-            with open(attribute, "w") as restored:
-                restored.write("0\n")
+            write_attribute("in_accel_x_raw", "0")
             time.sleep(0.3)
             report(sensor())
             shake()

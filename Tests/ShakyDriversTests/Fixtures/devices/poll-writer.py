@@ -47,7 +47,9 @@ for milliseconds, x, y, z in rows:
         break
     for axis, value in zip("xyz", (x, y, z)):
         # Overwrite in place with one fixed-width write: a reader must never see the file empty (the
-        # kernel's attributes never are), and umockdev does not redirect rename().
+        # kernel's attributes never are), umockdev does not redirect rename(), and shakyd keeps the file
+        # open and reads it again with pread. Digits first, as the kernel writes them.
         with open(os.path.join(device, "in_accel_%s_raw" % axis), "r+") as attribute:
-            attribute.write("%7d\n" % value)
+            attribute.write("%-7d\n" % value)
+            attribute.truncate()
 sys.exit(process.wait())

@@ -1,0 +1,204 @@
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Serves a ``VarlinkService`` on a Unix socket: one task per connection, calls handled strictly in order.
+///
+/// ```swift
+/// let server = try await VarlinkServer.bind(to: .unixSocket(path: path), service: service)
+/// try await server.run()   // until the task is cancelled
+/// ```
+///
+/// Per connection: each message is answered before the next is read (a call pipelined behind a `more`
+/// stream is answered after the stream's final reply); malformed input or a message over 1 MiB closes
+/// the connection without a reply. When the client hangs up (end of input or a failed write), the
+/// running call's task is cancelled, so a streaming handler learns it through `onTermination`.
+public final class VarlinkServer: Sendable {
+    /// Where a server listens.
+    public enum Address: Sendable, Equatable {
+        /// A Unix socket at a path: the parent directory is created, a stale socket file (one nobody
+        /// answers on) is replaced, and the socket gets mode 0660 and the socket group if it exists.
+        case unixSocket(path: String)
+        /// A socket that is already bound and listening, such as the one systemd passes as fd 3.
+        case inheritedSocket(CInt)
+    }
+
+    /// The address the server was bound to.
+    public let address: Address
+    private let service: VarlinkService
+    private let serverChannel: NIOAsyncChannel<VarlinkConnection, Never>
+    private let logger: Logger
+
+    private init(
+        address: Address, service: VarlinkService, serverChannel: NIOAsyncChannel<VarlinkConnection, Never>,
+        logger: Logger
+    ) {
+        self.address = address
+        self.service = service
+        self.serverChannel = serverChannel
+        self.logger = logger
+    }
+
+    /// Binds a listening socket for `service`; call ``run()`` to accept connections.
+    ///
+    /// - Parameters:
+    ///   - socketGroup: the group given to a socket file when that group exists (`nil`: leave it).
+    ///   - maximumMessageLength: the longest message accepted; longer ones close the connection.
+    public static func bind(
+        to address: Address, service: VarlinkService, socketGroup: String? = nil,
+        maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "varlink.server")
+    ) async throws -> VarlinkServer {
+        let bootstrap = ServerBootstrap(group: eventLoopGroup)
+            .serverChannelOption(.backlog, value: 128)
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<VarlinkConnection> = { channel in
+            VarlinkConnection.make(on: channel, maximumMessageLength: maximumMessageLength)
+        }
+        let serverChannel: NIOAsyncChannel<VarlinkConnection, Never>
+        switch address {
+        case .unixSocket(let path):
+            try UnixSocketFile.prepare(path: path)
+            serverChannel = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
+            do {
+                try UnixSocketFile.restrict(path: path, group: socketGroup, logger: logger)
+            } catch {
+                try? await serverChannel.channel.close()
+                throw error
+            }
+        case .inheritedSocket(let descriptor):
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            serverChannel = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
+        }
+        return VarlinkServer(address: address, service: service, serverChannel: serverChannel, logger: logger)
+    }
+
+    /// Accepts and serves connections until the task is cancelled; then closes them all, removes the
+    /// socket file it created, and returns.
+    public func run() async throws {
+        defer {
+            if case .unixSocket(let path) = address { unlink(path) }
+        }
+        do {
+            try await serverChannel.executeThenClose { connections in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
+                }
+            }
+        } catch is CancellationError {
+            return
+        }
+    }
+
+    /// Serves one connection until the client hangs up, breaks the protocol, or the server stops.
+    private func serve(_ connection: VarlinkConnection) async {
+        connection.markServed()
+        let channel = connection.channel
+        let peer = connection.peer
+        var connectionLogger = logger
+        connectionLogger[metadataKey: "peer"] = "\(peer)"
+        let logger = connectionLogger
+        do {
+            try await connection.asyncChannel.executeThenClose { inbound, outbound in
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        do {
+                            try await self.answerCalls(
+                                from: inbound, to: outbound, channel: channel, peer: peer, logger: logger)
+                        } catch {
+                            logger.debug("connection ends: \(error)")
+                        }
+                        channel.close(promise: nil)
+                    }
+                    group.addTask {
+                        // The client hung up (or the channel failed): stop whatever call is running.
+                        try? await channel.closeFuture.get()
+                    }
+                    await group.next()
+                    group.cancelAll()
+                }
+            }
+        } catch {
+            logger.debug("closing the connection failed: \(error)")
+        }
+    }
+
+    private func answerCalls(
+        from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        channel: any Channel, peer: VarlinkPeerCredentials, logger: Logger
+    ) async throws {
+        for try await frame in inbound {
+            let call: VarlinkCall
+            do {
+                call = try VarlinkCall(frame: frame.readableBytesView)
+            } catch {
+                logger.notice("closing the connection: \(error)")
+                return
+            }
+            try await service.handle(call, from: peer, hangUp: { [channel] in channel.close(promise: nil) }) { reply in
+                var buffer = ByteBuffer()
+                buffer.writeVarlinkMessage(reply.jsonValue)
+                try await outbound.write(buffer)
+            }
+        }
+    }
+}
+
+/// A freshly accepted connection: its channels and who is on the other end.
+///
+/// When the server stops, connections accepted but not yet served are dropped by NIO; one that was never
+/// served closes itself on deinit (NIO requires `executeThenClose` on every `NIOAsyncChannel`).
+final class VarlinkConnection: Sendable {
+    let asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    let channel: any Channel
+    let peer: VarlinkPeerCredentials
+    private let served = Atomic(false)
+
+    init(asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, channel: any Channel, peer: VarlinkPeerCredentials) {
+        self.asyncChannel = asyncChannel
+        self.channel = channel
+        self.peer = peer
+    }
+
+    func markServed() {
+        served.store(true, ordering: .relaxed)
+    }
+
+    deinit {
+        guard !served.load(ordering: .relaxed) else { return }
+        let asyncChannel = asyncChannel
+        Task { try? await asyncChannel.executeThenClose { _, _ in } }
+    }
+
+    /// The credentials layout of `struct ucred` (pid, uid, gid), which Swift's Glibc module does not export.
+    private struct UnixCredentials: Sendable {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+    }
+
+    static func make(on channel: any Channel, maximumMessageLength: Int) -> EventLoopFuture<VarlinkConnection> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+        }
+        let credentials: EventLoopFuture<UnixCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return credentials.flatMapThrowing { credentials in
+            try channel.pipeline.syncOperations.addHandler(
+                ByteToMessageHandler(VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength)))
+            return VarlinkConnection(
+                asyncChannel: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
+                channel: channel,
+                peer: VarlinkPeerCredentials(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid))
+        }
+    }
+}
