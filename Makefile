@@ -2,6 +2,7 @@
 #   make setup    install the Debian packages the build and the tests need (uses sudo when not root)
 #                 and the python varlink client into .venv
 #   make run      build and run a game with no hardware
+#   make board    the same demo game, with the board (`shaky board`) above it in tmux
 #   make test     format lint, generated code up to date, the whole test suite
 #   make generate regenerate Sources/ShakyProtocol/Generated from the .varlink interface files
 #   make bench    print benchmark figures
@@ -13,7 +14,7 @@
 SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libsystemd-dev libudev-dev libsqlite3-dev \
-                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd
+                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd libncurses-dev tmux
 
 PREFIX         ?= /usr/local
 BINDIR         ?= $(PREFIX)/bin
@@ -31,8 +32,8 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run test lint generate check-generated bench bench-system build-release check-release manual install \
-        install-files uninstall
+.PHONY: setup run board test lint generate check-generated bench bench-system build-release check-release manual \
+        install install-files uninstall
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -56,6 +57,18 @@ run:
 	export SHAKY_SOCKET=$$demo/shaky.sock; \
 	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
 	$$bin/shaky demo --replace
+
+# The demo game with the room's board: the board on top, the scripted host below, in a tmux of its own.
+board:
+	$(SWIFT) build --product shakyd
+	$(SWIFT) build --product shaky
+	@bin=$$($(SWIFT) build --show-bin-path); demo=$$(mktemp -d); \
+	$$bin/shakyd --socket $$demo/shaky.sock --state-dir $$demo --input demo --log-level warning & daemon=$$!; \
+	trap 'kill $$daemon 2>/dev/null; wait $$daemon; rm -rf $$demo' EXIT INT TERM; \
+	export SHAKY_SOCKET=$$demo/shaky.sock; \
+	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
+	env -u TMUX tmux -S $$demo/tmux.sock -f /dev/null new-session "$$bin/shaky board" \; \
+	    split-window -v -l 10 "$$bin/shaky demo --replace; echo; echo 'Demo over. Press Enter, then q on the board.'; read line"
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
@@ -146,6 +159,7 @@ install-files: manual
 	    || exit 1; \
 	done
 	sed 's|@bindir@|$(BINDIR)|g' systemd/shakyd.service > $(STAGE)$(UNITDIR)/shakyd.service
+	sed 's|@bindir@|$(BINDIR)|g' systemd/shaky-board.service > $(STAGE)$(UNITDIR)/shaky-board.service
 	install -m 0644 systemd/shakyd.socket $(STAGE)$(UNITDIR)/
 	install -m 0644 systemd/shaky.sysusers $(STAGE)$(SYSUSERSDIR)/shaky.conf
 	install -m 0644 udev/70-shaky.rules $(STAGE)$(UDEVRULESDIR)/
