@@ -77,12 +77,8 @@ struct UmockdevAccelerometerTests {
     @Test func evdevReportsAreConvertedRotatedAndResynchronised() async throws {
         let node = "/dev/input/event21"
         let (samples, metadata, _) = try await UmockdevHarness.record(
-            device: "input-accel.umockdev",
-            nodeFiles: [
-                "-i", "\(node)=\(UmockdevHarness.fixture("input-accel.ioctl"))",
-                "-e", "\(node)=\(UmockdevHarness.fixture("input-accel-shake.events"))",
-            ],
-            input: "evdev", duration: 2.2)
+            device: "input-accel.umockdev", node: node, ioctl: UmockdevHarness.fixture("input-accel.ioctl"),
+            events: UmockdevHarness.fixture("input-accel-shake.events"), input: "evdev", duration: 2.2)
         // Resolution 256 units/g on x and y, 512 on z; ACCEL_MOUNT_MATRIX "0, -1, 0; 1, 0, 0; 0, 0, 1"
         // gives device (x, y, z) = (-chip y, chip x, chip z).
         let g = AccelSample.standardGravity

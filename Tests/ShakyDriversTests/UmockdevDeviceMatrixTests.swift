@@ -32,7 +32,7 @@ import Testing
         /// Raw attribute values written while shakyd polls (`NAME.poll`), into this sysfs directory, once its
         /// log contains `ready` (it is polling).
         case attributes(sysfs: String, ready: String = "recording from")
-        /// Kernel events on this node (`NAME.ioctl`, `NAME.events`).
+        /// Kernel events on this node (`NAME.ioctl`, `NAME.events`, played by `events-feeder.py` once shakyd opens it).
         case events(node: String)
     }
 
@@ -147,9 +147,8 @@ import Testing
                 duration: duration)
         case .events(let node):
             return try await UmockdevHarness.record(
-                device: "devices/\(device.fixture).umockdev",
-                nodeFiles: ["-i", "\(node)=\(fixture("ioctl"))", "-e", "\(node)=\(fixture("events"))"],
-                duration: duration)
+                device: "devices/\(device.fixture).umockdev", node: node, ioctl: fixture("ioctl"),
+                events: fixture("events"), duration: duration)
         case .attributes(let sysfs, let ready):
             // The motion starts once shakyd polls; a buffer found silent first takes its watchdog's second.
             let setUp = ready == "recording from" ? 0.8 : 2.5

@@ -105,6 +105,32 @@ enum UmockdevHarness {
     }
 }
 
+extension UmockdevHarness {
+    /// Records `duration` seconds from the emulated input `node` (answering `ioctl`) with `--input auto`, the
+    /// `events` starting once shakyd is about to open the node (`devices/events-feeder.py`): a kernel delivers
+    /// only what happens after the open, whereas umockdev's node would queue events for a late reader and, past
+    /// its 4 KiB buffer, hand out a partial one.
+    static func record(
+        device: String, node: String, ioctl: String, events: String, input: String = "auto", duration: Double
+    ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("recording.csv").path
+        let outcome = try await run(
+            "/usr/bin/python3",  // Debian's interpreter: the only one that loads python3-gi
+            [
+                fixture("devices/events-feeder.py"), fixture(device), node, ioctl, events, "recording from", "--",
+                try shakyd(), "record", "--input", input, "--rate", "100", "--output", output, "--duration",
+                "\(duration)",
+            ])
+        guard outcome.status == 0 else {
+            throw HarnessError("shakyd record exited with \(outcome.status): \(outcome.standardError)")
+        }
+        let reader = try TraceReader(path: output)
+        return (try reader.readAll(), reader.metadata, outcome.standardError)
+    }
+}
+
 /// A test environment problem, with what to do about it.
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
