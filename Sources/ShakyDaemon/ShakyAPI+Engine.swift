@@ -130,6 +130,8 @@ extension ShakyAPI.Event {
         case .gameOver(let result):
             self.init(kind: .gameOver)
             self.result = ShakyAPI.Result(result)
+        case .judgementOverruled, .buzzUndone:
+            return nil
         case .wake, .cancelWake:
             return nil
         }
@@ -209,6 +211,9 @@ extension GameError {
         case .zeroAdjustment: "zeroAdjustment"
         case .adjustmentTooLarge: "adjustmentTooLarge"
         case .missingReason: "missingReason"
+        case .nothingToOverrule: "nothingToOverrule"
+        case .noBuzzToUndo: "noBuzzToUndo"
+        case .buzzAlreadyJudged: "buzzAlreadyJudged"
         }
     }
 }

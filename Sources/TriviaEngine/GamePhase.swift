@@ -20,6 +20,17 @@ public enum GamePhase: Codable, Equatable, Hashable, Sendable, CustomStringConve
         }
     }
 
+    /// The phase in a host's words, e.g. "Owls answering", "buzzing open".
+    public var partyDescription: String {
+        switch self {
+        case .ready: "waiting for the first question"
+        case .indication: "buzzing open"
+        case .answering(let team): "\(team) answering"
+        case .roundOver: "between questions"
+        case .gameOver: "game over"
+        }
+    }
+
     /// A short name, e.g. `answering(Owls)`.
     public var description: String {
         switch self {
