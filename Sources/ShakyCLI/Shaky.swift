@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 
 /// `shaky`: the Shaky Words command-line client, a thin client of the `shakyd` daemon.
 public struct Shaky: AsyncParsableCommand {
@@ -16,6 +17,7 @@ public struct Shaky: AsyncParsableCommand {
             Exit status: 0 done; 1 the game, a pack or a file refused (the reason is printed); \
             2 bad usage; 3 the daemon cannot be reached.
             """,
+        version: ShakyVersion.current,
         groupedSubcommands: [
             CommandGroup(
                 name: "Hosting a game",

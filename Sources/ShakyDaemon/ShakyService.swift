@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ShakyCore
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
@@ -10,7 +11,7 @@ import TriviaEngine
 /// tests run one body both ways.
 public enum ShakyService {
     /// The product version reported by `org.varlink.service.GetInfo`.
-    public static let version = "0.1.0"
+    public static let version = ShakyVersion.current
 
     /// Methods any local user may call; every other method needs root, the daemon's user or group `shaky`.
     public static let openMethods: Set<String> = [

@@ -214,19 +214,18 @@ import Testing
             lines == [
                 "Game: 10 questions · ready · Owls 12, Foxes 8",
                 "Question 3/10: What big cat has stripes?  T G I R E  (10 points)",
-                "[00:59] indication  T G I R E  (10 points)",
+                "[00:59] buzzing open  T G I R E  (10 points)",
                 "Hint (shake):  [T] G I R E  (8 points)",
-                "[00:17] indication  [T] G I R E  (8 points)",
+                "[00:17] buzzing open  [T] G I R E  (8 points)",
                 "Buzz: Owls #1 after 3.2 s",
                 "Owls is up (01:00 to answer)",
                 "Owls answered “tiger”: right, +8",
                 "Answer: TIGER (got by Owls)",
-                "[00:00] roundOver",
+                "[00:00] between questions",
                 "Score: Foxes -3 (rude) → 5",
                 "Foxes ran out of time",
                 "Paused with 00:13 left",
                 "Resumed",
-                "Phase: answering(Foxes)",
                 "Sensor iio:device0 gone: hints are manual until it is back",
                 "Game over: won by Owls and Foxes · Foxes 18, Owls 18, Bees 0",
             ])
@@ -242,11 +241,27 @@ import Testing
                 """)
         #expect(
             renderer.line(for: Fixtures.event(.tick) { $0.remaining = 16.2 })
-                == "[00:17] answering(Owls)  [T] G I R E  (8 points)")
+                == "[00:17] Owls answering  [T] G I R E  (8 points)")
     }
 
     @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true)])
     func playShowsSomeTicksWhenItCannotRedraw(remaining: Double, shown: Bool) {
         #expect(PlaySession.showsTick(remaining: remaining) == shown)
+    }
+}
+
+@Suite struct PartyWordsTests {
+    @Test func phasesAreNamedInAHostsWords() {
+        #expect(TextRenderer.phase(named: "indication") == "buzzing open")
+        #expect(TextRenderer.phase(named: "answering(Foxes)") == "Foxes answering")
+        #expect(TextRenderer.phase(named: "roundOver") == "between questions")
+    }
+
+    @Test func buzzingThatOpensAgainAfterAnAnswerIsSaid() {
+        var renderer = WatchRenderer()
+        #expect(renderer.line(for: Fixtures.event(.phaseChanged) { $0.phase = "indication" }) == nil)
+        #expect(renderer.line(for: Fixtures.event(.phaseChanged) { $0.phase = "answering(Owls)" }) == nil)
+        #expect(
+            renderer.line(for: Fixtures.event(.phaseChanged) { $0.phase = "indication" }) == "Buzzing is open again")
     }
 }

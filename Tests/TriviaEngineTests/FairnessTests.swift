@@ -164,4 +164,15 @@ struct FairnessTests {
         _ = try old.handle(.answer(team: "Owls", text: "Copenhagen"), at: sec(22))
         #expect(old.team(named: "Owls")?.score == 8, "an old buzz without frozen points scores the current value")
     }
+
+    @Test func messagesRoundTimesForPeopleAndNamePhasesInPartyWords() {
+        #expect(
+            GameError.hintCoolingDown(remaining: .nanoseconds(992_309_334)).description
+                == "the last hint was too recent; wait 1.0 s")
+        #expect(
+            GameSettingsError.durationTooLong(setting: "answerTime", value: .milliseconds(99_999_999)).description
+                == "setting answerTime must be at most 3600.0 s, not 100000.0 s")
+        #expect(GameError.roundNotOpen(phase: .answering(team: "Foxes")).description.contains("Foxes answering"))
+        #expect(!GameError.noAnswerExpected(phase: .roundOver).description.contains("roundOver"))
+    }
 }

@@ -37,11 +37,27 @@ enum TextRenderer {
         value == 1 || value == -1 ? "\(value) point" : "\(value) points"
     }
 
-    /// A phase for people: `indication`, `answering: Owls`, `round over`.
+    /// A phase as the daemon names it in events (`indication`, `answering(Owls)`, `roundOver`), in a
+    /// host's words: `buzzing open`, `Owls answering`, `between questions`.
+    static func phase(named name: String) -> String {
+        if name.hasPrefix("answering("), name.hasSuffix(")") {
+            return "\(name.dropFirst("answering(".count).dropLast()) answering"
+        }
+        switch name {
+        case "ready": return "waiting for the first question"
+        case "indication": return "buzzing open"
+        case "answering": return "answering"
+        case "roundOver": return "between questions"
+        case "gameOver": return "game over"
+        default: return name
+        }
+    }
+
+    /// A phase for people: `buzzing open`, `answering: Owls`, `round over`.
     static func phase(_ status: ShakyAPI.Status) -> String {
         switch status.phase {
         case .ready: "ready"
-        case .indication: "indication"
+        case .indication: "buzzing open"
         case .answering: status.teamUp.map { "answering: \($0)" } ?? "answering"
         case .roundOver: "round over"
         case .gameOver: "game over"

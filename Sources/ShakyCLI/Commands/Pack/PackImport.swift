@@ -36,6 +36,21 @@ extension Shaky.Pack {
             }
         }
 
+        /// The pack's name: `--name`, else the name inside a JSON file, else the file's name without its
+        /// extension ("My Quiz.csv" makes the pack "My Quiz").
+        func packName(for text: String, format: ShakyAPI.PackFormat) -> String? {
+            if let name { return name }
+            guard file != "-" else { return nil }
+            if format == .json,
+                let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                let inFile = object["name"] as? String, !inFile.trimmingSpaces.isEmpty
+            {
+                return nil
+            }
+            let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            return stem.trimmingSpaces.isEmpty ? nil : stem
+        }
+
         func run(client: ShakyClient, console: any Console) async throws {
             let data: Data
             do {
@@ -48,7 +63,9 @@ extension Shaky.Pack {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw CommandFailure("\(file) is not UTF-8 text; save it as UTF-8 and import again")
             }
-            let pack = try await client.importPack(data: text, format: resolvedFormat ?? .json, name: name)
+            let format = resolvedFormat ?? .json
+            let pack = try await client.importPack(
+                data: text, format: format, name: packName(for: text, format: format))
             try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Imported " + TextRenderer.pack(pack) }
         }
     }

@@ -1,0 +1,143 @@
+import Foundation
+import ShakyTesting
+import Testing
+
+/// The rough edges a new host met, run end to end: the built `shaky` against a real `shakyd`.
+@Suite("Host tools against a real shakyd", .serialized)
+struct HostToolsTests {
+    /// Starts a daemon with no sensor and no sound, runs `body`, and stops the daemon.
+    private func withDaemon(_ body: (DaemonProcess) async throws -> Void) async throws {
+        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
+        try await daemon.start()
+        do {
+            try await body(daemon)
+        } catch {
+            _ = await daemon.terminate()
+            await daemon.removeFiles()
+            throw error
+        }
+        _ = await daemon.terminate()
+        await daemon.removeFiles()
+    }
+
+    private func shaky(
+        _ arguments: [String], on daemon: DaemonProcess, input: String = ""
+    ) async throws
+        -> ShakyOutcome
+    {
+        try await runBinary(arguments, input: input, environment: ["SHAKY_SOCKET": daemon.socketPath])
+    }
+
+    @Test func aCSVFileNamesThePackAfterItself() async throws {
+        try await withDaemon { daemon in
+            let file = daemon.folder.appendingPathComponent("My Quiz.csv")
+            try Data("question,answer,difficulty,alternates\nCapital of Vietnam?,Hà Nội,,\n".utf8).write(to: file)
+            let imported = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.output.contains("My Quiz"), "\(imported)")
+            let search = try await shaky(["pack", "search", "capital", "vietnam"], on: daemon)
+            #expect(search.output.contains("Hà Nội"), "\(search)")
+            let hanoi = try await shaky(["pack", "search", "hanoi"], on: daemon)
+            #expect(hanoi.output.contains("Capital of Vietnam?"), "\(hanoi)")
+        }
+    }
+
+    @Test func packEditChangesOnlyTheFieldsGiven() async throws {
+        try await withDaemon { daemon in
+            _ = try await shaky(["pack", "create", "Mine"], on: daemon)
+            let added = try await shaky(
+                [
+                    "pack", "add", "Mine", "--question", "Red planet?", "--answer", "Mars", "--alternate", "Ares",
+                    "--difficulty", "easy", "--json",
+                ], on: daemon)
+            #expect(added.status == 0, "\(added)")
+            let id = try #require(
+                (try JSONSerialization.jsonObject(with: Data(added.output.utf8)) as? [String: Any])
+                    .flatMap { $0["question"] as? [String: Any] }?["id"] as? Int)
+            let edited = try await shaky(["pack", "edit", "\(id)", "--difficulty", "hard", "--json"], on: daemon)
+            #expect(edited.status == 0, "\(edited)")
+            #expect(edited.output.contains("\"hard\""), "\(edited)")
+            #expect(edited.output.contains("\"Ares\""), "the alternates stay: \(edited)")
+            #expect(edited.output.contains("\"Red planet?\""), "\(edited)")
+            let missing = try await shaky(["pack", "edit", "9999", "--difficulty", "hard"], on: daemon)
+            #expect(missing.status == 1)
+            #expect(missing.error.contains("no question 9999"), "\(missing)")
+        }
+    }
+
+    @Test func globalOptionsGoBeforeTheSubcommand() async throws {
+        try await withDaemon { daemon in
+            let status = try await runBinary(["--socket", daemon.socketPath, "--json", "pack", "list"])
+            #expect(status.status == 0, "\(status)")
+            #expect(status.output.hasPrefix("{"), "\(status)")
+            let equals = try await runBinary(["--socket=\(daemon.socketPath)", "status"])
+            #expect(equals.error.contains("there is no game"), "\(equals)")
+        }
+    }
+
+    @Test func aReaderThatGoesAwayEndsTheProgramQuietly() async throws {
+        try await withDaemon { daemon in
+            let script = """
+                "$0" pack list | true
+                echo "list: ${PIPESTATUS[0]}"
+                "$0" pack list | head -c 1 > /dev/null
+                echo "head: ${PIPESTATUS[0]}"
+                """
+            let run = try ChildProcess(
+                "/bin/bash", ["-c", script, try builtShaky()], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            let exit = try await run.waitForExit(within: .seconds(30))
+            #expect(exit.status == 0)
+            #expect(run.standardOutput.contains("list: 0"), "\(run.standardOutput)\(run.standardError)")
+            #expect(run.standardOutput.contains("head: 0"), "\(run.standardOutput)\(run.standardError)")
+            #expect(run.standardError.isEmpty, "no backtrace: \(run.standardError)")
+        }
+    }
+
+    @Test func bothProgramsPrintTheirVersion() async throws {
+        let client = try await runBinary(["--version"])
+        #expect(client.status == 0)
+        #expect(client.output == "0.1.0\n")
+        let daemon = try ChildProcess(try DaemonProcess.locateExecutable().path, ["--version"])
+        #expect(try await daemon.waitForExit(within: .seconds(30)).status == 0)
+        #expect(daemon.standardOutput == "0.1.0\n")
+    }
+
+    @Test func aDaemonStartedFromPathFindsItsDataInAnyFolder() async throws {
+        // `cd ~; shakyd`: argv[0] is the bare name and the working folder holds nothing of ours; the
+        // built-in packs must still be found from the real executable.
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let script = """
+            cd / || exit 9
+            (exec -a shakyd "$0" --input none --sound-device none --socket "$1/s.sock" --state-dir "$1/state" \
+                --config "$1/none.conf" 2> "$1/log") &
+            daemon=$!
+            for _ in $(seq 200); do [ -S "$1/s.sock" ] && break; sleep 0.1; done
+            SHAKY_SOCKET="$1/s.sock" "$2" pack list
+            kill $daemon; wait $daemon
+            """
+        try Data("# empty\n".utf8).write(to: URL(fileURLWithPath: folder.appending("none.conf")))
+        let run = try ChildProcess(
+            "/bin/bash", ["-c", script, try DaemonProcess.locateExecutable().path, folder.path, try builtShaky()])
+        _ = try await run.waitForExit(within: .seconds(60))
+        let log = (try? String(contentsOfFile: folder.appending("log"), encoding: .utf8)) ?? ""
+        #expect(run.standardOutput.contains("Animals"), "\(run.standardOutput)\(run.standardError)\(log)")
+    }
+
+    @Test func aBadValueInTheConfigurationFileNamesTheFileAndLine() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        for (text, line, word) in [
+            ("input: none\nsensitivity: extreme\n", 2, "sensitivity"), ("# input\ninput: bogus\n", 2, "input"),
+        ] {
+            let config = URL(fileURLWithPath: folder.appending("shakyd.conf"))
+            try Data(text.utf8).write(to: config)
+            let run = try ChildProcess(
+                try DaemonProcess.locateExecutable().path,
+                ["--config", config.path, "--socket", folder.appending("s.sock")])
+            let exit = try await run.waitForExit(within: .seconds(30))
+            #expect(exit.status != 0)
+            #expect(run.standardError.contains("\(config.path):\(line): \(word)"), "\(run.standardError)")
+        }
+    }
+}
