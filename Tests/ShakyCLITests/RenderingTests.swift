@@ -265,3 +265,16 @@ import Testing
             renderer.line(for: Fixtures.event(.phaseChanged) { $0.phase = "indication" }) == "Buzzing is open again")
     }
 }
+
+@Suite struct DisplayWidthTests {
+    @Test func wideNamesAlignByDisplayWidth() {
+        var table = TextTable(columns: [.init("Team"), .init("Points", .right)])
+        table.rows = [["東京チーム", "12"], ["🦊 Foxes", "8"], ["Hà Nội", "3"], ["Owls", "10"]]
+        let lines = table.render().split(separator: "\n").map(String.init)
+        let ends = lines.map(\.displayWidth)
+        #expect(Set(ends).count == 1, "every line ends in the same column: \(lines)")
+        #expect("東京".displayWidth == 4)
+        #expect("🦊".displayWidth == 2)
+        #expect("Hà Nội".displayWidth == 6)
+    }
+}
