@@ -2,7 +2,8 @@
 #   make setup    install the Debian packages the build and the tests need (uses sudo when not root)
 #                 and the python varlink client into .venv
 #   make run      build and run a game with no hardware
-#   make test     format lint + the whole test suite
+#   make test     format lint, generated code up to date, the whole test suite
+#   make generate regenerate Sources/ShakyProtocol/Generated from the .varlink interface files
 #   make bench    print benchmark figures
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
@@ -28,7 +29,7 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run test lint bench build-release manual install install-files uninstall
+.PHONY: setup run test lint generate check-generated bench build-release manual install install-files uninstall
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -56,11 +57,26 @@ run:
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
 
+# The Varlink contract: Sources/ShakyProtocol/Interfaces/*.varlink is the one source; the Swift generated from
+# it is committed (reviewable, no generator run in a Pi's build) and `make test` fails when it is stale.
+INTERFACES    := $(wildcard Sources/ShakyProtocol/Interfaces/*.varlink)
+GENERATED_DIR := Sources/ShakyProtocol/Generated
+GENERATE       = $(SWIFT) run -j 1 varlink-generate --namespace ShakyAPI
+
+generate:
+	$(GENERATE) --output $(GENERATED_DIR) $(INTERFACES)
+	$(SWIFT) format --in-place --configuration .swift-format --recursive $(GENERATED_DIR)
+
+check-generated:
+	@fresh=$$(mktemp -d); trap 'rm -rf $$fresh' EXIT; \
+	$(GENERATE) --output $$fresh $(INTERFACES) && $(SWIFT) format --in-place --configuration .swift-format --recursive $$fresh && \
+	diff -ru $(GENERATED_DIR) $$fresh || { echo "$(GENERATED_DIR) is stale: run make generate"; exit 1; }
+
 # The crash and load suites drive real daemons hard; they run on their own after the rest, so their load
 # cannot starve the timing of the other tests that also run daemons and clients.
 HEAVY_SUITES := CrashTests|LoadTests
 
-test: lint
+test: lint check-generated
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'

@@ -44,8 +44,12 @@ let package = Package(
         .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
         // The one database.
         .target(name: "ShakyStore", dependencies: ["ShakyCore", "TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
-        // Varlink: framing, interfaces, client.
-        .target(name: "ShakyProtocol", dependencies: ["ShakyCore", nioCore, nioPosix, logging]),
+        // Varlink, with no Shaky Words names: framing, JSON, the IDL, server, client, socket activation.
+        .target(name: "Varlink", dependencies: [nioCore, nioPosix, logging]),
+        // Swift code from `.varlink` interface files: wire types, one protocol per interface, typed clients.
+        .target(name: "VarlinkGenerator", dependencies: ["Varlink"]),
+        // Shaky Words' interfaces: the `.varlink` files, the code generated from them, the daemon's client.
+        .target(name: "ShakyProtocol", dependencies: ["ShakyCore", "Varlink", nioCore], exclude: ["Interfaces"]),
         // The Linux edge: the only module that imports C.
         .target(
             name: "ShakyDrivers",
@@ -55,7 +59,7 @@ let package = Package(
         .target(
             name: "ShakyDaemon",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
                 logging, serviceLifecycle, nioCore, nioPosix, yams,
             ],
             exclude: ["Demo"]
@@ -63,22 +67,27 @@ let package = Package(
         .target(
             name: "ShakyTesting",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
                 "ShakyDaemon",
             ]
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
-        .target(name: "ShakyCLI", dependencies: ["ShakyCore", "ShakyProtocol", argumentParser]),
+        .target(name: "ShakyCLI", dependencies: ["ShakyCore", "Varlink", "ShakyProtocol", argumentParser]),
         // Thin mains.
         .executableTarget(
             name: "shakyd",
-            dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
+            dependencies: [
+                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", "Varlink", argumentParser, logging,
+            ]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
+        // `make generate`: regenerates Sources/ShakyProtocol/Generated from the `.varlink` files.
+        .executableTarget(name: "varlink-generate", dependencies: ["VarlinkGenerator"]),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(
             name: "shaky-bench",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDrivers", "ShakyDaemon", "ShakyTesting", logging,
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDrivers", "ShakyDaemon", "ShakyTesting", "Varlink",
+                logging,
             ]
         ),
 
@@ -89,14 +98,16 @@ let package = Package(
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
-        .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
+        .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator"]),
         .testTarget(
             name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", grdb]),
+        .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", "Varlink", grdb]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),
         .testTarget(
-            name: "ShakyCLITests", dependencies: ["ShakyCLI", "ShakyProtocol", "ShakyTesting", argumentParser]),
+            name: "ShakyCLITests",
+            dependencies: ["ShakyCLI", "ShakyProtocol", "Varlink", "ShakyTesting", argumentParser]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ShakyCore
+import Varlink
 
 /// `shaky`: the Shaky Words command-line client, a thin client of the `shakyd` daemon.
 public struct Shaky: AsyncParsableCommand {

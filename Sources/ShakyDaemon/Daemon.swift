@@ -6,6 +6,7 @@ import ShakyCore
 import ShakyDrivers
 import ShakyProtocol
 import ShakyStore
+import Varlink
 
 /// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
 /// that order and stopped in reverse on SIGTERM or SIGINT.
@@ -75,7 +76,8 @@ public final class Daemon: Sendable {
         let service = try ShakyService.make(
             runtime: runtime, database: database, settings: settings,
             accessPolicy: accessPolicy
-                ?? ControlGroupAccessPolicy.forCurrentProcess(openMethods: ShakyService.openMethods),
+                ?? ControlGroupAccessPolicy.forCurrentProcess(
+                    controlGroupName: "shaky", openMethods: ShakyService.openMethods),
             logger: logger)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
@@ -99,7 +101,8 @@ public final class Daemon: Sendable {
         } else {
             address = .unixSocket(path: configuration.socketPath)
         }
-        let server = try await VarlinkServer.bind(to: address, service: daemon.service, logger: logger)
+        let server = try await VarlinkServer.bind(
+            to: address, service: daemon.service, socketGroup: "shaky", logger: logger)
         logger.info(
             "ready", metadata: ["socket": "\(configuration.socketPath)", "database": "\(configuration.databasePath)"])
         await daemon.runtime.setStatusLineHandler { notifier.status($0) }

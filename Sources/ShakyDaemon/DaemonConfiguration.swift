@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ShakyCore
 import ShakyDrivers
+import Varlink
 import Yams
 
 /// The daemon's settings as written in the configuration file or given as flags; every field is optional.

@@ -4,6 +4,7 @@ import ShakyCore
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
+import Varlink
 
 /// The game's one inbox: every shake, socket call and timer fire becomes a call on this actor, one at a time,
 /// so "buzz" and "time up" never race.
@@ -94,9 +95,9 @@ public actor GameRuntime {
     // MARK: Calls
 
     /// The game as it stands.
-    public func status() throws(RuntimeError) -> ShakyAPI.Status {
+    public func status() throws(RuntimeError) -> ShakyAPI.State {
         guard let game else { throw .noGame }
-        return ShakyAPI.Status(game.status(at: clock.now()))
+        return ShakyAPI.State(game.status(at: clock.now()))
     }
 
     /// The standings as they stand (final once the game is over).
@@ -111,7 +112,7 @@ public actor GameRuntime {
     }
 
     /// Starts a new game.
-    public func newGame(_ request: ShakyAPI.NewGame) throws(RuntimeError) -> ShakyAPI.Status {
+    public func newGame(_ request: ShakyAPI.GameInterface.NewParameters) throws(RuntimeError) -> ShakyAPI.State {
         let replacing = game.map { $0.phase != .gameOver } ?? false
         if replacing, request.replace != true { throw .gameInProgress }
         let pool: [Question]
@@ -152,18 +153,18 @@ public actor GameRuntime {
         broadcast(stateEvent(for: created))
         publishStatusLine()
         sensorDemand?(isRoundOpen)
-        return ShakyAPI.Status(created.status(at: clock.now()))
+        return ShakyAPI.State(created.status(at: clock.now()))
     }
 
     /// Handles a host or player move and returns the game after it.
     @discardableResult
-    public func perform(_ event: GameEvent) throws(RuntimeError) -> ShakyAPI.Status {
+    public func perform(_ event: GameEvent) throws(RuntimeError) -> ShakyAPI.State {
         try handle(event)
         return try status()
     }
 
     /// The team up answers; returns whether the answer was right and the game after it.
-    public func answer(team: String, text: String) throws(RuntimeError) -> (correct: Bool, status: ShakyAPI.Status) {
+    public func answer(team: String, text: String) throws(RuntimeError) -> (correct: Bool, status: ShakyAPI.State) {
         let actions = try handle(.answer(team: team, text: text))
         let correct = actions.contains { action in
             if case .judged(_, _, true, _) = action { return true }
@@ -209,7 +210,7 @@ public actor GameRuntime {
         nextWatcherID += 1
         let id = nextWatcherID
         var first = ShakyAPI.Event(kind: .state)
-        if let game { first.status = ShakyAPI.Status(game.status(at: clock.now())) }
+        if let game { first.status = ShakyAPI.State(game.status(at: clock.now())) }
         if let reply = encode(first), sink(reply) {
             watchers[id] = sink
         }
@@ -345,13 +346,13 @@ public actor GameRuntime {
 
     private func stateEvent(for game: Game) -> ShakyAPI.Event {
         var event = ShakyAPI.Event(kind: .state)
-        event.status = ShakyAPI.Status(game.status(at: clock.now()))
+        event.status = ShakyAPI.State(game.status(at: clock.now()))
         return event
     }
 
     private func encode(_ event: ShakyAPI.Event) -> VarlinkStreamReply? {
         do {
-            return try VarlinkStreamReply(encoding: ShakyAPI.WatchReply(event: event), continues: true)
+            return try ShakyAPI.GameInterface.WatchReply(event: event).streamReply()
         } catch {
             logger.error("cannot encode an event", metadata: ["error": "\(error)"])
             return nil

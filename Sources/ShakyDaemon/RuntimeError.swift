@@ -1,6 +1,7 @@
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
+import Varlink
 
 /// Why the runtime refused a call, as the Game interface's errors say it.
 public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible, VarlinkErrorConvertible {
@@ -25,21 +26,16 @@ public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible, V
         }
     }
 
-    public var varlinkReplyError: VarlinkReplyError {
-        let interface = ShakyAPI.gameInterface
+    /// This error as the Game interface names it.
+    public var replyError: ShakyAPI.GameInterface.ReplyError {
         switch self {
-        case .noGame:
-            return VarlinkReplyError("\(interface).NoGame")
-        case .gameInProgress:
-            return VarlinkReplyError("\(interface).GameInProgress")
-        case .invalidSetup(let message):
-            return VarlinkReplyError("\(interface).InvalidSetup", parameters: ["message": .string(message)])
-        case .refused(let error):
-            return VarlinkReplyError(
-                "\(interface).Refused",
-                parameters: ["reason": .string(error.reasonCode), "message": .string(error.description)])
-        case .storageFailed:
-            return VarlinkReplyError("\(interface).StorageFailed", parameters: ["message": .string(description)])
+        case .noGame: .noGame
+        case .gameInProgress: .gameInProgress
+        case .invalidSetup(let message): .invalidSetup(message: message)
+        case .refused(let error): .refused(reason: error.reasonCode, message: error.description)
+        case .storageFailed: .storageFailed(message: description)
         }
     }
+
+    public var varlinkReplyError: VarlinkReplyError { replyError.varlinkReplyError }
 }

@@ -19,7 +19,7 @@ public actor SensorPipeline {
     private var hotplugTask: Task<Void, Never>?
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private var wanted = false
-    private var state: ShakyAPI.SensorState = .absent
+    private var state: ShakyAPI.SensorStatus.State = .absent
     private var message: String?
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged

@@ -2,18 +2,19 @@ import Logging
 import ShakyCore
 import ShakyProtocol
 import ShakyStore
+import Varlink
 
 /// The live settings: sound on/off, volume and shake sensitivity. A change takes effect at once and is saved.
 public actor SettingsController {
     private let database: AppDatabase
     private let sound: any SoundPlayer
-    private let sensitivityChanged: @Sendable (ShakyAPI.Sensitivity) -> Void
+    private let sensitivityChanged: @Sendable (ShakyAPI.Settings.Sensitivity) -> Void
     private var preferences: DaemonPreferences
 
     /// Loads the saved settings and applies them to `sound`; `sensitivityChanged` hears the detector preset.
     public init(
         database: AppDatabase, sound: any SoundPlayer,
-        sensitivityChanged: @escaping @Sendable (ShakyAPI.Sensitivity) -> Void
+        sensitivityChanged: @escaping @Sendable (ShakyAPI.Settings.Sensitivity) -> Void
     ) throws {
         self.database = database
         self.sound = sound
@@ -26,32 +27,30 @@ public actor SettingsController {
     public func current() -> ShakyAPI.Settings {
         ShakyAPI.Settings(
             sound: preferences.soundEnabled, volume: preferences.volume,
-            sensitivity: ShakyAPI.Sensitivity(rawValue: preferences.sensitivity) ?? .medium)
+            sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: preferences.sensitivity) ?? .medium)
     }
 
-    /// Changes the settings given, saves them, and applies them.
-    public func change(_ request: ShakyAPI.SetSettings) throws(VarlinkReplyError) -> ShakyAPI.Settings {
+    /// Changes the settings given (`nil`: keep), saves them, and applies them.
+    public func change(
+        sound: Bool? = nil, volume: Double? = nil, sensitivity: ShakyAPI.Settings.Sensitivity? = nil
+    ) throws(ShakyAPI.SettingsInterface.ReplyError) -> ShakyAPI.Settings {
         var next = preferences
-        if let sound = request.sound { next.soundEnabled = sound }
-        if let volume = request.volume {
+        if let sound { next.soundEnabled = sound }
+        if let volume {
             guard volume.isFinite, (0...1).contains(volume) else {
-                throw VarlinkReplyError(
-                    "\(ShakyAPI.settingsInterface).InvalidSetting",
-                    parameters: ["name": .string("volume"), "message": .string("volume must be between 0 and 1")])
+                throw .invalidSetting(name: "volume", message: "volume must be between 0 and 1")
             }
             next.volume = volume
         }
-        if let sensitivity = request.sensitivity { next.sensitivity = sensitivity.rawValue }
+        if let sensitivity { next.sensitivity = sensitivity.rawValue }
         do {
             try database.savePreferences(next)
         } catch {
-            throw VarlinkReplyError(
-                "\(ShakyAPI.settingsInterface).InvalidSetting",
-                parameters: ["name": .string("settings"), "message": .string("\(error)")])
+            throw .invalidSetting(name: "settings", message: "\(error)")
         }
         let sensitivityMoved = next.sensitivity != preferences.sensitivity
         preferences = next
-        sound.apply(SoundSettings(enabled: next.soundEnabled, volume: next.volume))
+        self.sound.apply(SoundSettings(enabled: next.soundEnabled, volume: next.volume))
         if sensitivityMoved { sensitivityChanged(current().sensitivity) }
         return current()
     }

@@ -41,7 +41,7 @@ extension ShakyAPI.Result {
     }
 }
 
-extension ShakyAPI.Phase {
+extension ShakyAPI.State.Phase {
     init(_ phase: GamePhase) {
         switch phase {
         case .ready: self = .ready
@@ -53,17 +53,17 @@ extension ShakyAPI.Phase {
     }
 }
 
-extension ShakyAPI.Status {
+extension ShakyAPI.State {
     init(_ status: GameStatus) {
         self.init(
-            phase: ShakyAPI.Phase(status.phase), paused: status.isPaused, teamUp: status.teamUp,
+            phase: ShakyAPI.State.Phase(status.phase), paused: status.isPaused, teamUp: status.teamUp,
             questionNumber: status.questionNumber, questionCount: status.questionCount, question: status.questionText,
             tiles: status.display?.tiles.map(ShakyAPI.Tile.init), pattern: status.display?.pattern,
             points: status.points, hintsUsed: status.hintsUsed, hintsLeft: status.hintsLeft,
             remaining: status.remaining?.seconds,
             teams: status.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.score) },
             buzzes: status.buzzOrder.enumerated().map {
-                ShakyAPI.Buzz(team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds)
+                ShakyAPI.BuzzEntry(team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds)
             },
             answer: status.revealedAnswer, roundWinner: status.roundWinner,
             result: status.result.map(ShakyAPI.Result.init))
@@ -169,13 +169,13 @@ extension ShakyAPI.Question {
         self.init(
             text: question.text, answer: question.answer,
             alternates: question.alternates.isEmpty ? nil : question.alternates,
-            difficulty: ShakyAPI.Difficulty(rawValue: question.difficulty.rawValue) ?? .medium)
+            difficulty: ShakyAPI.Question.Difficulty(rawValue: question.difficulty.rawValue) ?? .medium)
     }
 
     var engineQuestion: Question {
         Question(
             text: text, answer: answer, alternates: alternates ?? [],
-            difficulty: Difficulty(rawValue: difficulty.rawValue) ?? .medium)
+            difficulty: TriviaEngine.Difficulty(rawValue: difficulty.rawValue) ?? .medium)
     }
 }
 
@@ -184,7 +184,7 @@ extension ShakyAPI.StoredQuestion {
         self.init(
             id: Int(stored.id), pack: stored.packName, text: stored.question.text, answer: stored.question.answer,
             alternates: stored.question.alternates,
-            difficulty: ShakyAPI.Difficulty(rawValue: stored.question.difficulty.rawValue) ?? .medium)
+            difficulty: ShakyAPI.Question.Difficulty(rawValue: stored.question.difficulty.rawValue) ?? .medium)
     }
 }
 

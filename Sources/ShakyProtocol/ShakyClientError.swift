@@ -1,4 +1,5 @@
 import NIOCore
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

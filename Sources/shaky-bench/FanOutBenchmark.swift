@@ -1,6 +1,7 @@
 import ShakyDaemon
 import ShakyProtocol
 import Synchronization
+import Varlink
 
 extension Benchmark {
     /// Time from the runtime broadcasting an event to the last of N watchers receiving it.
@@ -73,8 +74,8 @@ private func runFanOutBenchmark(_ arguments: BenchmarkArguments) async throws {
                 let last = try await collector.waitForAll(watcherCount, tag: tag) {
                     _ = try await host.call(
                         "io.shakywords.Game.AdjustScore",
-                        ShakyAPI.AdjustScoreParameters(team: "Owls", delta: 1, reason: tag),
-                        as: ShakyAPI.StatusReply.self)
+                        ShakyAPI.GameInterface.AdjustScoreParameters(team: "Owls", delta: 1, reason: tag),
+                        as: ShakyAPI.GameInterface.StatusReply.self)
                 }
                 guard let broadcast = stamp.take(tag) else {
                     throw BenchmarkError("the runtime never broadcast \(tag)")

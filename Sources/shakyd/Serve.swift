@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ShakyCore
 import ShakyDaemon
+import Varlink
 
 extension Shakyd {
     /// `shakyd serve` (the default): runs the daemon.

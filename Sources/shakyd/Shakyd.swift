@@ -1,5 +1,6 @@
 import ArgumentParser
 import ShakyCore
+import Varlink
 
 /// `shakyd`: the Shaky Words daemon and its sensor tools.
 @main

@@ -102,7 +102,7 @@ import Testing
                 == "#12 Animals [easy] What big cat has stripes? → Tiger (also: Tigress)")
         #expect(
             TextRenderer.packDetails(
-                ShakyAPI.PackDetailsReply(pack: Fixtures.animals, questions: [Fixtures.tigerQuestion]))
+                ShakyAPI.PacksInterface.ShowReply(pack: Fixtures.animals, questions: [Fixtures.tigerQuestion]))
                     == """
                     Animals (built-in): 40 questions (10 easy, 20 medium, 10 hard)
                       #12 [easy] What big cat has stripes? → Tiger (also: Tigress)

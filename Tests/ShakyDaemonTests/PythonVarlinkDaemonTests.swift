@@ -2,6 +2,7 @@ import ShakyDaemon
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -37,10 +38,10 @@ struct PythonVarlinkDaemonTests {
     func help() async throws {
         try await TestDaemon.run(.socket) { client in
             let descriptions = [
-                "io.shakywords.Game": VarlinkInterface.gameDescription,
-                "io.shakywords.Packs": VarlinkInterface.packsDescription,
-                "io.shakywords.Sensor": VarlinkInterface.sensorDescription,
-                "io.shakywords.Settings": VarlinkInterface.settingsDescription,
+                "io.shakywords.Game": ShakyAPI.GameInterface.description,
+                "io.shakywords.Packs": ShakyAPI.PacksInterface.description,
+                "io.shakywords.Sensor": ShakyAPI.SensorInterface.description,
+                "io.shakywords.Settings": ShakyAPI.SettingsInterface.description,
             ]
             for (name, description) in descriptions.sorted(by: { $0.key < $1.key }) {
                 let output = try await PythonVarlink.cli(["help", "\(client.address)/\(name)"])

@@ -37,7 +37,8 @@ import TriviaEngine
             runtime: runtime, sensitivity: .medium, logger: logger, returns: { _ in returnStream })
         await runtime.setSensorDemandHandler(pipeline.demandHandler())
         await pipeline.start()
-        _ = try await runtime.newGame(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], questions: 2, seed: 1))
+        _ = try await runtime.newGame(
+            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], questions: 2, seed: 1))
         return Harness(runtime: runtime, pipeline: pipeline, source: source, driver: driver, returns: returns)
     }
 

@@ -1,6 +1,7 @@
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// `Watch`: the state first, then every event in order, ticks driven by the manual clock.
 @Suite("Watch")
@@ -190,7 +191,7 @@ struct WatchTests {
 
             try await client.game("Resume")
             #expect(try await late.nextEvent().kind == .resumed)
-            for expected: ShakyAPI.EventKind in [.phaseChanged, .roundStarted] + Array(repeating: .tick, count: 5)
+            for expected: ShakyAPI.Event.Kind in [.phaseChanged, .roundStarted] + Array(repeating: .tick, count: 5)
                 + [.paused, .resumed]
             {
                 #expect(try await early.nextEvent().kind == expected)
@@ -205,7 +206,7 @@ struct WatchTests {
 extension WatchStream {
     /// The next reply, decoded as a Watch event.
     func nextEvent() async throws -> ShakyAPI.Event {
-        try JSONValue.object(try await next()).decode(as: ShakyAPI.WatchReply.self).event
+        try JSONValue.object(try await next()).decode(as: ShakyAPI.GameInterface.WatchReply.self).event
     }
 }
 

@@ -53,7 +53,7 @@ extension Shaky {
                 commands = InputLines.standardInput()
             }
             try await global.withClient { client in
-                if !setup.teams.isEmpty { _ = try await client.newGame(setup.request) }
+                if !setup.teams.isEmpty { _ = try await client.game.new(setup.request) }
                 let screen = script == nil && !global.json ? PlayScreen.current() : nil
                 try await PlaySession(client: client, console: console, json: global.json, screen: screen).run(
                     commands: commands)

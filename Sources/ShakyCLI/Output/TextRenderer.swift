@@ -54,7 +54,7 @@ enum TextRenderer {
     }
 
     /// A phase for people: `buzzing open`, `answering: Owls`, `round over`.
-    static func phase(_ status: ShakyAPI.Status) -> String {
+    static func phase(_ status: ShakyAPI.State) -> String {
         switch status.phase {
         case .ready: "ready"
         case .indication: "buzzing open"
@@ -67,7 +67,7 @@ enum TextRenderer {
     // MARK: Game
 
     /// The whole game as `shaky status` shows it.
-    static func status(_ status: ShakyAPI.Status, style: TextStyle) -> String {
+    static func status(_ status: ShakyAPI.State, style: TextStyle) -> String {
         var lines: [String] = []
         var heading: [String] = []
         if let number = status.questionNumber {
@@ -115,7 +115,7 @@ enum TextRenderer {
     }
 
     /// The buzz order: `1. Owls (3.2 s), 2. Foxes (4.0 s)`.
-    static func buzzOrder(_ buzzes: [ShakyAPI.Buzz]) -> String {
+    static func buzzOrder(_ buzzes: [ShakyAPI.BuzzEntry]) -> String {
         buzzes.sorted { $0.order < $1.order }.map { "\($0.order). \($0.team) (\(seconds($0.elapsed)))" }
             .joined(separator: ", ")
     }
@@ -216,7 +216,7 @@ enum TextRenderer {
     }
 
     /// A pack and its questions.
-    static func packDetails(_ details: ShakyAPI.PackDetailsReply) -> String {
+    static func packDetails(_ details: ShakyAPI.PacksInterface.ShowReply) -> String {
         ([pack(details.pack)] + details.questions.map { "  " + question($0, showingPack: false) })
             .joined(separator: "\n")
     }

@@ -30,7 +30,7 @@ extension Shaky.Pack {
         var noAlternates = false
 
         @Option(help: "The new difficulty.")
-        var difficulty: ShakyAPI.Difficulty?
+        var difficulty: ShakyAPI.Question.Difficulty?
 
         @OptionGroup var global: GlobalOptions
 
@@ -62,16 +62,16 @@ extension Shaky.Pack {
 
         func run(client: ShakyClient, console: any Console) async throws {
             let current = try await Self.question(id: id, client: client)
-            let stored = try await client.editQuestion(id: id, merged(into: current))
-            try global.emit(ShakyAPI.QuestionReply(question: stored), on: console) { _ in
+            let stored = try await client.packs.editQuestion(id: id, question: merged(into: current))
+            try global.emit(ShakyAPI.PacksInterface.AddQuestionReply(question: stored), on: console) { _ in
                 "Changed " + TextRenderer.question(stored, showingPack: true)
             }
         }
 
         /// The question `id` as it is now, looked up in the editable packs.
         static func question(id: Int, client: ShakyClient) async throws -> ShakyAPI.StoredQuestion {
-            for pack in try await client.listPacks() where !pack.builtin {
-                if let found = try await client.showPack(name: pack.name).questions.first(where: { $0.id == id }) {
+            for pack in try await client.packs.list() where !pack.builtin {
+                if let found = try await client.packs.show(name: pack.name).questions.first(where: { $0.id == id }) {
                     return found
                 }
             }

@@ -18,7 +18,7 @@ extension Shaky.Pack {
         var file: String
 
         @Option(help: "The file's format (default: from its extension).")
-        var format: ShakyAPI.PackFormat?
+        var format: ShakyAPI.PacksInterface.ImportParameters.Format?
 
         @Option(help: "The new pack's name (default: the name in the file, or the file's name).")
         var name: String?
@@ -26,8 +26,10 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         /// The format from `--format` or the file's extension.
-        var resolvedFormat: ShakyAPI.PackFormat? {
-            format ?? ShakyAPI.PackFormat(rawValue: (file as NSString).pathExtension.lowercased())
+        var resolvedFormat: ShakyAPI.PacksInterface.ImportParameters.Format? {
+            format
+                ?? ShakyAPI.PacksInterface.ImportParameters.Format(
+                    rawValue: (file as NSString).pathExtension.lowercased())
         }
 
         func validate() throws {
@@ -38,7 +40,7 @@ extension Shaky.Pack {
 
         /// The pack's name: `--name`, else the name inside a JSON file, else the file's name without its
         /// extension ("My Quiz.csv" makes the pack "My Quiz").
-        func packName(for text: String, format: ShakyAPI.PackFormat) -> String? {
+        func packName(for text: String, format: ShakyAPI.PacksInterface.ImportParameters.Format) -> String? {
             if let name { return name }
             guard file != "-" else { return nil }
             if format == .json,
@@ -64,9 +66,11 @@ extension Shaky.Pack {
                 throw CommandFailure("\(file) is not UTF-8 text; save it as UTF-8 and import again")
             }
             let format = resolvedFormat ?? .json
-            let pack = try await client.importPack(
+            let pack = try await client.packs.import(
                 data: text, format: format, name: packName(for: text, format: format))
-            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Imported " + TextRenderer.pack(pack) }
+            try global.emit(ShakyAPI.PacksInterface.CreateReply(pack: pack), on: console) { _ in
+                "Imported " + TextRenderer.pack(pack)
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import ShakyProtocol
+import Varlink
 
 /// A running example server on a Unix socket in a fresh temporary directory.
 struct ExampleServer {

@@ -1,6 +1,6 @@
-import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// One malformed message and why it is malformed.
 struct MalformedMessage: Sendable, CustomTestStringConvertible {
@@ -72,6 +72,21 @@ struct VarlinkConformanceTests {
                 #"{"method":"org.shakywords.Example.Hello","parameters":{"name":"Ada"},"org.example.trace":"x"}"#)
             let reply = try await socket.readReply()
             #expect(reply == VarlinkReply(parameters: ["greeting": "Hello, Ada!"]))
+        }
+    }
+
+    @Test("\"parameters\": null is taken as {}: answered when nothing is required, InvalidParameter otherwise")
+    func nullParametersAreEmpty() async throws {
+        try await ExampleServer.run { server in
+            let socket = try RawSocket(path: server.socketPath)
+            await socket.send(#"{"method":"org.varlink.service.GetInfo","parameters":null}"#)
+            let info = try await socket.readReply()
+            #expect(info.error == nil)
+            #expect(info.parameters["product"] != nil)
+            await socket.send(#"{"method":"org.shakywords.Example.Hello","parameters":null}"#)
+            #expect(
+                try await socket.readReply()
+                    == .error("org.varlink.service.InvalidParameter", parameters: ["parameter": "name"]))
         }
     }
 

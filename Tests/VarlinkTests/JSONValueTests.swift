@@ -1,5 +1,5 @@
-import ShakyProtocol
 import Testing
+import Varlink
 
 @Suite("JSONValue parsing and serializing")
 struct JSONValueTests {

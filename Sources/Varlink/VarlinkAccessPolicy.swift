@@ -8,7 +8,7 @@
 ///
 /// The service never asks about `org.varlink.service`, which everyone may call.
 public protocol VarlinkAccessPolicy: Sendable {
-    /// Whether `peer` may call `method` (fully qualified, e.g. `org.shakywords.Game.Start`).
+    /// Whether `peer` may call `method` (fully qualified, e.g. `org.example.Game.Start`).
     func allows(_ peer: VarlinkPeerCredentials, toCall method: String) -> Bool
 }
 
@@ -48,7 +48,7 @@ public struct ControlGroupAccessPolicy: VarlinkAccessPolicy {
     /// A policy for this process: its effective uid, the group named `controlGroupName` if it exists,
     /// and supplementary groups from the system's user database (`getgrouplist`).
     public static func forCurrentProcess(
-        controlGroupName: String = "shaky", openMethods: Set<String>
+        controlGroupName: String, openMethods: Set<String>
     ) -> ControlGroupAccessPolicy {
         ControlGroupAccessPolicy(
             openMethods: openMethods, serverUID: geteuid(),

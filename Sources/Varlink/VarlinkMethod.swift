@@ -45,6 +45,10 @@ public struct VarlinkRequest: Sendable {
         self.hangUp = hangUp
     }
 
+    /// The request whose handler is running on this task, for handlers that need the caller (a generated
+    /// interface's requirements get only the parameters).
+    @TaskLocal public static var current: VarlinkRequest?
+
     /// The call's parameters; every key is declared and every value has its declared type.
     public var parameters: VarlinkObject { call.parameters }
 

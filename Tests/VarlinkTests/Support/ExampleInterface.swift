@@ -1,4 +1,4 @@
-import ShakyProtocol
+import Varlink
 
 /// `org.shakywords.Example`: a test-only interface with every field type, streams, an error with
 /// parameters, a method that needs control rights and one that is declared but not implemented.

@@ -1,6 +1,6 @@
 import Foundation
-import ShakyProtocol
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

@@ -29,6 +29,17 @@ public struct VarlinkReplyError: VarlinkErrorConvertible, Equatable, Sendable, C
         self.init(name, parameters: object)
     }
 
+    /// Creates an error reply whose parameters are `parameters` encoded as JSON, or none if they do not encode
+    /// as an object (which a generated parameters struct always does).
+    public init(_ name: String, encodingOrEmpty parameters: some Encodable) {
+        self.init(name, parameters: (try? VarlinkMethodResult.object(encoding: parameters)) ?? [:])
+    }
+
+    /// The parameters decoded as `type`, or `nil` when they do not match it.
+    public func decodeParameters<Parameters: Decodable>(as type: Parameters.Type) -> Parameters? {
+        try? JSONValue.object(parameters).decode(as: type)
+    }
+
     public var varlinkReplyError: VarlinkReplyError { self }
 
     public var description: String {

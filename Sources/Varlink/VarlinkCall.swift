@@ -57,7 +57,8 @@ extension VarlinkCall {
     /// Throws ``VarlinkProtocolViolation`` for invalid JSON or UTF-8, a non-object, a missing or
     /// non-string `method`, an unknown header key without a dot (keys with a dot are extensions and
     /// are ignored), a non-Boolean `oneway`, `more` or `upgrade`, `oneway` together with `more` or
-    /// `upgrade`, and non-object `parameters`.
+    /// `upgrade`, and `parameters` that is neither an object nor `null` (`null` means no parameters, as the
+    /// reference implementations accept).
     public init(frame: some Collection<UInt8>) throws(VarlinkProtocolViolation) {
         let members = try parseVarlinkMessage(frame, kind: "a call")
         for key in members.keys
@@ -84,7 +85,7 @@ extension VarlinkCall {
         if oneway && upgrade { throw VarlinkProtocolViolation("\"oneway\" and \"upgrade\" exclude each other") }
         let parameters: VarlinkObject
         switch members["parameters"] {
-        case nil: parameters = [:]
+        case nil, .null?: parameters = [:]
         case .object(let object)?: parameters = object
         case let other?: throw VarlinkProtocolViolation("\"parameters\" must be an object, not \(other.typeName)")
         }

@@ -52,7 +52,7 @@ public final class VarlinkServer: Sendable {
     ///   - socketGroup: the group given to a socket file when that group exists (`nil`: leave it).
     ///   - maximumMessageLength: the longest message accepted; longer ones close the connection.
     public static func bind(
-        to address: Address, service: VarlinkService, socketGroup: String? = "shaky",
+        to address: Address, service: VarlinkService, socketGroup: String? = nil,
         maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "varlink.server")

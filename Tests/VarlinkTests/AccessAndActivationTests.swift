@@ -1,5 +1,5 @@
-import ShakyProtocol
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
-import ShakyProtocol
 import Testing
+import Varlink
 
 @Suite("Varlink call and reply codec")
 struct VarlinkMessageTests {
@@ -13,6 +13,12 @@ struct VarlinkMessageTests {
         #expect(try VarlinkCall(frame: Array(#"{"method":"a.b.C"}"#.utf8)).parameters == [:])
     }
 
+    @Test("\"parameters\": null means no parameters, as in the reference implementations")
+    func nullParametersAreEmpty() throws {
+        let call = try VarlinkCall(frame: Array(#"{"method":"a.b.C","parameters":null,"more":true}"#.utf8))
+        #expect(call == VarlinkCall(method: "a.b.C", parameters: [:], more: true))
+    }
+
     @Test(
         "Rejects malformed calls with a reason",
         arguments: [
@@ -24,7 +30,7 @@ struct VarlinkMessageTests {
             (#"{"method":"a.B","oneway":"true"}"#, "\"oneway\" must be a bool, not string"),
             (#"{"method":"a.B","upgrade":{}}"#, "\"upgrade\" must be a bool, not object"),
             (#"{"method":"a.B","more":true,"oneway":true}"#, "\"oneway\" and \"more\" exclude each other"),
-            (#"{"method":"a.B","parameters":null}"#, "\"parameters\" must be an object, not null"),
+            (#"{"method":"a.B","parameters":[]}"#, "\"parameters\" must be an object, not array"),
         ])
     func rejectsCall(text: String, reason: String) {
         #expect(throws: VarlinkProtocolViolation(reason)) { try VarlinkCall(frame: Array(text.utf8)) }

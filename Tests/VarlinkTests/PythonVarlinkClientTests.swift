@@ -1,6 +1,6 @@
-import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// The PyPI `varlink` package as an independent client: its CLI and its library (which parses the
 /// served interface descriptions and checks replies against them).

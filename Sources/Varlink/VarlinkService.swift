@@ -105,7 +105,8 @@ public struct VarlinkService: Sendable {
         if let invalid = interface.definition.firstInvalidParameter(in: call.parameters, against: signature.input) {
             throw VarlinkReplyError.invalidParameter(invalid)
         }
-        return try await method.handler(VarlinkRequest(call: call, peer: peer, hangUp: hangUp))
+        let request = VarlinkRequest(call: call, peer: peer, hangUp: hangUp)
+        return try await VarlinkRequest.$current.withValue(request) { try await method.handler(request) }
     }
 
     private func serviceMethod(_ name: String) -> VarlinkMethod? {

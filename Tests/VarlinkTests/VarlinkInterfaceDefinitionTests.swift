@@ -1,5 +1,5 @@
-import ShakyProtocol
 import Testing
+import Varlink
 
 @Suite("Varlink interface definition parsing and parameter checks")
 struct VarlinkInterfaceDefinitionTests {
