@@ -24,7 +24,7 @@ public struct Shaky: AsyncParsableCommand {
                 name: "Hosting a game",
                 subcommands: [
                     New.self, Next.self, Hint.self, Buzz.self, Answer.self, Pause.self, Resume.self, Skip.self,
-                    End.self, Score.self, Play.self, Demo.self,
+                    End.self, Score.self, Judge.self, Play.self, Demo.self,
                 ]),
             CommandGroup(name: "Following a game", subcommands: [Status.self, Scoreboard.self, Watch.self]),
             CommandGroup(

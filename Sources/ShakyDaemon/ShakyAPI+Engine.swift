@@ -28,7 +28,12 @@ extension ShakyAPI.Standing {
         self.init(
             team: standing.team, points: standing.points, rank: standing.rank,
             correctAnswers: standing.correctAnswers, hintsUsed: standing.hintsUsed, buzzes: standing.buzzes,
-            averageBuzzTime: standing.averageBuzzTime?.seconds)
+            averageBuzzTime: standing.averageBuzzTime?.seconds,
+            adjustments: standing.adjustments.isEmpty
+                ? nil
+                : standing.adjustments.map {
+                    ShakyAPI.Adjustment(delta: $0.delta, reason: $0.reason, question: $0.question)
+                })
     }
 }
 
@@ -63,7 +68,9 @@ extension ShakyAPI.State {
             remaining: status.remaining?.seconds,
             teams: status.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.score) },
             buzzes: status.buzzOrder.enumerated().map {
-                ShakyAPI.BuzzEntry(team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds)
+                ShakyAPI.BuzzEntry(
+                    team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds,
+                    points: $0.element.points)
             },
             answer: status.revealedAnswer, roundWinner: status.roundWinner,
             result: status.result.map(ShakyAPI.Result.init))
@@ -130,8 +137,15 @@ extension ShakyAPI.Event {
         case .gameOver(let result):
             self.init(kind: .gameOver)
             self.result = ShakyAPI.Result(result)
-        case .judgementOverruled, .buzzUndone:
-            return nil
+        case .judgementOverruled(let team, let correct, let pointsDelta, let newScore):
+            self.init(kind: .overruled)
+            self.team = team
+            self.correct = correct
+            delta = pointsDelta
+            score = newScore
+        case .buzzUndone(let team):
+            self.init(kind: .buzzUndone)
+            self.team = team
         case .wake, .cancelWake:
             return nil
         }
@@ -152,6 +166,7 @@ extension ShakyAPI.Rules {
         if let hintCooldown { settings.hintCooldown = .wireSeconds(hintCooldown) }
         if let answerTolerance { settings.answerTolerance = answerTolerance }
         if let ignoreDiacritics { settings.ignoreDiacritics = ignoreDiacritics }
+        if let buzzerMode { settings.buzzerMode = buzzerMode == .classic ? .classic : .buzzOrder }
         return settings
     }
 }

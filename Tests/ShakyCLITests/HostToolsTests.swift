@@ -217,3 +217,50 @@ struct PlayTerminalTests {
         #expect(over.contains("Game over"), "\(over)")
     }
 }
+
+/// The host's new rules, end to end: classic buzzing, overrule, reasons and the history.
+@Suite("Host rules against a real shakyd", .serialized)
+struct HostRulesTests {
+    @Test func classicBuzzingOverruleReasonsAndHistory() async throws {
+        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
+        try await daemon.start()
+        defer {
+            Task {
+                _ = await daemon.terminate()
+                await daemon.removeFiles()
+            }
+        }
+        func shaky(_ arguments: [String]) async throws -> ShakyOutcome {
+            try await runBinary(arguments, environment: ["SHAKY_SOCKET": daemon.socketPath])
+        }
+        let new = try await shaky([
+            "new", "--team", "Owls", "--team", "Foxes", "--questions", "1", "--buzzer-mode", "classic", "--seed", "3",
+        ])
+        #expect(new.status == 0, "\(new)")
+        _ = try await shaky(["next"])
+        let buzz = try await shaky(["buzz", "Owls"])
+        #expect(buzz.output.contains("answering: Owls"), "the first buzzer answers at once: \(buzz)")
+        let answer = try await shaky(["answer", "Owls", "surely", "not", "this"])
+        #expect(answer.status == 0, "\(answer)")
+        let overruled = try await shaky(["judge", "overrule"])
+        #expect(overruled.status == 0, "\(overruled)")
+        let score = try await shaky(["score", "Foxes", "+3", "--reason", "best costumes"])
+        #expect(score.status == 0, "\(score)")
+        let board = try await shaky(["scoreboard"])
+        #expect(board.output.contains("Foxes +3: best costumes"), "\(board)")
+        #expect(board.output.contains("Owls") && board.output.contains("10"), "\(board)")
+        let nothing = try await shaky(["judge", "undo-buzz", "Foxes"])
+        #expect(nothing.status == 1, "\(nothing)")
+        _ = try await shaky(["end"])
+        let history = try await shaky(["history"])
+        #expect(history.output.contains("adjusted: Foxes +3: best costumes"), "\(history)")
+        #expect(!history.output.contains("UTC"), "times are local: \(history)")
+        let id = try #require(
+            history.output.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
+        let deleted = try await shaky(["history", "delete", id])
+        #expect(deleted.status == 0, "\(deleted)")
+        #expect(try await shaky(["history"]).output.contains("No finished games yet."))
+        let missing = try await shaky(["history", "delete", id])
+        #expect(missing.status == 1, "\(missing)")
+    }
+}

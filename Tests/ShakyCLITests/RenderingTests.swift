@@ -1,3 +1,4 @@
+import Foundation
 import ShakyProtocol
 import Testing
 
@@ -113,11 +114,18 @@ import Testing
     @Test func recordsAndDaemon() {
         let game = ShakyAPI.FinishedGame(
             id: 4, finishedAt: "2026-01-02T20:15:07Z", teams: Fixtures.teams, winners: ["Owls"])
+        let oslo = TimeZone(identifier: "Europe/Oslo") ?? .current
         #expect(
-            TextRenderer.history([game]) == """
-                Game  Finished              Scores            Winner
-                   4  2026-01-02 20:15 UTC  Owls 12, Foxes 8  Owls
+            TextRenderer.history([game], timeZone: oslo) == """
+                Game  Finished          Scores            Winner
+                   4  2026-01-02 21:15  Owls 12, Foxes 8  Owls
                 """)
+        let demo = ShakyAPI.FinishedGame(
+            id: 5, finishedAt: "2026-01-02T20:15:07Z", teams: Fixtures.teams, winners: ["Owls"], kind: .demo,
+            adjustments: [ShakyAPI.TeamAdjustment(team: "Owls", delta: 2, reason: "song")])
+        #expect(
+            TextRenderer.history([demo], timeZone: oslo).hasSuffix(
+                "Owls    demo, not on the leaderboard · adjusted: Owls +2: song"))
         #expect(TextRenderer.history([]) == "No finished games yet.")
         #expect(
             TextRenderer.leaderboard([ShakyAPI.LeaderboardEntry(team: "Owls", games: 3, wins: 2, points: 40)]) == """

@@ -6,7 +6,9 @@ struct GameSetupOptions: ParsableArguments {
     @Option(name: .customLong("team"), help: "A team's name (2 to 8 teams, 1-24 characters each; repeat the option).")
     var teams: [String] = []
 
-    @Option(name: .customLong("pack"), help: "A pack to draw questions from (repeat; default: every pack).")
+    @Option(
+        name: .customLong("pack"), help: "A pack to draw questions from (repeat; default: every pack).",
+        completion: .shellCommand(Completions.packNames))
     var packs: [String] = []
 
     @Option(help: "How many questions (default: 10).")
@@ -55,13 +57,20 @@ struct GameSetupOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Accept answers without accents (default: on).")
     var ignoreDiacritics: Bool?
 
+    @Option(
+        help: ArgumentHelp(
+            "buzz-order: every team may buzz, then teams answer in buzz order once buzzing is over; "
+                + "classic: the first buzzer answers at once and a wrong answer reopens buzzing (default: buzz-order).",
+            valueName: "mode"))
+    var buzzerMode: BuzzerModeArgument?
+
     /// Whether any rule differs from the defaults.
     var rules: ShakyAPI.Rules? {
         let rules = ShakyAPI.Rules(
             indicationTime: indicationTime, timeAfterFirstBuzz: timeAfterFirstBuzz, answerTime: answerTime,
             basePoints: basePoints, pointsPerHint: pointsPerHint, minimumPoints: minimumPoints,
             maximumHints: maximumHints, hintCooldown: hintCooldown, answerTolerance: answerTolerance,
-            ignoreDiacritics: ignoreDiacritics)
+            ignoreDiacritics: ignoreDiacritics, buzzerMode: buzzerMode?.wire)
         return rules == ShakyAPI.Rules() ? nil : rules
     }
 
@@ -144,5 +153,19 @@ extension String {
         while text.first?.isWhitespace == true { text = text.dropFirst() }
         while text.last?.isWhitespace == true { text = text.dropLast() }
         return String(text)
+    }
+}
+
+/// `--buzzer-mode` as typed.
+enum BuzzerModeArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case buzzOrder = "buzz-order"
+    case classic
+
+    /// The rule as the daemon takes it.
+    var wire: ShakyAPI.Rules.BuzzerMode {
+        switch self {
+        case .buzzOrder: .buzzOrder
+        case .classic: .classic
+        }
     }
 }

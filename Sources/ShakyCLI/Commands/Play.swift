@@ -15,6 +15,8 @@ extension Shaky {
                   b TEAM, 1-8  buzz for a team, by name or number
                   a ANSWER     answer for the team that is up
                   + TEAM N     add N points to a team (then an optional reason); - TEAM N takes them away
+                  o            overrule the last judgement (right after all, or wrong after all)
+                  u TEAM       take back a team's buzz
                   p            pause, or resume
                   s            skip the question
                   e            end the game (asks first: y ends it)

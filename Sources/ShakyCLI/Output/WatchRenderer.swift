@@ -75,6 +75,13 @@ struct WatchRenderer: Sendable {
             }
             let winners = result.winners.isEmpty ? "no winner" : "won by " + result.winners.joined(separator: " and ")
             return "Game over: \(winners) · " + standings.joined(separator: ", ")
+        case .overruled:
+            let verdict = event.correct == true ? "right after all" : "wrong after all"
+            let delta = event.delta.map { ", \(TextRenderer.signed($0))" } ?? ""
+            let score = event.score.map { " → \($0)" } ?? ""
+            return "Overruled: \(event.team ?? "?")'s answer is \(verdict)\(delta)\(score)"
+        case .buzzUndone:
+            return "Buzz taken back: \(event.team ?? "?")"
         case .sensor:
             let device = event.sensorDevice.map { " \($0)" } ?? ""
             return event.sensorPresent == true

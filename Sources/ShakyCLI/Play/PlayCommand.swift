@@ -10,6 +10,10 @@ enum PlayCommand: Equatable, Sendable {
     case buzzNumber(Int)
     /// `a TEXT`: the team up answers.
     case answer(String)
+    /// `o`: overrule the last judgement.
+    case overrule
+    /// `u TEAM`: take back a team's buzz (by name or number).
+    case undoBuzz(team: String)
     /// `p`: pause, or resume when paused.
     case togglePause
     /// `s`: skip the question.
@@ -35,6 +39,7 @@ enum PlayCommand: Equatable, Sendable {
     static let summary = """
         n next question · h hint · b TEAM (or its number) buzz · a ANSWER answer for the team up
         + TEAM N [REASON] / - TEAM N [REASON] adjust a score (TEAM may be its number)
+        o overrule the last judgement · u TEAM take back a buzz
         p pause/resume · s skip · e end game (asks first) · t scoreboard · st status · w SECONDS wait · ? help · q quit
         """
 
@@ -74,6 +79,10 @@ enum PlayCommand: Equatable, Sendable {
         case "a", "answer":
             guard !rest.isEmpty else { throw PlayCommandError("say the answer: a WORDS") }
             return .answer(rest)
+        case "o", "overrule": return try needsNothing(.overrule)
+        case "u", "undo":
+            guard !rest.isEmpty else { throw PlayCommandError("say whose buzz to take back: u TEAM") }
+            return .undoBuzz(team: rest)
         case "+", "-":
             return try adjustment(sign: word == "+" ? 1 : -1, rest)
         case "w", "wait":

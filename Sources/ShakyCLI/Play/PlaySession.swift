@@ -75,6 +75,16 @@ struct PlaySession: Sendable {
         if case .failure(let error) = watchResult, !(error is CancellationError) { throw error }
     }
 
+    /// The team's name, when `team` is its number in the game.
+    private func teamName(_ team: String) async throws -> String {
+        guard let number = Int(team) else { return team }
+        let teams = try await client.game.status().teams
+        guard teams.indices.contains(number - 1) else {
+            throw PlayCommandError("there is no team \(number); the teams are 1 to \(teams.count)")
+        }
+        return teams[number - 1].name
+    }
+
     /// Prints `text` above the prompt (on a terminal) or as a line.
     private func say(_ text: String) {
         if let screen { console.write(screen.event(text)) } else { console.print(text) }
@@ -114,15 +124,11 @@ struct PlaySession: Sendable {
             }
             _ = try await client.game.answer(team: team, answer: answer)
         case .adjust(let team, let delta, let reason):
-            var name = team
-            if let number = Int(team) {
-                let teams = try await client.game.status().teams
-                guard teams.indices.contains(number - 1) else {
-                    throw PlayCommandError("there is no team \(number); the teams are 1 to \(teams.count)")
-                }
-                name = teams[number - 1].name
-            }
-            _ = try await client.game.adjustScore(team: name, delta: delta, reason: reason)
+            _ = try await client.game.adjustScore(team: try await teamName(team), delta: delta, reason: reason)
+        case .overrule:
+            _ = try await client.game.overrule()
+        case .undoBuzz(let team):
+            _ = try await client.game.undoBuzz(team: try await teamName(team))
         case .togglePause:
             if try await client.game.status().paused {
                 _ = try await client.game.resume()

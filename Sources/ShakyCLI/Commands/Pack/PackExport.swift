@@ -12,7 +12,7 @@ extension Shaky.Pack {
                 exported imports back with `shaky pack import`.
                 """)
 
-        @Argument(help: "The pack.")
+        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String
 
         @Option(help: "The format (default: from --output's extension, else json).")
