@@ -65,6 +65,27 @@ struct HostToolsTests {
         }
     }
 
+    @Test func exportWithABOMImportsBackAndCompletionsOfferPackNames() async throws {
+        try await withDaemon { daemon in
+            let file = daemon.folder.appendingPathComponent("export.csv")
+            let export = try await shaky(
+                ["pack", "export", "Places with Accents", "-o", file.path, "--bom"], on: daemon)
+            #expect(export.status == 0, "\(export)")
+            let bytes = try Data(contentsOf: file)
+            #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])
+            let back = try await shaky(["pack", "import", file.path, "--name", "Accents Again"], on: daemon)
+            #expect(back.status == 0, "\(back)")
+            let names = try await shaky(["pack", "list", "--names"], on: daemon)
+            #expect(names.output.split(separator: "\n").contains("Accents Again"), "\(names)")
+            _ = try await shaky(["new", "--team", "Owls", "--team", "Foxes"], on: daemon)
+            let teams = try await shaky(["status", "--team-names"], on: daemon)
+            #expect(teams.output == "Owls\nFoxes\n", "\(teams)")
+            let script = try await runBinary(["--generate-completion-script", "bash"])
+            #expect(script.output.contains("shaky pack list --names"))
+            #expect(script.output.contains("shaky status --team-names"))
+        }
+    }
+
     @Test func globalOptionsGoBeforeTheSubcommand() async throws {
         try await withDaemon { daemon in
             let status = try await runBinary(["--socket", daemon.socketPath, "--json", "pack", "list"])
