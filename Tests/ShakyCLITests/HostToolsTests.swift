@@ -86,6 +86,21 @@ struct HostToolsTests {
         }
     }
 
+    @Test func aFileTooLargeForOneCallIsRefusedWithATrueMessage() async throws {
+        try await withDaemon { daemon in
+            let file = daemon.folder.appendingPathComponent("Huge.csv")
+            var text = "question,answer,difficulty,alternates\n"
+            for index in 0..<25_000 { text += "Question number \(index) of a very large pack?,Answer,easy,\n" }
+            try Data(text.utf8).write(to: file)
+            let run = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(run.status == 1, "\(run)")
+            #expect(run.error.contains("too large to import in one go"), "\(run)")
+            #expect(!run.error.contains("daemon running"), "\(run)")
+            let status = try await shaky(["pack", "list"], on: daemon)
+            #expect(status.status == 0, "the daemon is fine: \(status)")
+        }
+    }
+
     @Test func globalOptionsGoBeforeTheSubcommand() async throws {
         try await withDaemon { daemon in
             let status = try await runBinary(["--socket", daemon.socketPath, "--json", "pack", "list"])
