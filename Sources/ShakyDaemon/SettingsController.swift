@@ -27,7 +27,8 @@ public actor SettingsController {
     public func current() -> ShakyAPI.Settings {
         ShakyAPI.Settings(
             sound: preferences.soundEnabled, volume: preferences.volume,
-            sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: preferences.sensitivity) ?? .medium)
+            sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: preferences.sensitivity) ?? .medium,
+            output: sound.outputState.device, triedDevices: sound.outputState.tried)
     }
 
     /// Changes the settings given (`nil`: keep), saves them, and applies them.

@@ -300,3 +300,32 @@ struct HostRulesTests {
         #expect(missing.status == 1, "\(missing)")
     }
 }
+
+/// `shaky settings` says where sound really goes.
+@Suite("Sound output state against a real shakyd", .serialized)
+struct SoundOutputStateTests {
+    @Test func settingsReportSilenceAndPointAtAplay() async throws {
+        // No sound card on this machine: the named device and the default both fail to open.
+        let daemon = try DaemonProcess(
+            arguments: ["--input", "none", "--sound-device", "hw:CARD=NoSuchCard,DEV=0"],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf"])
+        try await daemon.start()
+        defer {
+            Task {
+                _ = await daemon.terminate()
+                await daemon.removeFiles()
+            }
+        }
+        var settings = ShakyOutcome(status: 0, output: "", error: "")
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            settings = try await runBinary(["settings"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            if settings.output.contains("silent") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(
+            settings.output.contains("Sound: on, but no sound device: silent, tried hw:CARD=NoSuchCard,DEV=0"),
+            "\(settings)")
+        #expect(settings.output.contains("`aplay -L`"), "\(settings)")
+    }
+}

@@ -280,7 +280,21 @@ enum TextRenderer {
 
     /// The daemon's settings.
     static func settings(_ settings: ShakyAPI.Settings) -> String {
-        "Sound: \(settings.sound ? "on" : "off") · volume \(String(format: "%.2f", settings.volume)) · "
+        let line =
+            "Sound: \(soundState(settings)) · volume \(String(format: "%.2f", settings.volume)) · "
             + "sensitivity \(settings.sensitivity.rawValue)"
+        guard settings.sound, settings.output == nil, let tried = settings.triedDevices, !tried.isEmpty else {
+            return line
+        }
+        return line + "\n`aplay -L` lists the sound devices; set sound-device in the daemon's configuration."
+    }
+
+    /// Whether sound plays and where: `on (default)`, `on, but no sound device: silent (tried default)`.
+    static func soundState(_ settings: ShakyAPI.Settings) -> String {
+        guard settings.sound else { return "off" }
+        if let output = settings.output { return "on (\(output))" }
+        guard let tried = settings.triedDevices else { return "on" }
+        if tried.isEmpty { return "on, but the daemon has no sound device (sound-device none): silent" }
+        return "on, but no sound device: silent, tried " + tried.joined(separator: ", ")
     }
 }
