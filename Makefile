@@ -2,16 +2,19 @@
 #   make setup    install the Debian packages the build and the tests need (uses sudo when not root)
 #                 and the python varlink client into .venv
 #   make run      build and run a game with no hardware
+#   make board    the same demo game, with the board (`shaky board`) above it in tmux
 #   make test     format lint, generated code up to date, the whole test suite
 #   make generate regenerate Sources/ShakyProtocol/Generated from the .varlink interface files
 #   make bench    print benchmark figures
+#   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
+#   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
 
 SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libsystemd-dev libudev-dev libsqlite3-dev \
-                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd tmux
+                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd libncurses-dev tmux
 
 PREFIX         ?= /usr/local
 BINDIR         ?= $(PREFIX)/bin
@@ -29,7 +32,8 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run test lint generate check-generated bench build-release manual install install-files uninstall
+.PHONY: setup run board test lint generate check-generated bench bench-system build-release check-release manual \
+        install install-files uninstall
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -53,6 +57,18 @@ run:
 	export SHAKY_SOCKET=$$demo/shaky.sock; \
 	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
 	$$bin/shaky demo --replace
+
+# The demo game with the room's board: the board on top, the scripted host below, in a tmux of its own.
+board:
+	$(SWIFT) build --product shakyd
+	$(SWIFT) build --product shaky
+	@bin=$$($(SWIFT) build --show-bin-path); demo=$$(mktemp -d); \
+	$$bin/shakyd --socket $$demo/shaky.sock --state-dir $$demo --input demo --log-level warning & daemon=$$!; \
+	trap 'kill $$daemon 2>/dev/null; wait $$daemon; rm -rf $$demo' EXIT INT TERM; \
+	export SHAKY_SOCKET=$$demo/shaky.sock; \
+	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
+	env -u TMUX tmux -S $$demo/tmux.sock -f /dev/null new-session "$$bin/shaky board" \; \
+	    split-window -v -l 10 "$$bin/shaky demo --replace; echo; echo 'Demo over. Press Enter, then q on the board.'; read line"
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
@@ -83,13 +99,35 @@ test: lint check-generated
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 
 bench:
-	$(SWIFT) run -c release shaky-bench
+	$(SWIFT) build -c release $(STATIC_FLAGS) --product shaky-bench
+	.build/release/shaky-bench $(BENCH_ARGS)
+
+# Side by side with iio-sensor-proxy in one umockdev testbed (installs what it needs when missing).
+# BENCH_SYSTEM_ARGS passes options, e.g. BENCH_SYSTEM_ARGS='--runs 3 --seconds 10 --only iio-buffer-100'.
+bench-system: build-release
+	/usr/bin/python3 Tests/Benchmarks/bench-system.py --shakyd $(BIN_PATH)/shakyd $(BENCH_SYSTEM_ARGS)
+
+# The installed binaries carry the Swift runtime inside (--static-swift-stdlib), so a Pi needs none installed.
+STATIC_FLAGS := --static-swift-stdlib
 
 build-release:
-	$(SWIFT) build -c $(CONFIGURATION) --product shakyd
-	$(SWIFT) build -c $(CONFIGURATION) --product shaky
+	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shakyd
+	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shaky
 	$(SWIFT) build --product generate-manual
 	$(MAKE) manual
+
+# The installed binaries need no Swift toolchain: no RUNPATH but $ORIGIN, no Swift library in `ldd`, stripped;
+# prints their sizes.
+check-release:
+	@for tool in shakyd shaky; do \
+	    bin=$(DESTDIR)$(BINDIR)/$$tool; test -x $$bin || { echo "$$bin: not installed (make install)"; exit 1; }; \
+	    if readelf -d $$bin | grep -E 'RUNPATH|RPATH' | grep -v '\[\$$ORIGIN\]'; then \
+	        echo "$$bin: has a RUNPATH outside its own folder"; exit 1; fi; \
+	    if ldd $$bin | grep -iE 'swift|Foundation|dispatch|BlocksRuntime'; then \
+	        echo "$$bin: links the Swift runtime"; exit 1; fi; \
+	    if readelf -S $$bin | grep -q '\.symtab'; then echo "$$bin: not stripped"; exit 1; fi; \
+	    echo "$$bin: $$(stat -c %s $$bin) bytes, $$(ldd $$bin | wc -l) shared libraries, no Swift runtime"; \
+	done
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
 manual:
@@ -113,7 +151,7 @@ install-files: manual
 	    $(STAGE)$(DATADIR)/bash-completion/completions $(STAGE)$(DATADIR)/zsh/site-functions \
 	    $(STAGE)$(DATADIR)/fish/vendor_completions.d
 	bin=$(BIN_PATH) && \
-	install -m 0755 $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
+	install -m 0755 -s $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
 	for tool in shaky shakyd; do \
 	    $$bin/$$tool --generate-completion-script bash > $(STAGE)$(DATADIR)/bash-completion/completions/$$tool && \
 	    $$bin/$$tool --generate-completion-script zsh > $(STAGE)$(DATADIR)/zsh/site-functions/_$$tool && \
@@ -121,6 +159,7 @@ install-files: manual
 	    || exit 1; \
 	done
 	sed 's|@bindir@|$(BINDIR)|g' systemd/shakyd.service > $(STAGE)$(UNITDIR)/shakyd.service
+	sed 's|@bindir@|$(BINDIR)|g' systemd/shaky-board.service > $(STAGE)$(UNITDIR)/shaky-board.service
 	install -m 0644 systemd/shakyd.socket $(STAGE)$(UNITDIR)/
 	install -m 0644 systemd/shaky.sysusers $(STAGE)$(SYSUSERSDIR)/shaky.conf
 	install -m 0644 udev/70-shaky.rules $(STAGE)$(UDEVRULESDIR)/

@@ -9,6 +9,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+    // ncursesw's pkg-config flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses; its headers need none of them.
+    .systemLibrary(name: "CNcurses"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -60,7 +62,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                logging, serviceLifecycle, nioCore, nioPosix, yams,
+                logging, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),
@@ -72,13 +74,14 @@ let package = Package(
             ]
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
-        .target(name: "ShakyCLI", dependencies: ["ShakyCore", "Varlink", "ShakyProtocol", argumentParser]),
+        .target(
+            name: "ShakyCLI", dependencies: ["ShakyCore", "Varlink", "ShakyProtocol", "ShakyBoard", argumentParser]),
+        // The room's board: a pure layout and a thin ncurses edge.
+        .target(name: "ShakyBoard", dependencies: ["ShakyProtocol", "CNcurses"]),
         // Thin mains.
         .executableTarget(
             name: "shakyd",
-            dependencies: [
-                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", "Varlink", argumentParser, logging,
-            ]),
+            dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // `make generate`: regenerates Sources/ShakyProtocol/Generated from the `.varlink` files.
         .executableTarget(name: "varlink-generate", dependencies: ["VarlinkGenerator"]),
@@ -105,6 +108,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", "Varlink", grdb]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),
+        .testTarget(
+            name: "ShakyBoardTests", dependencies: ["ShakyBoard", "ShakyProtocol", "ShakyTesting"],
+            exclude: ["Snapshots"]),
         .testTarget(
             name: "ShakyCLITests",
             dependencies: ["ShakyCLI", "ShakyProtocol", "Varlink", "ShakyTesting", argumentParser]),

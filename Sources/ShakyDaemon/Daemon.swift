@@ -16,6 +16,8 @@ import Varlink
 public final class Daemon: Sendable {
     /// The game's inbox.
     public let runtime: GameRuntime
+    /// The `Watch` callers, fed by the runtime's events.
+    public let watchers: WatcherHub
     /// The database.
     public let database: AppDatabase
     /// The Varlink service (in-process calls use it directly).
@@ -30,11 +32,13 @@ public final class Daemon: Sendable {
     private let logger: Logger
 
     private init(
-        configuration: DaemonConfiguration, runtime: GameRuntime, database: AppDatabase, service: VarlinkService,
+        configuration: DaemonConfiguration, runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase,
+        service: VarlinkService,
         settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, logger: Logger
     ) {
         self.configuration = configuration
         self.runtime = runtime
+        self.watchers = watchers
         self.database = database
         self.service = service
         self.settings = settings
@@ -71,10 +75,12 @@ public final class Daemon: Sendable {
             spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
             sensitivity: initialSensitivity, logger: logger)
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
-            Task { await sensor.setSensitivity(ShakeSensitivity(rawValue: sensitivity.rawValue) ?? .medium) }
+            Task { await sensor.setSensitivity(sensitivity) }
         }
+        let watchers = WatcherHub(logger: logger)
+        await runtime.setEventObserver(watchers.publish)
         let service = try ShakyService.make(
-            runtime: runtime, database: database, settings: settings,
+            runtime: runtime, watchers: watchers, database: database, settings: settings,
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
@@ -83,7 +89,8 @@ public final class Daemon: Sendable {
         await sensor.start()
         sound.play(.startup)
         return Daemon(
-            configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,
+            configuration: configuration, runtime: runtime, watchers: watchers, database: database, service: service,
+            settings: settings,
             sensor: sensor, sound: sound, logger: logger)
     }
 

@@ -7,44 +7,47 @@ import Varlink
 struct GameService: ShakyAPI.GameInterface.Implementation {
     let runtime: GameRuntime
     let database: AppDatabase
+    let watchers: WatcherHub
 
     func new(
         teams: [String], packs: [String]?, questions: Int?,
         difficulty: ShakyAPI.GameInterface.NewParameters.Difficulty?, seed: Int?, rules: ShakyAPI.Rules?,
         replace: Bool?
     ) async throws -> ShakyAPI.State {
-        try await runtime.newGame(
-            ShakyAPI.GameInterface.NewParameters(
-                teams: teams, packs: packs, questions: questions, difficulty: difficulty, seed: seed, rules: rules,
-                replace: replace))
+        let request = NewGameRequest(
+            teams: teams, packs: packs, questionCount: questions ?? 10,
+            difficulty: DifficultyFilter(rawValue: (difficulty ?? .any).rawValue) ?? .any,
+            settings: rules?.gameSettings ?? GameSettings(), seed: seed.map { UInt64(bitPattern: Int64($0)) },
+            replace: replace ?? false)
+        return ShakyAPI.State(try await runtime.newGame(request))
     }
 
-    func next() async throws -> ShakyAPI.State { try await runtime.perform(.nextQuestion) }
+    func next() async throws -> ShakyAPI.State { try await move(.nextQuestion) }
 
-    func skip() async throws -> ShakyAPI.State { try await runtime.perform(.skipQuestion) }
+    func skip() async throws -> ShakyAPI.State { try await move(.skipQuestion) }
 
-    func pause() async throws -> ShakyAPI.State { try await runtime.perform(.pause) }
+    func pause() async throws -> ShakyAPI.State { try await move(.pause) }
 
-    func resume() async throws -> ShakyAPI.State { try await runtime.perform(.resume) }
+    func resume() async throws -> ShakyAPI.State { try await move(.resume) }
 
-    func end() async throws -> ShakyAPI.State { try await runtime.perform(.endGame) }
+    func end() async throws -> ShakyAPI.State { try await move(.endGame) }
 
-    func buzz(team: String) async throws -> ShakyAPI.State { try await runtime.perform(.buzz(team: team)) }
+    func buzz(team: String) async throws -> ShakyAPI.State { try await move(.buzz(team: team)) }
 
     func answer(team: String, answer: String) async throws -> ShakyAPI.GameInterface.AnswerReply {
-        let (correct, state) = try await runtime.answer(team: team, text: answer)
-        return ShakyAPI.GameInterface.AnswerReply(correct: correct, status: state)
+        let (correct, status) = try await runtime.answer(team: team, text: answer)
+        return ShakyAPI.GameInterface.AnswerReply(correct: correct, status: ShakyAPI.State(status))
     }
 
-    func hint() async throws -> ShakyAPI.State { try await runtime.perform(.hint(source: .manual)) }
+    func hint() async throws -> ShakyAPI.State { try await move(.hint(source: .manual)) }
 
     func adjustScore(team: String, delta: Int, reason: String) async throws -> ShakyAPI.State {
-        try await runtime.perform(.adjustScore(team: team, delta: delta, reason: reason))
+        try await move(.adjustScore(team: team, delta: delta, reason: reason))
     }
 
-    func overrule() async throws -> ShakyAPI.State { try await runtime.perform(.overrule) }
+    func overrule() async throws -> ShakyAPI.State { try await move(.overrule) }
 
-    func undoBuzz(team: String) async throws -> ShakyAPI.State { try await runtime.perform(.undoBuzz(team: team)) }
+    func undoBuzz(team: String) async throws -> ShakyAPI.State { try await move(.undoBuzz(team: team)) }
 
     func deleteHistory(id: Int) async throws {
         do {
@@ -56,9 +59,16 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         }
     }
 
-    func status() async throws -> ShakyAPI.State { try await runtime.status() }
+    func status() async throws -> ShakyAPI.State { ShakyAPI.State(try await runtime.status()) }
 
-    func scoreboard() async throws -> [ShakyAPI.Standing] { try await runtime.scoreboard() }
+    func scoreboard() async throws -> [ShakyAPI.Standing] {
+        try await runtime.scoreboard().map(ShakyAPI.Standing.init)
+    }
+
+    /// Makes a move and answers with the game after it.
+    private func move(_ move: GameEvent) async throws -> ShakyAPI.State {
+        ShakyAPI.State(try await runtime.makeMove(move))
+    }
 
     /// A watcher's stream: a bounded queue; a watcher that falls behind is disconnected, never waited for.
     func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
@@ -66,7 +76,7 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         let hangUp: @Sendable () -> Void = { request?.hangUp() }
         let (stream, continuation) = AsyncThrowingStream<VarlinkStreamReply, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(ShakyService.watcherQueueLimit))
-        let id = await runtime.addWatcher { reply in
+        let id = await watchers.add(to: runtime) { reply in
             switch continuation.yield(reply) {
             case .enqueued:
                 return true
@@ -80,9 +90,7 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
                 return false
             }
         }
-        continuation.onTermination = { [runtime] _ in
-            Task { await runtime.removeWatcher(id) }
-        }
+        continuation.onTermination = { [watchers] _ in watchers.remove(id) }
         return stream
     }
 

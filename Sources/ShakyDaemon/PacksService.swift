@@ -2,7 +2,6 @@ import Foundation
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
-import Varlink
 
 /// Serves `io.shakywords.Packs` from the store.
 struct PacksService: ShakyAPI.PacksInterface.Implementation {

@@ -1,10 +1,8 @@
-import ShakyProtocol
 import ShakyStore
 import TriviaEngine
-import Varlink
 
-/// Why the runtime refused a call, as the Game interface's errors say it.
-public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible, VarlinkErrorConvertible {
+/// Why the runtime refused a call (the Game interface names each case, see `RuntimeError+VarlinkErrorConvertible`).
+public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// There is no game yet.
     case noGame
     /// A game is in play and the call would replace it.
@@ -25,17 +23,4 @@ public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible, V
         case .storageFailed(let message): "the change could not be saved, so nothing changed: \(message)"
         }
     }
-
-    /// This error as the Game interface names it.
-    public var replyError: ShakyAPI.GameInterface.ReplyError {
-        switch self {
-        case .noGame: .noGame
-        case .gameInProgress: .gameInProgress
-        case .invalidSetup(let message): .invalidSetup(message: message)
-        case .refused(let error): .refused(reason: error.reasonCode, message: error.description)
-        case .storageFailed: .storageFailed(message: description)
-        }
-    }
-
-    public var varlinkReplyError: VarlinkReplyError { replyError.varlinkReplyError }
 }

@@ -4,5 +4,5 @@ import ShakyProtocol
 struct SensorService: ShakyAPI.SensorInterface.Implementation {
     let runtime: GameRuntime
 
-    func status() async throws -> ShakyAPI.SensorStatus { await runtime.sensorStatus() }
+    func status() async throws -> ShakyAPI.SensorStatus { ShakyAPI.SensorStatus(await runtime.sensorReport()) }
 }

@@ -1,20 +1,19 @@
 import Logging
+import ShakeDetection
 import ShakyCore
-import ShakyProtocol
 import ShakyStore
-import Varlink
 
 /// The live settings: sound on/off, volume and shake sensitivity. A change takes effect at once and is saved.
 public actor SettingsController {
     private let database: AppDatabase
     private let sound: any SoundPlayer
-    private let sensitivityChanged: @Sendable (ShakyAPI.Settings.Sensitivity) -> Void
+    private let sensitivityChanged: @Sendable (ShakeSensitivity) -> Void
     private var preferences: DaemonPreferences
 
     /// Loads the saved settings and applies them to `sound`; `sensitivityChanged` hears the detector preset.
     public init(
         database: AppDatabase, sound: any SoundPlayer,
-        sensitivityChanged: @escaping @Sendable (ShakyAPI.Settings.Sensitivity) -> Void
+        sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
     ) throws {
         self.database = database
         self.sound = sound
@@ -24,22 +23,22 @@ public actor SettingsController {
     }
 
     /// The settings now.
-    public func current() -> ShakyAPI.Settings {
-        ShakyAPI.Settings(
-            sound: preferences.soundEnabled, volume: preferences.volume,
-            sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: preferences.sensitivity) ?? .medium,
-            output: sound.outputState.device, triedDevices: sound.outputState.tried)
+    public func current() -> LiveSettings {
+        LiveSettings(
+            soundEnabled: preferences.soundEnabled, volume: preferences.volume,
+            sensitivity: ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium,
+            output: sound.outputState)
     }
 
     /// Changes the settings given (`nil`: keep), saves them, and applies them.
     public func change(
-        sound: Bool? = nil, volume: Double? = nil, sensitivity: ShakyAPI.Settings.Sensitivity? = nil
-    ) throws(ShakyAPI.SettingsInterface.ReplyError) -> ShakyAPI.Settings {
+        soundEnabled: Bool? = nil, volume: Double? = nil, sensitivity: ShakeSensitivity? = nil
+    ) throws(InvalidSetting) -> LiveSettings {
         var next = preferences
-        if let sound { next.soundEnabled = sound }
+        if let soundEnabled { next.soundEnabled = soundEnabled }
         if let volume {
             guard volume.isFinite, (0...1).contains(volume) else {
-                throw .invalidSetting(name: "volume", message: "volume must be between 0 and 1")
+                throw InvalidSetting(name: "volume", message: "volume must be between 0 and 1")
             }
             next.volume = volume
         }
@@ -47,12 +46,43 @@ public actor SettingsController {
         do {
             try database.savePreferences(next)
         } catch {
-            throw .invalidSetting(name: "settings", message: "\(error)")
+            throw InvalidSetting(name: "settings", message: "\(error)")
         }
         let sensitivityMoved = next.sensitivity != preferences.sensitivity
         preferences = next
-        self.sound.apply(SoundSettings(enabled: next.soundEnabled, volume: next.volume))
+        sound.apply(SoundSettings(enabled: next.soundEnabled, volume: next.volume))
         if sensitivityMoved { sensitivityChanged(current().sensitivity) }
         return current()
     }
+}
+
+/// The settings that change live: what `Settings.Get` answers.
+public struct LiveSettings: Sendable, Equatable {
+    /// Sound cues on or off.
+    public var soundEnabled: Bool
+    /// From 0 to 1.
+    public var volume: Double
+    /// How hard a shake must be to count.
+    public var sensitivity: ShakeSensitivity
+    /// Where sound really goes: the open device, or none and the devices tried.
+    public var output: SoundOutputState
+
+    /// Creates settings.
+    public init(
+        soundEnabled: Bool, volume: Double, sensitivity: ShakeSensitivity,
+        output: SoundOutputState = SoundOutputState(device: nil, tried: [])
+    ) {
+        self.soundEnabled = soundEnabled
+        self.volume = volume
+        self.sensitivity = sensitivity
+        self.output = output
+    }
+}
+
+/// A setting that cannot be changed as asked: which one, and why, said for people.
+public struct InvalidSetting: Error, Equatable, Sendable {
+    /// The setting (`volume`), or `settings` when saving failed.
+    public var name: String
+    /// What is wrong.
+    public var message: String
 }

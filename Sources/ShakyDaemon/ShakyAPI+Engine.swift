@@ -1,3 +1,4 @@
+import ShakeDetection
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
@@ -149,6 +150,36 @@ extension ShakyAPI.Event {
         case .wake, .cancelWake:
             return nil
         }
+    }
+}
+
+extension ShakyAPI.Event {
+    /// The event watchers see for a runtime event, or `nil` for what is the runtime's alone.
+    init?(_ event: RuntimeEvent) {
+        switch event {
+        case .state(let status):
+            self.init(kind: .state, status: status.map(ShakyAPI.State.init))
+        case .action(let action):
+            self.init(action)
+        case .sensor(let present, let device):
+            self.init(kind: .sensor, sensorPresent: present, sensorDevice: device)
+        }
+    }
+}
+
+extension ShakyAPI.SensorStatus {
+    init(_ report: SensorReport) {
+        let state: ShakyAPI.SensorStatus.State =
+            switch report.state {
+            case .absent: .absent
+            case .ready: .ready
+            case .reading: .reading
+            case .gone: .gone
+            }
+        self.init(
+            state: state, driver: report.driver, device: report.device, rate: report.rate, shakes: report.shakes,
+            sensitivity: ShakyAPI.SensorStatus.Sensitivity(rawValue: report.sensitivity.rawValue) ?? .medium,
+            message: report.message)
     }
 }
 

@@ -24,15 +24,16 @@ public enum ShakyService {
     /// How many events a watcher may fall behind before it is disconnected.
     public static let watcherQueueLimit = 256
 
-    /// Builds the service.
+    /// Builds the service; `watchers` must be `runtime`'s event observer.
     public static func make(
-        runtime: GameRuntime, database: AppDatabase, settings: SettingsController,
+        runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: SettingsController,
         accessPolicy: any VarlinkAccessPolicy, logger: Logger
     ) throws -> VarlinkService {
         try VarlinkService(
             vendor: "Shaky Words", product: "shakyd", version: version, url: "https://shakywords.invalid/",
             interfaces: [
-                ShakyAPI.GameInterface.varlinkInterface(serving: GameService(runtime: runtime, database: database)),
+                ShakyAPI.GameInterface.varlinkInterface(
+                    serving: GameService(runtime: runtime, database: database, watchers: watchers)),
                 ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
                 ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime)),
                 ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),

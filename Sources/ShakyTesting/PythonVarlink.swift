@@ -1,5 +1,4 @@
 import Foundation
-import Varlink
 
 /// The PyPI `varlink` package in the repository's `.venv` (made by `make setup`): an independent Varlink client,
 /// its command line (`python -m varlink.cli`) and its library.

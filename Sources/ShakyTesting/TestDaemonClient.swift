@@ -1,5 +1,6 @@
 import ShakyDaemon
 import ShakyProtocol
+import TriviaEngine
 import Varlink
 
 /// What a test body holds in ``TestDaemon/run(_:stateDirectory:accessPolicy:peer:soundPlayer:_:)``: calls and
@@ -50,7 +51,7 @@ public final class TestDaemonClient: Sendable {
     /// A countdown runs, yet the runtime set no timer on the clock within 10 s of real time.
     public struct ClockDidNotSettle: Error, CustomStringConvertible {
         /// The game as it stood.
-        public var status: ShakyAPI.State
+        public var status: GameStatus
         public var description: String { "a countdown runs but the runtime set no timer: \(status)" }
     }
 
@@ -198,7 +199,7 @@ public final class TestDaemonClient: Sendable {
         while true {
             if clock.sleeperCount > 0 { return }
             guard let status = try? await daemon.runtime.status() else { return }
-            let running = (status.phase == .indication || status.phase == .answering) && !status.paused
+            let running = status.phase.hasTimer && !status.isPaused
             if !running { return }
             guard ContinuousClock.now < deadline else { throw ClockDidNotSettle(status: status) }
             await Task.yield()

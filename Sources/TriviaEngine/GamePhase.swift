@@ -20,13 +20,13 @@ public enum GamePhase: Codable, Equatable, Hashable, Sendable, CustomStringConve
         }
     }
 
-    /// The phase in a host's words, e.g. "Owls answering", "buzzing open".
+    /// The phase in a host's words, e.g. "Owls to answer", "buzzers open" (the words `shaky board` shows).
     public var partyDescription: String {
         switch self {
         case .ready: "waiting for the first question"
-        case .indication: "buzzing open"
-        case .answering(let team): "\(team) answering"
-        case .roundOver: "between questions"
+        case .indication: "buzzers open"
+        case .answering(let team): "\(team) to answer"
+        case .roundOver: "round over"
         case .gameOver: "game over"
         }
     }

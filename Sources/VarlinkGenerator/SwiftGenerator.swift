@@ -6,7 +6,8 @@ import Varlink
 ///
 /// - each `type` as `API.Name` (a struct or a `String` enum), documented from the IDL comments;
 ///   an enum or struct written inline in a field becomes a nested type named after the field
-///   (`API.State.Phase`), and a later inline enum with the same values is a typealias of the first;
+///   (`API.State.Phase`), and a later inline enum with the same values, in any interface of the run, is a
+///   typealias of the first;
 /// - `API.ThingInterface`: the interface's `name`, its served `description`, `openMethods`, a `…Parameters`
 ///   and a `…Reply` struct per method, `ReplyError` with one case per IDL error, the `Implementation`
 ///   protocol with one requirement per method, `varlinkInterface(serving:)`, and the typed `Client`.
@@ -35,6 +36,7 @@ public struct SwiftGenerator {
     /// expressed.
     public func generate(_ files: [InterfaceFile]) throws(GeneratorError) -> [OutputFile] {
         var typeOwners: [String: String] = [:]
+        var enumsByCases: [[String]: String] = [:]
         var outputs: [OutputFile] = []
         for file in files.sorted(by: { $0.definition.name < $1.definition.name }) {
             for name in file.definition.types.keys {
@@ -43,9 +45,10 @@ public struct SwiftGenerator {
                 }
                 typeOwners[name] = file.definition.name
             }
-            var emitter = InterfaceEmitter(file: file, namespace: namespace)
+            var emitter = InterfaceEmitter(file: file, namespace: namespace, enumsByCases: enumsByCases)
             outputs.append(
                 OutputFile(name: "\(namespace)+\(emitter.interfaceTypeName).swift", contents: try emitter.emit()))
+            enumsByCases = emitter.enumsByCases
         }
         return outputs
     }
@@ -55,12 +58,14 @@ public struct SwiftGenerator {
 struct InterfaceEmitter {
     let file: InterfaceFile
     let namespace: String
-    /// Inline enums already emitted, by their values: a second one with the same values is a typealias.
-    var enumsByCases: [[String]: String] = [:]
+    /// Enums already emitted (in this interface or one before it), by their values: a later inline enum with the
+    /// same values is a typealias of the first, so one set of values is one Swift type.
+    var enumsByCases: [[String]: String]
 
-    init(file: InterfaceFile, namespace: String) {
+    init(file: InterfaceFile, namespace: String, enumsByCases: [[String]: String] = [:]) {
         self.file = file
         self.namespace = namespace
+        self.enumsByCases = enumsByCases
     }
 
     var definition: VarlinkInterfaceDefinition { file.definition }

@@ -36,9 +36,9 @@ private func runFanOutBenchmark(_ arguments: BenchmarkArguments) async throws {
             let host = try await bench.connect()
             try await bench.newGame(client: host, questions: 1)
 
-            // The broadcast instant: a sink registered on the runtime itself, called in the broadcast loop.
+            // The broadcast instant: a sink registered on the watcher hub itself, called in the broadcast loop.
             let stamp = BroadcastStamp()
-            _ = await bench.daemon.runtime.addWatcher { reply in
+            _ = await bench.daemon.watchers.add(to: bench.daemon.runtime) { reply in
                 if let event = reply.parameters["event"]?.objectValue, let reason = event["reason"]?.stringValue {
                     stamp.record(reason)
                 }

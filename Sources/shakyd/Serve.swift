@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import ShakyCore
 import ShakyDaemon
-import Varlink
 
 extension Shakyd {
     /// `shakyd serve` (the default): runs the daemon.

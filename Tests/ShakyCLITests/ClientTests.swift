@@ -80,7 +80,7 @@ import Varlink
                 "Sensor.Status",
                 with: .reply(
                     encoding: ShakyAPI.SensorInterface.StatusReply(
-                        sensor: ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "medium"))))
+                        sensor: ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: .medium))))
             let settings = ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .light)
             daemon.answer(
                 "Settings.Get", with: .reply(encoding: ShakyAPI.SettingsInterface.GetReply(settings: settings)))

@@ -41,13 +41,13 @@ import Testing
         let event = screen.event("Buzz: Owls #1")
         #expect(event.hasPrefix("\u{1B}7\u{1B}[18;1H") && event.hasSuffix("\u{1B}8"))
         #expect(!event.contains("[20;"), "an event never moves to the prompt line")
-        let countdown = screen.countdown("[00:17] buzzing open")
+        let countdown = screen.countdown("[00:17] buzzers open")
         #expect(countdown.contains("\u{1B}[19;1H") && countdown.hasSuffix("\u{1B}8"))
         #expect(!countdown.contains("[20;"))
     }
 
     @Test func theCountdownNeverWrapsAtNarrowWidths() {
-        let line = "[00:17] buzzing open  [T] G I R E / O W L S  (8 points)"
+        let line = "[00:17] buzzers open  [T] G I R E / O W L S  (8 points)"
         let fitted = PlayScreen.fitting(line, columns: 29)
         #expect(fitted.displayWidth == 29)
         #expect(fitted.hasSuffix("…"))

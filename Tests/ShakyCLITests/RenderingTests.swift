@@ -25,7 +25,7 @@ import Testing
     @Test func statusWhileATeamAnswers() {
         #expect(
             TextRenderer.status(Fixtures.answering, style: .plain) == """
-                Question 3/10 · answering: Owls · 00:18 left
+                Question 3/10 · Owls to answer · 00:18 left
                 What big cat has stripes?
                   [T] G I R E
                 Worth 8 points · 1 hint used, 2 left
@@ -43,7 +43,7 @@ import Testing
         status.paused = true
         #expect(
             TextRenderer.status(status, style: .plain).hasPrefix(
-                "Question 3/10 · answering: Owls · 00:18 left · PAUSED\n"))
+                "Question 3/10 · Owls to answer · 00:18 left · PAUSED\n"))
     }
 
     @Test func statusBeforeTheFirstQuestion() {
@@ -136,13 +136,13 @@ import Testing
             TextRenderer.sensor(
                 ShakyAPI.SensorStatus(
                     state: .reading, driver: "iio-buffer", device: "/dev/iio:device0", rate: 100, shakes: 3,
-                    sensitivity: "medium")) == """
+                    sensitivity: .medium)) == """
                     Sensor: reading (iio-buffer, /dev/iio:device0, 100 Hz)
                     Shakes: 3 · sensitivity medium
                     """)
         #expect(
             TextRenderer.sensor(
-                ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "light", message: "no accelerometer")
+                ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: .light, message: "no accelerometer")
             )
             .contains("Hints are manual"))
         #expect(
@@ -222,14 +222,14 @@ import Testing
             lines == [
                 "Game: 10 questions · ready · Owls 12, Foxes 8",
                 "Question 3/10: What big cat has stripes?  T G I R E  (10 points)",
-                "[00:59] buzzing open  T G I R E  (10 points)",
+                "[00:59] buzzers open  T G I R E  (10 points)",
                 "Hint (shake):  [T] G I R E  (8 points)",
-                "[00:17] buzzing open  [T] G I R E  (8 points)",
+                "[00:17] buzzers open  [T] G I R E  (8 points)",
                 "Buzz: Owls #1 after 3.2 s",
                 "Owls is up (01:00 to answer)",
                 "Owls answered “tiger”: right, +8",
                 "Answer: TIGER (got by Owls)",
-                "[00:00] between questions",
+                "[00:00] round over",
                 "Score: Foxes -3 (rude) → 5",
                 "Foxes ran out of time",
                 "Paused with 00:13 left",
@@ -244,12 +244,12 @@ import Testing
         let first = renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })
         #expect(
             first == """
-                Game: Question 3/10 · answering: Owls · 00:18 left · Owls 12, Foxes 8
+                Game: Question 3/10 · Owls to answer · 00:18 left · Owls 12, Foxes 8
                 What big cat has stripes?  [T] G I R E  (8 points)
                 """)
         #expect(
             renderer.line(for: Fixtures.event(.tick) { $0.remaining = 16.2 })
-                == "[00:17] Owls answering  [T] G I R E  (8 points)")
+                == "[00:17] Owls to answer  [T] G I R E  (8 points)")
     }
 
     @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true)])
@@ -260,9 +260,9 @@ import Testing
 
 @Suite struct PartyWordsTests {
     @Test func phasesAreNamedInAHostsWords() {
-        #expect(TextRenderer.phase(named: "indication") == "buzzing open")
-        #expect(TextRenderer.phase(named: "answering(Foxes)") == "Foxes answering")
-        #expect(TextRenderer.phase(named: "roundOver") == "between questions")
+        #expect(TextRenderer.phase(named: "indication") == "buzzers open")
+        #expect(TextRenderer.phase(named: "answering(Foxes)") == "Foxes to answer")
+        #expect(TextRenderer.phase(named: "roundOver") == "round over")
     }
 
     @Test func buzzingThatOpensAgainAfterAnAnswerIsSaid() {

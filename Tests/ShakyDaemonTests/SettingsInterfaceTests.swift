@@ -42,7 +42,7 @@ struct SettingsInterfaceTests {
             try await waitUntil("the sensor reports the hard preset") {
                 let sensor = try? await client.call(
                     "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self)
-                return sensor?.sensor.sensitivity == "hard"
+                return sensor?.sensor.sensitivity == .hard
             }
         }
         let player = RecordingSoundPlayer()
@@ -53,7 +53,7 @@ struct SettingsInterfaceTests {
             #expect(player.settings == SoundSettings(enabled: false, volume: 0.5))
             let sensor = try await client.call(
                 "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self)
-            #expect(sensor.sensor.sensitivity == "hard")
+            #expect(sensor.sensor.sensitivity == .hard)
         }
     }
 
@@ -72,14 +72,14 @@ struct SettingsInterfaceTests {
         }
         var daemon = try await start(sensitivity: "hard")
         #expect(await daemon.settings.current().sensitivity == .hard)
-        #expect(await daemon.runtime.sensorStatus().sensitivity == "hard")
+        #expect(await daemon.runtime.sensorReport().sensitivity == .hard)
         _ = try await daemon.settings.change(sensitivity: .light)
         await daemon.shutDown()
 
         // Changed over the socket: the change is kept, whatever the flag says.
         daemon = try await start(sensitivity: nil)
         #expect(await daemon.settings.current().sensitivity == .light)
-        #expect(await daemon.runtime.sensorStatus().sensitivity == "light")
+        #expect(await daemon.runtime.sensorReport().sensitivity == .light)
         await daemon.shutDown()
     }
 }

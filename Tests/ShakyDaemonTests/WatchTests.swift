@@ -1,3 +1,4 @@
+import ShakyDaemon
 import ShakyProtocol
 import ShakyTesting
 import Testing
@@ -134,14 +135,13 @@ struct WatchTests {
 
             // The sensor comes and goes.
             await client.daemon.runtime.updateSensor(
-                ShakyAPI.SensorStatus(
-                    state: .ready, driver: "iio-poll", device: "/dev/iio:device0", shakes: 0, sensitivity: "medium"))
+                SensorReport(state: .ready, driver: "iio-poll", device: "/dev/iio:device0", sensitivity: .medium))
             event = try await watch.nextEvent()
             #expect(event.kind == .sensor)
             #expect(event.sensorPresent == true)
             #expect(event.sensorDevice == "/dev/iio:device0")
             await client.daemon.runtime.updateSensor(
-                ShakyAPI.SensorStatus(state: .gone, device: "/dev/iio:device0", shakes: 0, sensitivity: "medium"))
+                SensorReport(state: .gone, device: "/dev/iio:device0", sensitivity: .medium))
             event = try await watch.nextEvent()
             #expect(event.kind == .sensor)
             #expect(event.sensorPresent == false)
@@ -159,7 +159,7 @@ struct WatchTests {
             // Nothing else was sent, and hanging up removes the watcher.
             #expect(await watch.unreadCount == 0)
             await watch.cancel()
-            try await waitUntil("the watcher is removed") { await client.daemon.runtime.watcherCount == 0 }
+            try await waitUntil("the watcher is removed") { await client.daemon.watchers.count == 0 }
         }
     }
 
@@ -198,7 +198,7 @@ struct WatchTests {
             }
             await early.cancel()
             await late.cancel()
-            try await waitUntil("both watchers are removed") { await client.daemon.runtime.watcherCount == 0 }
+            try await waitUntil("both watchers are removed") { await client.daemon.watchers.count == 0 }
         }
     }
 }

@@ -172,7 +172,7 @@ struct FairnessTests {
         #expect(
             GameSettingsError.durationTooLong(setting: "answerTime", value: .milliseconds(99_999_999)).description
                 == "setting answerTime must be at most 3600.0 s, not 100000.0 s")
-        #expect(GameError.roundNotOpen(phase: .answering(team: "Foxes")).description.contains("Foxes answering"))
+        #expect(GameError.roundNotOpen(phase: .answering(team: "Foxes")).description.contains("Foxes to answer"))
         #expect(!GameError.noAnswerExpected(phase: .roundOver).description.contains("roundOver"))
     }
 }

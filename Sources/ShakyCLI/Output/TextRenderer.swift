@@ -38,27 +38,27 @@ enum TextRenderer {
     }
 
     /// A phase as the daemon names it in events (`indication`, `answering(Owls)`, `roundOver`), in a
-    /// host's words: `buzzing open`, `Owls answering`, `between questions`.
+    /// host's words (the board's): `buzzers open`, `Owls to answer`, `round over`.
     static func phase(named name: String) -> String {
         if name.hasPrefix("answering("), name.hasSuffix(")") {
-            return "\(name.dropFirst("answering(".count).dropLast()) answering"
+            return "\(name.dropFirst("answering(".count).dropLast()) to answer"
         }
         switch name {
         case "ready": return "waiting for the first question"
-        case "indication": return "buzzing open"
+        case "indication": return "buzzers open"
         case "answering": return "answering"
-        case "roundOver": return "between questions"
+        case "roundOver": return "round over"
         case "gameOver": return "game over"
         default: return name
         }
     }
 
-    /// A phase for people: `buzzing open`, `answering: Owls`, `round over`.
+    /// A phase for people: `buzzers open`, `Owls to answer`, `round over`.
     static func phase(_ status: ShakyAPI.State) -> String {
         switch status.phase {
         case .ready: "ready"
-        case .indication: "buzzing open"
-        case .answering: status.teamUp.map { "answering: \($0)" } ?? "answering"
+        case .indication: "buzzers open"
+        case .answering: status.teamUp.map { "\($0) to answer" } ?? "answering"
         case .roundOver: "round over"
         case .gameOver: "game over"
         }
@@ -272,7 +272,7 @@ enum TextRenderer {
         var lines = [
             "Sensor: \(sensor.state.rawValue)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
         ]
-        lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity)")
+        lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity.rawValue)")
         if sensor.state == .absent { lines.append("Hints are manual: `shaky hint`.") }
         if let message = sensor.message { lines.append(message) }
         return lines.joined(separator: "\n")

@@ -1,7 +1,7 @@
 import ShakyProtocol
 
 /// Turns `Watch` events into lines for people, one per event; remembers the tiles and points so that
-/// every countdown tick can show them: `[00:17] buzzing open  [T] G I R E  (8 points)`.
+/// every countdown tick can show them: `[00:17] buzzers open  [T] G I R E  (8 points)`.
 struct WatchRenderer: Sendable {
     var style: TextStyle
     private(set) var tiles: [ShakyAPI.Tile]?

@@ -10,6 +10,11 @@ extension ShakyAPI {
             case absent, ready, reading, gone
         }
 
+        /// The values of `sensitivity`.
+        public enum Sensitivity: String, Codable, Equatable, Sendable, CaseIterable {
+            case light, medium, hard
+        }
+
         /// absent: none found (hints are manual); ready: attached, read while a
         /// round is open; reading: being read now; gone: unplugged, waiting for it.
         public var state: ShakyAPI.SensorStatus.State
@@ -20,15 +25,15 @@ extension ShakyAPI {
         public var rate: Double?
         /// Shakes detected since the daemon started.
         public var shakes: Int
-        /// light, medium or hard.
-        public var sensitivity: String
+        /// How hard a shake must be to count.
+        public var sensitivity: ShakyAPI.SensorStatus.Sensitivity
         /// Why there is no sensor, or the last problem.
         public var message: String?
 
         /// Creates a value with every field given.
         public init(
             state: ShakyAPI.SensorStatus.State, driver: String? = nil, device: String? = nil, rate: Double? = nil,
-            shakes: Int, sensitivity: String, message: String? = nil
+            shakes: Int, sensitivity: ShakyAPI.SensorStatus.Sensitivity, message: String? = nil
         ) {
             self.state = state
             self.driver = driver
@@ -65,8 +70,8 @@ extension ShakyAPI {
               rate: ?float,
               # Shakes detected since the daemon started.
               shakes: int,
-              # light, medium or hard.
-              sensitivity: string,
+              # How hard a shake must be to count.
+              sensitivity: (light, medium, hard),
               # Why there is no sensor, or the last problem.
               message: ?string
             )

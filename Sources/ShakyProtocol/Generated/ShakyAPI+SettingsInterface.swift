@@ -5,10 +5,8 @@ import Varlink
 extension ShakyAPI {
     /// The IDL type `Settings`.
     public struct Settings: Codable, Equatable, Sendable {
-        /// The values of `sensitivity`.
-        public enum Sensitivity: String, Codable, Equatable, Sendable, CaseIterable {
-            case light, medium, hard
-        }
+        /// The same values as `ShakyAPI.SensorStatus.Sensitivity`.
+        public typealias Sensitivity = ShakyAPI.SensorStatus.Sensitivity
 
         /// Sound cues on or off.
         public var sound: Bool
@@ -88,8 +86,8 @@ extension ShakyAPI {
 
         /// The parameters of `Set`.
         public struct SetParameters: Codable, Equatable, Sendable {
-            /// The same values as `ShakyAPI.Settings.Sensitivity`.
-            public typealias Sensitivity = ShakyAPI.Settings.Sensitivity
+            /// The same values as `ShakyAPI.SensorStatus.Sensitivity`.
+            public typealias Sensitivity = ShakyAPI.SensorStatus.Sensitivity
 
             public var sound: Bool?
             public var volume: Double?
