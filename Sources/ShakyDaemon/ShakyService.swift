@@ -24,10 +24,11 @@ public enum ShakyService {
     /// How many events a watcher may fall behind before it is disconnected.
     public static let watcherQueueLimit = 256
 
-    /// Builds the service; `watchers` must be `runtime`'s event observer.
+    /// Builds the service; `watchers` must be `runtime`'s event observer; `sensor` calibrates the accelerometer
+    /// (without it `Sensor.Calibrate` is refused).
     public static func make(
         runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: SettingsController,
-        accessPolicy: any VarlinkAccessPolicy, logger: Logger
+        accessPolicy: any VarlinkAccessPolicy, logger: Logger, sensor: SensorPipeline? = nil
     ) throws -> VarlinkService {
         try VarlinkService(
             vendor: "Shaky Words", product: "shakyd", version: version, url: "https://shakywords.invalid/",
@@ -35,7 +36,7 @@ public enum ShakyService {
                 ShakyAPI.GameInterface.varlinkInterface(
                     serving: GameService(runtime: runtime, database: database, watchers: watchers)),
                 ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
-                ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime)),
+                ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime, sensor: sensor)),
                 ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),
             ],
             accessPolicy: accessPolicy, logger: logger)
