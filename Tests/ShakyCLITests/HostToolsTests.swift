@@ -42,6 +42,25 @@ struct HostToolsTests {
         }
     }
 
+    @Test func importWarningsReachTheHostAndJSONOutputStaysOneDocument() async throws {
+        try await withDaemon { daemon in
+            let file = daemon.folder.appendingPathComponent("Repeats.csv")
+            let rows =
+                "question,answer,difficulty,alternates,source\nTallest animal?,Giraffe,,,zoo\nTallest animal?,Giraffe,,,\n"
+            try Data(rows.utf8).write(to: file)
+            let imported = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.output.hasPrefix("Imported Repeats"), "\(imported)")
+            #expect(imported.error.contains("warning: \(file.path): line 3 repeats"), "\(imported)")
+            #expect(imported.error.contains("source"), "the ignored column is named: \(imported)")
+
+            let json = try await shaky(["--json", "pack", "import", file.path, "--name", "Repeats 2"], on: daemon)
+            #expect(json.status == 0, "\(json)")
+            let reply = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+            #expect((reply?["warnings"] as? [String])?.count == 2, "\(json)")
+        }
+    }
+
     @Test func packEditChangesOnlyTheFieldsGiven() async throws {
         try await withDaemon { daemon in
             _ = try await shaky(["pack", "create", "Mine"], on: daemon)

@@ -82,11 +82,13 @@ extension Shaky.Pack {
             }
             let format = resolvedFormat ?? .json
             try Self.checkSize(of: text, file: file)
-            let pack = try await client.packs.import(
+            let reply = try await client.packs.import(
                 data: text, format: format, name: packName(for: text, format: format))
-            try global.emit(ShakyAPI.PacksInterface.CreateReply(pack: pack), on: console) { _ in
-                "Imported " + TextRenderer.pack(pack)
+            // Warnings go to standard error, so that `--json` output stays one document.
+            for warning in reply.warnings ?? [] {
+                console.printError("shaky: warning: \(file == "-" ? "standard input" : file): \(warning)")
             }
+            try global.emit(reply, on: console) { _ in "Imported " + TextRenderer.pack(reply.pack) }
         }
     }
 }
