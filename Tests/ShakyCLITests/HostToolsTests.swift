@@ -191,7 +191,7 @@ struct HostToolsTests {
                 try DaemonProcess.locateExecutable().path,
                 ["--config", config.path, "--socket", folder.appending("s.sock")])
             let exit = try await run.waitForExit(within: .seconds(30))
-            #expect(exit.status != 0)
+            #expect(exit.status == 3, "a refused configuration file exits with 3")
             #expect(run.standardError.contains("\(config.path):\(line): \(word)"), "\(run.standardError)")
         }
     }
