@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator"]),
         .testTarget(
-            name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
+            name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakeDetection", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", "Varlink", grdb]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),

@@ -32,12 +32,20 @@ public protocol AccelerometerSource: AnyObject, Sendable {
 
     /// Stops reading: the sensor is switched off and the current stream finishes. Idempotent.
     func stop()
+
+    /// Sets who hears, from the thread that reads, each time ``info`` changes while reading (a buffer that never
+    /// delivered, now polled); the handler replaces any earlier one. The default does nothing: most sources are
+    /// read one way only.
+    func onInfoChange(_ handler: @escaping @Sendable () -> Void)
 }
 
 /// Decides, for each sample in order, whether it goes on to the stream (`true`) or stops where it was read.
 public typealias SampleFilter = (AccelSample) -> Bool
 
 extension AccelerometerSource {
+    /// Never calls `handler`: the source is read one way only.
+    public func onInfoChange(_ handler: @escaping @Sendable () -> Void) {}
+
     /// Runs the filter over ``start()``'s stream (sources whose samples already arrive in Swift concurrency).
     public func start(
         keeping makeFilter: @escaping @Sendable () -> SampleFilter
@@ -79,11 +87,15 @@ public struct SourceInfo: Sendable, Hashable, CustomStringConvertible {
     public var sysfsPath: String?
     /// The mount matrix applied to readings, as text (`"1, 0, 0; 0, 1, 0; 0, 0, 1"`), when not the identity.
     public var mountMatrix: String?
+    /// Which way the readings' axes point, in words (`controller: … lying flat: +y`), when known.
+    public var frame: String?
+    /// How the device is being read when that is not the usual way, and why (a fallback, a low rate).
+    public var note: String?
 
     /// Creates a description.
     public init(
         driver: String, devicePath: String, deviceName: String, rate: Double? = nil, sysfsPath: String? = nil,
-        mountMatrix: String? = nil
+        mountMatrix: String? = nil, frame: String? = nil, note: String? = nil
     ) {
         self.driver = driver
         self.devicePath = devicePath
@@ -91,6 +103,8 @@ public struct SourceInfo: Sendable, Hashable, CustomStringConvertible {
         self.rate = rate
         self.sysfsPath = sysfsPath
         self.mountMatrix = mountMatrix
+        self.frame = frame
+        self.note = note
     }
 
     public var description: String {

@@ -18,9 +18,11 @@ public actor SensorPipeline {
     private var readingGeneration = 0
     private var hotplugTask: Task<Void, Never>?
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
+    private let appearances: @Sendable () throws -> AsyncStream<Void>
     private var wanted = false
     private var state: SensorReport.State = .absent
     private var message: String?
+    private var reportedInfo: SourceInfo?
     private let calibrations: SensorCalibrations?
     private let clock: any Clock<Duration>
     private var calibrating = false
@@ -30,15 +32,18 @@ public actor SensorPipeline {
     private var calibrationWentSilent = false
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
-    /// sensor may be back (udev hotplug by default); the pipeline then opens `spec` again through `table`.
-    /// `clock` times a calibration's wait for samples (``calibrationSilenceLimit``).
+    /// sensor may be back, `appearances` when a device appears while there is none (udev hotplug by default); the
+    /// pipeline then opens `spec` again through `table`. `clock` times a calibration's wait for samples
+    /// (``calibrationSilenceLimit``).
     public init(
         spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
         runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger, calibrations: SensorCalibrations? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
-        returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:)
+        returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:),
+        appearances: @escaping @Sendable () throws -> AsyncStream<Void> = SensorPipeline.udevAppearances
     ) {
         self.returns = returns
+        self.appearances = appearances
         self.calibrations = calibrations
         self.clock = clock
         self.spec = spec
@@ -67,6 +72,7 @@ public actor SensorPipeline {
             state = .absent
             message = "no accelerometer: \(error); hints are manual"
             logger.notice("no accelerometer found; the game goes on with manual hints", metadata: ["why": "\(error)"])
+            watchForNewDevices()
         }
         await report()
         if wanted { await startReading() }
@@ -115,6 +121,11 @@ public actor SensorPipeline {
         let logger = logger
         // The detector runs where the samples are read; only the sample completing a shake reaches this task.
         let stream: AsyncThrowingStream<AccelSample, any Error>
+        // The stream carries shakes only, so a source that changes how it reads (a buffer that never delivered,
+        // now polled) says so here; the status is refreshed then.
+        source.onInfoChange { [weak self] in
+            Task { await self?.sourceInfoMayHaveChanged() }
+        }
         do {
             stream = try source.start(keeping: {
                 var detector: ShakeDetector
@@ -144,6 +155,16 @@ public actor SensorPipeline {
             } catch {
                 await self?.readingEnded(generation, error)
             }
+        }
+        await report()
+    }
+
+    /// Reports the source again when its description changed while reading started (a fallback to polling),
+    /// and logs why, once.
+    private func sourceInfoMayHaveChanged() async {
+        guard let info = source?.info, info != reportedInfo else { return }
+        if let note = info.note, note != reportedInfo?.note {
+            logger.warning("the accelerometer is read another way", metadata: ["device": "\(info)", "why": "\(note)"])
         }
         await report()
     }
@@ -336,6 +357,43 @@ public actor SensorPipeline {
             self.source = nil
             logger.error(
                 "the accelerometer failed; the game goes on with manual hints", metadata: ["error": "\(error)"])
+            watchForNewDevices()
+        }
+    }
+
+    /// While there is no sensor, tries `spec` again each time udev reports a new device (one plugged in after
+    /// the daemon started).
+    private func watchForNewDevices() {
+        guard hotplugTask == nil, let spec, spec.isLive else { return }
+        let appearances = appearances
+        hotplugTask = Task { [weak self, table, options, logger] in
+            do {
+                for try await _ in try appearances() {
+                    if let opened = try? table.open(spec, options: options) {
+                        await self?.reattached(opened)
+                        return
+                    }
+                }
+            } catch {
+                logger.error("cannot watch for a new accelerometer", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Each time udev reports a new IIO device or input event node.
+    public static func udevAppearances() throws -> AsyncStream<Void> {
+        let monitor = try UdevHotplugMonitor(waitingForAnyDevice: ())
+        return AsyncStream { continuation in
+            let forward = Task {
+                for await event in monitor.events {
+                    if case .appeared = event { continuation.yield() }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                forward.cancel()
+                monitor.stop()
+            }
         }
     }
 
@@ -356,14 +414,18 @@ public actor SensorPipeline {
         }
     }
 
-    /// Each time udev reports a device matching `info` again (the real way the sensor comes back).
+    /// Each time udev reports a device matching `info` again (the real way the sensor comes back), or any new
+    /// device (another sensor plugged in instead).
     public static func udevReturns(of info: SourceInfo) throws -> AsyncStream<Void> {
-        let monitor = try UdevHotplugMonitor(watching: info)
+        let monitor = try UdevHotplugMonitor(watching: info, reportsNewDevices: true)
         monitor.markGone()
         return AsyncStream { continuation in
             let forward = Task {
                 for await event in monitor.events {
-                    if case .back = event { continuation.yield() }
+                    switch event {
+                    case .back, .appeared: continuation.yield()
+                    case .gone: break
+                    }
                 }
                 continuation.finish()
             }
@@ -376,19 +438,23 @@ public actor SensorPipeline {
 
     private func reattached(_ reopened: any AccelerometerSource) async {
         hotplugTask = nil
+        let first = state == .absent
         source = reopened
         state = .ready
         message = nil
-        logger.notice("the accelerometer is back", metadata: ["device": "\(reopened.info)"])
+        logger.notice(
+            first ? "an accelerometer was plugged in" : "the accelerometer is back",
+            metadata: ["device": "\(reopened.info)"])
         await report()
         if wanted { await startReading() }
     }
 
     private func report() async {
         let info = source?.info
+        reportedInfo = info
         await runtime.updateSensor(
             SensorReport(
                 state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate,
-                sensitivity: sensitivity, message: message))
+                sensitivity: sensitivity, message: message ?? info?.note, frame: info?.frame))
     }
 }

@@ -26,13 +26,15 @@ public struct SensorReport: Sendable, Equatable {
     public var shakes: Int
     /// How hard a shake must be to count.
     public var sensitivity: ShakeSensitivity
-    /// Why there is no sensor, or the last problem.
+    /// Why there is no sensor, the last problem, or how it is read when not the usual way.
     public var message: String?
+    /// Which way the readings' axes point, in words.
+    public var frame: String?
 
     /// Creates a report.
     public init(
         state: State, driver: String? = nil, device: String? = nil, rate: Double? = nil, shakes: Int = 0,
-        sensitivity: ShakeSensitivity, message: String? = nil
+        sensitivity: ShakeSensitivity, message: String? = nil, frame: String? = nil
     ) {
         self.state = state
         self.driver = driver
@@ -41,6 +43,7 @@ public struct SensorReport: Sendable, Equatable {
         self.shakes = shakes
         self.sensitivity = sensitivity
         self.message = message
+        self.frame = frame
     }
 
     /// Attached (ready or being read).

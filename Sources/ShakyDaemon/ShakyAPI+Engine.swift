@@ -179,7 +179,7 @@ extension ShakyAPI.SensorStatus {
         self.init(
             state: state, driver: report.driver, device: report.device, rate: report.rate, shakes: report.shakes,
             sensitivity: ShakyAPI.SensorStatus.Sensitivity(rawValue: report.sensitivity.rawValue) ?? .medium,
-            message: report.message)
+            message: report.message, frame: report.frame)
     }
 }
 

@@ -130,8 +130,11 @@ final class ReaderSession: Sendable {
     /// First lets the pacing's period pass since the previous wake-up (``ReadPacing/restPeriod`` at rest,
     /// ``ReadPacing/motionPeriod`` within ``ReadPacing/motionHold`` of a moving sample), so one wake-up reads
     /// several samples; a device that fills its buffer up to a watermark is already readable then, and the `poll`
-    /// returns at once. A stop during the wait reads what the device already has, once.
-    func waitForBatch(readable fd: Int32, device: String) throws(DeviceError) -> ReaderWait {
+    /// returns at once. A stop during the wait reads what the device already has, once. After the pacing, the wait
+    /// for `fd` ends after `timeoutMilliseconds` (-1: no timeout) with ``ReaderWait/timedOut``.
+    func waitForBatch(
+        readable fd: Int32, device: String, timeoutMilliseconds: Int32 = -1
+    ) throws(DeviceError) -> ReaderWait {
         guard try sleep(untilMonotonic: pacing.lastWakeup + pacing.period) else {
             guard !pacing.drained else { return .stopped }
             pacing.drained = true
@@ -139,7 +142,7 @@ final class ReaderSession: Sendable {
             let ready = try checkSyscall("wait for data", device: device) { poll(&pending, 1, 0) }
             return ready > 0 ? .readable : .stopped
         }
-        let result = try wait(readable: fd, device: device)
+        let result = try wait(readable: fd, device: device, timeoutMilliseconds: timeoutMilliseconds)
         pacing.lastWakeup = monotonicSeconds()
         return result
     }

@@ -38,17 +38,20 @@ public struct DiscoveredDevice: Sendable, CustomStringConvertible {
     public var deviceName: String
     /// Why the driver cannot use it; `nil` when it can.
     public var rejection: String?
+    /// What a source for it would say about itself (rate, frame, notes), when usable and known before opening.
+    public var info: SourceInfo?
     private let open: (@Sendable () throws -> any AccelerometerSource)?
 
     /// A usable device.
     public init(
-        driver: String, devicePath: String, deviceName: String,
+        driver: String, devicePath: String, deviceName: String, info: SourceInfo? = nil,
         open: @escaping @Sendable () throws -> any AccelerometerSource
     ) {
         self.driver = driver
         self.devicePath = devicePath
         self.deviceName = deviceName
         self.rejection = nil
+        self.info = info
         self.open = open
     }
 
@@ -152,6 +155,12 @@ extension AccelerometerDriverTable {
         for device in devices {
             let verdict = device.rejection.map { "rejected: \($0)" } ?? "usable"
             lines.append("  \(device.driver)\t\(device.devicePath)\t\(device.deviceName)\t\(verdict)")
+            if let info = device.info {
+                if let rate = info.rate { lines.append("    rate: \(IIOSamplingFrequency.text(rate)) Hz") }
+                if let frame = info.frame { lines.append("    frame: \(frame)") }
+                if let matrix = info.mountMatrix { lines.append("    mount matrix: \(matrix)") }
+                if let note = info.note { lines.append("    note: \(note)") }
+            }
         }
         if let chosen = devices.first(where: \.isUsable) {
             lines.append("Would use: \(chosen.driver) \(chosen.devicePath) (\(chosen.deviceName))")

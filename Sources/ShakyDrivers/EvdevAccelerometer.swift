@@ -8,20 +8,24 @@ import ShakyCore
     import Musl
 #endif
 
-/// An evdev accelerometer (`INPUT_PROP_ACCELEROMETER` with ABS_X/Y/Z) read from its event stream.
+/// An evdev accelerometer read from its event stream.
 ///
 /// The reader thread sleeps in `poll` until the kernel sends events; each `SYN_REPORT` becomes one sample,
-/// timestamped with the event time and converted with each axis' resolution (units per g) to m/s².
+/// timestamped with the event time and converted with the device's ``EvdevAxes`` (its axes, units per g and
+/// centre, from the kernel's resolution, the known-device table or udev properties) to m/s².
 /// After `SYN_DROPPED` the device state is resynchronised (libevdev's sync mode) and reading goes on.
 /// ``stop()`` closes the device node.
 public final class EvdevAccelerometer: AccelerometerSource {
     public let info: SourceInfo
     private let mountMatrix: MountMatrix
+    private let axes: EvdevAxes
     private let slot = ReaderSessionSlot()
 
-    /// Creates a source for the event device `info.devicePath`; nothing is opened until ``start()``.
-    init(info: SourceInfo, mountMatrix: MountMatrix) {
+    /// Creates a source for the event device `info.devicePath` read with `axes`; nothing is opened until
+    /// ``start()``.
+    init(info: SourceInfo, axes: EvdevAxes, mountMatrix: MountMatrix) {
         self.info = info
+        self.axes = axes
         self.mountMatrix = mountMatrix
     }
 
@@ -38,7 +42,6 @@ public final class EvdevAccelerometer: AccelerometerSource {
     ) throws -> AsyncThrowingStream<AccelSample, any Error> {
         try slot.start(name: "evdev \(info.devicePath)", keeping: makeFilter) {
             let device = try EvdevDevice(path: info.devicePath)
-            let axes = try device.accelerometerAxes()
             device.useMonotonicClock()
             return EvdevReading(device: device, axes: axes, mountMatrix: mountMatrix)
         }
@@ -78,26 +81,23 @@ final class EvdevDevice {
     /// The device's name.
     var name: String { libevdev_get_name(handle).map { String(cString: $0) } ?? path }
 
-    /// The conversion of ABS_X, ABS_Y, ABS_Z to m/s², or why this is not a usable accelerometer.
-    func accelerometerAxes() throws(EvdevSetupError) -> EvdevAxes {
-        guard libevdev_has_property(handle, UInt32(INPUT_PROP_ACCELEROMETER)) == 1 else {
-            throw EvdevSetupError(device: path, problem: "not an accelerometer (no INPUT_PROP_ACCELEROMETER)")
+    /// What the device offers: name, IDs, the accelerometer property, its motion axes and MSC_TIMESTAMP.
+    func capabilities() -> EvdevCapabilities {
+        var axes: [UInt16: EvdevCapabilities.Axis] = [:]
+        for code in UInt16(0)..<6 where libevdev_has_event_code(handle, UInt32(EV_ABS), UInt32(code)) == 1 {
+            guard let absinfo = libevdev_get_abs_info(handle, UInt32(code)) else { continue }
+            axes[code] = EvdevCapabilities.Axis(
+                minimum: absinfo.pointee.minimum, maximum: absinfo.pointee.maximum,
+                resolution: absinfo.pointee.resolution)
         }
-        var resolutions: [Int32] = []
-        for code in [ABS_X, ABS_Y, ABS_Z] {
-            guard libevdev_has_event_code(handle, UInt32(EV_ABS), UInt32(code)) == 1,
-                let absinfo = libevdev_get_abs_info(handle, UInt32(code))
-            else {
-                throw EvdevSetupError(device: path, problem: "no ABS_X/ABS_Y/ABS_Z axes")
-            }
-            guard absinfo.pointee.resolution > 0 else {
-                throw EvdevSetupError(
-                    device: path,
-                    problem: "axis \(code) has no resolution (units per g unknown); set EVDEV_ABS_0\(code) in hwdb")
-            }
-            resolutions.append(absinfo.pointee.resolution)
-        }
-        return EvdevAxes(unitsPerG: (Double(resolutions[0]), Double(resolutions[1]), Double(resolutions[2])))
+        func id(_ value: Int32) -> UInt16 { UInt16(truncatingIfNeeded: value) }
+        return EvdevCapabilities(
+            name: name,
+            inputID: KnownAccelerometer.InputID(
+                bus: id(libevdev_get_id_bustype(handle)), vendor: id(libevdev_get_id_vendor(handle)),
+                product: id(libevdev_get_id_product(handle))),
+            isAccelerometer: libevdev_has_property(handle, UInt32(INPUT_PROP_ACCELEROMETER)) == 1, axes: axes,
+            sendsTimestamps: libevdev_has_event_code(handle, UInt32(EV_MSC), UInt32(MSC_TIMESTAMP)) == 1)
     }
 
     /// The current value of an ABS axis.
@@ -108,27 +108,6 @@ final class EvdevDevice {
     /// Asks for CLOCK_MONOTONIC event times (the kernel default is the wall clock); ignored when refused.
     func useMonotonicClock() {
         _ = libevdev_set_clock_id(handle, CLOCK_MONOTONIC)
-    }
-}
-
-/// How raw ABS values become m/s²: `value / unitsPerG × g`.
-public struct EvdevAxes: Sendable, Equatable {
-    /// Each axis' resolution, units per g.
-    public var unitsPerG: (x: Double, y: Double, z: Double)
-
-    /// Creates a conversion.
-    public init(unitsPerG: (x: Double, y: Double, z: Double)) {
-        self.unitsPerG = unitsPerG
-    }
-
-    /// Converts raw axis values to m/s².
-    public func convert(x: Int32, y: Int32, z: Int32) -> (x: Double, y: Double, z: Double) {
-        let g = AccelSample.standardGravity
-        return (Double(x) / unitsPerG.x * g, Double(y) / unitsPerG.y * g, Double(z) / unitsPerG.z * g)
-    }
-
-    public static func == (lhs: EvdevAxes, rhs: EvdevAxes) -> Bool {
-        lhs.unitsPerG == rhs.unitsPerG
     }
 }
 
@@ -150,15 +129,15 @@ final class EvdevReading: AccelerometerReading {
     private var x: Int32
     private var y: Int32
     private var z: Int32
-    private var lastTimestamp = -Double.infinity
+    private var clock = EvdevSampleClock()
 
     init(device: EvdevDevice, axes: EvdevAxes, mountMatrix: MountMatrix) {
         self.device = device
         self.axes = axes
         self.mountMatrix = mountMatrix
-        x = device.value(ABS_X)
-        y = device.value(ABS_Y)
-        z = device.value(ABS_Z)
+        x = device.value(Int32(axes.codes.x))
+        y = device.value(Int32(axes.codes.y))
+        z = device.value(Int32(axes.codes.z))
     }
 
     func run(_ session: ReaderSession) throws {
@@ -185,6 +164,7 @@ final class EvdevReading: AccelerometerReading {
                 }
                 if status == LIBEVDEV_READ_STATUS_SYNC.rawValue && flags == normal {
                     flags = sync  // SYN_DROPPED: read the device's current state as synthetic events
+                    clock.resynchronise()
                     continue
                 }
                 do {
@@ -202,19 +182,22 @@ final class EvdevReading: AccelerometerReading {
     private func apply(_ event: input_event) -> AccelSample? {
         switch Int32(event.type) {
         case EV_ABS:
-            switch Int32(event.code) {
-            case ABS_X: x = event.value
-            case ABS_Y: y = event.value
-            case ABS_Z: z = event.value
+            switch event.code {
+            case axes.codes.x: x = event.value
+            case axes.codes.y: y = event.value
+            case axes.codes.z: z = event.value
             default: break
             }
+            return nil
+        case EV_MSC where Int32(event.code) == MSC_TIMESTAMP:
+            clock.hardwareTimestamp(event.value)
             return nil
         case EV_SYN where Int32(event.code) == SYN_REPORT:
             var time = event
             let microseconds = CEvdev_input_event_sec(&time) * 1_000_000 + CEvdev_input_event_usec(&time)
-            let timestamp = Double(microseconds) / 1_000_000
-            guard timestamp > lastTimestamp else { return nil }
-            lastTimestamp = timestamp
+            guard case .sample(let timestamp) = clock.sampleTime(eventTime: Double(microseconds) / 1_000_000) else {
+                return nil
+            }
             let converted = axes.convert(x: x, y: y, z: z)
             let (dx, dy, dz) = mountMatrix.apply(x: converted.x, y: converted.y, z: converted.z)
             return AccelSample(timestamp: timestamp, x: dx, y: dy, z: dz)

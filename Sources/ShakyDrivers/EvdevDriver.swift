@@ -1,7 +1,11 @@
 import ShakyCore
 
-/// Finds evdev accelerometers: event devices udev tags `ID_INPUT_ACCELEROMETER=1` (or the one path asked for)
-/// that have `INPUT_PROP_ACCELEROMETER` and ABS_X/Y/Z with a resolution.
+/// Finds evdev accelerometers and decides how to read each one.
+///
+/// Candidates are the event devices udev tags `ID_INPUT_ACCELEROMETER=1`, those described by the udev property
+/// `SHAKY_ACCEL_UNITS_PER_G`, those in the known-device table (the Wii Remote, which udev tags a joystick), and
+/// any whose name says it is an accelerometer or motion sensor — or the one path asked for. Each is read as
+/// ``EvdevAccelerometerProfile`` decides, or rejected with what would make it readable.
 public struct EvdevDriver: AccelerometerDriver {
     public let name = "evdev"
 
@@ -14,8 +18,9 @@ public struct EvdevDriver: AccelerometerDriver {
         switch spec {
         case .auto, .evdev(path: nil):
             let devices = (try? udev?.enumerate(subsystem: "input")) ?? []
-            candidates = devices.filter { $0.properties["ID_INPUT_ACCELEROMETER"] == "1" }
-                .compactMap { device in device.devicePath.map { ($0, device) } }
+            candidates = devices.filter(Self.isCandidate).compactMap { device in
+                device.devicePath.map { ($0, device) }
+            }
         case .evdev(path: let path?):
             candidates = [(path, udev?.device(devicePath: path, subsystem: "input"))]
         case .iio, .trace:
@@ -26,21 +31,37 @@ public struct EvdevDriver: AccelerometerDriver {
             let fallbackName = udevDevice?.name ?? "-"
             do {
                 let device = try EvdevDevice(path: path)
-                _ = try device.accelerometerAxes()
+                let profile = try EvdevAccelerometerProfile.resolve(
+                    device.capabilities(), udevProperties: udevDevice?.properties ?? [:], node: path)
                 let matrix =
                     try udevDevice?.accelMountMatrix.map { text throws(MountMatrixError) in
                         try MountMatrix(parsing: text)
                     } ?? .identity
                 let info = SourceInfo(
                     driver: name, devicePath: path, deviceName: device.name, rate: nil,
-                    sysfsPath: udevDevice?.sysfsPath, mountMatrix: matrix.isIdentity ? nil : matrix.description)
-                return DiscoveredDevice(driver: name, devicePath: path, deviceName: device.name) {
-                    EvdevAccelerometer(info: info, mountMatrix: matrix)
+                    sysfsPath: udevDevice?.sysfsPath, mountMatrix: matrix.isIdentity ? nil : matrix.description,
+                    frame: profile.frame)
+                return DiscoveredDevice(driver: name, devicePath: path, deviceName: device.name, info: info) {
+                    EvdevAccelerometer(info: info, axes: profile.axes, mountMatrix: matrix)
                 }
             } catch {
                 return DiscoveredDevice(
                     driver: name, devicePath: path, deviceName: fallbackName, rejection: "\(error)")
             }
         }
+    }
+
+    /// Whether an input device found by enumeration is worth a look: an event node udev or a rule marks as an
+    /// accelerometer, a known device, or one whose name says so.
+    static func isCandidate(_ device: UdevDevice) -> Bool {
+        guard device.devicePath != nil, device.sysname.hasPrefix("event") else { return false }
+        if device.properties["ID_INPUT_ACCELEROMETER"] == "1" { return true }
+        if device.properties[EvdevAccelerometerProfile.unitsProperty] != nil { return true }
+        guard let name = device.name else { return false }
+        if KnownAccelerometers.evdev.contains(where: { KnownAccelerometer.name(name, matches: $0.namePattern) }) {
+            return true
+        }
+        let lowered = name.lowercased()
+        return lowered.contains("accelerometer") || lowered.hasSuffix("motion sensors") || lowered.hasSuffix("(imu)")
     }
 }

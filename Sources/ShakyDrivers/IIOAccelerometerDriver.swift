@@ -19,9 +19,12 @@ public struct IIOBufferedDriver: AccelerometerDriver {
                 let trial = try IIOBufferedReading(deviceID: device.id, rate: options.rate, udev: udev)
                 var described = info
                 described.rate = trial.rate ?? options.rate
+                described.note = IIODiscovery.rateNote(achieved: trial.rate, wanted: options.rate)
                 let (id, rate, finalInfo) = (device.id, options.rate, described)
                 return .success(
-                    DiscoveredDevice(driver: name, devicePath: device.devicePath, deviceName: device.name) {
+                    DiscoveredDevice(
+                        driver: name, devicePath: device.devicePath, deviceName: device.name, info: finalInfo
+                    ) {
                         IIOAccelerometer(mode: .buffered, info: finalInfo, deviceID: id, rate: rate, udev: udev)
                     })
             } catch {
@@ -47,7 +50,9 @@ public struct IIOPolledDriver: AccelerometerDriver {
             described.rate = options.rate
             let (id, rate, finalInfo) = (device.id, options.rate, described)
             return .success(
-                DiscoveredDevice(driver: name, devicePath: device.devicePath, deviceName: device.name) {
+                DiscoveredDevice(
+                    driver: name, devicePath: device.devicePath, deviceName: device.name, info: finalInfo
+                ) {
                     IIOAccelerometer(mode: .polled, info: finalInfo, deviceID: id, rate: rate, udev: udev)
                 })
         }
@@ -60,6 +65,13 @@ enum IIODiscovery {
     enum Verdict {
         case success(DiscoveredDevice)
         case failure(String)
+    }
+
+    /// Detection needs 50 Hz or more; below that, what a person should know.
+    static func rateNote(achieved: Double?, wanted: Double) -> String? {
+        guard let achieved, achieved < 50, achieved < wanted else { return nil }
+        return "runs at \(IIOSamplingFrequency.text(achieved)) Hz, below the 50 Hz shake detection needs: "
+            + "shakes will be missed more often"
     }
 
     static func discover(
@@ -108,7 +120,8 @@ enum IIODiscovery {
             let info = SourceInfo(
                 driver: driver, devicePath: device.devicePath, deviceName: device.name,
                 sysfsPath: udev?.sysfsPath ?? "/sys/bus/iio/devices/\(device.id)",
-                mountMatrix: matrix.isIdentity ? nil : matrix.description)
+                mountMatrix: matrix.isIdentity ? nil : matrix.description,
+                frame: KnownAccelerometers.iioFrame(name: device.name, hasMountMatrix: !matrix.isIdentity))
             switch check(device, channels, udev, info) {
             case .success(let discovered): found.append(discovered)
             case .failure(let reason):

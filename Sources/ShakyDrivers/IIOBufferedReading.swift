@@ -40,6 +40,8 @@ final class IIOBufferedReading: AccelerometerReading {
     private let mountMatrix: MountMatrix
     /// The rate the device reports after setup.
     let rate: Double?
+    /// Turns the kernel's timestamps into CLOCK_MONOTONIC.
+    private let timestampClock: IIOTimestampClock
     /// The most scans one `iio_buffer_refill` reads.
     static let scansPerRefill = 64
 
@@ -67,6 +69,7 @@ final class IIOBufferedReading: AccelerometerReading {
         if device.attribute("current_timestamp_clock") != nil {
             try? device.writeAttribute("current_timestamp_clock", "monotonic")
         }
+        timestampClock = IIOTimestampClock(clockName: device.attribute("current_timestamp_clock"))
         // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
         // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
         let watermark = max(1, Int(((rate ?? wantedRate) * ReadPacing.motionPeriod).rounded(.down)))
@@ -101,10 +104,17 @@ final class IIOBufferedReading: AccelerometerReading {
     func run(_ session: ReaderSession) throws {
         let step = iio_buffer_step(buffer.pointer)
         let capacity = step * Self.scansPerRefill
+        // A buffer that stays empty (an unwired interrupt) ends the run with BufferNeverDeliveredError.
+        var watchdog = SampleWatchdog(period: 1 / (rate ?? 100), startedAt: monotonicSeconds())
         while true {
-            switch try session.waitForBatch(readable: pollDescriptor, device: devicePath) {
+            let wait = watchdog.remaining(at: monotonicSeconds())
+            switch try session.waitForBatch(readable: pollDescriptor, device: devicePath, timeoutMilliseconds: wait) {
             case .stopped: return
-            case .timedOut: continue
+            case .timedOut:
+                if watchdog.isStarved(at: monotonicSeconds()) {
+                    throw BufferNeverDeliveredError(device: devicePath, timeout: watchdog.timeout)
+                }
+                continue
             case .readable: break
             }
             // A full refill may have left more behind; a partial one read all there was.
@@ -119,6 +129,7 @@ final class IIOBufferedReading: AccelerometerReading {
                     throw error.classified
                 }
                 let start = UnsafeRawPointer(iio_buffer_start(buffer.pointer)!)
+                if count >= step { watchdog.sampleArrived() }
                 var scan = 0
                 while scan + step <= count {
                     session.yield(decodeScan(start + scan))
@@ -138,51 +149,17 @@ final class IIOBufferedReading: AccelerometerReading {
         }
         let time: Double
         if let timestamp {
-            time =
+            let kernelSeconds =
                 Double(
                     timestamp.format.decode(
                         UnsafeRawBufferPointer(
                             start: bytes + timestamp.byteOffset, count: timestamp.format.storageBytes)))
                 / 1e9
+            time = timestampClock.monotonic(kernelSeconds)
         } else {
             time = monotonicSeconds()
         }
         let (x, y, z) = mountMatrix.apply(x: axis(0), y: axis(1), z: axis(2))
         return AccelSample(timestamp: time, x: x, y: y, z: z)
-    }
-}
-
-extension IIODevice {
-    /// Makes sure the device has a trigger when it needs one; returns the trigger's name (`nil`: none needed).
-    ///
-    /// A device whose `trigger/current_trigger` is empty needs one: the data-ready trigger the driver registers,
-    /// named `<name>-dev<N>` (any `…-dev<N>` that is not a motion trigger is taken when that name is absent).
-    @discardableResult
-    func ensureTrigger() throws -> String? {
-        var current: OpaquePointer?
-        let result = iio_device_get_trigger(pointer, &current)
-        if result == -ENOENT || result == -EINVAL { return nil }
-        try checkNegativeErrno(result, "read the current trigger", device: devicePath)
-        if let current {
-            return iio_device_get_name(current).map { String(cString: $0) }
-                ?? String(cString: iio_device_get_id(current))
-        }
-        guard let chosen = chooseTrigger() else {
-            throw IIOSetupError(
-                device: devicePath,
-                problem: "needs a trigger but none is registered (expected \"\(name)-dev\(index ?? 0)\")")
-        }
-        try checkNegativeErrno(
-            iio_device_set_trigger(pointer, chosen.pointer), "set trigger \(chosen.name)", device: devicePath)
-        return chosen.name
-    }
-
-    /// The trigger this device should use: its own data-ready trigger, by the kernel's naming convention.
-    func chooseTrigger() -> (name: String, pointer: OpaquePointer)? {
-        let triggers = context.triggers()
-        let suffix = "-dev\(index ?? 0)"
-        if let own = triggers.first(where: { $0.name == name + suffix }) { return (own.name, own.pointer) }
-        let candidates = triggers.filter { $0.name.hasSuffix(suffix) && !$0.name.contains("motion") }
-        return candidates.first.map { ($0.name, $0.pointer) }
     }
 }

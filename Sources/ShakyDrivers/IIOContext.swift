@@ -1,6 +1,12 @@
 import CIIO
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The one owner of a libiio local context (`struct iio_context *`): every IIO device and channel
 /// pointer borrowed from it lives as long as this object.
 final class IIOContext: @unchecked Sendable {
@@ -64,6 +70,9 @@ final class IIODevice {
 
     /// The number in the id (`0` for `iio:device0`).
     var index: Int? { Int(id.drop { !$0.isNumber }) }
+
+    /// Whether the device is still listed in sysfs (a failed read of a device that is still there is a glitch).
+    var isPresentInSysfs: Bool { access("/sys/bus/iio/devices/\(id)", F_OK) == 0 }
 
     /// Whether `name` names this device (its name or its id).
     func matches(_ wanted: String) -> Bool { wanted == name || wanted == id || wanted == devicePath }
@@ -132,23 +141,30 @@ final class IIODevice {
         return result
     }
 
-    /// The mount matrix: udev's `ACCEL_MOUNT_MATRIX` first, then `in_accel_mount_matrix`, then `mount_matrix`.
+    /// The mount matrix, as iio-sensor-proxy finds it: udev's `ACCEL_MOUNT_MATRIX` (hwdb) first, then the kernel's
+    /// `in_accel_mount_matrix`, then its `in_mount_matrix` (bmc150, bma180, bma400, bmi160: libiio shows that file as
+    /// the attribute `matrix` of a channel `mount`), then a device-wide `mount_matrix`.
     func mountMatrix(udev: UdevDevice?, channel: OpaquePointer) throws(MountMatrixError) -> MountMatrix {
+        let mountChannel = iio_device_find_channel(pointer, "mount", false)
         let text =
-            udev?.accelMountMatrix ?? attribute("mount_matrix", of: channel) ?? attribute("in_accel_mount_matrix")
-            ?? attribute("mount_matrix")
+            udev?.accelMountMatrix ?? attribute("mount_matrix", of: channel)
+            ?? mountChannel.flatMap { attribute("matrix", of: $0) } ?? attribute("in_accel_mount_matrix")
+            ?? attribute("in_mount_matrix") ?? attribute("mount_matrix")
         guard let text else { return .identity }
         return try MountMatrix(parsing: text)
     }
 
-    /// Sets the sampling frequency nearest to `rate` that the device offers; returns the rate it reports after.
+    /// Sets the sampling frequency for `rate` and returns the rate the device reports after.
+    ///
+    /// A device that lists what it offers (`sampling_frequency_available`) gets the nearest; one that lists
+    /// nothing (HID sensor hubs: `in_accel_sampling_frequency`, default 12.5 Hz or less) is asked for `rate`
+    /// itself. A hysteresis (`in_accel_hysteresis`, HID sensor hubs) is set to 0, so every change is reported.
     @discardableResult
     func configureSamplingFrequency(_ rate: Double, channel: OpaquePointer) -> Double? {
-        if let available = attribute("sampling_frequency_available")
-            ?? attribute(
-                "sampling_frequency_available", of: channel),
-            let chosen = IIOSamplingFrequency.nearest(to: rate, available: available)
-        {
+        let available =
+            attribute("sampling_frequency_available") ?? attribute("sampling_frequency_available", of: channel)
+        let chosen = available.flatMap { IIOSamplingFrequency.nearest(to: rate, available: $0) } ?? rate
+        if available != nil || chosen == rate {
             let text = IIOSamplingFrequency.text(chosen)
             if attribute("sampling_frequency") != nil {
                 try? writeAttribute("sampling_frequency", text)
@@ -156,8 +172,11 @@ final class IIODevice {
                 _ = iio_channel_attr_write(channel, "sampling_frequency", text)
             }
         }
+        if let hysteresis = attribute("hysteresis", of: channel), Double(hysteresis) != 0 {
+            _ = iio_channel_attr_write(channel, "hysteresis", "0")
+        }
         let current = attribute("sampling_frequency") ?? attribute("sampling_frequency", of: channel)
-        return current.flatMap(Double.init)
+        return current.flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     }
 }
 

@@ -11,10 +11,13 @@ import ShakyCore
 /// `pread` at every sample, their text parsed in place.
 final class IIOPolledReading: AccelerometerReading {
     private let devicePath: String
+    /// The device's sysfs directory: while it is there, a failed read is retried.
+    private let sysfsPath: String
     private let attributes: [RawAttributeFile]
     private let calibration: [(scale: Double, offset: Double)]
     private let mountMatrix: MountMatrix
     private let period: Double
+    private var retry = ReadRetryPolicy()
 
     init(deviceID: String, rate: Double, udev: UdevDevice?) throws {
         let context = try IIOContext()
@@ -27,30 +30,40 @@ final class IIOPolledReading: AccelerometerReading {
             throw IIOSetupError(device: device.devicePath, problem: "no in_accel_{x,y,z}_raw attributes")
         }
         devicePath = device.devicePath
+        let sysfsPath = "/sys/bus/iio/devices/\(deviceID)"
+        self.sysfsPath = sysfsPath
         calibration = try device.calibration(of: channels)
         mountMatrix = try device.mountMatrix(udev: udev, channel: channels[0])
         device.configureSamplingFrequency(rate, channel: channels[0])
         period = 1 / max(rate, 0.001)
         attributes = try channels.map { channel in
             let name = iio_channel_attr_get_filename(channel, "raw").map { String(cString: $0) } ?? "raw"
-            return try RawAttributeFile(path: "/sys/bus/iio/devices/\(deviceID)/\(name)", device: device.devicePath)
+            return try RawAttributeFile(path: "\(sysfsPath)/\(name)", device: device.devicePath)
         }
     }
 
     /// Reads one sample per period until stopped.
     func run(_ session: ReaderSession) throws {
         var deadline = monotonicSeconds()
-        while true {
+        reading: while true {
             let time = monotonicSeconds()
             var values: (Double, Double, Double) = (0, 0, 0)
             for index in 0..<3 {
                 let raw: Int64
                 do {
                     raw = try attributes[index].read()
-                } catch let error as DeviceError {
+                } catch {
+                    // A failed or garbled read (an I²C glitch) is retried while the device is in sysfs.
                     if session.isStopRequested { return }
-                    throw error.classified
+                    switch retry.failed(devicePresent: access(sysfsPath, F_OK) == 0) {
+                    case .gone: throw (error as? DeviceError)?.classified ?? error
+                    case .retry(let delay, _):
+                        guard try session.sleep(untilMonotonic: monotonicSeconds() + delay) else { return }
+                        deadline = monotonicSeconds()
+                        continue reading
+                    }
                 }
+                retry.succeeded()
                 let value = (Double(raw) + calibration[index].offset) * calibration[index].scale
                 switch index {
                 case 0: values.0 = value

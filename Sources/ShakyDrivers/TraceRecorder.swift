@@ -46,6 +46,8 @@ public struct TraceRecorder: Sendable {
         ])
         if let rate = info.rate { metadata.entries.append((key: "rate", value: IIOSamplingFrequency.text(rate))) }
         if let matrix = info.mountMatrix { metadata.entries.append((key: "mount", value: matrix)) }
+        if let frame = info.frame { metadata.entries.append((key: "frame", value: frame)) }
+        if let note = info.note { metadata.entries.append((key: "note", value: note)) }
         metadata.entries.append((key: "input", value: spec.description))
         let writer = HandOver(try TraceWriter(path: path, metadata: metadata))
         log("recording from \(info) to \(path)")
@@ -84,14 +86,14 @@ public struct TraceRecorder: Sendable {
         var count = 0
         defer { try? writer.close() }
         let current = Mutex<(any AccelerometerSource)?>(first)
-        let monitor = spec.isLive ? try? UdevHotplugMonitor(watching: first.info) : nil
+        let monitor = spec.isLive ? try? UdevHotplugMonitor(watching: first.info, reportsNewDevices: true) : nil
         let (backs, backContinuation) = AsyncStream.makeStream(of: String.self)
         let watcher = Task {
             guard let monitor else { return }
             for await event in monitor.events {
                 switch event {
                 case .gone: current.withLock { $0 }?.stop()
-                case .back(let device): backContinuation.yield(device)
+                case .back(let device), .appeared(let device): backContinuation.yield(device)
                 }
             }
         }
@@ -101,20 +103,33 @@ public struct TraceRecorder: Sendable {
             current.withLock { $0 }?.stop()
         }
         var backIterator = backs.makeAsyncIterator()
+        var times = SampleTimeGuard()
         while !Task.isCancelled {
             guard let source = current.withLock({ $0 }) else { break }
             var goneError: AccelerometerGoneError?
+            let droppedBefore = times.dropped
+            let startInfo = source.info
             do {
                 for try await sample in try source.start() {
+                    if count == 0, source.info != startInfo, let note = source.info.note { log(note) }
+                    guard times.admit(sample) else { continue }
                     try writer.write(sample)
                     count += 1
                 }
             } catch let error as AccelerometerGoneError {
                 goneError = error
             }
+            if times.dropped > droppedBefore {
+                log(
+                    "dropped \(times.dropped - droppedBefore) samples whose time did not come after the previous one (the device's "
+                        + "clock repeated or went back)")
+            }
             source.stop()
             if Task.isCancelled { break }
-            guard let monitor, goneError != nil || monitor.isGone else { break }
+            guard let monitor, goneError != nil || monitor.isGone else {
+                if let goneError { log("\(goneError); udev cannot be watched, so recording ends") }
+                break
+            }
             monitor.markGone()
             try writer.flush()
             log(

@@ -15,29 +15,59 @@ public enum HotplugEvent: Sendable, Equatable {
     case gone(device: String)
     /// A matching device appeared after the device was gone: discover and open it again.
     case back(device: String)
+    /// A device that might be an accelerometer appeared while none is in use (or the one in use is gone): look
+    /// for one again.
+    case appeared(device: String)
 }
 
 /// Decides from udev events whether the device in use went away or came back; pure, so testable with injected events.
 ///
 /// "Gone" is a `remove` of the device in use (same sysfs path or node). "Back" is an `add`, after a gone,
 /// of a device in the same subsystem with the same node or the same name (the same sensor plugged in again,
-/// perhaps with another number).
+/// perhaps with another number). "Appeared" is an `add` of any other IIO device or input event node while no
+/// device is in use or the one in use is gone (a sensor plugged in for the first time).
 public struct HotplugTracker: Sendable {
     /// The device being watched.
     public private(set) var watched: SourceInfo
     /// Whether the watched device is currently gone.
     public private(set) var isGone = false
+    /// Whether any new device is reported (``HotplugEvent/appeared(device:)``) while the watched one is gone.
+    public var reportsNewDevices: Bool
 
-    /// Watches the device `info` describes.
-    public init(watching info: SourceInfo) {
+    /// Watches the device `info` describes; with `reportsNewDevices`, any new candidate counts while it is gone.
+    public init(watching info: SourceInfo, reportsNewDevices: Bool = false) {
         watched = info
+        self.reportsNewDevices = reportsNewDevices
+    }
+
+    /// Watches for any new device while none is in use.
+    public init(waitingForAnyDevice: Void = ()) {
+        watched = SourceInfo(driver: "none", devicePath: "", deviceName: "")
+        reportsNewDevices = true
+        isGone = true
     }
 
     /// The subsystem the device lives in.
     private var subsystem: String { watched.driver.hasPrefix("iio") ? "iio" : "input" }
 
+    /// Whether `device` is something a driver could open: an IIO device or an input event node.
+    private static func isOpenable(_ device: UdevDevice) -> Bool {
+        switch device.subsystem {
+        case "iio": device.sysname.hasPrefix("iio:device")
+        case "input": device.devicePath != nil && device.sysname.hasPrefix("event")
+        default: false
+        }
+    }
+
     /// Takes one udev event; returns what it means for the device in use, if anything.
     public mutating func handle(_ device: UdevDevice) -> HotplugEvent? {
+        if let back = handleWatched(device) { return back }
+        guard reportsNewDevices, isGone, device.action == "add", Self.isOpenable(device) else { return nil }
+        return .appeared(device: device.devicePath ?? "/dev/\(device.sysname)")
+    }
+
+    /// Gone and back of the watched device.
+    private mutating func handleWatched(_ device: UdevDevice) -> HotplugEvent? {
         guard device.subsystem == subsystem else { return nil }
         let sameNode = device.devicePath != nil && device.devicePath == watched.devicePath
         let sameSysname = subsystem == "iio" && "/dev/\(device.sysname)" == watched.devicePath
@@ -89,11 +119,21 @@ public final class UdevHotplugMonitor: Sendable {
         }
     }
 
-    /// Starts listening (subsystems `iio` and `input`) for changes to the device `info` describes.
-    public init(watching info: SourceInfo) throws {
+    /// Starts listening (subsystems `iio` and `input`) for changes to the device `info` describes; with
+    /// `reportsNewDevices`, also for any new device while it is gone.
+    public convenience init(watching info: SourceInfo, reportsNewDevices: Bool = false) throws {
+        try self.init(tracker: HotplugTracker(watching: info, reportsNewDevices: reportsNewDevices))
+    }
+
+    /// Starts listening for any new IIO device or input event node (``HotplugEvent/appeared(device:)``).
+    public convenience init(waitingForAnyDevice: Void = ()) throws {
+        try self.init(tracker: HotplugTracker(waitingForAnyDevice: ()))
+    }
+
+    private init(tracker: HotplugTracker) throws {
         let monitor = HandOver(try UdevNetlinkMonitor(subsystems: ["iio", "input"]))
         let (events, continuation) = AsyncStream.makeStream(of: HotplugEvent.self)
-        let state = State(tracker: HotplugTracker(watching: info))
+        let state = State(tracker: tracker)
         let wakeup = try WakeupPipe()
         self.events = events
         self.state = state

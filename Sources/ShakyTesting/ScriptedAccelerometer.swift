@@ -5,18 +5,20 @@ import Synchronization
 
 /// An accelerometer whose samples the test feeds by hand; it records when it is switched on and off.
 public final class ScriptedAccelerometerSource: AccelerometerSource {
-    public let info: SourceInfo
+    public var info: SourceInfo { state.withLock { $0.info } }
     private struct State {
+        var info: SourceInfo
         var continuation: AsyncThrowingStream<AccelSample, any Error>.Continuation?
         var starts = 0
         var stops = 0
+        var infoChanged: (@Sendable () -> Void)?
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// Creates a source that describes itself as `info`.
     public init(info: SourceInfo = SourceInfo(driver: "scripted", devicePath: "/dev/scripted0", deviceName: "scripted"))
     {
-        self.info = info
+        state = Mutex(State(info: info))
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
@@ -36,6 +38,20 @@ public final class ScriptedAccelerometerSource: AccelerometerSource {
             return state.continuation
         }
         continuation?.finish()
+    }
+
+    public func onInfoChange(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.infoChanged = handler }
+    }
+
+    /// Describes the source as `info` from now on and tells the handler given to ``onInfoChange(_:)``, as a
+    /// source that falls back to another way of reading does.
+    public func changeInfo(_ info: SourceInfo) {
+        let handler = state.withLock { state in
+            state.info = info
+            return state.infoChanged
+        }
+        handler?()
     }
 
     /// How many times the sensor was switched on.

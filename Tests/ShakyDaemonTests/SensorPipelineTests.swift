@@ -93,6 +93,25 @@ import TriviaEngine
         #expect(try await harness.runtime.status().points == 8)
     }
 
+    @Test func aSourceReadAnotherWayIsReportedWhileItReads() async throws {
+        let harness = try await Self.harness()
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        #expect(await harness.runtime.sensorReport().driver == "scripted")
+
+        // No sample crosses into the pipeline (only shakes do), so the source itself says it changed.
+        var polled = harness.source.info
+        polled.driver = "iio-poll"
+        polled.note = "the buffer delivered nothing; reading it by polling instead"
+        harness.source.changeInfo(polled)
+        try await Self.eventually("the new way of reading is reported") {
+            await harness.runtime.sensorReport().driver == "iio-poll"
+        }
+        let report = await harness.runtime.sensorReport()
+        #expect(report.state == .reading)
+        #expect(report.message == polled.note)
+    }
+
     @Test func anUnpluggedSensorLeavesTheGameRunningUntilItReturns() async throws {
         let harness = try await Self.harness()
         _ = try await harness.runtime.makeMove(.nextQuestion)
@@ -126,11 +145,33 @@ import TriviaEngine
             logger: Logger(label: "test"))
         let pipeline = SensorPipeline(
             spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: []),
-            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"))
+            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"),
+            appearances: { AsyncStream { _ in } })
         await pipeline.start()
         let sensor = await runtime.sensorReport()
         #expect(sensor.state == .absent)
         #expect(sensor.message?.contains("hints are manual") == true)
+    }
+
+    @Test func aSensorPluggedInAfterTheStartIsUsed() async throws {
+        let runtime = GameRuntime(
+            database: try AppDatabase.inMemory(), clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+        let driver = ScriptedAccelerometerDriver(nil)
+        let (appearances, appeared) = AsyncStream<Void>.makeStream()
+        let pipeline = SensorPipeline(
+            spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
+            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"), appearances: { appearances })
+        await pipeline.start()
+        #expect(await runtime.sensorReport().state == .absent)
+
+        appeared.yield()  // something unrelated appeared: still nothing to read
+        let source = ScriptedAccelerometerSource()
+        driver.plug(source)
+        appeared.yield()
+        try await Self.eventually("the new sensor is attached") { await runtime.sensorReport().state == .ready }
+        #expect(await runtime.sensorReport().device == source.info.devicePath)
+        await pipeline.stop()
     }
 
     /// Samples of a 5 Hz shake of `amplitude` along y (across gravity), at 100 Hz from `start`.

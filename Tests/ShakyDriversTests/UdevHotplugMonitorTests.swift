@@ -70,6 +70,38 @@ import Testing
         #expect(tracker.handle(added) == .back(device: "/dev/input/event5"))
     }
 
+    @Test func anyNewDeviceIsReportedWhileNoneIsInUse() {
+        var tracker = HotplugTracker(waitingForAnyDevice: ())
+        let controller = UdevDevice(
+            sysfsPath: "/sys/devices/usb1/input30/event30", sysname: "event30", subsystem: "input",
+            devicePath: "/dev/input/event30",
+            name: "Sony Interactive Entertainment DualSense Wireless Controller "
+                + "Motion Sensors", action: "add")
+        #expect(tracker.handle(controller) == .appeared(device: "/dev/input/event30"))
+        var parent = controller
+        parent.sysname = "input30"
+        parent.devicePath = nil
+        #expect(tracker.handle(parent) == nil, "no node to open")
+        var removed = controller
+        removed.action = "remove"
+        #expect(tracker.handle(removed) == nil)
+        let iio = UdevDevice(
+            sysfsPath: "/sys/devices/i2c/iio:device1", sysname: "iio:device1", subsystem: "iio", action: "add")
+        #expect(tracker.handle(iio) == .appeared(device: "/dev/iio:device1"))
+    }
+
+    @Test func anotherDeviceCountsOnlyWhileTheOneInUseIsGone() {
+        var tracker = HotplugTracker(
+            watching: SourceInfo(driver: "evdev", devicePath: "/dev/input/event5", deviceName: "Accel"),
+            reportsNewDevices: true)
+        let other = UdevDevice(
+            sysfsPath: "/sys/devices/x/input8/event8", sysname: "event8", subsystem: "input",
+            devicePath: "/dev/input/event8", name: "Other", action: "add")
+        #expect(tracker.handle(other) == nil, "the sensor in use is still there")
+        tracker.markGone()
+        #expect(tracker.handle(other) == .appeared(device: "/dev/input/event8"))
+    }
+
     @Test func markGoneLetsTheNextAddReportBack() {
         var tracker = HotplugTracker(
             watching: SourceInfo(driver: "iio-buffer", devicePath: "/dev/iio:device0", deviceName: "lis3dh"))

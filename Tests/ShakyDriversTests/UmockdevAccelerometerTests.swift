@@ -8,10 +8,10 @@ import Testing
 struct UmockdevAccelerometerTests {
     @Test func polledIIODeviceIsScaledOffsetAndRotated() async throws {
         let (samples, metadata, _) = try await UmockdevHarness.record(
-            device: "iio-poll-accel.umockdev", input: "iio:shaky-poll-accel", rate: 20, duration: 0.4)
+            device: "iio-poll-accel.umockdev", input: "iio:shaky-poll-accel", rate: 20, duration: 0.8)
         // raw (100, -200, 512), offset 10, scale 0.01 → chip (1.1, -1.9, 5.22);
         // in_accel_mount_matrix "0, 1, 0; -1, 0, 0; 0, 0, 1" → device (-1.9, -1.1, 5.22).
-        #expect(samples.count >= 3, "expected several polled samples in 0.4 s at 20 Hz, got \(samples.count)")
+        #expect(samples.count >= 3, "expected several polled samples in 0.8 s at 20 Hz, got \(samples.count)")
         for sample in samples {
             #expect(abs(sample.x - -1.9) < 1e-9 && abs(sample.y - -1.1) < 1e-9 && abs(sample.z - 5.22) < 1e-9)
         }
@@ -77,12 +77,8 @@ struct UmockdevAccelerometerTests {
     @Test func evdevReportsAreConvertedRotatedAndResynchronised() async throws {
         let node = "/dev/input/event21"
         let (samples, metadata, _) = try await UmockdevHarness.record(
-            device: "input-accel.umockdev",
-            nodeFiles: [
-                "-i", "\(node)=\(UmockdevHarness.fixture("input-accel.ioctl"))",
-                "-e", "\(node)=\(UmockdevHarness.fixture("input-accel-shake.events"))",
-            ],
-            input: "evdev", duration: 2.2)
+            device: "input-accel.umockdev", node: node, ioctl: UmockdevHarness.fixture("input-accel.ioctl"),
+            events: UmockdevHarness.fixture("input-accel-shake.events"), input: "evdev", duration: 2.2)
         // Resolution 256 units/g on x and y, 512 on z; ACCEL_MOUNT_MATRIX "0, -1, 0; 1, 0, 0; 0, 0, 1"
         // gives device (x, y, z) = (-chip y, chip x, chip z).
         let g = AccelSample.standardGravity
@@ -98,6 +94,16 @@ struct UmockdevAccelerometerTests {
         for (actual, wanted) in zip(samples, expected) { expectClose(actual, wanted) }
         #expect(metadata["driver"] == "evdev")
         #expect(metadata["device"] == "Shaky Evdev Accelerometer (/dev/input/event21)")
+    }
+
+    @Test func scriptsEscapeOnlyBytesBelowASpace() {
+        #expect(
+            UmockdevScript.escape([0x00, 0x1F, 0x20, 0x21, 0x5E, 0xFF]) == [
+                0x5E, 0x40, 0x5E, 0x5F, 0x20, 0x21, 0x5E, 0x60, 0xFF,
+            ])
+        let script = UmockdevScript.encode(node: "/dev/x", chunks: [(5, [0x41]), (20, [0x20, 0x42])])
+        #expect(
+            String(decoding: script, as: UTF8.self) == "d 0 /dev/x\nr 5 A B\n", "a leading space joins the line before")
     }
 
     @Test func unknownDeviceNameIsAClearError() async throws {
@@ -123,24 +129,12 @@ struct BufferScan {
     }
 
     /// An umockdev read script: each scan written to `node` 20 ms after the previous, the first after a head start.
-    ///
-    /// Scripts are raw bytes: bytes up to 32 are written `^` + (byte + 64), `^` itself as ``^` ``.
     static func umockdevScript(node: String, scans: [BufferScan], headStartMilliseconds: Int) -> Data {
-        var script = Data("d 0 \(node)\n".utf8)
-        for (index, scan) in scans.enumerated() {
-            script.append(contentsOf: Array("r \(index == 0 ? headStartMilliseconds : 20) ".utf8))
-            for byte in scan.bytes {
-                if byte == UInt8(ascii: "^") {
-                    script.append(contentsOf: [UInt8(ascii: "^"), UInt8(ascii: "`")])
-                } else if byte <= 32 {
-                    script.append(contentsOf: [UInt8(ascii: "^"), byte + 64])
-                } else {
-                    script.append(byte)
-                }
-            }
-            script.append(UInt8(ascii: "\n"))
-        }
-        return script
+        UmockdevScript.encode(
+            node: node,
+            chunks: scans.enumerated().map { index, scan in
+                (index == 0 ? headStartMilliseconds : 20, scan.bytes)
+            })
     }
 }
 

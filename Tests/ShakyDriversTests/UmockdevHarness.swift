@@ -75,25 +75,54 @@ enum UmockdevHarness {
         }
     }
 
-    /// Runs `shakyd ARGUMENTS` under `umockdev-run` with the given device description and node files.
+    /// Runs `shakyd ARGUMENTS` under `umockdev-run` with the given device description and node files; a
+    /// `wrapper` command (which runs what follows it) goes between umockdev-run and shakyd.
     static func runShakyd(
-        device: String, nodeFiles: [String] = [], _ arguments: [String], timeout: Double = 60
+        device: String, nodeFiles: [String] = [], wrapper: [String] = [], _ arguments: [String], timeout: Double = 60
     ) async throws -> Outcome {
         let shakyd = try shakyd()
         return try await run(
-            try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--", shakyd] + arguments, timeout: timeout)
+            try umockdevRun(), ["-d", fixture(device)] + nodeFiles + ["--"] + wrapper + [shakyd] + arguments,
+            timeout: timeout)
     }
 
     /// Records `duration` seconds from `input` under umockdev and returns the trace read back.
     static func record(
-        device: String, nodeFiles: [String] = [], input: String = "auto", rate: Double = 100, duration: Double
+        device: String, nodeFiles: [String] = [], wrapper: [String] = [], input: String = "auto", rate: Double = 100,
+        duration: Double
     ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("recording.csv").path
         let outcome = try await runShakyd(
-            device: device, nodeFiles: nodeFiles,
+            device: device, nodeFiles: nodeFiles, wrapper: wrapper,
             ["record", "--input", input, "--rate", "\(rate)", "--output", output, "--duration", "\(duration)"])
+        guard outcome.status == 0 else {
+            throw HarnessError("shakyd record exited with \(outcome.status): \(outcome.standardError)")
+        }
+        let reader = try TraceReader(path: output)
+        return (try reader.readAll(), reader.metadata, outcome.standardError)
+    }
+}
+
+extension UmockdevHarness {
+    /// Records `duration` seconds from the emulated input `node` (answering `ioctl`) with `--input auto`, the
+    /// `events` starting once shakyd is about to open the node (`devices/events-feeder.py`): a kernel delivers
+    /// only what happens after the open, whereas umockdev's node would queue events for a late reader and, past
+    /// its 4 KiB buffer, hand out a partial one.
+    static func record(
+        device: String, node: String, ioctl: String, events: String, input: String = "auto", duration: Double
+    ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("recording.csv").path
+        let outcome = try await run(
+            "/usr/bin/python3",  // Debian's interpreter: the only one that loads python3-gi
+            [
+                fixture("devices/events-feeder.py"), fixture(device), node, ioctl, events, "recording from", "--",
+                try shakyd(), "record", "--input", input, "--rate", "100", "--output", output, "--duration",
+                "\(duration)",
+            ])
         guard outcome.status == 0 else {
             throw HarnessError("shakyd record exited with \(outcome.status): \(outcome.standardError)")
         }

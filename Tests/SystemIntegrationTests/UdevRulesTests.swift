@@ -85,6 +85,16 @@ import Testing
         #expect(iio.assignments["TAG"] == ["systemd"])
         #expect(iio.assignments["ENV{SYSTEMD_WANTS}"] == ["shakyd.service"])
         #expect(iio.assignments["RUN"]?.first?.contains("buffer/enable") == true)
+        for attribute in ["current_timestamp_clock", "in_accel_sampling_frequency", "in_accel_hysteresis"] {
+            #expect(iio.assignments["RUN"]?.first?.contains(attribute) == true, "group shaky may write \(attribute)")
+        }
+    }
+
+    @Test func accelerometersUdevDoesNotTagAreTheShakyGroupsToo() throws {
+        let rules = try Self.rules().filter { $0.assignments["GROUP"] == ["shaky"] }
+        #expect(rules.contains { $0.matches["ATTRS{name}"] == "Nintendo Wii Remote Accelerometer" })
+        #expect(rules.contains { $0.matches["ATTRS{name}"] == "ADXL34[56] accelerometer" })
+        #expect(rules.contains { $0.matches["ENV{SHAKY_ACCEL_UNITS_PER_G}"] == "?*" })
     }
 
     @Test func evdevAccelerometersGoToTheShakyGroupAndStartTheDaemon() throws {

@@ -273,6 +273,7 @@ enum TextRenderer {
             "Sensor: \(sensor.state.rawValue)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
         ]
         lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity.rawValue)")
+        if let frame = sensor.frame { lines.append("Frame: \(frame)") }
         if sensor.state == .absent { lines.append("Hints are manual: `shaky hint`.") }
         if let message = sensor.message { lines.append(message) }
         return lines.joined(separator: "\n")

@@ -27,13 +27,17 @@ extension ShakyAPI {
         public var shakes: Int
         /// How hard a shake must be to count.
         public var sensitivity: ShakyAPI.SensorStatus.Sensitivity
-        /// Why there is no sensor, or the last problem.
+        /// Why there is no sensor, the last problem, or how it is read when not
+        /// the usual way.
         public var message: String?
+        /// Which way the readings' axes point (a game controller lying flat reads
+        /// gravity on +y).
+        public var frame: String?
 
         /// Creates a value with every field given.
         public init(
             state: ShakyAPI.SensorStatus.State, driver: String? = nil, device: String? = nil, rate: Double? = nil,
-            shakes: Int, sensitivity: ShakyAPI.SensorStatus.Sensitivity, message: String? = nil
+            shakes: Int, sensitivity: ShakyAPI.SensorStatus.Sensitivity, message: String? = nil, frame: String? = nil
         ) {
             self.state = state
             self.driver = driver
@@ -42,6 +46,7 @@ extension ShakyAPI {
             self.shakes = shakes
             self.sensitivity = sensitivity
             self.message = message
+            self.frame = frame
         }
     }
 
@@ -95,8 +100,12 @@ extension ShakyAPI {
               shakes: int,
               # How hard a shake must be to count.
               sensitivity: (light, medium, hard),
-              # Why there is no sensor, or the last problem.
-              message: ?string
+              # Why there is no sensor, the last problem, or how it is read when not
+              # the usual way.
+              message: ?string,
+              # Which way the readings' axes point (a game controller lying flat reads
+              # gravity on +y).
+              frame: ?string
             )
 
             method Status() -> (sensor: SensorStatus)

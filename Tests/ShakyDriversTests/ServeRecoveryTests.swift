@@ -1,0 +1,64 @@
+import Foundation
+import ShakyTesting
+import Testing
+
+/// A running `shakyd serve` on emulated sensors (umockdev's testbed, driven by `Fixtures/serve-scenarios.py`):
+/// a sensor plugged in after the start is used, a polled sensor whose reads fail for a moment goes on, and a
+/// buffered sensor whose interrupt is not wired is polled instead — each seen through Sensor.Status.
+@Suite struct ServeRecoveryTests {
+    /// What one scenario printed: the Sensor.Status replies in order, and the whole output.
+    struct Outcome {
+        var statuses: [[String: Any]]
+        var output: String
+    }
+
+    static func play(_ scenario: String, device: String? = nil) async throws -> Outcome {
+        let python = "/usr/bin/python3"  // Debian's interpreter: the only one that loads python3-gi
+        _ = try UmockdevHarness.tool("umockdev-wrapper", installHint: "install umockdev (make setup)")
+        let directory = try UmockdevHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var arguments = [
+            UmockdevHarness.fixture("serve-scenarios.py"), scenario, try UmockdevHarness.shakyd(), directory.path,
+        ]
+        if let device { arguments.append(UmockdevHarness.fixture(device)) }
+        let outcome = try await UmockdevHarness.run(python, arguments, timeout: 90)
+        let output = outcome.standardOutput + outcome.standardError
+        let statuses = outcome.standardOutput.split(separator: "\n").compactMap { line -> [String: Any]? in
+            guard line.hasPrefix("STATUS ") else { return nil }
+            return try? JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8)) as? [String: Any]
+        }
+        #expect(outcome.status == 0, "\(output)")
+        #expect(output.contains("exit=0"), "shakyd stopped cleanly: \(output)")
+        return Outcome(statuses: statuses, output: output)
+    }
+
+    @Test func aSensorPluggedInAfterTheStartIsUsed() async throws {
+        let outcome = try await Self.play("late-plug")
+        try #require(outcome.statuses.count == 2, "\(outcome.output)")
+        #expect(outcome.statuses[0]["state"] as? String == "absent")
+        #expect(outcome.statuses[1]["state"] as? String == "ready")
+        #expect(outcome.statuses[1]["driver"] as? String == "iio-poll")
+        #expect(outcome.statuses[1]["device"] as? String == "/dev/iio:device0")
+        #expect(outcome.output.contains("an accelerometer was plugged in"))
+    }
+
+    @Test func aPolledSensorWhoseReadsFailForAMomentGoesOn() async throws {
+        let outcome = try await Self.play("glitch")
+        try #require(outcome.statuses.count == 3, "\(outcome.output)")
+        #expect(outcome.statuses.map { $0["state"] as? String } == ["reading", "reading", "reading"])
+        #expect(outcome.statuses[0]["shakes"] as? Int == 1)
+        #expect((outcome.statuses[2]["shakes"] as? Int ?? 0) >= 2, "a shake after the glitch is still detected")
+        #expect(!outcome.output.contains("gone") && !outcome.output.contains("failed"), "\(outcome.output)")
+    }
+
+    @Test func aBufferThatNeverDeliversIsPolledInstead() async throws {
+        let outcome = try await Self.play("unwired", device: "devices/mpu6050-unwired.umockdev")
+        try #require(outcome.statuses.count == 3, "\(outcome.output)")
+        #expect(outcome.statuses[0]["driver"] as? String == "iio-buffer")
+        #expect(outcome.statuses[1]["driver"] as? String == "iio-poll")
+        let message = outcome.statuses[1]["message"] as? String ?? ""
+        #expect(message.contains("delivered no sample") && message.contains("polling instead"), "\(message)")
+        #expect(outcome.output.components(separatedBy: "is read another way").count == 2, "logged once")
+        #expect((outcome.statuses[2]["shakes"] as? Int ?? 0) >= 1, "the polled sensor is read: \(outcome.output)")
+    }
+}
