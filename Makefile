@@ -15,7 +15,8 @@
 SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libsystemd-dev libudev-dev libsqlite3-dev \
-                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd libncurses-dev tmux
+                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd libncurses-dev tmux \
+                groff-base man-db
 
 PREFIX         ?= /usr/local
 BINDIR         ?= $(PREFIX)/bin
@@ -137,11 +138,14 @@ check-release:
 	done
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
+MANUAL_DIR     ?= .build/manual
 manual:
 	test -x $(GENERATE_MANUAL) || $(SWIFT) build --product generate-manual
-	rm -rf .build/manual && mkdir -p .build/manual
-	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o .build/manual
-	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o .build/manual
+	rm -rf $(MANUAL_DIR) && mkdir -p $(MANUAL_DIR)
+	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o $(MANUAL_DIR)
+	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o $(MANUAL_DIR)
+	# A blank line between paragraphs of a command's discussion is an mdoc warning; .Pp is the paragraph.
+	sed -i 's/^$$/.Pp/' $(MANUAL_DIR)/*.1
 
 # `make install` as root builds as root; `make build-release` as yourself, then `sudo make install-files`,
 # keeps the build yours.
@@ -174,7 +178,7 @@ install-files: manual
 	install -m 0644 sounds/*.wav sounds/README.md $(STAGE)$(SHAKYDATADIR)/sounds/
 	install -m 0644 Sources/ShakyStore/BuiltinPacks/*.json $(STAGE)$(SHAKYDATADIR)/packs/
 	install -m 0644 Sources/ShakyDaemon/Demo/demo-shakes.csv $(STAGE)$(SHAKYDATADIR)/traces/
-	install -m 0644 .build/manual/*.1 $(STAGE)$(MANDIR)/man1/
+	install -m 0644 $(MANUAL_DIR)/*.1 $(STAGE)$(MANDIR)/man1/
 	cd $(STAGE) && find . -type f | sed 's|^\.||' | sort > ../install-manifest
 	echo $(MANIFEST) >> .build/install-manifest
 	mkdir -p $(DESTDIR)/ && cp -R --preserve=mode $(STAGE)/. $(DESTDIR)/

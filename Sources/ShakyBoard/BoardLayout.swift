@@ -279,7 +279,10 @@ public enum BoardLayout {
         case .noGame: return "Waiting for a game"
         case .ready: return "Get ready"
         case .open: return (state.remaining ?? 1) <= 0 ? "Time's up" : "Buzzers open"
-        case .answering(let team): return "\(teamLabel(team, in: state)) to answer"
+        case .answering(let team):
+            // The points froze when the team buzzed; hints since do not lower them.
+            let frozen = state.buzzes.first { $0.team == team }?.points
+            return "\(teamLabel(team, in: state)) to answer" + (frozen.map { " for \($0) points" } ?? "")
         case .roundOver:
             // Nobody buzzed and nobody got it: the time ran out.
             return state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty

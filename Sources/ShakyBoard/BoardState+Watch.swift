@@ -32,7 +32,11 @@ extension BoardState {
             hintsUsed = event.hintsUsed ?? hintsUsed
         case .buzz:
             if let team = event.team {
-                buzzes.append(Buzz(team: team, order: event.order ?? buzzes.count + 1, elapsed: event.elapsed ?? 0))
+                // The points freeze at the buzz: the question's worth now is what a right answer scores.
+                buzzes.append(
+                    Buzz(
+                        team: team, order: event.order ?? buzzes.count + 1, elapsed: event.elapsed ?? 0,
+                        points: points))
             }
             if let left = event.remaining { remaining = left }
         case .teamUp:
@@ -59,6 +63,26 @@ extension BoardState {
             {
                 teams[index].score = score
             }
+        case .overruled:
+            guard let team = event.team else { return }
+            let correct = event.correct ?? false
+            if let score = event.score, let index = teams.firstIndex(where: { $0.name == team }) {
+                teams[index].score = score
+            }
+            if let index = judgements.lastIndex(where: { $0.team == team }) {
+                judgements[index].isCorrect = correct
+                judgements[index].awarded = correct ? event.delta ?? 0 : 0
+            }
+            if !correct {
+                // Right after all wrong: play goes on, so the answer is not out any more.
+                roundWinner = nil
+                answer = nil
+            }
+        case .buzzUndone:
+            guard let team = event.team else { return }
+            buzzes.removeAll { $0.team == team }
+            for index in buzzes.indices { buzzes[index].order = index + 1 }
+            if teamUp == team { teamUp = nil }
         case .tick:
             if let name = event.phase { applyPhase(named: name) }
             remaining = event.remaining
@@ -111,7 +135,7 @@ extension BoardState {
         remaining = status.remaining
         countdownLength = status.remaining
         teams = status.teams.map { Team(name: $0.name, score: $0.score) }
-        buzzes = status.buzzes.map { Buzz(team: $0.team, order: $0.order, elapsed: $0.elapsed) }
+        buzzes = status.buzzes.map { Buzz(team: $0.team, order: $0.order, elapsed: $0.elapsed, points: $0.points) }
         answer = status.answer
         roundWinner = status.roundWinner
         if let result = status.result { apply(result) }

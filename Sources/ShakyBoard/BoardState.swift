@@ -69,12 +69,15 @@ public struct BoardState: Equatable, Sendable {
         public var order: Int
         /// Seconds from the question opening to the buzz.
         public var elapsed: Double
+        /// What a right answer from this team scores: the question's worth when it buzzed, when known.
+        public var points: Int?
 
         /// Creates a buzz.
-        public init(team: String, order: Int, elapsed: Double) {
+        public init(team: String, order: Int, elapsed: Double, points: Int? = nil) {
             self.team = team
             self.order = order
             self.elapsed = elapsed
+            self.points = points
         }
     }
 

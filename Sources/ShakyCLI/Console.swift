@@ -33,11 +33,28 @@ struct StandardConsole: Console {
     }
 
     func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Self.write(text, to: STDOUT_FILENO)
     }
 
     func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` to `descriptor`. When the reader has gone away (`shaky watch | head -2`)
+    /// the program has nothing left to do: it exits at once, quietly, with status 0.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                // EPIPE, or any other failure to write: nobody can read what we say any more.
+                exit(0)
+            }
+        }
     }
 }
 

@@ -22,7 +22,7 @@ extension Shaky {
         let console = CurrentConsole.value
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            command = try parseAsRoot(movingGlobalOptionsAfterTheSubcommand(arguments))
         } catch {
             return report(error, on: console).rawValue
         }
@@ -36,6 +36,31 @@ extension Shaky {
         } catch {
             return report(error, on: console).rawValue
         }
+    }
+
+    /// The global options (`--socket PATH`, `--json`) given before the subcommand, moved to where every
+    /// subcommand takes them, so `shaky --socket P status` works like `shaky status --socket P`.
+    static func movingGlobalOptionsAfterTheSubcommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--json" || argument.hasPrefix("--socket=") {
+                leading.append(argument)
+                index += 1
+            } else if argument == "--socket", index + 1 < arguments.endIndex {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty else { return arguments }
+        var rest = Array(arguments[index...])
+        guard !rest.isEmpty, !rest[0].hasPrefix("-") else { return arguments }
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: leading, at: end)
+        return rest
     }
 
     /// Prints what `error` means and says which exit status it gets.

@@ -1,4 +1,6 @@
 import ArgumentParser
+import ShakyCore
+import Varlink
 
 /// `shaky`: the Shaky Words command-line client, a thin client of the `shakyd` daemon.
 public struct Shaky: AsyncParsableCommand {
@@ -16,12 +18,13 @@ public struct Shaky: AsyncParsableCommand {
             Exit status: 0 done; 1 the game, a pack or a file refused (the reason is printed); \
             2 bad usage; 3 the daemon cannot be reached.
             """,
+        version: ShakyVersion.current,
         groupedSubcommands: [
             CommandGroup(
                 name: "Hosting a game",
                 subcommands: [
                     New.self, Next.self, Hint.self, Buzz.self, Answer.self, Pause.self, Resume.self, Skip.self,
-                    End.self, Score.self, Play.self, Demo.self,
+                    End.self, Score.self, Judge.self, Play.self, Demo.self,
                 ]),
             CommandGroup(
                 name: "Following a game", subcommands: [Board.self, Status.self, Scoreboard.self, Watch.self]),

@@ -10,7 +10,7 @@ public enum InstallLayout {
     public struct DataSet: Sendable {
         /// Path below `PREFIX/share/shaky` (or below `SHAKY_DATA_DIR`).
         public var installedPath: String
-        /// Path below the checkout's root (the folder holding `Package.swift`).
+        /// Path below the checkout's root.
         public var checkoutPath: String
 
         /// Creates a data set description.
@@ -30,13 +30,18 @@ public enum InstallLayout {
 
     /// The candidate folders for `dataSet`, most specific first. Only existing folders are returned.
     ///
+    /// In order: `SHAKY_DATA_DIR`; the install prefix of the running program (`PREFIX/share/shaky` beside
+    /// `PREFIX/bin`, found from the real executable, `/proc/self/exe`, so a daemon started from `$PATH`
+    /// in any folder finds its data); and, for a program run from the build folder of the checkout it was
+    /// built from, that checkout.
+    ///
     /// - Parameters:
     ///   - environment: the process environment (for `SHAKY_DATA_DIR`).
-    ///   - executable: the running program's path, from which the install prefix or checkout is found.
+    ///   - executable: the running program's real path.
     public static func directories(
         for dataSet: DataSet,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+        executable: URL = runningExecutable
     ) -> [URL] {
         var candidates: [URL] = []
         if let override = environment["SHAKY_DATA_DIR"], !override.isEmpty {
@@ -46,8 +51,9 @@ public enum InstallLayout {
         candidates.append(
             binDirectory.deletingLastPathComponent().appendingPathComponent("share/shaky")
                 .appendingPathComponent(dataSet.installedPath))
-        if let root = checkoutRoot(above: binDirectory) {
-            candidates.append(root.appendingPathComponent(dataSet.checkoutPath))
+        let checkout = sourceCheckout
+        if executable.standardizedFileURL.path.hasPrefix(checkout.appendingPathComponent(".build").path + "/") {
+            candidates.append(checkout.appendingPathComponent(dataSet.checkoutPath))
         }
         return candidates.filter { isDirectory($0) }
     }
@@ -60,18 +66,20 @@ public enum InstallLayout {
         directories(for: dataSet, environment: environment).first
     }
 
-    /// The nearest folder at or above `start` that holds a `Package.swift`: the checkout's root.
-    public static func checkoutRoot(above start: URL) -> URL? {
-        var folder = start.standardizedFileURL
-        while true {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                return folder
-            }
-            let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path { return nil }
-            folder = parent
+    /// The running program's real path: `/proc/self/exe` resolved, else `argv[0]` resolved.
+    public static var runningExecutable: URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
         }
+        return URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
     }
+
+    /// The checkout this program was built from (fixed at build time); used only for programs that run
+    /// from that checkout's `.build` folder.
+    public static let sourceCheckout: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // ShakyCore
+        .deletingLastPathComponent()  // Sources
+        .deletingLastPathComponent()
 
     private static func isDirectory(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false

@@ -10,4 +10,25 @@ public protocol SoundPlayer: Sendable {
     func apply(_ settings: SoundSettings)
     /// The settings last applied.
     var settings: SoundSettings { get }
+    /// Where sound goes now: the device open, or silence and the devices tried.
+    var outputState: SoundOutputState { get }
+}
+
+extension SoundPlayer {
+    /// A player without a device: silent, nothing tried.
+    public var outputState: SoundOutputState { SoundOutputState(device: nil, tried: []) }
+}
+
+/// Where a sound player's output goes, for reports to the host.
+public struct SoundOutputState: Sendable, Equatable {
+    /// The device sound plays on now; nil when the player is silent.
+    public var device: String?
+    /// The devices tried, in order (empty when none is configured: `sound-device none`).
+    public var tried: [String]
+
+    /// Creates a state.
+    public init(device: String?, tried: [String]) {
+        self.device = device
+        self.tried = tried
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ShakyCore
+import ShakyDrivers
+import Varlink
 import Yams
 
 /// The daemon's settings as written in the configuration file or given as flags; every field is optional.
@@ -140,8 +142,9 @@ extension DaemonSettings {
                     problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
             }
         }
+        let settings: DaemonSettings
         do {
-            return try YAMLDecoder().decode(DaemonSettings.self, from: node)
+            settings = try YAMLDecoder().decode(DaemonSettings.self, from: node)
         } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
             let key = context.codingPath.first?.stringValue ?? "?"
             let line = mapping.first { $0.key.string == key }?.key.mark.map { $0.line }
@@ -150,6 +153,36 @@ extension DaemonSettings {
         } catch {
             throw ConfigurationFileError(path: path, line: nil, problem: "\(error)")
         }
+        if let problem = settings.problem {
+            let line = mapping.first { $0.key.string == problem.key.rawValue }?.key.mark.map { $0.line }
+            throw ConfigurationFileError(path: path, line: line, problem: problem.message)
+        }
+        return settings
+    }
+
+    /// The first value that the daemon could not use, with its key and what is wrong.
+    var problem: (key: CodingKeys, message: String)? {
+        if let sensitivity, !["light", "medium", "hard"].contains(sensitivity) {
+            return (.sensitivity, "sensitivity must be light, medium or hard, not “\(sensitivity)”")
+        }
+        if let input, input != "demo", input != "none" {
+            do {
+                _ = try InputSpec(parsing: input)
+            } catch {
+                return (
+                    .input,
+                    "input “\(input)” cannot be used: \(error.problem); use auto, iio[:NAME], evdev[:PATH], "
+                        + "trace:FILE[,speed=max][,loop], demo or none"
+                )
+            }
+        }
+        for (key, value) in [
+            (CodingKeys.socket, socket), (.stateDirectory, stateDirectory), (.soundDevice, soundDevice),
+        ]
+        where value?.isEmpty == true {
+            return (key, "\(key.rawValue) must not be empty")
+        }
+        return nil
     }
 }
 

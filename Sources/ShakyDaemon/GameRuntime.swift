@@ -29,6 +29,8 @@ public actor GameRuntime {
     private var statusLine: (@Sendable (String) -> Void)?
     private var lastSaveFailed = false
     private var earlyPressRule = EarlyPressRule()
+    /// Set while a new game ends the one in play, so the history marks that one as replaced.
+    private var endingByReplacement = false
 
     /// Creates a runtime; call ``restore()`` before serving.
     public init(
@@ -121,18 +123,23 @@ public actor GameRuntime {
         } catch {
             throw .storageFailed("\(error)")
         }
-        let setup = GameSetup(
+        var setup = GameSetup(
             teams: request.teams, questionPool: pool, questionCount: request.questionCount,
             difficulty: request.difficulty, settings: request.settings,
             seed: request.seed ?? UInt64.random(in: .min ... .max))
+        setup.isDemo = request.packs == [DemoPack.name]
         let created: Game
         do {
             created = try Game(setup: setup)
         } catch {
             throw .invalidSetup(error.description)
         }
-        // Only a valid new game ends the one in play.
-        if replacing { try handle(.endGame) }
+        // Only a valid new game ends the one in play; the history marks it as replaced.
+        if replacing {
+            endingByReplacement = true
+            defer { endingByReplacement = false }
+            try handle(.endGame)
+        }
         do {
             try database.saveSnapshot(created)
         } catch {
@@ -292,7 +299,9 @@ public actor GameRuntime {
         for action in actions {
             // A game ended before its first question is nobody's result: it is not recorded in the history.
             if case .gameOver(let result) = action, result.questionsPlayed > 0 {
-                try database.finishGame(next, result: result, finishedAt: wallClock())
+                let kind: FinishedGameKind =
+                    endingByReplacement ? .replaced : next.isDemo ? .demo : .played
+                try database.finishGame(next, result: result, finishedAt: wallClock(), kind: kind)
                 return
             }
         }

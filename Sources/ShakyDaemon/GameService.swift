@@ -45,6 +45,20 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         try await move(.adjustScore(team: team, delta: delta, reason: reason))
     }
 
+    func overrule() async throws -> ShakyAPI.State { try await move(.overrule) }
+
+    func undoBuzz(team: String) async throws -> ShakyAPI.State { try await move(.undoBuzz(team: team)) }
+
+    func deleteHistory(id: Int) async throws {
+        do {
+            try database.deleteFinishedGame(id: Int64(id))
+        } catch StoreError.finishedGameNotFound {
+            throw ShakyAPI.GameInterface.ReplyError.gameNotFound(id: id)
+        } catch {
+            throw ShakyAPI.GameInterface.ReplyError.storageFailed(message: "\(error)")
+        }
+    }
+
     func status() async throws -> ShakyAPI.State { ShakyAPI.State(try await runtime.status()) }
 
     func scoreboard() async throws -> [ShakyAPI.Standing] {
@@ -101,6 +115,11 @@ extension ShakyAPI.FinishedGame {
         self.init(
             id: Int(summary.id), finishedAt: summary.finishedAt.formatted(.iso8601),
             teams: summary.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.points) },
-            winners: summary.winners)
+            winners: summary.winners, kind: Kind(rawValue: summary.kind.rawValue),
+            adjustments: summary.teams.flatMap { team in
+                (summary.adjustments[team.name] ?? []).map {
+                    ShakyAPI.TeamAdjustment(team: team.name, delta: $0.delta, reason: $0.reason)
+                }
+            })
     }
 }

@@ -59,11 +59,12 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
         return found.map(ShakyAPI.StoredQuestion.init)
     }
 
-    func `import`(data: String, format: Format, name: String?) async throws -> ShakyAPI.Pack {
-        let pack = try Self.storeCall {
-            try database.importPack(Data(data.utf8), format: format.packFileFormat, name: name)
+    func `import`(data: String, format: Format, name: String?) async throws -> ShakyAPI.PacksInterface.ImportReply {
+        let imported = try Self.storeCall {
+            try database.importPackWithWarnings(Data(data.utf8), format: format.packFileFormat, name: name)
         }
-        return ShakyAPI.Pack(pack)
+        return ShakyAPI.PacksInterface.ImportReply(
+            pack: ShakyAPI.Pack(imported.pack), warnings: imported.warnings.isEmpty ? nil : imported.warnings)
     }
 
     func export(name: String, format: Format) async throws -> String {

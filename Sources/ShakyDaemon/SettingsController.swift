@@ -26,7 +26,8 @@ public actor SettingsController {
     public func current() -> LiveSettings {
         LiveSettings(
             soundEnabled: preferences.soundEnabled, volume: preferences.volume,
-            sensitivity: ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium)
+            sensitivity: ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium,
+            output: sound.outputState)
     }
 
     /// Changes the settings given (`nil`: keep), saves them, and applies them.
@@ -63,12 +64,18 @@ public struct LiveSettings: Sendable, Equatable {
     public var volume: Double
     /// How hard a shake must be to count.
     public var sensitivity: ShakeSensitivity
+    /// Where sound really goes: the open device, or none and the devices tried.
+    public var output: SoundOutputState
 
     /// Creates settings.
-    public init(soundEnabled: Bool, volume: Double, sensitivity: ShakeSensitivity) {
+    public init(
+        soundEnabled: Bool, volume: Double, sensitivity: ShakeSensitivity,
+        output: SoundOutputState = SoundOutputState(device: nil, tried: [])
+    ) {
         self.soundEnabled = soundEnabled
         self.volume = volume
         self.sensitivity = sensitivity
+        self.output = output
     }
 }
 

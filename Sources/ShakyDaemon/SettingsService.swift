@@ -25,6 +25,7 @@ extension ShakyAPI.Settings {
     init(_ settings: LiveSettings) {
         self.init(
             sound: settings.soundEnabled, volume: settings.volume,
-            sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: settings.sensitivity.rawValue) ?? .medium)
+            sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: settings.sensitivity.rawValue) ?? .medium,
+            output: settings.output.device, triedDevices: settings.output.tried)
     }
 }

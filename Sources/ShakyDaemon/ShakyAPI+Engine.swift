@@ -29,7 +29,12 @@ extension ShakyAPI.Standing {
         self.init(
             team: standing.team, points: standing.points, rank: standing.rank,
             correctAnswers: standing.correctAnswers, hintsUsed: standing.hintsUsed, buzzes: standing.buzzes,
-            averageBuzzTime: standing.averageBuzzTime?.seconds)
+            averageBuzzTime: standing.averageBuzzTime?.seconds,
+            adjustments: standing.adjustments.isEmpty
+                ? nil
+                : standing.adjustments.map {
+                    ShakyAPI.Adjustment(delta: $0.delta, reason: $0.reason, question: $0.question)
+                })
     }
 }
 
@@ -64,7 +69,9 @@ extension ShakyAPI.State {
             remaining: status.remaining?.seconds,
             teams: status.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.score) },
             buzzes: status.buzzOrder.enumerated().map {
-                ShakyAPI.BuzzEntry(team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds)
+                ShakyAPI.BuzzEntry(
+                    team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds,
+                    points: $0.element.points)
             },
             answer: status.revealedAnswer, roundWinner: status.roundWinner,
             result: status.result.map(ShakyAPI.Result.init))
@@ -131,6 +138,15 @@ extension ShakyAPI.Event {
         case .gameOver(let result):
             self.init(kind: .gameOver)
             self.result = ShakyAPI.Result(result)
+        case .judgementOverruled(let team, let correct, let pointsDelta, let newScore):
+            self.init(kind: .overruled)
+            self.team = team
+            self.correct = correct
+            delta = pointsDelta
+            score = newScore
+        case .buzzUndone(let team):
+            self.init(kind: .buzzUndone)
+            self.team = team
         case .wake, .cancelWake:
             return nil
         }
@@ -183,6 +199,7 @@ extension ShakyAPI.Rules {
         if let hintCooldown { settings.hintCooldown = .wireSeconds(hintCooldown) }
         if let answerTolerance { settings.answerTolerance = answerTolerance }
         if let ignoreDiacritics { settings.ignoreDiacritics = ignoreDiacritics }
+        if let buzzerMode { settings.buzzerMode = buzzerMode == .classic ? .classic : .buzzOrder }
         return settings
     }
 }
@@ -242,6 +259,9 @@ extension GameError {
         case .zeroAdjustment: "zeroAdjustment"
         case .adjustmentTooLarge: "adjustmentTooLarge"
         case .missingReason: "missingReason"
+        case .nothingToOverrule: "nothingToOverrule"
+        case .noBuzzToUndo: "noBuzzToUndo"
+        case .buzzAlreadyJudged: "buzzAlreadyJudged"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import ShakyCore
 import ShakyProtocol
 import ShakyStore
 import Varlink
@@ -11,7 +12,7 @@ import Varlink
 /// tests run one body both ways.
 public enum ShakyService {
     /// The product version reported by `org.varlink.service.GetInfo`.
-    public static let version = "0.1.0"
+    public static let version = ShakyVersion.current
 
     /// Methods any local user may call (`# @open` in the interface files); every other method needs root, the
     /// daemon's user or group `shaky`.

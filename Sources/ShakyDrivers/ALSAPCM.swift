@@ -21,8 +21,9 @@ final class ALSAPCM {
         _ = Self.libraryMessagesSilenced
         var opened: OpaquePointer?
         try checkNegativeErrno(
-            snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, Int32(SND_PCM_NONBLOCK)), "open", device: name)
-        guard let opened else { throw DeviceError(device: name, operation: "open", code: ENODEV) }
+            snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, Int32(SND_PCM_NONBLOCK)),
+            DeviceError.openSoundDevice, device: name)
+        guard let opened else { throw DeviceError(device: name, operation: DeviceError.openSoundDevice, code: ENODEV) }
         do {
             let (period, buffer) = try Self.configure(
                 opened, name: name, periodFrames: periodFrames, bufferFrames: bufferFrames)

@@ -69,6 +69,10 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
     }
 
     private let engine: ALSAOutputEngine
+    private let devices: [String]
+
+    /// The device open now, or silence after the configured device and the fallbacks were tried.
+    public var outputState: SoundOutputState { SoundOutputState(device: status.device, tried: devices) }
 
     /// Starts the output thread, which opens the device; returns without waiting for it.
     public init(
@@ -76,6 +80,7 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
         logger: Logger
     ) {
         engine = ALSAOutputEngine(bank: bank, configuration: configuration, settings: settings, logger: logger)
+        devices = [configuration.device] + configuration.fallbackDevices.filter { $0 != configuration.device }
         engine.start()
     }
 

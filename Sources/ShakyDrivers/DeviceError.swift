@@ -24,6 +24,9 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
         self.code = code
     }
 
+    /// The operation named when a sound device (an ALSA PCM) cannot be opened.
+    public static let openSoundDevice = "open sound device"
+
     /// The C library's text for the errno.
     public var reason: String { String(cString: strerror(code)) }
 
@@ -33,7 +36,9 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
         case EACCES, EPERM:
             "install the udev rules (udev/) or add your user to group shaky"
         case ENOENT, ENODEV, ENXIO:
-            "the device is gone or was never there; `shakyd list-devices` shows what is found"
+            operation == Self.openSoundDevice
+                ? "no such sound device; `aplay -L` lists the ones ALSA knows (set sound-device to one of them)"
+                : "the device is gone or was never there; `shakyd list-devices` shows what is found"
         case EBUSY:
             "another program holds the device; stop it or choose another device"
         default:

@@ -53,43 +53,63 @@ extension AppDatabase {
     /// - Returns: the finished game's id in the history.
     /// - Throws: ``StoreError/invalidGameResult(problem:)``.
     @discardableResult
-    public func finishGame(_ game: Game, result: GameResult, finishedAt: Date) throws -> Int64 {
-        try transaction { try $0.finishGame(game, result: result, finishedAt: finishedAt) }
+    public func finishGame(
+        _ game: Game, result: GameResult, finishedAt: Date, kind: FinishedGameKind = .played
+    ) throws -> Int64 {
+        try transaction { try $0.finishGame(game, result: result, finishedAt: finishedAt, kind: kind) }
+    }
+
+    /// Removes the finished game `id` from the history and the leaderboard.
+    ///
+    /// - Throws: ``StoreError/finishedGameNotFound(_:)``.
+    public func deleteFinishedGame(id: Int64) throws {
+        try transaction { try $0.deleteFinishedGame(id: id) }
     }
 
     /// The finished games, newest first, at most `limit` of them.
+    ///
+    /// "Newest" is the order they were recorded in (a sequence that only grows), not the wall clock,
+    /// which a device without a real-time clock corrects after it boots.
     public func history(limit: Int = 20) throws -> [FinishedGameSummary] {
         try read { db in
-            let games = try FinishedGameRecord.order(Column("finishedAt").desc, Column("id").desc)
+            let games = try FinishedGameRecord.order(Column("id").desc)
                 .limit(max(limit, 0)).fetchAll(db)
             let ids = games.compactMap(\.id)
             let teams = try FinishedGameTeamRecord.filter(ids.contains(Column("finishedGameId")))
                 .order(Column("rank"), Column("id")).fetchAll(db)
             let teamsByGame = Dictionary(grouping: teams, by: \.finishedGameId)
             return games.map { game in
-                FinishedGameSummary(
+                let result = try? JSONDecoder().decode(GameResult.self, from: Data(game.result.utf8))
+                var adjustments: [String: [ScoreAdjustment]] = [:]
+                for standing in result?.standings ?? [] where !standing.adjustments.isEmpty {
+                    adjustments[standing.team] = standing.adjustments
+                }
+                return FinishedGameSummary(
                     id: game.id!, finishedAt: game.finishedAt,
                     teams: (teamsByGame[game.id!] ?? []).map {
                         FinishedGameSummary.Team(name: $0.team, points: $0.points, rank: $0.rank, isWinner: $0.isWinner)
-                    })
+                    }, kind: FinishedGameKind(rawValue: game.kind) ?? .played, adjustments: adjustments)
             }
         }
     }
 
-    /// Every team's games played, wins and total points across finished games, teams grouped by name
-    /// ignoring case; most wins first, then most points, then by name. At most `limit` entries when given.
+    /// Every team's games played, wins and total points across finished games that count (demo,
+    /// replaced and scoreless games do not), teams grouped by name ignoring case; most wins first, then
+    /// most points, then by name. At most `limit` entries when given.
     public func leaderboard(limit: Int? = nil) throws -> [LeaderboardEntry] {
         try read { db in
             let sql = """
                 SELECT
                     (SELECT latest.team FROM finishedGameTeam latest
                         JOIN finishedGame ON finishedGame.id = latest.finishedGameId
-                        WHERE latest.teamKey = line.teamKey
-                        ORDER BY finishedGame.finishedAt DESC, finishedGame.id DESC LIMIT 1) AS team,
+                        WHERE latest.teamKey = line.teamKey AND finishedGame.kind = 'played'
+                        ORDER BY finishedGame.id DESC LIMIT 1) AS team,
                     COUNT(*) AS gamesPlayed,
                     SUM(line.isWinner) AS wins,
                     SUM(line.points) AS totalPoints
                 FROM finishedGameTeam line
+                JOIN finishedGame game ON game.id = line.finishedGameId
+                WHERE game.kind = 'played'
                 GROUP BY line.teamKey
                 ORDER BY wins DESC, totalPoints DESC, line.teamKey
                 LIMIT ?

@@ -15,15 +15,25 @@ extension AppDatabase {
     ///   nothing is imported.
     @discardableResult
     public func importPack(_ data: Data, format: PackFileFormat, name: String? = nil) throws -> PackSummary {
+        try importPackWithWarnings(data, format: format, name: name).pack
+    }
+
+    /// Imports a pack like ``importPack(_:format:name:)`` and also returns what was accepted but looks
+    /// wrong: repeated questions, ignored columns.
+    public func importPackWithWarnings(
+        _ data: Data, format: PackFileFormat, name: String? = nil
+    ) throws -> (pack: PackSummary, warnings: [String]) {
         let file = try PackFile.read(data, format: format)
         guard let packName = name ?? file.name else {
-            throw StoreError.invalidPackName("", problem: "a \(format.rawValue.uppercased()) file needs a pack name")
+            throw StoreError.invalidPackName(
+                "", problem: "a \(format.rawValue.uppercased()) file needs a pack name; give one with --name")
         }
-        return try write { db in
+        let pack = try write { db in
             let pack = try Self.insertCustomPack(named: packName, db)
             try Self.insert(file.questions, intoPack: pack.id!, db)
             return try Self.summary(of: pack, db)
         }
+        return (pack, file.warnings)
     }
 
     /// The pack named `name` as a file in `format`, which ``importPack(_:format:name:)`` reads back.

@@ -82,6 +82,14 @@ extension AppDatabase {
                     );
                     """)
         }
+        migrator.registerMigration("v4-finishedGameKind") { db in
+            // How a finished game counts: only "played" games reach the leaderboard.
+            try db.execute(
+                sql: """
+                    ALTER TABLE finishedGame ADD COLUMN kind TEXT NOT NULL DEFAULT 'played'
+                        CHECK (kind IN ('played', 'demo', 'replaced', 'scoreless'));
+                    """)
+        }
         migrator.registerMigration("buzzerAssignments") { db in
             try db.execute(
                 sql: """

@@ -134,10 +134,11 @@ extension AppDatabase {
         }
     }
 
-    /// The questions whose text, answer or alternates contain `query`, ignoring case and diacritics.
+    /// The questions whose text, answer or alternates contain every word of `query`, anywhere and in
+    /// any order, ignoring case, diacritics and spaces inside words.
     ///
-    /// "ha noi" finds "Hà Nội", "MALMO" finds "Malmö", "tromso" finds "Tromsø" (see ``SearchKey``).
-    /// An empty query finds nothing. Results are ordered by pack name, then by question.
+    /// "capital vietnam" finds "Capital of Vietnam?", "hanoi" and "ha noi" find "Hà Nội", "MALMO" finds
+    /// "Malmö", "tromso" finds "Tromsø" (see ``SearchKey``). An empty query finds nothing. Results are ordered by pack name, then by question.
     ///
     /// - Parameters:
     ///   - query: the text to look for.
@@ -149,14 +150,18 @@ extension AppDatabase {
     ) throws
         -> [StoredQuestion]
     {
-        let key = SearchKey.fold(query)
-        if key.isEmpty || limit <= 0 { return [] }
+        let words = SearchKey.words(query)
+        if words.isEmpty || limit <= 0 { return [] }
         return try read { db in
             var sql = """
                 SELECT question.*, pack.name AS packName FROM question JOIN pack ON pack.id = question.packId
-                WHERE instr(question.searchText, ?) > 0
+                WHERE 1
                 """
-            var arguments: StatementArguments = [key]
+            var arguments: StatementArguments = []
+            for word in words {
+                sql += " AND instr(replace(question.searchText, ' ', ''), ?) > 0"
+                arguments += [word]
+            }
             if let packName {
                 sql += " AND pack.id = ?"
                 arguments += [try Self.requirePack(named: packName, db).id]

@@ -10,8 +10,22 @@ struct FinishedGameRecord: Codable, Equatable, FetchableRecord, MutablePersistab
     var finishedAt: Date
     /// The `GameResult`'s JSON encoding.
     var result: String
+    /// How the game counts (a `FinishedGameKind` raw value).
+    var kind: String
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
+}
+
+/// How a finished game counts in the records.
+public enum FinishedGameKind: String, Codable, Equatable, Sendable, CaseIterable {
+    /// A real game: on the leaderboard.
+    case played
+    /// A demonstration (`shaky demo`): in the history, marked, not on the leaderboard.
+    case demo
+    /// Ended because a new game replaced it: in the history, marked, not on the leaderboard.
+    case replaced
+    /// Ended before any team scored: in the history, marked, not on the leaderboard.
+    case scoreless
 }

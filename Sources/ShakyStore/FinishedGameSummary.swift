@@ -1,4 +1,5 @@
 import Foundation
+import TriviaEngine
 
 /// One finished game in the history: when it ended, each team's score and rank, and the winners.
 public struct FinishedGameSummary: Codable, Equatable, Sendable {
@@ -28,14 +29,23 @@ public struct FinishedGameSummary: Codable, Equatable, Sendable {
     public var finishedAt: Date
     /// The teams, best rank first.
     public var teams: [Team]
+    /// How the game counts: only played games reach the leaderboard.
+    public var kind: FinishedGameKind
+    /// The host's score adjustments, by team, with their reasons (from the recorded result).
+    public var adjustments: [String: [ScoreAdjustment]]
 
     /// The names of the winning teams.
     public var winners: [String] { teams.filter(\.isWinner).map(\.name) }
 
     /// Creates a history entry.
-    public init(id: Int64, finishedAt: Date, teams: [Team]) {
+    public init(
+        id: Int64, finishedAt: Date, teams: [Team], kind: FinishedGameKind = .played,
+        adjustments: [String: [ScoreAdjustment]] = [:]
+    ) {
         self.id = id
         self.finishedAt = finishedAt
         self.teams = teams
+        self.kind = kind
+        self.adjustments = adjustments
     }
 }

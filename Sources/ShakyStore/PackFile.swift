@@ -31,6 +31,8 @@ struct PackFile: Equatable {
     var id: String?
     /// A built-in pack file's version.
     var version: Int?
+    /// What was accepted but looks wrong (repeated rows, ignored columns), one sentence each.
+    var warnings: [String] = []
 
     // MARK: Reading
 
@@ -62,32 +64,58 @@ struct PackFile: Equatable {
                 line: 1, field: nil,
                 problem: "the file is empty; it needs the header “question,answer,difficulty,alternates”")
         }
-        let columns = try columnIndexes(header)
+        var warnings: [String] = []
+        let columns = try columnIndexes(header, warnings: &warnings)
         var questions: [Question] = []
+        var problems: [(line: Int, field: String?, problem: String)] = []
+        var seen: [String: Int] = [:]
         for row in rows.dropFirst() {
             guard row.fields.count == header.fields.count else {
-                throw StoreError.importFailed(
-                    line: row.line, field: nil,
-                    problem: "expected \(header.fields.count) fields like the header, found \(row.fields.count)")
+                problems.append(
+                    (row.line, nil, "expected \(header.fields.count) fields like the header, found \(row.fields.count)")
+                )
+                continue
             }
             func value(_ column: String) -> String? { columns[column].map { row.fields[$0] } }
             let alternates = (value("alternates") ?? "").split(separator: PackRules.alternateSeparator).map(String.init)
-            questions.append(
-                try checkedQuestion(
-                    text: value("question"), answer: value("answer"), difficulty: value("difficulty"),
-                    alternates: alternates, line: row.line, field: { $0 }))
+            // An empty difficulty means medium, as `shaky pack add` without --difficulty.
+            let difficulty = value("difficulty").map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "medium" : $0 }
+            do {
+                let question = try checkedQuestion(
+                    text: value("question"), answer: value("answer"), difficulty: difficulty,
+                    alternates: alternates, line: row.line, field: { $0 })
+                let key = SearchKey.fold(question.text) + "\n" + SearchKey.fold(question.answer)
+                if let earlier = seen[key] {
+                    warnings.append("line \(row.line) repeats the question and answer of line \(earlier)")
+                } else {
+                    seen[key] = row.line
+                }
+                questions.append(question)
+            } catch StoreError.importFailed(let line, let field, let problem) {
+                problems.append((line ?? row.line, field, problem))
+            }
         }
-        return PackFile(name: nil, questions: questions)
+        if let first = problems.first {
+            var problem = first.problem
+            if problems.count > 1 {
+                let rest = problems.dropFirst().map { item in
+                    "line \(item.line)" + (item.field.map { ", field “\($0)”" } ?? "") + ": " + item.problem
+                }
+                problem += "; also " + rest.joined(separator: "; ")
+            }
+            throw StoreError.importFailed(line: first.line, field: first.field, problem: problem)
+        }
+        return PackFile(name: nil, questions: questions, warnings: warnings)
     }
 
-    private static func columnIndexes(_ header: CSVCodec.Record) throws -> [String: Int] {
+    private static func columnIndexes(_ header: CSVCodec.Record, warnings: inout [String]) throws -> [String: Int] {
         var columns: [String: Int] = [:]
         for (index, raw) in header.fields.enumerated() {
             let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
             guard csvColumns.contains(name) else {
-                throw StoreError.importFailed(
-                    line: header.line, field: raw,
-                    problem: "unknown column “\(raw)” (the columns are \(csvColumns.joined(separator: ", ")))")
+                warnings.append(
+                    "the column “\(raw)” is not one of \(csvColumns.joined(separator: ", ")) and was ignored")
+                continue
             }
             if columns[name] != nil {
                 throw StoreError.importFailed(
@@ -133,6 +161,11 @@ struct PackFile: Equatable {
         do {
             raw = try JSONDecoder().decode(RawFile.self, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted = error, let syntax = JSONSyntaxLocator.firstProblem(in: data) {
+                throw StoreError.importFailed(
+                    line: syntax.line, field: nil,
+                    problem: "the file is not valid JSON at column \(syntax.column): \(syntax.problem)")
+            }
             throw StoreError.importFailed(line: nil, field: path(of: error), problem: describe(error))
         }
         guard let rawQuestions = raw.questions else {
@@ -185,10 +218,23 @@ struct PackFile: Equatable {
         return text
     }
 
+    /// A JSON type in words: "a string", "an object {…}".
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "a whole number"
+        case is [String].Type, is [Any].Type: "a list [ … ]"
+        case is [String: Any].Type: "an object { … }"
+        default:
+            "\(type)".hasPrefix("Array")
+                ? "a list [ … ]" : "\(type)".hasPrefix("Dictionary") ? "an object { … }" : "a value"
+        }
+    }
+
     private static func describe(_ error: DecodingError) -> String {
         switch error {
         case .typeMismatch(let type, _):
-            "expected \(type == String.self ? "a string" : type == Int.self ? "a whole number" : "a \(type)") here"
+            "expected \(typeName(type)) here"
         case .valueNotFound(let type, _):
             "expected \(type == String.self ? "a string" : "a value"), found null"
         case .keyNotFound(let key, _):

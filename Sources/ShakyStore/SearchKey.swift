@@ -39,6 +39,12 @@ enum SearchKey {
         return result
     }
 
+    /// The words of a search query, folded; each must occur in the search text with its spaces removed,
+    /// so "hanoi" finds "ha noi".
+    static func words(_ query: String) -> [String] {
+        fold(query).split(separator: " ").map(String.init)
+    }
+
     /// The stored search text of a question: its folded text, answer and alternates, one per line.
     static func searchText(text: String, answer: String, alternates: [String]) -> String {
         ([text, answer] + alternates).map(fold).joined(separator: "\n")

@@ -12,6 +12,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case invalidPackName(String, problem: String)
     /// No question has this id.
     case questionNotFound(Int64)
+    /// No finished game in the history has this id.
+    case finishedGameNotFound(Int64)
     /// The question is not acceptable (empty answer, answer too long, …).
     case invalidQuestion(problem: String)
     /// A pack file could not be imported; nothing was imported.
@@ -55,6 +57,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             "The pack name “\(name)” cannot be used: \(problem)."
         case .questionNotFound(let id):
             "There is no question with id \(id)."
+        case .finishedGameNotFound(let id):
+            "There is no finished game with id \(id) in the history."
         case .invalidQuestion(let problem):
             "The question cannot be saved: \(problem)."
         case .importFailed(let line, let field, let problem):

@@ -27,7 +27,9 @@ public struct StoreTransaction {
     /// - Throws: ``StoreError/invalidGameResult(problem:)`` when the result has no teams, a team twice
     ///   (ignoring case), an empty team name, a rank below 1, or a winner who is not one of its teams.
     @discardableResult
-    public func recordFinishedGame(_ result: GameResult, finishedAt: Date) throws -> Int64 {
+    public func recordFinishedGame(
+        _ result: GameResult, finishedAt: Date, kind: FinishedGameKind = .played
+    ) throws -> Int64 {
         let keys = result.standings.map { FinishedGameTeamRecord.teamKey($0.team) }
         if result.standings.isEmpty {
             throw StoreError.invalidGameResult(problem: "it has no teams")
@@ -46,7 +48,9 @@ public struct StoreTransaction {
         for winner in result.winners where !keys.contains(FinishedGameTeamRecord.teamKey(winner)) {
             throw StoreError.invalidGameResult(problem: "the winner “\(winner)” is not one of the teams")
         }
-        var game = FinishedGameRecord(id: nil, finishedAt: finishedAt, result: try Self.json(result))
+        let kind = kind == .played && result.isScoreless ? .scoreless : kind
+        var game = FinishedGameRecord(
+            id: nil, finishedAt: finishedAt, result: try Self.json(result), kind: kind.rawValue)
         try game.insert(db)
         for (standing, key) in zip(result.standings, keys) {
             var team = FinishedGameTeamRecord(
@@ -59,6 +63,13 @@ public struct StoreTransaction {
         return game.id!
     }
 
+    /// Removes the finished game `id` from the history (and so from the leaderboard).
+    ///
+    /// - Throws: ``StoreError/finishedGameNotFound(_:)``.
+    public func deleteFinishedGame(id: Int64) throws {
+        guard try FinishedGameRecord.deleteOne(db, key: id) else { throw StoreError.finishedGameNotFound(id) }
+    }
+
     /// Saves `game` (in its finished state) as the snapshot and records its result, together.
     ///
     /// When the snapshot already holds this very game and it was already recorded, nothing is written:
@@ -66,12 +77,14 @@ public struct StoreTransaction {
     ///
     /// - Returns: the finished game's id in the history.
     @discardableResult
-    public func finishGame(_ game: Game, result: GameResult, finishedAt: Date) throws -> Int64 {
+    public func finishGame(
+        _ game: Game, result: GameResult, finishedAt: Date, kind: FinishedGameKind = .played
+    ) throws -> Int64 {
         let json = try Self.json(game)
         if let current = try GameSnapshotRecord.current(db), current.game == json, let id = current.finishedGameId {
             return id
         }
-        let id = try recordFinishedGame(result, finishedAt: finishedAt)
+        let id = try recordFinishedGame(result, finishedAt: finishedAt, kind: kind)
         try GameSnapshotRecord(game: json, finishedGameId: id).save(db)
         return id
     }

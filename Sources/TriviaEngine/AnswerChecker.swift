@@ -6,11 +6,16 @@ import Foundation
 /// punctuation dropped (dashes, slashes and underscores become spaces, so "Guinea-Bissau" reads as two
 /// words), whitespace collapsed, and optionally diacritics removed ("Hà Nội" → "ha noi", including
 /// letters that carry no decomposable mark: "ø" → "o", "đ" → "d", "æ" → "ae", "ß" → "ss").
-/// Then an exact match is accepted, or with tolerance on a restricted Damerau–Levenshtein distance
-/// (optimal string alignment: insertions, deletions, substitutions and swaps of two neighbours, each
-/// counting 1, no substring edited twice) over grapheme clusters within `allowedDistance(letterCount:)`,
-/// where the letters counted are those of the expected answer as written (grapheme clusters that are
-/// letters or digits, so "Ærø" has 3 and must match exactly).
+///
+/// Then an exact match is accepted, or, with tolerance, a typo of the same word, but never another
+/// word. A typo is a swap of two neighbouring letters, a doubled letter or one of a double missing
+/// (anywhere), a missing, extra or wrong letter *inside* a word (never its first or last letter:
+/// "Sienna" is not "Vienna", "Mary" is not "Mars", "eighty" is not "Eight"), or a letter differing only
+/// in its accent. Each word of the answer takes at most `allowedDistance(letterCount:)` typos for its
+/// own letters, and the whole answer at most that for all its letters (grapheme clusters that are
+/// letters or digits, as written, so "Ærø" has 3 and must match exactly). Numbers and number words
+/// ("7", "seven", "eighty") must match exactly. When the word counts differ ("NewYork"), the answers are
+/// compared without spaces, as one word.
 public struct AnswerChecker: Codable, Equatable, Sendable {
     /// Whether near misses count.
     public var tolerance: Bool
@@ -42,7 +47,95 @@ public struct AnswerChecker: Codable, Equatable, Sendable {
         guard tolerance else { return false }
         let allowed = Self.allowedDistance(letterCount: expected.count(where: Scramble.isScrambled))
         guard allowed > 0 else { return false }
-        return Self.distance(Array(givenForm), Array(expectedForm)) <= allowed
+        let expectedWords = expectedForm.split(separator: " ").map(Array.init)
+        let givenWords = givenForm.split(separator: " ").map(Array.init)
+        guard expectedWords.count == givenWords.count else {
+            // A space too many or too few: one word each, and no numbers involved.
+            guard !(expectedWords + givenWords).contains(where: Self.isNumber) else { return false }
+            let typos = Self.typoCount(Array(givenWords.joined()), Array(expectedWords.joined()))
+            return typos.total <= allowed && typos.letters <= allowed
+        }
+        var total = 0
+        for (givenWord, expectedWord) in zip(givenWords, expectedWords) where givenWord != expectedWord {
+            guard !Self.isNumber(givenWord), !Self.isNumber(expectedWord) else { return false }
+            let typos = Self.typoCount(givenWord, expectedWord)
+            guard typos.letters <= Self.allowedDistance(letterCount: expectedWord.count) else { return false }
+            total += typos.total
+            guard total <= allowed else { return false }
+        }
+        return true
+    }
+
+    /// Whether a normalised word is a number: it holds a digit, or it is an English number word.
+    static func isNumber(_ word: [Character]) -> Bool {
+        word.contains(where: \.isNumber) || numberWords.contains(String(word))
+    }
+
+    /// Number words (normalised), which must match exactly.
+    static let numberWords: Set<String> = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty",
+        "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion",
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    ]
+
+    /// The typos that turn `expected` into `given`, or `Int.max / 4` for both counts when `given` is
+    /// another word (an edit at a word's first or last letter that is not a swap, a double or an accent).
+    /// `letters` counts typos other than accent-only differences; `total` counts them all.
+    static func typoCount(_ given: [Character], _ expected: [Character]) -> (letters: Int, total: Int) {
+        let letters = typoDistance(given, expected, accentCost: 0)
+        let total = typoDistance(given, expected, accentCost: 1)
+        return (letters, total)
+    }
+
+    /// The cheapest alignment of `given` to `expected` using only the edits a typo makes, each costing
+    /// 1 (an accent-only substitution costs `accentCost`); optimal string alignment, so no letter is
+    /// edited twice.
+    static func typoDistance(_ given: [Character], _ expected: [Character], accentCost: Int) -> Int {
+        let impossible = Int.max / 4
+        let rows = given.count
+        let columns = expected.count
+        let last = columns - 1
+        var table = [[Int]](repeating: [Int](repeating: impossible, count: columns + 1), count: rows + 1)
+        table[0][0] = 0
+        func isDouble(_ word: [Character], _ index: Int) -> Bool {
+            (index > 0 && word[index - 1] == word[index]) || (index + 1 < word.count && word[index + 1] == word[index])
+        }
+        for row in 0...rows {
+            for column in 0...columns {
+                var best = table[row][column]
+                if row > 0, column > 0 {
+                    let (g, e) = (given[row - 1], expected[column - 1])
+                    if g == e {
+                        best = min(best, table[row - 1][column - 1])
+                    } else if baseLetter(g) == baseLetter(e) {
+                        best = min(best, table[row - 1][column - 1] + accentCost)
+                    } else if column - 1 > 0, column - 1 < last {
+                        best = min(best, table[row - 1][column - 1] + 1)
+                    }
+                    if row > 1, column > 1, g == expected[column - 2], given[row - 2] == e {
+                        best = min(best, table[row - 2][column - 2] + 1)
+                    }
+                }
+                // A letter of the expected word missing: inside the word, or one of a double.
+                if column > 0, (column - 1 > 0 && column - 1 < last) || isDouble(expected, column - 1) {
+                    best = min(best, table[row][column - 1] + 1)
+                }
+                // An extra letter: inside the word, or a doubled letter.
+                if row > 0, (column > 0 && column < columns) || isDouble(given, row - 1) {
+                    best = min(best, table[row - 1][column] + 1)
+                }
+                table[row][column] = min(best, impossible)
+            }
+        }
+        return table[rows][columns]
+    }
+
+    /// A letter without its accent, for telling accent-only differences from other letters.
+    static func baseLetter(_ letter: Character) -> String {
+        let lowered = String(letter).lowercased()
+        if let plain = unmarkedLetters[Character(lowered)] { return plain }
+        return lowered.folding(options: [.diacriticInsensitive], locale: nil)
     }
 
     /// The edit distance tolerated for an answer of `letterCount` letters: 0 up to 3, 1 for 4–7, 2 from 8.

@@ -33,9 +33,8 @@ extension Game {
         switch phase {
         case .indication:
             endIndication(actions: &actions)
-        case .answering(let team):
-            actions.append(.judged(team: team, given: nil, correct: false, pointsAwarded: 0))
-            passTurn(actions: &actions)
+        case .answering:
+            judge(given: nil, correct: false, actions: &actions)
         case .ready, .roundOver, .gameOver:
             break
         }

@@ -53,6 +53,10 @@ extension Game {
             try buzz(team: team, actions: &actions)
         case .answer(let team, let text):
             try answer(team: team, text: text, actions: &actions)
+        case .overrule:
+            try overrule(actions: &actions)
+        case .undoBuzz(let team):
+            try undoBuzz(team: team, actions: &actions)
         }
         if isCountdownRunning, let delay = nextWakeDelay {
             actions.append(.wake(after: delay))
@@ -99,6 +103,7 @@ extension Game {
         let reason = reason.trimmingWhitespace
         guard !reason.isEmpty else { throw .missingReason }
         teams[index].score += delta
+        teams[index].adjustments.append(ScoreAdjustment(delta: delta, reason: reason, question: round?.number))
         actions.append(
             .scoreAdjusted(team: teams[index].name, delta: delta, reason: reason, newScore: teams[index].score))
     }
@@ -129,7 +134,7 @@ extension Game {
         let index = try teamIndex(name)
         let team = teams[index].name
         guard !round.buzzes.contains(where: { $0.team == team }) else { throw .alreadyBuzzed(team: team) }
-        round.buzzes.append(Buzz(team: team, elapsed: round.elapsed))
+        round.buzzes.append(Buzz(team: team, elapsed: round.elapsed, points: round.points, hintsUsed: round.hintsUsed))
         if round.buzzes.count == 1 {
             round.remaining = min(remaining, settings.timeAfterFirstBuzz)
         }
@@ -140,7 +145,7 @@ extension Game {
             .buzzed(
                 team: team, order: round.buzzes.count, elapsed: round.elapsed,
                 indicationRemaining: round.remaining ?? .zero))
-        if round.buzzes.count == teams.count {
+        if settings.buzzerMode == .classic || round.buzzes.count == teams.count {
             endIndication(actions: &actions)
         }
     }
@@ -159,37 +164,73 @@ extension Game {
         let index = try teamIndex(name)
         guard teams[index].name == upNow else { throw .notYourTurn(team: teams[index].name, upNow: upNow) }
         guard let round else { return }
-        if AnswerChecker(settings: settings).accepts(text, for: round.question) {
-            teams[index].score += round.points
+        let correct = AnswerChecker(settings: settings).accepts(text, for: round.question)
+        judge(given: text, correct: correct, actions: &actions)
+    }
+
+    /// Judges the answer of the team that is up (`given` is nil when its time ran out): a right answer
+    /// scores the points frozen at its buzz and ends the question; a wrong one passes the turn on.
+    mutating func judge(given: String?, correct: Bool, actions: inout [GameAction]) {
+        guard var round, case .answering(let team) = phase, round.turnsTaken < round.buzzes.count,
+            let index = teams.firstIndex(where: { $0.name == team })
+        else { return }
+        let buzz = round.buzzes[round.turnsTaken]
+        let judgement = Judgement(
+            team: team, given: given, correct: correct, points: buzz.points ?? round.points,
+            hintsUsed: buzz.hintsUsed ?? round.hintsUsed)
+        round.lastJudgement = judgement
+        self.round = round
+        if correct {
+            teams[index].score += judgement.points
             teams[index].correctAnswers += 1
-            teams[index].hintsUsed += round.hintsUsed
-            actions.append(.judged(team: upNow, given: text, correct: true, pointsAwarded: round.points))
-            endRound(winner: upNow, actions: &actions)
+            teams[index].hintsUsed += judgement.hintsUsed
+            actions.append(.judged(team: team, given: given, correct: true, pointsAwarded: judgement.points))
+            endRound(winner: team, actions: &actions)
         } else {
-            actions.append(.judged(team: upNow, given: text, correct: false, pointsAwarded: 0))
+            actions.append(.judged(team: team, given: given, correct: false, pointsAwarded: 0))
             passTurn(actions: &actions)
         }
     }
 
-    /// Ends buzzing: the first team that buzzed is up, or, if none did, the question is over.
+    /// Ends buzzing: the next team that buzzed and has not answered is up, or, if there is none, the
+    /// question is over. The indication time left is kept, so buzzing can reopen with it.
     mutating func endIndication(actions: inout [GameAction]) {
-        guard let round, !round.buzzes.isEmpty else {
+        guard var round, round.turnsTaken < round.buzzes.count else {
             endRound(winner: nil, actions: &actions)
             return
         }
+        round.indicationRemaining = round.remaining ?? .zero
+        self.round = round
         callTeam(actions: &actions)
     }
 
-    /// Moves on after a wrong answer or a timeout: the next team that buzzed, or the end of the question.
+    /// Moves on after a wrong answer or a timeout: the next team that buzzed, or (in classic mode,
+    /// while time and teams are left) buzzing reopens, or the question is over.
     mutating func passTurn(actions: inout [GameAction]) {
         guard var round else { return }
         round.turnsTaken += 1
         self.round = round
         if round.turnsTaken < round.buzzes.count {
             callTeam(actions: &actions)
+        } else if settings.buzzerMode == .classic {
+            reopenBuzzing(actions: &actions)
         } else {
             endRound(winner: nil, actions: &actions)
         }
+    }
+
+    /// Reopens buzzing with the indication time that was left, if any is and a team has not buzzed;
+    /// otherwise the question is over.
+    private mutating func reopenBuzzing(actions: inout [GameAction]) {
+        guard var round, let left = round.indicationRemaining, left > .zero, round.buzzes.count < teams.count else {
+            endRound(winner: nil, actions: &actions)
+            return
+        }
+        round.remaining = left
+        round.indicationRemaining = nil
+        self.round = round
+        phase = .indication
+        actions.append(.phaseChanged(.indication))
     }
 
     private mutating func callTeam(actions: inout [GameAction]) {
@@ -200,6 +241,69 @@ extension Game {
         phase = .answering(team: team)
         actions.append(.phaseChanged(phase))
         actions.append(.teamUp(team: team, answerTime: settings.answerTime))
+    }
+
+    /// Reverses the last judgement on the question in play or just over.
+    private mutating func overrule(actions: inout [GameAction]) throws(GameError) {
+        guard phase.hasTimer || phase == .roundOver, var round, var judgement = round.lastJudgement,
+            let index = teams.firstIndex(where: { $0.name == judgement.team })
+        else { throw .nothingToOverrule }
+        judgement.correct.toggle()
+        round.lastJudgement = judgement
+        self.round = round
+        let team = judgement.team
+        if judgement.correct {
+            // Wrong after all right: the team scores what it would have, and the question ends with it.
+            teams[index].score += judgement.points
+            teams[index].correctAnswers += 1
+            teams[index].hintsUsed += judgement.hintsUsed
+            actions.append(
+                .judgementOverruled(
+                    team: team, correct: true, pointsDelta: judgement.points, newScore: teams[index].score))
+            if phase == .roundOver {
+                round.winner = team
+                self.round = round
+                actions.append(.answerRevealed(answer: round.question.answer, winner: team))
+            } else {
+                endRound(winner: team, actions: &actions)
+            }
+        } else {
+            // Right after all wrong: the points go back and play goes on as after a wrong answer.
+            teams[index].score -= judgement.points
+            teams[index].correctAnswers -= 1
+            teams[index].hintsUsed -= judgement.hintsUsed
+            round.winner = nil
+            if let position = round.buzzes.firstIndex(where: { $0.team == team }) {
+                round.turnsTaken = position
+            }
+            self.round = round
+            actions.append(
+                .judgementOverruled(
+                    team: team, correct: false, pointsDelta: -judgement.points, newScore: teams[index].score))
+            passTurn(actions: &actions)
+        }
+    }
+
+    /// Takes back a team's buzz that has not been judged yet.
+    private mutating func undoBuzz(team name: String, actions: inout [GameAction]) throws(GameError) {
+        guard phase.hasTimer, var round else { throw .roundNotOpen(phase: phase) }
+        let index = try teamIndex(name)
+        let team = teams[index].name
+        guard let position = round.buzzes.firstIndex(where: { $0.team == team }) else {
+            throw .noBuzzToUndo(team: team)
+        }
+        guard position >= round.turnsTaken else { throw .buzzAlreadyJudged(team: team) }
+        let buzz = round.buzzes.remove(at: position)
+        teams[index].buzzCount -= 1
+        teams[index].totalBuzzTime -= buzz.elapsed
+        self.round = round
+        actions.append(.buzzUndone(team: team))
+        guard phase == .answering(team: team) else { return }
+        if round.turnsTaken < round.buzzes.count {
+            callTeam(actions: &actions)
+        } else {
+            reopenBuzzing(actions: &actions)
+        }
     }
 
     /// Closes the question in play: the answer is revealed and the host may go on.

@@ -28,6 +28,8 @@ public struct Game: Codable, Equatable, Sendable {
     public internal(set) var result: GameResult?
     /// The seed the game was created with.
     public let seed: UInt64
+    /// Whether this is a demonstration game; nil (not a demo) in games saved before it was kept.
+    let demo: Bool?
     /// The generator for scrambles; continues its sequence across snapshots.
     var random: SeededRandomGenerator
     /// The clock reading of the last event handled; elapsed time is measured from it.
@@ -64,9 +66,13 @@ public struct Game: Codable, Equatable, Sendable {
         round = nil
         result = nil
         seed = setup.seed
+        demo = setup.isDemo ? true : nil
         self.random = random
         lastUpdate = .zero
     }
+
+    /// Whether this is a demonstration game, which the records keep out of the leaderboard.
+    public var isDemo: Bool { demo ?? false }
 
     /// The key team names are compared by: trimmed and lower-cased.
     static func teamKey(_ name: String) -> String {

@@ -17,6 +17,11 @@ public enum GameAction: Codable, Equatable, Sendable {
     case judged(team: String, given: String?, correct: Bool, pointsAwarded: Int)
     /// The question is over: the answer, and the team that got it, if any.
     case answerRevealed(answer: String, winner: String?)
+    /// The host overruled the last judgement: `team`'s answer now counts as `correct`, its score
+    /// changed by `pointsDelta` to `newScore`.
+    case judgementOverruled(team: String, correct: Bool, pointsDelta: Int, newScore: Int)
+    /// The host took back `team`'s buzz on the open question.
+    case buzzUndone(team: String)
     /// The host changed a team's score.
     case scoreAdjusted(team: String, delta: Int, reason: String, newScore: Int)
     /// A whole second of the countdown passed; `remaining` is the exact time left in `phase`

@@ -38,6 +38,20 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     case adjustmentTooLarge(Int)
     /// A score adjustment needs a reason.
     case missingReason
+    /// There is no judgement on the question in play or just over to overrule.
+    case nothingToOverrule
+    /// The team has not buzzed on the question in play.
+    case noBuzzToUndo(team: String)
+    /// The team's answer has been judged already; overrule the judgement instead.
+    case buzzAlreadyJudged(team: String)
+
+    /// A duration as a person reads it: tenths of a second, rounded up ("0.3 s").
+    public static func seconds(_ duration: Duration) -> String {
+        if duration < .zero { return "-" + seconds(.zero - duration) }
+        let (whole, atto) = duration.components
+        let tenths = whole * 10 + (atto + 99_999_999_999_999_999) / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
 
     /// A message for the host or players.
     public var description: String {
@@ -47,29 +61,29 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .gamePaused:
             "the game is paused; resume it first"
         case .roundNotOpen(let phase):
-            "hints and buzzes are only taken while a question is open (now: \(phase))"
+            "hints and buzzes are only taken while a question is open (now: \(phase.partyDescription))"
         case .noQuestionInPlay(let phase):
-            "there is no question in play to skip (now: \(phase))"
+            "there is no question in play to skip (now: \(phase.partyDescription))"
         case .questionInPlay(let phase):
-            "the current question is still in play (now: \(phase)); skip it first"
+            "the current question is still in play (now: \(phase.partyDescription)); skip it first"
         case .unknownTeam(let name):
             "no team called \"\(name)\" plays in this game"
         case .alreadyBuzzed(let team):
             "\(team) has already buzzed for this question"
         case .notAnsweringYet:
-            "answers are taken once buzzing is over, in buzz order"
+            "nobody is up to answer yet: in buzz-order mode teams answer once buzzing is over (time up or every team buzzed), in buzz order"
         case .notYourTurn(let team, let upNow):
             "it is \(upNow)'s turn to answer, not \(team)'s"
         case .noAnswerExpected(let phase):
-            "no answer is expected now (now: \(phase))"
+            "no answer is expected now (now: \(phase.partyDescription))"
         case .hintLimitReached(let maximum):
             "this question has had its \(maximum) hint\(maximum == 1 ? "" : "s")"
         case .hintWouldRevealAnswer:
             "another hint would give the whole answer away"
         case .hintCoolingDown(let remaining):
-            "the last hint was too recent; wait \(remaining)"
+            "the last hint was too recent; wait \(Self.seconds(remaining))"
         case .nothingToPause(let phase):
-            "there is no countdown to pause (now: \(phase))"
+            "there is no countdown to pause (now: \(phase.partyDescription))"
         case .alreadyPaused:
             "the game is paused already"
         case .notPaused:
@@ -80,6 +94,12 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "a score adjustment must be between -\(Game.largestAdjustment) and \(Game.largestAdjustment), not \(delta)"
         case .missingReason:
             "a score adjustment needs a reason"
+        case .nothingToOverrule:
+            "no answer on this question has been judged yet, so there is nothing to overrule"
+        case .noBuzzToUndo(let team):
+            "\(team) has not buzzed on this question"
+        case .buzzAlreadyJudged(let team):
+            "\(team)'s answer has been judged already; overrule the judgement instead"
         }
     }
 }

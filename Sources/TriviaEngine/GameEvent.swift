@@ -19,6 +19,13 @@ public enum GameEvent: Codable, Equatable, Sendable {
     case buzz(team: String)
     /// A team gives its answer; an empty answer is a pass and is judged wrong.
     case answer(team: String, text: String)
+    /// The host reverses the last judgement on the question in play or just over: a wrong answer
+    /// (or a timeout) becomes right and ends the question with that team's points; a right answer
+    /// becomes wrong, takes the points back, and play goes on as after a wrong answer.
+    case overrule
+    /// The host takes back a team's buzz on the open question (pressed by mistake), as long as the
+    /// team has not been judged yet; its buzz statistics are taken back too.
+    case undoBuzz(team: String)
     /// The runtime's wake-up (after a `.wake` action) or any other reading of the clock; always legal.
     case clockAdvanced
 }

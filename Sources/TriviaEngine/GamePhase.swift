@@ -20,6 +20,17 @@ public enum GamePhase: Codable, Equatable, Hashable, Sendable, CustomStringConve
         }
     }
 
+    /// The phase in a host's words, e.g. "Owls to answer", "buzzers open" (the words `shaky board` shows).
+    public var partyDescription: String {
+        switch self {
+        case .ready: "waiting for the first question"
+        case .indication: "buzzers open"
+        case .answering(let team): "\(team) to answer"
+        case .roundOver: "round over"
+        case .gameOver: "game over"
+        }
+    }
+
     /// A short name, e.g. `answering(Owls)`.
     public var description: String {
         switch self {

@@ -16,12 +16,15 @@ public struct GameResult: Codable, Equatable, Sendable {
         public var buzzes: Int
         /// Its mean time to buzz, or nil if it never buzzed.
         public var averageBuzzTime: Duration?
+        /// The host's score adjustments for the team, with their reasons.
+        public var adjustments: [ScoreAdjustment]
 
         /// Creates a standing.
         public init(
             team: String, points: Int, rank: Int, correctAnswers: Int = 0, hintsUsed: Int = 0, buzzes: Int = 0,
-            averageBuzzTime: Duration? = nil
+            averageBuzzTime: Duration? = nil, adjustments: [ScoreAdjustment] = []
         ) {
+            self.adjustments = adjustments
             self.team = team
             self.points = points
             self.rank = rank
@@ -29,6 +32,23 @@ public struct GameResult: Codable, Equatable, Sendable {
             self.hintsUsed = hintsUsed
             self.buzzes = buzzes
             self.averageBuzzTime = averageBuzzTime
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case team, points, rank, correctAnswers, hintsUsed, buzzes, averageBuzzTime, adjustments
+        }
+
+        /// Decodes a standing; results recorded before adjustments were kept have none.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            team = try container.decode(String.self, forKey: .team)
+            points = try container.decode(Int.self, forKey: .points)
+            rank = try container.decode(Int.self, forKey: .rank)
+            correctAnswers = try container.decodeIfPresent(Int.self, forKey: .correctAnswers) ?? 0
+            hintsUsed = try container.decodeIfPresent(Int.self, forKey: .hintsUsed) ?? 0
+            buzzes = try container.decodeIfPresent(Int.self, forKey: .buzzes) ?? 0
+            averageBuzzTime = try container.decodeIfPresent(Duration.self, forKey: .averageBuzzTime)
+            adjustments = try container.decodeIfPresent([ScoreAdjustment].self, forKey: .adjustments) ?? []
         }
     }
 
@@ -55,6 +75,11 @@ public struct GameResult: Codable, Equatable, Sendable {
         self.endedEarly = endedEarly
     }
 
+    /// Whether the game ended before any team scored (no right answer, no points).
+    public var isScoreless: Bool {
+        standings.allSatisfy { $0.correctAnswers == 0 && $0.points == 0 }
+    }
+
     /// The result of a game between `teams`: sorted by points, ranks shared on ties.
     public init(teams: [Team], questionsPlayed: Int, questionCount: Int, endedEarly: Bool) {
         let sorted = teams.enumerated().sorted { lhs, rhs in
@@ -64,7 +89,7 @@ public struct GameResult: Codable, Equatable, Sendable {
             Standing(
                 team: team.name, points: team.score, rank: 1 + teams.count(where: { $0.score > team.score }),
                 correctAnswers: team.correctAnswers, hintsUsed: team.hintsUsed, buzzes: team.buzzCount,
-                averageBuzzTime: team.averageBuzzTime)
+                averageBuzzTime: team.averageBuzzTime, adjustments: team.adjustments)
         }
         self.init(
             standings: standings, winners: standings.filter { $0.rank == 1 }.map(\.team),

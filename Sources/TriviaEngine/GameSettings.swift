@@ -25,6 +25,8 @@ public struct GameSettings: Codable, Equatable, Sendable {
     /// Whether accents and similar marks are ignored when checking answers (default on), so "Ha Noi"
     /// counts for "Hà Nội".
     public var ignoreDiacritics: Bool
+    /// How buzzing turns into answering (default `.buzzOrder`, the original game's rule).
+    public var buzzerMode: BuzzerMode
 
     /// The longest any of the durations may be.
     public static let longestDuration: Duration = .seconds(3600)
@@ -42,7 +44,8 @@ public struct GameSettings: Codable, Equatable, Sendable {
         maximumHints: Int = 3,
         hintCooldown: Duration = .milliseconds(1500),
         answerTolerance: Bool = true,
-        ignoreDiacritics: Bool = true
+        ignoreDiacritics: Bool = true,
+        buzzerMode: BuzzerMode = .buzzOrder
     ) {
         self.indicationTime = indicationTime
         self.timeAfterFirstBuzz = timeAfterFirstBuzz
@@ -54,11 +57,12 @@ public struct GameSettings: Codable, Equatable, Sendable {
         self.hintCooldown = hintCooldown
         self.answerTolerance = answerTolerance
         self.ignoreDiacritics = ignoreDiacritics
+        self.buzzerMode = buzzerMode
     }
 
     private enum CodingKeys: String, CodingKey {
         case indicationTime, timeAfterFirstBuzz, answerTime, basePoints, pointsPerHint, minimumPoints
-        case maximumHints, hintCooldown, answerTolerance, ignoreDiacritics
+        case maximumHints, hintCooldown, answerTolerance, ignoreDiacritics, buzzerMode
     }
 
     /// Decodes settings; a missing key takes its default, so a partial settings object is enough.
@@ -79,6 +83,7 @@ public struct GameSettings: Codable, Equatable, Sendable {
             try container.decodeIfPresent(Bool.self, forKey: .answerTolerance) ?? defaults.answerTolerance
         ignoreDiacritics =
             try container.decodeIfPresent(Bool.self, forKey: .ignoreDiacritics) ?? defaults.ignoreDiacritics
+        buzzerMode = try container.decodeIfPresent(BuzzerMode.self, forKey: .buzzerMode) ?? defaults.buzzerMode
     }
 
     /// Checks that every value makes a playable game.
@@ -115,6 +120,16 @@ public struct GameSettings: Codable, Equatable, Sendable {
     }
 }
 
+/// How buzzing turns into answering.
+public enum BuzzerMode: String, Codable, Equatable, Sendable, CaseIterable {
+    /// Every team may buzz while the question is open; once buzzing is over (time up, or every team
+    /// buzzed), the teams answer one after another in buzz order.
+    case buzzOrder = "buzz-order"
+    /// The first team to buzz answers at once; a wrong answer (or running out of time) reopens
+    /// buzzing for the teams that have not buzzed yet, with the time that was left.
+    case classic
+}
+
 /// Why a set of game settings cannot be played.
 public enum GameSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A timer is zero or negative.
@@ -136,11 +151,12 @@ public enum GameSettingsError: Error, Equatable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .durationNotPositive(let setting, let value):
-            "setting \(setting) must be longer than zero, not \(value)"
+            "setting \(setting) must be longer than zero, not \(GameError.seconds(value))"
         case .durationNegative(let setting, let value):
-            "setting \(setting) must not be negative, not \(value)"
+            "setting \(setting) must not be negative, not \(GameError.seconds(value))"
         case .durationTooLong(let setting, let value):
-            "setting \(setting) must be at most \(GameSettings.longestDuration), not \(value)"
+            "setting \(setting) must be at most \(GameError.seconds(GameSettings.longestDuration)), "
+                + "not \(GameError.seconds(value))"
         case .basePointsOutOfRange(let points):
             "setting basePoints must be between 1 and \(GameSettings.largestPoints), not \(points)"
         case .pointsPerHintOutOfRange(let points, let basePoints):

@@ -12,6 +12,8 @@ public struct GameSetup: Codable, Equatable, Sendable {
     public var settings: GameSettings
     /// The seed of the game's random generator: the same setup and seed give the same game.
     public var seed: UInt64
+    /// Whether this is a demonstration game (`shaky demo`), kept out of the leaderboard.
+    public var isDemo: Bool = false
 
     /// How many teams a game takes.
     public static let teamCountRange = 2...8

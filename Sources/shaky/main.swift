@@ -1,4 +1,7 @@
 import Foundation
 import ShakyCLI
 
+// A reader that goes away (`shaky watch | head -2`) must end the program quietly: writes then fail
+// with EPIPE, which the console turns into a quiet exit, instead of the signal killing it mid-write.
+signal(SIGPIPE, SIG_IGN)
 exit(await Shaky.execute(Array(CommandLine.arguments.dropFirst())))

@@ -86,7 +86,7 @@ extension Shakyd {
                     path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
             } catch {
                 FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))
-                throw ExitCode.failure
+                throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
             }
             let configuration = DaemonConfiguration(resolving: file.overridden(by: flags))
             let level = configuration.logLevel

@@ -81,8 +81,8 @@ enum BoardScenes {
         state.phase = .answering(team: "Cú Mèo")
         state.teamUp = "Cú Mèo"
         state.buzzes = [
-            BoardState.Buzz(team: "Cú Mèo", order: 1, elapsed: 3.46),
-            BoardState.Buzz(team: "Foxes", order: 2, elapsed: 4.1),
+            BoardState.Buzz(team: "Cú Mèo", order: 1, elapsed: 3.46, points: 10),
+            BoardState.Buzz(team: "Foxes", order: 2, elapsed: 4.1, points: 8),
         ]
         state.remaining = 27
         state.countdownLength = 30

@@ -67,12 +67,12 @@ struct BoardStateTests {
         buzz.elapsed = 3.2
         buzz.remaining = 5
         state.apply(buzz, at: .zero)
-        #expect(state.buzzes == [BoardState.Buzz(team: "Owls", order: 1, elapsed: 3.2)])
+        #expect(state.buzzes == [BoardState.Buzz(team: "Owls", order: 1, elapsed: 3.2, points: 10)])
         var phase = ShakyAPI.Event(kind: .phaseChanged)
         phase.phase = "answering(Owls)"
         state.apply(phase, at: .zero)
         #expect(state.phase == .answering(team: "Owls"))
-        #expect(BoardLayout.phaseWords(state) == "● Owls to answer")
+        #expect(BoardLayout.phaseWords(state) == "● Owls to answer for 10 points")
 
         var judged = ShakyAPI.Event(kind: .judged)
         judged.team = "Owls"
@@ -97,6 +97,64 @@ struct BoardStateTests {
         let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
         #expect(text.contains("● Owls got it! +10"))
         #expect(text.contains("● Owls: \"Giraffe\" RIGHT +10"))
+    }
+
+    @Test func theTeamUpAnswersForThePointsFrozenAtItsBuzzNotTheHintedDownWorth() {
+        var state = Self.openQuestion
+        var buzz = ShakyAPI.Event(kind: .buzz)
+        buzz.team = "Foxes"
+        buzz.order = 1
+        state.apply(buzz, at: .zero)
+        var hint = ShakyAPI.Event(kind: .hint)
+        hint.tiles = Self.tiles("GFEIRFA", fixed: [0])
+        hint.points = 8
+        state.apply(hint, at: .seconds(1))
+        var phase = ShakyAPI.Event(kind: .phaseChanged)
+        phase.phase = "answering(Foxes)"
+        state.apply(phase, at: .seconds(2))
+        #expect(BoardLayout.phaseWords(state) == "■ Foxes to answer for 10 points")
+    }
+
+    @Test func anOverruleMovesTheScoreAndTheVerdictAndAnUndoneBuzzLeavesTheOrder() {
+        var state = Self.openQuestion
+        for (order, team) in ["Owls", "Foxes"].enumerated() {
+            var buzz = ShakyAPI.Event(kind: .buzz)
+            buzz.team = team
+            buzz.order = order + 1
+            state.apply(buzz, at: .zero)
+        }
+        var undone = ShakyAPI.Event(kind: .buzzUndone)
+        undone.team = "Owls"
+        state.apply(undone, at: .zero)
+        #expect(state.buzzes.map(\.team) == ["Foxes"] && state.buzzes.first?.order == 1)
+
+        var judged = ShakyAPI.Event(kind: .judged)
+        judged.team = "Foxes"
+        judged.given = "Girafe"
+        judged.correct = false
+        judged.awarded = 0
+        state.apply(judged, at: .zero)
+        var overruled = ShakyAPI.Event(kind: .overruled)
+        overruled.team = "Foxes"
+        overruled.correct = true
+        overruled.delta = 10
+        overruled.score = 12
+        state.apply(overruled, at: .zero)
+        #expect(state.teams.first { $0.name == "Foxes" }?.score == 12)
+        #expect(
+            state.judgements == [BoardState.Judgement(team: "Foxes", given: "Girafe", isCorrect: true, awarded: 10)])
+
+        var revealed = ShakyAPI.Event(kind: .answerRevealed)
+        revealed.answer = "Giraffe"
+        revealed.winner = "Foxes"
+        state.apply(revealed, at: .zero)
+        overruled.correct = false
+        overruled.delta = -10
+        overruled.score = 2
+        state.apply(overruled, at: .zero)
+        #expect(state.teams.first { $0.name == "Foxes" }?.score == 2)
+        #expect(state.roundWinner == nil && state.answer == nil, "play goes on, so the answer is not out")
+        #expect(state.judgements.last?.isCorrect == false)
     }
 
     @Test func theTimeRunningOutWithNoBuzzSaysSo() {

@@ -10,7 +10,7 @@ import Testing
                 "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             let outcome = try await runBinary(["status", "--socket", daemon.socketPath])
             #expect(outcome.status == 0, "\(outcome)")
-            #expect(outcome.output.contains("Question 3/10 · answering: Owls · 00:18 left"))
+            #expect(outcome.output.contains("Question 3/10 · Owls to answer · 00:18 left"))
             #expect(outcome.output.contains("[T] G I R E"))
             #expect(outcome.error.isEmpty)
         }

@@ -196,7 +196,7 @@ import Testing
                 outcome.output == """
                     Game: 10 questions · ready · Owls 12, Foxes 8
                     Question 1/10: What big cat has stripes?  [T] G I R E  (10 points)
-                    [00:59] indication  [T] G I R E  (10 points)
+                    [00:59] buzzers open  [T] G I R E  (10 points)
 
                     """)
             let json = await shaky(daemon, ["watch", "--json"])

@@ -64,7 +64,12 @@ import Testing
         (["new", "--team", "A", "--team", "B", "--answer-time", "-3"], "--answer-time"),
         (["new", "--team", "A", "--team", "B", "--difficulty", "nightmare"], "nightmare"),
         (["new", "--team", "A", "--team", "B", "--maximum-hints", "-1"], "--maximum-hints"),
-        (["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"], "--hint-cooldown must be 0 seconds or more"),
+        (["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"], "--hint-cooldown must be 0 to 3600 seconds"),
+        (
+            ["new", "--team", "A", "--team", "B", "--indication-time", "99999.99999999999"],
+            "--indication-time must be a number of seconds above 0 and at most 3600 (an hour), not 100000."
+        ),
+        (["new", "--team", "A", "--team", "B", "--base-points", "5000"], "--base-points must be 1 to 1000"),
     ])
     func newGameRefusesBadSetups(arguments: [String], message: String) {
         #expect(usageStatus(arguments) == .usage)
@@ -193,7 +198,7 @@ import Testing
         #expect(usageStatus(["pack", "rename", "Mine", " "]) == .usage)
     }
 
-    @Test func packAddAndEditTakeAWholeQuestion() throws {
+    @Test func packAddTakesAWholeQuestionAndEditOnlyTheFieldsGiven() throws {
         let add = try parse(
             [
                 "pack", "add", "Mine", "--question", "What big cat has stripes?", "--answer", "Tiger", "--alternate",
@@ -206,7 +211,18 @@ import Testing
                     text: "What big cat has stripes?", answer: "Tiger", alternates: ["Tigress"], difficulty: .easy))
         let edit = try parse(["pack", "edit", "12", "--question", "Q?", "--answer", "A"], as: Shaky.Pack.Edit.self)
         #expect(edit.id == 12)
-        #expect(edit.question.question == ShakyAPI.Question(text: "Q?", answer: "A", difficulty: .medium))
+        let current = ShakyAPI.StoredQuestion(
+            id: 12, pack: "Mine", text: "Old?", answer: "Old", alternates: ["Older"], difficulty: .hard)
+        #expect(
+            edit.merged(into: current)
+                == ShakyAPI.Question(text: "Q?", answer: "A", alternates: ["Older"], difficulty: .hard))
+        let harder = try parse(["pack", "edit", "12", "--difficulty", "easy"], as: Shaky.Pack.Edit.self)
+        #expect(
+            harder.merged(into: current)
+                == ShakyAPI.Question(text: "Old?", answer: "Old", alternates: ["Older"], difficulty: .easy))
+        let bare = try parse(["pack", "edit", "12", "--no-alternates"], as: Shaky.Pack.Edit.self)
+        #expect(bare.merged(into: current).alternates == nil)
+        #expect(usageStatus(["pack", "edit", "12"]) == .usage)
         #expect(usageStatus(["pack", "add", "Mine", "--question", "Q?"]) == .usage)
         #expect(usageStatus(["pack", "add", "Mine", "--question", "Q?", "--answer", "!!"]) == .usage)
         #expect(

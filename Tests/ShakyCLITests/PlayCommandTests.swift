@@ -10,6 +10,9 @@ import Testing
         ("a snow leopard", .answer("snow leopard")), ("p", .togglePause), ("s", .skip), ("e", .end),
         ("t", .scoreboard), ("st", .status), ("w 2.5", .wait(seconds: 2.5)), ("?", .help), ("q", .quit),
         ("", .nothing), ("# a comment", .nothing),
+        ("+ Owls 5 best costumes", .adjust(team: "Owls", delta: 5, reason: "best costumes")),
+        ("- snow owls 3", .adjust(team: "snow owls", delta: -3, reason: "the host's call")),
+        ("+2 4 late buzz", .adjust(team: "2", delta: 4, reason: "late buzz")),
     ])
     func parses(line: String, command: PlayCommand) throws {
         #expect(try PlayCommand.parse(line) == command)
@@ -17,7 +20,8 @@ import Testing
 
     @Test(arguments: [
         ("x", "unknown command “x”"), ("b", "say who buzzes"), ("a", "say the answer"), ("w soon", "how long"),
-        ("9", "there is no team 9"), ("n now", "takes nothing after it"),
+        ("9", "there is no team 9"), ("n now", "takes nothing after it"), ("+ Owls", "by how much"),
+        ("- 5", "by how much"),
     ])
     func refuses(line: String, message: String) {
         #expect {
@@ -25,5 +29,28 @@ import Testing
         } throws: { error in
             "\(error)".contains(message)
         }
+    }
+}
+
+/// The terminal layout of `shaky play`.
+@Suite struct PlayScreenTests {
+    let screen = PlayScreen(rows: 20, columns: 30)
+
+    @Test func eventsScrollAboveTheCountdownAndThePromptLineIsNeverTouched() {
+        #expect(screen.setUp.hasPrefix("\u{1B}[1;18r"))
+        let event = screen.event("Buzz: Owls #1")
+        #expect(event.hasPrefix("\u{1B}7\u{1B}[18;1H") && event.hasSuffix("\u{1B}8"))
+        #expect(!event.contains("[20;"), "an event never moves to the prompt line")
+        let countdown = screen.countdown("[00:17] buzzers open")
+        #expect(countdown.contains("\u{1B}[19;1H") && countdown.hasSuffix("\u{1B}8"))
+        #expect(!countdown.contains("[20;"))
+    }
+
+    @Test func theCountdownNeverWrapsAtNarrowWidths() {
+        let line = "[00:17] buzzers open  [T] G I R E / O W L S  (8 points)"
+        let fitted = PlayScreen.fitting(line, columns: 29)
+        #expect(fitted.displayWidth == 29)
+        #expect(fitted.hasSuffix("…"))
+        #expect(PlayScreen.fitting("short", columns: 29) == "short")
     }
 }

@@ -95,7 +95,7 @@ import Testing
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "a tiger\n"))
             await client.close()
-            #expect(console.error == "! nobody is up to answer; a team buzzes first (b TEAM)\n")
+            #expect(console.error == "! nobody is up to answer; open a question (n) and a team buzzes first (b TEAM)\n")
             #expect(!daemon.calls.map(\.method).contains("io.shakywords.Game.Answer"))
         }
     }

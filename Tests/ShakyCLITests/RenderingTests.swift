@@ -1,3 +1,4 @@
+import Foundation
 import ShakyProtocol
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
     @Test func statusWhileATeamAnswers() {
         #expect(
             TextRenderer.status(Fixtures.answering, style: .plain) == """
-                Question 3/10 · answering: Owls · 00:18 left
+                Question 3/10 · Owls to answer · 00:18 left
                 What big cat has stripes?
                   [T] G I R E
                 Worth 8 points · 1 hint used, 2 left
@@ -42,7 +43,7 @@ import Testing
         status.paused = true
         #expect(
             TextRenderer.status(status, style: .plain).hasPrefix(
-                "Question 3/10 · answering: Owls · 00:18 left · PAUSED\n"))
+                "Question 3/10 · Owls to answer · 00:18 left · PAUSED\n"))
     }
 
     @Test func statusBeforeTheFirstQuestion() {
@@ -113,11 +114,18 @@ import Testing
     @Test func recordsAndDaemon() {
         let game = ShakyAPI.FinishedGame(
             id: 4, finishedAt: "2026-01-02T20:15:07Z", teams: Fixtures.teams, winners: ["Owls"])
+        let oslo = TimeZone(identifier: "Europe/Oslo") ?? .current
         #expect(
-            TextRenderer.history([game]) == """
-                Game  Finished              Scores            Winner
-                   4  2026-01-02 20:15 UTC  Owls 12, Foxes 8  Owls
+            TextRenderer.history([game], timeZone: oslo) == """
+                Game  Finished          Scores            Winner
+                   4  2026-01-02 21:15  Owls 12, Foxes 8  Owls
                 """)
+        let demo = ShakyAPI.FinishedGame(
+            id: 5, finishedAt: "2026-01-02T20:15:07Z", teams: Fixtures.teams, winners: ["Owls"], kind: .demo,
+            adjustments: [ShakyAPI.TeamAdjustment(team: "Owls", delta: 2, reason: "song")])
+        #expect(
+            TextRenderer.history([demo], timeZone: oslo).hasSuffix(
+                "Owls    demo, not on the leaderboard · adjusted: Owls +2: song"))
         #expect(TextRenderer.history([]) == "No finished games yet.")
         #expect(
             TextRenderer.leaderboard([ShakyAPI.LeaderboardEntry(team: "Owls", games: 3, wins: 2, points: 40)]) == """
@@ -214,19 +222,18 @@ import Testing
             lines == [
                 "Game: 10 questions · ready · Owls 12, Foxes 8",
                 "Question 3/10: What big cat has stripes?  T G I R E  (10 points)",
-                "[00:59] indication  T G I R E  (10 points)",
+                "[00:59] buzzers open  T G I R E  (10 points)",
                 "Hint (shake):  [T] G I R E  (8 points)",
-                "[00:17] indication  [T] G I R E  (8 points)",
+                "[00:17] buzzers open  [T] G I R E  (8 points)",
                 "Buzz: Owls #1 after 3.2 s",
                 "Owls is up (01:00 to answer)",
                 "Owls answered “tiger”: right, +8",
                 "Answer: TIGER (got by Owls)",
-                "[00:00] roundOver",
+                "[00:00] round over",
                 "Score: Foxes -3 (rude) → 5",
                 "Foxes ran out of time",
                 "Paused with 00:13 left",
                 "Resumed",
-                "Phase: answering(Foxes)",
                 "Sensor iio:device0 gone: hints are manual until it is back",
                 "Game over: won by Owls and Foxes · Foxes 18, Owls 18, Bees 0",
             ])
@@ -260,16 +267,45 @@ import Testing
         let first = renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })
         #expect(
             first == """
-                Game: Question 3/10 · answering: Owls · 00:18 left · Owls 12, Foxes 8
+                Game: Question 3/10 · Owls to answer · 00:18 left · Owls 12, Foxes 8
                 What big cat has stripes?  [T] G I R E  (8 points)
                 """)
         #expect(
             renderer.line(for: Fixtures.event(.tick) { $0.remaining = 16.2 })
-                == "[00:17] answering(Owls)  [T] G I R E  (8 points)")
+                == "[00:17] Owls to answer  [T] G I R E  (8 points)")
     }
 
     @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true)])
     func playShowsSomeTicksWhenItCannotRedraw(remaining: Double, shown: Bool) {
         #expect(PlaySession.showsTick(remaining: remaining) == shown)
+    }
+}
+
+@Suite struct PartyWordsTests {
+    @Test func phasesAreNamedInAHostsWords() {
+        #expect(TextRenderer.phase(named: "indication") == "buzzers open")
+        #expect(TextRenderer.phase(named: "answering(Foxes)") == "Foxes to answer")
+        #expect(TextRenderer.phase(named: "roundOver") == "round over")
+    }
+
+    @Test func buzzingThatOpensAgainAfterAnAnswerIsSaid() {
+        var renderer = WatchRenderer()
+        #expect(renderer.line(for: Fixtures.event(.phaseChanged) { $0.phase = "indication" }) == nil)
+        #expect(renderer.line(for: Fixtures.event(.phaseChanged) { $0.phase = "answering(Owls)" }) == nil)
+        #expect(
+            renderer.line(for: Fixtures.event(.phaseChanged) { $0.phase = "indication" }) == "Buzzing is open again")
+    }
+}
+
+@Suite struct DisplayWidthTests {
+    @Test func wideNamesAlignByDisplayWidth() {
+        var table = TextTable(columns: [.init("Team"), .init("Points", .right)])
+        table.rows = [["東京チーム", "12"], ["🦊 Foxes", "8"], ["Hà Nội", "3"], ["Owls", "10"]]
+        let lines = table.render().split(separator: "\n").map(String.init)
+        let ends = lines.map(\.displayWidth)
+        #expect(Set(ends).count == 1, "every line ends in the same column: \(lines)")
+        #expect("東京".displayWidth == 4)
+        #expect("🦊".displayWidth == 2)
+        #expect("Hà Nội".displayWidth == 6)
     }
 }

@@ -106,7 +106,8 @@ import Testing
         let missing = "/nonexistent/shakyd-\(UUID()).conf"
         let child = try ChildProcess(shakyd, ["serve", "--config", missing, "--input", "none"])
         let exit = try await child.waitForExit(within: .seconds(30))
-        #expect(exit == ChildProcess.Exit(status: 1, signaled: false))
+        // 3: the configuration file is refused (`man shakyd`, EXIT STATUS), missing or unreadable alike.
+        #expect(exit == ChildProcess.Exit(status: 3, signaled: false))
         #expect(child.standardError.contains(missing))
     }
 

@@ -53,14 +53,14 @@ struct FullGameTests {
 
             // Two buzzes: the first cuts the time left to 20 s.
             status = try await client.game("Buzz", ["team": "Owls"])
-            #expect(status.buzzes == [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2)])
+            #expect(status.buzzes == [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2, points: 6)])
             #expect(status.remaining == 20)
             try await client.advance(by: .seconds(1))
             status = try await client.game("Buzz", ["team": "foxes"])
             #expect(
                 status.buzzes == [
-                    ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2),
-                    ShakyAPI.BuzzEntry(team: "Foxes", order: 2, elapsed: 3),
+                    ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2, points: 6),
+                    ShakyAPI.BuzzEntry(team: "Foxes", order: 2, elapsed: 3, points: 6),
                 ])
             #expect(status.remaining == 19)
             #expect(status.phase == .indication)

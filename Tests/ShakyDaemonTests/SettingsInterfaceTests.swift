@@ -18,19 +18,24 @@ struct SettingsInterfaceTests {
         try await TestDaemon.run(mode, stateDirectory: state.path) { client in
             let defaults = try await client.call(
                 "io.shakywords.Settings.Get", as: ShakyAPI.SettingsInterface.GetReply.self)
-            #expect(defaults.settings == ShakyAPI.Settings(sound: true, volume: 1, sensitivity: .medium))
+            #expect(
+                defaults.settings == ShakyAPI.Settings(sound: true, volume: 1, sensitivity: .medium, triedDevices: []))
 
             let changed = try await client.call(
                 "io.shakywords.Settings.Set", ShakyAPI.SettingsInterface.SetParameters(sound: false, volume: 0.5),
                 as: ShakyAPI.SettingsInterface.GetReply.self)
-            #expect(changed.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .medium))
+            #expect(
+                changed.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .medium, triedDevices: [])
+            )
             #expect(client.soundPlayer.appliedSettings.last == SoundSettings(enabled: false, volume: 0.5))
             #expect(client.soundPlayer.settings == SoundSettings(enabled: false, volume: 0.5))
 
             let sensitivity = try await client.call(
                 "io.shakywords.Settings.Set", ShakyAPI.SettingsInterface.SetParameters(sensitivity: .hard),
                 as: ShakyAPI.SettingsInterface.GetReply.self)
-            #expect(sensitivity.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .hard))
+            #expect(
+                sensitivity.settings
+                    == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .hard, triedDevices: []))
             let read = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsInterface.GetReply.self)
             #expect(read.settings == sensitivity.settings)
             // The sensor side hears the new preset.
@@ -43,7 +48,7 @@ struct SettingsInterfaceTests {
         let player = RecordingSoundPlayer()
         try await TestDaemon.run(mode, stateDirectory: state.path, soundPlayer: player) { client in
             let read = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsInterface.GetReply.self)
-            #expect(read.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .hard))
+            #expect(read.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .hard, triedDevices: []))
             #expect(player.appliedSettings.first == SoundSettings(enabled: false, volume: 0.5))
             #expect(player.settings == SoundSettings(enabled: false, volume: 0.5))
             let sensor = try await client.call(

@@ -47,3 +47,14 @@ struct ALSAPCMRecoveryTests {
         }
     }
 }
+
+@Suite struct ALSAOpenAdviceTests {
+    @Test func aMissingSoundDeviceIsAnsweredWithAplay() {
+        #expect {
+            try ALSAPCM(name: "hw:CARD=NoSuchCard,DEV=0", periodFrames: 240, bufferFrames: 960)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("aplay -L") && !text.contains("list-devices")
+        }
+    }
+}

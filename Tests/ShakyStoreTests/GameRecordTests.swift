@@ -114,13 +114,14 @@ import TriviaEngine
         }
     }
 
-    @Test func historyIsNewestFirstWithALimit() throws {
+    @Test func historyIsInRecordingOrderNewestFirstWhateverTheWallClockSaid() throws {
         let database = try AppDatabase.inMemory()
         try recordLeagueGames(database)
         let history = try database.history(limit: 3)
-        #expect(history.map(\.finishedAt) == [date(300), date(200), date(100)])
-        #expect(history[0].teams.map(\.name) == ["FOXES", "owls", "Bees"])
-        #expect(history[1].winners == ["Foxes", "Owls"])
+        // The last two games were recorded with a clock set back (a Pi before it corrects its time).
+        #expect(history.map(\.finishedAt) == [date(60), date(50), date(200)])
+        #expect(history[0].winners == ["ÆRØ CREW"])
+        #expect(history[2].winners == ["Foxes", "Owls"])
         #expect(try database.history(limit: 50).count == 5)
         #expect(try database.history(limit: 0).isEmpty)
     }
@@ -130,11 +131,54 @@ import TriviaEngine
         try recordLeagueGames(database)
         #expect(
             try database.leaderboard() == [
-                LeaderboardEntry(team: "FOXES", gamesPlayed: 3, wins: 2, totalPoints: 85),
-                LeaderboardEntry(team: "owls", gamesPlayed: 3, wins: 2, totalPoints: 65),
+                LeaderboardEntry(team: "Foxes", gamesPlayed: 3, wins: 2, totalPoints: 85),
+                LeaderboardEntry(team: "Owls", gamesPlayed: 3, wins: 2, totalPoints: 65),
                 LeaderboardEntry(team: "ÆRØ CREW", gamesPlayed: 2, wins: 2, totalPoints: 15),
                 LeaderboardEntry(team: "Bees", gamesPlayed: 2, wins: 0, totalPoints: 5),
             ])
-        #expect(try database.leaderboard(limit: 1).map(\.team) == ["FOXES"])
+        #expect(try database.leaderboard(limit: 1).map(\.team) == ["Foxes"])
+    }
+}
+
+@Suite struct HistoryKindTests {
+    private func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + seconds) }
+
+    @Test func demoReplacedAndScorelessGamesAreMarkedAndLeftOffTheLeaderboard() throws {
+        let database = try AppDatabase.inMemory()
+        let played = StoreFixtures.result([("Owls", 10, 1), ("Foxes", 0, 2)], winners: ["Owls"])
+        let scoreless = StoreFixtures.result([("Owls", 0, 1), ("Foxes", 0, 1)], winners: ["Owls", "Foxes"])
+        try database.transaction { store in
+            try store.recordFinishedGame(played, finishedAt: date(1))
+            try store.recordFinishedGame(played, finishedAt: date(2), kind: .demo)
+            try store.recordFinishedGame(played, finishedAt: date(3), kind: .replaced)
+            try store.recordFinishedGame(scoreless, finishedAt: date(4))
+        }
+        #expect(try database.history().map(\.kind) == [.scoreless, .replaced, .demo, .played])
+        #expect(
+            try database.leaderboard() == [
+                LeaderboardEntry(team: "Owls", gamesPlayed: 1, wins: 1, totalPoints: 10),
+                LeaderboardEntry(team: "Foxes", gamesPlayed: 1, wins: 0, totalPoints: 0),
+            ])
+    }
+
+    @Test func aFinishedGameCanBeDeleted() throws {
+        let database = try AppDatabase.inMemory()
+        let result = StoreFixtures.result([("Owls", 10, 1), ("Foxes", 5, 2)], winners: ["Owls"])
+        let id = try database.transaction { try $0.recordFinishedGame(result, finishedAt: date(1)) }
+        try database.deleteFinishedGame(id: id)
+        #expect(try database.history().isEmpty)
+        #expect(try database.leaderboard().isEmpty)
+        #expect(throws: StoreError.finishedGameNotFound(id)) { try database.deleteFinishedGame(id: id) }
+    }
+
+    @Test func adjustmentReasonsAreKeptInTheHistory() throws {
+        let database = try AppDatabase.inMemory()
+        var game = try StoreFixtures.gameInPlay()
+        _ = try game.handle(.adjustScore(team: "Owls", delta: 3, reason: "best costumes"), at: .seconds(5))
+        _ = try game.handle(.endGame, at: .seconds(6))
+        let result = try #require(game.result)
+        try database.finishGame(game, result: result, finishedAt: date(1))
+        let entry = try #require(try database.history().first)
+        #expect(entry.adjustments["Owls"] == [ScoreAdjustment(delta: 3, reason: "best costumes", question: 1)])
     }
 }

@@ -66,7 +66,7 @@ import TriviaEngine
                 "41 letters long"
             ),
             ("question,answer,difficulty\nQ1?,A,easy\nQ2?,B\n", 3, nil, "expected 3 fields like the header, found 2"),
-            ("question,answer,level\nQ1?,A,easy\n", 1, "level", "unknown column “level”"),
+            ("question,answer,level\nQ1?,A,easy\n", 1, "difficulty", "the header has no “difficulty” column"),
             ("question,difficulty\nQ1?,easy\n", 1, "answer", "the header has no “answer” column"),
             (
                 "question,answer,difficulty,alternates\nQ1?,A,easy,B|C\nQ2?,\"A\"x,easy,\n", 3, nil,
@@ -129,16 +129,21 @@ import TriviaEngine
                 "questions[0].answer", "expected a string"
             ),
             (#"{"name": "X"}"#, "questions", "no “questions” list"),
-            (#"{"name": "X", "questions": [}"#, nil, "not valid JSON"),
+            (#"{"name": "X", "questions": [}"#, "", "not valid JSON at column 29: expected a value"),
         ] as [(String, String?, String)])
     func aBadJSONFileImportsNothingAndNamesTheValue(json: String, field: String?, problem: String) throws {
         let database = try AppDatabase.inMemory()
         let error = #expect(throws: StoreError.self) { try database.importPack(Data(json.utf8), format: .json) }
-        guard case .importFailed(nil, let errorField, let errorProblem) = error else {
+        guard case .importFailed(let line, let errorField, let errorProblem) = error else {
             Issue.record("expected importFailed, got \(String(describing: error))")
             return
         }
-        #expect(errorField == field)
+        // A syntax error names its line and column; a wrong value names its place in the file.
+        if field == "" {
+            #expect(line == 1 && errorField == nil)
+        } else {
+            #expect(line == nil && errorField == field)
+        }
         #expect(errorProblem.contains(problem), "\(errorProblem)")
         #expect(try database.packs().isEmpty)
     }
@@ -153,5 +158,68 @@ import TriviaEngine
                 try database.questions(inPacks: [copy.name])
                     == database.questions(inPacks: ["Places with Accents"]))
         }
+    }
+}
+
+@Suite struct CSVImportReportTests {
+    @Test func everyBadLineIsReportedAndNothingImported() throws {
+        let database = try AppDatabase.inMemory()
+        let csv = "question,answer,difficulty\nQ1?,,easy\nQ2?,B,easy\nQ3?,C,extreme\nQ4?,D\n"
+        let error = #expect(throws: StoreError.self) {
+            try database.importPack(Data(csv.utf8), format: .csv, name: "Bad")
+        }
+        guard case .importFailed(let line, _, let problem) = error else {
+            Issue.record("expected importFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(line == 2)
+        #expect(problem.contains("line 4, field “difficulty”"), "\(problem)")
+        #expect(problem.contains("line 5: expected 3 fields"), "\(problem)")
+        #expect(try database.packs().isEmpty)
+    }
+
+    @Test func emptyDifficultyIsMediumAndRepeatsAndExtraColumnsAreWarnings() throws {
+        let database = try AppDatabase.inMemory()
+        let csv = "question,answer,difficulty,notes\nQ1?,A,,x\nQ2?,B,hard,y\nq1? ,a,easy,z\n"
+        let (pack, warnings) = try database.importPackWithWarnings(Data(csv.utf8), format: .csv, name: "Mine")
+        #expect(pack.questionCount == 3)
+        #expect(try database.pack(named: "Mine").questions.first?.question.difficulty == .medium)
+        #expect(
+            warnings == [
+                "the column “notes” is not one of question, answer, difficulty, alternates and was ignored",
+                "line 4 repeats the question and answer of line 2",
+            ])
+    }
+
+    @Test func anUnclosedQuoteIsReportedWhereItOpened() throws {
+        let database = try AppDatabase.inMemory()
+        let csv = "question,answer,difficulty\nQ1?,A,easy\n\"Q2, with a comma?,B,easy\nQ3?,C,easy\nQ4?,D,easy\n"
+        let error = #expect(throws: StoreError.self) {
+            try database.importPack(Data(csv.utf8), format: .csv, name: "Bad")
+        }
+        guard case .importFailed(let line, _, let problem) = error else {
+            Issue.record("expected importFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(line == 3)
+        #expect(problem.contains("never closed"))
+    }
+
+    @Test func aJSONSyntaxErrorNamesItsLineAndColumn() throws {
+        let database = try AppDatabase.inMemory()
+        let json = "{\n  \"name\": \"X\",\n  \"questions\": [\n    {\"question\": \"Q?\" \"answer\": \"A\"}\n  ]\n}\n"
+        let error = #expect(throws: StoreError.self) { try database.importPack(Data(json.utf8), format: .json) }
+        #expect(error?.description.contains("at line 4") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("column 23") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("NSCocoaErrorDomain") == false)
+    }
+
+    @Test func aWrongJSONTypeIsNamedInWords() throws {
+        let database = try AppDatabase.inMemory()
+        let json = #"{"name": "X", "questions": {"question": "Q?"}}"#
+        let error = #expect(throws: StoreError.self) { try database.importPack(Data(json.utf8), format: .json) }
+        #expect(error?.description.contains("a list [ … ]") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("Array") == false)
+        #expect(error?.description.contains("Dictionary") == false)
     }
 }

@@ -18,7 +18,7 @@ import Testing
             )
         }
         #expect(existing == tables)
-        #expect(applied == ["v1", "v2", "v3-sensorCalibration", "buzzerAssignments"])
+        #expect(applied == ["v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind", "buzzerAssignments"])
         #expect(completed)
         #expect(try database.packs().isEmpty)
     }
@@ -115,6 +115,7 @@ import Testing
         #expect(try database.searchQuestions(matching: "malmo").count == 1)
         #expect(try database.history().first?.teams.map(\.name) == ["Owls", "Foxes"])
         #expect(try database.leaderboard().map(\.team) == ["Owls", "Foxes"])
+        #expect(try database.history().first?.kind == .played, "games recorded before kinds count as played")
         #expect(try database.loadSnapshot() != nil)
         // The old database also takes new writes and the current built-in packs.
         try database.addQuestion(.init(text: "New?", answer: "Yes", difficulty: .easy), toPack: "Fixture Pack")

@@ -143,6 +143,12 @@ import TriviaEngine
         #expect(try answers("city") == ["Malmö", "Reykjavík"])
         #expect(try answers("  ").isEmpty)
         #expect(try answers("zanzibar").isEmpty)
+        // Every word, anywhere, in any order; spaces inside words do not matter.
+        #expect(try answers("capital vietnam") == ["Hà Nội"])
+        #expect(try answers("vietnam capital") == ["Hà Nội"])
+        #expect(try answers("hanoi") == ["Hà Nội"])
+        #expect(try answers("danang") == ["Đà Nẵng"])
+        #expect(try answers("capital iceland").isEmpty)
         #expect(try database.searchQuestions(matching: "city", limit: 1).count == 1)
         #expect(try database.searchQuestions(matching: "malmo").first?.packName == "Places")
         #expect(throws: StoreError.packNotFound("Other")) {

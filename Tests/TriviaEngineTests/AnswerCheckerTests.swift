@@ -28,14 +28,17 @@ struct AnswerCheckerTests {
         Case(expected: "Spa", given: "Spy", accepted: false),
         Case(expected: "Ulm", given: "Ul", accepted: false),
         // 4–7 letters: one edit.
-        Case(expected: "Paris", given: "Pari", accepted: true),
+        Case(expected: "Paris", given: "Pars", accepted: true),
+        Case(expected: "Paris", given: "Pari", accepted: false),  // a missing last letter: another word
         Case(expected: "Paris", given: "Parsi", accepted: true),
         Case(expected: "Oslo", given: "Olso", accepted: true),
-        Case(expected: "Rome", given: "Roma", accepted: true),
+        Case(expected: "Rome", given: "Roma", accepted: false),
+        Case(expected: "Rome", given: "Roome", accepted: true),
         Case(expected: "Paris", given: "Prias", accepted: false),
-        Case(expected: "Paris", given: "Pari", tolerance: false, accepted: false),
+        Case(expected: "Paris", given: "Pars", tolerance: false, accepted: false),
         // 8 or more letters: two edits.
-        Case(expected: "Copenhagen", given: "Kopenhagn", accepted: true),
+        Case(expected: "Copenhagen", given: "Copenahgn", accepted: true),
+        Case(expected: "Copenhagen", given: "Kopenhagen", accepted: false),  // first letter: another word
         Case(expected: "Copenhagen", given: "Kobenhagn", accepted: false),
         Case(expected: "Copenhagen", given: "Copenhagn", tolerance: false, accepted: false),
         // Non-ASCII answers.
@@ -63,6 +66,20 @@ struct AnswerCheckerTests {
     func tolerance(_ entry: Case) {
         let checker = AnswerChecker(tolerance: entry.tolerance, ignoresDiacritics: entry.ignoresDiacritics)
         #expect(checker.accepts(entry.given, expected: entry.expected) == entry.accepted)
+    }
+
+    @Test(arguments: NearMissTable.typos.map { [$0.expected, $0.given] })
+    func typosCount(_ pair: [String]) {
+        #expect(AnswerChecker().accepts(pair[1], expected: pair[0]), "\"\(pair[1])\" is a typo of \(pair[0])")
+    }
+
+    @Test(arguments: NearMissTable.otherWords.map { [$0.expected, $0.given] })
+    func otherWordsDoNotCount(_ pair: [String]) {
+        #expect(!AnswerChecker().accepts(pair[1], expected: pair[0]), "\"\(pair[1])\" is not \(pair[0])")
+    }
+
+    @Test func theNearMissTableHasAtLeastAHundredPairs() {
+        #expect(NearMissTable.typos.count + NearMissTable.otherWords.count >= 100)
     }
 
     @Test func allowedDistanceByAnswerLength() {

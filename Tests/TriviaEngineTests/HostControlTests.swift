@@ -100,7 +100,7 @@ struct HostControlTests {
         #expect(status.questionText == "Question 1?")
         #expect(status.points == 8 && status.hintsUsed == 1 && status.hintsLeft == 2)
         #expect(status.remaining == ms(17_500))
-        #expect(status.buzzOrder == [Buzz(team: "Foxes", elapsed: sec(2))])
+        #expect(status.buzzOrder == [Buzz(team: "Foxes", elapsed: sec(2), points: 8, hintsUsed: 1)])
         #expect(status.display?.pattern == "_ _ _ _ _ _ _ _ _ _")
         #expect(status.revealedAnswer == nil)
         #expect(status.teams.map(\.name) == EngineFixtures.teams)

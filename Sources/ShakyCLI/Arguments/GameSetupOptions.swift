@@ -6,7 +6,9 @@ struct GameSetupOptions: ParsableArguments {
     @Option(name: .customLong("team"), help: "A team's name (2 to 8 teams, 1-24 characters each; repeat the option).")
     var teams: [String] = []
 
-    @Option(name: .customLong("pack"), help: "A pack to draw questions from (repeat; default: every pack).")
+    @Option(
+        name: .customLong("pack"), help: "A pack to draw questions from (repeat; default: every pack).",
+        completion: .shellCommand(Completions.packNames))
     var packs: [String] = []
 
     @Option(help: "How many questions (default: 10).")
@@ -55,13 +57,20 @@ struct GameSetupOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Accept answers without accents (default: on).")
     var ignoreDiacritics: Bool?
 
+    @Option(
+        help: ArgumentHelp(
+            "buzz-order: every team may buzz, then teams answer in buzz order once buzzing is over; "
+                + "classic: the first buzzer answers at once and a wrong answer reopens buzzing (default: buzz-order).",
+            valueName: "mode"))
+    var buzzerMode: BuzzerModeArgument?
+
     /// Whether any rule differs from the defaults.
     var rules: ShakyAPI.Rules? {
         let rules = ShakyAPI.Rules(
             indicationTime: indicationTime, timeAfterFirstBuzz: timeAfterFirstBuzz, answerTime: answerTime,
             basePoints: basePoints, pointsPerHint: pointsPerHint, minimumPoints: minimumPoints,
             maximumHints: maximumHints, hintCooldown: hintCooldown, answerTolerance: answerTolerance,
-            ignoreDiacritics: ignoreDiacritics)
+            ignoreDiacritics: ignoreDiacritics, buzzerMode: buzzerMode?.wire)
         return rules == ShakyAPI.Rules() ? nil : rules
     }
 
@@ -98,11 +107,13 @@ struct GameSetupOptions: ParsableArguments {
             ("--indication-time", indicationTime), ("--time-after-first-buzz", timeAfterFirstBuzz),
             ("--answer-time", answerTime),
         ]
-        for case (let name, let value?) in times where !(value > 0 && value.isFinite) {
-            throw ValidationError("\(name) must be a number of seconds above 0, not \(value).")
+        for case (let name, let value?) in times where !(value > 0 && value <= 3600) {
+            throw ValidationError(
+                "\(name) must be a number of seconds above 0 and at most 3600 (an hour), not \(Self.number(value)).")
         }
-        if let hintCooldown, !(hintCooldown >= 0 && hintCooldown.isFinite) {
-            throw ValidationError("--hint-cooldown must be 0 seconds or more, not \(hintCooldown).")
+        if let hintCooldown, !(hintCooldown >= 0 && hintCooldown <= 3600) {
+            throw ValidationError(
+                "--hint-cooldown must be 0 to 3600 seconds, not \(Self.number(hintCooldown)).")
         }
         let counts = [
             ("--base-points", basePoints), ("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints),
@@ -111,6 +122,27 @@ struct GameSetupOptions: ParsableArguments {
         for case (let name, let value?) in counts where value < 0 {
             throw ValidationError("\(name) must be 0 or more, not \(value).")
         }
+        if let basePoints, basePoints < 1 || basePoints > 1000 {
+            throw ValidationError("--base-points must be 1 to 1000, not \(basePoints).")
+        }
+        let base = basePoints ?? 10
+        for case (let name, let value?) in [("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints)]
+        where value > base {
+            throw ValidationError(
+                "\(name) must be at most the question's worth (--base-points, \(base)), not \(value).")
+        }
+        if let maximumHints, maximumHints > 40 {
+            throw ValidationError("--maximum-hints must be 0 to 40, not \(maximumHints).")
+        }
+    }
+
+    /// A number of seconds as a person reads it: at most two decimals, no trailing zeros.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
 
@@ -121,5 +153,19 @@ extension String {
         while text.first?.isWhitespace == true { text = text.dropFirst() }
         while text.last?.isWhitespace == true { text = text.dropLast() }
         return String(text)
+    }
+}
+
+/// `--buzzer-mode` as typed.
+enum BuzzerModeArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case buzzOrder = "buzz-order"
+    case classic
+
+    /// The rule as the daemon takes it.
+    var wire: ShakyAPI.Rules.BuzzerMode {
+        switch self {
+        case .buzzOrder: .buzzOrder
+        case .classic: .classic
+        }
     }
 }

@@ -12,7 +12,7 @@ extension Shaky {
                 the game's rules say otherwise.
                 """)
 
-        @Argument(help: "The team that answers (it must be up).")
+        @Argument(help: "The team that answers (it must be up).", completion: .shellCommand(Completions.teamNames))
         var team: String
 
         @Argument(help: ArgumentHelp("The answer; several words are joined by spaces.", valueName: "answer"))

@@ -11,7 +11,7 @@ extension Shaky {
                 in buzz order if it is wrong.
                 """)
 
-        @Argument(help: "The team that buzzes.")
+        @Argument(help: "The team that buzzes.", completion: .shellCommand(Completions.teamNames))
         var team: String
 
         @OptionGroup var global: GlobalOptions

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky {
@@ -24,7 +25,7 @@ extension Shaky {
 
         @OptionGroup var global: GlobalOptions
 
-        static let packName = "Shaky Demo"
+        static let packName = DemoPack.name
 
         /// The demo's questions and answers, as a pack file.
         static let pack = """

@@ -4,7 +4,14 @@ import ShakyProtocol
 extension Shaky {
     /// `shaky history`: finished games.
     struct History: ClientCommand {
-        static let configuration = CommandConfiguration(abstract: "List finished games, newest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List finished games, newest first, or delete one.",
+            discussion: """
+                Games are listed in the order they finished (whatever the clock said then), with times in \
+                local time. Demo games, games replaced by a new one and games nobody scored in are marked \
+                and left off the leaderboard; `shaky history delete ID` removes a game altogether.
+                """,
+            subcommands: [Delete.self])
 
         @Option(help: "Show at most this many games.")
         var limit: Int?

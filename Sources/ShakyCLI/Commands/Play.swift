@@ -14,19 +14,26 @@ extension Shaky {
                   h            reveal a letter (as a shake does)
                   b TEAM, 1-8  buzz for a team, by name or number
                   a ANSWER     answer for the team that is up
+                  + TEAM N     add N points to a team (then an optional reason); - TEAM N takes them away
+                  o            overrule the last judgement (right after all, or wrong after all)
+                  u TEAM       take back a team's buzz
                   p            pause, or resume
                   s            skip the question
-                  e            end the game
+                  e            end the game (asks first: y ends it)
                   t, st        show the scoreboard, the status
                   w SECONDS    wait (for scripts)
                   ?            list the commands
                   q            leave (the game goes on in the daemon)
 
                 Commands come from the terminal, a pipe or --script FILE; the session ends at q or at the \
-                end of the input. With --team options, a new game starts first (the other game options \
+                end of the input. On a terminal the countdown keeps the line above the prompt and never \
+                touches what you type. With --team options, a new game starts first (the other game options \
                 are those of `shaky new`).
 
-                Example: printf 'n\\nw 3\\nb 1\\na tiger\\nt\\nq\\n' | shaky play --team Owls --team Foxes
+                Teams answer in buzz order once buzzing is over: every team has buzzed, or the time is up. \
+                So with two teams both buzz before the first answers:
+
+                Example: printf 'n\\nw 3\\nb 1\\nb 2\\na tiger\\nt\\nq\\n' | shaky play --team Owls --team Foxes
                 """)
 
         @Option(help: "Read the commands from this file instead of standard input.", completion: .file())
@@ -49,7 +56,9 @@ extension Shaky {
             }
             try await global.withClient { client in
                 if !setup.teams.isEmpty { _ = try await client.game.new(setup.request) }
-                try await PlaySession(client: client, console: console, json: global.json).run(commands: commands)
+                let screen = script == nil && !global.json ? PlayScreen.current() : nil
+                try await PlaySession(client: client, console: console, json: global.json, screen: screen).run(
+                    commands: commands)
             }
         }
     }

@@ -12,7 +12,7 @@ extension Shaky {
                 `shaky score Owls -- -3` both work).
                 """)
 
-        @Argument(help: "The team whose score changes.")
+        @Argument(help: "The team whose score changes.", completion: .shellCommand(Completions.teamNames))
         var team: String
 
         // Captures `-3`, which the parser would otherwise take for an option; validate() keeps exactly one.

@@ -8,10 +8,18 @@ extension Shaky {
             abstract: "Show the game: question, letters, countdown, buzzes and scores.",
             discussion: "Fixed letters are shown in brackets, [T] (underlined on a terminal).")
 
+        @Flag(help: .hidden)
+        var teamNames = false
+
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
             let status = try await client.game.status()
+            if teamNames {
+                // For shell completion: one name per line.
+                for team in status.teams { console.print(team.name) }
+                return
+            }
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style)
             }

@@ -37,12 +37,28 @@ enum TextRenderer {
         value == 1 || value == -1 ? "\(value) point" : "\(value) points"
     }
 
-    /// A phase for people: `indication`, `answering: Owls`, `round over`.
+    /// A phase as the daemon names it in events (`indication`, `answering(Owls)`, `roundOver`), in a
+    /// host's words (the board's): `buzzers open`, `Owls to answer`, `round over`.
+    static func phase(named name: String) -> String {
+        if name.hasPrefix("answering("), name.hasSuffix(")") {
+            return "\(name.dropFirst("answering(".count).dropLast()) to answer"
+        }
+        switch name {
+        case "ready": return "waiting for the first question"
+        case "indication": return "buzzers open"
+        case "answering": return "answering"
+        case "roundOver": return "round over"
+        case "gameOver": return "game over"
+        default: return name
+        }
+    }
+
+    /// A phase for people: `buzzers open`, `Owls to answer`, `round over`.
     static func phase(_ status: ShakyAPI.State) -> String {
         switch status.phase {
         case .ready: "ready"
-        case .indication: "indication"
-        case .answering: status.teamUp.map { "answering: \($0)" } ?? "answering"
+        case .indication: "buzzers open"
+        case .answering: status.teamUp.map { "\($0) to answer" } ?? "answering"
         case .roundOver: "round over"
         case .gameOver: "game over"
         }
@@ -138,29 +154,54 @@ enum TextRenderer {
                 "\(standing.hintsUsed)", "\(standing.buzzes)", standing.averageBuzzTime.map(seconds) ?? "-",
             ]
         }
-        return table.render()
+        let adjustments = standings.flatMap { standing in
+            (standing.adjustments ?? []).map { "\(standing.team) \(signed($0.delta)): \($0.reason)" }
+        }
+        guard !adjustments.isEmpty else { return table.render() }
+        return table.render() + "\nAdjustments: " + adjustments.joined(separator: "; ")
     }
 
     // MARK: Records
 
     /// Finished games, newest first.
-    static func history(_ games: [ShakyAPI.FinishedGame]) -> String {
+    static func history(_ games: [ShakyAPI.FinishedGame], timeZone: TimeZone = .current) -> String {
         guard !games.isEmpty else { return "No finished games yet." }
-        var table = TextTable(columns: [.init("Game", .right), .init("Finished"), .init("Scores"), .init("Winner")])
+        var table = TextTable(columns: [
+            .init("Game", .right), .init("Finished"), .init("Scores"), .init("Winner"), .init("Note"),
+        ])
         table.rows = games.map { game in
-            [
-                "\(game.id)", finishedAt(game.finishedAt),
+            let adjustments = (game.adjustments ?? []).map { "\($0.team) \(signed($0.delta)): \($0.reason)" }
+            var note: [String] = []
+            switch game.kind {
+            case .demo: note.append("demo, not on the leaderboard")
+            case .replaced: note.append("replaced by a new game, not on the leaderboard")
+            case .scoreless: note.append("nobody scored, not on the leaderboard")
+            case .played, nil: break
+            }
+            if !adjustments.isEmpty { note.append("adjusted: " + adjustments.joined(separator: "; ")) }
+            return [
+                "\(game.id)", finishedAt(game.finishedAt, timeZone: timeZone),
                 game.teams.map { "\($0.name) \($0.score)" }.joined(separator: ", "),
-                game.winners.joined(separator: ", "),
+                game.winners.joined(separator: ", "), note.joined(separator: " · "),
             ]
+        }
+        if table.rows.allSatisfy({ $0.last?.isEmpty ?? true }) {
+            table.columns.removeLast()
+            table.rows = table.rows.map { Array($0.dropLast()) }
         }
         return table.render()
     }
 
-    /// `2026-01-02T20:15:07Z` as `2026-01-02 20:15 UTC`; other text as is.
-    static func finishedAt(_ text: String) -> String {
-        guard text.count >= 16, text.dropFirst(10).first == "T" else { return text }
-        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5)) + " UTC"
+    /// An ISO 8601 instant (`2026-01-02T20:15:07Z`) in local time, `2026-01-02 21:15` (the zone of
+    /// `timeZone`, the machine's by default); other text as is.
+    static func finishedAt(_ text: String, timeZone: TimeZone = .current) -> String {
+        guard let date = try? Date(text, strategy: .iso8601) else { return text }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0)
     }
 
     /// Teams across games, with ranks by place in the daemon's order.
@@ -251,7 +292,21 @@ enum TextRenderer {
 
     /// The daemon's settings.
     static func settings(_ settings: ShakyAPI.Settings) -> String {
-        "Sound: \(settings.sound ? "on" : "off") · volume \(String(format: "%.2f", settings.volume)) · "
+        let line =
+            "Sound: \(soundState(settings)) · volume \(String(format: "%.2f", settings.volume)) · "
             + "sensitivity \(settings.sensitivity.rawValue)"
+        guard settings.sound, settings.output == nil, let tried = settings.triedDevices, !tried.isEmpty else {
+            return line
+        }
+        return line + "\n`aplay -L` lists the sound devices; set sound-device in the daemon's configuration."
+    }
+
+    /// Whether sound plays and where: `on (default)`, `on, but no sound device: silent (tried default)`.
+    static func soundState(_ settings: ShakyAPI.Settings) -> String {
+        guard settings.sound else { return "off" }
+        if let output = settings.output { return "on (\(output))" }
+        guard let tried = settings.triedDevices else { return "on" }
+        if tried.isEmpty { return "on, but the daemon has no sound device (sound-device none): silent" }
+        return "on, but no sound device: silent, tried " + tried.joined(separator: ", ")
     }
 }

@@ -19,15 +19,16 @@ struct TextTable: Sendable {
     var columns: [Column]
     var rows: [[String]] = []
 
-    /// The table with a title line, columns two spaces apart and no trailing spaces.
+    /// The table with a title line, columns two spaces apart and no trailing spaces. Columns line up on
+    /// a terminal by display width: CJK characters and emoji take two columns, combining marks none.
     func render(indent: String = "") -> String {
         let widths = columns.indices.map { index in
-            ([columns[index].title] + rows.map { index < $0.count ? $0[index] : "" }).map(\.count).max() ?? 0
+            ([columns[index].title] + rows.map { index < $0.count ? $0[index] : "" }).map(\.displayWidth).max() ?? 0
         }
         let lines = ([columns.map(\.title)] + rows).map { row in
             let cells = columns.indices.map { index in
                 let value = index < row.count ? row[index] : ""
-                let padding = String(repeating: " ", count: widths[index] - value.count)
+                let padding = String(repeating: " ", count: max(0, widths[index] - value.displayWidth))
                 return columns[index].alignment == .left ? value + padding : padding + value
             }
             return indent + String(cells.joined(separator: "  ").trimmingTrailingSpaces())
@@ -37,10 +38,41 @@ struct TextTable: Sendable {
 }
 
 extension String {
+    /// How many terminal columns the string takes, as `wcwidth(3)` counts them per character: two for
+    /// East Asian wide and full-width characters and for emoji, one for others; marks add nothing.
+    var displayWidth: Int {
+        reduce(0) { $0 + $1.displayWidth }
+    }
+
     /// The string without spaces at its end.
     func trimmingTrailingSpaces() -> Substring {
         var end = endIndex
         while end > startIndex, self[index(before: end)] == " " { end = index(before: end) }
         return self[..<end]
+    }
+}
+
+extension Character {
+    /// The terminal columns this character (a grapheme cluster) takes: 2 if it is wide, else 1.
+    var displayWidth: Int {
+        guard let first = unicodeScalars.first else { return 0 }
+        if unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
+            || unicodeScalars.contains(where: { $0.value == 0xFE0F })
+        {
+            return 2
+        }
+        return Self.isWide(first.value) ? 2 : 1
+    }
+
+    /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth W and F), the ones text uses.
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            true
+        default:
+            false
+        }
     }
 }

@@ -1,7 +1,7 @@
 import ShakyProtocol
 
 /// Turns `Watch` events into lines for people, one per event; remembers the tiles and points so that
-/// every countdown tick can show them: `[00:17] indication  [T] G I R E  (8 points)`.
+/// every countdown tick can show them: `[00:17] buzzers open  [T] G I R E  (8 points)`.
 struct WatchRenderer: Sendable {
     var style: TextStyle
     private(set) var tiles: [ShakyAPI.Tile]?
@@ -53,10 +53,14 @@ struct WatchRenderer: Sendable {
         case .tick:
             if let phase = event.phase { self.phase = phase }
             let clock = event.remaining.map(TextRenderer.clock) ?? "--:--"
-            return "[\(clock)] \(phase ?? "")" + tilesAndPoints
+            return "[\(clock)] \(phase.map(TextRenderer.phase(named:)) ?? "")" + tilesAndPoints
         case .phaseChanged:
+            // Round starts, teams up, answers and game over have lines of their own; only buzzing that
+            // opens again after an answer (classic buzzing, an undone buzz) needs one.
+            let previous = self.phase
             if let phase = event.phase { self.phase = phase }
-            return "Phase: \(event.phase ?? "?")"
+            guard event.phase == "indication", previous?.hasPrefix("answering") == true else { return nil }
+            return "Buzzing is open again"
         case .paused:
             let time = event.remaining.map { " with \(TextRenderer.clock($0)) left" } ?? ""
             return style.strong("Paused") + time
@@ -71,6 +75,13 @@ struct WatchRenderer: Sendable {
             }
             let winners = result.winners.isEmpty ? "no winner" : "won by " + result.winners.joined(separator: " and ")
             return "Game over: \(winners) · " + standings.joined(separator: ", ")
+        case .overruled:
+            let verdict = event.correct == true ? "right after all" : "wrong after all"
+            let delta = event.delta.map { ", \(TextRenderer.signed($0))" } ?? ""
+            let score = event.score.map { " → \($0)" } ?? ""
+            return "Overruled: \(event.team ?? "?")'s answer is \(verdict)\(delta)\(score)"
+        case .buzzUndone:
+            return "Buzz taken back: \(event.team ?? "?")"
         case .sensor:
             let device = event.sensorDevice.map { " \($0)" } ?? ""
             return event.sensorPresent == true

@@ -10,12 +10,18 @@ enum PlayCommand: Equatable, Sendable {
     case buzzNumber(Int)
     /// `a TEXT`: the team up answers.
     case answer(String)
+    /// `o`: overrule the last judgement.
+    case overrule
+    /// `u TEAM`: take back a team's buzz (by name or number).
+    case undoBuzz(team: String)
     /// `p`: pause, or resume when paused.
     case togglePause
     /// `s`: skip the question.
     case skip
-    /// `e`: end the game.
+    /// `e`: end the game (after the host confirms with `y`).
     case end
+    /// `+ TEAM N [REASON]`, `- TEAM N [REASON]`: the host adjusts a team's score.
+    case adjust(team: String, delta: Int, reason: String)
     /// `t`: show the scoreboard.
     case scoreboard
     /// `st`: show the whole status.
@@ -32,13 +38,19 @@ enum PlayCommand: Equatable, Sendable {
     /// The commands for people, as `?` shows them.
     static let summary = """
         n next question · h hint · b TEAM (or its number) buzz · a ANSWER answer for the team up
-        p pause/resume · s skip · e end game · t scoreboard · st status · w SECONDS wait · ? help · q quit
+        + TEAM N [REASON] / - TEAM N [REASON] adjust a score (TEAM may be its number)
+        o overrule the last judgement · u TEAM take back a buzz
+        p pause/resume · s skip · e end game (asks first) · t scoreboard · st status · w SECONDS wait · ? help · q quit
         """
 
     /// Parses one line; throws a message for people when the line is not a command.
     static func parse(_ line: String) throws(PlayCommandError) -> PlayCommand {
         let text = line.trimmingSpaces
         guard !text.isEmpty, !text.hasPrefix("#") else { return .nothing }
+        if let sign = text.first, sign == "+" || sign == "-", text.count > 1, text.dropFirst().first != " " {
+            // "+Owls 5" reads as "+ Owls 5".
+            return try adjustment(sign: sign == "+" ? 1 : -1, String(text.dropFirst()))
+        }
         let parts = text.split(separator: " ", maxSplits: 1)
         let word = parts[0].lowercased()
         let rest = parts.count > 1 ? String(parts[1]).trimmingSpaces : ""
@@ -67,6 +79,12 @@ enum PlayCommand: Equatable, Sendable {
         case "a", "answer":
             guard !rest.isEmpty else { throw PlayCommandError("say the answer: a WORDS") }
             return .answer(rest)
+        case "o", "overrule": return try needsNothing(.overrule)
+        case "u", "undo":
+            guard !rest.isEmpty else { throw PlayCommandError("say whose buzz to take back: u TEAM") }
+            return .undoBuzz(team: rest)
+        case "+", "-":
+            return try adjustment(sign: word == "+" ? 1 : -1, rest)
         case "w", "wait":
             guard let seconds = Double(rest), seconds >= 0, seconds <= 3600 else {
                 throw PlayCommandError("say how long to wait in seconds: w 5")
@@ -75,6 +93,20 @@ enum PlayCommand: Equatable, Sendable {
         default:
             throw PlayCommandError("unknown command “\(word)”; type ? for the commands")
         }
+    }
+}
+
+extension PlayCommand {
+    /// `TEAM N [REASON]` after `+` or `-`: the team (a name or its number), the points and the reason.
+    private static func adjustment(sign: Int, _ text: String) throws(PlayCommandError) -> PlayCommand {
+        let words = text.split(separator: " ").map(String.init)
+        let usage = PlayCommandError("say whose score changes and by how much: + TEAM 5 [REASON] or - TEAM 3 [REASON]")
+        guard let pointsIndex = words.indices.dropFirst().first(where: { Int(words[$0]) != nil }),
+            let points = Int(words[pointsIndex]), points > 0, points <= 1000
+        else { throw usage }
+        let team = words[..<pointsIndex].joined(separator: " ")
+        let reason = words[(pointsIndex + 1)...].joined(separator: " ")
+        return .adjust(team: team, delta: sign * points, reason: reason.isEmpty ? "the host's call" : reason)
     }
 }
 

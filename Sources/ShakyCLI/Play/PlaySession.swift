@@ -14,28 +14,51 @@ struct PlaySession: Sendable {
     var json = false
     /// How long the events must be quiet before leaving, so the last command's events are shown.
     var settleTime: Duration = .milliseconds(250)
+    /// The terminal layout, when the host types at a terminal: a prompt line that events never erase.
+    var screen: PlayScreen?
 
     /// Runs `commands` until `q` or their end, while printing events.
     func run(commands: some AsyncSequence<String, Never> & Sendable) async throws {
         let status = try await client.game.status()
-        console.print(PlayCommand.summary)
-        console.print("Teams: " + Self.numberedTeams(status))
+        if let screen { console.write(screen.setUp) }
+        defer { if let screen { console.write(screen.tearDown) } }
+        say(PlayCommand.summary)
+        say("Teams: " + Self.numberedTeams(status))
         let activity = Activity()
         let events = try await client.game.watch()
         let watcher = Task { try await show(events, activity: activity) }
         // The daemon sends the state first: once it is here, every later event reaches this session.
         await activity.waitForFirstEvent(atMost: .seconds(5))
         var failure: (any Error)?
+        var confirmingEnd = false
         commandLoop: for await line in commands {
+            if let screen {
+                console.write(screen.freshPrompt)
+                if !line.trimmingSpaces.isEmpty { say(PlayScreen.prompt + line) }
+            }
             do {
+                if confirmingEnd {
+                    confirmingEnd = false
+                    guard ["y", "yes"].contains(line.trimmingSpaces.lowercased()) else {
+                        say("The game goes on.")
+                        continue
+                    }
+                    _ = try await client.game.end()
+                    continue
+                }
                 let command = try PlayCommand.parse(line)
                 guard command != .quit else { break commandLoop }
+                if command == .end {
+                    confirmingEnd = true
+                    say("End the game now, for good? Type y to end it, anything else to go on.")
+                    continue
+                }
                 try await perform(command)
             } catch let error as PlayCommandError {
-                console.printError("! \(error)")
+                sayError("! \(error)")
             } catch let error as ShakyClientError {
                 if case .refused = error {
-                    console.printError("! \(error)")
+                    sayError("! \(error)")
                 } else {
                     failure = error
                     break commandLoop
@@ -50,6 +73,26 @@ struct PlaySession: Sendable {
         let watchResult = await watcher.result
         if let failure { throw failure }
         if case .failure(let error) = watchResult, !(error is CancellationError) { throw error }
+    }
+
+    /// The team's name, when `team` is its number in the game.
+    private func teamName(_ team: String) async throws -> String {
+        guard let number = Int(team) else { return team }
+        let teams = try await client.game.status().teams
+        guard teams.indices.contains(number - 1) else {
+            throw PlayCommandError("there is no team \(number); the teams are 1 to \(teams.count)")
+        }
+        return teams[number - 1].name
+    }
+
+    /// Prints `text` above the prompt (on a terminal) or as a line.
+    private func say(_ text: String) {
+        if let screen { console.write(screen.event(text)) } else { console.print(text) }
+    }
+
+    /// Prints `text` above the prompt (on a terminal) or on standard error.
+    private func sayError(_ text: String) {
+        if let screen { console.write(screen.event(text)) } else { console.printError(text) }
     }
 
     /// `1 Owls · 2 Foxes`.
@@ -71,20 +114,31 @@ struct PlaySession: Sendable {
             }
             _ = try await client.game.buzz(team: teams[number - 1].name)
         case .answer(let answer):
-            guard let team = try await client.game.status().teamUp else {
-                throw PlayCommandError("nobody is up to answer; a team buzzes first (b TEAM)")
+            let status = try await client.game.status()
+            guard let team = status.teamUp else {
+                throw PlayCommandError(
+                    status.phase == .indication
+                        ? "nobody is up to answer yet: teams answer in buzz order once every team has buzzed or "
+                            + "the time is up (or play with --buzzer-mode classic, where the first buzzer answers at once)"
+                        : "nobody is up to answer; open a question (n) and a team buzzes first (b TEAM)")
             }
             _ = try await client.game.answer(team: team, answer: answer)
+        case .adjust(let team, let delta, let reason):
+            _ = try await client.game.adjustScore(team: try await teamName(team), delta: delta, reason: reason)
+        case .overrule:
+            _ = try await client.game.overrule()
+        case .undoBuzz(let team):
+            _ = try await client.game.undoBuzz(team: try await teamName(team))
         case .togglePause:
             if try await client.game.status().paused {
                 _ = try await client.game.resume()
             } else {
                 _ = try await client.game.pause()
             }
-        case .scoreboard: console.print(TextRenderer.scoreboard(try await client.game.scoreboard()))
-        case .status: console.print(TextRenderer.status(try await client.game.status(), style: console.style))
+        case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard()))
+        case .status: say(TextRenderer.status(try await client.game.status(), style: console.style))
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-        case .help: console.print(PlayCommand.summary)
+        case .help: say(PlayCommand.summary)
         case .quit, .nothing: break
         }
     }
@@ -103,6 +157,10 @@ struct PlaySession: Sendable {
                 continue
             }
             guard let line = renderer.line(for: event) else { continue }
+            if let screen {
+                console.write(event.kind == .tick ? screen.countdown(line) : screen.event(line))
+                continue
+            }
             if event.kind == .tick {
                 if console.isTerminal {
                     console.write("\r\u{1B}[2K" + line)

@@ -39,12 +39,30 @@ extension ShakyAPI {
         public var order: Int
         /// Seconds since the question opened (pauses left out).
         public var elapsed: Double
+        /// What a right answer from this team scores: the question's worth when it buzzed.
+        public var points: Int?
 
         /// Creates a value with every field given.
-        public init(team: String, order: Int, elapsed: Double) {
+        public init(team: String, order: Int, elapsed: Double, points: Int? = nil) {
             self.team = team
             self.order = order
             self.elapsed = elapsed
+            self.points = points
+        }
+    }
+
+    /// A score adjustment the host made, and why.
+    public struct Adjustment: Codable, Equatable, Sendable {
+        public var delta: Int
+        public var reason: String
+        /// The question in play or last played when it was made.
+        public var question: Int?
+
+        /// Creates a value with every field given.
+        public init(delta: Int, reason: String, question: Int? = nil) {
+            self.delta = delta
+            self.reason = reason
+            self.question = question
         }
     }
 
@@ -59,11 +77,13 @@ extension ShakyAPI {
         public var buzzes: Int
         /// Mean seconds from question to buzz; null when the team never buzzed.
         public var averageBuzzTime: Double?
+        /// The host's score adjustments for this team, with their reasons.
+        public var adjustments: [ShakyAPI.Adjustment]?
 
         /// Creates a value with every field given.
         public init(
             team: String, points: Int, rank: Int, correctAnswers: Int, hintsUsed: Int, buzzes: Int,
-            averageBuzzTime: Double? = nil
+            averageBuzzTime: Double? = nil, adjustments: [ShakyAPI.Adjustment]? = nil
         ) {
             self.team = team
             self.points = points
@@ -72,6 +92,7 @@ extension ShakyAPI {
             self.hintsUsed = hintsUsed
             self.buzzes = buzzes
             self.averageBuzzTime = averageBuzzTime
+            self.adjustments = adjustments
         }
     }
 
@@ -99,6 +120,11 @@ extension ShakyAPI {
 
     /// Rules of one game; every field is optional and defaults as shown.
     public struct Rules: Codable, Equatable, Sendable {
+        /// The values of `buzzerMode`.
+        public enum BuzzerMode: String, Codable, Equatable, Sendable, CaseIterable {
+            case buzzOrder, classic
+        }
+
         /// Seconds to buzz (60).
         public var indicationTime: Double?
         /// Seconds left after the first buzz, or what is left if less (20).
@@ -119,12 +145,17 @@ extension ShakyAPI {
         public var answerTolerance: Bool?
         /// Accept answers without accents (true).
         public var ignoreDiacritics: Bool?
+        /// buzzOrder: every team may buzz, then teams answer in buzz order once
+        /// buzzing is over; classic: the first buzzer answers at once and a wrong
+        /// answer reopens buzzing for the others (buzzOrder).
+        public var buzzerMode: ShakyAPI.Rules.BuzzerMode?
 
         /// Creates a value with every field given.
         public init(
             indicationTime: Double? = nil, timeAfterFirstBuzz: Double? = nil, answerTime: Double? = nil,
             basePoints: Int? = nil, pointsPerHint: Int? = nil, minimumPoints: Int? = nil, maximumHints: Int? = nil,
-            hintCooldown: Double? = nil, answerTolerance: Bool? = nil, ignoreDiacritics: Bool? = nil
+            hintCooldown: Double? = nil, answerTolerance: Bool? = nil, ignoreDiacritics: Bool? = nil,
+            buzzerMode: ShakyAPI.Rules.BuzzerMode? = nil
         ) {
             self.indicationTime = indicationTime
             self.timeAfterFirstBuzz = timeAfterFirstBuzz
@@ -136,6 +167,7 @@ extension ShakyAPI {
             self.hintCooldown = hintCooldown
             self.answerTolerance = answerTolerance
             self.ignoreDiacritics = ignoreDiacritics
+            self.buzzerMode = buzzerMode
         }
     }
 
@@ -207,7 +239,7 @@ extension ShakyAPI {
         /// The values of `kind`.
         public enum Kind: String, Codable, Equatable, Sendable, CaseIterable {
             case state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged,
-                paused, resumed, gameOver, sensor, buzzer
+                paused, resumed, gameOver, sensor, overruled, buzzUndone, buzzer
         }
 
         public var kind: ShakyAPI.Event.Kind
@@ -224,7 +256,7 @@ extension ShakyAPI {
         public var hintsUsed: Int?
         /// hint: shake or manual.
         public var source: String?
-        /// buzz, teamUp, judged, scoreAdjusted: the team.
+        /// buzz, teamUp, judged, scoreAdjusted, overruled, buzzUndone: the team.
         public var team: String?
         /// buzz: place in the buzz order and seconds since the question opened.
         public var order: Int?
@@ -232,13 +264,14 @@ extension ShakyAPI {
         /// buzz, teamUp, tick: seconds left in the countdown.
         public var remaining: Double?
         /// judged: the answer given (null on a timeout), whether right, points won.
+        /// overruled: whether the answer now counts as right.
         public var given: String?
         public var correct: Bool?
         public var awarded: Int?
         /// answerRevealed: the answer and the team that got it.
         public var answer: String?
         public var winner: String?
-        /// scoreAdjusted: the change, why, and the new score.
+        /// scoreAdjusted, overruled: the change, why, and the new score.
         public var delta: Int?
         public var reason: String?
         public var score: Int?
@@ -340,18 +373,47 @@ extension ShakyAPI {
 
     /// A finished game.
     public struct FinishedGame: Codable, Equatable, Sendable {
+        /// The values of `kind`.
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable {
+            case played, demo, replaced, scoreless
+        }
+
         public var id: Int
         /// ISO 8601, UTC.
         public var finishedAt: String
         public var teams: [ShakyAPI.TeamScore]
         public var winners: [String]
+        /// played counts on the leaderboard; demo, replaced (ended by a new game)
+        /// and scoreless (ended before anyone scored) games do not.
+        public var kind: ShakyAPI.FinishedGame.Kind?
+        /// The host's score adjustments, with their reasons.
+        public var adjustments: [ShakyAPI.TeamAdjustment]?
 
         /// Creates a value with every field given.
-        public init(id: Int, finishedAt: String, teams: [ShakyAPI.TeamScore], winners: [String]) {
+        public init(
+            id: Int, finishedAt: String, teams: [ShakyAPI.TeamScore], winners: [String],
+            kind: ShakyAPI.FinishedGame.Kind? = nil, adjustments: [ShakyAPI.TeamAdjustment]? = nil
+        ) {
             self.id = id
             self.finishedAt = finishedAt
             self.teams = teams
             self.winners = winners
+            self.kind = kind
+            self.adjustments = adjustments
+        }
+    }
+
+    /// A score adjustment in a finished game.
+    public struct TeamAdjustment: Codable, Equatable, Sendable {
+        public var team: String
+        public var delta: Int
+        public var reason: String
+
+        /// Creates a value with every field given.
+        public init(team: String, delta: Int, reason: String) {
+            self.team = team
+            self.delta = delta
+            self.reason = reason
         }
     }
 
@@ -417,7 +479,17 @@ extension ShakyAPI {
               # Place in the buzz order, from 1.
               order: int,
               # Seconds since the question opened (pauses left out).
-              elapsed: float
+              elapsed: float,
+              # What a right answer from this team scores: the question's worth when it buzzed.
+              points: ?int
+            )
+
+            # A score adjustment the host made, and why.
+            type Adjustment (
+              delta: int,
+              reason: string,
+              # The question in play or last played when it was made.
+              question: ?int
             )
 
             # One line of the final scoreboard.
@@ -430,7 +502,9 @@ extension ShakyAPI {
               hintsUsed: int,
               buzzes: int,
               # Mean seconds from question to buzz; null when the team never buzzed.
-              averageBuzzTime: ?float
+              averageBuzzTime: ?float,
+              # The host's score adjustments for this team, with their reasons.
+              adjustments: ?[]Adjustment
             )
 
             # How a game ended.
@@ -464,7 +538,11 @@ extension ShakyAPI {
               # Accept near misses: 1 typo for 4-7 letters, 2 for 8 or more (true).
               answerTolerance: ?bool,
               # Accept answers without accents (true).
-              ignoreDiacritics: ?bool
+              ignoreDiacritics: ?bool,
+              # buzzOrder: every team may buzz, then teams answer in buzz order once
+              # buzzing is over; classic: the first buzzer answers at once and a wrong
+              # answer reopens buzzing for the others (buzzOrder).
+              buzzerMode: ?(buzzOrder, classic)
             )
 
             # Everything a board or a player needs to show the game.
@@ -500,7 +578,7 @@ extension ShakyAPI {
 
             # One thing that happened, as Watch reports it. `kind` says which fields are set.
             type Event (
-              kind: (state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged, paused, resumed, gameOver, sensor, buzzer),
+              kind: (state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged, paused, resumed, gameOver, sensor, overruled, buzzUndone, buzzer),
               # kind state: the whole game (the first reply, and after New).
               status: ?State,
               # roundStarted: question number, total and text.
@@ -514,7 +592,7 @@ extension ShakyAPI {
               hintsUsed: ?int,
               # hint: shake or manual.
               source: ?string,
-              # buzz, teamUp, judged, scoreAdjusted: the team.
+              # buzz, teamUp, judged, scoreAdjusted, overruled, buzzUndone: the team.
               team: ?string,
               # buzz: place in the buzz order and seconds since the question opened.
               order: ?int,
@@ -522,13 +600,14 @@ extension ShakyAPI {
               # buzz, teamUp, tick: seconds left in the countdown.
               remaining: ?float,
               # judged: the answer given (null on a timeout), whether right, points won.
+              # overruled: whether the answer now counts as right.
               given: ?string,
               correct: ?bool,
               awarded: ?int,
               # answerRevealed: the answer and the team that got it.
               answer: ?string,
               winner: ?string,
-              # scoreAdjusted: the change, why, and the new score.
+              # scoreAdjusted, overruled: the change, why, and the new score.
               delta: ?int,
               reason: ?string,
               score: ?int,
@@ -574,7 +653,19 @@ extension ShakyAPI {
               # ISO 8601, UTC.
               finishedAt: string,
               teams: []TeamScore,
-              winners: []string
+              winners: []string,
+              # played counts on the leaderboard; demo, replaced (ended by a new game)
+              # and scoreless (ended before anyone scored) games do not.
+              kind: ?(played, demo, replaced, scoreless),
+              # The host's score adjustments, with their reasons.
+              adjustments: ?[]TeamAdjustment
+            )
+
+            # A score adjustment in a finished game.
+            type TeamAdjustment (
+              team: string,
+              delta: int,
+              reason: string
             )
 
             # A team's record across finished games.
@@ -625,6 +716,14 @@ extension ShakyAPI {
             # Add (or with a negative delta take) points, with a reason.
             method AdjustScore(team: string, delta: int, reason: string) -> (status: State)
 
+            # Reverse the last judgement on the question in play or just over: a wrong
+            # answer (or a timeout) becomes right and ends the question with that team's
+            # points; a right answer becomes wrong, its points go back, and play goes on.
+            method Overrule() -> (status: State)
+
+            # Take back a team's buzz on the open question that has not been judged yet.
+            method UndoBuzz(team: string) -> (status: State)
+
             # The game as it stands.
             method Status() -> (status: State)
 
@@ -639,8 +738,14 @@ extension ShakyAPI {
             # Finished games, newest first.
             method History(limit: ?int) -> (games: []FinishedGame)
 
-            # Teams by wins, then points, across finished games.
+            # Remove a finished game from the history and the leaderboard.
+            method DeleteHistory(id: int) -> ()
+
+            # Teams by wins, then points, across finished games (played games only).
             method Leaderboard(limit: ?int) -> (entries: []LeaderboardEntry)
+
+            # No finished game has this id.
+            error GameNotFound (id: int)
 
             # There is no game; start one with New.
             error NoGame ()
@@ -834,6 +939,36 @@ extension ShakyAPI {
             }
         }
 
+        /// The reply of `Overrule`.
+        public struct OverruleReply: Codable, Equatable, Sendable {
+            public var status: ShakyAPI.State
+
+            /// Creates a value with every field given.
+            public init(status: ShakyAPI.State) {
+                self.status = status
+            }
+        }
+
+        /// The parameters of `UndoBuzz`.
+        public struct UndoBuzzParameters: Codable, Equatable, Sendable {
+            public var team: String
+
+            /// Creates a value with every field given.
+            public init(team: String) {
+                self.team = team
+            }
+        }
+
+        /// The reply of `UndoBuzz`.
+        public struct UndoBuzzReply: Codable, Equatable, Sendable {
+            public var status: ShakyAPI.State
+
+            /// Creates a value with every field given.
+            public init(status: ShakyAPI.State) {
+                self.status = status
+            }
+        }
+
         /// The reply of `Status`.
         public struct StatusReply: Codable, Equatable, Sendable {
             public var status: ShakyAPI.State
@@ -889,6 +1024,16 @@ extension ShakyAPI {
             }
         }
 
+        /// The parameters of `DeleteHistory`.
+        public struct DeleteHistoryParameters: Codable, Equatable, Sendable {
+            public var id: Int
+
+            /// Creates a value with every field given.
+            public init(id: Int) {
+                self.id = id
+            }
+        }
+
         /// The parameters of `Leaderboard`.
         public struct LeaderboardParameters: Codable, Equatable, Sendable {
             public var limit: Int?
@@ -911,6 +1056,9 @@ extension ShakyAPI {
 
         /// The errors of `io.shakywords.Game`, one case per IDL error.
         public enum ReplyError: VarlinkErrorConvertible, Equatable, Sendable {
+            /// No finished game has this id.
+            case gameNotFound(id: Int)
+
             /// There is no game; start one with New.
             case noGame
 
@@ -925,6 +1073,16 @@ extension ShakyAPI {
 
             /// The daemon could not save; nothing was changed.
             case storageFailed(message: String)
+
+            /// The parameters of `GameNotFound`.
+            public struct GameNotFoundParameters: Codable, Equatable, Sendable {
+                public var id: Int
+
+                /// Creates a value with every field given.
+                public init(id: Int) {
+                    self.id = id
+                }
+            }
 
             /// The parameters of `InvalidSetup`.
             public struct InvalidSetupParameters: Codable, Equatable, Sendable {
@@ -961,6 +1119,7 @@ extension ShakyAPI {
             /// The fully qualified error name.
             public var name: String {
                 switch self {
+                case .gameNotFound: "io.shakywords.Game.GameNotFound"
                 case .noGame: "io.shakywords.Game.NoGame"
                 case .gameInProgress: "io.shakywords.Game.GameInProgress"
                 case .invalidSetup: "io.shakywords.Game.InvalidSetup"
@@ -971,6 +1130,8 @@ extension ShakyAPI {
 
             public var varlinkReplyError: VarlinkReplyError {
                 switch self {
+                case .gameNotFound(let id):
+                    VarlinkReplyError(self.name, encodingOrEmpty: GameNotFoundParameters(id: id))
                 case .noGame:
                     VarlinkReplyError(self.name)
                 case .gameInProgress:
@@ -987,6 +1148,9 @@ extension ShakyAPI {
             /// The error a service answered, when it is one of this interface's.
             public init?(_ error: VarlinkReplyError) {
                 switch error.name {
+                case "io.shakywords.Game.GameNotFound":
+                    guard let parameters = error.decodeParameters(as: GameNotFoundParameters.self) else { return nil }
+                    self = .gameNotFound(id: parameters.id)
                 case "io.shakywords.Game.NoGame":
                     self = .noGame
                 case "io.shakywords.Game.GameInProgress":
@@ -1069,6 +1233,18 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.AdjustScore`.
         func adjustScore(team: String, delta: Int, reason: String) async throws -> ShakyAPI.State
 
+        /// Reverse the last judgement on the question in play or just over: a wrong
+        /// answer (or a timeout) becomes right and ends the question with that team's
+        /// points; a right answer becomes wrong, its points go back, and play goes on.
+        ///
+        /// Serves `io.shakywords.Game.Overrule`.
+        func overrule() async throws -> ShakyAPI.State
+
+        /// Take back a team's buzz on the open question that has not been judged yet.
+        ///
+        /// Serves `io.shakywords.Game.UndoBuzz`.
+        func undoBuzz(team: String) async throws -> ShakyAPI.State
+
         /// The game as it stands.
         ///
         /// Serves `io.shakywords.Game.Status`.
@@ -1093,7 +1269,12 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.History`.
         func history(limit: Int?) async throws -> [ShakyAPI.FinishedGame]
 
-        /// Teams by wins, then points, across finished games.
+        /// Remove a finished game from the history and the leaderboard.
+        ///
+        /// Serves `io.shakywords.Game.DeleteHistory`.
+        func deleteHistory(id: Int) async throws
+
+        /// Teams by wins, then points, across finished games (played games only).
         ///
         /// Serves `io.shakywords.Game.Leaderboard`.
         func leaderboard(limit: Int?) async throws -> [ShakyAPI.LeaderboardEntry]
@@ -1142,6 +1323,12 @@ extension ShakyAPI.GameInterface {
                         status: try await implementation.adjustScore(
                             team: parameters.team, delta: parameters.delta, reason: parameters.reason))
                 },
+                "Overrule": .typed(VarlinkEmptyParameters.self) { _, _ in
+                    OverruleReply(status: try await implementation.overrule())
+                },
+                "UndoBuzz": .typed(UndoBuzzParameters.self) { parameters, _ in
+                    UndoBuzzReply(status: try await implementation.undoBuzz(team: parameters.team))
+                },
                 "Status": .typed(VarlinkEmptyParameters.self) { _, _ in
                     StatusReply(status: try await implementation.status())
                 },
@@ -1151,6 +1338,10 @@ extension ShakyAPI.GameInterface {
                 "Watch": .stream { _ in try await implementation.watch() },
                 "History": .typed(HistoryParameters.self) { parameters, _ in
                     HistoryReply(games: try await implementation.history(limit: parameters.limit))
+                },
+                "DeleteHistory": .typed(DeleteHistoryParameters.self) { parameters, _ in
+                    try await implementation.deleteHistory(id: parameters.id)
+                    return VarlinkEmptyParameters()
                 },
                 "Leaderboard": .typed(LeaderboardParameters.self) { parameters, _ in
                     LeaderboardReply(entries: try await implementation.leaderboard(limit: parameters.limit))
@@ -1300,6 +1491,33 @@ extension ShakyAPI.GameInterface {
             ).status
         }
 
+        /// Reverse the last judgement on the question in play or just over: a wrong
+        /// answer (or a timeout) becomes right and ends the question with that team's
+        /// points; a right answer becomes wrong, its points go back, and play goes on.
+        ///
+        /// Calls `io.shakywords.Game.Overrule`.
+        public func overrule() async throws(Transport.Failure) -> ShakyAPI.State {
+            try await transport.call(
+                "io.shakywords.Game.Overrule", parameters: VarlinkEmptyParameters(), replyType: OverruleReply.self
+            ).status
+        }
+
+        /// Take back a team's buzz on the open question that has not been judged yet.
+        ///
+        /// Calls `io.shakywords.Game.UndoBuzz`.
+        public func undoBuzz(team: String) async throws(Transport.Failure) -> ShakyAPI.State {
+            try await self.undoBuzz(UndoBuzzParameters(team: team))
+        }
+
+        /// Take back a team's buzz on the open question that has not been judged yet.
+        ///
+        /// Calls `io.shakywords.Game.UndoBuzz`.
+        public func undoBuzz(_ parameters: UndoBuzzParameters) async throws(Transport.Failure) -> ShakyAPI.State {
+            try await transport.call(
+                "io.shakywords.Game.UndoBuzz", parameters: parameters, replyType: UndoBuzzReply.self
+            ).status
+        }
+
         /// The game as it stands.
         ///
         /// Calls `io.shakywords.Game.Status`.
@@ -1346,14 +1564,29 @@ extension ShakyAPI.GameInterface {
                 .games
         }
 
-        /// Teams by wins, then points, across finished games.
+        /// Remove a finished game from the history and the leaderboard.
+        ///
+        /// Calls `io.shakywords.Game.DeleteHistory`.
+        public func deleteHistory(id: Int) async throws(Transport.Failure) {
+            try await self.deleteHistory(DeleteHistoryParameters(id: id))
+        }
+
+        /// Remove a finished game from the history and the leaderboard.
+        ///
+        /// Calls `io.shakywords.Game.DeleteHistory`.
+        public func deleteHistory(_ parameters: DeleteHistoryParameters) async throws(Transport.Failure) {
+            _ = try await transport.call(
+                "io.shakywords.Game.DeleteHistory", parameters: parameters, replyType: VarlinkEmptyParameters.self)
+        }
+
+        /// Teams by wins, then points, across finished games (played games only).
         ///
         /// Calls `io.shakywords.Game.Leaderboard`.
         public func leaderboard(limit: Int? = nil) async throws(Transport.Failure) -> [ShakyAPI.LeaderboardEntry] {
             try await self.leaderboard(LeaderboardParameters(limit: limit))
         }
 
-        /// Teams by wins, then points, across finished games.
+        /// Teams by wins, then points, across finished games (played games only).
         ///
         /// Calls `io.shakywords.Game.Leaderboard`.
         public func leaderboard(

@@ -151,8 +151,9 @@ extension ShakyAPI {
 
             # Add a pack from a file's contents: JSON, or CSV with the header
             # question,answer,difficulty,alternates (alternates separated by |).
-            # A bad file imports nothing.
-            method Import(data: string, format: (json, csv), name: ?string) -> (pack: Pack)
+            # A bad file imports nothing. `warnings` says what was imported but looks
+            # wrong (a repeated question, an ignored column), one sentence each.
+            method Import(data: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
 
             # A pack as JSON or CSV.
             method Export(name: string, format: (json, csv)) -> (data: string)
@@ -389,10 +390,12 @@ extension ShakyAPI {
         /// The reply of `Import`.
         public struct ImportReply: Codable, Equatable, Sendable {
             public var pack: ShakyAPI.Pack
+            public var warnings: [String]?
 
             /// Creates a value with every field given.
-            public init(pack: ShakyAPI.Pack) {
+            public init(pack: ShakyAPI.Pack, warnings: [String]? = nil) {
                 self.pack = pack
+                self.warnings = warnings
             }
         }
 
@@ -631,12 +634,13 @@ extension ShakyAPI.PacksInterface {
 
         /// Add a pack from a file's contents: JSON, or CSV with the header
         /// question,answer,difficulty,alternates (alternates separated by |).
-        /// A bad file imports nothing.
+        /// A bad file imports nothing. `warnings` says what was imported but looks
+        /// wrong (a repeated question, an ignored column), one sentence each.
         ///
         /// Serves `io.shakywords.Packs.Import`.
         func `import`(
             data: String, format: ShakyAPI.PacksInterface.ImportParameters.Format, name: String?
-        ) async throws -> ShakyAPI.Pack
+        ) async throws -> ShakyAPI.PacksInterface.ImportReply
 
         /// A pack as JSON or CSV.
         ///
@@ -692,9 +696,8 @@ extension ShakyAPI.PacksInterface {
                             text: parameters.text, pack: parameters.pack, limit: parameters.limit))
                 },
                 "Import": .typed(ImportParameters.self) { parameters, _ in
-                    ImportReply(
-                        pack: try await implementation.`import`(
-                            data: parameters.data, format: parameters.format, name: parameters.name))
+                    try await implementation.`import`(
+                        data: parameters.data, format: parameters.format, name: parameters.name)
                 },
                 "Export": .typed(ExportParameters.self) { parameters, _ in
                     ExportReply(data: try await implementation.export(name: parameters.name, format: parameters.format))
@@ -859,23 +862,26 @@ extension ShakyAPI.PacksInterface {
 
         /// Add a pack from a file's contents: JSON, or CSV with the header
         /// question,answer,difficulty,alternates (alternates separated by |).
-        /// A bad file imports nothing.
+        /// A bad file imports nothing. `warnings` says what was imported but looks
+        /// wrong (a repeated question, an ignored column), one sentence each.
         ///
         /// Calls `io.shakywords.Packs.Import`.
         public func `import`(
             data: String, format: ShakyAPI.PacksInterface.ImportParameters.Format, name: String? = nil
-        ) async throws(Transport.Failure) -> ShakyAPI.Pack {
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportReply {
             try await self.`import`(ImportParameters(data: data, format: format, name: name))
         }
 
         /// Add a pack from a file's contents: JSON, or CSV with the header
         /// question,answer,difficulty,alternates (alternates separated by |).
-        /// A bad file imports nothing.
+        /// A bad file imports nothing. `warnings` says what was imported but looks
+        /// wrong (a repeated question, an ignored column), one sentence each.
         ///
         /// Calls `io.shakywords.Packs.Import`.
-        public func `import`(_ parameters: ImportParameters) async throws(Transport.Failure) -> ShakyAPI.Pack {
+        public func `import`(
+            _ parameters: ImportParameters
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportReply {
             try await transport.call("io.shakywords.Packs.Import", parameters: parameters, replyType: ImportReply.self)
-                .pack
         }
 
         /// A pack as JSON or CSV.

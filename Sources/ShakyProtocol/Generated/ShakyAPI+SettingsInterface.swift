@@ -14,12 +14,22 @@ extension ShakyAPI {
         public var volume: Double
         /// How hard a shake must be to count.
         public var sensitivity: ShakyAPI.Settings.Sensitivity
+        /// The ALSA device sound plays on now; null when the daemon is silent.
+        public var output: String?
+        /// The devices the daemon tries, in order; empty when none is configured
+        /// (sound-device none).
+        public var triedDevices: [String]?
 
         /// Creates a value with every field given.
-        public init(sound: Bool, volume: Double, sensitivity: ShakyAPI.Settings.Sensitivity) {
+        public init(
+            sound: Bool, volume: Double, sensitivity: ShakyAPI.Settings.Sensitivity, output: String? = nil,
+            triedDevices: [String]? = nil
+        ) {
             self.sound = sound
             self.volume = volume
             self.sensitivity = sensitivity
+            self.output = output
+            self.triedDevices = triedDevices
         }
     }
 }
@@ -43,7 +53,12 @@ extension ShakyAPI {
               # 0 to 1.
               volume: float,
               # How hard a shake must be to count.
-              sensitivity: (light, medium, hard)
+              sensitivity: (light, medium, hard),
+              # The ALSA device sound plays on now; null when the daemon is silent.
+              output: ?string,
+              # The devices the daemon tries, in order; empty when none is configured
+              # (sound-device none).
+              triedDevices: ?[]string
             )
 
             method Get() -> (settings: Settings)

@@ -11,7 +11,7 @@ extension Shaky.Pack {
                 --difficulty easy
                 """)
 
-        @Argument(help: "The pack.")
+        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var pack: String
 
         @OptionGroup var question: QuestionOptions

@@ -9,7 +9,7 @@ extension Shaky.Pack {
             abstract: "Delete a pack of your own and its questions.",
             discussion: "Export it first to keep a copy: `shaky pack export NAME --output FILE`.")
 
-        @Argument(help: "The pack.")
+        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String
 
         @OptionGroup var global: GlobalOptions

@@ -7,7 +7,7 @@ extension Shaky.Pack {
         static let configuration = CommandConfiguration(
             abstract: "Copy a pack, built-in or not, into a new pack you can edit.")
 
-        @Argument(help: "The pack to copy.")
+        @Argument(help: "The pack to copy.", completion: .shellCommand(Completions.packNames))
         var name: String
 
         @Argument(help: "The copy's name.")

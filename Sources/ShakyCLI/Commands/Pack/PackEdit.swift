@@ -5,23 +5,79 @@ extension Shaky.Pack {
     /// `shaky pack edit`.
     struct Edit: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Replace a question in a pack of your own.",
+            abstract: "Change a question in a pack of your own.",
             discussion: """
-                The question with that id (see `shaky pack show` or `shaky pack search`) becomes the one \
-                given: text, answer, alternates and difficulty (medium when not given).
+                The question with that id (see `shaky pack show` or `shaky pack search`) keeps everything \
+                you do not give: `shaky pack edit 12 --difficulty hard` changes only its difficulty. \
+                --alternate replaces all the alternates; --no-alternates removes them.
                 """)
 
         @Argument(help: "The question's id.")
         var id: Int
 
-        @OptionGroup var question: QuestionOptions
+        @Option(name: .customLong("question"), help: "The new text.")
+        var text: String?
+
+        @Option(help: "The new answer (at most 40 letters).")
+        var answer: String?
+
+        @Option(
+            name: .customLong("alternate"),
+            help: "Another answer that counts as right (repeat the option; replaces the alternates).")
+        var alternates: [String] = []
+
+        @Flag(help: "Remove every alternate.")
+        var noAlternates = false
+
+        @Option(help: "The new difficulty.")
+        var difficulty: ShakyAPI.Question.Difficulty?
+
         @OptionGroup var global: GlobalOptions
 
+        func validate() throws {
+            if text == nil, answer == nil, alternates.isEmpty, !noAlternates, difficulty == nil {
+                throw ValidationError(
+                    "Say what to change: --question, --answer, --alternate, --no-alternates or --difficulty.")
+            }
+            if noAlternates, !alternates.isEmpty {
+                throw ValidationError("--alternate and --no-alternates contradict each other; give one.")
+            }
+            if let text, text.trimmingSpaces.isEmpty { throw ValidationError("--question must not be empty.") }
+            if let answer {
+                let letters = answer.filter { $0.isLetter || $0.isNumber }.count
+                guard letters > 0 else { throw ValidationError("--answer needs at least one letter or digit.") }
+                guard letters <= 40 else {
+                    throw ValidationError("--answer has \(letters) letters; at most 40 fit on the board.")
+                }
+            }
+        }
+
+        /// `current` with the fields given on the command line replaced.
+        func merged(into current: ShakyAPI.StoredQuestion) -> ShakyAPI.Question {
+            let newAlternates = noAlternates ? [] : alternates.isEmpty ? current.alternates : alternates
+            return ShakyAPI.Question(
+                text: text ?? current.text, answer: answer ?? current.answer,
+                alternates: newAlternates.isEmpty ? nil : newAlternates, difficulty: difficulty ?? current.difficulty)
+        }
+
         func run(client: ShakyClient, console: any Console) async throws {
-            let stored = try await client.packs.editQuestion(id: id, question: question.question)
+            let current = try await Self.question(id: id, client: client)
+            let stored = try await client.packs.editQuestion(id: id, question: merged(into: current))
             try global.emit(ShakyAPI.PacksInterface.AddQuestionReply(question: stored), on: console) { _ in
                 "Changed " + TextRenderer.question(stored, showingPack: true)
             }
+        }
+
+        /// The question `id` as it is now, looked up in the editable packs.
+        static func question(id: Int, client: ShakyClient) async throws -> ShakyAPI.StoredQuestion {
+            for pack in try await client.packs.list() where !pack.builtin {
+                if let found = try await client.packs.show(name: pack.name).questions.first(where: { $0.id == id }) {
+                    return found
+                }
+            }
+            throw CommandFailure(
+                "there is no question \(id) in a pack of your own (built-in packs are read-only; "
+                    + "`shaky pack duplicate` copies one)")
         }
     }
 }

@@ -9,10 +9,11 @@ extension Shaky.Pack {
             abstract: "Write a pack as JSON or CSV, to standard output or a file.",
             discussion: """
                 The format comes from --format, else the extension of --output, else JSON. What is \
-                exported imports back with `shaky pack import`.
+                exported imports back with `shaky pack import`. For Excel, which reads CSV without a byte \
+                order mark as the local code page, add --bom.
                 """)
 
-        @Argument(help: "The pack.")
+        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String
 
         @Option(help: "The format (default: from --output's extension, else json).")
@@ -21,7 +22,14 @@ extension Shaky.Pack {
         @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file())
         var output: String?
 
+        @Flag(help: "Start CSV with a UTF-8 byte order mark, so Excel reads accents right.")
+        var bom = false
+
         @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if bom, resolvedFormat != .csv { throw ValidationError("--bom is for CSV; add --format csv.") }
+        }
 
         /// The format from `--format`, the output's extension, or JSON.
         var resolvedFormat: ShakyAPI.PacksInterface.ImportParameters.Format {
@@ -32,7 +40,9 @@ extension Shaky.Pack {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let data = try await client.packs.export(name: name, format: resolvedFormat)
+            let exported = try await client.packs.export(name: name, format: resolvedFormat)
+            // The import reads a leading byte order mark, so a file made with --bom imports back.
+            let data = bom ? "\u{FEFF}" + exported : exported
             if global.json, output == nil {
                 console.print(try JSONOutput.render(ShakyAPI.PacksInterface.ExportReply(data: data)))
                 return

@@ -6,7 +6,7 @@ extension Shaky.Pack {
     struct Rename: ClientCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a pack of your own.")
 
-        @Argument(help: "The pack.")
+        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String
 
         @Argument(help: "Its new name.")

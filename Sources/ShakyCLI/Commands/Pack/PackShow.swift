@@ -7,7 +7,7 @@ extension Shaky.Pack {
         static let configuration = CommandConfiguration(
             abstract: "Show a pack and its questions, with their ids.")
 
-        @Argument(help: "The pack.")
+        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String
 
         @OptionGroup var global: GlobalOptions

@@ -1,0 +1,20 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky.History {
+    /// `shaky history delete ID`.
+    struct Delete: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a finished game from the history and the leaderboard.")
+
+        @Argument(help: "The game's number, as `shaky history` shows it.")
+        var id: Int
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            try await client.game.deleteHistory(id: id)
+            if !global.json { console.print("Deleted game \(id) from the history.") }
+        }
+    }
+}

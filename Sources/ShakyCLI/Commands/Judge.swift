@@ -1,0 +1,19 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky {
+    /// `shaky judge`: the host's corrections to the game's judgements.
+    struct Judge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Overrule the last judgement or take back a buzz.",
+            discussion: """
+                The host has the last word. `shaky judge overrule` reverses the last judgement on the \
+                question in play or just over: a wrong answer becomes right (the team scores what the \
+                question was worth when it buzzed, and the question ends), a right one becomes wrong (the \
+                points go back and play goes on as after a wrong answer). `shaky judge undo-buzz TEAM` \
+                takes back a buzz pressed by mistake, before the team answers. Scores, statistics and the \
+                history follow.
+                """,
+            subcommands: [Overrule.self, UndoBuzz.self])
+    }
+}

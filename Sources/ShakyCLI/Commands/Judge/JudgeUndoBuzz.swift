@@ -1,0 +1,22 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky.Judge {
+    /// `shaky judge undo-buzz TEAM`.
+    struct UndoBuzz: ClientCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "undo-buzz", abstract: "Take back a team's buzz before it answers.")
+
+        @Argument(help: "The team whose buzz is taken back.", completion: .shellCommand(Completions.teamNames))
+        var team: String
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let status = try await client.game.undoBuzz(team: team)
+            try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
+                TextRenderer.status(status, style: style)
+            }
+        }
+    }
+}
