@@ -124,7 +124,7 @@ public actor GameRuntime {
         let setup = GameSetup(
             teams: request.teams, questionPool: pool, questionCount: request.questions ?? 10,
             difficulty: DifficultyFilter(rawValue: (request.difficulty ?? .any).rawValue) ?? .any,
-            settings: request.rules?.gameSettings ?? GameSettings(),
+            settings: try request.rules?.gameSettings() ?? GameSettings(),
             seed: request.seed.map { UInt64(bitPattern: Int64($0)) } ?? UInt64.random(in: .min ... .max))
         let created: Game
         do {
