@@ -97,6 +97,7 @@ public final class Daemon: Sendable {
             address = .inheritedSocket(descriptor)
             logger.info("serving the socket systemd passed")
         } else {
+            if let directory = configuration.privateSocketDirectory { try PrivateSocketDirectory.create(directory) }
             address = .unixSocket(path: configuration.socketPath)
         }
         let server = try await VarlinkServer.bind(to: address, service: daemon.service, logger: logger)
