@@ -192,13 +192,36 @@ final class VarlinkConnection: Sendable {
         }
         let credentials: EventLoopFuture<UnixCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials.flatMapThrowing { credentials in
+        // The peer's supplementary groups as the kernel holds them (SO_PEERGROUPS); `nil` when there are more
+        // than fit, or the kernel predates the option.
+        let groups: EventLoopFuture<[gid_t]?> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerGroupsOption)
+        ).map { (list: PeerGroupList) in Optional(list.groups) }.recover { _ in nil }
+        return credentials.and(groups).flatMapThrowing { credentials, groups in
             try channel.pipeline.syncOperations.addHandler(
                 ByteToMessageHandler(VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength)))
             return VarlinkConnection(
                 asyncChannel: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
                 channel: channel,
-                peer: VarlinkPeerCredentials(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid))
+                peer: VarlinkPeerCredentials(
+                    uid: credentials.uid, gid: credentials.gid, pid: credentials.pid,
+                    groups: groups ?? VarlinkPeerCredentials.groups(ofProcess: credentials.pid)))
+        }
+    }
+
+    /// `SO_PEERGROUPS` (Linux 4.13), which Swift's Glibc module does not export.
+    private static let peerGroupsOption: CInt = 59
+
+    /// Room for the groups `SO_PEERGROUPS` reports; the kernel lists them in ascending order, and the
+    /// unused tail stays zero.
+    private struct PeerGroupList: Sendable {
+        var storage = InlineArray<256, UInt32>(repeating: 0)
+
+        /// The groups reported: the zero padding after the last one dropped.
+        var groups: [gid_t] {
+            var groups = (0..<storage.count).map { storage[$0] }
+            while let last = groups.last, last == 0 { groups.removeLast() }
+            return groups
         }
     }
 }
