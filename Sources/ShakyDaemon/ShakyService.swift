@@ -48,7 +48,7 @@ public enum ShakyService {
         }
         return try VarlinkInterface(
             description: VarlinkInterface.gameDescription,
-            methods: [
+            methods: screened([
                 "New": .typed(API.NewGame.self) { request, _ in
                     API.StatusReply(status: try await runtime.newGame(request))
                 },
@@ -86,7 +86,7 @@ public enum ShakyService {
                                 team: $0.team, games: $0.gamesPlayed, wins: $0.wins, points: $0.totalPoints)
                         })
                 },
-            ])
+            ]))
     }
 
     /// A watcher's stream: a bounded queue; a watcher that falls behind is disconnected, never waited for.
@@ -124,70 +124,93 @@ public enum ShakyService {
         typealias API = ShakyAPI
         return try VarlinkInterface(
             description: VarlinkInterface.packsDescription,
-            methods: [
-                "List": .typed(API.Empty.self) { _, _ in
-                    API.PackListReply(packs: try storeCall { try database.packs() }.map(API.Pack.init))
-                },
-                "Show": .typed(API.PackName.self) { request, _ in
-                    let details = try storeCall { try database.pack(named: request.name) }
-                    return API.PackDetailsReply(
-                        pack: API.Pack(details.summary), questions: details.questions.map(API.StoredQuestion.init))
-                },
-                "Create": .typed(API.PackName.self) { request, _ in
-                    API.PackReply(pack: API.Pack(try storeCall { try database.createPack(named: request.name) }))
-                },
-                "Rename": .typed(API.PackRename.self) { request, _ in
-                    let details = try storeCall {
-                        try database.renamePack(request.name, to: request.newName)
-                        return try database.pack(named: request.newName)
-                    }
-                    return API.PackReply(pack: API.Pack(details.summary))
-                },
-                "Delete": .typed(API.PackName.self) { request, _ in
-                    try storeCall { try database.deletePack(named: request.name) }
-                    return API.Empty()
-                },
-                "Duplicate": .typed(API.PackRename.self) { request, _ in
-                    API.PackReply(
-                        pack: API.Pack(
-                            try storeCall { try database.duplicate(pack: request.name, newName: request.newName) }))
-                },
-                "AddQuestion": .typed(API.AddQuestion.self) { request, _ in
-                    let stored = try storeCall {
-                        try database.addQuestion(request.question.engineQuestion, toPack: request.pack)
-                    }
-                    return API.QuestionReply(question: API.StoredQuestion(stored))
-                },
-                "EditQuestion": .typed(API.EditQuestion.self) { request, _ in
-                    let stored = try storeCall {
-                        try database.updateQuestion(id: Int64(request.id), to: request.question.engineQuestion)
-                    }
-                    return API.QuestionReply(question: API.StoredQuestion(stored))
-                },
-                "DeleteQuestion": .typed(API.QuestionID.self) { request, _ in
-                    try storeCall { try database.deleteQuestion(id: Int64(request.id)) }
-                    return API.Empty()
-                },
-                "Search": .typed(API.SearchQuestions.self) { request, _ in
-                    let found = try storeCall {
-                        try database.searchQuestions(
-                            matching: request.text, inPack: request.pack, limit: request.limit ?? 50)
-                    }
-                    return API.QuestionsReply(questions: found.map(API.StoredQuestion.init))
-                },
-                "Import": .typed(API.ImportPack.self) { request, _ in
-                    let format: PackFileFormat = request.format == .json ? .json : .csv
-                    let pack = try storeCall {
-                        try database.importPack(Data(request.data.utf8), format: format, name: request.name)
-                    }
-                    return API.PackReply(pack: API.Pack(pack))
-                },
-                "Export": .typed(API.ExportPack.self) { request, _ in
-                    let format: PackFileFormat = request.format == .json ? .json : .csv
-                    let data = try storeCall { try database.exportPack(named: request.name, format: format) }
-                    return API.ExportReply(data: String(decoding: data, as: UTF8.self))
-                },
-            ])
+            methods: screened(
+                [
+                    "List": .typed(API.Empty.self) { _, _ in
+                        API.PackListReply(packs: try storeCall { try database.packs() }.map(API.Pack.init))
+                    },
+                    "Show": .typed(API.PackName.self) { request, _ in
+                        let details = try storeCall { try database.pack(named: request.name) }
+                        return API.PackDetailsReply(
+                            pack: API.Pack(details.summary), questions: details.questions.map(API.StoredQuestion.init))
+                    },
+                    "Create": .typed(API.PackName.self) { request, _ in
+                        API.PackReply(pack: API.Pack(try storeCall { try database.createPack(named: request.name) }))
+                    },
+                    "Rename": .typed(API.PackRename.self) { request, _ in
+                        let details = try storeCall {
+                            try database.renamePack(request.name, to: request.newName)
+                            return try database.pack(named: request.newName)
+                        }
+                        return API.PackReply(pack: API.Pack(details.summary))
+                    },
+                    "Delete": .typed(API.PackName.self) { request, _ in
+                        try storeCall { try database.deletePack(named: request.name) }
+                        return API.Empty()
+                    },
+                    "Duplicate": .typed(API.PackRename.self) { request, _ in
+                        API.PackReply(
+                            pack: API.Pack(
+                                try storeCall { try database.duplicate(pack: request.name, newName: request.newName) }))
+                    },
+                    "AddQuestion": .typed(API.AddQuestion.self) { request, _ in
+                        let stored = try storeCall {
+                            try database.addQuestion(request.question.engineQuestion, toPack: request.pack)
+                        }
+                        return API.QuestionReply(question: API.StoredQuestion(stored))
+                    },
+                    "EditQuestion": .typed(API.EditQuestion.self) { request, _ in
+                        let stored = try storeCall {
+                            try database.updateQuestion(id: Int64(request.id), to: request.question.engineQuestion)
+                        }
+                        return API.QuestionReply(question: API.StoredQuestion(stored))
+                    },
+                    "DeleteQuestion": .typed(API.QuestionID.self) { request, _ in
+                        try storeCall { try database.deleteQuestion(id: Int64(request.id)) }
+                        return API.Empty()
+                    },
+                    "Search": .typed(API.SearchQuestions.self) { request, _ in
+                        let found = try storeCall {
+                            try database.searchQuestions(
+                                matching: request.text, inPack: request.pack, limit: request.limit ?? 50)
+                        }
+                        return API.QuestionsReply(questions: found.map(API.StoredQuestion.init))
+                    },
+                    "Import": .typed(API.ImportPack.self) { request, _ in
+                        let format: PackFileFormat = request.format == .json ? .json : .csv
+                        let pack = try storeCall {
+                            try database.importPack(Data(request.data.utf8), format: format, name: request.name)
+                        }
+                        return API.PackReply(pack: API.Pack(pack))
+                    },
+                    "Export": .typed(API.ExportPack.self) { request, _ in
+                        let format: PackFileFormat = request.format == .json ? .json : .csv
+                        let data = try storeCall { try database.exportPack(named: request.name, format: format) }
+                        return API.ExportReply(data: String(decoding: data, as: UTF8.self))
+                    },
+                ], multiLine: Self.multiLineParameters, unchecked: Self.uncheckedParameters))
+    }
+
+    /// The parameters that may hold line feeds and tabs: a question's text.
+    static let multiLineParameters: Set<String> = ["question.text"]
+    /// The parameters checked elsewhere: a pack file to import, whose import names the line at fault.
+    static let uncheckedParameters: Set<String> = ["data"]
+
+    /// `methods`, each refusing with `InvalidParameter` (naming the parameter) a call whose strings hold a
+    /// character ``TerminalText`` refuses, before the method runs: every string a client sends here may end up
+    /// on a terminal (team names, pack names, questions, answers, alternates, reasons).
+    static func screened(
+        _ methods: [String: VarlinkMethod], multiLine: Set<String> = [], unchecked: Set<String> = []
+    ) -> [String: VarlinkMethod] {
+        methods.mapValues { method in
+            VarlinkMethod(requiresMore: method.requiresMore) { request in
+                let parameters = JSONValue.object(request.parameters)
+                if let path = parameters.firstUnsafeString(multiLine: multiLine, unchecked: unchecked) {
+                    throw VarlinkReplyError.invalidParameter(path)
+                }
+                return try await method.handler(request)
+            }
+        }
     }
 
     /// Runs a store call, turning its errors into the Packs interface's errors.

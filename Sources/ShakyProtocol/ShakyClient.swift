@@ -95,7 +95,8 @@ public final class ShakyClient: Sendable {
         _ parameters: VarlinkObject, as type: Reply.Type, from method: String
     ) throws(ShakyClientError) -> Reply {
         do {
-            return try JSONValue.object(parameters).decode(as: Reply.self)
+            // Whatever the daemon says is made printable before any of it can reach a terminal.
+            return try JSONValue.object(parameters.printable).decode(as: Reply.self)
         } catch {
             throw .protocolError("the reply of \(method) does not match its interface: \(error)")
         }

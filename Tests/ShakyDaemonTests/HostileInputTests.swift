@@ -43,4 +43,80 @@ struct HostileInputTests {
             #expect(try await client.status().scores == ["Owls": 0, "Foxes": 0])
         }
     }
+
+    static let evil = "\u{202E}evil\u{1B}[31m"
+
+    @Test(
+        "Control characters and bidi overrides in names, questions, answers and reasons are InvalidParameter",
+        arguments: TestDaemon.Mode.allCases)
+    func controlCharactersAreRefused(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            try await PartyPack.create(on: client)
+            let calls: [(String, VarlinkObject, String)] = [
+                ("Game.New", PartyPack.newGame(teams: ["Owls", Self.evil]), "teams[1]"),
+                ("Packs.Create", ["name": "Bad\u{0}Pack"], "name"),
+                ("Packs.Rename", ["name": "Party", "newName": "Party\u{7}"], "newName"),
+                (
+                    "Packs.AddQuestion",
+                    ["pack": "Party", "question": ["text": "Q?", "answer": "Owl\u{1B}[2J", "difficulty": "easy"]],
+                    "question.answer"
+                ),
+                (
+                    "Packs.AddQuestion",
+                    [
+                        "pack": "Party",
+                        "question": [
+                            "text": "Q?\r", "answer": "Owl", "alternates": ["Oh\u{9B}l"], "difficulty": "easy",
+                        ],
+                    ],
+                    "question.alternates[0]"
+                ),
+            ]
+            for (method, parameters, path) in calls {
+                let error = try await client.callError("io.shakywords." + method, parameters)
+                #expect(error.name == "org.varlink.service.InvalidParameter", "\(method)")
+                #expect(error.parameters["parameter"]?.stringValue == path, "\(method)")
+            }
+            // A line break inside a question's text is fine.
+            try await client.call(
+                "io.shakywords.Packs.AddQuestion",
+                ["pack": "Party", "question": ["text": "Which bird\nhoots?", "answer": "Owl", "difficulty": "easy"]])
+
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            try await client.game("Next")
+            for (method, parameters, path) in [
+                ("AdjustScore", ["team": "Owls", "delta": 1, "reason": "late\u{1B}]0;pwned\u{7}"], "reason"),
+                ("Buzz", ["team": "Ow\u{202D}ls"], "team"),
+            ] as [(String, VarlinkObject, String)] {
+                let error = try await client.callError("io.shakywords.Game." + method, parameters)
+                #expect(error.name == "org.varlink.service.InvalidParameter", "\(method)")
+                #expect(error.parameters["parameter"]?.stringValue == path, "\(method)")
+            }
+            #expect(try await client.status().scores == ["Owls": 0, "Foxes": 0])
+        }
+    }
+
+    @Test(
+        "A NUL or escape in an imported question is ImportFailed naming its line", arguments: TestDaemon.Mode.allCases)
+    func controlCharactersInImports(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            let csv =
+                "question,answer,difficulty,alternates\nWhich bird hoots?,Owl,easy,\nWhich\u{0} barks?,Dog,easy,\n"
+            let failed = try await client.callError(
+                "io.shakywords.Packs.Import", ["data": .string(csv), "format": "csv", "name": "Broken"])
+            #expect(failed.name == "io.shakywords.Packs.ImportFailed")
+            #expect(failed.parameters["line"] == 3)
+            #expect(failed.parameters["field"] == "question")
+            #expect(failed.parameters["problem"]?.stringValue?.contains("U+0000") == true)
+
+            let json =
+                #"{"name": "Broken", "questions": [{"question": "Hoots?", "answer": "O\u001bwl", "difficulty": "easy"}]}"#
+            let failedJSON = try await client.callError(
+                "io.shakywords.Packs.Import", ["data": .string(json), "format": "json"])
+            #expect(failedJSON.name == "io.shakywords.Packs.ImportFailed")
+            #expect(failedJSON.parameters["problem"]?.stringValue?.contains("U+001B") == true)
+            let missing = try await client.callError("io.shakywords.Packs.Show", ["name": "Broken"])
+            #expect(missing.name == "io.shakywords.Packs.PackNotFound")
+        }
+    }
 }
