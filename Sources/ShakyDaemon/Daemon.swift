@@ -26,12 +26,15 @@ public final class Daemon: Sendable {
     /// What the daemon runs with.
     public let configuration: DaemonConfiguration
     private let sound: any SoundPlayer
+    private let stateLock: StateDirectoryLock
     private let logger: Logger
 
     private init(
         configuration: DaemonConfiguration, runtime: GameRuntime, database: AppDatabase, service: VarlinkService,
-        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, logger: Logger
+        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, stateLock: StateDirectoryLock,
+        logger: Logger
     ) {
+        self.stateLock = stateLock
         self.configuration = configuration
         self.runtime = runtime
         self.database = database
@@ -51,6 +54,8 @@ public final class Daemon: Sendable {
         accessPolicy: (any VarlinkAccessPolicy)? = nil, soundPlayer: (any SoundPlayer)? = nil, logger: Logger
     ) async throws -> Daemon {
         let spec = try inputSpec(configuration.input)
+        // Released when the daemon shuts down, or when this start fails (the lock's deinit).
+        let stateLock = try StateDirectoryLock(directory: configuration.stateDirectory)
         let database = try AppDatabase.open(path: configuration.databasePath)
         var preferences = try database.preferences()
         if preferences == .default, configuration.sensitivity != preferences.sensitivity,
@@ -82,7 +87,7 @@ public final class Daemon: Sendable {
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,
-            sensor: sensor, sound: sound, logger: logger)
+            sensor: sensor, sound: sound, stateLock: stateLock, logger: logger)
     }
 
     /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd
@@ -123,6 +128,7 @@ public final class Daemon: Sendable {
         await sensor.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
         logger.info("stopped; the game is saved")
+        stateLock.release()
     }
 
     /// The file `--input demo` replays: a device lying still, shaken every six seconds.
