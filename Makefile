@@ -28,7 +28,7 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run test lint bench build-release manual install install-files uninstall
+.PHONY: setup run test lint bench build-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -65,6 +65,41 @@ test: lint
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
+	$(MAKE) fuzz-brief
+
+# Fuzzing: shaky-fuzz built with AddressSanitizer and coverage into .build/fuzz, linked with libFuzzer's driver
+# (clang's runtime shipped with the toolchain). `make fuzz` runs every target FUZZ_SECONDS each, growing the
+# corpus in .build/fuzz/corpus/TARGET from Tests/Fuzz/Corpus/TARGET; `make fuzz-brief` (part of `make test`)
+# runs each FUZZ_BRIEF_SECONDS. A crash stops the run and leaves its input as .build/fuzz/crash-*: fix the bug,
+# then commit the input to Tests/Fuzz/Corpus/TARGET so that the test suite replays it.
+FUZZ_TARGETS       := varlink pack-import trace config
+FUZZ_SECONDS       ?= 600
+FUZZ_BRIEF_SECONDS ?= 30
+FUZZ_BUILD         := .build/fuzz
+FUZZER_LIBRARY      = $(firstword $(wildcard $(dir $(realpath $(shell which $(SWIFT))))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a))
+
+fuzz-build:
+	@test -n "$(FUZZER_LIBRARY)" || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in this Swift toolchain"; exit 1; }
+	$(SWIFT) build --build-path $(FUZZ_BUILD) --product shaky-fuzz --sanitize=address \
+	    -Xswiftc -sanitize-coverage=edge,trace-cmp,pc-table,inline-8bit-counters -Xswiftc -DFUZZING \
+	    -Xlinker $(FUZZER_LIBRARY) -Xlinker -lstdc++
+
+fuzz: fuzz-build
+	$(MAKE) fuzz-run SECONDS=$(FUZZ_SECONDS)
+
+fuzz-brief: fuzz-build
+	$(MAKE) fuzz-run SECONDS=$(FUZZ_BRIEF_SECONDS)
+
+fuzz-run:
+	@for target in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$target && \
+	    echo "fuzzing $$target for $(SECONDS) s" && \
+	    $(FUZZ_BUILD)/debug/shaky-fuzz $$target -max_total_time=$(SECONDS) -max_len=65536 -timeout=10 \
+	        -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ \
+	        $(FUZZ_BUILD)/corpus/$$target Tests/Fuzz/Corpus/$$target 2>$(FUZZ_BUILD)/$$target.log \
+	    || { tail -60 $(FUZZ_BUILD)/$$target.log; exit 1; }; \
+	    grep -E '^stat::number_of_executed_units' $(FUZZ_BUILD)/$$target.log; \
+	done
 
 bench:
 	$(SWIFT) run -c release shaky-bench

@@ -69,11 +69,20 @@ let package = Package(
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
         .target(name: "ShakyCLI", dependencies: ["ShakyCore", "ShakyProtocol", argumentParser]),
+        // The parsers and handlers of outside input as functions of bytes, for fuzzing and its corpus.
+        .target(
+            name: "ShakyFuzzing",
+            dependencies: [
+                "ShakyCore", "ShakeDetection", "ShakyProtocol", "ShakyStore", "ShakyDaemon", "ShakyTesting", logging,
+            ]
+        ),
         // Thin mains.
         .executableTarget(
             name: "shakyd",
             dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
+        // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.
+        .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(
             name: "shaky-bench",
@@ -94,7 +103,7 @@ let package = Package(
             name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", grdb]),
-        .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),
+        .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting", "ShakyFuzzing"]),
         .testTarget(
             name: "ShakyCLITests", dependencies: ["ShakyCLI", "ShakyProtocol", "ShakyTesting", argumentParser]),
     ],
