@@ -124,10 +124,14 @@ public final class Daemon: Sendable {
 
     /// Stops timers, the sensor and sound, after saving the game as it stands.
     public func shutDown() async {
-        await runtime.shutDown()
+        let saved = await runtime.shutDown()
         await sensor.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
-        logger.info("stopped; the game is saved")
+        if saved {
+            logger.info("stopped; the game is saved")
+        } else {
+            logger.error("stopped; the game could not be saved, so it will come back as it was last saved")
+        }
         stateLock.release()
     }
 

@@ -73,13 +73,17 @@ public actor GameRuntime {
 
     /// Saves the game with its clock brought up to now, stops timers and forgets the watchers (on shutdown; the
     /// server closes their connections).
-    public func shutDown() {
+    /// Returns whether the game (if any) is saved as it stands.
+    @discardableResult
+    public func shutDown() -> Bool {
+        var saved = true
         if game != nil {
             _ = try? handle(.clockAdvanced, fromClient: false)
             if let game {
                 do {
                     try database.saveSnapshot(game)
                 } catch {
+                    saved = false
                     logger.error("cannot save the game on the way out", metadata: ["error": "\(error)"])
                 }
             }
@@ -87,6 +91,7 @@ public actor GameRuntime {
         wakeTask?.cancel()
         wakeTask = nil
         watchers.removeAll()
+        return saved
     }
 
     // MARK: Calls
@@ -236,8 +241,8 @@ public actor GameRuntime {
             throw .refused(error)
         }
         do {
-            try save(next, actions: actions)
-            if lastSaveFailed {
+            // Only a write that happened says saving works; a call that writes nothing proves nothing.
+            if try save(next, actions: actions), lastSaveFailed {
                 lastSaveFailed = false
                 logger.notice("saving works again")
             }
@@ -255,17 +260,18 @@ public actor GameRuntime {
         return actions
     }
 
-    private func save(_ next: Game, actions: [GameAction]) throws {
+    /// Saves what `actions` changed; returns whether anything was written.
+    private func save(_ next: Game, actions: [GameAction]) throws -> Bool {
         for action in actions {
             // A game ended before its first question is nobody's result: it is not recorded in the history.
             if case .gameOver(let result) = action, result.questionsPlayed > 0 {
                 try database.finishGame(next, result: result, finishedAt: wallClock())
-                return
+                return true
             }
         }
-        if actions.contains(where: \.isSnapshotWorthy) {
-            try database.saveSnapshot(next)
-        }
+        guard actions.contains(where: \.isSnapshotWorthy) else { return false }
+        try database.saveSnapshot(next)
+        return true
     }
 
     private func perform(_ actions: [GameAction]) {
