@@ -2,15 +2,19 @@
 #   make setup    install the Debian packages the build and the tests need (uses sudo when not root)
 #                 and the python varlink client into .venv
 #   make run      build and run a game with no hardware
-#   make test     format lint + the whole test suite
+#   make board    the same demo game, with the board (`shaky board`) above it in tmux
+#   make test     format lint, generated code up to date, the whole test suite
+#   make generate regenerate Sources/ShakyProtocol/Generated from the .varlink interface files
 #   make bench    print benchmark figures
+#   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
+#   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
 
 SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libsystemd-dev libudev-dev libsqlite3-dev \
-                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd
+                umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd libncurses-dev tmux
 
 PREFIX         ?= /usr/local
 BINDIR         ?= $(PREFIX)/bin
@@ -28,7 +32,8 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run test lint bench build-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
+.PHONY: setup run board test lint generate check-generated bench bench-system build-release check-release manual \
+        install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -53,35 +58,66 @@ run:
 	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
 	$$bin/shaky demo --replace
 
+# The demo game with the room's board: the board on top, the scripted host below, in a tmux of its own.
+board:
+	$(SWIFT) build --product shakyd
+	$(SWIFT) build --product shaky
+	@bin=$$($(SWIFT) build --show-bin-path); demo=$$(mktemp -d); \
+	$$bin/shakyd --socket $$demo/shaky.sock --state-dir $$demo --input demo --log-level warning & daemon=$$!; \
+	trap 'kill $$daemon 2>/dev/null; wait $$daemon; rm -rf $$demo' EXIT INT TERM; \
+	export SHAKY_SOCKET=$$demo/shaky.sock; \
+	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
+	env -u TMUX tmux -S $$demo/tmux.sock -f /dev/null new-session "$$bin/shaky board" \; \
+	    split-window -v -l 10 "$$bin/shaky demo --replace; echo; echo 'Demo over. Press Enter, then q on the board.'; read line"
+
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
+
+# The Varlink contract: Sources/ShakyProtocol/Interfaces/*.varlink is the one source; the Swift generated from
+# it is committed (reviewable, no generator run in a Pi's build) and `make test` fails when it is stale.
+INTERFACES    := $(wildcard Sources/ShakyProtocol/Interfaces/*.varlink)
+GENERATED_DIR := Sources/ShakyProtocol/Generated
+GENERATE       = $(SWIFT) run -j 1 varlink-generate --namespace ShakyAPI
+
+generate:
+	$(GENERATE) --output $(GENERATED_DIR) $(INTERFACES)
+	$(SWIFT) format --in-place --configuration .swift-format --recursive $(GENERATED_DIR)
+
+check-generated:
+	@fresh=$$(mktemp -d); trap 'rm -rf $$fresh' EXIT; \
+	$(GENERATE) --output $$fresh $(INTERFACES) && $(SWIFT) format --in-place --configuration .swift-format --recursive $$fresh && \
+	diff -ru $(GENERATED_DIR) $$fresh || { echo "$(GENERATED_DIR) is stale: run make generate"; exit 1; }
 
 # The crash and load suites drive real daemons hard; they run on their own after the rest, so their load
 # cannot starve the timing of the other tests that also run daemons and clients.
 HEAVY_SUITES := CrashTests|LoadTests
 
-test: lint
+test: lint check-generated
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
-	$(MAKE) fuzz-brief
 
 # Fuzzing: shaky-fuzz built with AddressSanitizer and coverage into .build/fuzz, linked with libFuzzer's driver
 # (clang's runtime shipped with the toolchain). `make fuzz` runs every target FUZZ_SECONDS each, growing the
-# corpus in .build/fuzz/corpus/TARGET from Tests/Fuzz/Corpus/TARGET; `make fuzz-brief` (part of `make test`)
-# runs each FUZZ_BRIEF_SECONDS. A crash stops the run and leaves its input as .build/fuzz/crash-*: fix the bug,
+# corpus in .build/fuzz/corpus/TARGET from Tests/Fuzz/Corpus/TARGET; `make fuzz-brief` runs
+# each FUZZ_BRIEF_SECONDS. A crash stops the run and leaves its input as .build/fuzz/crash-*: fix the bug,
 # then commit the input to Tests/Fuzz/Corpus/TARGET so that the test suite replays it. Leak detection is off:
-# the varlink target keeps one daemon for the whole run on purpose.
+# the varlink target keeps one daemon for the whole run on purpose. `make fuzz-brief` is not part of `make test`:
+# the sanitized build of the daemon and its dependencies alone takes longer than the rest of the test run, so it
+# runs on its own (`make setup fuzz-brief`, after changing a parser or a method); `make test` replays the committed
+# corpus (FuzzCorpusTests).
 FUZZ_TARGETS       := varlink pack-import trace config
 FUZZ_SECONDS       ?= 600
 FUZZ_BRIEF_SECONDS ?= 30
 FUZZ_BUILD         := .build/fuzz
+# Jobs for the sanitized build (FUZZ_JOBS=1 on a machine shared with other builds).
+FUZZ_JOBS          ?= 2
 FUZZER_LIBRARY      = $(firstword $(wildcard $(dir $(realpath $(shell which $(SWIFT))))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a))
 
 fuzz-build:
 	@test -n "$(FUZZER_LIBRARY)" || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in this Swift toolchain"; exit 1; }
-	$(SWIFT) build --build-path $(FUZZ_BUILD) --product shaky-fuzz --sanitize=address \
+	$(SWIFT) build -j $(FUZZ_JOBS) --build-path $(FUZZ_BUILD) --product shaky-fuzz --sanitize=address \
 	    -Xswiftc -sanitize-coverage=edge,trace-cmp,pc-table,inline-8bit-counters -Xswiftc -DFUZZING \
 	    -Xlinker $(FUZZER_LIBRARY) -Xlinker -lstdc++
 
@@ -103,13 +139,35 @@ fuzz-run:
 	done
 
 bench:
-	$(SWIFT) run -c release shaky-bench
+	$(SWIFT) build -c release $(STATIC_FLAGS) --product shaky-bench
+	.build/release/shaky-bench $(BENCH_ARGS)
+
+# Side by side with iio-sensor-proxy in one umockdev testbed (installs what it needs when missing).
+# BENCH_SYSTEM_ARGS passes options, e.g. BENCH_SYSTEM_ARGS='--runs 3 --seconds 10 --only iio-buffer-100'.
+bench-system: build-release
+	/usr/bin/python3 Tests/Benchmarks/bench-system.py --shakyd $(BIN_PATH)/shakyd $(BENCH_SYSTEM_ARGS)
+
+# The installed binaries carry the Swift runtime inside (--static-swift-stdlib), so a Pi needs none installed.
+STATIC_FLAGS := --static-swift-stdlib
 
 build-release:
-	$(SWIFT) build -c $(CONFIGURATION) --product shakyd
-	$(SWIFT) build -c $(CONFIGURATION) --product shaky
+	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shakyd
+	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shaky
 	$(SWIFT) build --product generate-manual
 	$(MAKE) manual
+
+# The installed binaries need no Swift toolchain: no RUNPATH but $ORIGIN, no Swift library in `ldd`, stripped;
+# prints their sizes.
+check-release:
+	@for tool in shakyd shaky; do \
+	    bin=$(DESTDIR)$(BINDIR)/$$tool; test -x $$bin || { echo "$$bin: not installed (make install)"; exit 1; }; \
+	    if readelf -d $$bin | grep -E 'RUNPATH|RPATH' | grep -v '\[\$$ORIGIN\]'; then \
+	        echo "$$bin: has a RUNPATH outside its own folder"; exit 1; fi; \
+	    if ldd $$bin | grep -iE 'swift|Foundation|dispatch|BlocksRuntime'; then \
+	        echo "$$bin: links the Swift runtime"; exit 1; fi; \
+	    if readelf -S $$bin | grep -q '\.symtab'; then echo "$$bin: not stripped"; exit 1; fi; \
+	    echo "$$bin: $$(stat -c %s $$bin) bytes, $$(ldd $$bin | wc -l) shared libraries, no Swift runtime"; \
+	done
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
 manual:
@@ -133,7 +191,7 @@ install-files: manual
 	    $(STAGE)$(DATADIR)/bash-completion/completions $(STAGE)$(DATADIR)/zsh/site-functions \
 	    $(STAGE)$(DATADIR)/fish/vendor_completions.d
 	bin=$(BIN_PATH) && \
-	install -m 0755 $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
+	install -m 0755 -s $$bin/shakyd $$bin/shaky $(STAGE)$(BINDIR)/ && \
 	for tool in shaky shakyd; do \
 	    $$bin/$$tool --generate-completion-script bash > $(STAGE)$(DATADIR)/bash-completion/completions/$$tool && \
 	    $$bin/$$tool --generate-completion-script zsh > $(STAGE)$(DATADIR)/zsh/site-functions/_$$tool && \
@@ -141,6 +199,7 @@ install-files: manual
 	    || exit 1; \
 	done
 	sed 's|@bindir@|$(BINDIR)|g' systemd/shakyd.service > $(STAGE)$(UNITDIR)/shakyd.service
+	sed 's|@bindir@|$(BINDIR)|g' systemd/shaky-board.service > $(STAGE)$(UNITDIR)/shaky-board.service
 	install -m 0644 systemd/shakyd.socket $(STAGE)$(UNITDIR)/
 	install -m 0644 systemd/shaky.sysusers $(STAGE)$(SYSUSERSDIR)/shaky.conf
 	install -m 0644 udev/70-shaky.rules $(STAGE)$(UDEVRULESDIR)/

@@ -9,6 +9,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+    // ncursesw's pkg-config flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses; its headers need none of them.
+    .systemLibrary(name: "CNcurses"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -44,8 +46,12 @@ let package = Package(
         .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
         // The one database.
         .target(name: "ShakyStore", dependencies: ["ShakyCore", "TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
-        // Varlink: framing, interfaces, client.
-        .target(name: "ShakyProtocol", dependencies: ["ShakyCore", nioCore, nioPosix, logging]),
+        // Varlink, with no Shaky Words names: framing, JSON, the IDL, server, client, socket activation.
+        .target(name: "Varlink", dependencies: [nioCore, nioPosix, logging]),
+        // Swift code from `.varlink` interface files: wire types, one protocol per interface, typed clients.
+        .target(name: "VarlinkGenerator", dependencies: ["Varlink"]),
+        // Shaky Words' interfaces: the `.varlink` files, the code generated from them, the daemon's client.
+        .target(name: "ShakyProtocol", dependencies: ["ShakyCore", "Varlink", nioCore], exclude: ["Interfaces"]),
         // The Linux edge: the only module that imports C.
         .target(
             name: "ShakyDrivers",
@@ -55,25 +61,29 @@ let package = Package(
         .target(
             name: "ShakyDaemon",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
-                logging, serviceLifecycle, nioCore, nioPosix, yams,
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
+                logging, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),
         .target(
             name: "ShakyTesting",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "ShakyProtocol", "ShakyDrivers",
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
                 "ShakyDaemon",
             ]
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
-        .target(name: "ShakyCLI", dependencies: ["ShakyCore", "ShakyProtocol", argumentParser]),
+        .target(
+            name: "ShakyCLI", dependencies: ["ShakyCore", "Varlink", "ShakyProtocol", "ShakyBoard", argumentParser]),
+        // The room's board: a pure layout and a thin ncurses edge.
+        .target(name: "ShakyBoard", dependencies: ["ShakyProtocol", "CNcurses"]),
         // The parsers and handlers of outside input as functions of bytes, for fuzzing and its corpus.
         .target(
             name: "ShakyFuzzing",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "ShakyProtocol", "ShakyStore", "ShakyDaemon", "ShakyTesting", logging,
+                "ShakyCore", "ShakeDetection", "Varlink", "ShakyProtocol", "ShakyStore", "ShakyDaemon", "ShakyTesting",
+                logging,
             ]
         ),
         // Thin mains.
@@ -83,11 +93,14 @@ let package = Package(
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.
         .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
+        // `make generate`: regenerates Sources/ShakyProtocol/Generated from the `.varlink` files.
+        .executableTarget(name: "varlink-generate", dependencies: ["VarlinkGenerator"]),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(
             name: "shaky-bench",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDrivers", "ShakyDaemon", "ShakyTesting", logging,
+                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDrivers", "ShakyDaemon", "ShakyTesting", "Varlink",
+                logging,
             ]
         ),
 
@@ -98,14 +111,20 @@ let package = Package(
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
-        .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "ShakyTesting"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
+        .testTarget(
+            name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(
             name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", grdb]),
+        .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", "Varlink", grdb]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting", "ShakyFuzzing"]),
         .testTarget(
-            name: "ShakyCLITests", dependencies: ["ShakyCLI", "ShakyProtocol", "ShakyTesting", argumentParser]),
+            name: "ShakyBoardTests", dependencies: ["ShakyBoard", "ShakyProtocol", "ShakyTesting"],
+            exclude: ["Snapshots"]),
+        .testTarget(
+            name: "ShakyCLITests",
+            dependencies: ["ShakyCLI", "ShakyProtocol", "Varlink", "ShakyTesting", argumentParser]),
     ],
     swiftLanguageModes: [.v6]
 )

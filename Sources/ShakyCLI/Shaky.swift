@@ -23,7 +23,8 @@ public struct Shaky: AsyncParsableCommand {
                     New.self, Next.self, Hint.self, Buzz.self, Answer.self, Pause.self, Resume.self, Skip.self,
                     End.self, Score.self, Play.self, Demo.self,
                 ]),
-            CommandGroup(name: "Following a game", subcommands: [Status.self, Scoreboard.self, Watch.self]),
+            CommandGroup(
+                name: "Following a game", subcommands: [Board.self, Status.self, Scoreboard.self, Watch.self]),
             CommandGroup(
                 name: "Packs, records and the daemon",
                 subcommands: [Pack.self, History.self, Leaderboard.self, Sensor.self, Settings.self]),

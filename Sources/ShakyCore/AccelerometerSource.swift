@@ -20,8 +20,49 @@ public protocol AccelerometerSource: AnyObject, Sendable {
     /// started stops the previous stream first.
     func start() throws -> AsyncThrowingStream<AccelSample, any Error>
 
+    /// Starts reading and runs a filter on every sample where the samples are read, in order; only the samples
+    /// the filter keeps cross into the returned stream.
+    ///
+    /// `makeFilter` is called once, on the thread that reads, so the filter (a shake detector) can hold state
+    /// without locks. A live source calls it on its reader thread, reads several samples per wake-up and crosses
+    /// into Swift concurrency only for a kept sample; the default runs the filter over ``start()``.
+    func start(
+        keeping makeFilter: @escaping @Sendable () -> SampleFilter
+    ) throws -> AsyncThrowingStream<AccelSample, any Error>
+
     /// Stops reading: the sensor is switched off and the current stream finishes. Idempotent.
     func stop()
+}
+
+/// Decides, for each sample in order, whether it goes on to the stream (`true`) or stops where it was read.
+public typealias SampleFilter = (AccelSample) -> Bool
+
+extension AccelerometerSource {
+    /// Runs the filter over ``start()``'s stream (sources whose samples already arrive in Swift concurrency).
+    public func start(
+        keeping makeFilter: @escaping @Sendable () -> SampleFilter
+    ) throws -> AsyncThrowingStream<AccelSample, any Error> {
+        let filtered = FilteredSamples(try start(), filter: makeFilter())
+        return AsyncThrowingStream(unfolding: { try await filtered.next() })
+    }
+}
+
+/// One filtered stream's position: pulled serially by its stream, so never used from two tasks at once.
+private final class FilteredSamples: @unchecked Sendable {
+    private var samples: AsyncThrowingStream<AccelSample, any Error>.AsyncIterator
+    private let filter: SampleFilter
+
+    init(_ samples: AsyncThrowingStream<AccelSample, any Error>, filter: @escaping SampleFilter) {
+        self.samples = samples.makeAsyncIterator()
+        self.filter = filter
+    }
+
+    func next() async throws -> AccelSample? {
+        while let sample = try await samples.next() {
+            if filter(sample) { return sample }
+        }
+        return nil
+    }
 }
 
 /// What an ``AccelerometerSource`` reads.

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The recorded-trace format: CSV with the header `t,x,y,z`, seconds and m/s², plus `#` comment lines.
 ///
 /// ```
@@ -60,7 +66,9 @@ public struct TraceFormatError: Error, Equatable, Sendable, CustomStringConverti
 
 /// Parses one line of a trace at a time; the streaming core of ``TraceReader``.
 ///
-/// Feed it lines in order with ``parse(line:number:)``; it returns a sample for each data line.
+/// Feed it lines in order with ``parse(line:number:)``; it returns a sample for each data line. Data lines are
+/// parsed from their bytes (no string is made for them); a number the fast path does not take (more than 19
+/// significant digits, a hexadecimal float) is handed to the standard library's exact conversion.
 public struct TraceLineParser: Sendable {
     /// The file name used in errors.
     public let file: String
@@ -76,59 +84,92 @@ public struct TraceLineParser: Sendable {
     }
 
     /// Parses one line (without its line terminator). Returns the sample on a data line, `nil` otherwise.
-    public mutating func parse(line rawLine: Substring, number: Int) throws(TraceFormatError) -> AccelSample? {
-        let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        if trimmed.isEmpty { return nil }
-        if trimmed.first == "#" {
-            if !sawHeader, let colon = trimmed.firstIndex(of: ":") {
-                let key = trimmed[trimmed.index(after: trimmed.startIndex)..<colon].trimmingCharacters(in: .whitespaces)
-                let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    public mutating func parse(line: Substring, number: Int) throws(TraceFormatError) -> AccelSample? {
+        let bytes = Array(line.utf8)
+        let result = bytes.withUnsafeBufferPointer { bytes in
+            Result { () throws(TraceFormatError) in try parse(bytes: bytes, number: number) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one line given as its bytes (without the line terminator).
+    mutating func parse(bytes line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceFormatError) -> AccelSample? {
+        var end = line.count
+        if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        var start = 0
+        while start < end && line[start].isBlank { start += 1 }
+        if start == end { return nil }
+        let content = UnsafeBufferPointer(rebasing: line[start..<end])
+        if content[0] == UInt8(ascii: "#") {
+            let text = try decode(content, number: number)
+            if !sawHeader, let colon = text.firstIndex(of: ":") {
+                let key = text[text.index(after: text.startIndex)..<colon].trimmingBlanks()
+                let value = text[text.index(after: colon)...].trimmingBlanks()
                 if !key.isEmpty { metadata.entries.append((key: key, value: value)) }
             }
             return nil
         }
         guard sawHeader else {
-            let columns = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+            let text = try decode(content, number: number)
+            let columns = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
             guard columns == ["t", "x", "y", "z"] else {
                 throw TraceFormatError(
                     file: file, line: number,
-                    problem: "expected the header \"\(TraceFormat.header)\", found \"\(trimmed)\"")
+                    problem: "expected the header \"\(TraceFormat.header)\", found \"\(text)\"")
             }
             sawHeader = true
             return nil
         }
-        var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
-        var column = 0
-        for field in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
-            guard column < 4 else {
-                throw TraceFormatError(file: file, line: number, problem: "more than 4 columns")
-            }
-            let text = field.trimmingCharacters(in: .whitespaces)
-            guard let value = Double(text), value.isFinite else {
-                let name = ["t", "x", "y", "z"][column]
-                throw TraceFormatError(
-                    file: file, line: number, problem: "column \(name) is not a finite number: \"\(text)\"")
-            }
-            switch column {
-            case 0: values.0 = value
-            case 1: values.1 = value
-            case 2: values.2 = value
-            default: values.3 = value
-            }
-            column += 1
+        let sample: AccelSample
+        if let fast = TraceNumberScanner.sample(content) {
+            sample = fast
+        } else {
+            sample = try slowSample(try decode(content, number: number), number: number)
         }
-        guard column == 4 else {
-            throw TraceFormatError(file: file, line: number, problem: "expected 4 columns (t,x,y,z), found \(column)")
-        }
-        guard values.0 > lastTimestamp else {
+        guard abs(sample.timestamp) <= TraceFormat.timestampLimit else {
             throw TraceFormatError(
                 file: file, line: number,
-                problem: "time goes backwards or repeats: t=\(values.0) after t=\(lastTimestamp)")
+                problem:
+                    "t=\(sample.timestamp) is out of range: timestamps are seconds within ±\(Int(TraceFormat.timestampLimit))"
+            )
         }
-        lastTimestamp = values.0
-        return AccelSample(timestamp: values.0, x: values.1, y: values.2, z: values.3)
+        guard sample.timestamp > lastTimestamp else {
+            throw TraceFormatError(
+                file: file, line: number,
+                problem: "time goes backwards or repeats: t=\(sample.timestamp) after t=\(lastTimestamp)")
+        }
+        lastTimestamp = sample.timestamp
+        return sample
+    }
+
+    /// A data line the fast scanner did not take: split and convert it with the standard library, and say
+    /// exactly what is wrong when it is not four finite numbers.
+    private func slowSample(_ text: String, number: Int) throws(TraceFormatError) -> AccelSample {
+        var values: [Double] = []
+        for field in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard values.count < 4 else {
+                throw TraceFormatError(file: file, line: number, problem: "more than 4 columns")
+            }
+            let field = field.trimmingBlanks()
+            guard let value = Double(field), value.isFinite else {
+                let name = ["t", "x", "y", "z"][values.count]
+                throw TraceFormatError(
+                    file: file, line: number, problem: "column \(name) is not a finite number: \"\(field)\"")
+            }
+            values.append(value)
+        }
+        guard values.count == 4 else {
+            throw TraceFormatError(
+                file: file, line: number, problem: "expected 4 columns (t,x,y,z), found \(values.count)")
+        }
+        return AccelSample(timestamp: values[0], x: values[1], y: values[2], z: values[3])
+    }
+
+    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceFormatError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw TraceFormatError(file: file, line: number, problem: "not valid UTF-8 text")
+        }
+        return text
     }
 
     /// Checks the end of input: a trace without a header line is an error.
@@ -140,40 +181,176 @@ public struct TraceLineParser: Sendable {
     }
 }
 
+extension TraceFormat {
+    /// The largest timestamp magnitude a trace may hold, seconds: 2³² s, about 136 years, which covers both
+    /// monotonic and wall-clock recordings and keeps every later computation with times far from overflow.
+    public static let timestampLimit = 4_294_967_296.0
+}
+
+/// The fast path of trace parsing: four plain decimal numbers separated by commas, read straight from bytes.
+enum TraceNumberScanner {
+    /// Powers of ten that are exact doubles.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The sample in `line` (already stripped of leading blanks and the line end), or `nil` when the line is
+    /// anything but four plain decimal numbers whose value this path can round exactly.
+    static func sample(_ line: UnsafeBufferPointer<UInt8>) -> AccelSample? {
+        var index = 0
+        guard let t = number(line, &index), separator(line, &index),
+            let x = number(line, &index), separator(line, &index),
+            let y = number(line, &index), separator(line, &index),
+            let z = number(line, &index)
+        else { return nil }
+        while index < line.count && line[index].isBlank { index += 1 }
+        guard index == line.count else { return nil }
+        return AccelSample(timestamp: t, x: x, y: y, z: z)
+    }
+
+    private static func separator(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
+        while index < line.count && line[index].isBlank { index += 1 }
+        guard index < line.count && line[index] == UInt8(ascii: ",") else { return false }
+        index += 1
+        while index < line.count && line[index].isBlank { index += 1 }
+        return true
+    }
+
+    /// `[-+]digits[.digits][(e|E)[-+]digits]`, finite. Converted here when its digits fit in 53 bits and the
+    /// power of ten is exact (Clinger's fast path: exact, no rounding step); otherwise the token alone goes to the
+    /// standard library's correctly rounded conversion (17-digit shortest forms such as `0.38306000000000004`).
+    private static func number(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Double? {
+        let count = line.count
+        let start = index
+        var negative = false
+        if index < count && (line[index] == UInt8(ascii: "-") || line[index] == UInt8(ascii: "+")) {
+            negative = line[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var digits = 0
+        var exponent = 0
+        while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
+            if mantissa != 0 || digit != 0 {
+                if significantDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit) } else { exponent += 1 }
+                significantDigits += 1
+            }
+            digits += 1
+            index += 1
+        }
+        if index < count && line[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
+                if mantissa != 0 || digit != 0 {
+                    if significantDigits < 19 {
+                        mantissa = mantissa &* 10 &+ UInt64(digit)
+                        exponent -= 1
+                    }
+                    significantDigits += 1
+                } else {
+                    exponent -= 1
+                }
+                digits += 1
+                index += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        if index < count && (line[index] == UInt8(ascii: "e") || line[index] == UInt8(ascii: "E")) {
+            index += 1
+            var exponentNegative = false
+            if index < count && (line[index] == UInt8(ascii: "-") || line[index] == UInt8(ascii: "+")) {
+                exponentNegative = line[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var written = 0
+            var exponentDigits = 0
+            while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
+                guard written < 10_000 else { return nil }
+                written = written * 10 + Int(digit)
+                exponentDigits += 1
+                index += 1
+            }
+            guard exponentDigits > 0 else { return nil }
+            exponent += exponentNegative ? -written : written
+        }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        if significantDigits <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+            let value =
+                exponent < 0
+                ? Double(mantissa) / exactPowersOfTen[-exponent] : Double(mantissa) * exactPowersOfTen[exponent]
+            return negative ? -value : value
+        }
+        guard index - start <= 64, let value = Double(String(decoding: line[start..<index], as: UTF8.self)),
+            value.isFinite
+        else { return nil }
+        return value
+    }
+}
+
+extension UInt8 {
+    /// A space or a tab.
+    fileprivate var isBlank: Bool { self == UInt8(ascii: " ") || self == UInt8(ascii: "\t") }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate func trimmingBlanks() -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}
+
 /// Reads a trace file sample by sample, in bounded memory, however long the file is.
 ///
 /// ```swift
 /// let reader = try TraceReader(path: "shake.csv")
 /// while let sample = try reader.next() { … }
 /// ```
+///
+/// The file is read in 64 KiB chunks with `read(2)` and its lines are parsed in place; a line longer than
+/// ``maximumLineLength`` is an error rather than a reason to grow without end.
 public final class TraceReader {
     /// The path as given.
     public let path: String
+    /// The longest line accepted, bytes.
+    public static let maximumLineLength = 64 * 1024
+    private static let chunkSize = 64 * 1024
     private var parser: TraceLineParser
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-    private var bufferStart = 0
+    private let descriptor: Int32
+    private let storage: UnsafeMutableBufferPointer<UInt8>
+    /// Unparsed bytes are `storage[start..<end]`.
+    private var start = 0
+    private var end = 0
     private var lineNumber = 0
     private var atEndOfFile = false
-    private static let chunkSize = 64 * 1024
 
     /// Opens `path` and reads up to the header, so ``metadata`` is known.
     public init(path: String) throws(TraceFormatError) {
         self.path = path
         self.parser = TraceLineParser(file: path)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        var descriptor: Int32
+        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else {
             throw TraceFormatError(file: path, line: 0, problem: "cannot open for reading (missing or not permitted)")
         }
-        self.handle = handle
-        while !parser.sawHeader, let line = try readLine() {
+        self.descriptor = descriptor
+        storage = .allocate(capacity: Self.chunkSize + Self.maximumLineLength)
+        while !parser.sawHeader, let line = try nextLine() {
             lineNumber += 1
-            if try parser.parse(line: line[...], number: lineNumber) != nil { break }
+            if try parser.parse(bytes: line, number: lineNumber) != nil { break }
         }
         if !parser.sawHeader { try parser.finish() }
     }
 
     deinit {
-        try? handle.close()
+        close(descriptor)
+        storage.deallocate()
     }
 
     /// The `# key: value` lines before the header.
@@ -181,9 +358,9 @@ public final class TraceReader {
 
     /// The next sample, or `nil` at the end of the file.
     public func next() throws(TraceFormatError) -> AccelSample? {
-        while let line = try readLine() {
+        while let line = try nextLine() {
             lineNumber += 1
-            if let sample = try parser.parse(line: line[...], number: lineNumber) { return sample }
+            if let sample = try parser.parse(bytes: line, number: lineNumber) { return sample }
         }
         return nil
     }
@@ -195,36 +372,43 @@ public final class TraceReader {
         return samples
     }
 
-    private func readLine() throws(TraceFormatError) -> String? {
+    /// The next line's bytes, valid until the next call; `nil` at the end of the file.
+    private func nextLine() throws(TraceFormatError) -> UnsafeBufferPointer<UInt8>? {
+        let base = storage.baseAddress!
+        var searched = start
         while true {
-            if let newline = buffer[bufferStart...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = try decode(buffer[bufferStart..<newline])
-                bufferStart = newline + 1
+            if let newline = memchr(base + searched, Int32(UInt8(ascii: "\n")), end - searched) {
+                let lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
+                start = lineEnd + 1
                 return line
             }
+            searched = end
             if atEndOfFile {
-                guard bufferStart < buffer.count else { return nil }
-                let line = try decode(buffer[bufferStart...])
-                bufferStart = buffer.count
+                guard start < end else { return nil }
+                let line = UnsafeBufferPointer(start: base + start, count: end - start)
+                start = end
                 return line
             }
-            buffer.removeFirst(bufferStart)
-            bufferStart = 0
-            let chunk: Data
-            do {
-                chunk = try handle.read(upToCount: Self.chunkSize) ?? Data()
-            } catch {
-                throw TraceFormatError(file: path, line: lineNumber + 1, problem: "read failed: \(error)")
+            guard end - start <= Self.maximumLineLength else {
+                throw TraceFormatError(
+                    file: path, line: lineNumber + 1,
+                    problem: "a line longer than \(Self.maximumLineLength) bytes: not a trace")
             }
-            if chunk.isEmpty { atEndOfFile = true } else { buffer.append(contentsOf: chunk) }
+            if start > 0 {
+                memmove(base, base + start, end - start)
+                searched -= start
+                end -= start
+                start = 0
+            }
+            var count: Int
+            repeat { count = read(descriptor, base + end, storage.count - end) } while count < 0 && errno == EINTR
+            guard count >= 0 else {
+                throw TraceFormatError(
+                    file: path, line: lineNumber + 1, problem: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { atEndOfFile = true } else { end += count }
         }
-    }
-
-    private func decode(_ bytes: ArraySlice<UInt8>) throws(TraceFormatError) -> String {
-        guard let line = String(validating: bytes, as: UTF8.self) else {
-            throw TraceFormatError(file: path, line: lineNumber + 1, problem: "not valid UTF-8 text")
-        }
-        return line
     }
 }
 

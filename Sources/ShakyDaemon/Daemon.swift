@@ -6,6 +6,7 @@ import ShakyCore
 import ShakyDrivers
 import ShakyProtocol
 import ShakyStore
+import Varlink
 
 /// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
 /// that order and stopped in reverse on SIGTERM or SIGINT.
@@ -15,6 +16,8 @@ import ShakyStore
 public final class Daemon: Sendable {
     /// The game's inbox.
     public let runtime: GameRuntime
+    /// The `Watch` callers, fed by the runtime's events.
+    public let watchers: WatcherHub
     /// The database.
     public let database: AppDatabase
     /// The Varlink service (in-process calls use it directly).
@@ -30,13 +33,14 @@ public final class Daemon: Sendable {
     private let logger: Logger
 
     private init(
-        configuration: DaemonConfiguration, runtime: GameRuntime, database: AppDatabase, service: VarlinkService,
-        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, stateLock: StateDirectoryLock,
-        logger: Logger
+        configuration: DaemonConfiguration, runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase,
+        service: VarlinkService, settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer,
+        stateLock: StateDirectoryLock, logger: Logger
     ) {
         self.stateLock = stateLock
         self.configuration = configuration
         self.runtime = runtime
+        self.watchers = watchers
         self.database = database
         self.service = service
         self.settings = settings
@@ -75,19 +79,22 @@ public final class Daemon: Sendable {
             spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
             sensitivity: initialSensitivity, logger: logger)
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
-            Task { await sensor.setSensitivity(ShakeSensitivity(rawValue: sensitivity.rawValue) ?? .medium) }
+            Task { await sensor.setSensitivity(sensitivity) }
         }
+        let watchers = WatcherHub(logger: logger)
+        await runtime.setEventObserver(watchers.publish)
         let service = try ShakyService.make(
-            runtime: runtime, database: database, settings: settings,
+            runtime: runtime, watchers: watchers, database: database, settings: settings,
             accessPolicy: accessPolicy
-                ?? ControlGroupAccessPolicy.forCurrentProcess(openMethods: ShakyService.openMethods),
+                ?? ControlGroupAccessPolicy.forCurrentProcess(
+                    controlGroupName: "shaky", openMethods: ShakyService.openMethods),
             logger: logger)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
         sound.play(.startup)
         return Daemon(
-            configuration: configuration, runtime: runtime, database: database, service: service, settings: settings,
-            sensor: sensor, sound: sound, stateLock: stateLock, logger: logger)
+            configuration: configuration, runtime: runtime, watchers: watchers, database: database, service: service,
+            settings: settings, sensor: sensor, sound: sound, stateLock: stateLock, logger: logger)
     }
 
     /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd
@@ -105,7 +112,8 @@ public final class Daemon: Sendable {
             if let directory = configuration.privateSocketDirectory { try PrivateSocketDirectory.create(directory) }
             address = .unixSocket(path: configuration.socketPath)
         }
-        let server = try await VarlinkServer.bind(to: address, service: daemon.service, logger: logger)
+        let server = try await VarlinkServer.bind(
+            to: address, service: daemon.service, socketGroup: "shaky", logger: logger)
         logger.info(
             "ready", metadata: ["socket": "\(configuration.socketPath)", "database": "\(configuration.databasePath)"])
         await daemon.runtime.setStatusLineHandler { notifier.status($0) }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ShakyCore
-import ShakyProtocol
 import ShakyStore
 import TriviaEngine
 
@@ -10,10 +9,11 @@ import TriviaEngine
 ///
 /// The runtime owns the ``Game`` and performs what the engine's actions ask: it saves the snapshot in the same
 /// step as each change that matters, schedules the engine's wake-ups on an injected clock, plays sound cues and
-/// broadcasts events to watchers. A change a client asked for is refused when it cannot be saved.
+/// tells its observer every event (``RuntimeEvent``). A change a client asked for is refused when it cannot be
+/// saved. It speaks the engine's and the store's types; the Varlink service maps them to the wire.
 public actor GameRuntime {
-    /// Receives each event for one watcher; returns `false` when the watcher is gone or overflowed.
-    public typealias WatcherSink = @Sendable (VarlinkStreamReply) -> Bool
+    /// Hears every event, on the inbox, in order.
+    public typealias EventObserver = @Sendable (RuntimeEvent) -> Void
 
     private let database: AppDatabase
     private let clock: RuntimeClock
@@ -23,9 +23,8 @@ public actor GameRuntime {
     private var game: Game?
     private var wakeTask: Task<Void, Never>?
     private var wakeGeneration = 0
-    private var watchers: [Int: WatcherSink] = [:]
-    private var nextWatcherID = 0
-    private var sensor = ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "medium")
+    private var observer: EventObserver?
+    private var sensor = SensorReport(state: .absent, shakes: 0, sensitivity: .medium)
     private var sensorDemand: (@Sendable (Bool) -> Void)?
     private var statusLine: (@Sendable (String) -> Void)?
     private var lastSaveFailed = false
@@ -71,9 +70,8 @@ public actor GameRuntime {
     /// Answers at once: the watchdog's proof that the inbox is not stuck.
     public func ping() -> Bool { true }
 
-    /// Saves the game with its clock brought up to now, stops timers and forgets the watchers (on shutdown; the
-    /// server closes their connections).
-    /// Returns whether the game (if any) is saved as it stands.
+    /// Saves the game with its clock brought up to now, stops timers and forgets the observer (on shutdown; the
+    /// server closes the watchers' connections). Returns whether the game (if any) is saved as it stands.
     @discardableResult
     public func shutDown() -> Bool {
         var saved = true
@@ -90,33 +88,33 @@ public actor GameRuntime {
         }
         wakeTask?.cancel()
         wakeTask = nil
-        watchers.removeAll()
+        observer = nil
         return saved
     }
 
     // MARK: Calls
 
     /// The game as it stands.
-    public func status() throws(RuntimeError) -> ShakyAPI.Status {
+    public func status() throws(RuntimeError) -> GameStatus {
         guard let game else { throw .noGame }
-        return ShakyAPI.Status(game.status(at: clock.now()))
+        return game.status(at: clock.now())
     }
 
     /// The standings as they stand (final once the game is over).
-    public func scoreboard() throws(RuntimeError) -> [ShakyAPI.Standing] {
+    public func scoreboard() throws(RuntimeError) -> [GameResult.Standing] {
         guard let game else { throw .noGame }
         let result =
             game.result
             ?? GameResult(
                 teams: game.teams, questionsPlayed: game.round?.number ?? 0, questionCount: game.questionCount,
                 endedEarly: false)
-        return result.standings.map(ShakyAPI.Standing.init)
+        return result.standings
     }
 
     /// Starts a new game.
-    public func newGame(_ request: ShakyAPI.NewGame) throws(RuntimeError) -> ShakyAPI.Status {
+    public func newGame(_ request: NewGameRequest) throws(RuntimeError) -> GameStatus {
         let replacing = game.map { $0.phase != .gameOver } ?? false
-        if replacing, request.replace != true { throw .gameInProgress }
+        if replacing, !request.replace { throw .gameInProgress }
         let pool: [Question]
         do {
             let packs = try request.packs ?? database.packs().map(\.name)
@@ -127,10 +125,9 @@ public actor GameRuntime {
             throw .storageFailed("\(error)")
         }
         let setup = GameSetup(
-            teams: request.teams, questionPool: pool, questionCount: request.questions ?? 10,
-            difficulty: DifficultyFilter(rawValue: (request.difficulty ?? .any).rawValue) ?? .any,
-            settings: try request.rules?.gameSettings() ?? GameSettings(),
-            seed: request.seed.map { UInt64(bitPattern: Int64($0)) } ?? UInt64.random(in: .min ... .max))
+            teams: request.teams, questionPool: pool, questionCount: request.questionCount,
+            difficulty: request.difficulty, settings: request.settings,
+            seed: request.seed ?? UInt64.random(in: .min ... .max))
         let created: Game
         do {
             created = try Game(setup: setup)
@@ -147,21 +144,22 @@ public actor GameRuntime {
         cancelWake()
         game = created
         logger.info("new game", metadata: ["teams": "\(created.teams.map(\.name))", "seed": "\(created.seed)"])
-        broadcast(stateEvent(for: created))
+        let status = created.status(at: clock.now())
+        observer?(.state(status))
         publishStatusLine()
         sensorDemand?(isRoundOpen)
-        return ShakyAPI.Status(created.status(at: clock.now()))
+        return status
     }
 
-    /// Handles a host or player move and returns the game after it.
+    /// Makes a host's or a player's move and returns the game after it.
     @discardableResult
-    public func perform(_ event: GameEvent) throws(RuntimeError) -> ShakyAPI.Status {
-        try handle(event)
+    public func makeMove(_ move: GameEvent) throws(RuntimeError) -> GameStatus {
+        try handle(move)
         return try status()
     }
 
     /// The team up answers; returns whether the answer was right and the game after it.
-    public func answer(team: String, text: String) throws(RuntimeError) -> (correct: Bool, status: ShakyAPI.Status) {
+    public func answer(team: String, text: String) throws(RuntimeError) -> (correct: Bool, status: GameStatus) {
         let actions = try handle(.answer(team: team, text: text))
         let correct = actions.contains { action in
             if case .judged(_, _, true, _) = action { return true }
@@ -182,45 +180,32 @@ public actor GameRuntime {
 
     // MARK: Sensor
 
-    /// The accelerometer as last reported.
-    public func sensorStatus() -> ShakyAPI.SensorStatus { sensor }
+    /// The accelerometer as last reported, with the shakes counted here.
+    public func sensorReport() -> SensorReport { sensor }
 
-    /// Records the accelerometer's state; watchers hear when it goes or comes back.
-    public func updateSensor(_ status: ShakyAPI.SensorStatus) {
-        let wasPresent = sensor.state == .ready || sensor.state == .reading
-        let isPresent = status.state == .ready || status.state == .reading
-        sensor = ShakyAPI.SensorStatus(
-            state: status.state, driver: status.driver, device: status.device, rate: status.rate,
-            shakes: sensor.shakes, sensitivity: status.sensitivity, message: status.message)
-        if wasPresent != isPresent {
-            var event = ShakyAPI.Event(kind: .sensor)
-            event.sensorPresent = isPresent
-            event.sensorDevice = status.device
-            broadcast(event)
-        }
+    /// Records the accelerometer's state (its shake count is kept); the observer hears when it goes or comes back.
+    public func updateSensor(_ report: SensorReport) {
+        let wasPresent = sensor.isPresent
+        let shakes = sensor.shakes
+        sensor = report
+        sensor.shakes = shakes
+        if wasPresent != report.isPresent { observer?(.sensor(present: report.isPresent, device: report.device)) }
     }
 
-    // MARK: Watchers
+    // MARK: Events
 
-    /// Adds a watcher: it gets the current state at once, then every event. Returns its id.
-    public func addWatcher(_ sink: @escaping WatcherSink) -> Int {
-        nextWatcherID += 1
-        let id = nextWatcherID
-        var first = ShakyAPI.Event(kind: .state)
-        if let game { first.status = ShakyAPI.Status(game.status(at: clock.now())) }
-        if let reply = encode(first), sink(reply) {
-            watchers[id] = sink
-        }
-        return id
+    /// Sets who hears every event from now on (the service's watcher hub).
+    public func setEventObserver(_ observer: @escaping EventObserver) {
+        self.observer = observer
     }
 
-    /// Removes a watcher (it hung up).
-    public func removeWatcher(_ id: Int) {
-        watchers.removeValue(forKey: id)
+    /// Runs `body` on the inbox with the game's state now, so no event falls between that state and the ones
+    /// the observer hears after it (how a watcher joins).
+    public func withCurrentState<Result: Sendable>(
+        _ body: @Sendable (RuntimeEvent) throws -> Result
+    ) rethrows -> Result {
+        try body(.state(game?.status(at: clock.now())))
     }
-
-    /// How many watchers are attached.
-    public var watcherCount: Int { watchers.count }
 
     // MARK: The engine
 
@@ -254,7 +239,7 @@ public actor GameRuntime {
             }
         }
         game = next
-        perform(actions)
+        carryOut(actions)
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions
@@ -274,7 +259,8 @@ public actor GameRuntime {
         return true
     }
 
-    private func perform(_ actions: [GameAction]) {
+    /// Does what the engine's actions ask: timers, sound cues, events.
+    private func carryOut(_ actions: [GameAction]) {
         for action in actions {
             switch action {
             case .wake(let delay):
@@ -282,28 +268,9 @@ public actor GameRuntime {
             case .cancelWake:
                 cancelWake()
             default:
-                if let cue = cue(for: action) { sound.play(cue) }
-                if let event = ShakyAPI.Event(action) { broadcast(event) }
+                if let cue = SoundCue(for: action, teams: game?.teams ?? []) { sound.play(cue) }
+                observer?(.action(action))
             }
-        }
-    }
-
-    private func cue(for action: GameAction) -> SoundCue? {
-        switch action {
-        case .hintRevealed: return .hint
-        case .buzzed(let team, _, _, _):
-            let slot = game?.teams.firstIndex { $0.name == team } ?? 0
-            return .buzz(slot: slot)
-        case .judged(_, let given, let correct, _):
-            return correct ? .correct : given == nil ? .timeUp : .wrong
-        case .tick(_, let remaining):
-            return remaining <= .seconds(5) && remaining > .zero ? .tick : nil
-        case .answerRevealed(_, let winner):
-            return winner == nil ? .roundOver : nil
-        case .gameOver:
-            return .gameOver
-        default:
-            return nil
         }
     }
 
@@ -338,41 +305,7 @@ public actor GameRuntime {
         }
     }
 
-    // MARK: Broadcasting
-
-    private func stateEvent(for game: Game) -> ShakyAPI.Event {
-        var event = ShakyAPI.Event(kind: .state)
-        event.status = ShakyAPI.Status(game.status(at: clock.now()))
-        return event
-    }
-
-    private func encode(_ event: ShakyAPI.Event) -> VarlinkStreamReply? {
-        do {
-            return try VarlinkStreamReply(encoding: ShakyAPI.WatchReply(event: event), continues: true)
-        } catch {
-            logger.error("cannot encode an event", metadata: ["error": "\(error)"])
-            return nil
-        }
-    }
-
-    private func broadcast(_ event: ShakyAPI.Event) {
-        guard !watchers.isEmpty, let reply = encode(event) else { return }
-        for (id, sink) in watchers where !sink(reply) {
-            watchers.removeValue(forKey: id)
-            logger.notice("dropped a watcher that stopped reading", metadata: ["watcher": "\(id)"])
-        }
-    }
-
     private func publishStatusLine() {
-        guard let statusLine else { return }
-        guard let game else {
-            statusLine("no game; start one with `shaky new`")
-            return
-        }
-        var line = "\(game.phase)"
-        if game.isPaused { line += ", paused" }
-        if let number = game.round?.number { line += ", question \(number)/\(game.questionCount)" }
-        line += ", " + game.teams.map { "\($0.name) \($0.score)" }.joined(separator: ", ")
-        statusLine(line)
+        statusLine?(game?.statusLine ?? Game.noGameStatusLine)
     }
 }

@@ -1,9 +1,8 @@
-import ShakyProtocol
 import ShakyStore
 import TriviaEngine
 
-/// Why the runtime refused a call, as the Game interface's errors say it.
-public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible, VarlinkErrorConvertible {
+/// Why the runtime refused a call (the Game interface names each case, see `RuntimeError+VarlinkErrorConvertible`).
+public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// There is no game yet.
     case noGame
     /// A game is in play and the call would replace it.
@@ -22,24 +21,6 @@ public enum RuntimeError: Error, Equatable, Sendable, CustomStringConvertible, V
         case .invalidSetup(let message): message
         case .refused(let error): error.description
         case .storageFailed(let message): "the change could not be saved, so nothing changed: \(message)"
-        }
-    }
-
-    public var varlinkReplyError: VarlinkReplyError {
-        let interface = ShakyAPI.gameInterface
-        switch self {
-        case .noGame:
-            return VarlinkReplyError("\(interface).NoGame")
-        case .gameInProgress:
-            return VarlinkReplyError("\(interface).GameInProgress")
-        case .invalidSetup(let message):
-            return VarlinkReplyError("\(interface).InvalidSetup", parameters: ["message": .string(message)])
-        case .refused(let error):
-            return VarlinkReplyError(
-                "\(interface).Refused",
-                parameters: ["reason": .string(error.reasonCode), "message": .string(error.description)])
-        case .storageFailed:
-            return VarlinkReplyError("\(interface).StorageFailed", parameters: ["message": .string(description)])
         }
     }
 }

@@ -1,19 +1,19 @@
 import Logging
+import ShakeDetection
 import ShakyCore
-import ShakyProtocol
 import ShakyStore
 
 /// The live settings: sound on/off, volume and shake sensitivity. A change takes effect at once and is saved.
 public actor SettingsController {
     private let database: AppDatabase
     private let sound: any SoundPlayer
-    private let sensitivityChanged: @Sendable (ShakyAPI.Sensitivity) -> Void
+    private let sensitivityChanged: @Sendable (ShakeSensitivity) -> Void
     private var preferences: DaemonPreferences
 
     /// Loads the saved settings and applies them to `sound`; `sensitivityChanged` hears the detector preset.
     public init(
         database: AppDatabase, sound: any SoundPlayer,
-        sensitivityChanged: @escaping @Sendable (ShakyAPI.Sensitivity) -> Void
+        sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
     ) throws {
         self.database = database
         self.sound = sound
@@ -23,31 +23,29 @@ public actor SettingsController {
     }
 
     /// The settings now.
-    public func current() -> ShakyAPI.Settings {
-        ShakyAPI.Settings(
-            sound: preferences.soundEnabled, volume: preferences.volume,
-            sensitivity: ShakyAPI.Sensitivity(rawValue: preferences.sensitivity) ?? .medium)
+    public func current() -> LiveSettings {
+        LiveSettings(
+            soundEnabled: preferences.soundEnabled, volume: preferences.volume,
+            sensitivity: ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium)
     }
 
-    /// Changes the settings given, saves them, and applies them.
-    public func change(_ request: ShakyAPI.SetSettings) throws(VarlinkReplyError) -> ShakyAPI.Settings {
+    /// Changes the settings given (`nil`: keep), saves them, and applies them.
+    public func change(
+        soundEnabled: Bool? = nil, volume: Double? = nil, sensitivity: ShakeSensitivity? = nil
+    ) throws(InvalidSetting) -> LiveSettings {
         var next = preferences
-        if let sound = request.sound { next.soundEnabled = sound }
-        if let volume = request.volume {
+        if let soundEnabled { next.soundEnabled = soundEnabled }
+        if let volume {
             guard volume.isFinite, (0...1).contains(volume) else {
-                throw VarlinkReplyError(
-                    "\(ShakyAPI.settingsInterface).InvalidSetting",
-                    parameters: ["name": .string("volume"), "message": .string("volume must be between 0 and 1")])
+                throw InvalidSetting(name: "volume", message: "volume must be between 0 and 1")
             }
             next.volume = volume
         }
-        if let sensitivity = request.sensitivity { next.sensitivity = sensitivity.rawValue }
+        if let sensitivity { next.sensitivity = sensitivity.rawValue }
         do {
             try database.savePreferences(next)
         } catch {
-            throw VarlinkReplyError(
-                "\(ShakyAPI.settingsInterface).InvalidSetting",
-                parameters: ["name": .string("settings"), "message": .string("\(error)")])
+            throw InvalidSetting(name: "settings", message: "\(error)")
         }
         let sensitivityMoved = next.sensitivity != preferences.sensitivity
         preferences = next
@@ -55,4 +53,29 @@ public actor SettingsController {
         if sensitivityMoved { sensitivityChanged(current().sensitivity) }
         return current()
     }
+}
+
+/// The settings that change live: what `Settings.Get` answers.
+public struct LiveSettings: Sendable, Equatable {
+    /// Sound cues on or off.
+    public var soundEnabled: Bool
+    /// From 0 to 1.
+    public var volume: Double
+    /// How hard a shake must be to count.
+    public var sensitivity: ShakeSensitivity
+
+    /// Creates settings.
+    public init(soundEnabled: Bool, volume: Double, sensitivity: ShakeSensitivity) {
+        self.soundEnabled = soundEnabled
+        self.volume = volume
+        self.sensitivity = sensitivity
+    }
+}
+
+/// A setting that cannot be changed as asked: which one, and why, said for people.
+public struct InvalidSetting: Error, Equatable, Sendable {
+    /// The setting (`volume`), or `settings` when saving failed.
+    public var name: String
+    /// What is wrong.
+    public var message: String
 }

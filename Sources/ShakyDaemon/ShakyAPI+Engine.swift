@@ -1,3 +1,4 @@
+import ShakeDetection
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
@@ -47,7 +48,7 @@ extension ShakyAPI.Result {
     }
 }
 
-extension ShakyAPI.Phase {
+extension ShakyAPI.State.Phase {
     init(_ phase: GamePhase) {
         switch phase {
         case .ready: self = .ready
@@ -59,17 +60,17 @@ extension ShakyAPI.Phase {
     }
 }
 
-extension ShakyAPI.Status {
+extension ShakyAPI.State {
     init(_ status: GameStatus) {
         self.init(
-            phase: ShakyAPI.Phase(status.phase), paused: status.isPaused, teamUp: status.teamUp,
+            phase: ShakyAPI.State.Phase(status.phase), paused: status.isPaused, teamUp: status.teamUp,
             questionNumber: status.questionNumber, questionCount: status.questionCount, question: status.questionText,
             tiles: status.display?.tiles.map(ShakyAPI.Tile.init), pattern: status.display?.pattern,
             points: status.points, hintsUsed: status.hintsUsed, hintsLeft: status.hintsLeft,
             remaining: status.remaining?.seconds,
             teams: status.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.score) },
             buzzes: status.buzzOrder.enumerated().map {
-                ShakyAPI.Buzz(team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds)
+                ShakyAPI.BuzzEntry(team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds)
             },
             answer: status.revealedAnswer, roundWinner: status.roundWinner,
             result: status.result.map(ShakyAPI.Result.init))
@@ -142,6 +143,36 @@ extension ShakyAPI.Event {
     }
 }
 
+extension ShakyAPI.Event {
+    /// The event watchers see for a runtime event, or `nil` for what is the runtime's alone.
+    init?(_ event: RuntimeEvent) {
+        switch event {
+        case .state(let status):
+            self.init(kind: .state, status: status.map(ShakyAPI.State.init))
+        case .action(let action):
+            self.init(action)
+        case .sensor(let present, let device):
+            self.init(kind: .sensor, sensorPresent: present, sensorDevice: device)
+        }
+    }
+}
+
+extension ShakyAPI.SensorStatus {
+    init(_ report: SensorReport) {
+        let state: ShakyAPI.SensorStatus.State =
+            switch report.state {
+            case .absent: .absent
+            case .ready: .ready
+            case .reading: .reading
+            case .gone: .gone
+            }
+        self.init(
+            state: state, driver: report.driver, device: report.device, rate: report.rate, shakes: report.shakes,
+            sensitivity: ShakyAPI.SensorStatus.Sensitivity(rawValue: report.sensitivity.rawValue) ?? .medium,
+            message: report.message)
+    }
+}
+
 extension ShakyAPI.Rules {
     /// The engine's settings: the defaults with every field given here replaced. Throws `invalidSetup`
     /// naming the field when a duration is a number no rule could take (the engine checks the rest).
@@ -183,13 +214,13 @@ extension ShakyAPI.Question {
         self.init(
             text: question.text, answer: question.answer,
             alternates: question.alternates.isEmpty ? nil : question.alternates,
-            difficulty: ShakyAPI.Difficulty(rawValue: question.difficulty.rawValue) ?? .medium)
+            difficulty: ShakyAPI.Question.Difficulty(rawValue: question.difficulty.rawValue) ?? .medium)
     }
 
     var engineQuestion: Question {
         Question(
             text: text, answer: answer, alternates: alternates ?? [],
-            difficulty: Difficulty(rawValue: difficulty.rawValue) ?? .medium)
+            difficulty: TriviaEngine.Difficulty(rawValue: difficulty.rawValue) ?? .medium)
     }
 }
 
@@ -198,7 +229,7 @@ extension ShakyAPI.StoredQuestion {
         self.init(
             id: Int(stored.id), pack: stored.packName, text: stored.question.text, answer: stored.question.answer,
             alternates: stored.question.alternates,
-            difficulty: ShakyAPI.Difficulty(rawValue: stored.question.difficulty.rawValue) ?? .medium)
+            difficulty: ShakyAPI.Question.Difficulty(rawValue: stored.question.difficulty.rawValue) ?? .medium)
     }
 }
 

@@ -51,13 +51,18 @@ enum ReaderWait {
 /// One run of a source's reader thread: where samples go, and how the thread is told to stop.
 ///
 /// The thread owns the device handles while it runs; it frees them (disabling the buffer, closing the
-/// node) when its body returns, before ``waitUntilFinished()`` returns.
+/// node) when its body returns, before ``waitUntilFinished()`` returns. It also owns the session's filter
+/// (the shake detector) and its pacing: only a sample the filter keeps crosses into Swift concurrency.
 final class ReaderSession: Sendable {
     /// The samples' way out.
     let continuation: AsyncThrowingStream<AccelSample, any Error>.Continuation
     private let wakeup: WakeupPipe
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// Set and used only by the reader thread, from the start of its body to its end.
+    private nonisolated(unsafe) var filter: SampleFilter = { _ in true }
+    /// Used only by the reader thread.
+    private nonisolated(unsafe) var pacing = ReadPacing()
 
     private init(continuation: AsyncThrowingStream<AccelSample, any Error>.Continuation, wakeup: WakeupPipe) {
         self.continuation = continuation
@@ -66,24 +71,29 @@ final class ReaderSession: Sendable {
 
     /// Starts `body` on a new thread named `name` and returns the session and its stream.
     ///
-    /// The stream finishes when `body` returns (normally) or throws (with that error).
+    /// The thread first makes its filter with `makeFilter`; the stream carries the samples the filter keeps and
+    /// finishes when `body` returns (normally) or throws (with that error).
     static func launch(
-        name: String, body: @escaping @Sendable (ReaderSession) throws -> Void
+        name: String, keeping makeFilter: @escaping @Sendable () -> SampleFilter,
+        body: @escaping @Sendable (ReaderSession) throws -> Void
     ) throws -> (ReaderSession, AsyncThrowingStream<AccelSample, any Error>) {
         let (stream, continuation) = AsyncThrowingStream<AccelSample, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(16 * 1024))
         let session = ReaderSession(continuation: continuation, wakeup: try WakeupPipe())
         continuation.onTermination = { [weak session] _ in session?.requestStop() }
         let thread = Thread {
+            session.filter = makeFilter()
             do {
                 try body(session)
                 session.continuation.finish()
             } catch {
                 session.continuation.finish(throwing: error)
             }
+            session.filter = { _ in true }
             session.finished.signal()
         }
         thread.name = name
+        thread.stackSize = 256 * 1024
         thread.start()
         return (session, stream)
     }
@@ -109,9 +119,29 @@ final class ReaderSession: Sendable {
         waitUntilFinished()
     }
 
-    /// Delivers one sample.
+    /// Delivers one sample: the filter runs here, on the reader thread; only a kept sample enters the stream.
     func yield(_ sample: AccelSample) {
-        continuation.yield(sample)
+        pacing.note(sample)
+        if filter(sample) { continuation.yield(sample) }
+    }
+
+    /// Blocks until the next batch of samples can be read from `fd`, or a stop is requested.
+    ///
+    /// First lets the pacing's period pass since the previous wake-up (``ReadPacing/restPeriod`` at rest,
+    /// ``ReadPacing/motionPeriod`` within ``ReadPacing/motionHold`` of a moving sample), so one wake-up reads
+    /// several samples; a device that fills its buffer up to a watermark is already readable then, and the `poll`
+    /// returns at once. A stop during the wait reads what the device already has, once.
+    func waitForBatch(readable fd: Int32, device: String) throws(DeviceError) -> ReaderWait {
+        guard try sleep(untilMonotonic: pacing.lastWakeup + pacing.period) else {
+            guard !pacing.drained else { return .stopped }
+            pacing.drained = true
+            var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = try checkSyscall("wait for data", device: device) { poll(&pending, 1, 0) }
+            return ready > 0 ? .readable : .stopped
+        }
+        let result = try wait(readable: fd, device: device)
+        pacing.lastWakeup = monotonicSeconds()
+        return result
     }
 
     /// Blocks until `fd` is readable, a stop is requested, or `timeoutMilliseconds` pass (-1: no timeout).
@@ -139,6 +169,43 @@ final class ReaderSession: Sendable {
             case .readable, .timedOut: continue
             }
         }
+    }
+}
+
+/// When a reader thread wakes up: every ``restPeriod`` at rest, every ``motionPeriod`` in motion.
+///
+/// At 100 Hz that is 20 wake-ups a second at rest (5 samples each) and 40 in motion (2–3 samples each), instead
+/// of 100. A shake needs sustained motion before it completes, so by then the reader wakes every
+/// ``motionPeriod`` and the shake is passed on within 25 ms of the sample that completed it.
+struct ReadPacing {
+    /// The time between wake-ups at rest, seconds.
+    static let restPeriod = 0.05
+    /// The time between wake-ups in motion, seconds: the most a shake waits on the reader.
+    static let motionPeriod = 0.025
+    /// How long after a moving sample (sample time) the reader keeps the motion period, seconds.
+    static let motionHold = 0.5
+    /// How far the magnitude may stray from 1 g and still count as rest, m/s².
+    static let restTolerance = 2.0
+    /// CLOCK_MONOTONIC seconds of the last wake-up.
+    var lastWakeup = monotonicSeconds()
+    /// Whether the samples gathered when the stop came have been read.
+    var drained = false
+    private var lastSampleTime = -Double.infinity
+    private var movingUntil = -Double.infinity
+
+    /// Whether the latest samples were moving.
+    var isMoving: Bool { lastSampleTime < movingUntil }
+
+    /// The time to the next wake-up, seconds.
+    var period: Double { isMoving ? Self.motionPeriod : Self.restPeriod }
+
+    /// Takes note of a sample read.
+    mutating func note(_ sample: AccelSample) {
+        lastSampleTime = sample.timestamp
+        let squared = sample.x * sample.x + sample.y * sample.y + sample.z * sample.z
+        let low = AccelSample.standardGravity - Self.restTolerance
+        let high = AccelSample.standardGravity + Self.restTolerance
+        if !(squared >= low * low && squared <= high * high) { movingUntil = sample.timestamp + Self.motionHold }
     }
 }
 
@@ -179,10 +246,11 @@ final class ReaderSessionSlot: Sendable {
 
     /// Stops the previous session (if any), then launches a new one.
     func start(
-        name: String, body: @escaping @Sendable (ReaderSession) throws -> Void
+        name: String, keeping makeFilter: @escaping @Sendable () -> SampleFilter,
+        body: @escaping @Sendable (ReaderSession) throws -> Void
     ) throws -> AsyncThrowingStream<AccelSample, any Error> {
         stop()
-        let (session, stream) = try ReaderSession.launch(name: name, body: body)
+        let (session, stream) = try ReaderSession.launch(name: name, keeping: makeFilter, body: body)
         let previous = current.withLock { slot in
             defer { slot = session }
             return slot
@@ -194,11 +262,12 @@ final class ReaderSessionSlot: Sendable {
     /// Stops the previous session, sets the device up with `open` (its errors reach the caller, on the caller's
     /// thread), then reads it on a new thread, which owns the reading from then on.
     func start(
-        name: String, opening open: () throws -> any AccelerometerReading
+        name: String, keeping makeFilter: @escaping @Sendable () -> SampleFilter = { { _ in true } },
+        opening open: () throws -> any AccelerometerReading
     ) throws -> AsyncThrowingStream<AccelSample, any Error> {
         stop()
         let handOver = HandOver(try open())
-        return try start(name: name) { session in try handOver.take().run(session) }
+        return try start(name: name, keeping: makeFilter) { session in try handOver.take().run(session) }
     }
 
     /// Stops the current session and waits until its thread has freed the device.

@@ -30,7 +30,13 @@ public final class EvdevAccelerometer: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        try slot.start(name: "evdev \(info.devicePath)") {
+        try start(keeping: { { _ in true } })
+    }
+
+    public func start(
+        keeping makeFilter: @escaping @Sendable () -> SampleFilter
+    ) throws -> AsyncThrowingStream<AccelSample, any Error> {
+        try slot.start(name: "evdev \(info.devicePath)", keeping: makeFilter) {
             let device = try EvdevDevice(path: info.devicePath)
             let axes = try device.accelerometerAxes()
             device.useMonotonicClock()
@@ -160,6 +166,8 @@ final class EvdevReading: AccelerometerReading {
         let sync = LIBEVDEV_READ_FLAG_SYNC.rawValue
         var event = input_event()
         while true {
+            // Not paced: after a SYN_DROPPED libevdev discards what is queued up to the next report, so a reader
+            // that lets events gather would lose whole reports. Every available event is read per wake-up.
             switch try session.wait(readable: device.descriptor, device: device.path) {
             case .stopped: return
             case .timedOut: continue

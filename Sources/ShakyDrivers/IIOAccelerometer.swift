@@ -38,7 +38,13 @@ public final class IIOAccelerometer: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        try slot.start(name: "\(info.driver) \(deviceID)") {
+        try start(keeping: { { _ in true } })
+    }
+
+    public func start(
+        keeping makeFilter: @escaping @Sendable () -> SampleFilter
+    ) throws -> AsyncThrowingStream<AccelSample, any Error> {
+        try slot.start(name: "\(info.driver) \(deviceID)", keeping: makeFilter) {
             switch mode {
             case .buffered: try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev)
             case .polled: try IIOPolledReading(deviceID: deviceID, rate: rate, udev: udev)

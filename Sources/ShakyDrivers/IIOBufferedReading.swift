@@ -40,6 +40,8 @@ final class IIOBufferedReading: AccelerometerReading {
     private let mountMatrix: MountMatrix
     /// The rate the device reports after setup.
     let rate: Double?
+    /// The most scans one `iio_buffer_refill` reads.
+    static let scansPerRefill = 64
 
     /// Sets up `deviceID` and enables its buffer. Throws when any step fails (the polled driver is the fallback).
     init(deviceID: String, rate wantedRate: Double, udev: UdevDevice?) throws {
@@ -65,7 +67,11 @@ final class IIOBufferedReading: AccelerometerReading {
         if device.attribute("current_timestamp_clock") != nil {
             try? device.writeAttribute("current_timestamp_clock", "monotonic")
         }
-        let buffer = try IIOBuffer(device: device, scansPerRefill: 1)
+        // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
+        // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
+        let watermark = max(1, Int(((rate ?? wantedRate) * ReadPacing.motionPeriod).rounded(.down)))
+        _ = iio_device_buffer_attr_write(device.pointer, "watermark", "\(min(watermark, Self.scansPerRefill))")
+        let buffer = try IIOBuffer(device: device, scansPerRefill: Self.scansPerRefill)
         self.buffer = buffer
         try checkNegativeErrno(
             iio_buffer_set_blocking_mode(buffer.pointer, false), "set non-blocking reads", device: device.devicePath)
@@ -91,47 +97,57 @@ final class IIOBufferedReading: AccelerometerReading {
         timestamp = try timestampChannel.map { try layout($0) }
     }
 
-    /// Reads scans until stopped; each becomes one sample.
+    /// Reads scans until stopped, a batch per wake-up; each scan becomes one sample.
     func run(_ session: ReaderSession) throws {
+        let step = iio_buffer_step(buffer.pointer)
+        let capacity = step * Self.scansPerRefill
         while true {
-            switch try session.wait(readable: pollDescriptor, device: devicePath) {
+            switch try session.waitForBatch(readable: pollDescriptor, device: devicePath) {
             case .stopped: return
             case .timedOut: continue
             case .readable: break
             }
-            let count = iio_buffer_refill(buffer.pointer)
-            if count == -Int(EAGAIN) { continue }
-            do {
-                try checkNegativeErrno(count, "read a scan", device: devicePath)
-            } catch {
-                if session.isStopRequested { return }
-                throw error.classified
-            }
-            let start = iio_buffer_start(buffer.pointer)!
-            let step = iio_buffer_step(buffer.pointer)
-            var scan = 0
-            while scan + step <= count {
-                session.yield(decodeScan(UnsafeRawBufferPointer(start: start + scan, count: step)))
-                scan += step
+            // A full refill may have left more behind; a partial one read all there was.
+            var count = capacity
+            while count == capacity {
+                count = iio_buffer_refill(buffer.pointer)
+                if count == -Int(EAGAIN) { break }
+                do {
+                    try checkNegativeErrno(count, "read a scan", device: devicePath)
+                } catch {
+                    if session.isStopRequested { return }
+                    throw error.classified
+                }
+                let start = UnsafeRawPointer(iio_buffer_start(buffer.pointer)!)
+                var scan = 0
+                while scan + step <= count {
+                    session.yield(decodeScan(start + scan))
+                    scan += step
+                }
             }
         }
     }
 
     /// Turns one scan's bytes into a sample in m/s².
-    private func decodeScan(_ bytes: UnsafeRawBufferPointer) -> AccelSample {
-        var values = [0.0, 0.0, 0.0]
-        for (index, axis) in axes.enumerated() {
-            let raw = axis.format.decode(UnsafeRawBufferPointer(rebasing: bytes[axis.byteOffset...]))
-            values[index] = (Double(raw) + axis.offset) * axis.scale
+    private func decodeScan(_ bytes: UnsafeRawPointer) -> AccelSample {
+        func axis(_ index: Int) -> Double {
+            let axis = axes[index]
+            let raw = axis.format.decode(
+                UnsafeRawBufferPointer(start: bytes + axis.byteOffset, count: axis.format.storageBytes))
+            return (Double(raw) + axis.offset) * axis.scale
         }
         let time: Double
         if let timestamp {
             time =
-                Double(timestamp.format.decode(UnsafeRawBufferPointer(rebasing: bytes[timestamp.byteOffset...]))) / 1e9
+                Double(
+                    timestamp.format.decode(
+                        UnsafeRawBufferPointer(
+                            start: bytes + timestamp.byteOffset, count: timestamp.format.storageBytes)))
+                / 1e9
         } else {
             time = monotonicSeconds()
         }
-        let (x, y, z) = mountMatrix.apply(x: values[0], y: values[1], z: values[2])
+        let (x, y, z) = mountMatrix.apply(x: axis(0), y: axis(1), z: axis(2))
         return AccelSample(timestamp: time, x: x, y: y, z: z)
     }
 }

@@ -1,4 +1,5 @@
 import ShakyCore
+import Varlink
 
 extension JSONValue {
     /// This value with every string (keys too) made printable by `TerminalText.printable(_:)`: what the client

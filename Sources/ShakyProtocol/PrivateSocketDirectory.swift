@@ -1,3 +1,5 @@
+import Varlink
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,19 +1,22 @@
 import ShakyCore
+import Varlink
 
 /// A typed client of the Shaky Words daemon: one method per method of its Varlink interfaces.
 ///
 /// ```swift
 /// let client = try await ShakyClient.connect(socketPath: nil)   // SHAKY_SOCKET or the default sockets
 /// defer { Task { await client.close() } }
-/// let status = try await client.next()
+/// let state = try await client.game.next()
 /// ```
 ///
-/// Calls may run concurrently on the one connection; ``watch()`` opens a connection of its own, so
-/// calls made while watching are answered at once. Every error is a ``ShakyClientError``.
+/// Its typed calls, generated from the interface files, are grouped by interface: ``game``, ``packs``,
+/// ``sensor``, ``settings``. Calls may run concurrently on the one connection; a streaming call (`Watch`)
+/// opens a connection of its own, so calls made while watching are answered at once. Every error is a
+/// ``ShakyClientError``.
 public final class ShakyClient: Sendable {
     /// The socket this client is connected to.
     public let socketPath: String
-    private let connection: VarlinkClient
+    let connection: VarlinkClient
 
     private init(socketPath: String, connection: VarlinkClient) {
         self.socketPath = socketPath
@@ -69,28 +72,6 @@ public final class ShakyClient: Sendable {
         await connection.close()
     }
 
-    /// Calls `method` (fully qualified) with `request` and decodes its reply.
-    public func call<Request: Encodable, Reply: Decodable>(
-        _ method: String, _ request: Request, as reply: Reply.Type = Reply.self
-    ) async throws(ShakyClientError) -> Reply {
-        let parameters: VarlinkObject
-        do {
-            guard case .object(let object) = try JSONValue(encoding: request) else {
-                throw ShakyClientError.protocolError("the parameters of \(method) are not an object")
-            }
-            parameters = object
-        } catch {
-            throw error as? ShakyClientError ?? .protocolError("cannot encode the parameters of \(method): \(error)")
-        }
-        let replyParameters: VarlinkObject
-        do {
-            replyParameters = try await connection.call(method, parameters: parameters)
-        } catch {
-            throw ShakyClientError(error, path: socketPath)
-        }
-        return try Self.decode(replyParameters, as: Reply.self, from: method)
-    }
-
     static func decode<Reply: Decodable>(
         _ parameters: VarlinkObject, as type: Reply.Type, from method: String
     ) throws(ShakyClientError) -> Reply {
@@ -104,81 +85,15 @@ public final class ShakyClient: Sendable {
 }
 
 extension ShakyClient {
-    private static func game(_ method: String) -> String { ShakyAPI.gameInterface + "." + method }
+    /// `io.shakywords.Game`: the game in play, its history and leaderboard.
+    public var game: ShakyAPI.GameInterface.Client<ShakyClient> { .init(self) }
 
-    /// `Game.New`: starts a new game.
-    public func newGame(_ setup: ShakyAPI.NewGame) async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("New"), setup, as: ShakyAPI.StatusReply.self).status
-    }
+    /// `io.shakywords.Packs`: the quiz packs.
+    public var packs: ShakyAPI.PacksInterface.Client<ShakyClient> { .init(self) }
 
-    /// `Game.Next`: opens the next question, or ends the game after the last.
-    public func next() async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("Next"), ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
-    }
+    /// `io.shakywords.Sensor`: the accelerometer.
+    public var sensor: ShakyAPI.SensorInterface.Client<ShakyClient> { .init(self) }
 
-    /// `Game.Skip`: closes the current question without points.
-    public func skip() async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("Skip"), ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.Pause`: freezes the countdown.
-    public func pause() async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("Pause"), ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.Resume`: lets the countdown run again.
-    public func resume() async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("Resume"), ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.End`: ends the game now.
-    public func end() async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("End"), ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.Buzz`: `team` indicates it knows the answer.
-    public func buzz(team: String) async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("Buzz"), ShakyAPI.TeamParameter(team: team), as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.Answer`: the team up gives its answer.
-    public func answer(team: String, answer: String) async throws(ShakyClientError) -> ShakyAPI.AnswerReply {
-        try await call(Self.game("Answer"), ShakyAPI.AnswerParameters(team: team, answer: answer))
-    }
-
-    /// `Game.Hint`: reveals one more letter.
-    public func hint() async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("Hint"), ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.AdjustScore`: adds (or takes, with a negative `delta`) points.
-    public func adjustScore(
-        team: String, delta: Int, reason: String
-    ) async throws(ShakyClientError) -> ShakyAPI.Status {
-        let parameters = ShakyAPI.AdjustScoreParameters(team: team, delta: delta, reason: reason)
-        return try await call(Self.game("AdjustScore"), parameters, as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.Status`: the game as it stands.
-    public func status() async throws(ShakyClientError) -> ShakyAPI.Status {
-        try await call(Self.game("Status"), ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
-    }
-
-    /// `Game.Scoreboard`: teams by points, with shared ranks.
-    public func scoreboard() async throws(ShakyClientError) -> [ShakyAPI.Standing] {
-        try await call(Self.game("Scoreboard"), ShakyAPI.Empty(), as: ShakyAPI.ScoreboardReply.self).standings
-    }
-
-    /// `Game.History`: finished games, newest first.
-    public func history(limit: Int? = nil) async throws(ShakyClientError) -> [ShakyAPI.FinishedGame] {
-        try await call(Self.game("History"), ShakyAPI.LimitParameter(limit: limit), as: ShakyAPI.HistoryReply.self)
-            .games
-    }
-
-    /// `Game.Leaderboard`: teams by wins, then points.
-    public func leaderboard(limit: Int? = nil) async throws(ShakyClientError) -> [ShakyAPI.LeaderboardEntry] {
-        try await call(
-            Self.game("Leaderboard"), ShakyAPI.LimitParameter(limit: limit), as: ShakyAPI.LeaderboardReply.self
-        ).entries
-    }
+    /// `io.shakywords.Settings`: the daemon's live settings.
+    public var settings: ShakyAPI.SettingsInterface.Client<ShakyClient> { .init(self) }
 }

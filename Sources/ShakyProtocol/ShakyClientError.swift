@@ -1,5 +1,6 @@
 import NIOCore
 import ShakyCore
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import ShakyProtocol
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -318,84 +319,8 @@ private final class RunningDaemon: @unchecked Sendable {
 }
 
 extension DaemonProcess {
-    /// Typed calls of `io.shakywords.Game` (and pack set-up) over one connection to a daemon.
-    public struct GameClient: Sendable {
-        /// The connection.
-        public let connection: VarlinkClient
-
-        /// Wraps a connection.
-        public init(_ connection: VarlinkClient) {
-            self.connection = connection
-        }
-
-        private func game<Request: Encodable, Reply: Decodable>(
-            _ method: String, _ request: Request, as reply: Reply.Type = ShakyAPI.StatusReply.self
-        ) async throws -> Reply {
-            try await connection.call("\(ShakyAPI.gameInterface).\(method)", request, as: Reply.self)
-        }
-
-        /// `Game.New`.
-        public func new(_ request: ShakyAPI.NewGame) async throws -> ShakyAPI.Status {
-            try await game("New", request).status
-        }
-
-        /// `Game.Next`.
-        public func next() async throws -> ShakyAPI.Status { try await game("Next", ShakyAPI.Empty()).status }
-        /// `Game.Skip`.
-        public func skip() async throws -> ShakyAPI.Status { try await game("Skip", ShakyAPI.Empty()).status }
-        /// `Game.Pause`.
-        public func pause() async throws -> ShakyAPI.Status { try await game("Pause", ShakyAPI.Empty()).status }
-        /// `Game.Resume`.
-        public func resume() async throws -> ShakyAPI.Status { try await game("Resume", ShakyAPI.Empty()).status }
-        /// `Game.End`.
-        public func end() async throws -> ShakyAPI.Status { try await game("End", ShakyAPI.Empty()).status }
-        /// `Game.Hint`.
-        public func hint() async throws -> ShakyAPI.Status { try await game("Hint", ShakyAPI.Empty()).status }
-        /// `Game.Status`.
-        public func status() async throws -> ShakyAPI.Status { try await game("Status", ShakyAPI.Empty()).status }
-
-        /// `Game.Buzz`.
-        public func buzz(_ team: String) async throws -> ShakyAPI.Status {
-            try await game("Buzz", ShakyAPI.TeamParameter(team: team)).status
-        }
-
-        /// `Game.Answer`.
-        public func answer(_ team: String, _ answer: String) async throws -> ShakyAPI.AnswerReply {
-            try await game(
-                "Answer", ShakyAPI.AnswerParameters(team: team, answer: answer), as: ShakyAPI.AnswerReply.self)
-        }
-
-        /// `Game.AdjustScore`.
-        public func adjustScore(_ team: String, by delta: Int, reason: String) async throws -> ShakyAPI.Status {
-            try await game("AdjustScore", ShakyAPI.AdjustScoreParameters(team: team, delta: delta, reason: reason))
-                .status
-        }
-
-        /// `Game.History`.
-        public func history(limit: Int? = nil) async throws -> [ShakyAPI.FinishedGame] {
-            try await game("History", ShakyAPI.LimitParameter(limit: limit), as: ShakyAPI.HistoryReply.self).games
-        }
-
-        /// Creates a pack holding `questions` (`Packs.Create`, then `Packs.AddQuestion` for each).
-        public func createPack(_ name: String, questions: [ShakyAPI.Question]) async throws {
-            let packs = ShakyAPI.packsInterface
-            _ = try await connection.call("\(packs).Create", ShakyAPI.PackName(name: name), as: ShakyAPI.PackReply.self)
-            for question in questions {
-                _ = try await connection.call(
-                    "\(packs).AddQuestion", ShakyAPI.AddQuestion(pack: name, question: question),
-                    as: ShakyAPI.QuestionReply.self)
-            }
-        }
-
-        /// `Game.Watch` with `more`: the current state, then every event, read in the background.
-        ///
-        /// Watch on a connection of its own: a stream holds its connection until it ends.
-        public func watch() throws -> EventWatch {
-            EventWatch(
-                try connection.callMore(
-                    "\(ShakyAPI.gameInterface).Watch", ShakyAPI.Empty(), as: ShakyAPI.WatchReply.self))
-        }
-    }
+    /// The generated typed client of `io.shakywords.Game` over one connection to a daemon.
+    public typealias GameClient = ShakyAPI.GameInterface.Client<VarlinkClient>
 
     /// A `Game.Watch` stream read in the background, so a test can wait for the next event it cares about with a
     /// deadline instead of sleeping.
@@ -404,7 +329,7 @@ extension DaemonProcess {
         private let pump: Task<Void, Never>
 
         /// Starts reading `events`.
-        public init(_ events: AsyncThrowingStream<ShakyAPI.WatchReply, any Error>) {
+        public init(_ events: AsyncThrowingStream<ShakyAPI.GameInterface.WatchReply, any Error>) {
             let inbox = inbox
             pump = Task {
                 do {
@@ -529,5 +454,23 @@ private final class Inbox: Sendable {
             return waiter
         }
         waiter?.continuation.resume(returning: nil)
+    }
+}
+
+extension ShakyAPI.GameInterface.Client where Transport == VarlinkClient {
+    /// Creates a pack holding `questions` (`Packs.Create`, then `Packs.AddQuestion` for each).
+    public func createPack(_ name: String, questions: [ShakyAPI.Question]) async throws {
+        let packs = ShakyAPI.PacksInterface.Client(transport)
+        _ = try await packs.create(name: name)
+        for question in questions {
+            _ = try await packs.addQuestion(pack: name, question: question)
+        }
+    }
+
+    /// `Watch` read in the background: the current state, then every event.
+    ///
+    /// Watch on a connection of its own: a stream holds its connection until it ends.
+    public func watchInBackground() async throws -> DaemonProcess.EventWatch {
+        DaemonProcess.EventWatch(try await watch())
     }
 }

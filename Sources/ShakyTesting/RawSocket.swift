@@ -1,5 +1,6 @@
 import Foundation
 import ShakyProtocol
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

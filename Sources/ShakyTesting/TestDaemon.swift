@@ -1,6 +1,7 @@
 import Logging
 import ShakyDaemon
 import ShakyProtocol
+import Varlink
 
 /// Runs a test body against a real ``Daemon``, either in-process or over a real Unix socket.
 ///

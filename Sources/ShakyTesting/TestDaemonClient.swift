@@ -1,5 +1,7 @@
 import ShakyDaemon
 import ShakyProtocol
+import TriviaEngine
+import Varlink
 
 /// What a test body holds in ``TestDaemon/run(_:stateDirectory:accessPolicy:peer:soundPlayer:_:)``: calls and
 /// watches that work the same in both modes, plus the daemon itself, its clock and its sound player.
@@ -49,7 +51,7 @@ public final class TestDaemonClient: Sendable {
     /// A countdown runs, yet the runtime set no timer on the clock within 10 s of real time.
     public struct ClockDidNotSettle: Error, CustomStringConvertible {
         /// The game as it stood.
-        public var status: ShakyAPI.Status
+        public var status: GameStatus
         public var description: String { "a countdown runs but the runtime set no timer: \(status)" }
     }
 
@@ -103,14 +105,14 @@ public final class TestDaemonClient: Sendable {
     }
 
     /// `io.shakywords.Game.Status`, decoded.
-    public func status() async throws -> ShakyAPI.Status {
-        try await call("io.shakywords.Game.Status", as: ShakyAPI.StatusReply.self).status
+    public func status() async throws -> ShakyAPI.State {
+        try await call("io.shakywords.Game.Status", as: ShakyAPI.GameInterface.StatusReply.self).status
     }
 
     /// Calls a Game method that answers with the game's state (`Next`, `Buzz`, `Hint`…), decoded.
     @discardableResult
-    public func game(_ member: String, _ parameters: VarlinkObject = [:]) async throws -> ShakyAPI.Status {
-        try await call("io.shakywords.Game." + member, parameters, as: ShakyAPI.StatusReply.self).status
+    public func game(_ member: String, _ parameters: VarlinkObject = [:]) async throws -> ShakyAPI.State {
+        try await call("io.shakywords.Game." + member, parameters, as: ShakyAPI.GameInterface.StatusReply.self).status
     }
 
     /// Calls `io.shakywords.Game.Watch` with `more` and returns its replies as they come.
@@ -197,7 +199,7 @@ public final class TestDaemonClient: Sendable {
         while true {
             if clock.sleeperCount > 0 { return }
             guard let status = try? await daemon.runtime.status() else { return }
-            let running = (status.phase == .indication || status.phase == .answering) && !status.paused
+            let running = status.phase.hasTimer && !status.isPaused
             if !running { return }
             guard ContinuousClock.now < deadline else { throw ClockDidNotSettle(status: status) }
             await Task.yield()

@@ -1,4 +1,5 @@
 import ShakyProtocol
+import Varlink
 
 /// The replies of a streaming call (such as `Watch`), read one at a time, each within a deadline.
 ///

@@ -1,4 +1,5 @@
 import ShakyProtocol
+import Varlink
 
 extension Benchmark {
     /// Calls per second over the socket.
@@ -19,8 +20,9 @@ private func runCallRateBenchmark(_ arguments: BenchmarkArguments) async throws 
         let host = try await bench.connect()
         try await bench.newGame(client: host)
         try await bench.game("Next", on: host)
-        let cases: [(String, ShakyAPI.AdjustScoreParameters?)] = [
-            ("Status", nil), ("AdjustScore", ShakyAPI.AdjustScoreParameters(team: "Owls", delta: 1, reason: "bench")),
+        let cases: [(String, ShakyAPI.GameInterface.AdjustScoreParameters?)] = [
+            ("Status", nil),
+            ("AdjustScore", ShakyAPI.GameInterface.AdjustScoreParameters(team: "Owls", delta: 1, reason: "bench")),
         ]
         for (method, adjustment) in cases {
             for (connections, inFlight) in [(1, 1), (1, 16), (clients, 16)] {
@@ -39,7 +41,8 @@ private func runCallRateBenchmark(_ arguments: BenchmarkArguments) async throws 
 /// Runs `inFlight` loops of calls on each of `connections` connections for `seconds`; returns answered calls per
 /// second.
 private func measureCallRate(
-    _ bench: DaemonBenchmark, method: String, adjustment: ShakyAPI.AdjustScoreParameters?, connections: Int,
+    _ bench: DaemonBenchmark, method: String, adjustment: ShakyAPI.GameInterface.AdjustScoreParameters?,
+    connections: Int,
     inFlight: Int, seconds: Double
 ) async throws -> Double {
     var clients: [VarlinkClient] = []
@@ -57,10 +60,12 @@ private func measureCallRate(
                         do {
                             if let adjustment {
                                 _ = try await client.call(
-                                    "io.shakywords.Game.AdjustScore", adjustment, as: ShakyAPI.StatusReply.self)
+                                    "io.shakywords.Game.AdjustScore", adjustment,
+                                    as: ShakyAPI.GameInterface.StatusReply.self)
                             } else {
                                 _ = try await client.call(
-                                    "io.shakywords.Game.Status", ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self)
+                                    "io.shakywords.Game.Status", VarlinkEmptyParameters(),
+                                    as: ShakyAPI.GameInterface.StatusReply.self)
                             }
                             answered.increment()
                         } catch VarlinkError.remote {

@@ -3,6 +3,7 @@ import Logging
 import ShakyDaemon
 import ShakyProtocol
 import Synchronization
+import Varlink
 
 /// An in-process daemon (the same `Daemon` as `shakyd`, no sensor, no sound) serving a socket in a temporary
 /// folder, for the benchmarks that call it over Varlink.
@@ -42,13 +43,15 @@ struct DaemonBenchmark: Sendable {
         do {
             let client = try await bench.connect()
             _ = try await client.call(
-                "io.shakywords.Packs.Create", ShakyAPI.PackName(name: "Bench"), as: ShakyAPI.PackReply.self)
+                "io.shakywords.Packs.Create", ShakyAPI.PacksInterface.ShowParameters(name: "Bench"),
+                as: ShakyAPI.PacksInterface.CreateReply.self)
             for index in 0..<questions {
                 var question = question
                 question.text += " (\(index + 1))"
                 _ = try await client.call(
-                    "io.shakywords.Packs.AddQuestion", ShakyAPI.AddQuestion(pack: "Bench", question: question),
-                    as: ShakyAPI.QuestionReply.self)
+                    "io.shakywords.Packs.AddQuestion",
+                    ShakyAPI.PacksInterface.AddQuestionParameters(pack: "Bench", question: question),
+                    as: ShakyAPI.PacksInterface.AddQuestionReply.self)
             }
             await client.close()
             let result = try await body(bench)
@@ -74,15 +77,17 @@ struct DaemonBenchmark: Sendable {
     ) async throws {
         _ = try await client.call(
             "io.shakywords.Game.New",
-            ShakyAPI.NewGame(
+            ShakyAPI.GameInterface.NewParameters(
                 teams: ["Owls", "Foxes"], packs: ["Bench"], questions: questions, seed: 1, rules: rules, replace: true),
-            as: ShakyAPI.StatusReply.self)
+            as: ShakyAPI.GameInterface.StatusReply.self)
     }
 
     /// Calls a Game method without parameters and returns the game after it.
     @discardableResult
-    func game(_ method: String, on client: VarlinkClient) async throws -> ShakyAPI.Status {
-        try await client.call("io.shakywords.Game.\(method)", ShakyAPI.Empty(), as: ShakyAPI.StatusReply.self).status
+    func game(_ method: String, on client: VarlinkClient) async throws -> ShakyAPI.State {
+        try await client.call(
+            "io.shakywords.Game.\(method)", VarlinkEmptyParameters(), as: ShakyAPI.GameInterface.StatusReply.self
+        ).status
     }
 }
 

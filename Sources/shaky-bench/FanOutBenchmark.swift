@@ -1,6 +1,7 @@
 import ShakyDaemon
 import ShakyProtocol
 import Synchronization
+import Varlink
 
 extension Benchmark {
     /// Time from the runtime broadcasting an event to the last of N watchers receiving it.
@@ -35,9 +36,9 @@ private func runFanOutBenchmark(_ arguments: BenchmarkArguments) async throws {
             let host = try await bench.connect()
             try await bench.newGame(client: host, questions: 1)
 
-            // The broadcast instant: a sink registered on the runtime itself, called in the broadcast loop.
+            // The broadcast instant: a sink registered on the watcher hub itself, called in the broadcast loop.
             let stamp = BroadcastStamp()
-            _ = await bench.daemon.runtime.addWatcher { reply in
+            _ = await bench.daemon.watchers.add(to: bench.daemon.runtime) { reply in
                 if let event = reply.parameters["event"]?.objectValue, let reason = event["reason"]?.stringValue {
                     stamp.record(reason)
                 }
@@ -73,8 +74,8 @@ private func runFanOutBenchmark(_ arguments: BenchmarkArguments) async throws {
                 let last = try await collector.waitForAll(watcherCount, tag: tag) {
                     _ = try await host.call(
                         "io.shakywords.Game.AdjustScore",
-                        ShakyAPI.AdjustScoreParameters(team: "Owls", delta: 1, reason: tag),
-                        as: ShakyAPI.StatusReply.self)
+                        ShakyAPI.GameInterface.AdjustScoreParameters(team: "Owls", delta: 1, reason: tag),
+                        as: ShakyAPI.GameInterface.StatusReply.self)
                 }
                 guard let broadcast = stamp.take(tag) else {
                     throw BenchmarkError("the runtime never broadcast \(tag)")

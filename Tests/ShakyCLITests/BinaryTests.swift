@@ -6,7 +6,8 @@ import Testing
 @Suite struct BinaryTests {
     @Test func statusPrintsTheGameAndExitsWithZero() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             let outcome = try await runBinary(["status", "--socket", daemon.socketPath])
             #expect(outcome.status == 0, "\(outcome)")
             #expect(outcome.output.contains("Question 3/10 · answering: Owls · 00:18 left"))
@@ -18,18 +19,22 @@ import Testing
     @Test func theSocketComesFromShakySocket() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer(
-                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+                "Game.Scoreboard",
+                with: .reply(encoding: ShakyAPI.GameInterface.ScoreboardReply(standings: Fixtures.standings)))
             let outcome = try await runBinary(
                 ["scoreboard", "--json"], environment: ["SHAKY_SOCKET": daemon.socketPath])
             #expect(outcome.status == 0, "\(outcome)")
-            let reply = try JSONDecoder().decode(ShakyAPI.ScoreboardReply.self, from: Data(outcome.output.utf8))
+            let reply = try JSONDecoder().decode(
+                ShakyAPI.GameInterface.ScoreboardReply.self, from: Data(outcome.output.utf8))
             #expect(reply.standings == Fixtures.standings)
         }
     }
 
     @Test func aNegativeScoreReachesTheDaemon() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.AdjustScore", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.AdjustScore",
+                with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             let outcome = try await runBinary([
                 "score", "Owls", "-5", "--reason", "rude", "--socket", daemon.socketPath,
             ])
@@ -79,13 +84,18 @@ import Testing
 
     @Test func playReadsPipedCommands() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.New", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
-            daemon.answer("Game.Watch", with: .watch(PlaySessionTests.watchEvents, end: false))
-            daemon.answer("Game.Next", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
-            daemon.answer("Game.Buzz", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
             daemon.answer(
-                "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
+                "Game.New", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.ready)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            daemon.answer("Game.Watch", with: .watch(PlaySessionTests.watchEvents, end: false))
+            daemon.answer(
+                "Game.Next", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.Buzz", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.Answer",
+                with: .reply(encoding: ShakyAPI.GameInterface.AnswerReply(correct: true, status: Fixtures.roundOver)))
             let outcome = try await runBinary(
                 ["play", "--team", "Owls", "--team", "Foxes", "--seed", "1", "--socket", daemon.socketPath],
                 input: "n\n1\na tiger\n")
@@ -101,9 +111,11 @@ import Testing
 
     @Test func playReadsAScriptFile() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             daemon.answer("Game.Watch", with: .watch(PlaySessionTests.watchEvents, end: false))
-            daemon.answer("Game.Hint", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.Hint", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             let file = "/tmp/shaky-cli-script-\(UUID().uuidString.prefix(8)).txt"
             try "# the host's script\nh\nbogus\nq\nh\n".write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }

@@ -2,6 +2,7 @@ import Foundation
 import ShakyCore
 import ShakyProtocol
 import Testing
+import Varlink
 
 /// `ShakyClient` against a fake daemon serving the real interface descriptions.
 @Suite struct ClientTests {
@@ -9,32 +10,37 @@ import Testing
         try await FakeDaemon.run { daemon in
             for method in ["New", "Next", "Skip", "Pause", "Resume", "End", "Buzz", "Hint", "AdjustScore", "Status"] {
                 daemon.answer(
-                    "Game.\(method)", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+                    "Game.\(method)",
+                    with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             }
             daemon.answer(
-                "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
+                "Game.Answer",
+                with: .reply(encoding: ShakyAPI.GameInterface.AnswerReply(correct: true, status: Fixtures.roundOver)))
             daemon.answer(
-                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
-            daemon.answer("Game.History", with: .reply(encoding: ShakyAPI.HistoryReply(games: [])))
-            daemon.answer("Game.Leaderboard", with: .reply(encoding: ShakyAPI.LeaderboardReply(entries: [])))
+                "Game.Scoreboard",
+                with: .reply(encoding: ShakyAPI.GameInterface.ScoreboardReply(standings: Fixtures.standings)))
+            daemon.answer("Game.History", with: .reply(encoding: ShakyAPI.GameInterface.HistoryReply(games: [])))
+            daemon.answer(
+                "Game.Leaderboard", with: .reply(encoding: ShakyAPI.GameInterface.LeaderboardReply(entries: [])))
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             #expect(
-                try await client.newGame(
-                    ShakyAPI.NewGame(teams: ["Owls", "Foxes"], seed: 3, rules: ShakyAPI.Rules(answerTime: 15)))
+                try await client.game.new(
+                    ShakyAPI.GameInterface.NewParameters(
+                        teams: ["Owls", "Foxes"], seed: 3, rules: ShakyAPI.Rules(answerTime: 15)))
                     == Fixtures.answering)
-            _ = try await client.next()
-            _ = try await client.skip()
-            _ = try await client.pause()
-            _ = try await client.resume()
-            _ = try await client.end()
-            _ = try await client.buzz(team: "Owls")
-            #expect(try await client.answer(team: "Owls", answer: "tiger").correct)
-            _ = try await client.hint()
-            _ = try await client.adjustScore(team: "Foxes", delta: -3, reason: "rude")
-            #expect(try await client.status() == Fixtures.answering)
-            #expect(try await client.scoreboard() == Fixtures.standings)
-            #expect(try await client.history(limit: 5) == [])
-            #expect(try await client.leaderboard() == [])
+            _ = try await client.game.next()
+            _ = try await client.game.skip()
+            _ = try await client.game.pause()
+            _ = try await client.game.resume()
+            _ = try await client.game.end()
+            _ = try await client.game.buzz(team: "Owls")
+            #expect(try await client.game.answer(team: "Owls", answer: "tiger").correct)
+            _ = try await client.game.hint()
+            _ = try await client.game.adjustScore(team: "Foxes", delta: -3, reason: "rude")
+            #expect(try await client.game.status() == Fixtures.answering)
+            #expect(try await client.game.scoreboard() == Fixtures.standings)
+            #expect(try await client.game.history(limit: 5) == [])
+            #expect(try await client.game.leaderboard() == [])
             await client.close()
             #expect(
                 daemon.calls == [
@@ -51,12 +57,15 @@ import Testing
 
     @Test func everyPackMethodSendsItsParameters() async throws {
         try await FakeDaemon.run { daemon in
-            let packReply = FakeDaemon.Answer.reply(encoding: ShakyAPI.PackReply(pack: Fixtures.animals))
+            let packReply = FakeDaemon.Answer.reply(
+                encoding: ShakyAPI.PacksInterface.CreateReply(pack: Fixtures.animals))
             let questionReply = FakeDaemon.Answer.reply(
-                encoding: ShakyAPI.QuestionReply(question: Fixtures.tigerQuestion))
-            daemon.answer("Packs.List", with: .reply(encoding: ShakyAPI.PackListReply(packs: [Fixtures.animals])))
+                encoding: ShakyAPI.PacksInterface.AddQuestionReply(question: Fixtures.tigerQuestion))
             daemon.answer(
-                "Packs.Show", with: .reply(encoding: ShakyAPI.PackDetailsReply(pack: Fixtures.animals, questions: [])))
+                "Packs.List", with: .reply(encoding: ShakyAPI.PacksInterface.ListReply(packs: [Fixtures.animals])))
+            daemon.answer(
+                "Packs.Show",
+                with: .reply(encoding: ShakyAPI.PacksInterface.ShowReply(pack: Fixtures.animals, questions: [])))
             for method in ["Create", "Rename", "Duplicate", "Import"] {
                 daemon.answer("Packs.\(method)", with: packReply)
             }
@@ -64,34 +73,37 @@ import Testing
             daemon.answer("Packs.Delete", with: .reply([:]))
             daemon.answer("Packs.DeleteQuestion", with: .reply([:]))
             daemon.answer(
-                "Packs.Search", with: .reply(encoding: ShakyAPI.QuestionsReply(questions: [Fixtures.tigerQuestion])))
+                "Packs.Search",
+                with: .reply(encoding: ShakyAPI.PacksInterface.SearchReply(questions: [Fixtures.tigerQuestion])))
             daemon.answer("Packs.Export", with: .reply(["data": "question,answer\n"]))
             daemon.answer(
                 "Sensor.Status",
                 with: .reply(
-                    encoding: ShakyAPI.SensorReply(
-                        sensor: ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "medium"))))
+                    encoding: ShakyAPI.SensorInterface.StatusReply(
+                        sensor: ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: .medium))))
             let settings = ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .light)
-            daemon.answer("Settings.Get", with: .reply(encoding: ShakyAPI.SettingsReply(settings: settings)))
-            daemon.answer("Settings.Set", with: .reply(encoding: ShakyAPI.SettingsReply(settings: settings)))
+            daemon.answer(
+                "Settings.Get", with: .reply(encoding: ShakyAPI.SettingsInterface.GetReply(settings: settings)))
+            daemon.answer(
+                "Settings.Set", with: .reply(encoding: ShakyAPI.SettingsInterface.GetReply(settings: settings)))
 
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             let question = ShakyAPI.Question(text: "Q?", answer: "A", difficulty: .hard)
-            #expect(try await client.listPacks() == [Fixtures.animals])
-            _ = try await client.showPack(name: "Animals")
-            _ = try await client.createPack(name: "Mine")
-            _ = try await client.renamePack(name: "Mine", to: "Ours")
-            try await client.deletePack(name: "Ours")
-            _ = try await client.duplicatePack(name: "Animals", as: "Zoo")
-            #expect(try await client.addQuestion(question, to: "Zoo") == Fixtures.tigerQuestion)
-            _ = try await client.editQuestion(id: 12, question)
-            try await client.deleteQuestion(id: 12)
-            _ = try await client.searchQuestions("cat", pack: "Zoo", limit: 2)
-            _ = try await client.importPack(data: "{}", format: .json, name: "New")
-            #expect(try await client.exportPack(name: "Zoo", format: .csv) == "question,answer\n")
-            #expect(try await client.sensorStatus().state == .absent)
-            #expect(try await client.settings() == settings)
-            _ = try await client.updateSettings(ShakyAPI.SetSettings(volume: 0.5))
+            #expect(try await client.packs.list() == [Fixtures.animals])
+            _ = try await client.packs.show(name: "Animals")
+            _ = try await client.packs.create(name: "Mine")
+            _ = try await client.packs.rename(name: "Mine", newName: "Ours")
+            try await client.packs.delete(name: "Ours")
+            _ = try await client.packs.duplicate(name: "Animals", newName: "Zoo")
+            #expect(try await client.packs.addQuestion(pack: "Zoo", question: question) == Fixtures.tigerQuestion)
+            _ = try await client.packs.editQuestion(id: 12, question: question)
+            try await client.packs.deleteQuestion(id: 12)
+            _ = try await client.packs.search(text: "cat", pack: "Zoo", limit: 2)
+            _ = try await client.packs.import(data: "{}", format: .json, name: "New")
+            #expect(try await client.packs.export(name: "Zoo", format: .csv) == "question,answer\n")
+            #expect(try await client.sensor.status().state == .absent)
+            #expect(try await client.settings.get() == settings)
+            _ = try await client.settings.set(ShakyAPI.SettingsInterface.SetParameters(volume: 0.5))
             await client.close()
             let questionJSON: JSONValue = ["text": "Q?", "answer": "A", "difficulty": "hard"]
             #expect(
@@ -119,13 +131,14 @@ import Testing
                 Fixtures.event(.tick) { $0.remaining = 3 },
             ]
             daemon.answer("Game.Watch", with: .watch(events, end: false))
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.ready)))
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             var received: [ShakyAPI.Event] = []
-            for try await event in try await client.watch() {
-                received.append(event)
+            for try await reply in try await client.game.watch() {
+                received.append(reply.event)
                 // A call made while the watch stays open is answered: the watch has its own connection.
-                #expect(try await client.status() == Fixtures.ready)
+                #expect(try await client.game.status() == Fixtures.ready)
                 if received.count == events.count { break }
             }
             #expect(received == events)
@@ -137,7 +150,7 @@ import Testing
         try await FakeDaemon.run { daemon in
             daemon.answer("Game.Watch", with: .error("NoGame", [:]))
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
-            let events = try await client.watch()
+            let events = try await client.game.watch()
             let error = await #expect(throws: ShakyClientError.self) {
                 for try await _ in events {}
             }
@@ -154,7 +167,7 @@ import Testing
             for _ in 0..<20 {
                 let watcher = Task {
                     var count = 0
-                    for try await _ in try await client.watch() { count += 1 }
+                    for try await _ in try await client.game.watch() { count += 1 }
                     return count
                 }
                 watcher.cancel()
@@ -177,17 +190,17 @@ import Testing
             await #expect(
                 throws: ShakyClientError.refused(name: "io.shakywords.Game.Refused", message: "Owls already buzzed")
             ) {
-                try await client.buzz(team: "Owls")
+                try await client.game.buzz(team: "Owls")
             }
             await #expect(
                 throws: ShakyClientError.refused(
                     name: "io.shakywords.Packs.PackNotFound", message: "no such pack: “Animals”")
             ) {
-                try await client.showPack(name: "Animals")
+                try await client.packs.show(name: "Animals")
             }
-            await #expect(throws: ShakyClientError.self) { try await client.next() }
+            await #expect(throws: ShakyClientError.self) { try await client.game.next() }
             let importError = await #expect(throws: ShakyClientError.self) {
-                try await client.importPack(data: "x", format: .csv)
+                try await client.packs.import(data: "x", format: .csv)
             }
             #expect(importError?.description == "nothing imported: line 3, field answer: empty")
             #expect(importError?.refusalName == "ImportFailed")
@@ -197,7 +210,7 @@ import Testing
                     name: "org.varlink.service.MethodNotImplemented",
                     message: "the daemon does not implement io.shakywords.Game.Hint; is it an older version?")
             ) {
-                try await client.hint()
+                try await client.game.hint()
             }
             await client.close()
         }
@@ -220,7 +233,7 @@ import Testing
             daemon.answer("Game.Status", with: .reply(["status": "fine"]))
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             await #expect {
-                try await client.status()
+                try await client.game.status()
             } throws: { error in
                 guard case .protocolError(let problem) = error as? ShakyClientError else { return false }
                 return problem.contains("io.shakywords.Game.Status")
@@ -231,18 +244,20 @@ import Testing
 
     @Test func connectTriesSocketsInOrder() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.ready)))
             let missing = "/tmp/shaky-cli-none-\(UUID().uuidString.prefix(8))/shaky.sock"
             let client = try await ShakyClient.connect(trying: [missing, daemon.socketPath])
             #expect(client.socketPath == daemon.socketPath)
-            #expect(try await client.status() == Fixtures.ready)
+            #expect(try await client.game.status() == Fixtures.ready)
             await client.close()
         }
     }
 
     @Test func shakySocketNamesTheOnlySocketTried() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.ready)))
             let defaults = DefaultPaths(environment: ["SHAKY_SOCKET": daemon.socketPath], isRoot: false)
             let client = try await ShakyClient.connect(socketPath: nil, defaults: defaults)
             #expect(client.socketPath == daemon.socketPath)

@@ -12,7 +12,8 @@ import Testing
 
     @Test func newSendsTheSetupAndShowsTheGame() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.New", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            daemon.answer(
+                "Game.New", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.ready)))
             let outcome = await shaky(
                 daemon, ["new", "--team", "Owls", "--team", "Foxes", "--pack", "Animals", "--answer-time", "15"])
             #expect(outcome.status == 0, "\(outcome)")
@@ -26,7 +27,9 @@ import Testing
 
     @Test func scoreSendsANegativeDelta() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.AdjustScore", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.AdjustScore",
+                with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             #expect(await shaky(daemon, ["score", "Owls", "-3", "--reason", "rude"]).status == 0)
             #expect(await shaky(daemon, ["score", "Foxes", "+2"]).status == 0)
             #expect(
@@ -41,10 +44,12 @@ import Testing
         try await FakeDaemon.run { daemon in
             for method in ["Next", "Hint", "Pause", "Resume", "Skip", "End", "Buzz"] {
                 daemon.answer(
-                    "Game.\(method)", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+                    "Game.\(method)",
+                    with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             }
             daemon.answer(
-                "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: false, status: Fixtures.answering)))
+                "Game.Answer",
+                with: .reply(encoding: ShakyAPI.GameInterface.AnswerReply(correct: false, status: Fixtures.answering)))
             for arguments in [["next"], ["hint"], ["pause"], ["resume"], ["skip"], ["end"], ["buzz", "Owls"]] {
                 let outcome = await shaky(daemon, arguments)
                 #expect(outcome.status == 0, "\(arguments): \(outcome)")
@@ -62,10 +67,12 @@ import Testing
     @Test func jsonPrintsTheReplyWithSortedKeys() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer(
-                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+                "Game.Scoreboard",
+                with: .reply(encoding: ShakyAPI.GameInterface.ScoreboardReply(standings: Fixtures.standings)))
             let outcome = await shaky(daemon, ["scoreboard", "--json"])
             #expect(outcome.status == 0)
-            let decoded = try JSONDecoder().decode(ShakyAPI.ScoreboardReply.self, from: Data(outcome.output.utf8))
+            let decoded = try JSONDecoder().decode(
+                ShakyAPI.GameInterface.ScoreboardReply.self, from: Data(outcome.output.utf8))
             #expect(decoded.standings == Fixtures.standings)
             #expect(outcome.output.hasPrefix("{\n  \"standings\" : [\n    {\n      \"averageBuzzTime\" : 4.25,\n"))
         }
@@ -73,14 +80,18 @@ import Testing
 
     @Test func readCommandsPrintForPeople() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
             daemon.answer(
-                "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
-            daemon.answer("Packs.List", with: .reply(encoding: ShakyAPI.PackListReply(packs: [Fixtures.animals])))
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.Scoreboard",
+                with: .reply(encoding: ShakyAPI.GameInterface.ScoreboardReply(standings: Fixtures.standings)))
+            daemon.answer(
+                "Packs.List", with: .reply(encoding: ShakyAPI.PacksInterface.ListReply(packs: [Fixtures.animals])))
             daemon.answer(
                 "Settings.Get",
                 with: .reply(
-                    encoding: ShakyAPI.SettingsReply(settings: .init(sound: true, volume: 1, sensitivity: .medium))))
+                    encoding: ShakyAPI.SettingsInterface.GetReply(
+                        settings: .init(sound: true, volume: 1, sensitivity: .medium))))
             #expect(
                 await shaky(daemon, ["status"]).output == TextRenderer.status(Fixtures.answering, style: .plain) + "\n")
             #expect(await shaky(daemon, ["scoreboard"]).output == TextRenderer.scoreboard(Fixtures.standings) + "\n")
@@ -94,7 +105,8 @@ import Testing
             daemon.answer(
                 "Settings.Set",
                 with: .reply(
-                    encoding: ShakyAPI.SettingsReply(settings: .init(sound: false, volume: 1, sensitivity: .hard))))
+                    encoding: ShakyAPI.SettingsInterface.GetReply(
+                        settings: .init(sound: false, volume: 1, sensitivity: .hard))))
             let outcome = await shaky(daemon, ["settings", "--sound", "off", "--sensitivity", "hard"])
             #expect(outcome.status == 0)
             #expect(daemon.calls == [.init("Settings.Set", ["sound": false, "sensitivity": "hard"])])
@@ -118,7 +130,8 @@ import Testing
 
     @Test func importReadsTheFileAndDetectsItsFormat() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Packs.Import", with: .reply(encoding: ShakyAPI.PackReply(pack: Fixtures.animals)))
+            daemon.answer(
+                "Packs.Import", with: .reply(encoding: ShakyAPI.PacksInterface.CreateReply(pack: Fixtures.animals)))
             let file = "/tmp/shaky-cli-import-\(UUID().uuidString.prefix(8)).csv"
             let contents = "question,answer,difficulty,alternates\nWhat big cat has stripes?,Tiger,easy,Tigress\n"
             try contents.write(toFile: file, atomically: true, encoding: .utf8)
@@ -190,7 +203,7 @@ import Testing
             let lines = json.output.split(separator: "\n")
             #expect(lines.count == 3)
             let decoded = try lines.map {
-                try JSONDecoder().decode(ShakyAPI.WatchReply.self, from: Data($0.utf8)).event
+                try JSONDecoder().decode(ShakyAPI.GameInterface.WatchReply.self, from: Data($0.utf8)).event
             }
             #expect(decoded == events)
         }

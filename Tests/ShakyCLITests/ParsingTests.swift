@@ -32,7 +32,7 @@ import Testing
             ], as: Shaky.New.self)
         #expect(
             new.setup.request
-                == ShakyAPI.NewGame(
+                == ShakyAPI.GameInterface.NewParameters(
                     teams: ["Owls", "Foxes"], packs: ["Animals", "Science"], questions: 5, difficulty: .hard,
                     seed: 42,
                     rules: ShakyAPI.Rules(
@@ -46,7 +46,7 @@ import Testing
 
     @Test func newGameLeavesDefaultsToTheDaemon() throws {
         let new = try parse(["new", "--team", "Owls", "--team", "Foxes"], as: Shaky.New.self)
-        #expect(new.setup.request == ShakyAPI.NewGame(teams: ["Owls", "Foxes"]))
+        #expect(new.setup.request == ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"]))
         #expect(new.global.socket == nil)
         #expect(!new.global.json)
     }
@@ -228,7 +228,7 @@ import Testing
         let play = try parse(
             ["play", "--script", "demo.txt", "--team", "Owls", "--team", "Foxes", "--seed", "7"], as: Shaky.Play.self)
         #expect(play.script == "demo.txt")
-        #expect(play.setup.request == ShakyAPI.NewGame(teams: ["Owls", "Foxes"], seed: 7))
+        #expect(play.setup.request == ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], seed: 7))
         #expect(try parse(["play"], as: Shaky.Play.self).setup.teams.isEmpty)
         #expect(usageStatus(["play", "--team", "Owls"]) == .usage)
     }

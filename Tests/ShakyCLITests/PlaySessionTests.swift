@@ -17,15 +17,20 @@ import Testing
     ]
 
     func script(_ daemon: FakeDaemon) {
-        daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+        daemon.answer(
+            "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
         daemon.answer("Game.Watch", with: .watch(Self.watchEvents, end: false))
         for method in ["Next", "Hint", "Buzz", "Pause", "Skip"] {
-            daemon.answer("Game.\(method)", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.answering)))
+            daemon.answer(
+                "Game.\(method)", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering))
+            )
         }
         daemon.answer(
-            "Game.Answer", with: .reply(encoding: ShakyAPI.AnswerReply(correct: true, status: Fixtures.roundOver)))
+            "Game.Answer",
+            with: .reply(encoding: ShakyAPI.GameInterface.AnswerReply(correct: true, status: Fixtures.roundOver)))
         daemon.answer(
-            "Game.Scoreboard", with: .reply(encoding: ShakyAPI.ScoreboardReply(standings: Fixtures.standings)))
+            "Game.Scoreboard",
+            with: .reply(encoding: ShakyAPI.GameInterface.ScoreboardReply(standings: Fixtures.standings)))
     }
 
     @Test func scriptedCommandsBecomeCalls() async throws {
@@ -84,7 +89,8 @@ import Testing
     @Test func answeringNeedsATeamUp() async throws {
         try await FakeDaemon.run { daemon in
             script(daemon)
-            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.StatusReply(status: Fixtures.ready)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.ready)))
             let console = RecordingConsole()
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "a tiger\n"))

@@ -105,7 +105,7 @@ import Testing
                 == "#12 Animals [easy] What big cat has stripes? → Tiger (also: Tigress)")
         #expect(
             TextRenderer.packDetails(
-                ShakyAPI.PackDetailsReply(pack: Fixtures.animals, questions: [Fixtures.tigerQuestion]))
+                ShakyAPI.PacksInterface.ShowReply(pack: Fixtures.animals, questions: [Fixtures.tigerQuestion]))
                     == """
                     Animals (built-in): 40 questions (10 easy, 20 medium, 10 hard)
                       #12 [easy] What big cat has stripes? → Tiger (also: Tigress)
@@ -131,13 +131,13 @@ import Testing
             TextRenderer.sensor(
                 ShakyAPI.SensorStatus(
                     state: .reading, driver: "iio-buffer", device: "/dev/iio:device0", rate: 100, shakes: 3,
-                    sensitivity: "medium")) == """
+                    sensitivity: .medium)) == """
                     Sensor: reading (iio-buffer, /dev/iio:device0, 100 Hz)
                     Shakes: 3 · sensitivity medium
                     """)
         #expect(
             TextRenderer.sensor(
-                ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: "light", message: "no accelerometer")
+                ShakyAPI.SensorStatus(state: .absent, shakes: 0, sensitivity: .light, message: "no accelerometer")
             )
             .contains("Hints are manual"))
         #expect(

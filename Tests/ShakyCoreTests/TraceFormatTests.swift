@@ -28,6 +28,13 @@ import Testing
         ("time,x,y,z\n", 1, "expected the header"),
         ("", 0, "no \"t,x,y,z\" header: empty or not a trace"),
         ("# only a comment\n\n", 0, "no \"t,x,y,z\" header"),
+        ("t,x,y,z\n0,0,0,9.8\n1e300,0,0,9.8\n", 3, "t=1e+300 is out of range"),
+        ("t,x,y,z\n1e17,0,0,9.8\n", 2, "is out of range: timestamps are seconds within ±4294967296"),
+        ("t,x,y,z\n-4294967297,0,0,9.8\n", 2, "is out of range"),
+        ("t,x,y,z\n0,0,0,9.8\n1e400,0,0,9.8\n", 3, "column t is not a finite number: \"1e400\""),
+        ("t,x,y,z\n0,inf,0,9.8\n", 2, "column x is not a finite number: \"inf\""),
+        ("t,x,y,z\n0, 1 ,2 , 3 ,\n", 2, "more than 4 columns"),
+        ("t,x,y,z\n0,1e-,2,3\n", 2, "column x is not a finite number: \"1e-\""),
     ])
     func malformedTracesNameFileLineAndProblem(text: String, line: Int, problem: String) throws {
         let path = try temporaryTrace(Array(text.utf8))
@@ -46,6 +53,50 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: TraceFormatError(file: path, line: 3, problem: "not valid UTF-8 text")) {
             _ = try TraceReader(path: path).readAll()
+        }
+    }
+
+    @Test func timestampsUpToTheLimitAreKept() throws {
+        let samples = try read("t,x,y,z\n-4294967296,0,0,9.8\n4294967296,0,0,9.8\n")
+        #expect(samples.map(\.timestamp) == [-TraceFormat.timestampLimit, TraceFormat.timestampLimit])
+    }
+
+    @Test func aLineLongerThanTheLimitIsRejectedWithItsLine() throws {
+        let long = String(repeating: "0", count: TraceReader.maximumLineLength + 1)
+        let path = try temporaryTrace(Array("t,x,y,z\n0,0,0,9.8\n\(long)".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try TraceReader(path: path).readAll()
+        } throws: { error in
+            (error as? TraceFormatError).map { $0.line == 3 && $0.problem.contains("longer than") } ?? false
+        }
+    }
+
+    @Test func numbersParseExactlyAsTheStandardLibraryDoes() throws {
+        var generator = SplitMix64(seed: 0xD1_6175)
+        var texts = [
+            "0", "-0", "+1", "007", "1.", ".5", "-.25", "9.80665", "1e5", "1E-5", "1e+22", "1e23", "1e-22", "1e-23",
+            "123456789012345678", "1234567890123456789", "12345678901234567890", "9007199254740993",
+            "0.1234567890123456789", "4.9e-324", "1.7976931348623157e308", "0x1p3", "00000000000000000000001.5",
+            "0.38306000000000004", "-1.2345678901234567e+299", "10.133000000000001", "0.000000000000000000000012345",
+            "123456789012345678901234567890", "1234567890.1234567890123",
+        ]
+        for _ in 0..<5_000 {
+            let digits = String(generator.next() % 100_000_000_000)
+            let point = Int(generator.next() % UInt64(digits.count + 1))
+            var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if text == "." { text = "0" }
+            if generator.next() % 2 == 0 { text = "-" + text }
+            if generator.next() % 3 == 0 { text += "e\(Int(generator.next() % 60) - 30)" }
+            texts.append(text)
+        }
+        for text in texts {
+            var parser = TraceLineParser(file: "numbers.csv")
+            _ = try parser.parse(line: "t,x,y,z", number: 1)
+            let sample = try parser.parse(line: "0,\(text),\(text), 1 ", number: 2)
+            let expected = try #require(Double(text))
+            #expect(sample?.x.bitPattern == expected.bitPattern, "\(text)")
+            #expect(sample?.y.bitPattern == expected.bitPattern && sample?.z == 1, "\(text)")
         }
     }
 

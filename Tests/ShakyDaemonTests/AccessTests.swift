@@ -3,6 +3,7 @@ import ShakyProtocol
 import ShakyTesting
 import Synchronization
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

@@ -4,6 +4,7 @@ import ShakyProtocol
 import ShakyTesting
 import Synchronization
 import Testing
+import Varlink
 
 /// `kill -9` of the real `shakyd` at many points of a game: every restart on the same state folder must give back
 /// the game as it was, paused when a countdown ran, with history intact and the database file sound.
@@ -26,7 +27,7 @@ struct CrashTests {
         try await daemon.start()
         let client = DaemonProcess.GameClient(try await daemon.connect())
         try await client.createPack("Crash", questions: Self.questions)
-        await client.connection.close()
+        await client.transport.close()
         return daemon
     }
 
@@ -41,7 +42,7 @@ struct CrashTests {
         let historyBefore = try await client.history()
         let termination = await daemon.kill()
         #expect(termination == .signalled(SIGKILL), "after \(point)", sourceLocation: sourceLocation)
-        await client.connection.close()
+        await client.transport.close()
         #expect(
             try Self.integrityCheck(daemon.databasePath) == ["ok"], "integrity after \(point)",
             sourceLocation: sourceLocation)
@@ -58,7 +59,7 @@ struct CrashTests {
     /// `after` equals `before` except `remaining` (0 ≤ after ≤ before + tolerance) and `paused` (true when a
     /// countdown was running).
     static func expectRestored(
-        _ after: ShakyAPI.Status, from before: ShakyAPI.Status, after point: String,
+        _ after: ShakyAPI.State, from before: ShakyAPI.State, after point: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let countdownRan = (before.phase == .indication || before.phase == .answering) && !before.paused
@@ -103,7 +104,8 @@ struct CrashTests {
         var client = DaemonProcess.GameClient(try await daemon.connect())
         let rules = ShakyAPI.Rules(indicationTime: 2, timeAfterFirstBuzz: 1, answerTime: 2)
         var status = try await client.new(
-            ShakyAPI.NewGame(teams: Self.teams, packs: ["Crash"], questions: 3, seed: 11, rules: rules))
+            ShakyAPI.GameInterface.NewParameters(
+                teams: Self.teams, packs: ["Crash"], questions: 3, seed: 11, rules: rules))
         #expect(status.phase == .ready)
         client = try await killAndRestart(daemon, client, after: "New")
 
@@ -119,17 +121,17 @@ struct CrashTests {
         client = try await killAndRestart(daemon, client, after: "Hint")
 
         _ = try await client.resume()
-        status = try await client.buzz("Owls")
+        status = try await client.buzz(team: "Owls")
         #expect(status.buzzes.map(\.team) == ["Owls"])
         client = try await killAndRestart(daemon, client, after: "Buzz")
 
         _ = try await client.resume()
-        status = try await client.buzz("Foxes")
+        status = try await client.buzz(team: "Foxes")
         #expect(status.buzzes.map(\.team) == ["Owls", "Foxes"])
         client = try await killAndRestart(daemon, client, after: "the second Buzz")
 
         // The indication time runs out on the daemon's clock: Owls are up.
-        let watch = try DaemonProcess.GameClient(try await daemon.connect()).watch()
+        let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
         _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
         _ = try await client.resume()
         let answering = try await watch.next(within: .seconds(10)) {
@@ -142,16 +144,16 @@ struct CrashTests {
         #expect(status.phase == .answering && status.teamUp == "Owls")
 
         _ = try await client.resume()
-        let wrong = try await client.answer("Owls", "zzzz")
+        let wrong = try await client.answer(team: "Owls", answer: "zzzz")
         #expect(!wrong.correct && wrong.status.teamUp == "Foxes")
         client = try await killAndRestart(daemon, client, after: "a wrong Answer")
 
         _ = try await client.resume()
-        let right = try await client.answer("Foxes", answer)
+        let right = try await client.answer(team: "Foxes", answer: answer)
         #expect(right.correct && right.status.phase == .roundOver)
         client = try await killAndRestart(daemon, client, after: "a right Answer")
 
-        status = try await client.adjustScore("Bears", by: 3, reason: "good sportsmanship")
+        status = try await client.adjustScore(team: "Bears", delta: 3, reason: "good sportsmanship")
         #expect(status.teams.first { $0.name == "Bears" }?.score == 3)
         client = try await killAndRestart(daemon, client, after: "AdjustScore")
 
@@ -171,7 +173,7 @@ struct CrashTests {
         #expect(history.count == 1, "the finished game counts exactly once")
         #expect(Set(history.first?.teams.map(\.name) ?? []) == Set(Self.teams))
         #expect(history.first?.teams.first { $0.name == "Bears" }?.score == 3)
-        await client.connection.close()
+        await client.transport.close()
         await daemon.removeFiles()
     }
 
@@ -180,7 +182,7 @@ struct CrashTests {
         let daemon = try await startDaemon()
         var client = DaemonProcess.GameClient(try await daemon.connect())
         _ = try await client.new(
-            ShakyAPI.NewGame(
+            ShakyAPI.GameInterface.NewParameters(
                 teams: Self.teams, packs: ["Crash"], questions: 3, seed: 5,
                 rules: ShakyAPI.Rules(indicationTime: 60, hintCooldown: 0.05)))
         _ = try await client.next()
@@ -194,13 +196,13 @@ struct CrashTests {
                 for (index, team) in Self.teams.enumerated() {
                     let flooder = DaemonProcess.GameClient(try await daemon.connect())
                     group.addTask {
-                        defer { Task { await flooder.connection.close() } }
+                        defer { Task { await flooder.transport.close() } }
                         while true {
                             do {
-                                _ = try await flooder.adjustScore(team, by: 1, reason: "burst")
+                                _ = try await flooder.adjustScore(team: team, delta: 1, reason: "burst")
                                 acknowledged.add(1, to: index)
                                 _ = try? await flooder.hint()
-                                _ = try? await flooder.buzz(team)
+                                _ = try? await flooder.buzz(team: team)
                             } catch VarlinkError.remote {
                                 continue
                             } catch {
@@ -219,7 +221,7 @@ struct CrashTests {
                 #expect(termination == .signalled(SIGKILL))
                 try await group.waitForAll()
             }
-            await client.connection.close()
+            await client.transport.close()
             #expect(try Self.integrityCheck(daemon.databasePath) == ["ok"], "integrity after burst \(burst)")
 
             try await daemon.start()
@@ -240,7 +242,7 @@ struct CrashTests {
             #expect(try await client.history().isEmpty)
             if restored.paused { _ = try await client.resume() }
         }
-        await client.connection.close()
+        await client.transport.close()
         await daemon.removeFiles()
     }
 }

@@ -1,6 +1,7 @@
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// Every kind of error reply the daemon's interfaces declare, with its parameters.
 @Suite("Error replies")
@@ -35,14 +36,16 @@ struct ErrorReplyTests {
             let replaced = try await client.game("New", replacing)
             #expect(replaced.phase == .ready)
             #expect(replaced.scores == ["Cats": 0, "Dogs": 0])
-            let history = try await client.call("io.shakywords.Game.History", as: ShakyAPI.HistoryReply.self)
+            let history = try await client.call(
+                "io.shakywords.Game.History", as: ShakyAPI.GameInterface.HistoryReply.self)
             #expect(history.games.map { $0.teams.map(\.name) } == [["Owls", "Foxes"]])
 
             // Cats and Dogs never opened a question: replacing them records nothing.
             var replacingUnstarted = PartyPack.newGame(teams: ["Bees", "Ants"])
             replacingUnstarted["replace"] = true
             try await client.game("New", replacingUnstarted)
-            let unchanged = try await client.call("io.shakywords.Game.History", as: ShakyAPI.HistoryReply.self)
+            let unchanged = try await client.call(
+                "io.shakywords.Game.History", as: ShakyAPI.GameInterface.HistoryReply.self)
             #expect(unchanged.games.count == 1)
         }
     }

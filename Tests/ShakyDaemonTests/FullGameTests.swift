@@ -45,20 +45,22 @@ struct FullGameTests {
             #expect(status.hintsUsed == 2)
             #expect(status.fixedTiles == 2)
             #expect(status.remaining == 58)
-            let sensor = try await client.call("io.shakywords.Sensor.Status", as: ShakyAPI.SensorReply.self).sensor
+            let sensor = try await client.call(
+                "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self
+            ).sensor
             #expect(sensor.shakes == 1)
             #expect(sensor.state == .absent)
 
             // Two buzzes: the first cuts the time left to 20 s.
             status = try await client.game("Buzz", ["team": "Owls"])
-            #expect(status.buzzes == [ShakyAPI.Buzz(team: "Owls", order: 1, elapsed: 2)])
+            #expect(status.buzzes == [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2)])
             #expect(status.remaining == 20)
             try await client.advance(by: .seconds(1))
             status = try await client.game("Buzz", ["team": "foxes"])
             #expect(
                 status.buzzes == [
-                    ShakyAPI.Buzz(team: "Owls", order: 1, elapsed: 2),
-                    ShakyAPI.Buzz(team: "Foxes", order: 2, elapsed: 3),
+                    ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2),
+                    ShakyAPI.BuzzEntry(team: "Foxes", order: 2, elapsed: 3),
                 ])
             #expect(status.remaining == 19)
             #expect(status.phase == .indication)
@@ -71,7 +73,8 @@ struct FullGameTests {
             #expect(status.remaining == 59)
 
             let wrong = try await client.call(
-                "io.shakywords.Game.Answer", ["team": "Owls", "answer": "Zebra"], as: ShakyAPI.AnswerReply.self)
+                "io.shakywords.Game.Answer", ["team": "Owls", "answer": "Zebra"],
+                as: ShakyAPI.GameInterface.AnswerReply.self)
             #expect(wrong.correct == false)
             #expect(wrong.status.phase == .answering)
             #expect(wrong.status.teamUp == "Foxes")
@@ -80,7 +83,7 @@ struct FullGameTests {
 
             let right = try await client.call(
                 "io.shakywords.Game.Answer", ["team": "Foxes", "answer": .string(firstAnswer.lowercased())],
-                as: ShakyAPI.AnswerReply.self)
+                as: ShakyAPI.GameInterface.AnswerReply.self)
             #expect(right.correct == true)
             #expect(right.status.phase == .roundOver)
             #expect(right.status.answer == firstAnswer)
@@ -89,7 +92,7 @@ struct FullGameTests {
             #expect(right.status.scores == ["Owls": 0, "Foxes": 6, "Bees": 0])
 
             let standings = try await client.call(
-                "io.shakywords.Game.Scoreboard", as: ShakyAPI.ScoreboardReply.self
+                "io.shakywords.Game.Scoreboard", as: ShakyAPI.GameInterface.ScoreboardReply.self
             ).standings
             #expect(standings.map(\.team) == ["Foxes", "Owls", "Bees"])
             #expect(standings.map(\.points) == [6, 0, 0])
@@ -110,7 +113,7 @@ struct FullGameTests {
             #expect(status.remaining == 60)
             let bees = try await client.call(
                 "io.shakywords.Game.Answer", ["team": "Bees", "answer": .string(secondAnswer)],
-                as: ShakyAPI.AnswerReply.self)
+                as: ShakyAPI.GameInterface.AnswerReply.self)
             #expect(bees.correct == true)
             #expect(bees.status.scores == ["Owls": 0, "Foxes": 6, "Bees": 10])
 
@@ -129,7 +132,7 @@ struct FullGameTests {
             #expect(result.standings.map(\.buzzes) == [1, 2, 2])
 
             let history = try await client.call(
-                "io.shakywords.Game.History", ["limit": 5], as: ShakyAPI.HistoryReply.self
+                "io.shakywords.Game.History", ["limit": 5], as: ShakyAPI.GameInterface.HistoryReply.self
             ).games
             #expect(history.count == 1)
             #expect(history.first?.winners == ["Bees"])
@@ -139,7 +142,7 @@ struct FullGameTests {
                     ShakyAPI.TeamScore(name: "Owls", score: 0),
                 ])
             let leaderboard = try await client.call(
-                "io.shakywords.Game.Leaderboard", as: ShakyAPI.LeaderboardReply.self
+                "io.shakywords.Game.Leaderboard", as: ShakyAPI.GameInterface.LeaderboardReply.self
             ).entries
             #expect(
                 leaderboard == [

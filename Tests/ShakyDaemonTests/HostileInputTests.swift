@@ -1,6 +1,7 @@
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// Numbers no honest client sends: each is refused with a typed error, and the daemon keeps serving.
 @Suite("Hostile input")

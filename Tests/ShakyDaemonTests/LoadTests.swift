@@ -3,6 +3,7 @@ import ShakyProtocol
 import ShakyTesting
 import Synchronization
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +42,7 @@ struct LoadTests {
             "Load",
             questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
         _ = try await host.new(
-            ShakyAPI.NewGame(
+            ShakyAPI.GameInterface.NewParameters(
                 teams: Self.teams, packs: ["Load"], questions: 1, seed: 1,
                 rules: ShakyAPI.Rules(indicationTime: 120, maximumHints: 40, hintCooldown: 0)))
         _ = try await host.next()  // the round runs from now on, ticking every second
@@ -158,7 +159,8 @@ struct LoadTests {
                         switch mix == .scoresOnly || turn % 200 == lane ? 2 : turn % 8 < 4 ? 0 : 1 {
                         case 0: ok = (try? await game.status()) != nil
                         case 1: ok = (try? await game.hint()) != nil
-                        default: ok = (try? await game.adjustScore(teams[turn % 2], by: 1, reason: "flood")) != nil
+                        default:
+                            ok = (try? await game.adjustScore(team: teams[turn % 2], delta: 1, reason: "flood")) != nil
                         }
                         if ok { answered.increment() }
                     }
@@ -188,7 +190,7 @@ private final class WatcherGroup: Sendable {
     func attach(_ count: Int, to daemon: DaemonProcess, log: TickArrivals) async throws {
         for _ in 0..<count {
             let client = try await daemon.connect()
-            let replies = client.callMore("\(ShakyAPI.gameInterface).Watch")
+            let replies = client.callMore("\(ShakyAPI.GameInterface.name).Watch")
             let index = state.withLock { $0.clients.count }
             let reader = Task { await Self.read(replies, watcher: index, into: log) }
             state.withLock {

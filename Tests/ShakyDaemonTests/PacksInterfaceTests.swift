@@ -12,93 +12,102 @@ struct PacksInterfaceTests {
         arguments: TestDaemon.Mode.allCases)
     func packLifecycle(mode: TestDaemon.Mode) async throws {
         try await TestDaemon.run(mode) { client in
-            let builtins = try await client.call("io.shakywords.Packs.List", as: API.PackListReply.self).packs
+            let builtins = try await client.call("io.shakywords.Packs.List", as: API.PacksInterface.ListReply.self)
+                .packs
             #expect(builtins.count == 7)
             #expect(builtins.allSatisfy { $0.builtin })
             let animals = try #require(builtins.first { $0.name == "Animals" })
 
             let created = try await client.call(
-                "io.shakywords.Packs.Create", API.PackName(name: "Quiz Night"), as: API.PackReply.self
+                "io.shakywords.Packs.Create", API.PacksInterface.ShowParameters(name: "Quiz Night"),
+                as: API.PacksInterface.CreateReply.self
             ).pack
             #expect(created == API.Pack(name: "Quiz Night", builtin: false, questions: 0, easy: 0, medium: 0, hard: 0))
 
             let malmo = try await client.call(
                 "io.shakywords.Packs.AddQuestion",
-                API.AddQuestion(
+                API.PacksInterface.AddQuestionParameters(
                     pack: "Quiz Night",
                     question: API.Question(
                         text: "Which city is at the Swedish end of the Øresund Bridge?", answer: "Malmö",
                         alternates: ["Malmoe"], difficulty: .medium)),
-                as: API.QuestionReply.self
+                as: API.PacksInterface.AddQuestionReply.self
             ).question
             #expect(malmo.pack == "Quiz Night")
             #expect(malmo.answer == "Malmö")
             #expect(malmo.alternates == ["Malmoe"])
             let sky = try await client.call(
                 "io.shakywords.Packs.AddQuestion",
-                API.AddQuestion(
+                API.PacksInterface.AddQuestionParameters(
                     pack: "quiz night",
                     question: API.Question(text: "What colour is the sky?", answer: "Blu", difficulty: .easy)),
-                as: API.QuestionReply.self
+                as: API.PacksInterface.AddQuestionReply.self
             ).question
             let edited = try await client.call(
                 "io.shakywords.Packs.EditQuestion",
-                API.EditQuestion(
+                API.PacksInterface.EditQuestionParameters(
                     id: sky.id,
                     question: API.Question(text: "What colour is a clear sky?", answer: "Blue", difficulty: .easy)),
-                as: API.QuestionReply.self
+                as: API.PacksInterface.AddQuestionReply.self
             ).question
             #expect(edited.id == sky.id)
             #expect(edited.text == "What colour is a clear sky?")
             #expect(edited.answer == "Blue")
 
             let shown = try await client.call(
-                "io.shakywords.Packs.Show", API.PackName(name: "Quiz Night"), as: API.PackDetailsReply.self)
+                "io.shakywords.Packs.Show", API.PacksInterface.ShowParameters(name: "Quiz Night"),
+                as: API.PacksInterface.ShowReply.self)
             #expect(
                 shown.pack == API.Pack(name: "Quiz Night", builtin: false, questions: 2, easy: 1, medium: 1, hard: 0))
             #expect(shown.questions == [malmo, edited])
 
             // Search ignores case and accents, in one pack or in all.
             let inPack = try await client.call(
-                "io.shakywords.Packs.Search", API.SearchQuestions(text: "MALMO", pack: "Quiz Night"),
-                as: API.QuestionsReply.self
+                "io.shakywords.Packs.Search", API.PacksInterface.SearchParameters(text: "MALMO", pack: "Quiz Night"),
+                as: API.PacksInterface.SearchReply.self
             ).questions
             #expect(inPack == [malmo])
             let everywhere = try await client.call(
-                "io.shakywords.Packs.Search", API.SearchQuestions(text: "malmö"), as: API.QuestionsReply.self
+                "io.shakywords.Packs.Search", API.PacksInterface.SearchParameters(text: "malmö"),
+                as: API.PacksInterface.SearchReply.self
             ).questions
             #expect(Set(everywhere.map(\.pack)) == ["Places with Accents", "Quiz Night"])
             let accented = try await client.call(
-                "io.shakywords.Packs.Search", API.SearchQuestions(text: "ha noi"), as: API.QuestionsReply.self
+                "io.shakywords.Packs.Search", API.PacksInterface.SearchParameters(text: "ha noi"),
+                as: API.PacksInterface.SearchReply.self
             ).questions
             #expect(accented.map(\.answer) == ["Hà Nội"])
 
             // Export and import round trips, CSV and JSON.
             let csv = try await client.call(
-                "io.shakywords.Packs.Export", API.ExportPack(name: "Quiz Night", format: .csv), as: API.ExportReply.self
+                "io.shakywords.Packs.Export", API.PacksInterface.ExportParameters(name: "Quiz Night", format: .csv),
+                as: API.PacksInterface.ExportReply.self
             ).data
             #expect(csv.hasPrefix("question,answer,difficulty,alternates"))
             let csvCopy = try await client.call(
-                "io.shakywords.Packs.Import", API.ImportPack(data: csv, format: .csv, name: "Quiz Night CSV"),
-                as: API.PackReply.self
+                "io.shakywords.Packs.Import",
+                API.PacksInterface.ImportParameters(data: csv, format: .csv, name: "Quiz Night CSV"),
+                as: API.PacksInterface.CreateReply.self
             ).pack
             #expect(
                 csvCopy == API.Pack(name: "Quiz Night CSV", builtin: false, questions: 2, easy: 1, medium: 1, hard: 0))
             let json = try await client.call(
-                "io.shakywords.Packs.Export", API.ExportPack(name: "Quiz Night", format: .json),
-                as: API.ExportReply.self
+                "io.shakywords.Packs.Export", API.PacksInterface.ExportParameters(name: "Quiz Night", format: .json),
+                as: API.PacksInterface.ExportReply.self
             ).data
             let clash = try await client.callError(
                 "io.shakywords.Packs.Import", ["data": .string(json), "format": "json"])
             #expect(clash.name == "io.shakywords.Packs.PackExists")
             try await client.call("io.shakywords.Packs.Delete", ["name": "Quiz Night"])
             let restored = try await client.call(
-                "io.shakywords.Packs.Import", API.ImportPack(data: json, format: .json), as: API.PackReply.self
+                "io.shakywords.Packs.Import", API.PacksInterface.ImportParameters(data: json, format: .json),
+                as: API.PacksInterface.CreateReply.self
             ).pack
             #expect(restored.name == "Quiz Night")
             for name in ["Quiz Night", "Quiz Night CSV"] {
                 let questions = try await client.call(
-                    "io.shakywords.Packs.Show", API.PackName(name: name), as: API.PackDetailsReply.self
+                    "io.shakywords.Packs.Show", API.PacksInterface.ShowParameters(name: name),
+                    as: API.PacksInterface.ShowReply.self
                 ).questions
                 #expect(questions.map(\.text) == [malmo.text, edited.text], "\(name)")
                 #expect(questions.map(\.answer) == ["Malmö", "Blue"], "\(name)")
@@ -108,26 +117,31 @@ struct PacksInterfaceTests {
 
             // A built-in pack duplicated is editable; renamed, trimmed, deleted.
             let copy = try await client.call(
-                "io.shakywords.Packs.Duplicate", API.PackRename(name: "Animals", newName: "My Animals"),
-                as: API.PackReply.self
+                "io.shakywords.Packs.Duplicate",
+                API.PacksInterface.RenameParameters(name: "Animals", newName: "My Animals"),
+                as: API.PacksInterface.CreateReply.self
             ).pack
             #expect(copy.builtin == false)
             #expect(copy.questions == animals.questions)
             let renamed = try await client.call(
-                "io.shakywords.Packs.Rename", API.PackRename(name: "My Animals", newName: "Beasts"),
-                as: API.PackReply.self
+                "io.shakywords.Packs.Rename",
+                API.PacksInterface.RenameParameters(name: "My Animals", newName: "Beasts"),
+                as: API.PacksInterface.CreateReply.self
             ).pack
             #expect(renamed.name == "Beasts")
             let beasts = try await client.call(
-                "io.shakywords.Packs.Show", API.PackName(name: "Beasts"), as: API.PackDetailsReply.self)
+                "io.shakywords.Packs.Show", API.PacksInterface.ShowParameters(name: "Beasts"),
+                as: API.PacksInterface.ShowReply.self)
             try await client.call(
                 "io.shakywords.Packs.DeleteQuestion", ["id": .int(try #require(beasts.questions.first).id)])
             let fewer = try await client.call(
-                "io.shakywords.Packs.Show", API.PackName(name: "Beasts"), as: API.PackDetailsReply.self)
+                "io.shakywords.Packs.Show", API.PacksInterface.ShowParameters(name: "Beasts"),
+                as: API.PacksInterface.ShowReply.self)
             #expect(fewer.pack.questions == animals.questions - 1)
             try await client.call("io.shakywords.Packs.Delete", ["name": "Beasts"])
 
-            let names = try await client.call("io.shakywords.Packs.List", as: API.PackListReply.self).packs.map(\.name)
+            let names = try await client.call("io.shakywords.Packs.List", as: API.PacksInterface.ListReply.self).packs
+                .map(\.name)
             #expect(names.contains("Quiz Night"))
             #expect(names.contains("Quiz Night CSV"))
             #expect(!names.contains("Beasts"))

@@ -1,6 +1,7 @@
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// A small custom pack whose answers the tests know, made through the Packs interface.
 enum PartyPack {
@@ -21,8 +22,9 @@ enum PartyPack {
         try await client.call("io.shakywords.Packs.Create", ["name": .string(name)])
         for question in questions {
             _ = try await client.call(
-                "io.shakywords.Packs.AddQuestion", ShakyAPI.AddQuestion(pack: name, question: question),
-                as: ShakyAPI.QuestionReply.self)
+                "io.shakywords.Packs.AddQuestion",
+                ShakyAPI.PacksInterface.AddQuestionParameters(pack: name, question: question),
+                as: ShakyAPI.PacksInterface.AddQuestionReply.self)
         }
     }
 
@@ -37,7 +39,7 @@ enum PartyPack {
     }
 }
 
-extension ShakyAPI.Status {
+extension ShakyAPI.State {
     /// The teams' scores by name.
     var scores: [String: Int] {
         Dictionary(uniqueKeysWithValues: teams.map { ($0.name, $0.score) })

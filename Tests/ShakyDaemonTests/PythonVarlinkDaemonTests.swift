@@ -2,6 +2,7 @@ import ShakyDaemon
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -37,10 +38,10 @@ struct PythonVarlinkDaemonTests {
     func help() async throws {
         try await TestDaemon.run(.socket) { client in
             let descriptions = [
-                "io.shakywords.Game": VarlinkInterface.gameDescription,
-                "io.shakywords.Packs": VarlinkInterface.packsDescription,
-                "io.shakywords.Sensor": VarlinkInterface.sensorDescription,
-                "io.shakywords.Settings": VarlinkInterface.settingsDescription,
+                "io.shakywords.Game": ShakyAPI.GameInterface.description,
+                "io.shakywords.Packs": ShakyAPI.PacksInterface.description,
+                "io.shakywords.Sensor": ShakyAPI.SensorInterface.description,
+                "io.shakywords.Settings": ShakyAPI.SettingsInterface.description,
             ]
             for (name, description) in descriptions.sorted(by: { $0.key < $1.key }) {
                 let output = try await PythonVarlink.cli(["help", "\(client.address)/\(name)"])
@@ -106,7 +107,7 @@ struct PythonVarlinkDaemonTests {
                 "-m", "varlink.cli", "call", "--more", "\(client.address)/io.shakywords.Game.Watch", "{}",
             ])
             try await watcher.waitForOutput(containing: #""kind": "state""#)
-            try await waitUntil("the watcher is registered") { await client.daemon.runtime.watcherCount == 1 }
+            try await waitUntil("the watcher is registered") { await client.daemon.watchers.count == 1 }
             try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
             try await client.game("Next")
             try await watcher.waitForOutput(containing: #""kind": "roundStarted""#)
@@ -119,7 +120,7 @@ struct PythonVarlinkDaemonTests {
             #expect(kinds == ["state", "state", "phaseChanged", "roundStarted", "buzz"])
             watcher.send(SIGKILL)
             try await watcher.waitForExit(within: .seconds(10))
-            try await waitUntil("the watcher is dropped") { await client.daemon.runtime.watcherCount == 0 }
+            try await waitUntil("the watcher is dropped") { await client.daemon.watchers.count == 0 }
             // The game goes on for everyone else.
             #expect(try await client.status().buzzes.map(\.team) == ["Foxes"])
         }

@@ -27,7 +27,7 @@ struct RestartTests {
             await client.daemon.shutDown()
             return status
         }
-        #expect(before.buzzes == [ShakyAPI.Buzz(team: "Owls", order: 1, elapsed: 10)])
+        #expect(before.buzzes == [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 10)])
         #expect(before.scores == ["Owls": 0, "Foxes": 0, "Bees": 5])
 
         try await TestDaemon.run(mode, stateDirectory: state.path) { client in

@@ -37,7 +37,7 @@ import TriviaEngine
             runtime: runtime, sensitivity: .medium, logger: logger, returns: { _ in returnStream })
         await runtime.setSensorDemandHandler(pipeline.demandHandler())
         await pipeline.start()
-        _ = try await runtime.newGame(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], questions: 2, seed: 1))
+        _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 1))
         return Harness(runtime: runtime, pipeline: pipeline, source: source, driver: driver, returns: returns)
     }
 
@@ -56,18 +56,18 @@ import TriviaEngine
     @Test func theSensorIsReadOnlyWhileARoundIsOpen() async throws {
         let harness = try await Self.harness()
         #expect(harness.source.starts == 0)
-        #expect(await harness.runtime.sensorStatus().state == .ready)
+        #expect(await harness.runtime.sensorReport().state == .ready)
 
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
-        #expect(await harness.runtime.sensorStatus().state == .reading)
+        #expect(await harness.runtime.sensorReport().state == .reading)
 
-        _ = try await harness.runtime.perform(.pause)
+        _ = try await harness.runtime.makeMove(.pause)
         try await Self.eventually("the sensor is off while paused") { !harness.source.isReading }
-        _ = try await harness.runtime.perform(.resume)
+        _ = try await harness.runtime.makeMove(.resume)
         try await Self.eventually("the sensor is on again") { harness.source.isReading }
 
-        _ = try await harness.runtime.perform(.skipQuestion)
+        _ = try await harness.runtime.makeMove(.skipQuestion)
         try await Self.eventually("the sensor is off between rounds") { !harness.source.isReading }
         #expect(harness.source.starts == 2)
         #expect(harness.source.stops == 2)
@@ -75,38 +75,38 @@ import TriviaEngine
 
     @Test func aShakeRevealsAHint() async throws {
         let harness = try await Self.harness()
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
         let rest = (0..<50).map { AccelSample(timestamp: Double($0) / 100, x: 0, y: 0, z: AccelSample.standardGravity) }
         harness.source.feed(rest + shakeSamples(start: 0.5, duration: 1))
         try await Self.eventually("a hint is shown") { try await harness.runtime.status().hintsUsed == 1 }
-        #expect(await harness.runtime.sensorStatus().shakes == 1)
+        #expect(await harness.runtime.sensorReport().shakes == 1)
         #expect(try await harness.runtime.status().points == 8)
     }
 
     @Test func anUnpluggedSensorLeavesTheGameRunningUntilItReturns() async throws {
         let harness = try await Self.harness()
-        _ = try await harness.runtime.perform(.nextQuestion)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
 
         harness.driver.plug(nil)
         harness.source.unplug()
-        try await Self.eventually("the sensor is gone") { await harness.runtime.sensorStatus().state == .gone }
+        try await Self.eventually("the sensor is gone") { await harness.runtime.sensorReport().state == .gone }
         // The game goes on with manual hints.
-        let status = try await harness.runtime.perform(.hint(source: .manual))
+        let status = try await harness.runtime.makeMove(.hint(source: .manual))
         #expect(status.hintsUsed == 1)
 
         // udev reports a device, but it cannot be opened yet: still gone.
         harness.returns.yield()
         for _ in 0..<100 { await Task.yield() }
-        #expect(await harness.runtime.sensorStatus().state == .gone)
+        #expect(await harness.runtime.sensorReport().state == .gone)
 
         let replacement = ScriptedAccelerometerSource()
         harness.driver.plug(replacement)
         harness.returns.yield()
         try await Self.eventually("the sensor is read again") { replacement.isReading }
         try await Self.eventually("the sensor is reported back") {
-            await harness.runtime.sensorStatus().state == .reading
+            await harness.runtime.sensorReport().state == .reading
         }
     }
 
@@ -119,7 +119,7 @@ import TriviaEngine
             spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: []),
             runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"))
         await pipeline.start()
-        let sensor = await runtime.sensorStatus()
+        let sensor = await runtime.sensorReport()
         #expect(sensor.state == .absent)
         #expect(sensor.message?.contains("hints are manual") == true)
     }

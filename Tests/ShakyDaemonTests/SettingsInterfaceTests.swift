@@ -4,6 +4,7 @@ import ShakyDaemon
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// Settings change live (the sound player gets them at once) and survive a restart.
 @Suite("Settings over the interface")
@@ -15,35 +16,39 @@ struct SettingsInterfaceTests {
         let state = try TemporaryDirectory(prefix: "shakyd-settings")
         defer { state.remove() }
         try await TestDaemon.run(mode, stateDirectory: state.path) { client in
-            let defaults = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsReply.self)
+            let defaults = try await client.call(
+                "io.shakywords.Settings.Get", as: ShakyAPI.SettingsInterface.GetReply.self)
             #expect(defaults.settings == ShakyAPI.Settings(sound: true, volume: 1, sensitivity: .medium))
 
             let changed = try await client.call(
-                "io.shakywords.Settings.Set", ShakyAPI.SetSettings(sound: false, volume: 0.5),
-                as: ShakyAPI.SettingsReply.self)
+                "io.shakywords.Settings.Set", ShakyAPI.SettingsInterface.SetParameters(sound: false, volume: 0.5),
+                as: ShakyAPI.SettingsInterface.GetReply.self)
             #expect(changed.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .medium))
             #expect(client.soundPlayer.appliedSettings.last == SoundSettings(enabled: false, volume: 0.5))
             #expect(client.soundPlayer.settings == SoundSettings(enabled: false, volume: 0.5))
 
             let sensitivity = try await client.call(
-                "io.shakywords.Settings.Set", ShakyAPI.SetSettings(sensitivity: .hard), as: ShakyAPI.SettingsReply.self)
+                "io.shakywords.Settings.Set", ShakyAPI.SettingsInterface.SetParameters(sensitivity: .hard),
+                as: ShakyAPI.SettingsInterface.GetReply.self)
             #expect(sensitivity.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .hard))
-            let read = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsReply.self)
+            let read = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsInterface.GetReply.self)
             #expect(read.settings == sensitivity.settings)
             // The sensor side hears the new preset.
             try await waitUntil("the sensor reports the hard preset") {
-                let sensor = try? await client.call("io.shakywords.Sensor.Status", as: ShakyAPI.SensorReply.self)
-                return sensor?.sensor.sensitivity == "hard"
+                let sensor = try? await client.call(
+                    "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self)
+                return sensor?.sensor.sensitivity == .hard
             }
         }
         let player = RecordingSoundPlayer()
         try await TestDaemon.run(mode, stateDirectory: state.path, soundPlayer: player) { client in
-            let read = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsReply.self)
+            let read = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsInterface.GetReply.self)
             #expect(read.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .hard))
             #expect(player.appliedSettings.first == SoundSettings(enabled: false, volume: 0.5))
             #expect(player.settings == SoundSettings(enabled: false, volume: 0.5))
-            let sensor = try await client.call("io.shakywords.Sensor.Status", as: ShakyAPI.SensorReply.self)
-            #expect(sensor.sensor.sensitivity == "hard")
+            let sensor = try await client.call(
+                "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self)
+            #expect(sensor.sensor.sensitivity == .hard)
         }
     }
 
@@ -62,14 +67,14 @@ struct SettingsInterfaceTests {
         }
         var daemon = try await start(sensitivity: "hard")
         #expect(await daemon.settings.current().sensitivity == .hard)
-        #expect(await daemon.runtime.sensorStatus().sensitivity == "hard")
-        _ = try await daemon.settings.change(ShakyAPI.SetSettings(sensitivity: .light))
+        #expect(await daemon.runtime.sensorReport().sensitivity == .hard)
+        _ = try await daemon.settings.change(sensitivity: .light)
         await daemon.shutDown()
 
         // Changed over the socket: the change is kept, whatever the flag says.
         daemon = try await start(sensitivity: nil)
         #expect(await daemon.settings.current().sensitivity == .light)
-        #expect(await daemon.runtime.sensorStatus().sensitivity == "light")
+        #expect(await daemon.runtime.sensorReport().sensitivity == .light)
         await daemon.shutDown()
     }
 }

@@ -43,8 +43,8 @@ struct ShutdownLogTests {
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
             logger: Logger(label: "test") { _ in recorder })
-        _ = try await runtime.newGame(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], packs: ["Party"], questions: 2))
-        _ = try await runtime.perform(.nextQuestion)
+        _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], packs: ["Party"], questionCount: 2))
+        _ = try await runtime.makeMove(.nextQuestion)
         // From now on SQLite refuses to write a snapshot, as it does on a full disk.
         try await database.writer.write { db in
             try db.execute(
@@ -56,7 +56,7 @@ struct ShutdownLogTests {
                     """)
         }
         // A client's change is refused; a shake's hint goes on in memory, unsaved.
-        let refused = await #expect(throws: RuntimeError.self) { try await runtime.perform(.skipQuestion) }
+        let refused = await #expect(throws: RuntimeError.self) { try await runtime.makeMove(.skipQuestion) }
         guard case .storageFailed = refused else {
             Issue.record("expected storageFailed, got \(String(describing: refused))")
             return

@@ -112,9 +112,10 @@ struct SoundEndToEndTests {
         try await client.createPack(
             "Sound",
             questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
-        let watch = try DaemonProcess.GameClient(try await daemon.connect()).watch()
+        let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
         _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
-        _ = try await client.new(ShakyAPI.NewGame(teams: ["Owls", "Foxes"], packs: ["Sound"], questions: 1, seed: 3))
+        _ = try await client.new(
+            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Sound"], questions: 1, seed: 3))
         _ = try await client.next()  // the round opens: the sensor is read from now on, the shake comes 1.5 s later
 
         let hint = try await watch.next(within: .seconds(15)) { $0.kind == .hint }
@@ -134,7 +135,7 @@ struct SoundEndToEndTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         watch.cancel()
-        await client.connection.close()
+        await client.transport.close()
         let termination = await daemon.terminate()
         #expect(termination == .exited(0), "shakyd did not stop cleanly on SIGTERM: \(String(describing: termination))")
 

@@ -4,6 +4,7 @@ import ShakyDrivers
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

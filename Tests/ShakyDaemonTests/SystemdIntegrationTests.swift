@@ -2,6 +2,7 @@ import Foundation
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,8 @@
+import ShakyDaemon
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// `Watch`: the state first, then every event in order, ticks driven by the manual clock.
 @Suite("Watch")
@@ -133,14 +135,13 @@ struct WatchTests {
 
             // The sensor comes and goes.
             await client.daemon.runtime.updateSensor(
-                ShakyAPI.SensorStatus(
-                    state: .ready, driver: "iio-poll", device: "/dev/iio:device0", shakes: 0, sensitivity: "medium"))
+                SensorReport(state: .ready, driver: "iio-poll", device: "/dev/iio:device0", sensitivity: .medium))
             event = try await watch.nextEvent()
             #expect(event.kind == .sensor)
             #expect(event.sensorPresent == true)
             #expect(event.sensorDevice == "/dev/iio:device0")
             await client.daemon.runtime.updateSensor(
-                ShakyAPI.SensorStatus(state: .gone, device: "/dev/iio:device0", shakes: 0, sensitivity: "medium"))
+                SensorReport(state: .gone, device: "/dev/iio:device0", sensitivity: .medium))
             event = try await watch.nextEvent()
             #expect(event.kind == .sensor)
             #expect(event.sensorPresent == false)
@@ -158,7 +159,7 @@ struct WatchTests {
             // Nothing else was sent, and hanging up removes the watcher.
             #expect(await watch.unreadCount == 0)
             await watch.cancel()
-            try await waitUntil("the watcher is removed") { await client.daemon.runtime.watcherCount == 0 }
+            try await waitUntil("the watcher is removed") { await client.daemon.watchers.count == 0 }
         }
     }
 
@@ -190,14 +191,14 @@ struct WatchTests {
 
             try await client.game("Resume")
             #expect(try await late.nextEvent().kind == .resumed)
-            for expected: ShakyAPI.EventKind in [.phaseChanged, .roundStarted] + Array(repeating: .tick, count: 5)
+            for expected: ShakyAPI.Event.Kind in [.phaseChanged, .roundStarted] + Array(repeating: .tick, count: 5)
                 + [.paused, .resumed]
             {
                 #expect(try await early.nextEvent().kind == expected)
             }
             await early.cancel()
             await late.cancel()
-            try await waitUntil("both watchers are removed") { await client.daemon.runtime.watcherCount == 0 }
+            try await waitUntil("both watchers are removed") { await client.daemon.watchers.count == 0 }
         }
     }
 }
@@ -205,7 +206,7 @@ struct WatchTests {
 extension WatchStream {
     /// The next reply, decoded as a Watch event.
     func nextEvent() async throws -> ShakyAPI.Event {
-        try JSONValue.object(try await next()).decode(as: ShakyAPI.WatchReply.self).event
+        try JSONValue.object(try await next()).decode(as: ShakyAPI.GameInterface.WatchReply.self).event
     }
 }
 

@@ -1,5 +1,6 @@
 import ShakyProtocol
 import Testing
+import Varlink
 
 /// Whatever a daemon sends, nothing raw reaches the client's terminal.
 @Suite("Printable replies")

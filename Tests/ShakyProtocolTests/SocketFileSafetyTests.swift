@@ -4,6 +4,7 @@ import ShakyTesting
 import Testing
 
 @testable import ShakyProtocol
+@testable import Varlink
 
 #if canImport(Glibc)
     import Glibc

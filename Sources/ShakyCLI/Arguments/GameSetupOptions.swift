@@ -13,7 +13,7 @@ struct GameSetupOptions: ParsableArguments {
     var questions: Int?
 
     @Option(help: "Which questions to draw.")
-    var difficulty: ShakyAPI.DifficultyFilter?
+    var difficulty: ShakyAPI.GameInterface.NewParameters.Difficulty?
 
     @Option(help: "Seed for drawing and scrambling, to replay the same game.")
     var seed: Int?
@@ -66,8 +66,8 @@ struct GameSetupOptions: ParsableArguments {
     }
 
     /// The `Game.New` parameters.
-    var request: ShakyAPI.NewGame {
-        ShakyAPI.NewGame(
+    var request: ShakyAPI.GameInterface.NewParameters {
+        ShakyAPI.GameInterface.NewParameters(
             teams: teams, packs: packs.isEmpty ? nil : packs, questions: questions, difficulty: difficulty, seed: seed,
             rules: rules, replace: replace ? true : nil)
     }

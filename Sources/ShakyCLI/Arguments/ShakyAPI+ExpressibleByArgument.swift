@@ -1,10 +1,10 @@
 import ArgumentParser
 import ShakyProtocol
 
-extension ShakyAPI.DifficultyFilter: ExpressibleByArgument {}
-extension ShakyAPI.Difficulty: ExpressibleByArgument {}
-extension ShakyAPI.PackFormat: ExpressibleByArgument {}
-extension ShakyAPI.Sensitivity: ExpressibleByArgument {}
+extension ShakyAPI.GameInterface.NewParameters.Difficulty: ExpressibleByArgument {}
+extension ShakyAPI.Question.Difficulty: ExpressibleByArgument {}
+extension ShakyAPI.PacksInterface.ImportParameters.Format: ExpressibleByArgument {}
+extension ShakyAPI.Settings.Sensitivity: ExpressibleByArgument {}
 
 /// `on` or `off`, for switches such as `--sound`.
 enum Switch: String, ExpressibleByArgument, CaseIterable, Sendable {

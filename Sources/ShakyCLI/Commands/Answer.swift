@@ -30,7 +30,7 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let reply = try await client.answer(team: team, answer: answer)
+            let reply = try await client.game.answer(team: team, answer: answer)
             try global.emit(reply, on: console) { style in
                 let verdict = reply.correct ? "Right!" : "Wrong."
                 return style.strong(verdict) + "\n" + TextRenderer.status(reply.status, style: style)

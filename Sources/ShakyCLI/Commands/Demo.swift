@@ -41,13 +41,13 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let packs = try await client.listPacks()
+            let packs = try await client.packs.list()
             if !packs.contains(where: { $0.name == Self.packName }) {
-                _ = try await client.importPack(data: Self.pack, format: .csv, name: Self.packName)
+                _ = try await client.packs.import(data: Self.pack, format: .csv, name: Self.packName)
             }
             let rules = ShakyAPI.Rules(indicationTime: 40, timeAfterFirstBuzz: 5, answerTime: 30)
-            _ = try await client.newGame(
-                ShakyAPI.NewGame(
+            _ = try await client.game.new(
+                ShakyAPI.GameInterface.NewParameters(
                     teams: ["Owls", "Foxes"], packs: [Self.packName], questions: 1, seed: 2026, rules: rules,
                     replace: replace))
             let answers = Dictionary(
@@ -87,7 +87,7 @@ private actor DemoSteps {
         case 5: return "a no idea"
         case 6: return "w 1"
         case 7:
-            let question = try? await client.status().question
+            let question = try? await client.game.status().question
             return "a " + (question.flatMap { answers[$0] } ?? "pass")
         case 8: return "w 1"
         case 9: return "n"

@@ -16,8 +16,10 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let games = try await client.history(limit: limit)
-            try global.emit(ShakyAPI.HistoryReply(games: games), on: console) { _ in TextRenderer.history(games) }
+            let games = try await client.game.history(limit: limit)
+            try global.emit(ShakyAPI.GameInterface.HistoryReply(games: games), on: console) { _ in
+                TextRenderer.history(games)
+            }
         }
     }
 }

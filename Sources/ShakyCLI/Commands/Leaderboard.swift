@@ -17,8 +17,8 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let entries = try await client.leaderboard(limit: limit)
-            try global.emit(ShakyAPI.LeaderboardReply(entries: entries), on: console) { _ in
+            let entries = try await client.game.leaderboard(limit: limit)
+            try global.emit(ShakyAPI.GameInterface.LeaderboardReply(entries: entries), on: console) { _ in
                 TextRenderer.leaderboard(entries)
             }
         }

@@ -24,8 +24,8 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let status = try await client.newGame(setup.request)
-            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+            let status = try await client.game.new(setup.request)
+            try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style)
             }
         }

@@ -48,7 +48,7 @@ extension Shaky {
                 commands = InputLines.standardInput()
             }
             try await global.withClient { client in
-                if !setup.teams.isEmpty { _ = try await client.newGame(setup.request) }
+                if !setup.teams.isEmpty { _ = try await client.game.new(setup.request) }
                 try await PlaySession(client: client, console: console, json: global.json).run(commands: commands)
             }
         }

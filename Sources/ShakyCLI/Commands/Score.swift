@@ -51,8 +51,8 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let status = try await client.adjustScore(team: team, delta: try delta.points, reason: reason)
-            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+            let status = try await client.game.adjustScore(team: team, delta: try delta.points, reason: reason)
+            try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style)
             }
         }

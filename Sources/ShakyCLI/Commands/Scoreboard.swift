@@ -11,8 +11,8 @@ extension Shaky {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let standings = try await client.scoreboard()
-            try global.emit(ShakyAPI.ScoreboardReply(standings: standings), on: console) { _ in
+            let standings = try await client.game.scoreboard()
+            try global.emit(ShakyAPI.GameInterface.ScoreboardReply(standings: standings), on: console) { _ in
                 TextRenderer.scoreboard(standings)
             }
         }

@@ -14,8 +14,10 @@ extension Shaky {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let sensor = try await client.sensorStatus()
-            try global.emit(ShakyAPI.SensorReply(sensor: sensor), on: console) { _ in TextRenderer.sensor(sensor) }
+            let sensor = try await client.sensor.status()
+            try global.emit(ShakyAPI.SensorInterface.StatusReply(sensor: sensor), on: console) { _ in
+                TextRenderer.sensor(sensor)
+            }
         }
     }
 }

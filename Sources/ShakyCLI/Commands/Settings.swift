@@ -18,7 +18,7 @@ extension Shaky {
         var volume: Double?
 
         @Option(help: "How hard a shake must be to count.")
-        var sensitivity: ShakyAPI.Sensitivity?
+        var sensitivity: ShakyAPI.Settings.Sensitivity?
 
         @OptionGroup var global: GlobalOptions
 
@@ -31,12 +31,11 @@ extension Shaky {
         func run(client: ShakyClient, console: any Console) async throws {
             let settings: ShakyAPI.Settings
             if sound == nil && volume == nil && sensitivity == nil {
-                settings = try await client.settings()
+                settings = try await client.settings.get()
             } else {
-                settings = try await client.updateSettings(
-                    ShakyAPI.SetSettings(sound: sound?.isOn, volume: volume, sensitivity: sensitivity))
+                settings = try await client.settings.set(sound: sound?.isOn, volume: volume, sensitivity: sensitivity)
             }
-            try global.emit(ShakyAPI.SettingsReply(settings: settings), on: console) { _ in
+            try global.emit(ShakyAPI.SettingsInterface.GetReply(settings: settings), on: console) { _ in
                 TextRenderer.settings(settings)
             }
         }

@@ -11,8 +11,8 @@ extension Shaky {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let status = try await client.status()
-            try global.emit(ShakyAPI.StatusReply(status: status), on: console) { style in
+            let status = try await client.game.status()
+            try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style)
             }
         }

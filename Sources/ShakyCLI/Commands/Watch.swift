@@ -16,10 +16,10 @@ extension Shaky {
 
         func run(client: ShakyClient, console: any Console) async throws {
             var renderer = WatchRenderer(style: console.style)
-            for try await event in try await client.watch() {
+            for try await reply in try await client.game.watch() {
                 if global.json {
-                    console.print(try JSONOutput.renderLine(ShakyAPI.WatchReply(event: event)))
-                } else if let line = renderer.line(for: event) {
+                    console.print(try JSONOutput.renderLine(reply))
+                } else if let line = renderer.line(for: reply.event) {
                     console.print(line)
                 }
             }

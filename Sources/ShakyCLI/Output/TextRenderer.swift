@@ -45,7 +45,7 @@ enum TextRenderer {
     }
 
     /// A phase for people: `indication`, `answering: Owls`, `round over`.
-    static func phase(_ status: ShakyAPI.Status) -> String {
+    static func phase(_ status: ShakyAPI.State) -> String {
         switch status.phase {
         case .ready: "ready"
         case .indication: "indication"
@@ -58,7 +58,7 @@ enum TextRenderer {
     // MARK: Game
 
     /// The whole game as `shaky status` shows it.
-    static func status(_ status: ShakyAPI.Status, style: TextStyle) -> String {
+    static func status(_ status: ShakyAPI.State, style: TextStyle) -> String {
         var lines: [String] = []
         var heading: [String] = []
         if let number = status.questionNumber {
@@ -106,7 +106,7 @@ enum TextRenderer {
     }
 
     /// The buzz order: `1. Owls (3.2 s), 2. Foxes (4.0 s)`.
-    static func buzzOrder(_ buzzes: [ShakyAPI.Buzz]) -> String {
+    static func buzzOrder(_ buzzes: [ShakyAPI.BuzzEntry]) -> String {
         buzzes.sorted { $0.order < $1.order }.map { "\($0.order). \($0.team) (\(seconds($0.elapsed)))" }
             .joined(separator: ", ")
     }
@@ -207,7 +207,7 @@ enum TextRenderer {
     }
 
     /// A pack and its questions.
-    static func packDetails(_ details: ShakyAPI.PackDetailsReply) -> String {
+    static func packDetails(_ details: ShakyAPI.PacksInterface.ShowReply) -> String {
         ([pack(details.pack)] + details.questions.map { "  " + question($0, showingPack: false) })
             .joined(separator: "\n")
     }
@@ -238,7 +238,7 @@ enum TextRenderer {
         var lines = [
             "Sensor: \(sensor.state.rawValue)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
         ]
-        lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity)")
+        lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity.rawValue)")
         if sensor.state == .absent { lines.append("Hints are manual: `shaky hint`.") }
         if let message = sensor.message { lines.append(message) }
         return lines.joined(separator: "\n")

@@ -86,7 +86,7 @@ struct WatchRenderer: Sendable {
         return text
     }
 
-    private mutating func remember(_ status: ShakyAPI.Status) {
+    private mutating func remember(_ status: ShakyAPI.State) {
         let inPlay = status.phase == .indication || status.phase == .answering
         tiles = inPlay ? status.tiles : nil
         points = inPlay ? status.points : nil
@@ -95,7 +95,7 @@ struct WatchRenderer: Sendable {
         teams = status.teams.map(\.name)
     }
 
-    private func stateLine(_ status: ShakyAPI.Status) -> String {
+    private func stateLine(_ status: ShakyAPI.State) -> String {
         var parts: [String] = []
         if let number = status.questionNumber {
             parts.append("Question \(number)/\(status.questionCount)")

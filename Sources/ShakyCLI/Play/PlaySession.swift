@@ -17,11 +17,11 @@ struct PlaySession: Sendable {
 
     /// Runs `commands` until `q` or their end, while printing events.
     func run(commands: some AsyncSequence<String, Never> & Sendable) async throws {
-        let status = try await client.status()
+        let status = try await client.game.status()
         console.print(PlayCommand.summary)
         console.print("Teams: " + Self.numberedTeams(status))
         let activity = Activity()
-        let events = try await client.watch()
+        let events = try await client.game.watch()
         let watcher = Task { try await show(events, activity: activity) }
         // The daemon sends the state first: once it is here, every later event reaches this session.
         await activity.waitForFirstEvent(atMost: .seconds(5))
@@ -53,36 +53,36 @@ struct PlaySession: Sendable {
     }
 
     /// `1 Owls · 2 Foxes`.
-    static func numberedTeams(_ status: ShakyAPI.Status) -> String {
+    static func numberedTeams(_ status: ShakyAPI.State) -> String {
         status.teams.enumerated().map { "\($0.offset + 1) \($0.element.name)" }.joined(separator: " · ")
     }
 
     private func perform(_ command: PlayCommand) async throws {
         switch command {
-        case .next: _ = try await client.next()
-        case .hint: _ = try await client.hint()
-        case .skip: _ = try await client.skip()
-        case .end: _ = try await client.end()
-        case .buzz(let team): _ = try await client.buzz(team: team)
+        case .next: _ = try await client.game.next()
+        case .hint: _ = try await client.game.hint()
+        case .skip: _ = try await client.game.skip()
+        case .end: _ = try await client.game.end()
+        case .buzz(let team): _ = try await client.game.buzz(team: team)
         case .buzzNumber(let number):
-            let teams = try await client.status().teams
+            let teams = try await client.game.status().teams
             guard teams.indices.contains(number - 1) else {
                 throw PlayCommandError("there is no team \(number); the teams are 1 to \(teams.count)")
             }
-            _ = try await client.buzz(team: teams[number - 1].name)
+            _ = try await client.game.buzz(team: teams[number - 1].name)
         case .answer(let answer):
-            guard let team = try await client.status().teamUp else {
+            guard let team = try await client.game.status().teamUp else {
                 throw PlayCommandError("nobody is up to answer; a team buzzes first (b TEAM)")
             }
-            _ = try await client.answer(team: team, answer: answer)
+            _ = try await client.game.answer(team: team, answer: answer)
         case .togglePause:
-            if try await client.status().paused {
-                _ = try await client.resume()
+            if try await client.game.status().paused {
+                _ = try await client.game.resume()
             } else {
-                _ = try await client.pause()
+                _ = try await client.game.pause()
             }
-        case .scoreboard: console.print(TextRenderer.scoreboard(try await client.scoreboard()))
-        case .status: console.print(TextRenderer.status(try await client.status(), style: console.style))
+        case .scoreboard: console.print(TextRenderer.scoreboard(try await client.game.scoreboard()))
+        case .status: console.print(TextRenderer.status(try await client.game.status(), style: console.style))
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         case .help: console.print(PlayCommand.summary)
         case .quit, .nothing: break
@@ -91,14 +91,15 @@ struct PlaySession: Sendable {
 
     /// Prints each event; ticks redraw one line on a terminal, elsewhere only every 10 s and the last 5 s.
     private func show(
-        _ events: AsyncThrowingStream<ShakyAPI.Event, any Error>, activity: Activity
+        _ replies: AsyncThrowingStream<ShakyAPI.GameInterface.WatchReply, any Error>, activity: Activity
     ) async throws {
         var renderer = WatchRenderer(style: console.style)
         var tickShown = false
-        for try await event in events {
+        for try await reply in replies {
+            let event = reply.event
             if event.kind != .tick { activity.touch() }
             if json {
-                console.print(try JSONOutput.renderLine(ShakyAPI.WatchReply(event: event)))
+                console.print(try JSONOutput.renderLine(reply))
                 continue
             }
             guard let line = renderer.line(for: event) else { continue }

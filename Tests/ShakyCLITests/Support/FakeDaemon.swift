@@ -2,6 +2,7 @@ import Foundation
 import ShakyProtocol
 import Synchronization
 import Testing
+import Varlink
 
 /// A stand-in for `shakyd`: serves the real interface descriptions on a Unix socket in a fresh temporary
 /// folder, records every call, and answers from a script.
@@ -30,7 +31,10 @@ final class FakeDaemon: Sendable {
         static func watch(_ events: [ShakyAPI.Event], end: Bool) -> Answer {
             .events(
                 events.map { event in
-                    guard case .object(let object) = try! JSONValue(encoding: ShakyAPI.WatchReply(event: event)) else {
+                    guard
+                        case .object(let object) = try! JSONValue(
+                            encoding: ShakyAPI.GameInterface.WatchReply(event: event))
+                    else {
                         fatalError("not an object")
                     }
                     return object
@@ -90,8 +94,9 @@ final class FakeDaemon: Sendable {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let daemon = FakeDaemon(socketPath: directory + "/shaky.sock")
         let descriptions = [
-            VarlinkInterface.gameDescription, VarlinkInterface.packsDescription, VarlinkInterface.sensorDescription,
-            VarlinkInterface.settingsDescription,
+            ShakyAPI.GameInterface.description, ShakyAPI.PacksInterface.description,
+            ShakyAPI.SensorInterface.description,
+            ShakyAPI.SettingsInterface.description,
         ]
         let interfaces = try descriptions.map { description in
             let definition = try VarlinkInterfaceDefinition(parsing: description)

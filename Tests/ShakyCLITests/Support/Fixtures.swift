@@ -15,18 +15,20 @@ enum Fixtures {
     static let teams = [ShakyAPI.TeamScore(name: "Owls", score: 12), ShakyAPI.TeamScore(name: "Foxes", score: 8)]
 
     /// Question 3 of 10 open, one hint used, Owls buzzed and is up.
-    static let answering = ShakyAPI.Status(
+    static let answering = ShakyAPI.State(
         phase: .answering, paused: false, teamUp: "Owls", questionNumber: 3, questionCount: 10,
         question: "What big cat has stripes?", tiles: tiles, pattern: "_ _ _ _ _", points: 8, hintsUsed: 1,
-        hintsLeft: 2, remaining: 17.3, teams: teams, buzzes: [ShakyAPI.Buzz(team: "Owls", order: 1, elapsed: 3.25)])
+        hintsLeft: 2, remaining: 17.3, teams: teams, buzzes: [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 3.25)]
+    )
 
     /// A new game waiting for its first question.
-    static let ready = ShakyAPI.Status(phase: .ready, paused: false, questionCount: 10, teams: teams)
+    static let ready = ShakyAPI.State(
+        phase: .ready, paused: false, questionCount: 10, hintsUsed: 0, hintsLeft: 0, teams: teams, buzzes: [])
 
     /// Question 3 over, got by the Owls.
-    static let roundOver = ShakyAPI.Status(
+    static let roundOver = ShakyAPI.State(
         phase: .roundOver, paused: false, questionNumber: 3, questionCount: 10, question: "What big cat has stripes?",
-        hintsUsed: 1, teams: teams, answer: "TIGER", roundWinner: "Owls")
+        hintsUsed: 1, hintsLeft: 0, teams: teams, buzzes: [], answer: "TIGER", roundWinner: "Owls")
 
     static let standings = [
         ShakyAPI.Standing(
@@ -40,8 +42,9 @@ enum Fixtures {
     static let result = ShakyAPI.Result(
         standings: standings, winners: ["Owls", "Foxes"], questionsPlayed: 7, questionCount: 10, endedEarly: true)
 
-    static let gameOver = ShakyAPI.Status(
-        phase: .gameOver, paused: false, questionNumber: 7, questionCount: 10, teams: teams, result: result)
+    static let gameOver = ShakyAPI.State(
+        phase: .gameOver, paused: false, questionNumber: 7, questionCount: 10, hintsUsed: 0, hintsLeft: 0, teams: teams,
+        buzzes: [], result: result)
 
     static let animals = ShakyAPI.Pack(name: "Animals", builtin: true, questions: 40, easy: 10, medium: 20, hard: 10)
 
@@ -51,7 +54,7 @@ enum Fixtures {
 
     /// A `Watch` event of `kind` with `configure` applied.
     static func event(
-        _ kind: ShakyAPI.EventKind, _ configure: (inout ShakyAPI.Event) -> Void = { _ in }
+        _ kind: ShakyAPI.Event.Kind, _ configure: (inout ShakyAPI.Event) -> Void = { _ in }
     ) -> ShakyAPI.Event {
         var event = ShakyAPI.Event(kind: kind)
         configure(&event)

@@ -17,8 +17,10 @@ extension Shaky.Pack {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let pack = try await client.createPack(name: name)
-            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Created " + TextRenderer.pack(pack) }
+            let pack = try await client.packs.create(name: name)
+            try global.emit(ShakyAPI.PacksInterface.CreateReply(pack: pack), on: console) { _ in
+                "Created " + TextRenderer.pack(pack)
+            }
         }
     }
 }

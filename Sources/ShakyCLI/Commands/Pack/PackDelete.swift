@@ -1,5 +1,6 @@
 import ArgumentParser
 import ShakyProtocol
+import Varlink
 
 extension Shaky.Pack {
     /// `shaky pack delete`.
@@ -14,8 +15,8 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            try await client.deletePack(name: name)
-            try global.emit(ShakyAPI.Empty(), on: console) { _ in "Deleted pack “\(name)”." }
+            try await client.packs.delete(name: name)
+            try global.emit(VarlinkEmptyParameters(), on: console) { _ in "Deleted pack “\(name)”." }
         }
     }
 }

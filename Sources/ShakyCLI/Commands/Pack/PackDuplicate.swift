@@ -20,8 +20,10 @@ extension Shaky.Pack {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let pack = try await client.duplicatePack(name: name, as: newName)
-            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Created " + TextRenderer.pack(pack) }
+            let pack = try await client.packs.duplicate(name: name, newName: newName)
+            try global.emit(ShakyAPI.PacksInterface.CreateReply(pack: pack), on: console) { _ in
+                "Created " + TextRenderer.pack(pack)
+            }
         }
     }
 }

@@ -18,8 +18,8 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let stored = try await client.editQuestion(id: id, question.question)
-            try global.emit(ShakyAPI.QuestionReply(question: stored), on: console) { _ in
+            let stored = try await client.packs.editQuestion(id: id, question: question.question)
+            try global.emit(ShakyAPI.PacksInterface.AddQuestionReply(question: stored), on: console) { _ in
                 "Changed " + TextRenderer.question(stored, showingPack: true)
             }
         }

@@ -16,7 +16,7 @@ extension Shaky.Pack {
         var name: String
 
         @Option(help: "The format (default: from --output's extension, else json).")
-        var format: ShakyAPI.PackFormat?
+        var format: ShakyAPI.PacksInterface.ImportParameters.Format?
 
         @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file())
         var output: String?
@@ -24,15 +24,17 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         /// The format from `--format`, the output's extension, or JSON.
-        var resolvedFormat: ShakyAPI.PackFormat {
-            format ?? output.flatMap { ShakyAPI.PackFormat(rawValue: ($0 as NSString).pathExtension.lowercased()) }
+        var resolvedFormat: ShakyAPI.PacksInterface.ImportParameters.Format {
+            format ?? output.flatMap {
+                ShakyAPI.PacksInterface.ImportParameters.Format(rawValue: ($0 as NSString).pathExtension.lowercased())
+            }
                 ?? .json
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let data = try await client.exportPack(name: name, format: resolvedFormat)
+            let data = try await client.packs.export(name: name, format: resolvedFormat)
             if global.json, output == nil {
-                console.print(try JSONOutput.render(ShakyAPI.ExportReply(data: data)))
+                console.print(try JSONOutput.render(ShakyAPI.PacksInterface.ExportReply(data: data)))
                 return
             }
             guard let output, output != "-" else {

@@ -18,7 +18,7 @@ extension Shaky.Pack {
         var file: String
 
         @Option(help: "The file's format (default: from its extension).")
-        var format: ShakyAPI.PackFormat?
+        var format: ShakyAPI.PacksInterface.ImportParameters.Format?
 
         @Option(help: "The new pack's name (default: the name in the file, or the file's name).")
         var name: String?
@@ -26,8 +26,10 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         /// The format from `--format` or the file's extension.
-        var resolvedFormat: ShakyAPI.PackFormat? {
-            format ?? ShakyAPI.PackFormat(rawValue: (file as NSString).pathExtension.lowercased())
+        var resolvedFormat: ShakyAPI.PacksInterface.ImportParameters.Format? {
+            format
+                ?? ShakyAPI.PacksInterface.ImportParameters.Format(
+                    rawValue: (file as NSString).pathExtension.lowercased())
         }
 
         func validate() throws {
@@ -48,8 +50,10 @@ extension Shaky.Pack {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw CommandFailure("\(file) is not UTF-8 text; save it as UTF-8 and import again")
             }
-            let pack = try await client.importPack(data: text, format: resolvedFormat ?? .json, name: name)
-            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Imported " + TextRenderer.pack(pack) }
+            let pack = try await client.packs.import(data: text, format: resolvedFormat ?? .json, name: name)
+            try global.emit(ShakyAPI.PacksInterface.CreateReply(pack: pack), on: console) { _ in
+                "Imported " + TextRenderer.pack(pack)
+            }
         }
     }
 }

@@ -9,8 +9,10 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let packs = try await client.listPacks()
-            try global.emit(ShakyAPI.PackListReply(packs: packs), on: console) { _ in TextRenderer.packs(packs) }
+            let packs = try await client.packs.list()
+            try global.emit(ShakyAPI.PacksInterface.ListReply(packs: packs), on: console) { _ in
+                TextRenderer.packs(packs)
+            }
         }
     }
 }

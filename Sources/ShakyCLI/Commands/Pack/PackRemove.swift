@@ -1,5 +1,6 @@
 import ArgumentParser
 import ShakyProtocol
+import Varlink
 
 extension Shaky.Pack {
     /// `shaky pack remove`.
@@ -12,8 +13,8 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            try await client.deleteQuestion(id: id)
-            try global.emit(ShakyAPI.Empty(), on: console) { _ in "Removed question #\(id)." }
+            try await client.packs.deleteQuestion(id: id)
+            try global.emit(VarlinkEmptyParameters(), on: console) { _ in "Removed question #\(id)." }
         }
     }
 }

@@ -19,8 +19,9 @@ extension Shaky.Pack {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let pack = try await client.renamePack(name: name, to: newName)
-            try global.emit(ShakyAPI.PackReply(pack: pack), on: console) { _ in "Renamed to " + TextRenderer.pack(pack)
+            let pack = try await client.packs.rename(name: name, newName: newName)
+            try global.emit(ShakyAPI.PacksInterface.CreateReply(pack: pack), on: console) { _ in
+                "Renamed to " + TextRenderer.pack(pack)
             }
         }
     }

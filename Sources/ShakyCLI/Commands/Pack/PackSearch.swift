@@ -24,9 +24,9 @@ extension Shaky.Pack {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let questions = try await client.searchQuestions(
-                words.joined(separator: " "), pack: pack, limit: limit)
-            try global.emit(ShakyAPI.QuestionsReply(questions: questions), on: console) { _ in
+            let questions = try await client.packs.search(
+                text: words.joined(separator: " "), pack: pack, limit: limit)
+            try global.emit(ShakyAPI.PacksInterface.SearchReply(questions: questions), on: console) { _ in
                 TextRenderer.questions(questions)
             }
         }

@@ -13,7 +13,7 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let details = try await client.showPack(name: name)
+            let details = try await client.packs.show(name: name)
             try global.emit(details, on: console) { _ in TextRenderer.packDetails(details) }
         }
     }

@@ -13,7 +13,7 @@ struct QuestionOptions: ParsableArguments {
     var alternates: [String] = []
 
     @Option(help: "How hard the question is.")
-    var difficulty: ShakyAPI.Difficulty = .medium
+    var difficulty: ShakyAPI.Question.Difficulty = .medium
 
     /// The question as the daemon takes it.
     var question: ShakyAPI.Question {

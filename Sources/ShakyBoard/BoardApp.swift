@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `shaky board`: feeds a ``BoardModel`` from the daemon and draws it full screen until `q`, Ctrl-C,
+/// SIGINT, SIGTERM or SIGHUP. It never quits on its own: a daemon that goes away is waited for.
+public struct BoardApp: Sendable {
+    /// How the board is drawn.
+    public enum Mode: Sendable {
+        /// Full screen with curses, with colour or without.
+        case fullScreen(colour: Bool)
+        /// For `TERM=dumb` and pipes: the screen printed as plain text whenever it changes (the countdown
+        /// in steps of ten seconds, so a log does not fill up).
+        case plain(width: Int, height: Int)
+    }
+
+    /// The daemon's socket, or `nil` for the usual places.
+    public var socketPath: String?
+    /// How it is drawn.
+    public var mode: Mode
+
+    /// A board of the daemon at `socketPath`.
+    public init(socketPath: String?, mode: Mode) {
+        self.socketPath = socketPath
+        self.mode = mode
+    }
+
+    /// The mode the environment asks for: plain for `TERM=dumb`, no `TERM` or output that is not a
+    /// terminal; no colour with `NO_COLOR` (any non-empty value, see no-color.org).
+    public static func mode(environment: [String: String], outputIsTerminal: Bool) -> Mode {
+        let term = environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" || !outputIsTerminal {
+            let width = environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 500) } ?? 80
+            let height = environment["LINES"].flatMap(Int.init).map { min(max($0, 10), 300) } ?? 24
+            return .plain(width: width, height: height)
+        }
+        return .fullScreen(colour: (environment["NO_COLOR"] ?? "").isEmpty)
+    }
+
+    /// Runs the board until the viewer quits.
+    public func run() async throws {
+        let model = BoardModel()
+        let start = ContinuousClock.now
+        let now: @Sendable () -> Duration = { start.duration(to: .now) }
+        let feed = BoardFeed(
+            socketPath: socketPath, now: now, sleep: { try await Task.sleep(for: $0) })
+        let signals = Self.watchSignals(model)
+        defer { signals.forEach { $0.cancel() } }
+        let feeding = Task { await feed.run(into: model) }
+        defer { feeding.cancel() }
+        let mode = self.mode
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            // Curses blocks while it waits for keys: it gets a thread of its own, not one of the pool's.
+            let thread = Thread {
+                do {
+                    switch mode {
+                    case .fullScreen(let colour): try Self.drawFullScreen(model, colour: colour, now: now)
+                    case .plain(let width, let height): Self.printPlain(model, width: width, height: height, now: now)
+                    }
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "shaky-board-screen"
+            thread.start()
+        }
+    }
+
+    private static func watchSignals(_ model: BoardModel) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { model.requestQuit() }
+            source.resume()
+            return source
+        }
+    }
+
+    private static func drawFullScreen(_ model: BoardModel, colour: Bool, now: () -> Duration) throws {
+        let terminal = try CursesTerminal(colour: colour)
+        defer { terminal.close() }
+        var drawn: (version: Int, width: Int, height: Int, at: Duration)?
+        while !model.quitRequested {
+            let (state, version) = model.snapshot
+            let (width, height) = terminal.size
+            let time = now()
+            // Redraw on a change, and twice a second anyway so that a hint's highlight fades on time.
+            if drawn == nil || drawn?.version != version || drawn?.width != width || drawn?.height != height
+                || time - (drawn?.at ?? .zero) >= .milliseconds(500)
+            {
+                terminal.draw(BoardLayout.render(state, width: width, height: height, now: time))
+                drawn = (version, width, height, time)
+            }
+            if terminal.readKey(waitingAtMost: 100) == .quit { model.requestQuit() }
+        }
+    }
+
+    private static func printPlain(_ model: BoardModel, width: Int, height: Int, now: () -> Duration) {
+        var printed = ""
+        while !model.quitRequested {
+            var (state, _) = model.snapshot
+            if let remaining = state.remaining, remaining.isFinite {
+                state.remaining = (max(0, min(remaining, 86_400)) / 10).rounded(.up) * 10
+            }
+            let text = BoardLayout.render(state, width: width, height: height, now: now()).text
+            if text != printed {
+                let frame = text + "\n" + String(repeating: "=", count: width) + "\n"
+                do {
+                    try FileHandle.standardOutput.write(contentsOf: Data(frame.utf8))
+                } catch {
+                    // Whoever read the board went away (a closed pipe): there is no one left to show it to.
+                    model.requestQuit()
+                }
+                printed = text
+            }
+            usleep(200_000)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ShakyProtocol
+
+/// Keeps a ``BoardModel`` up to date from the daemon: watches the game, reads the sensor and sound state,
+/// and when the daemon goes away marks the board "reconnecting" and tries again with backoff, forever
+/// (until its task is cancelled).
+///
+/// Time and waiting are injected: `now` is the board's clock (for the hint highlight), `sleep` waits
+/// between tries and between reads of the settings, so tests drive it without real time.
+public struct BoardFeed: Sendable {
+    /// The daemon's socket, or `nil` for the usual places.
+    public var socketPath: String?
+    /// The waits between tries.
+    public var backoff: ReconnectBackoff
+    /// How often the sound setting and the sensor are read again (`Watch` does not report them).
+    public var settingsInterval: Duration
+    /// The board's clock: time since it started.
+    public var now: @Sendable () -> Duration
+    /// Waits; throws when the wait is cancelled.
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    /// A feed of the daemon at `socketPath`.
+    public init(
+        socketPath: String?, backoff: ReconnectBackoff = ReconnectBackoff(), settingsInterval: Duration = .seconds(5),
+        now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) {
+        self.socketPath = socketPath
+        self.backoff = backoff
+        self.settingsInterval = settingsInterval
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// Feeds `model` until the task is cancelled.
+    public func run(into model: BoardModel) async {
+        var failures = 0
+        while !Task.isCancelled {
+            if await watchOnce(into: model, onConnected: { failures = 0 }) { return }
+            failures += 1
+            let attempt = failures
+            model.update { $0.connection = .reconnecting(attempt: attempt) }
+            do {
+                try await sleep(backoff.delay(afterFailures: failures))
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// One connection: returns `true` when the task was cancelled, `false` when the daemon went away.
+    private func watchOnce(into model: BoardModel, onConnected: () -> Void) async -> Bool {
+        let client: ShakyClient
+        do {
+            client = try await ShakyClient.connect(socketPath: socketPath)
+        } catch {
+            return Task.isCancelled
+        }
+        defer { Task { await client.close() } }
+        do {
+            let replies = try await client.game.watch()
+            onConnected()
+            await refreshDaemonState(client, into: model)
+            model.update { $0.connection = .connected }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while true {
+                        try await sleep(settingsInterval)
+                        try Task.checkCancellation()
+                        await refreshDaemonState(client, into: model)
+                    }
+                }
+                for try await reply in replies {
+                    let time = now()
+                    model.update { $0.apply(reply.event, at: time) }
+                }
+                group.cancelAll()
+            }
+        } catch {}
+        return Task.isCancelled
+    }
+
+    private func refreshDaemonState(_ client: ShakyClient, into model: BoardModel) async {
+        if let sensor = try? await client.sensor.status() {
+            model.update { $0.apply(sensor: sensor) }
+        }
+        if let settings = try? await client.settings.get() {
+            model.update { $0.apply(settings: settings) }
+        }
+    }
+}

@@ -1,0 +1,314 @@
+/// The board's layout: a pure function from what the board knows, the screen's size and the time to the
+/// cells to draw. No terminal, no clock: tests call it directly.
+///
+/// ```
+///  SHAKY WORDS                                         Question 1 of 10
+///                  Which animal has the longest neck?
+///              (big letters of the scramble, hints marked)
+///                     8 points · 1 hint taken
+///  ████████████████████████████████░░░░░░░░░░░░░░░░░░░░░  23 s
+///                          Buzzers open
+///  ───────────────────────────────────────────────────────────────
+///  1. ● Owls 12    2. ■ Foxes 8
+/// ```
+public enum BoardLayout {
+    /// Draws `state` on a `width` × `height` screen at board time `now`.
+    public static func render(_ state: BoardState, width: Int, height: Int, now: Duration) -> BoardScreen {
+        var screen = BoardScreen(width: width, height: height)
+        guard width >= 10, height >= 5 else {
+            screen.put("Shaky Words", row: 0, column: 0, style: .strong)
+            screen.put("too small", row: 1, column: 0)
+            return screen
+        }
+        let top = header(state, on: &screen)
+        let scoresTop: Int
+        if state.phase == .gameOver, let result = state.result {
+            scoresTop = height
+            GameOverLayout(result: result, teams: state.teams).draw(on: &screen, top: top, bottom: height)
+        } else {
+            scoresTop = scores(state, on: &screen)
+            let area = Area(top: top, bottom: scoresTop - 1, left: 1, right: width - 1)
+            switch state.phase {
+            case .noGame: waiting(state, on: &screen, in: area)
+            case .ready: ready(state, on: &screen, in: area)
+            case .open, .answering, .roundOver: question(state, on: &screen, in: area, now: now)
+            case .gameOver: screen.center("Game over", row: area.top, style: .strong)
+            }
+        }
+        return screen
+    }
+
+    /// A rectangle of rows `top..<bottom` and columns `left..<right`.
+    struct Area {
+        var top: Int
+        var bottom: Int
+        var left: Int
+        var right: Int
+        var width: Int { max(0, right - left) }
+        var height: Int { max(0, bottom - top) }
+    }
+
+    // MARK: Header and notices
+
+    /// Draws the title line and the notices under it; returns the first row free below them.
+    private static func header(_ state: BoardState, on screen: inout BoardScreen) -> Int {
+        screen.put("SHAKY WORDS", row: 0, column: 1, style: .strong)
+        var right: String
+        switch state.phase {
+        case .noGame: right = ""
+        case .ready: right = state.questionCount == 1 ? "1 question" : "\(state.questionCount) questions"
+        case .gameOver: right = "Game over"
+        case .open, .answering, .roundOver:
+            right = state.questionNumber.map { "Question \($0) of \(state.questionCount)" } ?? ""
+        }
+        if !right.isEmpty {
+            let room = max(0, screen.width - 14)
+            let text = DisplayWidth.truncated(right, columns: room)
+            screen.put(text, row: 0, column: screen.width - 1 - DisplayWidth.of(text), style: .strong)
+        }
+        let notices = self.notices(state)
+        guard !notices.isEmpty else { return 2 }
+        var lines: [String] = []
+        for notice in notices {
+            if let last = lines.last, DisplayWidth.of(last + " · " + notice) <= screen.width - 2 {
+                lines[lines.count - 1] = last + " · " + notice
+            } else {
+                lines.append(notice)
+            }
+        }
+        for (index, line) in lines.prefix(3).enumerated() {
+            screen.center(line, row: 1 + index, style: .bad)
+        }
+        return 1 + min(3, lines.count) + 1
+    }
+
+    /// The small notices under the header: the link, the pause, the sensor and the sound.
+    static func notices(_ state: BoardState) -> [String] {
+        var notices: [String] = []
+        switch state.connection {
+        case .connected: break
+        case .connecting: notices.append("Connecting to the game…")
+        case .reconnecting: notices.append("Lost the game: reconnecting…")
+        }
+        if state.isPaused, state.phase != .gameOver { notices.append("‖ Paused") }
+        if state.isSensorGone { notices.append("Sensor gone: hints by hand") }
+        if state.isSoundSilent { notices.append("Sound off") }
+        return notices
+    }
+
+    // MARK: Scores
+
+    /// Draws the scores band at the bottom and returns its first row (the separator).
+    private static func scores(_ state: BoardState, on screen: inout BoardScreen) -> Int {
+        guard !state.teams.isEmpty else { return screen.height }
+        let entries = ranked(state.teams).map { entry in
+            (
+                text:
+                    "\(ordinal(entry.rank)) \(TeamMark(index: entry.index).symbol) \(entry.team.name) \(entry.team.score)",
+                index: entry.index
+            )
+        }
+        let columnWidth = min(screen.width - 2, (entries.map { DisplayWidth.of($0.text) }.max() ?? 0) + 3)
+        let perRow = max(1, (screen.width - 2) / max(1, columnWidth))
+        let rowCount = (entries.count + perRow - 1) / perRow
+        let top = max(3, screen.height - rowCount - 1)
+        screen.put(String(repeating: "─", count: screen.width), row: top, column: 0, style: .dim)
+        for (position, entry) in entries.enumerated() {
+            let row = top + 1 + position / perRow
+            let column = 1 + (position % perRow) * columnWidth
+            screen.put(
+                DisplayWidth.truncated(entry.text, columns: columnWidth - 1), row: row, column: column,
+                style: .team(entry.index))
+        }
+        return top
+    }
+
+    /// The teams, best first, with their join-order index and their rank (ties share a rank).
+    static func ranked(_ teams: [BoardState.Team]) -> [(team: BoardState.Team, index: Int, rank: Int)] {
+        let sorted = teams.enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }
+        var result: [(team: BoardState.Team, index: Int, rank: Int)] = []
+        for (position, entry) in sorted.enumerated() {
+            let rank =
+                position > 0 && sorted[position - 1].element.score == entry.element.score
+                ? result[position - 1].rank : position + 1
+            result.append((entry.element, entry.offset, rank))
+        }
+        return result
+    }
+
+    /// `1st`, `2nd`, `3rd`, `11th`.
+    static func ordinal(_ rank: Int) -> String {
+        let suffix: String
+        switch (rank % 10, rank % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(rank)\(suffix)"
+    }
+
+    static func markIndex(of team: String, in state: BoardState) -> Int {
+        state.teams.firstIndex { $0.name == team } ?? 0
+    }
+
+    static func teamLabel(_ team: String, in state: BoardState) -> String {
+        "\(TeamMark(index: markIndex(of: team, in: state)).symbol) \(team)"
+    }
+
+    // MARK: Waiting and ready
+
+    private static func waiting(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
+        let lines = [
+            "Waiting for a game.",
+            "Start one:  shaky new --team Owls --team Foxes",
+            "then open the first question:  shaky next",
+        ]
+        title(lines, on: &screen, in: area)
+    }
+
+    private static func ready(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
+        var lines = ["Get ready!"]
+        for (index, team) in state.teams.enumerated() {
+            lines.append("\(TeamMark(index: index).symbol) \(team.name)")
+        }
+        lines.append("The host opens the first question:  shaky next")
+        title(lines, on: &screen, in: area, teamLines: 1..<(1 + state.teams.count))
+    }
+
+    /// The big title with `lines` under it, centred in `area`.
+    private static func title(
+        _ lines: [String], on screen: inout BoardScreen, in area: Area, teamLines: Range<Int> = 0..<0
+    ) {
+        let wrapped = lines.enumerated().flatMap { index, line in
+            DisplayWidth.wrap(line, columns: area.width).map { (index, $0) }
+        }
+        let textHeight = wrapped.count + 1
+        let block = TileBlock(tiles: TileBlock.letters("SHAKY WORDS"), marksFixed: false)
+            .render(width: area.width, height: max(0, area.height - textHeight), maxScale: 3)
+        let total = block.height + textHeight
+        var row = area.top + max(0, (area.height - total) / 2)
+        screen.blit(block, row: row, column: area.left + (area.width - block.width) / 2)
+        row += block.height + 1
+        for (index, line) in wrapped where row < area.bottom {
+            let style: BoardScreen.Style = teamLines.contains(index) ? .team(index - teamLines.lowerBound) : .normal
+            screen.center(line, row: row, style: index == 0 ? .strong : style, column: area.left, span: area.width)
+            row += 1
+        }
+    }
+
+    // MARK: The question
+
+    private static func question(_ state: BoardState, on screen: inout BoardScreen, in area: Area, now: Duration) {
+        var top: [(String, BoardScreen.Style)] = []
+        for line in DisplayWidth.wrap(state.question ?? "", columns: area.width).prefix(3) {
+            top.append((line, .strong))
+        }
+        var bottom: [(String, BoardScreen.Style)] = []
+        let showsAnswer = state.phase == .roundOver && state.answer != nil
+        if showsAnswer {
+            bottom.append(verdictLine(state))
+        } else {
+            bottom.append((pointsLine(state), .normal))
+            bottom.append((countdownBar(state, width: area.width), .normal))
+        }
+        bottom.append((phaseWords(state), .strong))
+        if !state.buzzes.isEmpty {
+            let buzzes = state.buzzes.sorted { $0.order < $1.order }.map {
+                "\($0.order). \(teamLabel($0.team, in: state)) \(seconds($0.elapsed))"
+            }
+            for line in DisplayWidth.wrap("Buzzed: " + buzzes.joined(separator: "  "), columns: area.width) {
+                bottom.append((line, .normal))
+            }
+        }
+        for judgement in state.judgements {
+            let (text, style) = judgementLine(judgement, in: state)
+            for line in DisplayWidth.wrap(text, columns: area.width) { bottom.append((line, style)) }
+        }
+        let fixedRows = top.count + bottom.count + 2
+        let tiles: [BoardState.Tile]
+        var highlighted = Set<Int>()
+        if showsAnswer, let answer = state.answer {
+            tiles = TileBlock.letters(answer.uppercased())
+        } else {
+            tiles = state.tiles
+            highlighted = Set(state.tiles.indices.filter { state.isHighlighted(tile: $0, at: now) })
+        }
+        let block = TileBlock(tiles: tiles, highlighted: highlighted, marksFixed: !showsAnswer)
+            .render(width: area.width, height: max(1, area.height - fixedRows))
+        var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + [nil]
+        let blockRow = rows.count
+        rows += Array(repeating: nil, count: block.height) + [nil] + bottom.map { $0 }
+        var row = area.top + max(0, (area.height - rows.count) / 2)
+        for (index, line) in rows.enumerated() where row < area.bottom {
+            if index == blockRow {
+                screen.blit(block, row: row, column: area.left + (area.width - block.width) / 2)
+            }
+            if let (text, style) = line {
+                screen.center(text, row: row, style: style, column: area.left, span: area.width)
+            }
+            row += 1
+        }
+    }
+
+    private static func pointsLine(_ state: BoardState) -> String {
+        var parts: [String] = []
+        if let points = state.points { parts.append(points == 1 ? "1 point" : "\(points) points") }
+        if state.hintsUsed > 0 {
+            parts.append(state.hintsUsed == 1 ? "1 hint taken" : "\(state.hintsUsed) hints taken")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// `█████████░░░░░░  23 s`, as wide as the area; empty when no countdown runs.
+    static func countdownBar(_ state: BoardState, width: Int) -> String {
+        guard let remaining = state.remaining, remaining.isFinite else { return "" }
+        let left = max(0, min(remaining, 86_400))
+        let length = max(left, min(state.countdownLength ?? left, 86_400))
+        let label = " \(Int(left.rounded(.up))) s"
+        let barWidth = max(0, width - DisplayWidth.of(label) - 1)
+        let filled = length > 0 ? Int((Double(barWidth) * left / length).rounded()) : 0
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + label
+    }
+
+    /// The phase in party words.
+    static func phaseWords(_ state: BoardState) -> String {
+        if state.isPaused { return "Paused" }
+        switch state.phase {
+        case .noGame: return "Waiting for a game"
+        case .ready: return "Get ready"
+        case .open: return (state.remaining ?? 1) <= 0 ? "Time's up" : "Buzzers open"
+        case .answering(let team): return "\(teamLabel(team, in: state)) to answer"
+        case .roundOver:
+            // Nobody buzzed and nobody got it: the time ran out.
+            return state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty
+                ? "Time's up" : "Round over"
+        case .gameOver: return "Game over"
+        }
+    }
+
+    private static func verdictLine(_ state: BoardState) -> (String, BoardScreen.Style) {
+        guard let winner = state.roundWinner else { return ("Nobody got it", .bad) }
+        let awarded = state.judgements.last { $0.team == winner && $0.isCorrect }?.awarded
+        return ("\(teamLabel(winner, in: state)) got it!" + (awarded.map { " +\($0)" } ?? ""), .good)
+    }
+
+    private static func judgementLine(
+        _ judgement: BoardState.Judgement, in state: BoardState
+    )
+        -> (String, BoardScreen.Style)
+    {
+        let team = teamLabel(judgement.team, in: state)
+        guard let given = judgement.given else { return ("\(team): out of time", .bad) }
+        if judgement.isCorrect { return ("\(team): \"\(given)\" RIGHT +\(judgement.awarded)", .good) }
+        return ("\(team): \"\(given)\" WRONG", .bad)
+    }
+
+    /// `3.2 s`, for a time that came from outside (never traps).
+    static func seconds(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "-" }
+        let tenths = Int(max(0, min(value, 86_400)) * 10 + 0.5)
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+}

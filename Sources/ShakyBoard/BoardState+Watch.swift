@@ -1,0 +1,156 @@
+import ShakyProtocol
+
+// The one place the board reads the wire: `Watch` events, `Sensor.Status` and `Settings.Get` replies become
+// board state. Everything else in the board speaks `BoardState`.
+
+extension BoardState {
+    /// Applies one `Watch` event that arrived at board time `now`.
+    public mutating func apply(_ event: ShakyAPI.Event, at now: Duration) {
+        switch event.kind {
+        case .state:
+            if let status = event.status { apply(status) } else { clearGame() }
+        case .roundStarted:
+            clearRound()
+            phase = .open
+            isPaused = false
+            questionNumber = event.number ?? questionNumber
+            questionCount = event.total ?? questionCount
+            question = event.question
+            tiles = (event.tiles ?? []).map(Tile.init)
+            points = event.points
+            remaining = event.remaining
+            countdownLength = event.remaining
+        case .hint:
+            let newTiles = (event.tiles ?? []).map(Tile.init)
+            hintedTiles = Set(
+                newTiles.indices.filter { index in
+                    newTiles[index].isFixed && (index >= tiles.count || !tiles[index].isFixed)
+                })
+            hintedAt = now
+            tiles = newTiles
+            points = event.points ?? points
+            hintsUsed = event.hintsUsed ?? hintsUsed
+        case .buzz:
+            if let team = event.team {
+                buzzes.append(Buzz(team: team, order: event.order ?? buzzes.count + 1, elapsed: event.elapsed ?? 0))
+            }
+            if let left = event.remaining { remaining = left }
+        case .teamUp:
+            teamUp = event.team
+            if let team = event.team { phase = .answering(team: team) }
+            remaining = event.remaining
+            countdownLength = event.remaining
+        case .judged:
+            guard let team = event.team else { return }
+            let correct = event.correct ?? false
+            let awarded = event.awarded ?? 0
+            judgements.append(Judgement(team: team, given: event.given, isCorrect: correct, awarded: awarded))
+            if correct, let index = teams.firstIndex(where: { $0.name == team }) {
+                teams[index].score = teams[index].score &+ awarded
+            }
+        case .answerRevealed:
+            answer = event.answer
+            roundWinner = event.winner
+            phase = .roundOver
+            teamUp = nil
+            remaining = nil
+        case .scoreAdjusted:
+            if let team = event.team, let score = event.score, let index = teams.firstIndex(where: { $0.name == team })
+            {
+                teams[index].score = score
+            }
+        case .tick:
+            if let name = event.phase { applyPhase(named: name) }
+            remaining = event.remaining
+            if let left = event.remaining, left > (countdownLength ?? 0) { countdownLength = left }
+        case .phaseChanged:
+            if let name = event.phase { applyPhase(named: name) }
+        case .paused:
+            isPaused = true
+        case .resumed:
+            isPaused = false
+        case .gameOver:
+            phase = .gameOver
+            remaining = nil
+            if let result = event.result { apply(result) }
+        case .sensor:
+            isSensorGone = event.sensorPresent == false
+        }
+    }
+
+    /// Applies a `Sensor.Status` reply.
+    public mutating func apply(sensor: ShakyAPI.SensorStatus) {
+        isSensorGone = sensor.state == .gone
+    }
+
+    /// Applies a `Settings.Get` reply.
+    public mutating func apply(settings: ShakyAPI.Settings) {
+        isSoundSilent = !settings.sound || settings.volume <= 0
+    }
+
+    private mutating func apply(_ status: ShakyAPI.State) {
+        clearGame()
+        switch status.phase {
+        case .ready: phase = .ready
+        case .indication: phase = .open
+        case .answering: phase = status.teamUp.map { .answering(team: $0) } ?? .open
+        case .roundOver: phase = .roundOver
+        case .gameOver: phase = .gameOver
+        }
+        isPaused = status.paused
+        teamUp = status.teamUp
+        questionNumber = status.questionNumber
+        questionCount = status.questionCount
+        question = status.question
+        tiles = (status.tiles ?? []).map(Tile.init)
+        points = status.points
+        hintsUsed = status.hintsUsed
+        remaining = status.remaining
+        countdownLength = status.remaining
+        teams = status.teams.map { Team(name: $0.name, score: $0.score) }
+        buzzes = status.buzzes.map { Buzz(team: $0.team, order: $0.order, elapsed: $0.elapsed) }
+        answer = status.answer
+        roundWinner = status.roundWinner
+        if let result = status.result { apply(result) }
+    }
+
+    private mutating func apply(_ result: ShakyAPI.Result) {
+        self.result = Result(
+            standings: result.standings.map {
+                Standing(
+                    team: $0.team, points: $0.points, rank: $0.rank, correctAnswers: $0.correctAnswers,
+                    hintsUsed: $0.hintsUsed, buzzes: $0.buzzes, averageBuzzTime: $0.averageBuzzTime)
+            },
+            winners: result.winners, questionsPlayed: result.questionsPlayed, questionCount: result.questionCount,
+            endedEarly: result.endedEarly)
+        for standing in result.standings {
+            if let index = teams.firstIndex(where: { $0.name == standing.team }) {
+                teams[index].score = standing.points
+            }
+        }
+    }
+
+    /// The daemon names phases `indication`, `answering(Owls)`, `roundOver`, `gameOver`, `ready`.
+    private mutating func applyPhase(named name: String) {
+        switch name {
+        case "ready": phase = .ready
+        case "indication":
+            phase = .open
+            teamUp = nil
+        case "roundOver": phase = .roundOver
+        case "gameOver": phase = .gameOver
+        default:
+            if name.hasPrefix("answering("), name.hasSuffix(")") {
+                let team = String(name.dropFirst("answering(".count).dropLast())
+                phase = .answering(team: team)
+                teamUp = team
+            }
+        }
+    }
+}
+
+extension BoardState.Tile {
+    init(_ tile: ShakyAPI.Tile) {
+        self.init(text: tile.text, isLetter: tile.letter, isFixed: tile.fixed)
+    }
+}

@@ -1,0 +1,234 @@
+/// What the board knows about the game, in the board's own words: built from `Watch` events (see
+/// `BoardState+Watch.swift`, the one place that reads the wire), drawn by ``BoardLayout``.
+///
+/// Times are seconds as the daemon reports them; `now` values are the board's own clock (time since the
+/// board started), passed in so that the layout stays a pure function.
+public struct BoardState: Equatable, Sendable {
+    /// Where the game is, as the room sees it.
+    public enum Phase: Equatable, Sendable {
+        /// No game on the daemon.
+        case noGame
+        /// A game is set up; the first question is not open yet.
+        case ready
+        /// A question is open: buzzers are open.
+        case open
+        /// A team is giving its answer.
+        case answering(team: String)
+        /// The question is over; its answer is shown.
+        case roundOver
+        /// The game is over.
+        case gameOver
+    }
+
+    /// The board's link to the daemon.
+    public enum Connection: Equatable, Sendable {
+        /// Connecting for the first time.
+        case connecting
+        /// Watching the game.
+        case connected
+        /// The daemon went away; the board tries again (`attempt` counts the tries so far).
+        case reconnecting(attempt: Int)
+    }
+
+    /// One tile of the scrambled answer.
+    public struct Tile: Equatable, Sendable {
+        /// What the tile shows: one letter, or a space or punctuation.
+        public var text: String
+        /// Whether it is a letter to unscramble (spaces and punctuation are not).
+        public var isLetter: Bool
+        /// Whether a hint fixed it in its right place.
+        public var isFixed: Bool
+
+        /// Creates a tile.
+        public init(text: String, isLetter: Bool = true, isFixed: Bool = false) {
+            self.text = text
+            self.isLetter = isLetter
+            self.isFixed = isFixed
+        }
+    }
+
+    /// A team and its points, in the order the teams joined (which picks its colour and symbol).
+    public struct Team: Equatable, Sendable {
+        /// The team's name.
+        public var name: String
+        /// Its points.
+        public var score: Int
+
+        /// Creates a team.
+        public init(name: String, score: Int = 0) {
+            self.name = name
+            self.score = score
+        }
+    }
+
+    /// A buzz on the open question.
+    public struct Buzz: Equatable, Sendable {
+        /// The team that buzzed.
+        public var team: String
+        /// Its place in the buzz order, from 1.
+        public var order: Int
+        /// Seconds from the question opening to the buzz.
+        public var elapsed: Double
+
+        /// Creates a buzz.
+        public init(team: String, order: Int, elapsed: Double) {
+            self.team = team
+            self.order = order
+            self.elapsed = elapsed
+        }
+    }
+
+    /// A team's answer and how it was judged.
+    public struct Judgement: Equatable, Sendable {
+        /// The team that answered.
+        public var team: String
+        /// What it said; `nil` when its time ran out.
+        public var given: String?
+        /// Whether it was right.
+        public var isCorrect: Bool
+        /// Points it won.
+        public var awarded: Int
+
+        /// Creates a judgement.
+        public init(team: String, given: String?, isCorrect: Bool, awarded: Int = 0) {
+            self.team = team
+            self.given = given
+            self.isCorrect = isCorrect
+            self.awarded = awarded
+        }
+    }
+
+    /// A team's line in the final result.
+    public struct Standing: Equatable, Sendable {
+        /// The team.
+        public var team: String
+        /// Its points.
+        public var points: Int
+        /// Its rank (1 is the winner; ties share a rank).
+        public var rank: Int
+        /// Questions it got right.
+        public var correctAnswers: Int
+        /// Hints taken while it was in play.
+        public var hintsUsed: Int
+        /// Times it buzzed.
+        public var buzzes: Int
+        /// Its average buzz time in seconds, `nil` when it never buzzed.
+        public var averageBuzzTime: Double?
+
+        /// Creates a standing.
+        public init(
+            team: String, points: Int, rank: Int, correctAnswers: Int = 0, hintsUsed: Int = 0, buzzes: Int = 0,
+            averageBuzzTime: Double? = nil
+        ) {
+            self.team = team
+            self.points = points
+            self.rank = rank
+            self.correctAnswers = correctAnswers
+            self.hintsUsed = hintsUsed
+            self.buzzes = buzzes
+            self.averageBuzzTime = averageBuzzTime
+        }
+    }
+
+    /// How the game ended.
+    public struct Result: Equatable, Sendable {
+        /// Every team, best first.
+        public var standings: [Standing]
+        /// The winner, or several on a tie.
+        public var winners: [String]
+        /// Questions played.
+        public var questionsPlayed: Int
+        /// Questions the game had.
+        public var questionCount: Int
+        /// Whether the host ended it before the last question.
+        public var endedEarly: Bool
+
+        /// Creates a result.
+        public init(
+            standings: [Standing], winners: [String], questionsPlayed: Int, questionCount: Int,
+            endedEarly: Bool = false
+        ) {
+            self.standings = standings
+            self.winners = winners
+            self.questionsPlayed = questionsPlayed
+            self.questionCount = questionCount
+            self.endedEarly = endedEarly
+        }
+    }
+
+    /// The link to the daemon.
+    public var connection: Connection = .connecting
+    /// Where the game is.
+    public var phase: Phase = .noGame
+    /// Whether the host paused the game.
+    public var isPaused = false
+    /// The open question's number, from 1.
+    public var questionNumber: Int?
+    /// How many questions the game has.
+    public var questionCount = 0
+    /// The question's text.
+    public var question: String?
+    /// The scrambled answer.
+    public var tiles: [Tile] = []
+    /// What the question is worth now.
+    public var points: Int?
+    /// Hints taken on this question.
+    public var hintsUsed = 0
+    /// Seconds left on the countdown, as last reported.
+    public var remaining: Double?
+    /// Seconds the countdown started from (the length of the bar), when known.
+    public var countdownLength: Double?
+    /// The teams, in the order they joined.
+    public var teams: [Team] = []
+    /// The buzzes on this question, in order.
+    public var buzzes: [Buzz] = []
+    /// The team giving its answer.
+    public var teamUp: String?
+    /// The answers given on this question.
+    public var judgements: [Judgement] = []
+    /// The answer, once revealed.
+    public var answer: String?
+    /// The team that got it, once revealed.
+    public var roundWinner: String?
+    /// The tiles the last hint fixed, by index.
+    public var hintedTiles: Set<Int> = []
+    /// When (board time) the last hint came.
+    public var hintedAt: Duration?
+    /// How the game ended.
+    public var result: Result?
+    /// Whether the accelerometer is gone (hints only by hand until it is back).
+    public var isSensorGone = false
+    /// Whether the daemon's sound is off.
+    public var isSoundSilent = false
+
+    /// A board with nothing known yet.
+    public init() {}
+
+    /// How long a hint's letter stays highlighted.
+    public static let hintHighlight: Duration = .seconds(3)
+
+    /// Whether tile `index` just moved into place and should stand out at `now`.
+    public func isHighlighted(tile index: Int, at now: Duration) -> Bool {
+        guard let hintedAt, hintedTiles.contains(index) else { return false }
+        return now >= hintedAt && now - hintedAt < Self.hintHighlight
+    }
+
+    /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound).
+    mutating func clearGame() {
+        let kept = (connection, isSensorGone, isSoundSilent)
+        self = BoardState()
+        (connection, isSensorGone, isSoundSilent) = kept
+    }
+
+    /// Forgets the open question's buzzes, answers and hint, for a new question.
+    mutating func clearRound() {
+        buzzes = []
+        judgements = []
+        teamUp = nil
+        answer = nil
+        roundWinner = nil
+        hintedTiles = []
+        hintedAt = nil
+        hintsUsed = 0
+    }
+}

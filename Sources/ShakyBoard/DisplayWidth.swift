@@ -1,0 +1,94 @@
+/// How many terminal columns text takes, counted per grapheme the way terminals and glibc's `wcwidth` do:
+/// East Asian wide and fullwidth characters and emoji take two columns, combining marks and controls none,
+/// everything else one.
+///
+/// A table rather than `wcwidth`, because `wcwidth` answers by the process's locale (in the C locale it
+/// refuses every non-ASCII character), which would make the pure layout depend on global state. The table
+/// holds the East Asian Wide and Fullwidth blocks of Unicode's `EastAsianWidth.txt` that hold letters
+/// (Hangul, CJK, kana, fullwidth forms); emoji are recognised by the standard library's
+/// `isEmojiPresentation` property, so they need no table.
+public enum DisplayWidth {
+    /// The columns `text` takes.
+    public static func of(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The columns one character (grapheme cluster) takes: 0, 1 or 2.
+    public static func of(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if first.properties.isEmojiPresentation { return 2 }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
+        return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// The East Asian Wide (W) and Fullwidth (F) ranges that hold letters and symbols.
+    static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F,  // Hangul Jamo initial consonants
+        0x2E80...0x303E,  // CJK radicals, Kangxi radicals, CJK symbols and punctuation
+        0x3041...0x33FF,  // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, CJK compatibility
+        0x3400...0x4DBF,  // CJK unified ideographs extension A
+        0x4E00...0x9FFF,  // CJK unified ideographs
+        0xA000...0xA4CF,  // Yi
+        0xA960...0xA97F,  // Hangul Jamo extended A
+        0xAC00...0xD7A3,  // Hangul syllables
+        0xF900...0xFAFF,  // CJK compatibility ideographs
+        0xFE10...0xFE19,  // vertical forms
+        0xFE30...0xFE6F,  // CJK compatibility forms, small form variants
+        0xFF00...0xFF60,  // fullwidth forms
+        0xFFE0...0xFFE6,  // fullwidth signs
+        0x1B000...0x1B2FF,  // kana supplement and extensions
+        0x20000...0x2FFFD,  // CJK extensions B to F
+        0x30000...0x3FFFD,  // CJK extension G and later
+    ]
+
+    /// `text` cut to at most `columns` columns (a wide character that would straddle the edge is left out).
+    public static func prefix(_ text: some StringProtocol, columns: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in text {
+            let width = of(character)
+            if used + width > columns { break }
+            result.append(character)
+            used += width
+        }
+        return result
+    }
+
+    /// `text` cut to `columns` columns, ending in "…" when it was cut.
+    public static func truncated(_ text: some StringProtocol, columns: Int) -> String {
+        guard columns > 0 else { return "" }
+        if of(text) <= columns { return String(text) }
+        return prefix(text, columns: columns - 1) + "…"
+    }
+
+    /// `text` broken into lines of at most `columns` columns, at spaces where it can.
+    public static func wrap(_ text: String, columns: Int) -> [String] {
+        guard columns > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = String(word)
+            let candidate = line.isEmpty ? word : line + " " + word
+            if of(candidate) <= columns {
+                line = candidate
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            while of(word) > columns {
+                let head = prefix(word, columns: columns)
+                guard !head.isEmpty else { return lines }
+                lines.append(head)
+                word = String(word.dropFirst(head.count))
+            }
+            line = word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

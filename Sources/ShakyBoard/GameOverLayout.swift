@@ -1,0 +1,120 @@
+/// The game-over screen: who won, a podium for the first three places, and every team's stats.
+struct GameOverLayout {
+    var result: BoardState.Result
+    var teams: [BoardState.Team]
+
+    private func markIndex(_ team: String) -> Int {
+        teams.firstIndex { $0.name == team } ?? 0
+    }
+
+    private func label(_ team: String) -> String {
+        "\(TeamMark(index: markIndex(team)).symbol) \(team)"
+    }
+
+    /// Draws between rows `top` and `bottom` of `screen`.
+    func draw(on screen: inout BoardScreen, top: Int, bottom: Int) {
+        let width = screen.width
+        var row = top
+        screen.center(winnersLine, row: row, style: .strong)
+        row += 1
+        let played =
+            result.endedEarly
+            ? "Ended after \(result.questionsPlayed) of \(result.questionCount) questions"
+            : "\(result.questionsPlayed) of \(result.questionCount) questions played"
+        screen.center(played, row: row, style: .dim)
+        row += 2
+        let table = statsTable(width: width - 2)
+        let podiumHeight = bottom - row - table.count - 1
+        if podiumHeight >= 5 {
+            drawPodium(on: &screen, top: row, height: min(podiumHeight, 14))
+            row += min(podiumHeight, 14) + 1
+        }
+        for (index, line) in table.enumerated() where row < bottom {
+            let style: BoardScreen.Style =
+                index == 0 ? .strong : .team(markIndex(sortedStandings[index - 1].team))
+            screen.put(line, row: row, column: 1, style: style)
+            row += 1
+        }
+    }
+
+    private var winnersLine: String {
+        switch result.winners.count {
+        case 0: return "Game over: no winner"
+        case 1: return "\(label(result.winners[0])) wins!"
+        default: return result.winners.map(label).joined(separator: " and ") + " share the win!"
+        }
+    }
+
+    private var sortedStandings: [BoardState.Standing] {
+        result.standings.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Pillars for the first three, 2nd · 1st · 3rd, each with its team and points on top.
+    private func drawPodium(on screen: inout BoardScreen, top: Int, height: Int) {
+        let podium = Array(sortedStandings.prefix(3))
+        guard !podium.isEmpty else { return }
+        let columnWidth = min(24, (screen.width - 4) / 3)
+        guard columnWidth >= 5 else { return }
+        let left = (screen.width - columnWidth * 3) / 2
+        let pillarMax = height - 2
+        let places: [(slot: Int, position: Int)] = [(1, 0), (0, 1), (2, 2)]
+        for (slot, position) in places where position < podium.count {
+            let standing = podium[position]
+            let pillar = max(2, pillarMax - (standing.rank - 1) * pillarMax / 3)
+            let x = left + slot * columnWidth
+            let pillarTop = top + height - pillar
+            let style = BoardScreen.Style.team(markIndex(standing.team))
+            screen.center(
+                DisplayWidth.truncated(label(standing.team), columns: columnWidth - 1), row: pillarTop - 2,
+                style: style, column: x, span: columnWidth)
+            screen.center("\(standing.points)", row: pillarTop - 1, style: .strong, column: x, span: columnWidth)
+            let inner = columnWidth - 3
+            screen.put("┌" + String(repeating: "─", count: inner) + "┐", row: pillarTop, column: x + 1, style: style)
+            for row in (pillarTop + 1)..<(top + height) {
+                screen.put("│" + String(repeating: " ", count: inner) + "│", row: row, column: x + 1, style: style)
+            }
+            screen.center(
+                BoardLayout.ordinal(standing.rank), row: pillarTop + 1, style: .strong, column: x + 1,
+                span: columnWidth - 1)
+        }
+    }
+
+    /// The stats table as lines, header first; columns are dropped from the right when it is too wide.
+    private func statsTable(width: Int) -> [String] {
+        let standings = sortedStandings
+        var columns: [(title: String, values: [String])] = [
+            ("Rank", standings.map { BoardLayout.ordinal($0.rank) }),
+            ("Team", standings.map { label($0.team) }),
+            ("Points", standings.map { "\($0.points)" }),
+            ("Right", standings.map { "\($0.correctAnswers)" }),
+            ("Hints", standings.map { "\($0.hintsUsed)" }),
+            ("Buzzes", standings.map { "\($0.buzzes)" }),
+            ("Avg buzz", standings.map { BoardLayout.seconds($0.averageBuzzTime) }),
+        ]
+        func widths() -> [Int] {
+            columns.map { column in ([column.title] + column.values).map { DisplayWidth.of($0) }.max() ?? 0 }
+        }
+        while columns.count > 3, widths().reduce(0, +) + 2 * (columns.count - 1) > width {
+            columns.removeLast()
+        }
+        let columnWidths = widths()
+        func line(_ cells: [String]) -> String {
+            var text = ""
+            for (index, cell) in cells.enumerated() {
+                let padding = max(0, columnWidths[index] - DisplayWidth.of(cell))
+                let numeric = index >= 2
+                let padded =
+                    numeric
+                    ? String(repeating: " ", count: padding) + cell : cell + String(repeating: " ", count: padding)
+                text += (index == 0 ? "" : "  ") + padded
+            }
+            return DisplayWidth.truncated(text, columns: width)
+        }
+        var lines = [line(columns.map(\.title))]
+        for index in standings.indices {
+            lines.append(line(columns.map { $0.values[index] }))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,163 @@
+/// The scrambled answer (or any word) drawn as big letters, as large as fits: block letters at the
+/// largest scale whose lines fit the space, else normal letters.
+///
+/// Words stay whole on a line where they can, with wide gaps between them. Under each letter a mark row
+/// says what colour may also say: `═══` under a letter a hint fixed, `▲▲▲` under the one that just moved
+/// into place. Letters the font draws as their base letter (`Ế` as `E`) show the letter itself above.
+public struct TileBlock: Sendable {
+    /// The tiles to draw.
+    public var tiles: [BoardState.Tile]
+    /// Tiles to highlight (they just moved into place).
+    public var highlighted: Set<Int>
+    /// Whether to draw the mark row under the letters.
+    public var marksFixed: Bool
+
+    /// Creates a block for `tiles`.
+    public init(tiles: [BoardState.Tile], highlighted: Set<Int> = [], marksFixed: Bool = true) {
+        self.tiles = tiles
+        self.highlighted = highlighted
+        self.marksFixed = marksFixed
+    }
+
+    /// The tiles of `text` as plain letters (for the revealed answer and titles).
+    public static func letters(_ text: String) -> [BoardState.Tile] {
+        text.map { BoardState.Tile(text: String($0), isLetter: $0 != " ") }
+    }
+
+    /// The largest scale that fits, from `maxScale` down, drawn; normal letters when no scale fits.
+    public func render(width: Int, height: Int, maxScale: Int = 6) -> BoardScreen {
+        for scaleX in stride(from: max(1, maxScale), through: 1, by: -1) {
+            for scaleY in [2 * scaleX, scaleX] {
+                if let screen = renderBig(scaleX: scaleX, scaleY: scaleY, width: width, height: height) {
+                    return screen
+                }
+            }
+        }
+        return renderSmall(width: width, height: height)
+    }
+
+    private var words: [[Int]] {
+        var words: [[Int]] = []
+        var current: [Int] = []
+        for (index, tile) in tiles.enumerated() {
+            if !tile.isLetter && tile.text.allSatisfy({ $0 == " " }) {
+                if !current.isEmpty { words.append(current) }
+                current = []
+            } else {
+                current.append(index)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// Greedy lines of words, each at most `width` columns given per-tile and gap widths; `nil` when a word
+    /// does not fit a line.
+    private func lines(tileWidth: (Int) -> Int, gap: Int, wordGap: Int, width: Int) -> [[[Int]]]? {
+        var lines: [[[Int]]] = []
+        var line: [[Int]] = []
+        var used = 0
+        for word in words {
+            let wordWidth = word.map(tileWidth).reduce(0, +) + gap * max(0, word.count - 1)
+            if wordWidth > width { return nil }
+            let extra = line.isEmpty ? wordWidth : wordGap + wordWidth
+            if used + extra > width, !line.isEmpty {
+                lines.append(line)
+                line = [word]
+                used = wordWidth
+            } else {
+                line.append(word)
+                used += extra
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    private func lineWidth(_ line: [[Int]], tileWidth: (Int) -> Int, gap: Int, wordGap: Int) -> Int {
+        let words = line.map { $0.map(tileWidth).reduce(0, +) + gap * max(0, $0.count - 1) }
+        return words.reduce(0, +) + wordGap * max(0, line.count - 1)
+    }
+
+    private func style(of index: Int) -> BoardScreen.Style {
+        if highlighted.contains(index) { return .highlight }
+        return tiles[index].isFixed ? .fixed : .strong
+    }
+
+    private func mark(of index: Int, width: Int) -> String {
+        guard marksFixed else { return "" }
+        if highlighted.contains(index) { return String(repeating: "▲", count: width) }
+        return tiles[index].isFixed ? String(repeating: "═", count: width) : ""
+    }
+
+    private func renderBig(scaleX: Int, scaleY: Int, width: Int, height: Int) -> BoardScreen? {
+        let glyphWidth = BlockFont.glyphWidth(scale: scaleX)
+        let glyphHeight = BlockFont.glyphHeight(scale: scaleY)
+        let gap = scaleX
+        let wordGap = 3 * scaleX
+        let labelled = tiles.contains { BlockFont.needsLabel($0.text) }
+        let lineHeight = (labelled ? 1 : 0) + glyphHeight + (marksFixed ? 1 : 0)
+        guard let lines = lines(tileWidth: { _ in glyphWidth }, gap: gap, wordGap: wordGap, width: width),
+            !lines.isEmpty
+        else { return nil }
+        let totalHeight = lines.count * lineHeight + (lines.count - 1)
+        guard totalHeight <= height else { return nil }
+        let widest = lines.map { lineWidth($0, tileWidth: { _ in glyphWidth }, gap: gap, wordGap: wordGap) }.max() ?? 0
+        var screen = BoardScreen(width: widest, height: totalHeight)
+        for (lineIndex, line) in lines.enumerated() {
+            let top = lineIndex * (lineHeight + 1)
+            var x = (widest - lineWidth(line, tileWidth: { _ in glyphWidth }, gap: gap, wordGap: wordGap)) / 2
+            for word in line {
+                for index in word {
+                    let text = tiles[index].text
+                    let glyphTop = top + (labelled ? 1 : 0)
+                    if labelled, BlockFont.needsLabel(text) {
+                        screen.center(text, row: top, style: style(of: index), column: x, span: glyphWidth)
+                    }
+                    for (row, pixels) in BlockFont.render(text, scaleX: scaleX, scaleY: scaleY).enumerated() {
+                        screen.put(pixels, row: glyphTop + row, column: x, style: style(of: index))
+                    }
+                    screen.put(
+                        mark(of: index, width: glyphWidth), row: glyphTop + glyphHeight, column: x,
+                        style: style(of: index))
+                    x += glyphWidth + gap
+                }
+                x += wordGap - gap
+            }
+        }
+        return screen
+    }
+
+    /// Normal letters, three columns a tile (`[G]` when a hint fixed it), wrapped at words when it can.
+    private func renderSmall(width: Int, height: Int) -> BoardScreen {
+        let tileWidth = 3
+        let found = lines(tileWidth: { _ in tileWidth }, gap: 0, wordGap: 2, width: width)
+        let lines =
+            found
+            ?? stride(from: 0, to: tiles.count, by: max(1, width / tileWidth)).map { start in
+                [Array(start..<min(tiles.count, start + max(1, width / tileWidth)))]
+            }
+        let lineHeight = marksFixed ? 2 : 1
+        let widest = min(
+            width, lines.map { lineWidth($0, tileWidth: { _ in tileWidth }, gap: 0, wordGap: 2) }.max() ?? 0)
+        var screen = BoardScreen(width: widest, height: min(height, lines.count * lineHeight))
+        for (lineIndex, line) in lines.enumerated() {
+            let top = lineIndex * lineHeight
+            var x = (widest - lineWidth(line, tileWidth: { _ in tileWidth }, gap: 0, wordGap: 2)) / 2
+            for word in line {
+                for index in word {
+                    let text = tiles[index].text
+                    let fixed = tiles[index].isFixed && marksFixed
+                    let letter = DisplayWidth.of(text) >= 2 ? text : (fixed ? "[" : " ") + text + (fixed ? "]" : " ")
+                    screen.put(letter, row: top, column: x, style: style(of: index))
+                    if marksFixed, highlighted.contains(index) {
+                        screen.put(mark(of: index, width: tileWidth), row: top + 1, column: x, style: .highlight)
+                    }
+                    x += tileWidth
+                }
+                x += 2
+            }
+        }
+        return screen
+    }
+}

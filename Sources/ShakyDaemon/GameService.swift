@@ -1,0 +1,106 @@
+import ShakyProtocol
+import ShakyStore
+import TriviaEngine
+import Varlink
+
+/// Serves `io.shakywords.Game`: moves go to the runtime, history and leaderboard come from the store.
+struct GameService: ShakyAPI.GameInterface.Implementation {
+    let runtime: GameRuntime
+    let database: AppDatabase
+    let watchers: WatcherHub
+
+    func new(
+        teams: [String], packs: [String]?, questions: Int?,
+        difficulty: ShakyAPI.GameInterface.NewParameters.Difficulty?, seed: Int?, rules: ShakyAPI.Rules?,
+        replace: Bool?
+    ) async throws -> ShakyAPI.State {
+        let request = NewGameRequest(
+            teams: teams, packs: packs, questionCount: questions ?? 10,
+            difficulty: DifficultyFilter(rawValue: (difficulty ?? .any).rawValue) ?? .any,
+            settings: try rules?.gameSettings() ?? GameSettings(), seed: seed.map { UInt64(bitPattern: Int64($0)) },
+            replace: replace ?? false)
+        return ShakyAPI.State(try await runtime.newGame(request))
+    }
+
+    func next() async throws -> ShakyAPI.State { try await move(.nextQuestion) }
+
+    func skip() async throws -> ShakyAPI.State { try await move(.skipQuestion) }
+
+    func pause() async throws -> ShakyAPI.State { try await move(.pause) }
+
+    func resume() async throws -> ShakyAPI.State { try await move(.resume) }
+
+    func end() async throws -> ShakyAPI.State { try await move(.endGame) }
+
+    func buzz(team: String) async throws -> ShakyAPI.State { try await move(.buzz(team: team)) }
+
+    func answer(team: String, answer: String) async throws -> ShakyAPI.GameInterface.AnswerReply {
+        let (correct, status) = try await runtime.answer(team: team, text: answer)
+        return ShakyAPI.GameInterface.AnswerReply(correct: correct, status: ShakyAPI.State(status))
+    }
+
+    func hint() async throws -> ShakyAPI.State { try await move(.hint(source: .manual)) }
+
+    func adjustScore(team: String, delta: Int, reason: String) async throws -> ShakyAPI.State {
+        try await move(.adjustScore(team: team, delta: delta, reason: reason))
+    }
+
+    func status() async throws -> ShakyAPI.State { ShakyAPI.State(try await runtime.status()) }
+
+    func scoreboard() async throws -> [ShakyAPI.Standing] {
+        try await runtime.scoreboard().map(ShakyAPI.Standing.init)
+    }
+
+    /// Makes a move and answers with the game after it.
+    private func move(_ move: GameEvent) async throws -> ShakyAPI.State {
+        ShakyAPI.State(try await runtime.makeMove(move))
+    }
+
+    /// A watcher's stream: a bounded queue; a watcher that falls behind is disconnected, never waited for.
+    func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
+        let request = VarlinkRequest.current
+        let hangUp: @Sendable () -> Void = { request?.hangUp() }
+        let (stream, continuation) = AsyncThrowingStream<VarlinkStreamReply, any Error>.makeStream(
+            bufferingPolicy: .bufferingOldest(ShakyService.watcherQueueLimit))
+        let id = await watchers.add(to: runtime) { reply in
+            switch continuation.yield(reply) {
+            case .enqueued:
+                return true
+            case .dropped:
+                continuation.finish(throwing: WatcherOverflow())
+                hangUp()
+                return false
+            case .terminated:
+                return false
+            @unknown default:
+                return false
+            }
+        }
+        continuation.onTermination = { [watchers] _ in watchers.remove(id) }
+        return stream
+    }
+
+    /// A watcher read too slowly and was disconnected.
+    struct WatcherOverflow: Error {}
+
+    func history(limit: Int?) async throws -> [ShakyAPI.FinishedGame] {
+        let games = try PacksService.storeCall { try database.history(limit: limit ?? 20) }
+        return games.map(ShakyAPI.FinishedGame.init)
+    }
+
+    func leaderboard(limit: Int?) async throws -> [ShakyAPI.LeaderboardEntry] {
+        let entries = try PacksService.storeCall { try database.leaderboard(limit: limit) }
+        return entries.map {
+            ShakyAPI.LeaderboardEntry(team: $0.team, games: $0.gamesPlayed, wins: $0.wins, points: $0.totalPoints)
+        }
+    }
+}
+
+extension ShakyAPI.FinishedGame {
+    init(_ summary: FinishedGameSummary) {
+        self.init(
+            id: Int(summary.id), finishedAt: summary.finishedAt.formatted(.iso8601),
+            teams: summary.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.points) },
+            winners: summary.winners)
+    }
+}

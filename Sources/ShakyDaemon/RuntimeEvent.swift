@@ -1,0 +1,11 @@
+import TriviaEngine
+
+/// What the runtime tells its observer, in the engine's terms; the service maps it to `Watch` events.
+public enum RuntimeEvent: Sendable, Equatable {
+    /// The whole game (`nil` when there is none): what a watcher hears first, and after a new game.
+    case state(GameStatus?)
+    /// Something the engine did (never `wake` or `cancelWake`, which are the runtime's own).
+    case action(GameAction)
+    /// The accelerometer went away or came back.
+    case sensor(present: Bool, device: String?)
+}

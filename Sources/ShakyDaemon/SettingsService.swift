@@ -1,0 +1,30 @@
+import ShakeDetection
+import ShakyProtocol
+
+/// Serves `io.shakywords.Settings` from the settings controller.
+struct SettingsService: ShakyAPI.SettingsInterface.Implementation {
+    let settings: SettingsController
+
+    func get() async throws -> ShakyAPI.Settings { ShakyAPI.Settings(await settings.current()) }
+
+    func set(
+        sound: Bool?, volume: Double?, sensitivity: ShakyAPI.Settings.Sensitivity?
+    ) async throws -> ShakyAPI.Settings {
+        do {
+            let changed = try await settings.change(
+                soundEnabled: sound, volume: volume,
+                sensitivity: sensitivity.map { ShakeSensitivity(rawValue: $0.rawValue) ?? .medium })
+            return ShakyAPI.Settings(changed)
+        } catch {
+            throw ShakyAPI.SettingsInterface.ReplyError.invalidSetting(name: error.name, message: error.message)
+        }
+    }
+}
+
+extension ShakyAPI.Settings {
+    init(_ settings: LiveSettings) {
+        self.init(
+            sound: settings.soundEnabled, volume: settings.volume,
+            sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: settings.sensitivity.rawValue) ?? .medium)
+    }
+}

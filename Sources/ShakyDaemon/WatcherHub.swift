@@ -1,0 +1,70 @@
+import Logging
+import ShakyProtocol
+import Synchronization
+import Varlink
+
+/// The `Watch` fan-out: each runtime event is mapped to the wire and encoded once, then handed to every watcher.
+///
+/// The runtime calls ``publish(_:)`` on its inbox, and a watcher joins on the inbox too (``add(_:to:)``), so each
+/// watcher hears the state and then every later event, in order.
+public final class WatcherHub: Sendable {
+    /// Takes one encoded event for a watcher; returns `false` when the watcher is gone or fell too far behind.
+    public typealias Sink = @Sendable (VarlinkStreamReply) -> Bool
+
+    private struct Watchers {
+        var nextID = 0
+        var sinks: [Int: Sink] = [:]
+    }
+
+    private let watchers = Mutex(Watchers())
+    private let logger: Logger
+
+    /// Creates an empty hub.
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// How many watchers are attached.
+    public var count: Int { watchers.withLock { $0.sinks.count } }
+
+    /// Sends `event` to every watcher, dropping those that cannot take it.
+    public func publish(_ event: RuntimeEvent) {
+        let sinks = watchers.withLock { $0.sinks }
+        guard !sinks.isEmpty, let reply = encode(event) else { return }
+        var dropped: [Int] = []
+        for (id, sink) in sinks where !sink(reply) { dropped.append(id) }
+        guard !dropped.isEmpty else { return }
+        watchers.withLock { watchers in
+            for id in dropped { watchers.sinks[id] = nil }
+        }
+        for id in dropped { logger.notice("dropped a watcher that stopped reading", metadata: ["watcher": "\(id)"]) }
+    }
+
+    /// Adds a watcher to `runtime`'s events: it hears the game as it stands, then every event. Returns its id.
+    public func add(to runtime: GameRuntime, sink: @escaping Sink) async -> Int {
+        let id = watchers.withLock { watchers in
+            watchers.nextID += 1
+            return watchers.nextID
+        }
+        await runtime.withCurrentState { state in
+            // On the runtime's inbox: no event is published between this state and the watcher's joining.
+            if let reply = encode(state), sink(reply) { watchers.withLock { $0.sinks[id] = sink } }
+        }
+        return id
+    }
+
+    /// Removes a watcher (it hung up).
+    public func remove(_ id: Int) {
+        _ = watchers.withLock { $0.sinks.removeValue(forKey: id) }
+    }
+
+    private func encode(_ event: RuntimeEvent) -> VarlinkStreamReply? {
+        guard let wire = ShakyAPI.Event(event) else { return nil }
+        do {
+            return try ShakyAPI.GameInterface.WatchReply(event: wire).streamReply()
+        } catch {
+            logger.error("cannot encode an event", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}

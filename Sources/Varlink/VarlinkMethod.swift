@@ -1,0 +1,181 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Who is on the other end of a connection, from the kernel (`SO_PEERCRED`) at connect time.
+public struct VarlinkPeerCredentials: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The peer's effective user id.
+    public var uid: uid_t
+    /// The peer's effective group id.
+    public var gid: gid_t
+    /// The peer's process id.
+    public var pid: pid_t
+    /// The peer's supplementary groups, as the kernel holds them for its process (not as the user database
+    /// lists them for its user).
+    public var groups: [gid_t]
+
+    /// Creates credentials.
+    public init(uid: uid_t, gid: gid_t, pid: pid_t, groups: [gid_t] = []) {
+        self.uid = uid
+        self.gid = gid
+        self.pid = pid
+        self.groups = groups
+    }
+
+    /// The credentials of this process, for in-process calls.
+    public static var currentProcess: Self {
+        let count = getgroups(0, nil)
+        var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
+        let filled = getgroups(count, &groups)
+        return Self(uid: geteuid(), gid: getegid(), pid: getpid(), groups: Array(groups.prefix(Int(max(filled, 0)))))
+    }
+
+    /// The supplementary groups of process `pid` from the `Groups:` line of `/proc/PID/status`, or none
+    /// when it cannot be read: the fallback when the socket cannot say.
+    public static func groups(ofProcess pid: pid_t) -> [gid_t] {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") })
+        else { return [] }
+        return line.dropFirst("Groups:".count).split(whereSeparator: \.isWhitespace).compactMap { gid_t($0) }
+    }
+
+    public var description: String { "uid \(uid) gid \(gid) pid \(pid)" }
+}
+
+/// One call as a method handler sees it: already checked against the interface description.
+public struct VarlinkRequest: Sendable {
+    /// The call, with its flags.
+    public var call: VarlinkCall
+    /// Who made the call.
+    public var peer: VarlinkPeerCredentials
+    /// Closes the caller's connection at once, even while a reply is waiting for a client that does not read
+    /// (for a stream whose reader fell too far behind). Does nothing for in-process calls.
+    public var hangUp: @Sendable () -> Void
+
+    /// Creates a request.
+    public init(call: VarlinkCall, peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {}) {
+        self.call = call
+        self.peer = peer
+        self.hangUp = hangUp
+    }
+
+    /// The request whose handler is running on this task, for handlers that need the caller (a generated
+    /// interface's requirements get only the parameters).
+    @TaskLocal public static var current: VarlinkRequest?
+
+    /// The call's parameters; every key is declared and every value has its declared type.
+    public var parameters: VarlinkObject { call.parameters }
+
+    /// The call's parameters decoded as `type`.
+    ///
+    /// Throws `InvalidParameter` when decoding fails, which can happen only when the Swift type is
+    /// stricter than the interface description (say, a range check in `init(from:)`).
+    public func decodeParameters<Parameters: Decodable>(
+        as type: Parameters.Type = Parameters.self
+    ) throws(VarlinkReplyError) -> Parameters {
+        do {
+            return try JSONValue.object(parameters).decode(as: type)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .invalidParameter((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+            let DecodingError.dataCorrupted(context)
+        {
+            throw .invalidParameter(context.codingPath.map(\.stringValue).joined(separator: "."))
+        } catch {
+            throw .invalidParameter("")
+        }
+    }
+}
+
+/// One reply in a stream: its parameters, and whether more replies follow.
+public struct VarlinkStreamReply: Sendable, Equatable {
+    /// The reply's parameters.
+    public var parameters: VarlinkObject
+    /// More replies follow; the last reply of a stream has `false`.
+    public var continues: Bool
+
+    /// Creates a stream reply.
+    public init(parameters: VarlinkObject, continues: Bool) {
+        self.parameters = parameters
+        self.continues = continues
+    }
+
+    /// Creates a stream reply from an `Encodable` value that encodes as a JSON object.
+    public init(encoding parameters: some Encodable, continues: Bool) throws {
+        self.init(parameters: try VarlinkMethodResult.object(encoding: parameters), continues: continues)
+    }
+}
+
+/// What a method handler answers.
+public enum VarlinkMethodResult: Sendable {
+    /// One reply.
+    case reply(VarlinkObject)
+    /// Replies as they come, for calls made with `more`.
+    ///
+    /// Each element is sent at once; the element with `continues: false` ends the call. Throwing a
+    /// ``VarlinkErrorConvertible`` ends the call with that error reply; throwing anything else, or
+    /// finishing without a final element, closes the connection. When the client hangs up, the server
+    /// stops iterating, so the stream's `onTermination` runs with `.cancelled`: that is where a handler
+    /// drops its watcher.
+    case stream(AsyncThrowingStream<VarlinkStreamReply, any Error>)
+
+    /// One reply made from an `Encodable` value that encodes as a JSON object.
+    public static func reply(encoding parameters: some Encodable) throws -> Self {
+        .reply(try object(encoding: parameters))
+    }
+
+    static func object(encoding parameters: some Encodable) throws -> VarlinkObject {
+        guard case .object(let object) = try JSONValue(encoding: parameters) else {
+            throw VarlinkProtocolViolation("reply parameters must encode as a JSON object")
+        }
+        return object
+    }
+}
+
+/// A method's implementation.
+public struct VarlinkMethod: Sendable {
+    /// The method only streams: a call without `more` gets `ExpectedMore` before the handler runs.
+    public var requiresMore: Bool
+    /// The handler; it runs on the connection's task, one call at a time per connection.
+    public var handler: @Sendable (VarlinkRequest) async throws -> VarlinkMethodResult
+
+    /// Creates a method from a handler that may reply once or stream.
+    public init(
+        requiresMore: Bool = false,
+        handler: @escaping @Sendable (VarlinkRequest) async throws -> VarlinkMethodResult
+    ) {
+        self.requiresMore = requiresMore
+        self.handler = handler
+    }
+
+    /// A method that replies once with an object.
+    public static func reply(
+        _ handler: @escaping @Sendable (VarlinkRequest) async throws -> VarlinkObject
+    ) -> VarlinkMethod {
+        VarlinkMethod { request in .reply(try await handler(request)) }
+    }
+
+    /// A method that takes and returns `Codable` values, for a typed handler.
+    public static func typed<Parameters: Decodable & Sendable, Reply: Encodable & Sendable>(
+        _ parameters: Parameters.Type = Parameters.self,
+        _ handler: @escaping @Sendable (Parameters, VarlinkRequest) async throws -> Reply
+    ) -> VarlinkMethod {
+        VarlinkMethod { request in
+            try .reply(encoding: try await handler(try request.decodeParameters(as: Parameters.self), request))
+        }
+    }
+
+    /// A method that only streams (`ExpectedMore` without `more`).
+    public static func stream(
+        _ handler:
+            @escaping @Sendable (VarlinkRequest) async throws -> AsyncThrowingStream<
+                VarlinkStreamReply, any Error
+            >
+    ) -> VarlinkMethod {
+        VarlinkMethod(requiresMore: true) { request in .stream(try await handler(request)) }
+    }
+}

@@ -1,0 +1,131 @@
+import Logging
+
+/// A Varlink service: `org.varlink.service` plus the registered interfaces, and the dispatch of calls.
+///
+/// ``handle(_:from:send:)`` is the whole protocol logic of a call, without sockets: the server calls
+/// it for each message in order, and tests can call it in-process.
+public struct VarlinkService: Sendable {
+    /// The vendor `GetInfo` reports.
+    public var vendor: String
+    /// The product `GetInfo` reports.
+    public var product: String
+    /// The version `GetInfo` reports.
+    public var version: String
+    /// The URL `GetInfo` reports.
+    public var url: String
+    /// Decides, per call, whether the peer may call a method; `org.varlink.service` is always allowed.
+    public var accessPolicy: any VarlinkAccessPolicy
+    /// Where unexpected handler errors are logged.
+    public var logger: Logger
+    /// The interfaces in `GetInfo` order, `org.varlink.service` first.
+    public private(set) var interfaces: [VarlinkInterface] = []
+    private var interfacesByName: [String: VarlinkInterface] = [:]
+
+    /// Creates a service serving `interfaces` besides `org.varlink.service`.
+    ///
+    /// Throws when two interfaces share a name.
+    public init(
+        vendor: String, product: String, version: String, url: String, interfaces: [VarlinkInterface],
+        accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(),
+        logger: Logger = Logger(label: "varlink")
+    ) throws {
+        self.vendor = vendor
+        self.product = product
+        self.version = version
+        self.url = url
+        self.accessPolicy = accessPolicy
+        self.logger = logger
+        let service = try VarlinkInterface(description: VarlinkInterface.orgVarlinkServiceDescription, methods: [:])
+        for interface in [service] + interfaces {
+            guard interfacesByName[interface.name] == nil else {
+                throw VarlinkIDLError(line: 0, reason: "interface \(interface.name) is registered twice")
+            }
+            self.interfaces.append(interface)
+            interfacesByName[interface.name] = interface
+        }
+    }
+
+    /// Handles one call: `send` receives each reply in order (none for a `oneway` call).
+    ///
+    /// Returns when the call is complete: after its only reply, its error, or the final reply of a
+    /// stream. Throws when the connection must close: `send` failed, a handler threw an error that is
+    /// not ``VarlinkErrorConvertible``, or a stream ended without a final reply. Cancelling the calling
+    /// task (the client hung up) stops a stream and runs its `onTermination`.
+    public func handle(
+        _ call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {},
+        send: (VarlinkReply) async throws -> Void
+    ) async throws {
+        do {
+            let result = try await result(for: call, from: peer, hangUp: hangUp)
+            guard !call.oneway else { return }
+            switch result {
+            case .reply(let parameters):
+                try await send(VarlinkReply(parameters: parameters))
+            case .stream(let stream):
+                for try await element in stream {
+                    try await send(
+                        VarlinkReply(parameters: element.parameters, continues: call.more && element.continues))
+                    if !call.more || !element.continues { return }
+                }
+                try Task.checkCancellation()
+                throw VarlinkProtocolViolation("the stream of \(call.method) ended without a final reply")
+            }
+        } catch let error as any VarlinkErrorConvertible {
+            guard !call.oneway else { return }
+            let reply = error.varlinkReplyError
+            try await send(.error(reply.name, parameters: reply.parameters))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if !Task.isCancelled {
+                logger.error("\(call.method) failed: \(error); closing the connection", metadata: ["peer": "\(peer)"])
+            }
+            throw error
+        }
+    }
+
+    /// Checks the call against the interface and access policy, then runs its handler.
+    private func result(
+        for call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void
+    ) async throws -> VarlinkMethodResult {
+        guard let interface = interfacesByName[call.interfaceName] else {
+            throw VarlinkReplyError.interfaceNotFound(call.interfaceName)
+        }
+        guard let signature = interface.definition.methods[call.memberName] else {
+            throw VarlinkReplyError.methodNotFound(call.method)
+        }
+        let isServiceInterface = interface.name == "org.varlink.service"
+        guard isServiceInterface || accessPolicy.allows(peer, toCall: call.method) else {
+            throw VarlinkReplyError.permissionDenied
+        }
+        guard !call.upgrade else { throw VarlinkReplyError.invalidParameter("upgrade") }
+        let method = isServiceInterface ? serviceMethod(call.memberName) : interface.methods[call.memberName]
+        guard let method else { throw VarlinkReplyError.methodNotImplemented(call.method) }
+        guard call.more || !method.requiresMore else { throw VarlinkReplyError.expectedMore }
+        if let invalid = interface.definition.firstInvalidParameter(in: call.parameters, against: signature.input) {
+            throw VarlinkReplyError.invalidParameter(invalid)
+        }
+        let request = VarlinkRequest(call: call, peer: peer, hangUp: hangUp)
+        return try await VarlinkRequest.$current.withValue(request) { try await method.handler(request) }
+    }
+
+    private func serviceMethod(_ name: String) -> VarlinkMethod? {
+        switch name {
+        case "GetInfo":
+            .reply { _ in
+                [
+                    "vendor": .string(vendor), "product": .string(product), "version": .string(version),
+                    "url": .string(url), "interfaces": .array(interfaces.map { .string($0.name) }),
+                ]
+            }
+        case "GetInterfaceDescription":
+            .reply { request in
+                let name = request.parameters["interface"]?.stringValue ?? ""
+                guard let interface = interfacesByName[name] else { throw VarlinkReplyError.interfaceNotFound(name) }
+                return ["description": .string(interface.description)]
+            }
+        default:
+            nil
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ShakyBoard
+import Testing
+
+/// The pure layout of every screen at every size, compared with the text fixtures in `Snapshots/`.
+///
+/// A missing fixture is written and the test fails, so a new screen is recorded once and then reviewed and
+/// committed; CI, which has every fixture, fails on any difference. `SHAKY_RECORD_SNAPSHOTS=1` rewrites
+/// them all after a deliberate change.
+@Suite("Board layout snapshots")
+struct BoardSnapshotTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+
+    static let cases: [(name: String, width: Int, height: Int)] = BoardScenes.all.flatMap { scene in
+        BoardScenes.sizes.map { (scene.name, $0.width, $0.height) }
+    }
+
+    static func render(_ name: String, width: Int, height: Int) throws -> BoardScreen {
+        let state = try #require(BoardScenes.all.first { $0.name == name }?.state)
+        return BoardLayout.render(state, width: width, height: height, now: BoardScenes.now)
+    }
+
+    @Test(arguments: cases)
+    func matchesItsSnapshot(_ name: String, width: Int, height: Int) throws {
+        let screen = try Self.render(name, width: width, height: height)
+        let url = Self.folder.appendingPathComponent("\(name)-\(width)x\(height).txt")
+        let text = screen.text + "\n"
+        let record = ProcessInfo.processInfo.environment["SHAKY_RECORD_SNAPSHOTS"] == "1"
+        guard !record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            Issue.record("recorded \(url.lastPathComponent); review it and run the tests again")
+            return
+        }
+        #expect(text == expected, "\(url.lastPathComponent) differs:\n\(text)")
+    }
+
+    @Test(arguments: cases)
+    func everyRowFitsTheScreenByDisplayWidth(_ name: String, width: Int, height: Int) throws {
+        let screen = try Self.render(name, width: width, height: height)
+        #expect(screen.lines.count == height)
+        for line in screen.lines {
+            #expect(DisplayWidth.of(line) <= width, "too wide: \(line)")
+        }
+    }
+
+    @Test(arguments: cases)
+    func speaksPartyWordsNotInternalNames(_ name: String, width: Int, height: Int) throws {
+        let text = try Self.render(name, width: width, height: height).text
+        for internalName in ["answering(", "roundOver", "gameOver", "indication"] {
+            #expect(!text.contains(internalName), "\(internalName) on the \(name) screen")
+        }
+    }
+
+    @Test(arguments: BoardScenes.sizes.map { $0 })
+    func scoresAreAlwaysVisibleWithSymbolAndRank(width: Int, height: Int) throws {
+        for scene in BoardScenes.all where !scene.state.teams.isEmpty && scene.state.phase != .ready {
+            let text = BoardLayout.render(scene.state, width: width, height: height, now: BoardScenes.now).text
+            for (index, team) in scene.state.teams.enumerated() {
+                let mark = "\(TeamMark(index: index).symbol) \(team.name)"
+                #expect(text.contains(mark), "\(mark) missing on \(scene.name) at \(width)x\(height)")
+            }
+            #expect(text.contains("1st ■ Foxes 20") || scene.state.phase == .gameOver, "\(scene.name)")
+        }
+    }
+}

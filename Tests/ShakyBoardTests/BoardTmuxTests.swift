@@ -1,0 +1,153 @@
+import Foundation
+import ShakyProtocol
+import ShakyTesting
+import Testing
+
+/// The built `shaky board` in a real terminal (tmux) against the built `shakyd` on the demo trace, read back
+/// with `capture-pane`.
+@Suite("shaky board in tmux against a real shakyd")
+struct BoardTmuxTests {
+    /// A tmux server of the test's own, on a socket in `folder`, running `command` in an 100 × 30 pane.
+    struct Tmux {
+        let socket: String
+        let server: ChildProcess
+
+        init(folder: URL, command: [String], environment: [String: String]) async throws {
+            socket = folder.appendingPathComponent("tmux.sock").path
+            let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            // The server runs in the foreground (-D) as a child of the test, so that no client forks a
+            // daemon that outlives the test or holds its pipes.
+            server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(20)
+            while !FileManager.default.fileExists(atPath: socket), clock.now < end {
+                try await clock.sleep(for: .milliseconds(20))
+            }
+            try await run(["new-session", "-d", "-x", "100", "-y", "30", "env"] + assignments + command)
+            // Keep the pane after the board exits, to read how it exited.
+            try await run(["set-option", "-g", "remain-on-exit", "on"])
+        }
+
+        @discardableResult
+        func run(_ arguments: [String]) async throws -> String {
+            let tmux = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null"] + arguments)
+            let exit = try await tmux.waitForExit(within: .seconds(20))
+            #expect(exit.status == 0, "tmux \(arguments): \(tmux.standardError)")
+            return tmux.standardOutput
+        }
+
+        /// The pane's text now.
+        func screen() async throws -> String {
+            try await run(["capture-pane", "-p"])
+        }
+
+        /// Polls the pane until `predicate` holds for its text, or fails after `deadline`.
+        @discardableResult
+        func waitForScreen(
+            _ what: String, within deadline: Duration = .seconds(30), _ predicate: (String) -> Bool
+        ) async throws -> String {
+            let clock = ContinuousClock()
+            let end = clock.now + deadline
+            var text = ""
+            while clock.now < end {
+                text = try await screen()
+                if predicate(text) { return text }
+                // The board redraws at most every 100 ms: poll at that pace, up to the deadline.
+                try await clock.sleep(for: .milliseconds(100))
+            }
+            Issue.record("the board never showed \(what); it showed:\n\(text)")
+            throw CancellationError()
+        }
+
+        /// Stops the server and waits for it (it is killed if it does not stop within 10 seconds).
+        func kill() async {
+            _ = try? await run(["kill-server"])
+            _ = try? await server.waitForExit(within: .seconds(10))
+        }
+    }
+
+    /// The seconds on the countdown bar (`█████░░░ 23 s`), if one is shown.
+    static func countdown(_ screen: String) -> Int? {
+        for line in screen.split(separator: "\n") where line.contains("░") || line.hasSuffix(" s") && line.contains("█")
+        {
+            let words = line.split(separator: " ")
+            if words.count >= 2, words.last == "s", let seconds = Int(words[words.count - 2]) { return seconds }
+        }
+        return nil
+    }
+
+    @Test func followsAGameAndComesBackAfterADaemonRestart() async throws {
+        let daemon = try DaemonProcess(arguments: ["--input", "demo"])
+        try await daemon.start()
+        defer { Task { await daemon.removeFiles() } }
+        let shaky = try BuiltProduct.path("shaky")
+        let tmux = try await Tmux(
+            folder: daemon.folder,
+            command: ["/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"", shaky],
+            environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        do {
+            try await play(daemon: daemon, tmux: tmux)
+        } catch {
+            await tmux.kill()
+            await daemon.terminate()
+            throw error
+        }
+        await tmux.kill()
+        await daemon.terminate()
+    }
+
+    /// Hosts a game through the daemon's socket and reads the board after each move.
+    private func play(daemon: DaemonProcess, tmux: Tmux) async throws {
+        try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+
+        let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+        _ = try await client.game.new(
+            teams: ["Owls", "Foxes"], questions: 2, seed: 7,
+            rules: ShakyAPI.Rules(indicationTime: 120, timeAfterFirstBuzz: 2, answerTime: 100))
+        try await tmux.waitForScreen("the teams") { $0.contains("● Owls") && $0.contains("■ Foxes") }
+        let opened = try await client.game.next()
+        let question = try #require(opened.question)
+        let first = try await tmux.waitForScreen("the big letters and the countdown") {
+            $0.contains(question.prefix(20)) && $0.contains("█") && $0.contains("Buzzers open")
+                && Self.countdown($0) != nil
+        }
+        let start = try #require(Self.countdown(first))
+        try await tmux.waitForScreen("the countdown going down from \(start) s") {
+            (Self.countdown($0) ?? start) < start
+        }
+
+        // The demo trace shakes 3.46 s after the question opens: a hint puts a letter in place.
+        try await tmux.waitForScreen("the letter a shake's hint moved, marked") {
+            $0.contains("▲▲▲") && $0.contains("hint taken")
+        }
+
+        _ = try await client.game.buzz(team: "Owls")
+        try await tmux.waitForScreen("the buzz and the team up") {
+            $0.contains("Buzzed: 1. ● Owls") && $0.contains("● Owls to answer")
+        }
+        _ = try await client.game.adjustScore(team: "Foxes", delta: 3, reason: "bonus")
+        try await tmux.waitForScreen("the scores with ranks") {
+            $0.contains("1st ■ Foxes 3") && $0.contains("2nd ● Owls 0")
+        }
+        await client.close()
+
+        await daemon.terminate()
+        try await tmux.waitForScreen("the reconnecting notice") { $0.contains("reconnecting…") }
+        try await daemon.start()
+        // A restarted daemon restores the game paused.
+        let restored = try await tmux.waitForScreen("the restored game") {
+            !$0.contains("reconnecting…") && $0.contains(question.prefix(20)) && $0.contains("Paused")
+        }
+        #expect(restored.contains("1st ■ Foxes 3"), "\(restored)")
+        #expect(restored.contains("Buzzed: 1. ● Owls"), "\(restored)")
+
+        let again = try await ShakyClient.connect(socketPath: daemon.socketPath)
+        _ = try await again.game.resume()
+        _ = try await again.game.answer(team: "Owls", answer: "certainly not this")
+        try await tmux.waitForScreen("the wrong answer") { $0.contains("● Owls: \"certainly not this\" WRONG") }
+        await again.close()
+
+        try await tmux.run(["send-keys", "q"])
+        try await tmux.waitForScreen("the board quitting with status 0") { $0.contains("board exited with status 0") }
+    }
+}

@@ -1,0 +1,35 @@
+import ShakyBoard
+import Testing
+
+/// Columns by display width, as terminals count them.
+@Suite("Display width")
+struct DisplayWidthTests {
+    @Test(arguments: [
+        ("Owls", 4), ("Phở bò", 6), ("Cú Mèo", 6), ("Γλαύκες", 7), ("東京", 4), ("猫头鹰", 6), ("😀", 2),
+        ("🦇 Bats", 7), ("e\u{301}", 1), ("한국", 4), ("ＡＢ", 4), ("\t", 0),
+    ])
+    func countsColumnsNotCharacters(_ text: String, _ columns: Int) {
+        #expect(DisplayWidth.of(text) == columns)
+    }
+
+    @Test func cutsWithoutSplittingAWideCharacter() {
+        #expect(DisplayWidth.prefix("東京タワー", columns: 5) == "東京")
+        #expect(DisplayWidth.truncated("東京タワー", columns: 5) == "東京…")
+        #expect(DisplayWidth.truncated("Owls", columns: 4) == "Owls")
+    }
+
+    @Test func wrapsAtSpacesByWidth() {
+        #expect(DisplayWidth.wrap("東京 の 料理 は 何", columns: 6) == ["東京", "の", "料理", "は 何"])
+        #expect(DisplayWidth.wrap("Supercalifragilistic", columns: 8) == ["Supercal", "ifragili", "stic"])
+    }
+
+    @Test func aWideCharacterTakesTwoCellsOnTheScreen() {
+        var screen = BoardScreen(width: 6, height: 1)
+        screen.put("a東b", row: 0, column: 0)
+        #expect(screen.lines == ["a東b"])
+        screen.put("x", row: 0, column: 2)
+        #expect(screen.lines == ["a xb"], "overwriting half of a wide character blanks the other half")
+        screen.put("京京京", row: 0, column: 1)
+        #expect(screen.lines == ["a京京"], "a wide character that does not fit is left out")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ShakyCore
+import ShakyTesting
+import Synchronization
+import Testing
+
+@testable import ShakyDrivers
+
+/// The reading path around the devices: the filter on the reader thread, the pacing, polled attribute reads.
+@Suite struct ReaderPathTests {
+    /// Yields the given samples on the reader thread, then returns.
+    final class ListReading: AccelerometerReading {
+        let samples: [AccelSample]
+        /// The thread `run` ran on.
+        let thread = Mutex<UInt?>(nil)
+        init(_ samples: [AccelSample]) { self.samples = samples }
+        func run(_ session: ReaderSession) throws {
+            thread.withLock { $0 = UInt(bitPattern: Int(bitPattern: pthread_self())) }
+            for sample in samples { session.yield(sample) }
+        }
+    }
+
+    private static func samples(_ count: Int) -> [AccelSample] {
+        (0..<count).map { AccelSample(timestamp: Double($0) / 100, x: Double($0), y: 0, z: 9.8) }
+    }
+
+    @Test func onlyTheSamplesTheFilterKeepsCrossIntoTheStream() async throws {
+        let threads = Mutex<Set<UInt>>([])
+        let slot = ReaderSessionSlot()
+        let reading = ListReading(Self.samples(20))
+        let stream = try slot.start(
+            name: "reader under test",
+            keeping: {
+                var seen = 0
+                return { _ in
+                    seen += 1
+                    threads.withLock { $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+                    return seen % 4 == 0
+                }
+            },
+            opening: { reading })
+        var kept: [Double] = []
+        for try await sample in stream { kept.append(sample.x) }
+        #expect(kept == [3, 7, 11, 15, 19], "the filter's state lives across samples, and it decides")
+        let readingThread = try #require(reading.thread.withLock { $0 })
+        #expect(threads.withLock { $0 } == [readingThread], "the filter runs on the reader thread only")
+    }
+
+    @Test func withoutAFilterEverySampleArrives() async throws {
+        let slot = ReaderSessionSlot()
+        let stream = try slot.start(name: "reader", opening: { ListReading(Self.samples(7)) })
+        var count = 0
+        for try await _ in stream { count += 1 }
+        #expect(count == 7)
+    }
+
+    @Test func theDefaultFilteringRunsOverTheSourcesStream() async throws {
+        let source = ScriptedAccelerometerSource()
+        let stream = try source.start(keeping: { { $0.x > 2 } })
+        source.feed(Self.samples(6))
+        source.stop()
+        var kept: [Double] = []
+        for try await sample in stream { kept.append(sample.x) }
+        #expect(kept == [3, 4, 5])
+    }
+
+    @Test func pacingWakesMoreOftenForHalfASecondAfterMotion() {
+        var pacing = ReadPacing()
+        pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8))
+        #expect(!pacing.isMoving, "at rest samples gather in batches")
+        #expect(pacing.period == ReadPacing.restPeriod)
+        pacing.note(AccelSample(timestamp: 1.01, x: 15, y: 0, z: 9.8))
+        #expect(pacing.isMoving)
+        #expect(pacing.period == ReadPacing.motionPeriod && ReadPacing.motionPeriod <= 0.025)
+        pacing.note(AccelSample(timestamp: 1.50, x: 0, y: 0, z: 9.8))
+        #expect(pacing.isMoving, "still within 0.5 s of the moving sample")
+        pacing.note(AccelSample(timestamp: 1.52, x: 0, y: 0, z: 9.8))
+        #expect(!pacing.isMoving)
+        pacing.note(AccelSample(timestamp: 1.53, x: 0, y: 0, z: 0))
+        #expect(pacing.isMoving, "free fall is motion too")
+    }
+
+    @Test(arguments: [
+        ("123\n", 123 as Int64?), ("-45\n", -45), ("+7", 7), ("0\n", 0), ("9223372036854775807\n", Int64.max),
+        ("9223372036854775808\n", nil), ("", nil), ("-\n", nil), ("12a\n", nil), ("1.5\n", nil), (" 1\n", nil),
+    ])
+    func rawAttributeTextIsParsedInPlace(text: String, value: Int64?) {
+        let parsed = Array(text.utf8).withUnsafeBytes { RawAttributeFile.parse($0) }
+        #expect(parsed == value)
+    }
+
+    @Test func anOpenAttributeIsReadAgainAfterEachRewrite() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "512\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let file = try RawAttributeFile(path: path, device: "/dev/iio:device9")
+        #expect(try file.read() == 512)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 0)
+        #expect(try file.read() == 512, "an empty read (mid-rewrite) repeats the last value")
+        try handle.write(contentsOf: Data("-900\n".utf8))
+        try handle.close()
+        #expect(try file.read() == -900)
+        try "garbage\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(throws: IIOSetupError.self) { _ = try file.read() }
+    }
+}

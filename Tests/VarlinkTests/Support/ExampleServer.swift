@@ -1,0 +1,48 @@
+import Foundation
+import Varlink
+
+/// A running example server on a Unix socket in a fresh temporary directory.
+struct ExampleServer {
+    let directory: String
+    let socketPath: String
+    let probe: ExampleProbe
+
+    var address: String { "unix:\(socketPath)" }
+
+    /// Runs `body` against a server serving `org.shakywords.Example`; stops the server and removes the directory after.
+    static func run<Result>(
+        accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
+        limits: VarlinkServer.ConnectionLimits = VarlinkServer.ConnectionLimits(),
+        _ body: (ExampleServer) async throws -> Result
+    ) async throws -> Result {
+        let directory = temporaryDirectory()
+        let socketPath = directory + "/run/example.sock"
+        let probe = ExampleProbe()
+        let service = try VarlinkService(
+            vendor: "Shaky Words", product: "shaky-protocol-tests", version: "1.0", url: "https://shakywords.invalid",
+            interfaces: [try ExampleInterface.make(probe: probe)], accessPolicy: accessPolicy)
+        let server = try await VarlinkServer.bind(
+            to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup, limits: limits)
+        let task = Task { try await server.run() }
+        let handle = ExampleServer(directory: directory, socketPath: socketPath, probe: probe)
+        do {
+            let result = try await body(handle)
+            task.cancel()
+            try await task.value
+            try? FileManager.default.removeItem(atPath: directory)
+            return result
+        } catch {
+            task.cancel()
+            _ = try? await task.value
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    /// A new empty directory under the system's temporary directory, short enough for socket paths.
+    static func temporaryDirectory() -> String {
+        let path = "/tmp/shaky-varlink-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+@Suite("Varlink server sockets and the Swift client")
+struct VarlinkServerTests {
+    static func exampleService(probe: ExampleProbe = ExampleProbe()) throws -> VarlinkService {
+        try VarlinkService(
+            vendor: "Shaky Words", product: "shaky-protocol-tests", version: "1.0", url: "https://shakywords.invalid",
+            interfaces: [try ExampleInterface.make(probe: probe)])
+    }
+
+    @Test("The Swift client calls, streams, gets typed errors and sends oneway calls")
+    func client() async throws {
+        try await ExampleServer.run { server in
+            let client = try await VarlinkClient.connect(unixSocketPath: server.socketPath)
+            let info = try await client.call("org.varlink.service.GetInfo")
+            #expect(info["interfaces"] == ["org.varlink.service", "org.shakywords.Example"])
+            #expect(info["vendor"] == "Shaky Words")
+
+            let reply = try await client.call(
+                "org.shakywords.Example.Check", ExampleInterface.CheckParameters(value: 2, limit: 5),
+                as: ExampleInterface.CheckReply.self)
+            #expect(reply == ExampleInterface.CheckReply(value: 2))
+
+            await #expect(
+                throws: VarlinkError.remote(
+                    name: "org.shakywords.Example.TooLarge", parameters: ["value": 9, "limit": 5])
+            ) {
+                try await client.call("org.shakywords.Example.Check", parameters: ["value": 9, "limit": 5])
+            }
+
+            var values: [Int] = []
+            for try await reply in client.callMore("org.shakywords.Example.Count", parameters: ["to": 3]) {
+                values.append(reply["value"]?.intValue ?? -1)
+            }
+            #expect(values == [1, 2, 3])
+
+            await #expect(throws: VarlinkError.remote(name: "org.varlink.service.ExpectedMore", parameters: [:])) {
+                try await client.call("org.shakywords.Example.Count", parameters: ["to": 3])
+            }
+
+            try await client.oneway("org.shakywords.Example.Reset")
+            // Concurrent calls are pipelined and each gets its own reply.
+            async let first = client.call("org.shakywords.Example.Hello", parameters: ["name": "A"])
+            async let second = client.call("org.shakywords.Example.Hello", parameters: ["name": "B"])
+            #expect(try await [first["greeting"], second["greeting"]] == ["Hello, A!", "Hello, B!"])
+            await client.close()
+            await #expect(throws: VarlinkError.connectionClosed) {
+                try await client.call("org.varlink.service.GetInfo")
+            }
+            server.probe.finish()
+            #expect(await server.probe.resetCount() == 1)
+        }
+    }
+
+    @Test("Abandoning a stream closes the client's connection, so the server drops the watcher")
+    func abandonedStream() async throws {
+        try await ExampleServer.run { server in
+            let client = try await VarlinkClient.connect(unixSocketPath: server.socketPath)
+            for try await reply in client.callMore("org.shakywords.Example.Follow") {
+                #expect(reply == ["value": 1])
+                break
+            }
+            #expect(await server.probe.nextHangup() == "Follow")
+        }
+    }
+
+    @Test("Connecting where nothing listens says which path failed")
+    func connectionFailed() async throws {
+        let path = ExampleServer.temporaryDirectory() + "/absent.sock"
+        do {
+            _ = try await VarlinkClient.connect(unixSocketPath: path)
+            Issue.record("connected to \(path)")
+        } catch {
+            guard case .connectionFailed(let failedPath, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(failedPath == path)
+        }
+    }
+
+    @Test("The socket file gets mode 0660 and the socket group, and is removed when the server stops")
+    func socketFileMode() async throws {
+        // A stand-in for `shaky` that this process may give files to: as root `daemon` (every Debian
+        // system has it, and it differs from root's group), otherwise the process's own group.
+        let groupName =
+            geteuid() == 0 ? "daemon" : try #require(String(validatingCString: getgrgid(getegid()).pointee.gr_name))
+        let groupID = try #require(UserDatabase.groupID(named: groupName))
+        let path = try await ExampleServer.run(socketGroup: groupName) { server in
+            var status = stat()
+            #expect(stat(server.socketPath, &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o660)
+            #expect(status.st_mode & S_IFMT == S_IFSOCK)
+            #expect(status.st_gid == groupID)
+            return server.socketPath
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("A stale socket file is replaced; a live one or a non-socket is left alone")
+    func staleSocketFile() async throws {
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/x.sock"
+        let service = try Self.exampleService()
+
+        // A socket file nobody listens on: what a crashed server leaves behind.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8 + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        close(stale)
+
+        let server = try await VarlinkServer.bind(to: .unixSocket(path: path), service: service, socketGroup: nil)
+        let task = Task { try await server.run() }
+        let client = try await VarlinkClient.connect(unixSocketPath: path)
+        #expect(try await client.call("org.varlink.service.GetInfo")["product"] == "shaky-protocol-tests")
+
+        await #expect(throws: VarlinkSocketPathError(path: path, reason: "another server is listening there")) {
+            _ = try await VarlinkServer.bind(to: .unixSocket(path: path), service: service, socketGroup: nil)
+        }
+        task.cancel()
+        try await task.value
+
+        let file = directory + "/not-a-socket"
+        _ = FileManager.default.createFile(atPath: file, contents: Data("keep me".utf8))
+        await #expect(throws: VarlinkSocketPathError.self) {
+            _ = try await VarlinkServer.bind(to: .unixSocket(path: file), service: service, socketGroup: nil)
+        }
+        #expect(FileManager.default.contents(atPath: file) == Data("keep me".utf8))
+    }
+
+    @Test("A server runs on an already listening socket, as systemd passes it")
+    func inheritedSocket() async throws {
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/activated.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8 + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        #expect(listen(listener, 16) == 0)
+
+        let server = try await VarlinkServer.bind(to: .inheritedSocket(listener), service: try Self.exampleService())
+        let task = Task { try await server.run() }
+        let client = try await VarlinkClient.connect(unixSocketPath: path)
+        #expect(
+            try await client.call("org.shakywords.Example.Hello", parameters: ["name": "systemd"]) == [
+                "greeting": "Hello, systemd!"
+            ])
+        await client.close()
+        task.cancel()
+        try await task.value
+    }
+
+    @Test("In-process dispatch gives the same replies as the socket, with the caller's credentials")
+    func inProcess() async throws {
+        let service = try Self.exampleService()
+        var replies: [VarlinkReply] = []
+        try await service.handle(
+            VarlinkCall(method: "org.shakywords.Example.Count", parameters: ["to": 2], more: true),
+            from: .currentProcess
+        ) { replies.append($0) }
+        try await service.handle(VarlinkCall(method: "org.shakywords.Example.Hello"), from: .currentProcess) {
+            replies.append($0)
+        }
+        #expect(
+            replies == [
+                VarlinkReply(parameters: ["value": 1], continues: true), VarlinkReply(parameters: ["value": 2]),
+                .error("org.varlink.service.InvalidParameter", parameters: ["parameter": "name"]),
+            ])
+    }
+}
+
+extension VarlinkError: Equatable {
+    public static func == (lhs: VarlinkError, rhs: VarlinkError) -> Bool {
+        switch (lhs, rhs) {
+        case (.remote(let a, let x), .remote(let b, let y)): a == b && x == y
+        case (.connectionClosed, .connectionClosed): true
+        case (.protocolViolation(let a), .protocolViolation(let b)): a == b
+        case (.connectionFailed(let a, _), .connectionFailed(let b, _)): a == b
+        default: false
+        }
+    }
+}
