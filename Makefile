@@ -97,16 +97,15 @@ test: lint check-generated
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
+	$(MAKE) fuzz-brief
 
 # Fuzzing: shaky-fuzz built with AddressSanitizer and coverage into .build/fuzz, linked with libFuzzer's driver
 # (clang's runtime shipped with the toolchain). `make fuzz` runs every target FUZZ_SECONDS each, growing the
-# corpus in .build/fuzz/corpus/TARGET from Tests/Fuzz/Corpus/TARGET; `make fuzz-brief` runs
-# each FUZZ_BRIEF_SECONDS. A crash stops the run and leaves its input as .build/fuzz/crash-*: fix the bug,
-# then commit the input to Tests/Fuzz/Corpus/TARGET so that the test suite replays it. Leak detection is off:
-# the varlink target keeps one daemon for the whole run on purpose. `make fuzz-brief` is not part of `make test`:
-# the sanitized build of the daemon and its dependencies alone takes longer than the rest of the test run, so it
-# runs on its own (`make setup fuzz-brief`, after changing a parser or a method); `make test` replays the committed
-# corpus (FuzzCorpusTests).
+# corpus in .build/fuzz/corpus/TARGET from Tests/Fuzz/Corpus/TARGET; `make fuzz-brief` (the last step of
+# `make test`) runs each FUZZ_BRIEF_SECONDS. A crash stops the run and leaves its input as .build/fuzz/crash-*: fix
+# the bug, then commit the input to Tests/Fuzz/Corpus/TARGET so that the test suite replays it. Leak detection is
+# off: the varlink target keeps one daemon for the whole run on purpose. The sanitized build is of shaky-fuzz and
+# what it links only (no test targets), with FUZZ_JOBS jobs: CI has its 2 cores to itself.
 FUZZ_TARGETS       := varlink pack-import trace config
 FUZZ_SECONDS       ?= 600
 FUZZ_BRIEF_SECONDS ?= 30
