@@ -6,6 +6,7 @@
 #   make test     format lint, generated code up to date, the whole test suite
 #   make generate regenerate Sources/ShakyProtocol/Generated from the .varlink interface files
 #   make bench    print benchmark figures
+#   make evaluate-detector  score the shake detector on ../shared/traces/dev (plain and cross-validated)
 #   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
 #   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
@@ -32,8 +33,8 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run board test lint generate check-generated bench bench-system build-release check-release manual \
-        install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
+.PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system build-release \
+        check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -136,6 +137,12 @@ fuzz-run:
 	    || { tail -60 $(FUZZ_BUILD)/$$target.log; exit 1; }; \
 	    grep -E '^stat::number_of_executed_units' $(FUZZ_BUILD)/$$target.log; \
 	done
+
+# The shake detector scored like unseen recordings score it: plain, leave-one-group-out cross-validated,
+# on softer shakes and after a calibration (needs the labelled traces in ../shared/traces and numpy).
+evaluate-detector:
+	$(SWIFT) build -c release --product shakyd
+	python3 Tests/DetectorEvaluation/cross_validate.py --shakyd .build/release/shakyd
 
 bench:
 	$(SWIFT) build -c release $(STATIC_FLAGS) --product shaky-bench

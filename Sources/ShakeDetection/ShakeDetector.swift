@@ -28,14 +28,18 @@ import ShakyCore
 ///      a vehicle, tapping), and at most ``ShakeDetectorSettings/sustainedMaximumVerticalShare`` of its power along
 ///      gravity (gentle up-and-down motion is what walking, climbing stairs and lifting the device look like; a
 ///      vigorous vertical shake still qualifies in the brisk window);
-/// 3. fires when either window qualifies, then ignores everything for ``ShakeDetectorSettings/cooldown`` seconds:
+/// 3. at 20 Hz and above, turns away motion that is not along one line (``ShakeDetectorSettings/maximumCrossShare``,
+///    judged on the recent motion like the shape limits): circles, twists, turning the device round;
+/// 4. fires when either window qualifies, then ignores everything for ``ShakeDetectorSettings/cooldown`` seconds:
 ///    both windows start empty again when the cooldown ends, so a long shake fires again only once it has
 ///    qualified anew.
 ///
 /// Samples further apart than ``coarseInterval`` cannot show every half-cycle of a 3–6 Hz shake (it is aliased).
-/// There the brisk window needs one reversal fewer (at least one), and an above-threshold sample also counts as a
-/// reversal when, since the previous one, the motion along that one's direction fell below ``coarseDipFraction`` of
-/// the threshold or pointed back, or when it exceeds ``coarseUnmistakableMagnitude``. Two strong samples in a row
+/// There the brisk window needs one reversal fewer (at least one) and counts samples above
+/// ``ShakeDetectorSettings/coarseThresholdShare`` of its threshold (a sample seldom lands on a stroke's peak), and an
+/// above-threshold sample also counts as a reversal when, since the previous one, the motion along that one's
+/// direction fell below ``coarseDipFraction`` of the threshold or pointed back, or when it exceeds
+/// ``coarseUnmistakableMagnitude``. Two strong samples in a row
 /// pointing the same way, below that magnitude, are what turning the device over looks like: the gravity estimate
 /// lags and up to 2 g of apparent motion remains for a moment.
 ///
@@ -58,10 +62,15 @@ public struct ShakeDetector: Sendable {
     /// turning the device over can fake).
     public static let coarseUnmistakableMagnitude = 2.3 * AccelSample.standardGravity
 
+    /// The largest reading on any axis, m/s², that the detector takes in (about 100 000 g: no accelerometer reads
+    /// more); beyond it a sample is ignored, so that squares and sums of readings stay finite.
+    public static let largestReading = 1e6
+
     private var brisk: WindowTally
     private var sustained: WindowTally
     private var shape = MotionShape()
     private let maximumAngularFrequencySquared: Double
+    private let maximumRoundness: Double
 
     private var started = false
     private var lastTimestamp = 0.0
@@ -81,15 +90,16 @@ public struct ShakeDetector: Sendable {
         try settings.validate()
         self.settings = settings
         brisk = WindowTally(
-            threshold: settings.threshold, window: settings.window, activeFraction: settings.activeFraction,
-            reversals: settings.minimumReversals,
+            threshold: settings.threshold, coarseThreshold: settings.coarseThresholdShare * settings.threshold,
+            window: settings.window, activeFraction: settings.activeFraction, reversals: settings.minimumReversals,
             coarseReversals: min(settings.minimumReversals, max(1, settings.minimumReversals - 1)),
             rules: .init(
                 successiveCosine: 0, strokeCosine: Self.strokeReversalCosine,
                 coarseDip: Self.coarseDipFraction * settings.threshold,
                 coarseUnmistakable: Self.coarseUnmistakableMagnitude))
         sustained = WindowTally(
-            threshold: settings.sustainedThreshold, window: settings.sustainedWindow,
+            threshold: settings.sustainedThreshold, coarseThreshold: settings.sustainedThreshold,
+            window: settings.sustainedWindow,
             activeFraction: settings.sustainedActiveFraction, reversals: settings.sustainedReversals,
             coarseReversals: settings.sustainedReversals,
             rules: .init(
@@ -97,6 +107,9 @@ public struct ShakeDetector: Sendable {
                 coarseUnmistakable: .infinity))
         let maximumAngularFrequency = 2 * Double.pi * settings.sustainedMaximumFrequency
         maximumAngularFrequencySquared = maximumAngularFrequency * maximumAngularFrequency
+        let crossShare = settings.maximumCrossShare
+        // At 1 the test is off: motion spread over all three axes reaches ⅓, beyond a circle's ¼.
+        maximumRoundness = crossShare >= 1 ? .infinity : crossShare / ((1 + crossShare) * (1 + crossShare))
     }
 
     /// Creates a detector with the preset for `sensitivity`.
@@ -115,10 +128,13 @@ public struct ShakeDetector: Sendable {
     ///
     /// Samples should arrive in timestamp order. A gap longer than ``ShakeDetectorSettings/maximumGap`` restarts the
     /// gravity estimate and the windows (the cooldown still runs); a timestamp that goes backwards resets everything.
-    /// A repeated timestamp adds no time. Samples with non-finite values are ignored.
+    /// A repeated timestamp adds no time. Samples with a non-finite timestamp, or a reading that is not finite or
+    /// beyond ``largestReading``, are ignored. Total: no finite or non-finite input traps, at any timestamp.
     public mutating func process(_ sample: AccelSample) -> ShakeEvent? {
         let time = sample.timestamp
-        guard time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
+        guard time.isFinite, abs(sample.x) <= Self.largestReading, abs(sample.y) <= Self.largestReading,
+            abs(sample.z) <= Self.largestReading
+        else { return nil }
         var interval = time - lastTimestamp
         if !started || interval > settings.maximumGap || interval < 0 {
             if started && interval < 0 { cooldownEnd = -.infinity }
@@ -153,6 +169,8 @@ public struct ShakeDetector: Sendable {
                 maximumAngularFrequencySquared: maximumAngularFrequencySquared,
                 maximumVerticalShare: settings.sustainedMaximumVerticalShare)
         guard briskReady || sustainedReady else { return nil }
+        // Below 20 Hz a stroke is a few samples: too few to tell a line from an ellipse.
+        guard coarse || shape.isAlongOneLine(maximumRoundness: maximumRoundness) else { return nil }
         cooldownEnd = time + settings.cooldown
         let peakSquared = max(brisk.peakSquared(), sustained.peakSquared())
         brisk.clear()
@@ -215,6 +233,12 @@ struct MotionShape: Sendable {
     private var power = 0.0
     private var changePower = 0.0
     private var verticalPower = 0.0
+    private var xx = 0.0
+    private var yy = 0.0
+    private var zz = 0.0
+    private var xy = 0.0
+    private var xz = 0.0
+    private var yz = 0.0
     private var hasPrevious = false
     private var previous = Motion(x: 0, y: 0, z: 0)
 
@@ -226,6 +250,12 @@ struct MotionShape: Sendable {
         power = power * decay + motion.magnitudeSquared * interval
         verticalPower = verticalPower * decay + vertical * vertical * interval
         changePower = changePower * decay + (hasPrevious ? change.magnitudeSquared * inverseInterval : 0)
+        xx = xx * decay + motion.x * motion.x * interval
+        yy = yy * decay + motion.y * motion.y * interval
+        zz = zz * decay + motion.z * motion.z * interval
+        xy = xy * decay + motion.x * motion.y * interval
+        xz = xz * decay + motion.x * motion.z * interval
+        yz = yz * decay + motion.y * motion.z * interval
         hasPrevious = true
         previous = motion
     }
@@ -235,6 +265,17 @@ struct MotionShape: Sendable {
     func isShake(maximumAngularFrequencySquared: Double, maximumVerticalShare: Double) -> Bool {
         // frequency ≤ maximum  ⇔  Σ|da/dt|² ≤ (2π·maximum)²·Σ|a|²: no square root.
         changePower <= maximumAngularFrequencySquared * power && verticalPower <= maximumVerticalShare * power
+    }
+
+    /// Whether the motion goes back and forth along one line rather than round a circle: with λ₁ ≥ λ₂ ≥ λ₃ the
+    /// eigenvalues of the motion's second-moment matrix, Σλᵢλⱼ / (Σλᵢ)² is 0 on a line, q / (1 + q)² for planar
+    /// motion whose power across its main line is q times that along it, and ¼ for a circle; `maximumRoundness` is
+    /// that bound. No eigenvalues needed: Σλᵢλⱼ is the sum of the matrix's principal 2×2 minors.
+    @inline(__always)
+    func isAlongOneLine(maximumRoundness: Double) -> Bool {
+        let minors = xx * yy - xy * xy + xx * zz - xz * xz + yy * zz - yz * yz
+        let trace = xx + yy + zz
+        return minors <= maximumRoundness * trace * trace
     }
 }
 
@@ -268,6 +309,7 @@ struct WindowTally: Sendable {
     private let window: Double
     private let slotsPerSecond: Double
     private let thresholdSquared: Double
+    private let coarseThresholdSquared: Double
     private let requiredActiveTime: Double
     private let requiredReversals: Int
     private let requiredCoarseReversals: Int
@@ -294,12 +336,13 @@ struct WindowTally: Sendable {
 
     /// Creates an empty window; `reversals` are needed at 20 Hz and above, `coarseReversals` below.
     init(
-        threshold: Double, window: Double, activeFraction: Double, reversals: Int, coarseReversals: Int,
-        rules: ReversalRules
+        threshold: Double, coarseThreshold: Double, window: Double, activeFraction: Double, reversals: Int,
+        coarseReversals: Int, rules: ReversalRules
     ) {
         self.window = window
         slotsPerSecond = Double(Self.slotCount) / window
         thresholdSquared = threshold * threshold
+        coarseThresholdSquared = coarseThreshold * coarseThreshold
         requiredActiveTime = activeFraction * window - 1e-9
         requiredReversals = reversals
         requiredCoarseReversals = coarseReversals
@@ -318,12 +361,13 @@ struct WindowTally: Sendable {
         let position = advance(to: time)
         let magnitudeSquared = motion.magnitudeSquared
         let hasRecentReference = hasReference && time - referenceTime <= window
-        if magnitudeSquared > thresholdSquared {
+        if magnitudeSquared > (coarse ? coarseThresholdSquared : thresholdSquared) {
             slots[position].activeTime += interval
             activeTime += interval
             if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
             let reversed = hasRecentReference && isReversal(motion, magnitudeSquared, coarse: coarse)
-            if reversed {
+            // Repeated timestamps add samples without moving the window: saturate rather than overflow.
+            if reversed && slots[position].reversals < .max {
                 slots[position].reversals += 1
                 reversals += 1
             }
@@ -382,7 +426,7 @@ struct WindowTally: Sendable {
 
     /// Moves the window so that it ends in the slot holding `time`; returns that slot's position.
     private mutating func advance(to time: Double) -> Int {
-        let slot = Int64((time * slotsPerSecond).rounded(.down))
+        let slot = Self.slotNumber(time * slotsPerSecond)
         let count = Int64(Self.slotCount)
         if slot != currentSlot {
             if currentSlot == .min || slot - currentSlot >= count {
@@ -401,6 +445,17 @@ struct WindowTally: Sendable {
             currentSlot = slot
         }
         return Int(slot & (count - 1))
+    }
+
+    /// The number of the slot holding `slotTime` (time × slots per second), clamped to ±2⁶²: beyond that (times past
+    /// about 10¹⁷ s) every time falls into one slot, without trapping and without overflowing `slot - currentSlot`.
+    @inline(__always)
+    static func slotNumber(_ slotTime: Double) -> Int64 {
+        let limit = 4.611_686_018_427_387_904e18  // 2⁶²
+        let floor = slotTime.rounded(.down)
+        guard floor > -limit else { return -(1 << 62) }
+        guard floor < limit else { return 1 << 62 }
+        return Int64(floor)
     }
 
     private mutating func clearSlots() {

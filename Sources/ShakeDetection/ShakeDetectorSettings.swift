@@ -16,6 +16,10 @@ public enum ShakeSensitivity: String, CaseIterable, Codable, Sendable {
 public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     /// Minimum gravity-removed acceleration, m/s², for a sample to count as vigorous motion (brisk window).
     public var threshold: Double
+    /// Share (0…1] of ``threshold`` that counts below 20 Hz sampling: there a sample seldom lands on a stroke's
+    /// peak (a 4 Hz shake at 10 Hz is seen at a few points of each stroke), so what it sees of the same shake is
+    /// weaker.
+    public var coarseThresholdShare: Double
     /// Length of the brisk window, seconds.
     public var window: Double
     /// Share of the brisk window (0…1, by time) that must be above ``threshold``.
@@ -47,6 +51,11 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     /// over ``sustainedWindow`` seconds, as for the frequency): gentle up-and-down motion is what walking, climbing
     /// stairs and lifting the device look like. A vigorous vertical shake still qualifies in the brisk window.
     public var sustainedMaximumVerticalShare: Double
+    /// Highest power across the motion's main line, as a share (0…1) of the power along it, for either window to
+    /// qualify (forgotten over ``sustainedWindow`` seconds): a shake goes back and forth along one line (0), a
+    /// circle drawn in the air, a twist or turning the device round has as much across as along (1). At 1 the
+    /// test is off.
+    public var maximumCrossShare: Double
     /// After firing, nothing fires again for this long, seconds.
     public var cooldown: Double
     /// Time constant of the running gravity estimate, seconds.
@@ -56,12 +65,14 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
 
     /// Creates settings from explicit values; check them with ``validate()``.
     public init(
-        threshold: Double, window: Double, activeFraction: Double, minimumReversals: Int,
+        threshold: Double, coarseThresholdShare: Double = 1, window: Double, activeFraction: Double,
+        minimumReversals: Int,
         sustainedThreshold: Double = 5, sustainedWindow: Double = 0.6, sustainedActiveFraction: Double = 0.4,
         sustainedReversals: Int = 5, sustainedMaximumFrequency: Double = 7, sustainedMaximumVerticalShare: Double = 0.5,
-        cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
+        maximumCrossShare: Double = 1, cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
     ) {
         self.threshold = threshold
+        self.coarseThresholdShare = coarseThresholdShare
         self.window = window
         self.activeFraction = activeFraction
         self.minimumReversals = minimumReversals
@@ -71,6 +82,7 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
         self.sustainedReversals = sustainedReversals
         self.sustainedMaximumFrequency = sustainedMaximumFrequency
         self.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
+        self.maximumCrossShare = maximumCrossShare
         self.cooldown = cooldown
         self.gravityTimeConstant = gravityTimeConstant
         self.maximumGap = maximumGap
@@ -93,19 +105,23 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     public static let light = ShakeDetectorSettings(
         threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
-    /// The default: 0.15 s above 16 m/s² within 0.4 s with two reversals (one below 20 Hz), or 0.21 s above
-    /// 4.5 m/s² within 0.6 s with five straight reversals, at most 7 Hz and at most half along gravity.
+    /// The default: 0.15 s above 16 m/s² (12.8 m/s² below 20 Hz) within 0.4 s with two reversals (one below
+    /// 20 Hz), or 0.21 s above 4.5 m/s² within 0.6 s with five straight reversals, at most 7 Hz and at most half
+    /// along gravity; at 20 Hz and above, with at most 0.7 times as much power across the motion's main line as
+    /// along it.
     ///
     /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes, circles,
     /// vibration and gentle up-and-down motion almost never do.
     public static let medium = ShakeDetectorSettings(
-        threshold: 16, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 4.5,
-        sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5, cooldown: 0.75)
-    /// Only vigorous shaking counts: 0.15 s above 20 m/s² within 0.4 s with two reversals (one below 20 Hz), or
-    /// 0.24 s above 8 m/s² within 0.6 s with five straight reversals.
+        threshold: 16, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
+        sustainedThreshold: 4.5, sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5,
+        maximumCrossShare: 0.7, cooldown: 0.75)
+    /// Only vigorous shaking counts: 0.15 s above 20 m/s² (16 m/s² below 20 Hz) within 0.4 s with two reversals
+    /// (one below 20 Hz), or 0.24 s above 8 m/s² within 0.6 s with five straight reversals.
     public static let hard = ShakeDetectorSettings(
-        threshold: 20, window: 0.4, activeFraction: 0.375, minimumReversals: 2, sustainedThreshold: 8,
-        sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5, cooldown: 0.75)
+        threshold: 20, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
+        sustainedThreshold: 8, sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5,
+        maximumCrossShare: 0.7, cooldown: 0.75)
 
     /// Checks every parameter; throws the first problem found.
     public func validate() throws(ShakeDetectorSettingsError) {
@@ -117,6 +133,9 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
             if !ok { throw ShakeDetectorSettingsError(parameter: name, value: value, requirement: requirement) }
         }
         try check(threshold.isFinite && threshold > 0, "threshold", threshold, "a positive number of m/s²")
+        try check(
+            coarseThresholdShare.isFinite && coarseThresholdShare > 0 && coarseThresholdShare <= 1,
+            "coarseThresholdShare", coarseThresholdShare, "more than 0 and at most 1")
         try check(
             window.isFinite && window > 0 && window <= 10, "window", window, "more than 0 and at most 10 seconds")
         try check(
@@ -144,6 +163,9 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
             sustainedMaximumVerticalShare.isFinite && sustainedMaximumVerticalShare >= 0
                 && sustainedMaximumVerticalShare <= 1, "sustainedMaximumVerticalShare", sustainedMaximumVerticalShare,
             "between 0 and 1")
+        try check(
+            maximumCrossShare.isFinite && maximumCrossShare >= 0 && maximumCrossShare <= 1, "maximumCrossShare",
+            maximumCrossShare, "between 0 and 1")
         try check(
             cooldown.isFinite && cooldown >= 0, "cooldown", cooldown, "zero or a positive number of seconds")
         try check(

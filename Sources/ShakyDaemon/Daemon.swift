@@ -77,7 +77,8 @@ public final class Daemon: Sendable {
         let initialSensitivity = ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium
         let sensor = SensorPipeline(
             spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
-            sensitivity: initialSensitivity, logger: logger)
+            sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
+            clock: clock)
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }
@@ -88,7 +89,7 @@ public final class Daemon: Sendable {
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
-            logger: logger)
+            logger: logger, sensor: sensor)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
         sound.play(.startup)

@@ -2,6 +2,7 @@ import Logging
 import ShakeDetection
 import ShakyCore
 import ShakyDrivers
+import ShakyStore
 
 /// The accelerometer side of the daemon: opens the sensor, reads it only while a round is open, turns shakes
 /// into hints on the runtime, and survives the sensor being unplugged (waiting for udev to bring it back).
@@ -20,15 +21,26 @@ public actor SensorPipeline {
     private var wanted = false
     private var state: SensorReport.State = .absent
     private var message: String?
+    private let calibrations: SensorCalibrations?
+    private let clock: any Clock<Duration>
+    private var calibrating = false
+    /// Samples the running calibration has received, which its watchdog checks for progress.
+    private var calibrationSamples = 0
+    /// Whether the watchdog ended the running calibration because the sensor went silent.
+    private var calibrationWentSilent = false
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
     /// sensor may be back (udev hotplug by default); the pipeline then opens `spec` again through `table`.
+    /// `clock` times a calibration's wait for samples (``calibrationSilenceLimit``).
     public init(
         spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
-        runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger,
+        runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger, calibrations: SensorCalibrations? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
         returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:)
     ) {
         self.returns = returns
+        self.calibrations = calibrations
+        self.clock = clock
         self.spec = spec
         self.options = options
         self.table = table
@@ -97,13 +109,23 @@ public actor SensorPipeline {
     }
 
     private func startReading() async {
-        guard readingTask == nil, let source, state == .ready else { return }
+        guard readingTask == nil, !calibrating, let source, state == .ready else { return }
         let sensitivity = sensitivity
+        let settings = detectorSettings(for: source.info)
+        let logger = logger
         // The detector runs where the samples are read; only the sample completing a shake reaches this task.
         let stream: AsyncThrowingStream<AccelSample, any Error>
         do {
             stream = try source.start(keeping: {
-                var detector = ShakeDetector(sensitivity: sensitivity)
+                var detector: ShakeDetector
+                do {
+                    detector = try ShakeDetector(settings: settings)
+                } catch {
+                    logger.error(
+                        "the detector's settings are invalid; using the preset",
+                        metadata: ["sensitivity": "\(sensitivity.rawValue)", "error": "\(error)"])
+                    detector = ShakeDetector(sensitivity: sensitivity)
+                }
                 return { sample in detector.process(sample) != nil }
             })
         } catch {
@@ -124,6 +146,157 @@ public actor SensorPipeline {
             }
         }
         await report()
+    }
+
+    /// The preset, or for `medium` the device's calibration when it has one (the presets stay otherwise).
+    private func detectorSettings(for info: SourceInfo) -> ShakeDetectorSettings {
+        let preset = ShakeDetectorSettings(sensitivity: sensitivity)
+        guard sensitivity == .medium, let calibrations else { return preset }
+        do {
+            guard let saved = try calibrations.load(Self.calibrationKey(of: info)) else { return preset }
+            return preset.calibrated(by: saved.result)
+        } catch {
+            logger.error("cannot read the sensor's calibration; using the preset", metadata: ["error": "\(error)"])
+            return preset
+        }
+    }
+
+    /// Seconds of shaking a calibration may ask for.
+    public static let shakingSecondsRange = 3.0...60
+    /// Seconds of holding still a calibration may ask for.
+    public static let stillSecondsRange = 2.0...60
+    /// How long a calibration waits for the sensor's next sample before it gives up.
+    public static let calibrationSilenceLimit = Duration.seconds(5)
+
+    /// The key a device's calibration is kept under: its driver and its own name, which survive re-plugging.
+    public static func calibrationKey(of info: SourceInfo) -> String { "\(info.driver):\(info.deviceName)" }
+
+    /// Teaches the detector this device's shake: reads the sensor for `shakingSeconds` while the player shakes
+    /// it, then, after a second to stop, for `stillSeconds` while they hold it still, and saves the thresholds
+    /// found for `medium` (within safe bounds) for this device. `step` hears each step as it begins. Durations are
+    /// measured on the samples' own timestamps. A sensor that sends nothing for ``calibrationSilenceLimit`` (by
+    /// the pipeline's clock) ends the calibration with ``SensorCalibrationError/sensorSilent(_:)``.
+    ///
+    /// Refused while a round is open (the sensor then serves the game) or another calibration runs.
+    public func calibrate(
+        shakingSeconds: Double, stillSeconds: Double, step: @escaping @Sendable (SensorCalibrationStep) -> Void
+    ) async throws(SensorCalibrationError) -> SensorCalibration {
+        guard let calibrations else { throw .unavailable("this daemon keeps no calibrations") }
+        guard Self.shakingSecondsRange.contains(shakingSeconds), Self.stillSecondsRange.contains(stillSeconds) else {
+            throw .invalidDuration(
+                "shake for \(Self.shakingSecondsRange.lowerBound)–\(Self.shakingSecondsRange.upperBound) s and hold "
+                    + "still for \(Self.stillSecondsRange.lowerBound)–\(Self.stillSecondsRange.upperBound) s")
+        }
+        guard let source, state == .ready || state == .reading else {
+            throw .unavailable("no accelerometer is attached\(message.map { " (\($0))" } ?? "")")
+        }
+        guard !calibrating else { throw .unavailable("another calibration is running") }
+        guard readingTask == nil else {
+            throw .unavailable("a question is open and the sensor serves the game: calibrate between questions")
+        }
+        calibrating = true
+        defer { calibrating = false }
+        let stream: AsyncThrowingStream<AccelSample, any Error>
+        do {
+            stream = try source.start()
+        } catch {
+            sensorFailed(error)
+            await report()
+            throw .unavailable("the accelerometer cannot be read: \(error)")
+        }
+        logger.info("calibrating the accelerometer", metadata: ["device": "\(source.info)"])
+        calibrationSamples = 0
+        calibrationWentSilent = false
+        let watchdog = watchForSilence()
+        defer { watchdog.cancel() }
+        var calibration = ShakeCalibration()
+        var phases = SensorCalibrationPhases(shakingSeconds: shakingSeconds, stillSeconds: stillSeconds)
+        step(.shake)
+        do {
+            for try await sample in stream {
+                calibrationSamples += 1
+                switch phases.phase(of: sample.timestamp) {
+                case .shaking: calibration.addShaking(sample)
+                case .stopping: break
+                case .holdingStill: calibration.addHoldingStill(sample)
+                case .done: break
+                }
+                if phases.enteredStopping { step(.holdStill) }
+                if phases.isDone { break }
+            }
+        } catch {
+            source.stop()
+            sensorFailed(error)
+            await report()
+            throw .unavailable("the accelerometer failed during the calibration: \(error)")
+        }
+        source.stop()
+        defer { Task { await self.resumeAfterCalibration() } }
+        if calibrationWentSilent {
+            logger.warning(
+                "the accelerometer went silent during the calibration", metadata: ["device": "\(source.info)"])
+            throw .sensorSilent(
+                "the accelerometer sent no samples for \(Self.calibrationSilenceLimit.components.seconds) s: "
+                    + "check that it is connected and calibrate again")
+        }
+        guard phases.isDone else { throw .unavailable("the calibration was interrupted") }
+        let result: ShakeCalibrationResult
+        do {
+            result = try calibration.result()
+        } catch {
+            throw .failed("\(error)")
+        }
+        let saved = SensorCalibration(
+            device: Self.calibrationKey(of: source.info), threshold: result.threshold,
+            sustainedThreshold: result.sustainedThreshold, strokePeak: result.strokePeak, noise: result.noise)
+        do {
+            try calibrations.save(saved)
+        } catch {
+            throw .failed("the calibration cannot be saved: \(error)")
+        }
+        logger.notice(
+            "the accelerometer is calibrated",
+            metadata: [
+                "device": "\(saved.device)", "threshold": "\(saved.threshold)",
+                "sustainedThreshold": "\(saved.sustainedThreshold)",
+            ])
+        return saved
+    }
+
+    /// Checks, every ``calibrationSilenceLimit``, that the running calibration received a sample since the last
+    /// check; stops the source when it did not, which ends the calibration's stream.
+    private func watchForSilence() -> Task<Void, Never> {
+        let clock = clock
+        return Task { [weak self] in
+            var seen = 0
+            while true {
+                do {
+                    try await Self.sleep(for: Self.calibrationSilenceLimit, on: clock)
+                } catch {
+                    return
+                }
+                guard let self, let received = await self.calibrationProgress(since: seen) else { return }
+                seen = received
+            }
+        }
+    }
+
+    /// The samples received so far, or `nil` (after stopping the source) when none came since `seen`.
+    private func calibrationProgress(since seen: Int) -> Int? {
+        guard calibrating else { return nil }
+        guard calibrationSamples == seen else { return calibrationSamples }
+        calibrationWentSilent = true
+        source?.stop()
+        return nil
+    }
+
+    private static func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
+        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+    }
+
+    /// A round that opened during the calibration starts reading now.
+    private func resumeAfterCalibration() async {
+        if wanted { await startReading() }
     }
 
     private func stopReading() async {

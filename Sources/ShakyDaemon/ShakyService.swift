@@ -23,10 +23,11 @@ public enum ShakyService {
     /// How many events a watcher may fall behind before it is disconnected.
     public static let watcherQueueLimit = 256
 
-    /// Builds the service; `watchers` must be `runtime`'s event observer.
+    /// Builds the service; `watchers` must be `runtime`'s event observer; `sensor` calibrates the accelerometer
+    /// (without it `Sensor.Calibrate` is refused).
     public static func make(
         runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: SettingsController,
-        accessPolicy: any VarlinkAccessPolicy, logger: Logger
+        accessPolicy: any VarlinkAccessPolicy, logger: Logger, sensor: SensorPipeline? = nil
     ) throws -> VarlinkService {
         try VarlinkService(
             vendor: "Shaky Words", product: "shakyd", version: version, url: "https://shakywords.invalid/",
@@ -37,7 +38,7 @@ public enum ShakyService {
                 screened(
                     ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
                     multiLine: multiLineParameters, unchecked: uncheckedParameters),
-                ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime)),
+                ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime, sensor: sensor)),
                 ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),
             ],
             accessPolicy: accessPolicy, logger: logger)

@@ -70,6 +70,18 @@ extension AppDatabase {
                     );
                     """)
         }
+        migrator.registerMigration("v3-sensorCalibration") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sensorCalibration (
+                        device TEXT PRIMARY KEY NOT NULL CHECK (length(device) BETWEEN 1 AND 300),
+                        threshold DOUBLE NOT NULL CHECK (threshold > 0 AND threshold <= 100),
+                        sustainedThreshold DOUBLE NOT NULL CHECK (sustainedThreshold > 0 AND sustainedThreshold <= 100),
+                        strokePeak DOUBLE NOT NULL CHECK (strokePeak >= 0),
+                        noise DOUBLE NOT NULL CHECK (noise >= 0)
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -30,6 +30,9 @@ extension Shakyd {
         @Option(help: "Override: gravity-removed acceleration that counts as vigorous motion (brisk window), m/s².")
         var threshold: Double?
 
+        @Option(help: "Override: share (0-1] of the brisk threshold that counts below 20 Hz sampling.")
+        var coarseThresholdShare: Double?
+
         @Option(help: "Override: length of the brisk window, seconds.")
         var window: Double?
 
@@ -57,8 +60,32 @@ extension Shakyd {
         @Option(help: "Override: highest share (0-1) of the sustained window's motion along gravity.")
         var sustainedMaximumVerticalShare: Double?
 
+        @Option(help: "Override: highest power across the motion's main line, as a share (0-1) of that along it.")
+        var maximumCrossShare: Double?
+
         @Option(help: "Override: seconds during which nothing fires again after a trigger.")
         var cooldown: Double?
+
+        @Option(
+            help: ArgumentHelp(
+                "Calibrate on this stretch of each file (START:END, seconds on the trace's clock) as the shaking "
+                    + "step; repeat for several stretches. Needs --calibrate-still too.",
+                valueName: "start:end"))
+        var calibrateShaking: [TimeSpan] = []
+
+        @Option(
+            help: ArgumentHelp(
+                "Calibrate on this stretch of each file as the holding-still step; repeat for several stretches.",
+                valueName: "start:end"))
+        var calibrateStill: [TimeSpan] = []
+
+        @Option(
+            help: ArgumentHelp(
+                "Take the calibration stretches from this trace, once, and use the result for every FILE (as a host "
+                    + "calibrates a device once); without it each FILE is calibrated on its own stretches.",
+                valueName: "trace"),
+            completion: .file(extensions: ["csv"]))
+        var calibrationTrace: String?
 
         @Argument(help: "Trace files to replay.", completion: .file(extensions: ["csv"]))
         var files: [String]
@@ -67,6 +94,7 @@ extension Shakyd {
         var settings: ShakeDetectorSettings {
             var settings = ShakeDetectorSettings(sensitivity: sensitivity)
             if let threshold { settings.threshold = threshold }
+            if let coarseThresholdShare { settings.coarseThresholdShare = coarseThresholdShare }
             if let window { settings.window = window }
             if let activeFraction { settings.activeFraction = activeFraction }
             if let minimumReversals { settings.minimumReversals = minimumReversals }
@@ -78,11 +106,18 @@ extension Shakyd {
             if let sustainedMaximumVerticalShare {
                 settings.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
             }
+            if let maximumCrossShare { settings.maximumCrossShare = maximumCrossShare }
             if let cooldown { settings.cooldown = cooldown }
             return settings
         }
 
         func validate() throws {
+            if calibrateShaking.isEmpty != calibrateStill.isEmpty {
+                throw ValidationError("--calibrate-shaking and --calibrate-still go together")
+            }
+            if calibrationTrace != nil && calibrateShaking.isEmpty {
+                throw ValidationError("--calibration-trace needs --calibrate-shaking and --calibrate-still")
+            }
             do {
                 try settings.validate()
             } catch {
@@ -91,13 +126,22 @@ extension Shakyd {
         }
 
         func run() throws {
-            let settings = settings
+            var settings = settings
+            if let calibrationTrace {
+                do {
+                    settings = try calibrated(settings, path: calibrationTrace)
+                } catch {
+                    printError("shakyd detect: \(calibrationTrace): \(error)")
+                    throw ExitCode.failure
+                }
+            }
             var output = "file,t\n"
             var failed = 0
             for path in files {
                 let name = path.split(separator: "/").last.map(String.init) ?? path
                 do {
-                    var detector = try ShakeDetector(settings: settings)
+                    let fileSettings = calibrationTrace == nil ? try calibrated(settings, path: path) : settings
+                    var detector = try ShakeDetector(settings: fileSettings)
                     let reader = try TraceReader(path: path)
                     while let sample = try reader.next() {
                         if let event = detector.process(sample) { output += "\(name),\(event.timestamp)\n" }
@@ -121,8 +165,53 @@ extension Shakyd {
             }
         }
 
+        /// `settings` calibrated on the stretches of `path` given by the options (unchanged without them); the
+        /// calibrated thresholds go to standard error.
+        private func calibrated(_ settings: ShakeDetectorSettings, path: String) throws -> ShakeDetectorSettings {
+            guard !calibrateShaking.isEmpty else { return settings }
+            var calibration = ShakeCalibration()
+            let reader = try TraceReader(path: path)
+            var wasShaking = false
+            var wasStill = false
+            while let sample = try reader.next() {
+                let shaking = calibrateShaking.contains { $0.contains(sample.timestamp) }
+                let still = calibrateStill.contains { $0.contains(sample.timestamp) }
+                if shaking { calibration.addShaking(sample) } else if wasShaking { calibration.endShakingStretch() }
+                if still {
+                    calibration.addHoldingStill(sample)
+                } else if wasStill {
+                    calibration.endHoldingStillStretch()
+                }
+                wasShaking = shaking
+                wasStill = still
+            }
+            let result = try calibration.result()
+            printError(
+                "shakyd detect: \(path): calibrated threshold \(result.threshold) m/s², sustained threshold "
+                    + "\(result.sustainedThreshold) m/s² (stroke peak \(result.strokePeak) m/s², noise \(result.noise) m/s²)"
+            )
+            return settings.calibrated(by: result)
+        }
+
         private func printError(_ message: String) {
             FileHandle.standardError.write(Data((message + "\n").utf8))
         }
     }
+}
+
+/// A stretch of time on a trace's clock, given as `START:END` seconds.
+struct TimeSpan: ExpressibleByArgument, Sendable {
+    var start: Double
+    var end: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Double(parts[0]), let end = Double(parts[1]), start.isFinite,
+            end.isFinite, start <= end
+        else { return nil }
+        self.start = start
+        self.end = end
+    }
+
+    func contains(_ time: Double) -> Bool { time >= start && time <= end }
 }

@@ -134,12 +134,24 @@ import Testing
         _ = try parse(["resume"], as: Shaky.Resume.self)
         _ = try parse(["skip"], as: Shaky.Skip.self)
         _ = try parse(["end"], as: Shaky.End.self)
-        _ = try parse(["sensor", "--json"], as: Shaky.Sensor.self)
+        _ = try parse(["sensor", "--json"], as: Shaky.Sensor.Status.self)
+        _ = try parse(["sensor", "status"], as: Shaky.Sensor.Status.self)
         _ = try parse(["watch", "--json"], as: Shaky.Watch.self)
         #expect(try parse(["status", "--json"], as: Shaky.Status.self).global.json)
         #expect(try parse(["scoreboard", "--socket", "/x"], as: Shaky.Scoreboard.self).global.socket == "/x")
         #expect(usageStatus(["next", "now"]) == .usage)
         #expect(usageStatus(["status", "--colour"]) == .usage)
+    }
+
+    @Test func sensorCalibrateTakesStepDurationsInRange() throws {
+        let calibrate = try parse(["sensor", "calibrate"], as: Shaky.Sensor.Calibrate.self)
+        #expect(calibrate.shakeSeconds == 5 && calibrate.stillSeconds == 4)
+        let longer = try parse(
+            ["sensor", "calibrate", "--shake-seconds", "10", "--still-seconds", "3"], as: Shaky.Sensor.Calibrate.self)
+        #expect(longer.shakeSeconds == 10 && longer.stillSeconds == 3)
+        #expect(usageStatus(["sensor", "calibrate", "--shake-seconds", "1"]) == .usage)
+        #expect(usageStatus(["sensor", "calibrate", "--still-seconds", "1e300"]) == .usage)
+        #expect(usageStatus(["sensor", "calibrate", "--shake-seconds", "nan"]) == .usage)
     }
 
     @Test func historyAndLeaderboardTakeALimit() throws {

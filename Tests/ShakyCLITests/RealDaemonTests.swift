@@ -42,4 +42,44 @@ struct RealDaemonTests {
         #expect(buzz.standardError.contains("there is no game"), "\(buzz.standardError)")
         _ = await daemon.terminate()
     }
+
+    /// A 100 Hz trace of a device shaken hard (4 Hz, ±8 g across gravity) for 3.2 s, then lying still.
+    static func calibrationTrace() -> String {
+        var lines = ["# device: calibration board", "# rate: 100", "t,x,y,z"]
+        for index in 0..<800 {
+            let time = Double(index) / 100
+            let y = time < 3.2 ? 8 * 9.80665 * sin(2 * Double.pi * 4 * time) : 0
+            lines.append(String(format: "%.2f,0.0100,%.4f,9.8100", time, y))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func sensorCalibrateTeachesTheDaemonOverTheSocket() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-calibrate-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("calibration.csv")
+        try Self.calibrationTrace().write(to: trace, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(arguments: ["--input", "trace:\(trace.path)"])
+        try await daemon.start()
+        defer { Task { await daemon.removeFiles() } }
+        let shaky = try BuiltProduct.path("shaky")
+        let calibrate = try ChildProcess(
+            shaky, ["sensor", "calibrate", "--shake-seconds", "3", "--still-seconds", "2"],
+            environment: ["SHAKY_SOCKET": daemon.socketPath])
+        let exit = try await calibrate.waitForExit(within: .seconds(60))
+        let output = calibrate.standardOutput
+        #expect(exit.status == 0, "\(calibrate.standardError)\n\(daemon.log())")
+        #expect(output.contains("Shake the device now"), "\(output)")
+        #expect(output.contains("hold it still"), "\(output)")
+        // So violent a shake puts medium's thresholds at their upper bounds.
+        #expect(output.contains("Calibrated trace:calibration board"), "\(output)")
+        #expect(output.contains("above 22.0 m/s² (steady shaking above 8.0 m/s²)"), "\(output)")
+
+        // Out-of-range steps are refused before anything is read.
+        let refused = try ChildProcess(
+            shaky, ["sensor", "calibrate", "--shake-seconds", "70"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+        #expect(try await refused.waitForExit(within: .seconds(30)).status == 2)
+        _ = await daemon.terminate()
+    }
 }

@@ -20,6 +20,9 @@ import TriviaEngine
         let source: ScriptedAccelerometerSource
         let driver: ScriptedAccelerometerDriver
         let returns: AsyncStream<Void>.Continuation
+        let database: AppDatabase
+        /// The pipeline's clock, which times a calibration's wait for samples.
+        let sensorClock: ManualClock
     }
 
     static func harness() async throws -> Harness {
@@ -34,13 +37,17 @@ import TriviaEngine
         let source = ScriptedAccelerometerSource()
         let driver = ScriptedAccelerometerDriver(source)
         let (returnStream, returns) = AsyncStream<Void>.makeStream()
+        let sensorClock = ManualClock()
         let pipeline = SensorPipeline(
             spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
-            runtime: runtime, sensitivity: .medium, logger: logger, returns: { _ in returnStream })
+            runtime: runtime, sensitivity: .medium, logger: logger,
+            calibrations: SensorCalibrations(database: database), clock: sensorClock, returns: { _ in returnStream })
         await runtime.setSensorDemandHandler(pipeline.demandHandler())
         await pipeline.start()
         _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 1))
-        return Harness(runtime: runtime, pipeline: pipeline, source: source, driver: driver, returns: returns)
+        return Harness(
+            runtime: runtime, pipeline: pipeline, source: source, driver: driver, returns: returns, database: database,
+            sensorClock: sensorClock)
     }
 
     /// Waits (bounded) until `condition` holds; the pipeline reacts on its own tasks.
@@ -162,5 +169,138 @@ import TriviaEngine
         // Nothing brings a trace back: it stays gone.
         _ = try await runtime.makeMove(.hint(source: .manual))
         #expect(await runtime.sensorReport().state == .gone)
+    }
+
+    /// Samples of a 5 Hz shake of `amplitude` along y (across gravity), at 100 Hz from `start`.
+    static func shaking(amplitude: Double, from start: Double, seconds: Double) -> [AccelSample] {
+        (0..<Int(seconds * 100)).map { index in
+            let t = Double(index) / 100
+            let y = amplitude * sin(2 * Double.pi * 5 * t)
+            return AccelSample(timestamp: start + t, x: 0, y: y, z: AccelSample.standardGravity)
+        }
+    }
+
+    /// Runs a calibration of 4 s of shaking at `amplitude` and 3 s of holding still; returns its steps and result.
+    static func calibrate(
+        _ harness: Harness, amplitude: Double
+    ) async throws -> ([SensorCalibrationStep], SensorCalibration) {
+        let steps = Mutex<[SensorCalibrationStep]>([])
+        let calibration = Task {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { step in
+                steps.withLock { $0.append(step) }
+            }
+        }
+        try await eventually("the sensor is read for the calibration") { harness.source.isReading }
+        #expect(steps.withLock { $0 } == [.shake])
+        let still = (0..<500).map {
+            AccelSample(timestamp: 4 + Double($0) / 100, x: 0, y: 0, z: AccelSample.standardGravity)
+        }
+        harness.source.feed(shaking(amplitude: amplitude, from: 0, seconds: 4) + still)
+        let result = try await calibration.value
+        return (steps.withLock { $0 }, result)
+    }
+
+    @Test func aCalibrationIsSavedForTheDeviceAndUsedByMedium() async throws {
+        let harness = try await Self.harness()
+        let g = AccelSample.standardGravity
+        let (steps, calibration) = try await Self.calibrate(harness, amplitude: 8 * g)
+        #expect(steps == [.shake, .holdStill])
+        #expect(calibration.device == "scripted:scripted")
+        // A violent player: both thresholds at their upper bounds.
+        #expect(calibration.threshold == ShakeCalibration.thresholdBounds.upperBound)
+        #expect(calibration.sustainedThreshold == ShakeCalibration.sustainedThresholdBounds.upperBound)
+        #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == calibration)
+        #expect(!harness.source.isReading)
+
+        // A gentle steady shake (±0.75 g) that the medium preset takes is too gentle for this device now.
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        harness.source.feed(Self.shaking(amplitude: 0.75 * g, from: 100, seconds: 2))
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(await harness.runtime.sensorReport().shakes == 0)
+        #expect(try await harness.runtime.status().hintsUsed == 0)
+        harness.source.feed(shakeSamples(start: 103, duration: 1))
+        try await Self.eventually("the firm shake shows a hint") { try await harness.runtime.status().hintsUsed == 1 }
+    }
+
+    @Test func withoutACalibrationMediumTakesAGentleSteadyShake() async throws {
+        let harness = try await Self.harness()
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        harness.source.feed(Self.shaking(amplitude: 0.75 * AccelSample.standardGravity, from: 100, seconds: 2))
+        try await Self.eventually("the gentle shake shows a hint") {
+            try await harness.runtime.status().hintsUsed == 1
+        }
+    }
+
+    @Test func aStoredCalibrationOutOfBoundsLeavesMediumOnItsPreset() async throws {
+        let harness = try await Self.harness()
+        // A row no calibration could write (say, edited by hand): thresholds outside the safe bounds.
+        try harness.database.saveSensorCalibration(
+            SensorCalibration(
+                device: "scripted:scripted", threshold: 90, sustainedThreshold: 90, strokePeak: 1, noise: 0))
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        harness.source.feed(Self.shaking(amplitude: 0.75 * AccelSample.standardGravity, from: 100, seconds: 2))
+        try await Self.eventually("the gentle shake shows a hint") {
+            try await harness.runtime.status().hintsUsed == 1
+        }
+    }
+
+    @Test func aCalibrationIsRefusedWhileAQuestionIsOpen() async throws {
+        let harness = try await Self.harness()
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        await #expect(throws: SensorCalibrationError.self) {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { _ in }
+        }
+        await #expect(throws: SensorCalibrationError.self) {
+            try await harness.pipeline.calibrate(shakingSeconds: .infinity, stillSeconds: 3) { _ in }
+        }
+        #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == nil)
+    }
+
+    @Test func aCalibrationEndsWhenTheSensorSendsNothing() async throws {
+        let harness = try await Self.harness()
+        let calibration = Task {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { _ in }
+        }
+        try await Self.eventually("the calibration waits for samples") {
+            harness.source.isReading && harness.sensorClock.sleeperCount == 1
+        }
+        harness.sensorClock.advance(by: SensorPipeline.calibrationSilenceLimit)
+        await #expect {
+            _ = try await calibration.value
+        } throws: { error in
+            guard case .sensorSilent(let message) = error as? SensorCalibrationError else { return false }
+            return message.contains("no samples for 5 s")
+        }
+        #expect(!harness.source.isReading)
+        #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == nil)
+    }
+
+    @Test func aCalibrationWaitsWhileSamplesArriveAndEndsWhenTheyStop() async throws {
+        let harness = try await Self.harness()
+        let steps = Mutex<[SensorCalibrationStep]>([])
+        let calibration = Task {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { step in
+                steps.withLock { $0.append(step) }
+            }
+        }
+        try await Self.eventually("the calibration waits for samples") {
+            harness.source.isReading && harness.sensorClock.sleeperCount == 1
+        }
+        // The shaking and half the pause to stop arrive, then the sensor falls silent.
+        harness.source.feed(Self.shaking(amplitude: 2 * AccelSample.standardGravity, from: 0, seconds: 4.5))
+        try await Self.eventually("the samples are taken") { steps.withLock { $0 } == [.shake, .holdStill] }
+        harness.sensorClock.advance(by: SensorPipeline.calibrationSilenceLimit)
+        try await Self.eventually("the watchdog saw samples and waits again") {
+            harness.sensorClock.sleeperCount == 1
+        }
+        #expect(harness.source.isReading)
+        harness.sensorClock.advance(by: SensorPipeline.calibrationSilenceLimit)
+        await #expect(throws: SensorCalibrationError.self) { _ = try await calibration.value }
+        #expect(!harness.source.isReading)
+        #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == nil)
     }
 }

@@ -82,7 +82,7 @@ struct UmockdevAccelerometerTests {
                 "-i", "\(node)=\(UmockdevHarness.fixture("input-accel.ioctl"))",
                 "-e", "\(node)=\(UmockdevHarness.fixture("input-accel-shake.events"))",
             ],
-            input: "evdev", duration: 1.5)
+            input: "evdev", duration: 2.2)
         // Resolution 256 units/g on x and y, 512 on z; ACCEL_MOUNT_MATRIX "0, -1, 0; 1, 0, 0; 0, 0, 1"
         // gives device (x, y, z) = (-chip y, chip x, chip z).
         let g = AccelSample.standardGravity
@@ -92,7 +92,7 @@ struct UmockdevAccelerometerTests {
             AccelSample(timestamp: 1.18, x: 0, y: -2 * g, z: g),
             // SYN_DROPPED at 1.22: the state is re-read from the device (x back to 0).
             AccelSample(timestamp: 1.22, x: 0, y: 0, z: g),
-            AccelSample(timestamp: 1.26, x: -0.5 * g, y: 0, z: g),
+            AccelSample(timestamp: 1.72, x: -0.5 * g, y: 0, z: g),
         ]
         #expect(samples.count == expected.count, "got \(samples)")
         for (actual, wanted) in zip(samples, expected) { expectClose(actual, wanted) }

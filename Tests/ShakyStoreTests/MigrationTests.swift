@@ -7,7 +7,10 @@ import Testing
 @Suite struct MigrationTests {
     @Test func migratesAnEmptyDatabaseToEveryTable() throws {
         let database = try AppDatabase.inMemory()
-        let tables = ["pack", "question", "gameSnapshot", "finishedGame", "finishedGameTeam", "daemonPreferences"]
+        let tables = [
+            "pack", "question", "gameSnapshot", "finishedGame", "finishedGameTeam", "daemonPreferences",
+            "sensorCalibration",
+        ]
         let (existing, applied, completed) = try database.read { db in
             (
                 try tables.filter { try db.tableExists($0) }, try AppDatabase.migrator.appliedMigrations(db),
@@ -15,7 +18,7 @@ import Testing
             )
         }
         #expect(existing == tables)
-        #expect(applied == ["v1", "v2"])
+        #expect(applied == ["v1", "v2", "v3-sensorCalibration"])
         #expect(completed)
         #expect(try database.packs().isEmpty)
     }

@@ -244,6 +244,17 @@ enum TextRenderer {
         return lines.joined(separator: "\n")
     }
 
+    /// What a calibration set.
+    static func calibration(_ calibration: ShakyAPI.Calibration) -> String {
+        let g = 9.80665
+        return [
+            "Calibrated \(calibration.device): shakes peak near \(String(format: "%.1f", calibration.strokePeak / g)) g, "
+                + "noise \(String(format: "%.2f", calibration.noise)) m/s².",
+            "Medium now counts strokes above \(String(format: "%.1f", calibration.threshold)) m/s² (steady shaking "
+                + "above \(String(format: "%.1f", calibration.sustainedThreshold)) m/s²), from the next question on.",
+        ].joined(separator: "\n")
+    }
+
     /// The daemon's settings.
     static func settings(_ settings: ShakyAPI.Settings) -> String {
         "Sound: \(settings.sound ? "on" : "off") · volume \(String(format: "%.2f", settings.volume)) · "

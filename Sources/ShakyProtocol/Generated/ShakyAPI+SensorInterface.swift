@@ -44,6 +44,29 @@ extension ShakyAPI {
             self.message = message
         }
     }
+
+    /// What a calibration learned: the thresholds it set for medium on one device.
+    public struct Calibration: Codable, Equatable, Sendable {
+        /// The device, as driver:name.
+        public var device: String
+        /// The brisk window's threshold, m/s².
+        public var threshold: Double
+        /// The sustained window's threshold, m/s².
+        public var sustainedThreshold: Double
+        /// The typical stroke peak of the shaking, m/s².
+        public var strokePeak: Double
+        /// The noise while the device was held still, m/s².
+        public var noise: Double
+
+        /// Creates a value with every field given.
+        public init(device: String, threshold: Double, sustainedThreshold: Double, strokePeak: Double, noise: Double) {
+            self.device = device
+            self.threshold = threshold
+            self.sustainedThreshold = sustainedThreshold
+            self.strokePeak = strokePeak
+            self.noise = noise
+        }
+    }
 }
 
 extension ShakyAPI {
@@ -78,6 +101,34 @@ extension ShakyAPI {
 
             method Status() -> (sensor: SensorStatus)
 
+            # What a calibration learned: the thresholds it set for medium on one device.
+            type Calibration (
+              # The device, as driver:name.
+              device: string,
+              # The brisk window's threshold, m/s².
+              threshold: float,
+              # The sustained window's threshold, m/s².
+              sustainedThreshold: float,
+              # The typical stroke peak of the shaking, m/s².
+              strokePeak: float,
+              # The noise while the device was held still, m/s².
+              noise: float
+            )
+
+            # Teach the detector the players' shake: the sensor is read while the device is
+            # shaken for shakeSeconds (5 by default, 3 to 60), then, after a second to stop,
+            # held still for stillSeconds (4 by default, 2 to 60). The thresholds found are
+            # kept for this device and used by medium from the next question on. Not while a
+            # question is open.
+            method Calibrate(shakeSeconds: ?float, stillSeconds: ?float) -> (calibration: Calibration)
+
+            # No sensor, a question is open, the sensor sent no samples for 5 s, or the
+            # samples gave no usable result.
+            error CalibrationFailed (message: string)
+
+            # A step's duration is out of range.
+            error InvalidDuration (message: string)
+
             """#
 
         /// The methods any local user may call (`# @open`); the others need control rights.
@@ -92,6 +143,93 @@ extension ShakyAPI {
                 self.sensor = sensor
             }
         }
+
+        /// The parameters of `Calibrate`.
+        public struct CalibrateParameters: Codable, Equatable, Sendable {
+            public var shakeSeconds: Double?
+            public var stillSeconds: Double?
+
+            /// Creates a value with every field given.
+            public init(shakeSeconds: Double? = nil, stillSeconds: Double? = nil) {
+                self.shakeSeconds = shakeSeconds
+                self.stillSeconds = stillSeconds
+            }
+        }
+
+        /// The reply of `Calibrate`.
+        public struct CalibrateReply: Codable, Equatable, Sendable {
+            public var calibration: ShakyAPI.Calibration
+
+            /// Creates a value with every field given.
+            public init(calibration: ShakyAPI.Calibration) {
+                self.calibration = calibration
+            }
+        }
+
+        /// The errors of `io.shakywords.Sensor`, one case per IDL error.
+        public enum ReplyError: VarlinkErrorConvertible, Equatable, Sendable {
+            /// No sensor, a question is open, the sensor sent no samples for 5 s, or the
+            /// samples gave no usable result.
+            case calibrationFailed(message: String)
+
+            /// A step's duration is out of range.
+            case invalidDuration(message: String)
+
+            /// The parameters of `CalibrationFailed`.
+            public struct CalibrationFailedParameters: Codable, Equatable, Sendable {
+                public var message: String
+
+                /// Creates a value with every field given.
+                public init(message: String) {
+                    self.message = message
+                }
+            }
+
+            /// The parameters of `InvalidDuration`.
+            public struct InvalidDurationParameters: Codable, Equatable, Sendable {
+                public var message: String
+
+                /// Creates a value with every field given.
+                public init(message: String) {
+                    self.message = message
+                }
+            }
+
+            /// The fully qualified error name.
+            public var name: String {
+                switch self {
+                case .calibrationFailed: "io.shakywords.Sensor.CalibrationFailed"
+                case .invalidDuration: "io.shakywords.Sensor.InvalidDuration"
+                }
+            }
+
+            public var varlinkReplyError: VarlinkReplyError {
+                switch self {
+                case .calibrationFailed(let message):
+                    VarlinkReplyError(self.name, encodingOrEmpty: CalibrationFailedParameters(message: message))
+                case .invalidDuration(let message):
+                    VarlinkReplyError(self.name, encodingOrEmpty: InvalidDurationParameters(message: message))
+                }
+            }
+
+            /// The error a service answered, when it is one of this interface's.
+            public init?(_ error: VarlinkReplyError) {
+                switch error.name {
+                case "io.shakywords.Sensor.CalibrationFailed":
+                    guard let parameters = error.decodeParameters(as: CalibrationFailedParameters.self) else {
+                        return nil
+                    }
+                    self = .calibrationFailed(message: parameters.message)
+                case "io.shakywords.Sensor.InvalidDuration":
+                    guard let parameters = error.decodeParameters(as: InvalidDurationParameters.self) else {
+                        return nil
+                    }
+                    self = .invalidDuration(message: parameters.message)
+                default:
+                    return nil
+                }
+            }
+        }
     }
 }
 
@@ -102,6 +240,15 @@ extension ShakyAPI.SensorInterface {
     public protocol Implementation: Sendable {
         /// Serves `io.shakywords.Sensor.Status`.
         func status() async throws -> ShakyAPI.SensorStatus
+
+        /// Teach the detector the players' shake: the sensor is read while the device is
+        /// shaken for shakeSeconds (5 by default, 3 to 60), then, after a second to stop,
+        /// held still for stillSeconds (4 by default, 2 to 60). The thresholds found are
+        /// kept for this device and used by medium from the next question on. Not while a
+        /// question is open.
+        ///
+        /// Serves `io.shakywords.Sensor.Calibrate`.
+        func calibrate(shakeSeconds: Double?, stillSeconds: Double?) async throws -> ShakyAPI.Calibration
     }
 }
 
@@ -113,7 +260,12 @@ extension ShakyAPI.SensorInterface {
             methods: [
                 "Status": .typed(VarlinkEmptyParameters.self) { _, _ in
                     StatusReply(sensor: try await implementation.status())
-                }
+                },
+                "Calibrate": .typed(CalibrateParameters.self) { parameters, _ in
+                    CalibrateReply(
+                        calibration: try await implementation.calibrate(
+                            shakeSeconds: parameters.shakeSeconds, stillSeconds: parameters.stillSeconds))
+                },
             ])
     }
 }
@@ -134,6 +286,33 @@ extension ShakyAPI.SensorInterface {
             try await transport.call(
                 "io.shakywords.Sensor.Status", parameters: VarlinkEmptyParameters(), replyType: StatusReply.self
             ).sensor
+        }
+
+        /// Teach the detector the players' shake: the sensor is read while the device is
+        /// shaken for shakeSeconds (5 by default, 3 to 60), then, after a second to stop,
+        /// held still for stillSeconds (4 by default, 2 to 60). The thresholds found are
+        /// kept for this device and used by medium from the next question on. Not while a
+        /// question is open.
+        ///
+        /// Calls `io.shakywords.Sensor.Calibrate`.
+        public func calibrate(
+            shakeSeconds: Double? = nil, stillSeconds: Double? = nil
+        ) async throws(Transport.Failure) -> ShakyAPI.Calibration {
+            try await self.calibrate(CalibrateParameters(shakeSeconds: shakeSeconds, stillSeconds: stillSeconds))
+        }
+
+        /// Teach the detector the players' shake: the sensor is read while the device is
+        /// shaken for shakeSeconds (5 by default, 3 to 60), then, after a second to stop,
+        /// held still for stillSeconds (4 by default, 2 to 60). The thresholds found are
+        /// kept for this device and used by medium from the next question on. Not while a
+        /// question is open.
+        ///
+        /// Calls `io.shakywords.Sensor.Calibrate`.
+        public func calibrate(_ parameters: CalibrateParameters) async throws(Transport.Failure) -> ShakyAPI.Calibration
+        {
+            try await transport.call(
+                "io.shakywords.Sensor.Calibrate", parameters: parameters, replyType: CalibrateReply.self
+            ).calibration
         }
     }
 }
