@@ -29,13 +29,15 @@ public final class Daemon: Sendable {
     /// What the daemon runs with.
     public let configuration: DaemonConfiguration
     private let sound: any SoundPlayer
+    private let stateLock: StateDirectoryLock
     private let logger: Logger
 
     private init(
         configuration: DaemonConfiguration, runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase,
-        service: VarlinkService,
-        settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer, logger: Logger
+        service: VarlinkService, settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer,
+        stateLock: StateDirectoryLock, logger: Logger
     ) {
+        self.stateLock = stateLock
         self.configuration = configuration
         self.runtime = runtime
         self.watchers = watchers
@@ -56,6 +58,8 @@ public final class Daemon: Sendable {
         accessPolicy: (any VarlinkAccessPolicy)? = nil, soundPlayer: (any SoundPlayer)? = nil, logger: Logger
     ) async throws -> Daemon {
         let spec = try inputSpec(configuration.input)
+        // Released when the daemon shuts down, or when this start fails (the lock's deinit).
+        let stateLock = try StateDirectoryLock(directory: configuration.stateDirectory)
         let database = try AppDatabase.open(path: configuration.databasePath)
         var preferences = try database.preferences()
         if preferences == .default, configuration.sensitivity != preferences.sensitivity,
@@ -91,8 +95,7 @@ public final class Daemon: Sendable {
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, watchers: watchers, database: database, service: service,
-            settings: settings,
-            sensor: sensor, sound: sound, logger: logger)
+            settings: settings, sensor: sensor, sound: sound, stateLock: stateLock, logger: logger)
     }
 
     /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd
@@ -107,6 +110,7 @@ public final class Daemon: Sendable {
             address = .inheritedSocket(descriptor)
             logger.info("serving the socket systemd passed")
         } else {
+            if let directory = configuration.privateSocketDirectory { try PrivateSocketDirectory.create(directory) }
             address = .unixSocket(path: configuration.socketPath)
         }
         let server = try await VarlinkServer.bind(
@@ -129,10 +133,15 @@ public final class Daemon: Sendable {
 
     /// Stops timers, the sensor and sound, after saving the game as it stands.
     public func shutDown() async {
-        await runtime.shutDown()
+        let saved = await runtime.shutDown()
         await sensor.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
-        logger.info("stopped; the game is saved")
+        if saved {
+            logger.info("stopped; the game is saved")
+        } else {
+            logger.error("stopped; the game could not be saved, so it will come back as it was last saved")
+        }
+        stateLock.release()
     }
 
     /// The file `--input demo` replays: a device lying still, shaken every six seconds.
