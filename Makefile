@@ -90,15 +90,18 @@ check-generated:
 	$(GENERATE) --output $$fresh $(INTERFACES) && $(SWIFT) format --in-place --configuration .swift-format --recursive $$fresh && \
 	diff -ru $(GENERATED_DIR) $$fresh || { echo "$(GENERATED_DIR) is stale: run make generate"; exit 1; }
 
-# The crash and load suites drive real daemons hard; they run on their own after the rest, so their load
-# cannot starve the timing of the other tests that also run daemons and clients.
-HEAVY_SUITES := CrashTests|LoadTests
+# The crash and load suites drive real daemons hard, and the device matrix replays many emulated sensors in real
+# time; each runs on its own after the rest, so its load cannot starve the timing of the other tests that also run
+# daemons, clients and umockdev replays.
+HEAVY_SUITES  := CrashTests|LoadTests
+DEVICE_MATRIX := UmockdevDeviceMatrixTests
 
 test: lint check-generated
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
-	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
+	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)|$(DEVICE_MATRIX)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(DEVICE_MATRIX)'
 	$(MAKE) fuzz-brief
 
 # Fuzzing: shaky-fuzz built with AddressSanitizer and coverage into .build/fuzz, linked with libFuzzer's driver
