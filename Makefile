@@ -35,7 +35,7 @@ BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
 .PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system build-release \
-        check-release manual install install-files uninstall
+        check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -90,15 +90,57 @@ check-generated:
 	$(GENERATE) --output $$fresh $(INTERFACES) && $(SWIFT) format --in-place --configuration .swift-format --recursive $$fresh && \
 	diff -ru $(GENERATED_DIR) $$fresh || { echo "$(GENERATED_DIR) is stale: run make generate"; exit 1; }
 
-# The crash and load suites drive real daemons hard; they run on their own after the rest, so their load
-# cannot starve the timing of the other tests that also run daemons and clients.
-HEAVY_SUITES := CrashTests|LoadTests
+# The crash and load suites drive real daemons hard, and the device matrix replays many emulated sensors in real
+# time; each runs on its own after the rest, so its load cannot starve the timing of the other tests that also run
+# daemons, clients and umockdev replays.
+HEAVY_SUITES  := CrashTests|LoadTests
+DEVICE_MATRIX := UmockdevDeviceMatrixTests
 
 test: lint check-generated
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
-	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
+	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)|$(DEVICE_MATRIX)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(DEVICE_MATRIX)'
+	$(MAKE) fuzz-brief
+
+# Fuzzing: shaky-fuzz built with AddressSanitizer and coverage into .build/fuzz, linked with libFuzzer's driver
+# (clang's runtime shipped with the toolchain). `make fuzz` runs every target FUZZ_SECONDS each, growing the
+# corpus in .build/fuzz/corpus/TARGET from Tests/Fuzz/Corpus/TARGET; `make fuzz-brief` (the last step of
+# `make test`) runs each FUZZ_BRIEF_SECONDS. A crash stops the run and leaves its input as .build/fuzz/crash-*: fix
+# the bug, then commit the input to Tests/Fuzz/Corpus/TARGET so that the test suite replays it. Leak detection is
+# off: the varlink target keeps one daemon for the whole run on purpose. The sanitized build is of shaky-fuzz and
+# what it links only (no test targets), with FUZZ_JOBS jobs: CI has its 2 cores to itself.
+FUZZ_TARGETS       := varlink pack-import trace config
+FUZZ_SECONDS       ?= 600
+FUZZ_BRIEF_SECONDS ?= 30
+FUZZ_BUILD         := .build/fuzz
+# Jobs for the sanitized build (FUZZ_JOBS=1 on a machine shared with other builds).
+FUZZ_JOBS          ?= 2
+FUZZER_LIBRARY      = $(firstword $(wildcard $(dir $(realpath $(shell which $(SWIFT))))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a))
+
+fuzz-build:
+	@test -n "$(FUZZER_LIBRARY)" || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in this Swift toolchain"; exit 1; }
+	$(SWIFT) build -j $(FUZZ_JOBS) --build-path $(FUZZ_BUILD) --product shaky-fuzz --sanitize=address \
+	    -Xswiftc -sanitize-coverage=edge,trace-cmp,pc-table,inline-8bit-counters -Xswiftc -DFUZZING \
+	    -Xlinker $(FUZZER_LIBRARY) -Xlinker -lstdc++
+
+fuzz: fuzz-build
+	$(MAKE) fuzz-run SECONDS=$(FUZZ_SECONDS)
+
+fuzz-brief: fuzz-build
+	$(MAKE) fuzz-run SECONDS=$(FUZZ_BRIEF_SECONDS)
+
+fuzz-run:
+	@for target in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$target && \
+	    echo "fuzzing $$target for $(SECONDS) s" && \
+	    ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/debug/shaky-fuzz $$target -max_total_time=$(SECONDS) -max_len=65536 -timeout=10 \
+	        -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ \
+	        $(FUZZ_BUILD)/corpus/$$target Tests/Fuzz/Corpus/$$target 2>$(FUZZ_BUILD)/$$target.log \
+	    || { tail -60 $(FUZZ_BUILD)/$$target.log; exit 1; }; \
+	    grep -E '^stat::number_of_executed_units' $(FUZZ_BUILD)/$$target.log; \
+	done
 
 # The shake detector scored like unseen recordings score it: plain, leave-one-group-out cross-validated,
 # on softer shakes and after a calibration (needs the labelled traces in ../shared/traces and numpy).

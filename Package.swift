@@ -78,11 +78,21 @@ let package = Package(
             name: "ShakyCLI", dependencies: ["ShakyCore", "Varlink", "ShakyProtocol", "ShakyBoard", argumentParser]),
         // The room's board: a pure layout and a thin ncurses edge.
         .target(name: "ShakyBoard", dependencies: ["ShakyProtocol", "CNcurses"]),
+        // The parsers and handlers of outside input as functions of bytes, for fuzzing and its corpus.
+        .target(
+            name: "ShakyFuzzing",
+            dependencies: [
+                "ShakyCore", "ShakeDetection", "Varlink", "ShakyProtocol", "ShakyStore", "ShakyDaemon", "ShakyTesting",
+                logging,
+            ]
+        ),
         // Thin mains.
         .executableTarget(
             name: "shakyd",
             dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
+        // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.
+        .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
         // `make generate`: regenerates Sources/ShakyProtocol/Generated from the `.varlink` files.
         .executableTarget(name: "varlink-generate", dependencies: ["VarlinkGenerator"]),
         // Benchmarks: prints figures; never part of the test run.
@@ -102,12 +112,13 @@ let package = Package(
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
-        .testTarget(name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator"]),
+        .testTarget(
+            name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(
             name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakeDetection", "ShakyTesting", logging],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", "Varlink", grdb]),
-        .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting"]),
+        .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting", "ShakyFuzzing"]),
         .testTarget(
             name: "ShakyBoardTests", dependencies: ["ShakyBoard", "ShakyProtocol", "ShakyTesting"],
             exclude: ["Snapshots"]),

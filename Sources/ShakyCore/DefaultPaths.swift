@@ -34,6 +34,11 @@ public struct DefaultPaths: Sendable, Equatable {
         return runtime + "/shaky/shaky.sock"
     }
 
+    /// The socket folder when the session has no runtime folder: `/tmp/shaky-UID`. Anyone may create a folder
+    /// in `/tmp`, so the daemon creates this one private and both sides refuse it unless it is (see
+    /// `PrivateSocketDirectory`).
+    public var fallbackSocketDirectory: String { "/tmp/shaky-\(getuid())" }
+
     /// The socket the daemon listens on.
     public var daemonSocket: String {
         if let explicit = environment["SHAKY_SOCKET"], !explicit.isEmpty { return explicit }
@@ -41,14 +46,14 @@ public struct DefaultPaths: Sendable, Equatable {
             return firstPath(in: runtime) + "/shaky.sock"
         }
         if isRoot { return Self.systemSocket }
-        return userSocket ?? "/tmp/shaky-\(getuid())/shaky.sock"
+        return userSocket ?? fallbackSocketDirectory + "/shaky.sock"
     }
 
     /// The sockets a client tries, in order: an explicit one, the user's own daemon, then the system daemon.
     public var clientSockets: [String] {
         if let explicit = environment["SHAKY_SOCKET"], !explicit.isEmpty { return [explicit] }
         if isRoot { return [Self.systemSocket] }
-        return [userSocket ?? "/tmp/shaky-\(getuid())/shaky.sock", Self.systemSocket]
+        return [userSocket ?? fallbackSocketDirectory + "/shaky.sock", Self.systemSocket]
     }
 
     /// The folder holding the database.

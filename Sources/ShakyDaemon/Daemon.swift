@@ -32,13 +32,15 @@ public final class Daemon: Sendable {
     public let buzzers: BuzzerService
     private let buzzerReading: BuzzerReading?
     private let sound: any SoundPlayer
+    private let stateLock: StateDirectoryLock
     private let logger: Logger
 
     private init(
         configuration: DaemonConfiguration, runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase,
         service: VarlinkService, settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer,
-        logger: Logger, buzzers: BuzzerService, buzzerReading: BuzzerReading?
+        stateLock: StateDirectoryLock, logger: Logger, buzzers: BuzzerService, buzzerReading: BuzzerReading?
     ) {
+        self.stateLock = stateLock
         self.buzzers = buzzers
         self.buzzerReading = buzzerReading
         self.configuration = configuration
@@ -63,6 +65,8 @@ public final class Daemon: Sendable {
         let spec = try inputSpec(configuration.input)
         let earlyPressLockout = try configuration.earlyPressLockout()
         let readsBuzzers = try configuration.readsBuzzers()
+        // Released when the daemon shuts down, or when this start fails (the lock's deinit).
+        let stateLock = try StateDirectoryLock(directory: configuration.stateDirectory)
         let database = try AppDatabase.open(path: configuration.databasePath)
         var preferences = try database.preferences()
         if preferences == .default, configuration.sensitivity != preferences.sensitivity,
@@ -109,7 +113,7 @@ public final class Daemon: Sendable {
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, watchers: watchers, database: database, service: service,
-            settings: settings, sensor: sensor, sound: sound, logger: logger, buzzers: buzzers,
+            settings: settings, sensor: sensor, sound: sound, stateLock: stateLock, logger: logger, buzzers: buzzers,
             buzzerReading: buzzerReading)
     }
 
@@ -125,6 +129,7 @@ public final class Daemon: Sendable {
             address = .inheritedSocket(descriptor)
             logger.info("serving the socket systemd passed")
         } else {
+            if let directory = configuration.privateSocketDirectory { try PrivateSocketDirectory.create(directory) }
             address = .unixSocket(path: configuration.socketPath)
         }
         let server = try await VarlinkServer.bind(
@@ -147,11 +152,16 @@ public final class Daemon: Sendable {
 
     /// Stops timers, the sensor and sound, after saving the game as it stands.
     public func shutDown() async {
-        await runtime.shutDown()
+        let saved = await runtime.shutDown()
         await sensor.stop()
         await buzzerReading?.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
-        logger.info("stopped; the game is saved")
+        if saved {
+            logger.info("stopped; the game is saved")
+        } else {
+            logger.error("stopped; the game could not be saved, so it will come back as it was last saved")
+        }
+        stateLock.release()
     }
 
     /// The file `--input demo` replays: a device lying still, shaken every six seconds.

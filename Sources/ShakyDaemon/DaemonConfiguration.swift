@@ -213,6 +213,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var logLevel: Logger.Level
     /// The shake detector preset name.
     public var sensitivity: String
+    /// The socket's folder when it must be private (the `/tmp` fallback): created 0700 and checked before binding.
+    public var privateSocketDirectory: String?
     /// Whether key and button devices are read as buzzers (`auto`) or not (`none`).
     public var buzzers: String
     /// Seconds an early press locks a team out; 0 (the default) turns the rule off.
@@ -245,6 +247,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// Fills the unset fields of `settings` with the defaults for this process.
     public init(resolving settings: DaemonSettings, paths: DefaultPaths = DefaultPaths()) {
         socketPath = settings.socket ?? paths.daemonSocket
+        let fallback = paths.fallbackSocketDirectory
+        privateSocketDirectory = socketPath.hasPrefix(fallback + "/") ? fallback : nil
         stateDirectory = settings.stateDirectory ?? paths.stateDirectory
         input = settings.input ?? "auto"
         soundDevice = settings.soundDevice ?? "default"

@@ -74,14 +74,17 @@ public actor GameRuntime {
     public func ping() -> Bool { true }
 
     /// Saves the game with its clock brought up to now, stops timers and forgets the observer (on shutdown; the
-    /// server closes the watchers' connections).
-    public func shutDown() {
+    /// server closes the watchers' connections). Returns whether the game (if any) is saved as it stands.
+    @discardableResult
+    public func shutDown() -> Bool {
+        var saved = true
         if game != nil {
             _ = try? handle(.clockAdvanced, fromClient: false)
             if let game {
                 do {
                     try database.saveSnapshot(game)
                 } catch {
+                    saved = false
                     logger.error("cannot save the game on the way out", metadata: ["error": "\(error)"])
                 }
             }
@@ -89,6 +92,7 @@ public actor GameRuntime {
         wakeTask?.cancel()
         wakeTask = nil
         observer = nil
+        return saved
     }
 
     // MARK: Calls
@@ -276,8 +280,8 @@ public actor GameRuntime {
             throw .refused(error)
         }
         do {
-            try save(next, actions: actions)
-            if lastSaveFailed {
+            // Only a write that happened says saving works; a call that writes nothing proves nothing.
+            if try save(next, actions: actions), lastSaveFailed {
                 lastSaveFailed = false
                 logger.notice("saving works again")
             }
@@ -295,19 +299,20 @@ public actor GameRuntime {
         return actions
     }
 
-    private func save(_ next: Game, actions: [GameAction]) throws {
+    /// Saves what `actions` changed; returns whether anything was written.
+    private func save(_ next: Game, actions: [GameAction]) throws -> Bool {
         for action in actions {
             // A game ended before its first question is nobody's result: it is not recorded in the history.
             if case .gameOver(let result) = action, result.questionsPlayed > 0 {
                 let kind: FinishedGameKind =
                     endingByReplacement ? .replaced : next.isDemo ? .demo : .played
                 try database.finishGame(next, result: result, finishedAt: wallClock(), kind: kind)
-                return
+                return true
             }
         }
-        if actions.contains(where: \.isSnapshotWorthy) {
-            try database.saveSnapshot(next)
-        }
+        guard actions.contains(where: \.isSnapshotWorthy) else { return false }
+        try database.saveSnapshot(next)
+        return true
     }
 
     /// Does what the engine's actions ask: timers, sound cues, events.

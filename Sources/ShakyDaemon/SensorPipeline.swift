@@ -336,10 +336,24 @@ public actor SensorPipeline {
         readingTask = nil
         if let error, !(error is CancellationError) {
             sensorFailed(error)
+        } else if error == nil {
+            inputEnded()
         } else if state == .reading {
             state = .ready
         }
         await report()
+    }
+
+    /// The input ran out of samples without being stopped: a trace without `loop` at its end. It is gone for
+    /// good (nothing brings it back), so watchers hear "sensor gone" and hints stay manual.
+    private func inputEnded() {
+        guard let source else { return }
+        source.stop()
+        state = .gone
+        message = "the input \(source.info.devicePath) ended (a trace replays once without loop); hints are manual"
+        logger.notice(
+            "the accelerometer input ended; the game goes on with manual hints",
+            metadata: ["device": "\(source.info.devicePath)"])
     }
 
     private func sensorFailed(_ error: any Error) {

@@ -10,7 +10,7 @@ public struct SensorReport: Sendable, Equatable {
         case ready
         /// Being read now.
         case reading
-        /// Unplugged; waiting for it to come back.
+        /// Unplugged, waiting for it to come back; or a trace replayed to its end, which does not come back.
         case gone
     }
 

@@ -12,9 +12,15 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// A duration of `seconds` seconds, to the millisecond.
-    static func wireSeconds(_ seconds: Double) -> Duration {
-        .milliseconds(Int64((seconds * 1000).rounded()))
+    /// The largest number of seconds, either way, that a client may send for a duration: far beyond any
+    /// rule's limit, yet small enough that its milliseconds convert to `Int64` exactly.
+    static let largestWireSeconds: Double = 1e9
+
+    /// A duration of `seconds` seconds, to the millisecond, or `nil` when `seconds` is not finite or is
+    /// beyond `largestWireSeconds` either way, so that a client's number never traps the conversion.
+    static func wireSeconds(_ seconds: Double) -> Duration? {
+        guard seconds.isFinite, seconds.magnitude <= largestWireSeconds else { return nil }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 }
 
@@ -186,17 +192,27 @@ extension ShakyAPI.SensorStatus {
 }
 
 extension ShakyAPI.Rules {
-    /// The engine's settings: the defaults with every field given here replaced.
-    var gameSettings: GameSettings {
+    /// The engine's settings: the defaults with every field given here replaced. Throws `invalidSetup`
+    /// naming the field when a duration is a number no rule could take (the engine checks the rest).
+    func gameSettings() throws(RuntimeError) -> GameSettings {
+        func duration(_ seconds: Double, _ field: String) throws(RuntimeError) -> Duration {
+            guard let duration = Duration.wireSeconds(seconds) else {
+                let limit = GameSettings.longestDuration.components.seconds
+                throw .invalidSetup("\(field) must be between 0 and \(limit) seconds, not \(seconds)")
+            }
+            return duration
+        }
         var settings = GameSettings()
-        if let indicationTime { settings.indicationTime = .wireSeconds(indicationTime) }
-        if let timeAfterFirstBuzz { settings.timeAfterFirstBuzz = .wireSeconds(timeAfterFirstBuzz) }
-        if let answerTime { settings.answerTime = .wireSeconds(answerTime) }
+        if let indicationTime { settings.indicationTime = try duration(indicationTime, "indicationTime") }
+        if let timeAfterFirstBuzz {
+            settings.timeAfterFirstBuzz = try duration(timeAfterFirstBuzz, "timeAfterFirstBuzz")
+        }
+        if let answerTime { settings.answerTime = try duration(answerTime, "answerTime") }
         if let basePoints { settings.basePoints = basePoints }
         if let pointsPerHint { settings.pointsPerHint = pointsPerHint }
         if let minimumPoints { settings.minimumPoints = minimumPoints }
         if let maximumHints { settings.maximumHints = maximumHints }
-        if let hintCooldown { settings.hintCooldown = .wireSeconds(hintCooldown) }
+        if let hintCooldown { settings.hintCooldown = try duration(hintCooldown, "hintCooldown") }
         if let answerTolerance { settings.answerTolerance = answerTolerance }
         if let ignoreDiacritics { settings.ignoreDiacritics = ignoreDiacritics }
         if let buzzerMode { settings.buzzerMode = buzzerMode == .classic ? .classic : .buzzOrder }

@@ -37,14 +37,41 @@ public enum ShakyService {
         return try VarlinkService(
             vendor: "Shaky Words", product: "shakyd", version: version, url: "https://shakywords.invalid/",
             interfaces: [
-                ShakyAPI.GameInterface.varlinkInterface(
-                    serving: GameService(runtime: runtime, database: database, watchers: watchers)),
-                ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
+                screened(
+                    ShakyAPI.GameInterface.varlinkInterface(
+                        serving: GameService(runtime: runtime, database: database, watchers: watchers))),
+                screened(
+                    ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
+                    multiLine: multiLineParameters, unchecked: uncheckedParameters),
                 ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime, sensor: sensor)),
                 ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),
                 ShakyAPI.BuzzersInterface.varlinkInterface(
                     serving: BuzzersService(buzzers: buzzers, database: database)),
             ],
             accessPolicy: accessPolicy, logger: logger)
+    }
+
+    /// The parameters that may hold line feeds and tabs: a question's text.
+    static let multiLineParameters: Set<String> = ["question.text"]
+    /// The parameters checked elsewhere: a pack file to import, whose import names the line at fault.
+    static let uncheckedParameters: Set<String> = ["data"]
+
+    /// `interface`, each of its methods refusing with `InvalidParameter` (naming the parameter) a call whose
+    /// strings hold a character ``TerminalText`` refuses, before the method runs: every string a client sends
+    /// to the Game and Packs interfaces may end up on a terminal (team names, pack names, questions, answers,
+    /// alternates, reasons).
+    static func screened(
+        _ interface: VarlinkInterface, multiLine: Set<String> = [], unchecked: Set<String> = []
+    ) throws -> VarlinkInterface {
+        let methods = interface.methods.mapValues { method in
+            VarlinkMethod(requiresMore: method.requiresMore) { request in
+                let parameters = JSONValue.object(request.parameters)
+                if let path = parameters.firstUnsafeString(multiLine: multiLine, unchecked: unchecked) {
+                    throw VarlinkReplyError.invalidParameter(path)
+                }
+                return try await method.handler(request)
+            }
+        }
+        return try VarlinkInterface(description: interface.description, methods: methods)
     }
 }

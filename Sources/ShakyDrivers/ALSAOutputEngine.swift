@@ -239,7 +239,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
         }
         // The device broke: close it and let the next cue try the devices again.
         closeDevice()
-        fallback.recordLost()
+        fallback.recordLost(at: configuration.uptime())
         mixer.stopAll()
         chunkStart = 0
         chunkEnd = 0
@@ -258,6 +258,8 @@ final class ALSAOutputEngine: @unchecked Sendable {
         guard let pcm else { return }
         do {
             try pcm.drop()
+            // The output stopped cleanly after what it was given: the device works.
+            fallback.recordPlayed()
         } catch {
             handle(error, on: pcm)
         }
@@ -273,14 +275,14 @@ final class ALSAOutputEngine: @unchecked Sendable {
                     name: device, periodFrames: configuration.periodFrames, bufferFrames: configuration.bufferFrames)
                 pcm = opened
                 running = false
-                fallback.recordOpened()
+                let announce = fallback.recordOpened()
                 withLock {
                     $0.status.device = device
                     $0.status.periodFrames = opened.periodFrames
                     $0.status.bufferFrames = opened.bufferFrames
                 }
-                logger.info(
-                    "sound on ALSA device \(device)",
+                logger.log(
+                    level: announce ? .info : .debug, "sound on ALSA device \(device)",
                     metadata: ["period": "\(opened.periodFrames)", "buffer": "\(opened.bufferFrames)"])
                 return
             } catch {

@@ -14,7 +14,8 @@ import ShakyCore
 /// - Underruns (`EPIPE`), suspends (`ESTRPIPE`) and interruptions are recovered with `snd_pcm_recover`. A device
 ///   that cannot be opened, or breaks, gives way to the next in ``SoundDeviceFallback`` order (configured, then
 ///   `default`), then to silence; each failure is logged once and the devices are tried again on a cue after
-///   ``Configuration/retryInterval``.
+///   ``Configuration/retryInterval``. A device that opens but fails before it played anything (on every write)
+///   waits out the same interval before it is reopened.
 ///
 /// Cues are decoded once (``SoundBank``) in the output format, S16_LE mono 48 000 Hz, which the PCM is asked
 /// for exactly: no conversion happens while playing unless the ALSA device itself converts (`default`, `plug:`).

@@ -87,8 +87,10 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
 
     /// The matrix in the hwdb / sysfs text form.
     public var description: String {
-        rows.map { row in row.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }.joined(separator: ", ") }
-            .joined(separator: "; ")
+        rows.map { row in
+            row.map { $0 == $0.rounded() && $0.magnitude < 1e15 ? String(Int($0)) : String($0) }.joined(separator: ", ")
+        }
+        .joined(separator: "; ")
     }
 }
 

@@ -106,7 +106,9 @@ private final class TraceReplay: @unchecked Sendable {
             origin = (traceTime, clock.now)
             return
         }
-        let offset = Duration.seconds(traceTime - origin.traceTime)
+        // Held to 0…1e9 s so that no timestamp a file holds can trap the conversion to a duration.
+        let seconds = traceTime - origin.traceTime
+        let offset = Duration.seconds(seconds.isFinite ? min(max(seconds, 0), 1e9) : 0)
         try await clock.sleep(until: start.advanced(by: offset), tolerance: nil)
     }
 }

@@ -30,15 +30,29 @@ public final class ShakyClient: Sendable {
     public static func connect(
         socketPath: String?, defaults: DefaultPaths = DefaultPaths()
     ) async throws(ShakyClientError) -> ShakyClient {
-        try await connect(trying: socketPath.map { [$0] } ?? defaults.clientSockets)
+        try await connect(
+            trying: socketPath.map { [$0] } ?? defaults.clientSockets,
+            privateDirectory: socketPath == nil ? defaults.fallbackSocketDirectory : nil)
     }
 
     /// Connects to the first of `paths` where a daemon answers.
     ///
+    /// A path inside `privateDirectory` is tried only when that folder passes
+    /// ``PrivateSocketDirectory/verify(_:)``, so that a folder another user made in `/tmp` is never trusted.
     /// Throws ``ShakyClientError/daemonUnreachable(paths:reason:)`` naming every path tried.
-    public static func connect(trying paths: [String]) async throws(ShakyClientError) -> ShakyClient {
+    public static func connect(
+        trying paths: [String], privateDirectory: String? = nil
+    ) async throws(ShakyClientError) -> ShakyClient {
         var reasons: [String] = []
         for path in paths {
+            if let privateDirectory, path.hasPrefix(privateDirectory + "/") {
+                do {
+                    try PrivateSocketDirectory.verify(privateDirectory)
+                } catch {
+                    reasons.append("\(error.path): \(error.reason)")
+                    continue
+                }
+            }
             do {
                 return ShakyClient(socketPath: path, connection: try await VarlinkClient.connect(unixSocketPath: path))
             } catch {
@@ -62,7 +76,8 @@ public final class ShakyClient: Sendable {
         _ parameters: VarlinkObject, as type: Reply.Type, from method: String
     ) throws(ShakyClientError) -> Reply {
         do {
-            return try JSONValue.object(parameters).decode(as: Reply.self)
+            // Whatever the daemon says is made printable before any of it can reach a terminal.
+            return try JSONValue.object(parameters.printable).decode(as: Reply.self)
         } catch {
             throw .protocolError("the reply of \(method) does not match its interface: \(error)")
         }

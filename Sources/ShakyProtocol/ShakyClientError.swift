@@ -1,4 +1,5 @@
 import NIOCore
+import ShakyCore
 import Varlink
 
 #if canImport(Glibc)
@@ -43,7 +44,8 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
     public init(_ error: VarlinkError, path: String) {
         switch error {
         case .remote(let name, let parameters):
-            self = .refused(name: name, message: Self.message(forError: name, parameters: parameters))
+            let name = TerminalText.printable(name)
+            self = .refused(name: name, message: Self.message(forError: name, parameters: parameters.printable))
         case .connectionFailed(let failedPath, let underlying):
             self = .daemonUnreachable(paths: [failedPath], reason: Self.reason(underlying))
         case .connectionClosed:

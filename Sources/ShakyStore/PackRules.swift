@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 import TriviaEngine
 
 /// The limits a pack and its questions must respect, checked before anything is written.
@@ -47,6 +48,9 @@ public enum PackRules {
         if result.contains(where: \.isNewline) {
             throw Violation(field: "name", problem: "the name holds a line break")
         }
+        if let problem = TerminalText.problem(in: result) {
+            throw Violation(field: "name", problem: "the name \(problem)")
+        }
         return result
     }
 
@@ -70,6 +74,9 @@ public enum PackRules {
             throw Violation(
                 field: "question",
                 problem: "the question text is \(length(text)) characters long; the limit is \(maximumTextLength)")
+        }
+        if let problem = TerminalText.problem(in: text, allowingLineBreaks: true) {
+            throw Violation(field: "question", problem: "the question text \(problem)")
         }
         let answer = try self.answer(question.answer, field: "answer")
         var alternates: [String] = []
@@ -101,6 +108,9 @@ public enum PackRules {
         }
         if answer.contains(where: \.isNewline) {
             throw Violation(field: field, problem: "\(what) holds a line break")
+        }
+        if let problem = TerminalText.problem(in: answer) {
+            throw Violation(field: field, problem: "\(field == "answer" ? "the answer" : "an alternate") \(problem)")
         }
         return answer
     }

@@ -99,10 +99,13 @@ extension Game {
     ) throws(GameError) {
         let index = try teamIndex(team)
         guard delta != 0 else { throw .zeroAdjustment }
-        guard abs(delta) <= Self.largestAdjustment else { throw .adjustmentTooLarge(delta) }
+        // `magnitude`, not `abs`: `abs(Int.min)` traps.
+        guard delta.magnitude <= Self.largestAdjustment.magnitude else { throw .adjustmentTooLarge(delta) }
         let reason = reason.trimmingWhitespace
         guard !reason.isEmpty else { throw .missingReason }
-        teams[index].score += delta
+        let (score, overflow) = teams[index].score.addingReportingOverflow(delta)
+        guard !overflow else { throw .adjustmentTooLarge(delta) }
+        teams[index].score = score
         teams[index].adjustments.append(ScoreAdjustment(delta: delta, reason: reason, question: round?.number))
         actions.append(
             .scoreAdjusted(team: teams[index].name, delta: delta, reason: reason, newScore: teams[index].score))

@@ -79,13 +79,32 @@ enum UnixSocketFile {
         return result == 0 ? 0 : errno
     }
 
+    /// Linux's `O_PATH` and `AT_EMPTY_PATH`, which Swift's Glibc module does not export.
+    private static let openPathOnly: CInt = 0o10_000_000
+    private static let atEmptyPath: CInt = 0x1000
+
     /// Sets mode 0660 and, when the group exists, gives the socket to it.
+    ///
+    /// The socket file is opened itself (`O_PATH | O_NOFOLLOW`), never what a link put in its place points
+    /// to, and must be a socket owned by this user; mode and group are then set through that descriptor, so a
+    /// file swapped in after `bind` is refused rather than made group-writable.
     static func restrict(path: String, group: String?, logger: Logger) throws {
-        guard chmod(path, 0o660) == 0 else {
+        let descriptor = open(path, openPathOnly | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw VarlinkSocketPathError(
+                path: path, reason: "cannot open the bound socket: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == geteuid() else {
+            throw VarlinkSocketPathError(path: path, reason: "the bound socket was replaced by another file")
+        }
+        // fchmod refuses O_PATH descriptors; the descriptor's /proc link names exactly the inode checked above.
+        guard chmod("/proc/self/fd/\(descriptor)", 0o660) == 0 else {
             throw VarlinkSocketPathError(path: path, reason: "chmod 0660 failed: \(String(cString: strerror(errno)))")
         }
         guard let group, let groupID = UserDatabase.groupID(named: group) else { return }
-        if chown(path, uid_t.max, groupID) != 0 {
+        if fchownat(descriptor, "", uid_t.max, groupID, atEmptyPath) != 0 {
             logger.warning(
                 "cannot give \(path) to group \(group): \(String(cString: strerror(errno))); only its owner can connect"
             )

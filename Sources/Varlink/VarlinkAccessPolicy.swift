@@ -22,8 +22,9 @@ public struct AllowEveryoneAccessPolicy: VarlinkAccessPolicy {
 
 /// Grants control to root, the server's own user and members of one group; others may call only open methods.
 ///
-/// A peer is a member when its primary group (from `SO_PEERCRED`) or one of its user's supplementary
-/// groups is the control group.
+/// A peer is a member when its primary group (from `SO_PEERCRED`) or one of its process's supplementary
+/// groups (from `SO_PEERGROUPS`, so a group the caller dropped or has not yet logged in to does not count)
+/// is the control group.
 public struct ControlGroupAccessPolicy: VarlinkAccessPolicy {
     /// Methods anyone may call (fully qualified), e.g. read-only status.
     public var openMethods: Set<String>
@@ -31,35 +32,27 @@ public struct ControlGroupAccessPolicy: VarlinkAccessPolicy {
     public var serverUID: uid_t
     /// The control group's id, or `nil` when the group does not exist on this system.
     public var controlGroupID: gid_t?
-    /// The supplementary groups of a user (uid, primary gid): injected so tests need no user database.
-    public var supplementaryGroups: @Sendable (uid_t, gid_t) -> [gid_t]
 
-    /// Creates a policy from explicit ids and a group lookup.
-    public init(
-        openMethods: Set<String>, serverUID: uid_t, controlGroupID: gid_t?,
-        supplementaryGroups: @escaping @Sendable (uid_t, gid_t) -> [gid_t]
-    ) {
+    /// Creates a policy from explicit ids.
+    public init(openMethods: Set<String>, serverUID: uid_t, controlGroupID: gid_t?) {
         self.openMethods = openMethods
         self.serverUID = serverUID
         self.controlGroupID = controlGroupID
-        self.supplementaryGroups = supplementaryGroups
     }
 
-    /// A policy for this process: its effective uid, the group named `controlGroupName` if it exists,
-    /// and supplementary groups from the system's user database (`getgrouplist`).
+    /// A policy for this process: its effective uid and the group named `controlGroupName` if it exists.
     public static func forCurrentProcess(
         controlGroupName: String, openMethods: Set<String>
     ) -> ControlGroupAccessPolicy {
         ControlGroupAccessPolicy(
             openMethods: openMethods, serverUID: geteuid(),
-            controlGroupID: UserDatabase.groupID(named: controlGroupName),
-            supplementaryGroups: UserDatabase.groups(ofUser:primaryGroup:))
+            controlGroupID: UserDatabase.groupID(named: controlGroupName))
     }
 
     public func allows(_ peer: VarlinkPeerCredentials, toCall method: String) -> Bool {
         if openMethods.contains(method) || peer.uid == 0 || peer.uid == serverUID { return true }
         guard let controlGroupID else { return false }
-        return peer.gid == controlGroupID || supplementaryGroups(peer.uid, peer.gid).contains(controlGroupID)
+        return peer.gid == controlGroupID || peer.groups.contains(controlGroupID)
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -12,17 +14,33 @@ public struct VarlinkPeerCredentials: Sendable, Equatable, Hashable, CustomStrin
     public var gid: gid_t
     /// The peer's process id.
     public var pid: pid_t
+    /// The peer's supplementary groups, as the kernel holds them for its process (not as the user database
+    /// lists them for its user).
+    public var groups: [gid_t]
 
     /// Creates credentials.
-    public init(uid: uid_t, gid: gid_t, pid: pid_t) {
+    public init(uid: uid_t, gid: gid_t, pid: pid_t, groups: [gid_t] = []) {
         self.uid = uid
         self.gid = gid
         self.pid = pid
+        self.groups = groups
     }
 
     /// The credentials of this process, for in-process calls.
     public static var currentProcess: Self {
-        Self(uid: geteuid(), gid: getegid(), pid: getpid())
+        let count = getgroups(0, nil)
+        var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
+        let filled = getgroups(count, &groups)
+        return Self(uid: geteuid(), gid: getegid(), pid: getpid(), groups: Array(groups.prefix(Int(max(filled, 0)))))
+    }
+
+    /// The supplementary groups of process `pid` from the `Groups:` line of `/proc/PID/status`, or none
+    /// when it cannot be read: the fallback when the socket cannot say.
+    public static func groups(ofProcess pid: pid_t) -> [gid_t] {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") })
+        else { return [] }
+        return line.dropFirst("Groups:".count).split(whereSeparator: \.isWhitespace).compactMap { gid_t($0) }
     }
 
     public var description: String { "uid \(uid) gid \(gid) pid \(pid)" }

@@ -30,19 +30,48 @@ public final class VarlinkServer: Sendable {
         case inheritedSocket(CInt)
     }
 
+    /// How many connections a server serves at once, in all and per user (as systemd's sd-varlink does);
+    /// one more is closed as soon as it is accepted, and the refusal is logged once until the count falls.
+    public struct ConnectionLimits: Sendable, Equatable {
+        /// The most connections in all (default 4096).
+        public var total: Int
+        /// The most connections of one user id (default 1024), so one user cannot lock the others out.
+        public var perUser: Int
+
+        /// Creates limits.
+        public init(total: Int = 4096, perUser: Int = 1024) {
+            self.total = total
+            self.perUser = perUser
+        }
+    }
+
+    /// The listen backlog: room for a burst of connects while the accept loop catches up.
+    public static let backlog: Int32 = 4096
+
     /// The address the server was bound to.
     public let address: Address
     private let service: VarlinkService
     private let serverChannel: NIOAsyncChannel<VarlinkConnection, Never>
+    private let limits: ConnectionLimits
+    private let connections = Mutex(ConnectionCount())
     private let logger: Logger
+
+    /// The connections being served, in all and per user, and whether a refusal was logged since the last
+    /// time there was room.
+    private struct ConnectionCount {
+        var total = 0
+        var perUser: [uid_t: Int] = [:]
+        var refusalLogged = false
+    }
 
     private init(
         address: Address, service: VarlinkService, serverChannel: NIOAsyncChannel<VarlinkConnection, Never>,
-        logger: Logger
+        limits: ConnectionLimits, logger: Logger
     ) {
         self.address = address
         self.service = service
         self.serverChannel = serverChannel
+        self.limits = limits
         self.logger = logger
     }
 
@@ -51,14 +80,16 @@ public final class VarlinkServer: Sendable {
     /// - Parameters:
     ///   - socketGroup: the group given to a socket file when that group exists (`nil`: leave it).
     ///   - maximumMessageLength: the longest message accepted; longer ones close the connection.
+    ///   - limits: how many connections are served at once.
     public static func bind(
         to address: Address, service: VarlinkService, socketGroup: String? = nil,
         maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
+        limits: ConnectionLimits = ConnectionLimits(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "varlink.server")
     ) async throws -> VarlinkServer {
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
-            .serverChannelOption(.backlog, value: 128)
+            .serverChannelOption(.backlog, value: backlog)
         let initializer: @Sendable (any Channel) -> EventLoopFuture<VarlinkConnection> = { channel in
             VarlinkConnection.make(on: channel, maximumMessageLength: maximumMessageLength)
         }
@@ -77,7 +108,8 @@ public final class VarlinkServer: Sendable {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             serverChannel = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
         }
-        return VarlinkServer(address: address, service: service, serverChannel: serverChannel, logger: logger)
+        return VarlinkServer(
+            address: address, service: service, serverChannel: serverChannel, limits: limits, logger: logger)
     }
 
     /// Accepts and serves connections until the task is cancelled; then closes them all, removes the
@@ -90,12 +122,48 @@ public final class VarlinkServer: Sendable {
             try await serverChannel.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
-                        group.addTask { await self.serve(connection) }
+                        guard admit(connection.peer.uid) else {
+                            connection.markServed()
+                            group.addTask { try? await connection.asyncChannel.executeThenClose { _, _ in } }
+                            continue
+                        }
+                        group.addTask {
+                            await self.serve(connection)
+                            self.release(connection.peer.uid)
+                        }
                     }
                 }
             }
         } catch is CancellationError {
             return
+        }
+    }
+
+    /// Counts a new connection of `uid` in, or says there is no room for it (logging that once).
+    private func admit(_ uid: uid_t) -> Bool {
+        let (admitted, logRefusal) = connections.withLock { count -> (Bool, Bool) in
+            guard count.total < limits.total, count.perUser[uid, default: 0] < limits.perUser else {
+                defer { count.refusalLogged = true }
+                return (false, !count.refusalLogged)
+            }
+            count.total += 1
+            count.perUser[uid, default: 0] += 1
+            return (true, false)
+        }
+        if logRefusal {
+            logger.warning(
+                "refusing connections: \(limits.total) in all or \(limits.perUser) of one user (uid \(uid)) are open")
+        }
+        return admitted
+    }
+
+    /// Counts a finished connection of `uid` out.
+    private func release(_ uid: uid_t) {
+        connections.withLock { count in
+            count.total -= 1
+            count.perUser[uid, default: 1] -= 1
+            if count.perUser[uid] == 0 { count.perUser[uid] = nil }
+            count.refusalLogged = false
         }
     }
 
@@ -192,13 +260,36 @@ final class VarlinkConnection: Sendable {
         }
         let credentials: EventLoopFuture<UnixCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials.flatMapThrowing { credentials in
+        // The peer's supplementary groups as the kernel holds them (SO_PEERGROUPS); `nil` when there are more
+        // than fit, or the kernel predates the option.
+        let groups: EventLoopFuture<[gid_t]?> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerGroupsOption)
+        ).map { (list: PeerGroupList) in Optional(list.groups) }.recover { _ in nil }
+        return credentials.and(groups).flatMapThrowing { credentials, groups in
             try channel.pipeline.syncOperations.addHandler(
                 ByteToMessageHandler(VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength)))
             return VarlinkConnection(
                 asyncChannel: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
                 channel: channel,
-                peer: VarlinkPeerCredentials(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid))
+                peer: VarlinkPeerCredentials(
+                    uid: credentials.uid, gid: credentials.gid, pid: credentials.pid,
+                    groups: groups ?? VarlinkPeerCredentials.groups(ofProcess: credentials.pid)))
+        }
+    }
+
+    /// `SO_PEERGROUPS` (Linux 4.13), which Swift's Glibc module does not export.
+    private static let peerGroupsOption: CInt = 59
+
+    /// Room for the groups `SO_PEERGROUPS` reports; the kernel lists them in ascending order, and the
+    /// unused tail stays zero.
+    private struct PeerGroupList: Sendable {
+        var storage = InlineArray<256, UInt32>(repeating: 0)
+
+        /// The groups reported: the zero padding after the last one dropped.
+        var groups: [gid_t] {
+            var groups = (0..<storage.count).map { storage[$0] }
+            while let last = groups.last, last == 0 { groups.removeLast() }
+            return groups
         }
     }
 }

@@ -25,8 +25,8 @@ extension Shakyd {
         var rate: Double = 100
 
         func validate() throws {
-            if let duration, !(duration > 0) {
-                throw ValidationError("--duration must be a positive number of seconds")
+            if let duration, !(duration > 0 && duration <= 1e9) {
+                throw ValidationError("--duration must be a positive number of seconds, at most 1000000000")
             }
             guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be between 0 and 10000 Hz") }
         }

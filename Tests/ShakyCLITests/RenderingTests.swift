@@ -17,7 +17,10 @@ import Testing
         #expect(TextRenderer.tiles(tiles, style: .plain) == "O ' K")
     }
 
-    @Test(arguments: [(17.3, "00:18"), (17.0, "00:17"), (0.2, "00:01"), (0, "00:00"), (-1, "00:00"), (75, "01:15")])
+    @Test(arguments: [
+        (17.3, "00:18"), (17.0, "00:17"), (0.2, "00:01"), (0, "00:00"), (-1, "00:00"), (75, "01:15"),
+        (1e300, "16666:39"), (-1e300, "00:00"), (.infinity, "00:00"), (.nan, "00:00"),
+    ])
     func countdownsRoundUp(seconds: Double, text: String) {
         #expect(TextRenderer.clock(seconds) == text)
     }
@@ -275,7 +278,7 @@ import Testing
                 == "[00:17] Owls to answer  [T] G I R E  (8 points)")
     }
 
-    @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true)])
+    @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true), (1e300, false)])
     func playShowsSomeTicksWhenItCannotRedraw(remaining: Double, shown: Bool) {
         #expect(PlaySession.showsTick(remaining: remaining) == shown)
     }

@@ -16,8 +16,7 @@ struct AccessTests {
     static let serverUID: uid_t = 990
     static let controlGroup: gid_t = 991
     static let policy = ControlGroupAccessPolicy(
-        openMethods: ShakyService.openMethods, serverUID: serverUID, controlGroupID: controlGroup,
-        supplementaryGroups: { uid, gid in uid == 1002 ? [gid, controlGroup] : [gid] })
+        openMethods: ShakyService.openMethods, serverUID: serverUID, controlGroupID: controlGroup)
     static let stranger = VarlinkPeerCredentials(uid: 1001, gid: 1001, pid: 4001)
 
     @Test("A peer outside the group gets PermissionDenied for New, Buzz and changes, but reads Status and Watch")
@@ -84,7 +83,8 @@ struct AccessTests {
             try await daemonUser.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
             let primary = stranger.calling(as: VarlinkPeerCredentials(uid: 1003, gid: Self.controlGroup, pid: 3))
             try await primary.game("Next")
-            let supplementary = stranger.calling(as: VarlinkPeerCredentials(uid: 1002, gid: 1002, pid: 4))
+            let supplementary = stranger.calling(
+                as: VarlinkPeerCredentials(uid: 1002, gid: 1002, pid: 4, groups: [Self.controlGroup]))
             let status = try await supplementary.game("Buzz", ["team": "Owls"])
             #expect(status.buzzes.map(\.team) == ["Owls"])
         }
@@ -99,12 +99,43 @@ struct AccessTests {
             _ = try await watch.next()
             await watch.cancel()
         }
-        let expected = VarlinkPeerCredentials(uid: geteuid(), gid: getegid(), pid: getpid())
+        let expected = VarlinkPeerCredentials.currentProcess
         #expect(
             recorder.seen == [
                 RecordingAccessPolicy.Check(peer: expected, method: "io.shakywords.Settings.Get"),
                 RecordingAccessPolicy.Check(peer: expected, method: "io.shakywords.Game.Watch"),
             ])
+    }
+
+    @Test("Control follows the caller's real groups (SO_PEERGROUPS): a group its process holds, not its user's")
+    func realGroupsDecide() async throws {
+        // Nobody (uid 65534) is in no group 4242 in the user database; only the process started with it is.
+        let policy = ControlGroupAccessPolicy(
+            openMethods: ShakyService.openMethods, serverUID: Self.serverUID, controlGroupID: 4242)
+        try await TestDaemon.run(.socket, accessPolicy: policy) { client in
+            #expect(chmod(client.socketPath, 0o666) == 0)
+            func setSound(groups: String) async throws -> String {
+                let script = """
+                    import socket, sys
+                    s = socket.socket(socket.AF_UNIX)
+                    s.connect(sys.argv[1])
+                    s.sendall(b'{"method":"io.shakywords.Settings.Set","parameters":{"sound":false}}\\0')
+                    print(s.recv(65536).rstrip(b'\\0').decode())
+                    """
+                let child = try ChildProcess(
+                    "/usr/bin/setpriv",
+                    [
+                        "--reuid=65534", "--regid=65534", "--groups=\(groups)", "/usr/bin/python3", "-c", script,
+                        client.socketPath,
+                    ])
+                let exit = try await child.waitForExit()
+                #expect(exit.status == 0, "\(child.standardError)")
+                return child.standardOutput
+            }
+            #expect(try await setSound(groups: "4343").contains("org.varlink.service.PermissionDenied"))
+            let allowed = try await setSound(groups: "100,4242")
+            #expect(!allowed.contains("error") && allowed.contains("settings"), "\(allowed)")
+        }
     }
 }
 

@@ -174,6 +174,44 @@ import TriviaEngine
         await pipeline.stop()
     }
 
+    @Test("A trace without loop that ends is reported gone: logged, \"sensor gone\" to watchers, shown in the status")
+    func anEndedTraceIsReportedGone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("short.csv")
+        let samples = (0..<20).map { String(format: "%.2f,0,0,9.81", Double($0) / 100) }
+        try (["# rate: 100", "t,x,y,z"] + samples).joined(separator: "\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Quiz")
+        try database.addQuestion(Question(text: "Largest ocean?", answer: "Pacific", difficulty: .easy), toPack: "Quiz")
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+        let events = Mutex<[RuntimeEvent]>([])
+        await runtime.setEventObserver { event in events.withLock { $0.append(event) } }
+        let logs = ShutdownLogTests.LogRecorder()
+        let pipeline = SensorPipeline(
+            spec: .trace(path: path, speed: .max, loop: false), options: AccelerometerOptions(),
+            table: AccelerometerDriverTable(drivers: [TraceReplayDriver()]), runtime: runtime, sensitivity: .medium,
+            logger: Logger(label: "test") { _ in logs })
+        await runtime.setSensorDemandHandler(pipeline.demandHandler())
+        await pipeline.start()
+        #expect(await runtime.sensorReport().state == .ready)
+        _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 1, seed: 1))
+        _ = try await runtime.makeMove(.nextQuestion)
+
+        try await Self.eventually("the trace is reported gone") { await runtime.sensorReport().state == .gone }
+        let report = await runtime.sensorReport()
+        #expect(report.message?.contains("ended") == true, "\(String(describing: report.message))")
+        #expect(report.device == path)
+        #expect(events.withLock { $0 }.contains(.sensor(present: false, device: path)))
+        #expect(logs.messages.withLock { $0 }.contains { $0.contains("input ended") })
+        // Nothing brings a trace back: it stays gone.
+        _ = try await runtime.makeMove(.hint(source: .manual))
+        #expect(await runtime.sensorReport().state == .gone)
+    }
+
     /// Samples of a 5 Hz shake of `amplitude` along y (across gravity), at 100 Hz from `start`.
     static func shaking(amplitude: Double, from start: Double, seconds: Double) -> [AccelSample] {
         (0..<Int(seconds * 100)).map { index in

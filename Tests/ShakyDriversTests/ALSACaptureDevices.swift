@@ -38,6 +38,7 @@ enum ALSACaptureDevices {
                 name: "shakycapture\(slot)", file: folder.appendingPathComponent("capture\(slot).raw"))
         }
         text += pcmDefinition(name: "!default", file: folder.appendingPathComponent("default.raw"))
+        text += pcmDefinition(name: failingDeviceName, file: URL(fileURLWithPath: "/dev/full"))
         let configuration = folder.appendingPathComponent("asound.conf")
         try! text.write(to: configuration, atomically: true, encoding: .utf8)
         setenv("ALSA_CONFIG_PATH", configuration.path, 1)
@@ -65,6 +66,15 @@ enum ALSACaptureDevices {
         let slot = nextSlot.add(1, ordering: .relaxed).oldValue
         try #require(slot < slotCount, "more than \(slotCount) capture PCMs claimed", sourceLocation: sourceLocation)
         return Device(name: "shakycapture\(slot)", file: folder.appendingPathComponent("capture\(slot).raw"))
+    }
+
+    private static let failingDeviceName = "shakyfull"
+
+    /// A PCM that opens but fails on every write once alsa-lib flushes its file (`/dev/full`: ENOSPC, which the
+    /// plugin reports as EIO); it captures nothing, so any number of tests may use it.
+    static var failingDevice: String {
+        _ = folder
+        return failingDeviceName
     }
 
     /// The PCM that the test configuration makes `default`; only one test may use it.

@@ -187,6 +187,38 @@ struct ALSASoundPlayerTests {
         player.shutdown()
     }
 
+    @Test("a device that fails on every write: logged once, not reopened before the back-off, retried after it")
+    func failingDeviceIsLoggedOnceAndRetriedOnSchedule() async throws {
+        let log = SoundLogRecorder()
+        let now = Mutex<Duration>(.zero)
+        let player = ALSASoundPlayer(
+            bank: Self.bank,
+            configuration: .init(
+                device: ALSACaptureDevices.failingDevice, fallbackDevices: [], retryInterval: .seconds(10),
+                uptime: { now.withLock { $0 } }),
+            logger: log.logger())
+        await player.waitUntilIdle()
+        #expect(player.status.device == ALSACaptureDevices.failingDevice, "the device opens")
+        for _ in 0..<3 {
+            player.play(.hint)
+            await player.waitUntilIdle()
+        }
+        #expect(player.status.device == nil)
+        #expect(player.status.deviceRounds == 1, "not reopened before the back-off")
+        #expect(log.warnings.count == 1, "\(log.warnings)")
+
+        now.withLock { $0 = .seconds(11) }
+        for _ in 0..<2 {
+            player.play(.hint)
+            await player.waitUntilIdle()
+        }
+        #expect(player.status.deviceRounds == 2, "reopened once after the back-off")
+        #expect(log.warnings.count == 1, "the same failure again is not logged again: \(log.warnings)")
+        let announcements = log.entries.filter { $0.level >= .info && $0.message.contains("sound on ALSA device") }
+        #expect(announcements.count == 1)
+        player.shutdown()
+    }
+
     @Test("play() after shutdown is ignored and returns at once")
     func afterShutdown() async throws {
         let device = try ALSACaptureDevices.claim()

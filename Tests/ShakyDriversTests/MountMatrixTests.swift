@@ -47,4 +47,8 @@ import Testing
         #expect(try MountMatrix(parsing: "0,1,0;-1,0,0;0,0,0.5").description == "0, 1, 0; -1, 0, 0; 0, 0, 0.5")
         #expect(MountMatrix.identity.isIdentity)
     }
+
+    @Test func printsAHugeWholeEntryWithoutTrapping() throws {
+        #expect(try MountMatrix(parsing: "1e300,0,0;0,1,0;0,0,1").description == "1e+300, 0, 0; 0, 1, 0; 0, 0, 1")
+    }
 }

@@ -37,17 +37,42 @@ struct SoundDeviceFallbackTests {
         let repeatedSilence = fallback.recordAllFailed(at: .seconds(11))
         #expect(!repeatedSilence)
         #expect(!fallback.mayTry(at: .seconds(12)))
-        fallback.recordOpened()
+        _ = fallback.recordOpened()
         #expect(fallback.mayTry(at: .seconds(12)))
-        let missingAfterReopen = fallback.recordFailure(missing)
-        #expect(missingAfterReopen)
+        let missingWhileUnproven = fallback.recordFailure(missing)
+        #expect(!missingWhileUnproven, "an open device that has not played yet proves nothing")
+        fallback.recordPlayed()
+        let missingAfterPlaying = fallback.recordFailure(missing)
+        #expect(missingAfterPlaying)
     }
 
-    @Test("a device lost while playing may be replaced at once")
+    @Test("a device lost after it played may be replaced at once")
     func lostDevice() {
         var fallback = SoundDeviceFallback(device: "a", fallbacks: [], retryInterval: .seconds(10))
         _ = fallback.recordAllFailed(at: .seconds(5))
-        fallback.recordLost()
-        #expect(fallback.mayTry(at: .seconds(5)))
+        _ = fallback.recordOpened()
+        fallback.recordPlayed()
+        fallback.recordLost(at: .seconds(6))
+        #expect(fallback.mayTry(at: .seconds(6)))
+    }
+
+    @Test("a device that breaks before it played waits out the interval, and its reopening is not announced")
+    func deviceFailingEveryWrite() {
+        var fallback = SoundDeviceFallback(device: "a", fallbacks: [], retryInterval: .seconds(10))
+        let announced = fallback.recordOpened()
+        #expect(announced)
+        let writeFailed = DeviceError(device: "a", operation: "write", code: EIO)
+        let first = fallback.recordFailure(writeFailed)
+        #expect(first)
+        fallback.recordLost(at: .seconds(1))
+        #expect(!fallback.mayTry(at: .seconds(10.999)))
+        #expect(fallback.mayTry(at: .seconds(11)))
+        let reannounced = fallback.recordOpened()
+        #expect(!reannounced)
+        let again = fallback.recordFailure(writeFailed)
+        #expect(!again)
+        fallback.recordLost(at: .seconds(11))
+        #expect(!fallback.mayTry(at: .seconds(20)))
+        #expect(fallback.mayTry(at: .seconds(21)))
     }
 }

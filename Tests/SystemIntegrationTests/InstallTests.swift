@@ -125,4 +125,25 @@ import Testing
         #expect(exposure != nil, "no exposure figure in: \(security.standardOutput)\(security.standardError)")
         #expect((exposure ?? 10) <= 2.0, "exposure \(exposure ?? -1): \(security.standardOutput)")
     }
+
+    /// The value of `key=` in a unit file's text (the last one when it repeats).
+    static func unitValue(_ key: String, in text: String) -> String? {
+        text.split(separator: "\n").last { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+    }
+
+    @Test func theUnitsKeepHotplugAndTheSocketModeWorking() throws {
+        let folder = BuiltProduct.checkout.appendingPathComponent("systemd")
+        let service = try String(contentsOf: folder.appendingPathComponent("shakyd.service"), encoding: .utf8)
+        let socket = try String(contentsOf: folder.appendingPathComponent("shakyd.socket"), encoding: .utf8)
+        // udev's netlink events reach only the host's network namespace.
+        #expect(Self.unitValue("PrivateNetwork", in: service) == nil)
+        #expect(Self.unitValue("RestrictAddressFamilies", in: service)?.contains("AF_NETLINK") == true)
+        #expect(Self.unitValue("IPAddressDeny", in: service) == "any")
+        // Both units make /run/shaky; the same mode, and one others may enter, so SocketMode=0666 means it.
+        let runtimeMode = try #require(Self.unitValue("RuntimeDirectoryMode", in: service))
+        #expect(runtimeMode == Self.unitValue("DirectoryMode", in: socket))
+        #expect(Int(runtimeMode, radix: 8).map { $0 & 0o005 == 0o005 } == true)
+        // Enough descriptors for the connection cap.
+        #expect(Self.unitValue("LimitNOFILE", in: service).flatMap { Int($0) }.map { $0 > 4096 } == true)
+    }
 }

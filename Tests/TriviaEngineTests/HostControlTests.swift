@@ -49,6 +49,8 @@ struct HostControlTests {
         expectRefused(game, .adjustScore(team: "Bears", delta: 0, reason: "x"), at: sec(3), .zeroAdjustment)
         expectRefused(
             game, .adjustScore(team: "Bears", delta: 1001, reason: "x"), at: sec(3), .adjustmentTooLarge(1001))
+        expectRefused(
+            game, .adjustScore(team: "Bears", delta: .min, reason: "x"), at: sec(3), .adjustmentTooLarge(.min))
         expectRefused(game, .adjustScore(team: "Bears", delta: 1, reason: "  "), at: sec(3), .missingReason)
         expectRefused(game, .adjustScore(team: "Moles", delta: 1, reason: "x"), at: sec(3), .unknownTeam("Moles"))
     }

@@ -9,10 +9,9 @@ import Varlink
 
 @Suite("Access policy and systemd socket activation")
 struct AccessAndActivationTests {
-    /// Server runs as uid 1000; group `shaky` is gid 990; user 1002 has it as a supplementary group.
+    /// Server runs as uid 1000; group `shaky` is gid 990; user 1002's process has it as a supplementary group.
     let policy = ControlGroupAccessPolicy(
-        openMethods: ["org.shakywords.Game.Status"], serverUID: 1000, controlGroupID: 990,
-        supplementaryGroups: { uid, primary in uid == 1002 ? [primary, 990] : [primary] })
+        openMethods: ["org.shakywords.Game.Status"], serverUID: 1000, controlGroupID: 990)
 
     @Test(
         "Root, the server's user and members of the control group may control; others only open methods",
@@ -20,8 +19,8 @@ struct AccessAndActivationTests {
             (VarlinkPeerCredentials(uid: 0, gid: 0, pid: 1), true),
             (VarlinkPeerCredentials(uid: 1000, gid: 1000, pid: 2), true),
             (VarlinkPeerCredentials(uid: 1001, gid: 990, pid: 3), true),
-            (VarlinkPeerCredentials(uid: 1002, gid: 1002, pid: 4), true),
-            (VarlinkPeerCredentials(uid: 1003, gid: 1003, pid: 5), false),
+            (VarlinkPeerCredentials(uid: 1002, gid: 1002, pid: 4, groups: [27, 990]), true),
+            (VarlinkPeerCredentials(uid: 1003, gid: 1003, pid: 5, groups: [27, 991]), false),
         ])
     func controlRights(peer: VarlinkPeerCredentials, mayControl: Bool) {
         #expect(policy.allows(peer, toCall: "org.shakywords.Game.Start") == mayControl)
@@ -35,6 +34,16 @@ struct AccessAndActivationTests {
         #expect(
             !policy.allows(VarlinkPeerCredentials(uid: 1002, gid: 990, pid: 4), toCall: "org.shakywords.Game.Start"))
         #expect(policy.allows(VarlinkPeerCredentials(uid: 0, gid: 0, pid: 1), toCall: "org.shakywords.Game.Start"))
+    }
+
+    @Test("A process's groups come from /proc when the socket cannot say")
+    func processGroups() {
+        let count = getgroups(0, nil)
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        _ = getgroups(count, &groups)
+        #expect(VarlinkPeerCredentials.groups(ofProcess: getpid()) == groups)
+        #expect(VarlinkPeerCredentials.currentProcess.groups == groups)
+        #expect(VarlinkPeerCredentials.groups(ofProcess: -1) == [])
     }
 
     @Test("The user database knows root's groups and no group with an impossible name")

@@ -16,9 +16,16 @@ enum TextRenderer {
         .joined(separator: " / ")
     }
 
+    /// `seconds` rounded up to whole seconds, held to 0...999 999 so that no number a daemon sends (negative,
+    /// huge, not finite) can trap the conversion.
+    static func wholeSecondsUp(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return 0 }
+        return Int(min(max(seconds, 0), 999_999).rounded(.up))
+    }
+
     /// Seconds as a countdown, `mm:ss`, rounded up so that a countdown shows `00:00` only when time is up.
     static func clock(_ seconds: Double) -> String {
-        let whole = max(0, Int(seconds.rounded(.up)))
+        let whole = wholeSecondsUp(seconds)
         return String(format: "%02d:%02d", whole / 60, whole % 60)
     }
 

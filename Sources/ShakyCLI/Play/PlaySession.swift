@@ -181,7 +181,7 @@ struct PlaySession: Sendable {
 
     /// Whether a tick with `remaining` seconds is printed when lines cannot be redrawn.
     static func showsTick(remaining: Double) -> Bool {
-        let seconds = Int(remaining.rounded(.up))
+        let seconds = TextRenderer.wholeSecondsUp(remaining)
         return seconds <= 5 || seconds % 10 == 0
     }
 }

@@ -12,6 +12,7 @@ struct ExampleServer {
     /// Runs `body` against a server serving `org.shakywords.Example`; stops the server and removes the directory after.
     static func run<Result>(
         accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
+        limits: VarlinkServer.ConnectionLimits = VarlinkServer.ConnectionLimits(),
         _ body: (ExampleServer) async throws -> Result
     ) async throws -> Result {
         let directory = temporaryDirectory()
@@ -21,7 +22,7 @@ struct ExampleServer {
             vendor: "Shaky Words", product: "shaky-protocol-tests", version: "1.0", url: "https://shakywords.invalid",
             interfaces: [try ExampleInterface.make(probe: probe)], accessPolicy: accessPolicy)
         let server = try await VarlinkServer.bind(
-            to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup)
+            to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup, limits: limits)
         let task = Task { try await server.run() }
         let handle = ExampleServer(directory: directory, socketPath: socketPath, probe: probe)
         do {

@@ -1,0 +1,49 @@
+/// The rule for text that ends up on someone's terminal: team and pack names, questions, answers, reasons.
+///
+/// Control characters (C0, DEL, C1: NUL, escape sequences, carriage returns) and the bidirectional
+/// embedding, override and isolate marks can make a terminal show something other than the text, so the
+/// daemon refuses them in what clients and pack files send, and the client replaces any that still reach it.
+public enum TerminalText {
+    /// The character shown in place of one that is not safe to print.
+    public static let replacement: Unicode.Scalar = "\u{FFFD}"
+
+    /// Whether `scalar` may be printed: not a control character (line feed and tab only when
+    /// `allowingLineBreaks`) and not a bidirectional control.
+    public static func isSafe(_ scalar: Unicode.Scalar, allowingLineBreaks: Bool = false) -> Bool {
+        if allowingLineBreaks, scalar == "\n" || scalar == "\t" { return true }
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return false
+        // Left-to-right/right-to-left marks, embeddings, overrides, isolates and the Arabic letter mark.
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return false
+        default: return true
+        }
+    }
+
+    /// The first character of `text` that ``isSafe(_:allowingLineBreaks:)`` refuses, or `nil`.
+    public static func firstUnsafeScalar(in text: String, allowingLineBreaks: Bool = false) -> Unicode.Scalar? {
+        text.unicodeScalars.first { !isSafe($0, allowingLineBreaks: allowingLineBreaks) }
+    }
+
+    /// Why `text` is refused, naming the character (`"holds the control character U+001B"`), or `nil` when
+    /// it is safe.
+    public static func problem(in text: String, allowingLineBreaks: Bool = false) -> String? {
+        guard let scalar = firstUnsafeScalar(in: text, allowingLineBreaks: allowingLineBreaks) else { return nil }
+        return "holds the control character \(codePoint(scalar)), which cannot be shown"
+    }
+
+    /// `text` with every unsafe character (line feeds and tabs kept) replaced by ``replacement``.
+    public static func printable(_ text: String) -> String {
+        guard firstUnsafeScalar(in: text, allowingLineBreaks: true) != nil else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(isSafe(scalar, allowingLineBreaks: true) ? scalar : replacement)
+        }
+        return String(scalars)
+    }
+
+    /// `U+001B`.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import ShakeDetection
+import ShakyCore
+import ShakyDaemon
+import ShakyProtocol
+import ShakyStore
+import ShakyTesting
+import Varlink
+
+/// The parts of the daemon that read what clients and files send, each as a function of arbitrary bytes.
+///
+/// `shaky-fuzz TARGET` runs one under libFuzzer (built by `make fuzz`); the test suite replays the committed
+/// corpus (`Tests/Fuzz/Corpus/TARGET`) through the same functions. A target returns normally for every input:
+/// refusing it is fine, trapping is the bug.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Varlink frames (split at NUL) parsed, checked against the interfaces and answered by an in-process daemon:
+    /// every method's parameters decoded through to the engine and the store.
+    case varlink
+    /// A pack file imported, as CSV and as JSON.
+    case packImport = "pack-import"
+    /// A trace parsed line by line, its samples fed to the shake detector at every sensitivity.
+    case trace
+    /// The daemon's YAML configuration file.
+    case config
+
+    /// Runs the target on `data`.
+    public func run(_ data: [UInt8]) {
+        switch self {
+        case .varlink: Self.varlink(data)
+        case .packImport: Self.packImport(data)
+        case .trace: Self.trace(data)
+        case .config: Self.config(data)
+        }
+    }
+
+    // MARK: varlink
+
+    /// One daemon for the whole run: starting one per input would measure SQLite, not the parsers.
+    private static let daemon: (Daemon, TemporaryDirectory) = {
+        let directory = mustSetUp { try TemporaryDirectory(prefix: "shaky-fuzz") }
+        let result = Box<Daemon>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let configuration = DaemonConfiguration(
+                resolving: DaemonSettings(
+                    socket: directory.appending("shaky.sock"), stateDirectory: directory.appending("state"),
+                    input: "none", soundDevice: "none"))
+            do {
+                result.value = try await Daemon.start(
+                    configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
+                    soundPlayer: RecordingSoundPlayer(),
+                    logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() })
+            } catch {
+                fatalError("the fuzzing daemon did not start: \(error)")
+            }
+            done.signal()
+        }
+        done.wait()
+        return (result.value!, directory)
+    }()
+
+    private static func varlink(_ data: [UInt8]) {
+        let service = daemon.0.service
+        let frames = data.split(separator: 0, maxSplits: 8, omittingEmptySubsequences: true)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            for frame in frames {
+                guard var call = try? VarlinkCall(frame: frame) else { continue }
+                // A stream (Watch) would wait for events that never come; without `more` it is refused at once,
+                // after its parameters are checked.
+                call.more = false
+                try? await service.handle(call, from: .currentProcess) { _ in }
+            }
+            done.signal()
+        }
+        done.wait()
+    }
+
+    // MARK: packs, traces, configuration
+
+    private static let packs = mustSetUp { try AppDatabase.inMemory() }
+
+    private static func packImport(_ data: [UInt8]) {
+        for format in [PackFileFormat.csv, .json] {
+            if let pack = try? packs.importPack(Data(data), format: format, name: "Fuzz \(format)") {
+                _ = try? packs.exportPack(named: pack.name, format: format)
+                try? packs.deletePack(named: pack.name)
+            }
+        }
+    }
+
+    private static func trace(_ data: [UInt8]) {
+        var parser = TraceLineParser(file: "fuzz.csv")
+        var samples: [AccelSample] = []
+        let text = String(decoding: data, as: UTF8.self)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // The parser refuses times beyond ±2^32 s and values that are not finite, so every sample it gives
+            // goes to the detector as it is.
+            guard let sample = try? parser.parse(line: line, number: index + 1) else { continue }
+            samples.append(sample)
+        }
+        for sensitivity in ShakeSensitivity.allCases {
+            var detector = ShakeDetector(sensitivity: sensitivity)
+            for sample in samples { _ = detector.process(sample) }
+        }
+    }
+
+    private static func config(_ data: [UInt8]) {
+        guard let settings = try? DaemonSettings.parse(String(decoding: data, as: UTF8.self), path: "fuzz.conf")
+        else { return }
+        _ = DaemonConfiguration(resolving: settings)
+    }
+}
+
+/// The result of setting up a target, which must work for the target to mean anything.
+private func mustSetUp<T>(_ body: () throws -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        fatalError("fuzz target setup failed: \(error)")
+    }
+}
+
+/// A value set once from a task and read after it signals.
+private final class Box<Value>: @unchecked Sendable {
+    var value: Value?
+}

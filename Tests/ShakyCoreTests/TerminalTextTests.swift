@@ -1,0 +1,22 @@
+import ShakyCore
+import Testing
+
+@Suite("Terminal text")
+struct TerminalTextTests {
+    @Test(arguments: ["\u{0}", "\u{1B}[31m", "\r", "\u{7F}", "\u{9B}", "\u{202E}", "\u{2066}", "\u{200F}"])
+    func refusesControlsAndBidiMarks(text: String) {
+        #expect(TerminalText.firstUnsafeScalar(in: "ok" + text) != nil)
+        #expect(TerminalText.problem(in: text)?.contains("U+") == true)
+        #expect(!TerminalText.printable(text).unicodeScalars.contains { !TerminalText.isSafe($0) })
+    }
+
+    @Test func keepsLettersEmojiAndLineBreaksWhereAllowed() {
+        for text in ["Hà Nội", "Ø", "👩‍👩‍👧", "日本", "Ωmega"] {
+            #expect(TerminalText.firstUnsafeScalar(in: text) == nil, "\(text)")
+        }
+        #expect(TerminalText.firstUnsafeScalar(in: "a\nb\tc") == "\n")
+        #expect(TerminalText.firstUnsafeScalar(in: "a\nb\tc", allowingLineBreaks: true) == nil)
+        #expect(TerminalText.printable("\u{202E}evil\u{1B}[31m\nok") == "\u{FFFD}evil\u{FFFD}[31m\nok")
+        #expect(TerminalText.problem(in: "x\u{1B}") == "holds the control character U+001B, which cannot be shown")
+    }
+}
