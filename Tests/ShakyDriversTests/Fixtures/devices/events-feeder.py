@@ -14,9 +14,9 @@ discipline holds at most 4095 bytes for the reader. A reader that falls further 
 easily stalls one for a few hundred milliseconds) finds the buffer ending inside a 24-byte `struct input_event`,
 and libevdev refuses the partial event with EINVAL; umockdev's replay writes on regardless of what is unread.
 A kernel's evdev node never hands out part of an event: it keeps whole events and, when its own buffer overflows,
-reports SYN_DROPPED. So this feeder writes each report (the events up to and including its SYN_REPORT) in one
-write, only while what the reader has not read yet stays far below that limit; a report held back is delivered
-late with its own event time, as a kernel's queued events are. A kernel evdev node also delivers only events
+reports SYN_DROPPED. So this feeder writes each report (the events up to and including its SYN_REPORT, or a
+SYN_DROPPED alone) in one write, only while what the reader has not read yet stays far below that limit; a report
+held back is delivered late with its own event time, as a kernel's queued events are. A kernel evdev node also delivers only events
 that happen after a reader opens it, which is why the events wait for READY_TEXT.
 """
 import ctypes
@@ -63,7 +63,7 @@ def read_reports(path):
             if report_time is None:
                 report_time = event_time - first
             current += INPUT_EVENT.pack(seconds, microseconds, int(kind, 16), int(code, 16), int(value, 10))
-            if int(kind, 16) == 0 and int(code, 16) == 0:  # SYN_REPORT ends a report
+            if int(kind, 16) == 0:  # SYN_REPORT ends a report; SYN_DROPPED stands alone, as a kernel sends it
                 reports.append((report_time, current))
                 current, report_time = b"", None
     if current:
