@@ -16,8 +16,8 @@ and libevdev refuses the partial event with EINVAL; umockdev's replay writes on 
 A kernel's evdev node never hands out part of an event: it keeps whole events and, when its own buffer overflows,
 reports SYN_DROPPED. So this feeder writes each report (the events up to and including its SYN_REPORT, or a
 SYN_DROPPED alone) in one write, only while what the reader has not read yet stays far below that limit; a report
-held back is delivered late with its own event time, as a kernel's queued events are. A kernel evdev node also delivers only events
-that happen after a reader opens it, which is why the events wait for READY_TEXT.
+held back is delivered late with its own event time, as a kernel's queued events are. A kernel evdev node also
+delivers only events that happen after a reader opens it, which is why the events wait for READY_TEXT.
 """
 import ctypes
 import fcntl
