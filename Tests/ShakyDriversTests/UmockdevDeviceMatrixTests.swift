@@ -189,6 +189,25 @@ import Testing
         try await Self.check(device)
     }
 
+    /// A reader the machine stalls for a second, far longer than umockdev's pseudo-terminal can hold (4095 bytes,
+    /// a third of a second of DualSense reports), still gets every report whole and in order, as from a kernel's
+    /// evdev node, rather than a partial event that libevdev refuses.
+    @Test func aStalledEvdevReaderStillGetsEveryReportWhole() async throws {
+        let device = try #require(Self.devices.first { $0.fixture == "dualsense" })
+        let events = UmockdevHarness.fixture("devices/dualsense.events")
+        let reports = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("E: ") && $0.hasSuffix(" 0000 0000 0") }.count
+        let (samples, _, log) = try await UmockdevHarness.record(
+            device: "devices/dualsense.umockdev", node: "/dev/input/event30",
+            ioctl: UmockdevHarness.fixture("devices/dualsense.ioctl"), events: events,
+            duration: 0.8 + Motion.length + 0.5, stall: (at: 1.5, for: 1.0))
+        #expect(samples.count == reports, "every report arrives: \(log)")
+        let intervals = zip(samples.dropFirst(), samples).map { $0.timestamp - $1.timestamp }
+        #expect(
+            intervals.allSatisfy { abs($0 * device.sampleRate - 1) < 0.15 },
+            "no report lost or split: \(intervals.filter { abs($0 * device.sampleRate - 1) >= 0.15 })")
+    }
+
     /// Found by `--input auto` with the right driver, gravity along the right axes at rest, samples at the right
     /// pace, one firm shake, and the gentle shake detected with `medium`.
     static func check(_ device: Device) async throws {

@@ -109,9 +109,12 @@ extension UmockdevHarness {
     /// Records `duration` seconds from the emulated input `node` (answering `ioctl`) with `--input auto`, the
     /// `events` starting once shakyd is about to open the node (`devices/events-feeder.py`): a kernel delivers
     /// only what happens after the open, whereas umockdev's node would queue events for a late reader and, past
-    /// its 4 KiB buffer, hand out a partial one.
+    /// its 4 KiB buffer, hand out a partial one. The feeder writes whole reports and holds them back while the
+    /// reader is behind, as a kernel keeps its queued events whole. `stall` stops shakyd `at` seconds after the
+    /// events start for `for` seconds, as a busy machine may.
     static func record(
-        device: String, node: String, ioctl: String, events: String, input: String = "auto", duration: Double
+        device: String, node: String, ioctl: String, events: String, input: String = "auto", duration: Double,
+        stall: (at: Double, for: Double)? = nil
     ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -119,8 +122,9 @@ extension UmockdevHarness {
         let outcome = try await run(
             "/usr/bin/python3",  // Debian's interpreter: the only one that loads python3-gi
             [
-                fixture("devices/events-feeder.py"), fixture(device), node, ioctl, events, "recording from", "--",
-                try shakyd(), "record", "--input", input, "--rate", "100", "--output", output, "--duration",
+                fixture("devices/events-feeder.py"), fixture(device), node, ioctl, events, "recording from",
+            ] + (stall.map { ["--stall", "\($0.at)", "\($0.for)"] } ?? []) + [
+                "--", try shakyd(), "record", "--input", input, "--rate", "100", "--output", output, "--duration",
                 "\(duration)",
             ])
         guard outcome.status == 0 else {

@@ -1,19 +1,35 @@
 #!/usr/bin/python3
-"""Plays an evemu events file into an emulated input node once a command reads it.
+"""Plays an evemu events file into an emulated input node once a command reads it, whole events at a time.
 
-Usage: events-feeder.py DEVICE.umockdev NODE NODE.ioctl NODE.events READY_TEXT -- COMMAND...
+Usage: events-feeder.py DEVICE.umockdev NODE NODE.ioctl NODE.events READY_TEXT [--stall AT FOR] -- COMMAND...
 Runs under umockdev-wrapper (re-executes itself there) with a umockdev testbed holding DEVICE.umockdev, NODE
 answering NODE.ioctl, starts COMMAND and passes its standard error through; once a line of it contains
-READY_TEXT (the reader is about to open NODE), the events start (their times count from then, so the first
-event's time is the reader's head start). A kernel delivers only the events that happen after a reader
-opens the node, so no event waits for a late reader (umockdev's node, a pseudo-terminal, would queue them,
-and past its 4 KiB buffer it hands out a partial event). Exits with COMMAND's status; gives up waiting for
-READY_TEXT after 20 s.
+READY_TEXT (the reader is about to open NODE), the events start, the first at once and each later one after
+its time's distance from the first. Exits with COMMAND's status; gives up waiting for READY_TEXT after 20 s.
+`--stall AT FOR` stops COMMAND (SIGSTOP) AT seconds after the events start and lets it go on FOR seconds later,
+as a busy machine may stall a reader.
+
+Why not umockdev's own replay (`load_evemu_events`): umockdev's node is a pseudo-terminal, and its line
+discipline holds at most 4095 bytes for the reader. A reader that falls further behind than that (a busy machine
+easily stalls one for a few hundred milliseconds) finds the buffer ending inside a 24-byte `struct input_event`,
+and libevdev refuses the partial event with EINVAL; umockdev's replay writes on regardless of what is unread.
+A kernel's evdev node never hands out part of an event: it keeps whole events and, when its own buffer overflows,
+reports SYN_DROPPED. So this feeder writes each report (the events up to and including its SYN_REPORT, or a
+SYN_DROPPED alone) in one write, only while what the reader has not read yet stays far below that limit; a report
+held back is delivered late with its own event time, as a kernel's queued events are. A kernel evdev node also
+delivers only events that happen after a reader opens it, which is why the events wait for READY_TEXT.
 """
+import ctypes
+import fcntl
 import os
+import select
+import signal
+import struct
 import subprocess
 import sys
+import termios
 import threading
+import time
 
 import gi
 
@@ -23,8 +39,92 @@ from gi.repository import UMockdev  # noqa: E402
 if "umockdev" not in os.environ.get("LD_PRELOAD", ""):
     os.execvp("umockdev-wrapper", ["umockdev-wrapper", sys.executable] + sys.argv)
 
+# struct input_event on a 64-bit kernel: struct timeval (two longs), __u16 type, __u16 code, __s32 value.
+INPUT_EVENT = struct.Struct("=qqHHi")
+# At most this many bytes unread by the reader (the pseudo-terminal holds 4095); a report waits until it fits.
+BACKLOG_LIMIT = 2048
+TIOCGPTN = 0x80045430  # the number of a pseudo-terminal master's /dev/pts/N
+# libc's own ioctl: umockdev's preload answers ioctls on the emulated node's terminal from NODE.ioctl only.
+LIBC = ctypes.CDLL("libc.so.6", use_errno=True)
+
+
+def read_reports(path):
+    """The events file as (seconds from the first event, bytes of one report) in order."""
+    reports, current, first, report_time = [], b"", None, None
+    with open(path) as events:
+        for line in events:
+            if not line.startswith("E: "):
+                continue
+            stamp, kind, code, value = line[3:].split()[:4]
+            seconds, microseconds = (int(part, 10) for part in stamp.split("."))
+            event_time = seconds + microseconds / 1e6
+            if first is None:
+                first = event_time
+            if report_time is None:
+                report_time = event_time - first
+            current += INPUT_EVENT.pack(seconds, microseconds, int(kind, 16), int(code, 16), int(value, 10))
+            if int(kind, 16) == 0:  # SYN_REPORT ends a report; SYN_DROPPED stands alone, as a kernel sends it
+                reports.append((report_time, current))
+                current, report_time = b"", None
+    if current:
+        reports.append((report_time, current))
+    return reports
+
+
+class Backlog:
+    """What the reader of a pseudo-terminal has not read yet, known from a second descriptor of its terminal side.
+
+    FIONREAD counts only bytes that reached the line discipline; written bytes pass through the terminal's flip
+    buffer first, moved on by a kernel worker. poll() on a terminal side with nothing to read waits for that
+    worker, so once FIONREAD reads 0 after a poll, nothing written is unread anywhere. Until then, everything
+    written since the backlog was last seen empty may still be unread.
+    """
+
+    def __init__(self, master):
+        number = struct.unpack("I", fcntl.ioctl(master, TIOCGPTN, b"\0" * 4))[0]
+        self.terminal = os.open(f"/dev/pts/{number}", os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        self.poller = select.poll()
+        self.poller.register(self.terminal, select.POLLIN)
+        self.since_empty = 0
+
+    def unread(self):
+        """An upper bound on the bytes written and not yet read."""
+        self.poller.poll(0)  # moves what is in flight to the line discipline when it holds nothing
+        queued = ctypes.c_int()
+        if LIBC.ioctl(self.terminal, termios.FIONREAD, ctypes.byref(queued)) < 0:
+            raise OSError(ctypes.get_errno(), "FIONREAD on the emulated node's terminal failed")
+        queued = queued.value
+        if queued == 0:
+            self.since_empty = 0
+        return max(queued, self.since_empty)
+
+    def wrote(self, count):
+        self.since_empty += count
+
+
+def play(master, reports):
+    backlog = Backlog(master)
+    start = time.monotonic()
+    for offset, report in reports:
+        delay = start + offset - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        while backlog.unread() + len(report) > BACKLOG_LIMIT:
+            time.sleep(0.001)
+        written = 0
+        while written < len(report):
+            try:
+                written += os.write(master, report[written:])
+            except BlockingIOError:
+                time.sleep(0.001)
+        backlog.wrote(len(report))
+
+
 device_file, node, ioctl_file, events_file, ready_text = sys.argv[1:6]
+options = sys.argv[6:sys.argv.index("--")]
+stall = (float(options[1]), float(options[2])) if options[:1] == ["--stall"] else None
 command = sys.argv[sys.argv.index("--") + 1:]
+reports = read_reports(events_file)
 testbed = UMockdev.Testbed.new()
 testbed.add_from_file(device_file)
 testbed.load_ioctl(node, ioctl_file)
@@ -46,5 +146,10 @@ def forward():
 
 threading.Thread(target=forward, daemon=True).start()
 if ready.wait(20) and process.poll() is None:
-    testbed.load_evemu_events(node, events_file)
+    threading.Thread(target=play, args=(testbed.get_dev_fd(node), reports), daemon=True).start()
+    if stall:
+        time.sleep(stall[0])
+        process.send_signal(signal.SIGSTOP)
+        time.sleep(stall[1])
+        process.send_signal(signal.SIGCONT)
 sys.exit(process.wait())

@@ -371,8 +371,7 @@ ABS_X, ABS_Y, ABS_Z, ABS_RX, ABS_RY, ABS_RZ = range(6)
 EVDEV = {
     # drivers/hid/hid-playstation.c (ps_sensors_create): accel ABS_X/Y/Z ±4 g at 8192 per g (fuzz 16),
     # gyro ABS_RX/RY/RZ at 1024 per °/s, INPUT_PROP_ACCELEROMETER, MSC_TIMESTAMP; lying flat reads +y. Reports at
-    # 125 Hz here: umockdev's replay splits events when a reader falls 4 KiB behind, and faster feeds do on a busy
-    # machine.
+    # 125 Hz here.
     "dualsense": dict(
         name="Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors",
         parent=usb("1-1.2:1.3/0003:054C:0CE6.0003/input"), id=(3, 0x054C, 0x0CE6, 0x8111), prop=True, msc=True,
