@@ -99,6 +99,9 @@ extension BoardState {
             if let result = event.result { apply(result) }
         case .sensor:
             isSensorGone = event.sensorPresent == false
+        case .buzzer:
+            // The buzz itself arrives as its own `buzz` event; the board draws nothing else of the buttons yet.
+            break
         }
     }
 

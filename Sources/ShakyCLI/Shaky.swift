@@ -30,7 +30,7 @@ public struct Shaky: AsyncParsableCommand {
                 name: "Following a game", subcommands: [Board.self, Status.self, Scoreboard.self, Watch.self]),
             CommandGroup(
                 name: "Packs, records and the daemon",
-                subcommands: [Pack.self, History.self, Leaderboard.self, Sensor.self, Settings.self]),
+                subcommands: [Pack.self, History.self, Leaderboard.self, Sensor.self, Buzzers.self, Settings.self]),
         ]
     )
 

@@ -28,6 +28,9 @@ public final class Daemon: Sendable {
     public let sensor: SensorPipeline
     /// What the daemon runs with.
     public let configuration: DaemonConfiguration
+    /// The buzzers: press to join, assignments, lights.
+    public let buzzers: BuzzerService
+    private let buzzerReading: BuzzerReading?
     private let sound: any SoundPlayer
     private let stateLock: StateDirectoryLock
     private let logger: Logger
@@ -35,9 +38,11 @@ public final class Daemon: Sendable {
     private init(
         configuration: DaemonConfiguration, runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase,
         service: VarlinkService, settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer,
-        stateLock: StateDirectoryLock, logger: Logger
+        stateLock: StateDirectoryLock, logger: Logger, buzzers: BuzzerService, buzzerReading: BuzzerReading?
     ) {
         self.stateLock = stateLock
+        self.buzzers = buzzers
+        self.buzzerReading = buzzerReading
         self.configuration = configuration
         self.runtime = runtime
         self.watchers = watchers
@@ -58,6 +63,8 @@ public final class Daemon: Sendable {
         accessPolicy: (any VarlinkAccessPolicy)? = nil, soundPlayer: (any SoundPlayer)? = nil, logger: Logger
     ) async throws -> Daemon {
         let spec = try inputSpec(configuration.input)
+        let earlyPressLockout = try configuration.earlyPressLockout()
+        let readsBuzzers = try configuration.readsBuzzers()
         // Released when the daemon shuts down, or when this start fails (the lock's deinit).
         let stateLock = try StateDirectoryLock(directory: configuration.stateDirectory)
         let database = try AppDatabase.open(path: configuration.databasePath)
@@ -82,20 +89,32 @@ public final class Daemon: Sendable {
         let settings = try SettingsController(database: database, sound: sound) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }
+        let buzzers = BuzzerService(
+            runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(), logger: logger)
         let watchers = WatcherHub(logger: logger)
-        await runtime.setEventObserver(watchers.publish)
+        // One observer: watchers hear each event at once; the buzzer lights follow the same events in order.
+        let (gameEvents, gameEventSink) = AsyncStream.makeStream(of: RuntimeEvent.self)
+        await runtime.setEventObserver { event in
+            watchers.publish(event)
+            gameEventSink.yield(event)
+        }
         let service = try ShakyService.make(
             runtime: runtime, watchers: watchers, database: database, settings: settings,
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
-            logger: logger, sensor: sensor)
+            logger: logger, sensor: sensor, buzzers: buzzers)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
+        await runtime.setEarlyPressLockout(earlyPressLockout)
+        let buzzerReading = await BuzzerReading.start(
+            enabled: readsBuzzers, grabKeyboards: configuration.grabKeyboards, gameEvents: gameEvents, service: buzzers,
+            logger: logger)
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, watchers: watchers, database: database, service: service,
-            settings: settings, sensor: sensor, sound: sound, stateLock: stateLock, logger: logger)
+            settings: settings, sensor: sensor, sound: sound, stateLock: stateLock, logger: logger, buzzers: buzzers,
+            buzzerReading: buzzerReading)
     }
 
     /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd
@@ -135,6 +154,7 @@ public final class Daemon: Sendable {
     public func shutDown() async {
         let saved = await runtime.shutDown()
         await sensor.stop()
+        await buzzerReading?.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
         if saved {
             logger.info("stopped; the game is saved")

@@ -30,12 +30,22 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
     public var logLevel: Logger.Level?
     /// `--sensitivity`: the shake detector preset, light, medium or hard.
     public var sensitivity: String?
+    /// `--buzzers`: `auto` reads every key or button device `shakyd list-devices` accepts; `none` reads none.
+    public var buzzers: String?
+    /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off).
+    public var earlyPressLockout: Double?
+    /// `--grab-keyboards`: keep keyboards' presses from the console and desktop too (other buzzers always are).
+    public var grabKeyboards: Bool?
 
     /// Creates settings; `nil` means "not said here".
     public init(
         socket: String? = nil, stateDirectory: String? = nil, input: String? = nil, soundDevice: String? = nil,
-        sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil
+        sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil, buzzers: String? = nil,
+        earlyPressLockout: Double? = nil, grabKeyboards: Bool? = nil
     ) {
+        self.grabKeyboards = grabKeyboards
+        self.buzzers = buzzers
+        self.earlyPressLockout = earlyPressLockout
         self.socket = socket
         self.stateDirectory = stateDirectory
         self.input = input
@@ -53,6 +63,9 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
         case sounds
         case logLevel = "log-level"
         case sensitivity
+        case buzzers
+        case earlyPressLockout = "early-press-lockout"
+        case grabKeyboards = "grab-keyboards"
     }
 
     /// These settings with every field that `overrides` sets replaced by its value.
@@ -64,7 +77,10 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
             soundDevice: overrides.soundDevice ?? soundDevice,
             sounds: overrides.sounds ?? sounds,
             logLevel: overrides.logLevel ?? logLevel,
-            sensitivity: overrides.sensitivity ?? sensitivity)
+            sensitivity: overrides.sensitivity ?? sensitivity,
+            buzzers: overrides.buzzers ?? buzzers,
+            earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
+            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards)
     }
 }
 
@@ -199,6 +215,31 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var sensitivity: String
     /// The socket's folder when it must be private (the `/tmp` fallback): created 0700 and checked before binding.
     public var privateSocketDirectory: String?
+    /// Whether key and button devices are read as buzzers (`auto`) or not (`none`).
+    public var buzzers: String
+    /// Seconds an early press locks a team out; 0 (the default) turns the rule off.
+    public var earlyPressLockoutSeconds: Double
+    /// Whether keyboards read as buzzers are grabbed too (off by default: the host may type on one).
+    public var grabKeyboards: Bool
+
+    /// The early-press lock-out as a duration, `nil` when off; throws when the setting is out of range.
+    public func earlyPressLockout() throws(DaemonStartError) -> Duration? {
+        guard (0...60).contains(earlyPressLockoutSeconds) else {
+            throw DaemonStartError(
+                problem: "early-press-lockout must be 0 to 60 seconds, not \(earlyPressLockoutSeconds)")
+        }
+        guard earlyPressLockoutSeconds > 0 else { return nil }
+        return .milliseconds(Int64((earlyPressLockoutSeconds * 1000).rounded()))
+    }
+
+    /// Whether buzzer devices are read; throws when the setting is neither `auto` nor `none`.
+    public func readsBuzzers() throws(DaemonStartError) -> Bool {
+        switch buzzers {
+        case "auto": return true
+        case "none": return false
+        default: throw DaemonStartError(problem: "buzzers must be auto or none, not “\(buzzers)”")
+        }
+    }
 
     /// The database file inside the state folder.
     public var databasePath: String { stateDirectory + "/shaky.sqlite" }
@@ -214,5 +255,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         soundsDirectory = settings.sounds
         logLevel = settings.logLevel ?? .info
         sensitivity = settings.sensitivity ?? "medium"
+        buzzers = settings.buzzers ?? "auto"
+        earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
+        grabKeyboards = settings.grabKeyboards ?? false
     }
 }

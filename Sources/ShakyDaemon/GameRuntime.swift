@@ -28,6 +28,7 @@ public actor GameRuntime {
     private var sensorDemand: (@Sendable (Bool) -> Void)?
     private var statusLine: (@Sendable (String) -> Void)?
     private var lastSaveFailed = false
+    private var earlyPressRule = EarlyPressRule()
     /// Set while a new game ends the one in play, so the history marks that one as replaced.
     private var endingByReplacement = false
 
@@ -150,6 +151,7 @@ public actor GameRuntime {
         }
         cancelWake()
         game = created
+        earlyPressRule.reset()
         logger.info("new game", metadata: ["teams": "\(created.teams.map(\.name))", "seed": "\(created.seed)"])
         let status = created.status(at: clock.now())
         observer?(.state(status))
@@ -183,6 +185,51 @@ public actor GameRuntime {
         } catch {
             logger.debug("shake ignored", metadata: ["reason": "\(error)"])
         }
+    }
+
+    // MARK: Buttons
+
+    /// Sets the early-press rule: `nil` (the default) ignores a press before a question opens; a duration locks
+    /// the team out for that long after its early press.
+    public func setEarlyPressLockout(_ lockout: Duration?) {
+        earlyPressRule = EarlyPressRule(lockout: lockout)
+    }
+
+    /// Button presses of teams, released by the reorder window: `age` is how long before now each happened
+    /// (from the kernel's event time), `kernelTime` ranks them. Saved and announced like any move; a press
+    /// never fails, each gets an outcome.
+    public func buttonPresses(
+        _ presses: [(team: String, age: Duration, kernelTime: Duration)]
+    ) -> [PressOutcome] {
+        guard var next = game else { return presses.map { _ in .early } }
+        let now = clock.now()
+        let teamPresses = presses.map { TeamPress(team: $0.team, pressedAt: now - $0.age, kernelTime: $0.kernelTime) }
+        let wasOpen = isRoundOpen
+        let (actions, outcomes) = next.handlePresses(teamPresses, rule: &earlyPressRule, at: now)
+        do {
+            try save(next, actions: actions)
+        } catch {
+            logger.error("cannot save the game; it goes on in memory", metadata: ["error": "\(error)"])
+        }
+        game = next
+        carryOut(actions)
+        if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
+        if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
+        return outcomes
+    }
+
+    /// Tells the observer what happened to the teams' buttons, in order with the game's events (a press's
+    /// notice comes after the buzz it made).
+    public func announce(_ notice: BuzzerNotice) {
+        observer?(.buzzer(notice))
+    }
+
+    /// The runtime clock's reading now (what lock-out deadlines are measured on).
+    public func clockReading() -> Duration { clock.now() }
+
+    /// The teams of the game in play, in seating order (empty without a game).
+    public func teamNames() -> [String] {
+        game?.teams.map(\.name) ?? []
     }
 
     // MARK: Sensor

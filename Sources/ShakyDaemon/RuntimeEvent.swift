@@ -8,4 +8,6 @@ public enum RuntimeEvent: Sendable, Equatable {
     case action(GameAction)
     /// The accelerometer went away or came back.
     case sensor(present: Bool, device: String?)
+    /// Something happened to the teams' buttons (told by the buzzer service through ``GameRuntime/announce(_:)``).
+    case buzzer(BuzzerNotice)
 }

@@ -169,6 +169,8 @@ extension ShakyAPI.Event {
             self.init(action)
         case .sensor(let present, let device):
             self.init(kind: .sensor, sensorPresent: present, sensorDevice: device)
+        case .buzzer(let notice):
+            self.init(kind: .buzzer, buzzer: ShakyAPI.ButtonEvent(notice))
         }
     }
 }

@@ -90,6 +90,20 @@ extension AppDatabase {
                         CHECK (kind IN ('played', 'demo', 'replaced', 'scoreless'));
                     """)
         }
+        migrator.registerMigration("buzzerAssignments") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE buzzerAssignment (
+                        device TEXT NOT NULL CHECK (length(device) BETWEEN 1 AND 300),
+                        keyCode INTEGER NOT NULL CHECK (keyCode BETWEEN 0 AND 767),
+                        keyName TEXT NOT NULL CHECK (length(keyName) BETWEEN 1 AND 60),
+                        team TEXT NOT NULL CHECK (length(team) >= 1 AND team = trim(team)),
+                        teamKey TEXT NOT NULL CHECK (length(teamKey) >= 1),
+                        PRIMARY KEY (device, keyCode)
+                    );
+                    CREATE INDEX buzzerAssignment_on_teamKey ON buzzerAssignment(teamKey);
+                    """)
+        }
         return migrator
     }
 }

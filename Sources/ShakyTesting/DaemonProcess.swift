@@ -234,7 +234,7 @@ public final class DaemonProcess: Sendable {
         [
             "serve", "--socket", socketPath, "--state-dir", stateDirectory,
             "--config", folder.appendingPathComponent("shakyd.conf").path,
-            "--input", "none", "--sound-device", "none",
+            "--input", "none", "--sound-device", "none", "--buzzers", "none",
         ] + arguments
     }
 

@@ -49,7 +49,8 @@ public enum TestDaemon {
         let configuration = DaemonConfiguration(
             resolving: DaemonSettings(
                 socket: directory.appending("run/shaky.sock"),
-                stateDirectory: stateDirectory ?? directory.appending("state"), input: "none", soundDevice: "none"))
+                stateDirectory: stateDirectory ?? directory.appending("state"), input: "none", soundDevice: "none",
+                buzzers: "none"))
         let logger = Logger(label: "shakyd-test") { _ in SwiftLogNoOpLogHandler() }
         let daemon = try await Daemon.start(
             configuration: configuration, clock: clock, accessPolicy: accessPolicy, soundPlayer: soundPlayer,

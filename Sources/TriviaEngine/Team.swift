@@ -70,7 +70,7 @@ public struct Buzz: Codable, Equatable, Sendable {
     /// The team that buzzed.
     public let team: String
     /// The time from the question opening to the buzz (pauses excluded).
-    public let elapsed: Duration
+    public internal(set) var elapsed: Duration
     /// What the question was worth when the team buzzed: a right answer from this team scores this,
     /// whatever hints came after its buzz. Nil in games saved before points were frozen at the buzz.
     public let points: Int?

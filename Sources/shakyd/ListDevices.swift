@@ -7,7 +7,9 @@ extension Shakyd {
     struct ListDevices: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list-devices",
-            abstract: "List the accelerometers found, the one --input would use, and why others were rejected.")
+            abstract:
+                "List the buzzer devices and accelerometers found, the one --input would use, and why others were rejected."
+        )
 
         @Option(
             help: "The input to resolve: auto, iio[:NAME], evdev[:PATH] or trace:FILE.",
@@ -18,6 +20,7 @@ extension Shakyd {
         var rate: Double = 100
 
         func run() throws {
+            print(EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()))
             let table = AccelerometerDriverTable.standard
             let options = AccelerometerOptions(rate: rate)
             print(AccelerometerDriverTable.listing(of: table.discoverAll(input, options: options), for: input))

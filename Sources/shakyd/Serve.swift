@@ -46,7 +46,26 @@ extension Shakyd {
             help: "The least important messages logged: trace, debug, info, notice, warning, error or critical.")
         var logLevel: String?
 
+        @Option(help: "Read key and button devices as team buzzers: auto (every device list-devices accepts) or none.")
+        var buzzers: String?
+
+        @Option(
+            name: .customLong("early-press-lockout"),
+            help: "Seconds a team that presses before a question opens cannot buzz (0, the default: only ignored).")
+        var earlyPressLockout: Double?
+
+        @Flag(
+            name: .customLong("grab-keyboards"),
+            help: "Grab keyboards read as buzzers too, so their presses reach neither the console nor a desktop.")
+        var grabKeyboards = false
+
         func validate() throws {
+            if let buzzers, !["auto", "none"].contains(buzzers) {
+                throw ValidationError("--buzzers must be auto or none")
+            }
+            if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
+                throw ValidationError("--early-press-lockout must be 0 to 60 seconds")
+            }
             if let logLevel, Logger.Level(rawValue: logLevel) == nil {
                 throw ValidationError(
                     "--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -59,7 +78,8 @@ extension Shakyd {
         func run() async throws {
             let flags = DaemonSettings(
                 socket: socket, stateDirectory: stateDirectory, input: input, soundDevice: soundDevice, sounds: sounds,
-                logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)), sensitivity: sensitivity)
+                logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)), sensitivity: sensitivity,
+                buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil)
             let file: DaemonSettings
             do {
                 file = try DaemonSettings.load(

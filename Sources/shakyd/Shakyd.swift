@@ -28,7 +28,7 @@ struct Shakyd: AsyncParsableCommand {
             line is wrong; 3 the configuration file is refused (its file:line is printed).
             """,
         version: ShakyVersion.current,
-        subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self],
+        subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self, WatchButtons.self],
         defaultSubcommand: Serve.self,
     )
 }

@@ -242,6 +242,29 @@ import Testing
             ])
     }
 
+    @Test func buttonEventsReadAsJoinsPressesAndDevices() {
+        var renderer = WatchRenderer()
+        let buttons: [ShakyAPI.ButtonEvent] = [
+            ShakyAPI.ButtonEvent(kind: .joinAsking, team: "Owls"),
+            ShakyAPI.ButtonEvent(kind: .joined, team: "Owls", keyName: "BTN_SOUTH", device: "pci-0000:00:14.0-usb-0:2"),
+            ShakyAPI.ButtonEvent(kind: .pressed, team: "Owls", kernelTime: 12.5, outcome: "buzzed", order: 1),
+            ShakyAPI.ButtonEvent(kind: .pressed, team: "Foxes", kernelTime: 11, outcome: "lockedOut", lockedFor: 1.5),
+            ShakyAPI.ButtonEvent(kind: .pressed, team: "Foxes", kernelTime: 10, outcome: "early"),
+            ShakyAPI.ButtonEvent(kind: .deviceGone, device: "pci-0000:00:14.0-usb-0:2", path: "/dev/input/event30"),
+            ShakyAPI.ButtonEvent(kind: .deviceBack, device: "pci-0000:00:14.0-usb-0:2", path: "/dev/input/event31"),
+        ]
+        let lines = buttons.compactMap { button in renderer.line(for: Fixtures.event(.buzzer) { $0.buzzer = button }) }
+        #expect(
+            lines == [
+                "Join: Owls, press your button",
+                "Join: Owls has BTN_SOUTH",
+                "Press: Foxes pressed early and is locked out for 1.5 s",
+                "Press: Foxes pressed before the question opened (ignored)",
+                "Buzzers: /dev/input/event30 unplugged; its teams keep their buttons",
+                "Buzzers: /dev/input/event31 is back",
+            ])
+    }
+
     @Test func aStateInPlayRemembersTheLettersForTicks() {
         var renderer = WatchRenderer()
         let first = renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })

@@ -29,6 +29,7 @@ struct PythonVarlinkDaemonTests {
                        io.shakywords.Packs
                        io.shakywords.Sensor
                        io.shakywords.Settings
+                       io.shakywords.Buzzers
 
                     """)
         }

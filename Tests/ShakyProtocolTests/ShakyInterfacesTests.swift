@@ -22,6 +22,7 @@ import VarlinkGenerator
             ("io.shakywords.Packs", ShakyAPI.PacksInterface.description, ShakyAPI.PacksInterface.openMethods),
             ("io.shakywords.Sensor", ShakyAPI.SensorInterface.description, ShakyAPI.SensorInterface.openMethods),
             ("io.shakywords.Settings", ShakyAPI.SettingsInterface.description, ShakyAPI.SettingsInterface.openMethods),
+            ("io.shakywords.Buzzers", ShakyAPI.BuzzersInterface.description, ShakyAPI.BuzzersInterface.openMethods),
         ])
     func descriptionsMatchTheirFiles(name: String, description: String, openMethods: Set<String>) throws {
         let file = try Self.file(name)
@@ -38,7 +39,8 @@ import VarlinkGenerator
             .filter { $0.hasSuffix(".varlink") }.sorted()
         #expect(
             names == [
-                "io.shakywords.Game.varlink", "io.shakywords.Packs.varlink", "io.shakywords.Sensor.varlink",
+                "io.shakywords.Buzzers.varlink", "io.shakywords.Game.varlink", "io.shakywords.Packs.varlink",
+                "io.shakywords.Sensor.varlink",
                 "io.shakywords.Settings.varlink",
             ])
     }

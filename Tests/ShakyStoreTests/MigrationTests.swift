@@ -9,7 +9,7 @@ import Testing
         let database = try AppDatabase.inMemory()
         let tables = [
             "pack", "question", "gameSnapshot", "finishedGame", "finishedGameTeam", "daemonPreferences",
-            "sensorCalibration",
+            "sensorCalibration", "buzzerAssignment",
         ]
         let (existing, applied, completed) = try database.read { db in
             (
@@ -18,7 +18,7 @@ import Testing
             )
         }
         #expect(existing == tables)
-        #expect(applied == ["v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind"])
+        #expect(applied == ["v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind", "buzzerAssignments"])
         #expect(completed)
         #expect(try database.packs().isEmpty)
     }

@@ -86,6 +86,8 @@ struct WatchRenderer: Sendable {
             let device = event.sensorDevice.map { " \($0)" } ?? ""
             return event.sensorPresent == true
                 ? "Sensor\(device) is back: shake for hints" : "Sensor\(device) gone: hints are manual until it is back"
+        case .buzzer:
+            return event.buzzer.flatMap(Self.buttonLine)
         }
     }
 

@@ -239,7 +239,7 @@ extension ShakyAPI {
         /// The values of `kind`.
         public enum Kind: String, Codable, Equatable, Sendable, CaseIterable {
             case state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged,
-                paused, resumed, gameOver, sensor, overruled, buzzUndone
+                paused, resumed, gameOver, sensor, overruled, buzzUndone, buzzer
         }
 
         public var kind: ShakyAPI.Event.Kind
@@ -282,6 +282,8 @@ extension ShakyAPI {
         /// sensor: the accelerometer went away or came back.
         public var sensorPresent: Bool?
         public var sensorDevice: String?
+        /// buzzer: a team's button or buzzer device: a join, a press, a device gone or back.
+        public var buzzer: ShakyAPI.ButtonEvent?
 
         /// Creates a value with every field given.
         public init(
@@ -291,7 +293,7 @@ extension ShakyAPI {
             elapsed: Double? = nil, remaining: Double? = nil, given: String? = nil, correct: Bool? = nil,
             awarded: Int? = nil, answer: String? = nil, winner: String? = nil, delta: Int? = nil, reason: String? = nil,
             score: Int? = nil, phase: String? = nil, result: ShakyAPI.Result? = nil, sensorPresent: Bool? = nil,
-            sensorDevice: String? = nil
+            sensorDevice: String? = nil, buzzer: ShakyAPI.ButtonEvent? = nil
         ) {
             self.kind = kind
             self.status = status
@@ -319,6 +321,53 @@ extension ShakyAPI {
             self.result = result
             self.sensorPresent = sensorPresent
             self.sensorDevice = sensorDevice
+            self.buzzer = buzzer
+        }
+    }
+
+    /// What happened to the teams' buttons (the same as io.shakywords.Buzzers.Watch
+    /// reports). `kind` says which fields are set.
+    public struct ButtonEvent: Codable, Equatable, Sendable {
+        /// The same values as `ShakyAPI.BuzzerEvent.Kind`.
+        public typealias Kind = ShakyAPI.BuzzerEvent.Kind
+
+        public var kind: ShakyAPI.ButtonEvent.Kind
+        /// joinAsking, joined, pressed: the team.
+        public var team: String?
+        /// joined, pressed: the key's name.
+        public var keyName: String?
+        /// joined, deviceGone, deviceBack: the device identity.
+        public var device: String?
+        /// deviceGone, deviceBack: the device node.
+        public var path: String?
+        /// pressed: the kernel's CLOCK_MONOTONIC time of the press, in seconds.
+        public var kernelTime: Double?
+        /// pressed: buzzed, early (before the question opened, ignored),
+        /// lockedOut (pressed early with the lock-out rule on) or refused.
+        public var outcome: String?
+        /// pressed and buzzed: the place in the buzz order.
+        public var order: Int?
+        /// pressed and lockedOut: seconds of the game clock until the team may buzz.
+        public var lockedFor: Double?
+        /// pressed and refused: why.
+        public var message: String?
+
+        /// Creates a value with every field given.
+        public init(
+            kind: ShakyAPI.ButtonEvent.Kind, team: String? = nil, keyName: String? = nil, device: String? = nil,
+            path: String? = nil, kernelTime: Double? = nil, outcome: String? = nil, order: Int? = nil,
+            lockedFor: Double? = nil, message: String? = nil
+        ) {
+            self.kind = kind
+            self.team = team
+            self.keyName = keyName
+            self.device = device
+            self.path = path
+            self.kernelTime = kernelTime
+            self.outcome = outcome
+            self.order = order
+            self.lockedFor = lockedFor
+            self.message = message
         }
     }
 
@@ -529,7 +578,7 @@ extension ShakyAPI {
 
             # One thing that happened, as Watch reports it. `kind` says which fields are set.
             type Event (
-              kind: (state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged, paused, resumed, gameOver, sensor, overruled, buzzUndone),
+              kind: (state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged, paused, resumed, gameOver, sensor, overruled, buzzUndone, buzzer),
               # kind state: the whole game (the first reply, and after New).
               status: ?State,
               # roundStarted: question number, total and text.
@@ -568,7 +617,34 @@ extension ShakyAPI {
               result: ?Result,
               # sensor: the accelerometer went away or came back.
               sensorPresent: ?bool,
-              sensorDevice: ?string
+              sensorDevice: ?string,
+              # buzzer: a team's button or buzzer device: a join, a press, a device gone or back.
+              buzzer: ?ButtonEvent
+            )
+
+            # What happened to the teams' buttons (the same as io.shakywords.Buzzers.Watch
+            # reports). `kind` says which fields are set.
+            type ButtonEvent (
+              kind: (joinAsking, joined, pressed, deviceGone, deviceBack),
+              # joinAsking, joined, pressed: the team.
+              team: ?string,
+              # joined, pressed: the key's name.
+              keyName: ?string,
+              # joined, deviceGone, deviceBack: the device identity.
+              device: ?string,
+              # deviceGone, deviceBack: the device node.
+              path: ?string,
+              # pressed: the kernel's CLOCK_MONOTONIC time of the press, in seconds.
+              kernelTime: ?float,
+              # pressed: buzzed, early (before the question opened, ignored),
+              # lockedOut (pressed early with the lock-out rule on) or refused.
+              outcome: ?string,
+              # pressed and buzzed: the place in the buzz order.
+              order: ?int,
+              # pressed and lockedOut: seconds of the game clock until the team may buzz.
+              lockedFor: ?float,
+              # pressed and refused: why.
+              message: ?string
             )
 
             # A finished game.
@@ -654,7 +730,8 @@ extension ShakyAPI {
             # Teams by points, with shared ranks.
             method Scoreboard() -> (standings: []Standing)
 
-            # The state now, then every event until the client hangs up. Needs more.
+            # The state now, then every event until the client hangs up, the buzzers'
+            # joins, presses and devices included. Needs more.
             # A client that reads too slowly is disconnected.
             method Watch() -> (event: Event)
 
@@ -1178,7 +1255,8 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.Scoreboard`.
         func scoreboard() async throws -> [ShakyAPI.Standing]
 
-        /// The state now, then every event until the client hangs up. Needs more.
+        /// The state now, then every event until the client hangs up, the buzzers'
+        /// joins, presses and devices included. Needs more.
         /// A client that reads too slowly is disconnected.
         ///
         /// Serves `io.shakywords.Game.Watch`.
@@ -1458,7 +1536,8 @@ extension ShakyAPI.GameInterface {
             ).standings
         }
 
-        /// The state now, then every event until the client hangs up. Needs more.
+        /// The state now, then every event until the client hangs up, the buzzers'
+        /// joins, presses and devices included. Needs more.
         /// A client that reads too slowly is disconnected.
         ///
         /// Calls `io.shakywords.Game.Watch`.

@@ -96,7 +96,7 @@ final class FakeDaemon: Sendable {
         let descriptions = [
             ShakyAPI.GameInterface.description, ShakyAPI.PacksInterface.description,
             ShakyAPI.SensorInterface.description,
-            ShakyAPI.SettingsInterface.description,
+            ShakyAPI.SettingsInterface.description, ShakyAPI.BuzzersInterface.description,
         ]
         let interfaces = try descriptions.map { description in
             let definition = try VarlinkInterfaceDefinition(parsing: description)

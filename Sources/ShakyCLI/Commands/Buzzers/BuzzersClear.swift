@@ -1,0 +1,22 @@
+import ArgumentParser
+import ShakyProtocol
+
+extension Shaky.Buzzers {
+    /// `shaky buzzers clear`.
+    struct Clear: ClientCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Release the buttons of one team, or of every team; stops a joining.")
+
+        @Argument(help: "The team (default: every team).")
+        var team: String?
+
+        @OptionGroup var global: GlobalOptions
+
+        func run(client: ShakyClient, console: any Console) async throws {
+            let cleared = try await client.buzzers.clear(team: team)
+            try global.emit(ShakyAPI.BuzzersInterface.ClearReply(cleared: cleared), on: console) { _ in
+                "Released \(cleared) button\(cleared == 1 ? "" : "s")" + (team.map { " of \($0)." } ?? ".")
+            }
+        }
+    }
+}

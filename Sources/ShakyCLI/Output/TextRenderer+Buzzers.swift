@@ -1,0 +1,40 @@
+import ShakyProtocol
+
+extension TextRenderer {
+    /// The buzzer devices, the teams' buttons and the joining in progress.
+    static func buzzers(_ reply: ShakyAPI.BuzzersInterface.ListReply) -> String {
+        var sections: [String] = []
+        if reply.assignments.isEmpty {
+            sections.append("No buttons assigned: `shaky buzzers join` lets each team press its own.")
+        } else {
+            var table = TextTable(columns: [.init("Team"), .init("Key"), .init("Device"), .init("")])
+            let present = Set(reply.devices.filter(\.present).map(\.identity))
+            for assignment in reply.assignments {
+                table.rows.append([
+                    assignment.team, assignment.keyName, assignment.device,
+                    present.contains(assignment.device) ? "" : "not plugged in",
+                ])
+            }
+            sections.append(table.render())
+        }
+        if reply.devices.isEmpty {
+            sections.append("No buzzer devices read (`shakyd list-devices` says what the daemon can see).")
+        } else {
+            var table = TextTable(columns: [
+                .init("Device"), .init("Kind"), .init("Name"), .init("Identity"), .init(""),
+            ])
+            for device in reply.devices {
+                table.rows.append([
+                    device.path, device.kind, device.name, device.identity, device.present ? "" : "gone",
+                ])
+            }
+            sections.append(table.render())
+        }
+        if let next = reply.joining.first {
+            let rest = reply.joining.dropFirst()
+            sections.append(
+                "Joining: \(next) to press" + (rest.isEmpty ? "." : " (then \(rest.joined(separator: ", ")))."))
+        }
+        return sections.joined(separator: "\n\n")
+    }
+}

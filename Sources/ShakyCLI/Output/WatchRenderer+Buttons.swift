@@ -1,0 +1,32 @@
+import ShakyProtocol
+
+extension WatchRenderer {
+    /// The line for what happened to the teams' buttons, or `nil` for a press that buzzed (its `buzz` event says
+    /// so).
+    static func buttonLine(_ event: ShakyAPI.ButtonEvent) -> String? {
+        let team = event.team ?? "?"
+        switch event.kind {
+        case .joinAsking:
+            return "Join: \(team), press your button"
+        case .joined:
+            return "Join: \(team) has \(event.keyName ?? "a button")"
+        case .pressed:
+            switch event.outcome {
+            case "buzzed":
+                return nil
+            case "lockedOut":
+                let time = event.lockedFor.map { " for \(TextRenderer.seconds($0))" } ?? ""
+                return "Press: \(team) pressed early and is locked out\(time)"
+            case "early":
+                return "Press: \(team) pressed before the question opened (ignored)"
+            default:
+                return "Press: \(team) was refused" + (event.message.map { ": \($0)" } ?? "")
+            }
+        case .deviceGone:
+            let device = event.path ?? event.device ?? "a buzzer device"
+            return "Buzzers: \(device) unplugged; its teams keep their buttons"
+        case .deviceBack:
+            return "Buzzers: \(event.path ?? event.device ?? "a buzzer device") is back"
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import TriviaEngine
+
+/// What the buzzer service tells watchers (of `Buzzers.Watch`, and of `Game.Watch` through the runtime).
+public enum BuzzerNotice: Sendable, Equatable {
+    /// Press to join: this team should press its button now.
+    case joinAsking(team: String)
+    /// A team claimed a button by pressing it.
+    case joined(team: String, device: String, keyName: String)
+    /// A team's button went down at `kernelTime` (CLOCK_MONOTONIC), with what became of it (and, when it locked
+    /// the team out, for how long from now).
+    case pressed(team: String, keyName: String, kernelTime: Duration, outcome: PressOutcome, lockedFor: Duration?)
+    /// A buzzer device went away; its buttons keep their teams.
+    case deviceGone(identity: String, devicePath: String)
+    /// A buzzer device is back.
+    case deviceBack(identity: String, devicePath: String)
+}

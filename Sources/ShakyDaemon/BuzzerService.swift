@@ -1,0 +1,230 @@
+import Logging
+import ShakyCore
+import ShakyDrivers
+import ShakyStore
+import TriviaEngine
+
+/// Turns presses on buzzer devices into teams' buzzes, lets teams join by pressing, keeps the assignments in
+/// the database, and lights each buzzing team's lights until the round ends.
+///
+/// Device events (from ``EvdevBuzzerReader`` or a test) arrive through ``handle(_:)``; the game's actions
+/// arrive through ``follow(_:)`` (the runtime's events). A press on a button nobody owns is ignored outside of joining.
+public actor BuzzerService {
+    /// A device as last seen, and whether it is plugged in now.
+    public struct Device: Sendable, Equatable {
+        /// What discovery found.
+        public var candidate: BuzzerCandidate
+        /// Whether it is there now (a gone device keeps its buttons' teams).
+        public var isPresent: Bool
+    }
+
+    private let runtime: GameRuntime
+    private let database: AppDatabase
+    private let leds: LEDs
+    private let teamLights: [BuzzerLight]
+    private let logger: Logger
+    private var devices: [String: Device] = [:]
+    private var join: ButtonJoin?
+    private var lit: Set<BuzzerLight> = []
+    private var noticeHandler: (@Sendable (BuzzerNotice) -> Void)?
+    private var watchers: [Int: @Sendable (BuzzerNotice) -> Bool] = [:]
+    private var nextWatcherID = 0
+
+    /// Creates the service; `teamLights` are lights tied to a team slot rather than a device (`shaky-teamN`).
+    public init(
+        runtime: GameRuntime, database: AppDatabase, leds: LEDs = LEDs(), teamLights: [BuzzerLight] = [],
+        logger: Logger
+    ) {
+        self.runtime = runtime
+        self.database = database
+        self.leds = leds
+        self.teamLights = teamLights
+        self.logger = logger
+    }
+
+    /// Registers who hears about joins, presses, lock-outs and devices going and coming back.
+    public func setNoticeHandler(_ handler: @escaping @Sendable (BuzzerNotice) -> Void) {
+        noticeHandler = handler
+    }
+
+    /// Adds a watcher of the notices; it is dropped when `sink` returns `false`. Returns its id.
+    public func addWatcher(_ sink: @escaping @Sendable (BuzzerNotice) -> Bool) -> Int {
+        nextWatcherID += 1
+        watchers[nextWatcherID] = sink
+        return nextWatcherID
+    }
+
+    /// How many watchers are attached.
+    public var watcherCount: Int { watchers.count }
+
+    /// Removes a watcher (it hung up).
+    public func removeWatcher(_ id: Int) {
+        watchers.removeValue(forKey: id)
+    }
+
+    private func notify(_ notice: BuzzerNotice) async {
+        noticeHandler?(notice)
+        for (id, sink) in watchers where !sink(notice) { watchers.removeValue(forKey: id) }
+        await runtime.announce(notice)
+    }
+
+    /// The devices seen so far, by identity.
+    public func knownDevices() -> [Device] {
+        devices.values.sorted { $0.candidate.devicePath < $1.candidate.devicePath }
+    }
+
+    /// The joining in progress, if any.
+    public func joining() -> ButtonJoin? { join }
+
+    /// Starts press-to-join for `teams` (the game's teams when `nil`); returns the teams asked, in order.
+    @discardableResult
+    public func startJoin(teams: [String]? = nil) async -> [String] {
+        let names: [String]
+        if let teams { names = teams } else { names = await runtime.teamNames() }
+        join = names.isEmpty ? nil : ButtonJoin(teams: names)
+        if let asking = join?.asking { await notify(.joinAsking(team: asking)) }
+        return names
+    }
+
+    /// Stops press-to-join; buttons claimed so far stay assigned.
+    public func stopJoin() {
+        join = nil
+    }
+
+    /// The device with this identity or node, if it was seen.
+    public func device(named text: String) -> Device? {
+        devices[text] ?? devices.values.first { $0.candidate.devicePath == text }
+    }
+
+    /// Takes one event from the buzzer devices.
+    public func handle(_ event: BuzzerDeviceEvent) async {
+        switch event {
+        case .attached(let candidate):
+            devices[candidate.identity] = Device(candidate: candidate, isPresent: true)
+            logger.info(
+                "buzzer device ready",
+                metadata: [
+                    "device": "\(candidate.devicePath)", "name": "\(candidate.name)", "id": "\(candidate.identity)",
+                ])
+        case .gone(let identity, let path):
+            devices[identity]?.isPresent = false
+            logger.notice("buzzer device gone; its teams keep their buttons", metadata: ["device": "\(path)"])
+            await notify(.deviceGone(identity: identity, devicePath: path))
+        case .back(let identity, let path):
+            devices[identity]?.isPresent = true
+            devices[identity]?.candidate.devicePath = path
+            logger.notice("buzzer device back", metadata: ["device": "\(path)"])
+            await notify(.deviceBack(identity: identity, devicePath: path))
+        case .pressed(let presses):
+            await handle(presses: presses)
+        }
+    }
+
+    private func handle(presses: [ButtonPress]) async {
+        if join != nil {
+            for press in presses { await claim(press) }
+            return
+        }
+        let assignments: [ButtonID: String]
+        do {
+            assignments = Dictionary(
+                try database.buzzerAssignments().map { (ButtonID(device: $0.device, key: $0.keyCode), $0.team) },
+                uniquingKeysWith: { first, _ in first })
+        } catch {
+            logger.error("cannot read the buzzer assignments", metadata: ["error": "\(error)"])
+            return
+        }
+        let owned = presses.compactMap { press in assignments[press.button].map { (press, $0) } }
+        guard !owned.isEmpty else { return }
+        let outcomes = await runtime.buttonPresses(
+            owned.map { (team: $0.1, age: $0.0.age, kernelTime: $0.0.kernelTime) })
+        let now = await runtime.clockReading()
+        for ((press, team), outcome) in zip(owned, outcomes) {
+            logger.debug(
+                "button press",
+                metadata: [
+                    "team": "\(team)", "key": "\(press.keyName)", "kernelTime": "\(press.kernelTime)",
+                    "age": "\(press.age)", "outcome": "\(outcome)",
+                ])
+            let lockedFor: Duration? =
+                if case .lockedOut(let until) = outcome { max(.zero, until - now) } else { nil }
+            await notify(
+                .pressed(
+                    team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome,
+                    lockedFor: lockedFor))
+        }
+    }
+
+    private func claim(_ press: ButtonPress) async {
+        guard var current = join, let team = current.press(press.button) else { return }
+        do {
+            try database.assignBuzzer(
+                BuzzerAssignment(
+                    device: press.button.device, keyCode: press.button.key, keyName: press.keyName, team: team),
+                replacingTeamButtons: true)
+        } catch {
+            logger.error("cannot save a buzzer assignment", metadata: ["error": "\(error)"])
+            return
+        }
+        join = current.isComplete ? nil : current
+        await notify(.joined(team: team, device: press.button.device, keyName: press.keyName))
+        if let asking = current.asking { await notify(.joinAsking(team: asking)) }
+        light(team: team, slot: nil, for: [press.button])
+    }
+
+    /// Follows the game: a buzzing team's lights go on; every light goes off when the round or game ends, and
+    /// when a new game starts.
+    public func follow(_ event: RuntimeEvent) async {
+        switch event {
+        case .state:
+            allOff()
+        case .sensor, .buzzer:
+            break
+        case .action(let action):
+            switch action {
+            case .buzzed(let team, _, _, _):
+                let buttons = (try? database.buzzerAssignments())?.filter {
+                    $0.teamKey == BuzzerAssignment.key(team)
+                }.map { ButtonID(device: $0.device, key: $0.keyCode) }
+                let slot = await runtime.teamNames().firstIndex {
+                    BuzzerAssignment.key($0) == BuzzerAssignment.key(team)
+                }
+                light(team: team, slot: slot, for: buttons ?? [])
+            case .answerRevealed, .gameOver, .roundStarted:
+                allOff()
+            default:
+                break
+            }
+        }
+    }
+
+    /// Turns every light this service lit off.
+    public func allOff() {
+        for light in lit { leds.turnOff(light) }
+        lit.removeAll()
+    }
+
+    private func light(team: String, slot: Int?, for buttons: [ButtonID]) {
+        var lights = buttons.compactMap { button in
+            devices[button.device].flatMap { $0.isPresent ? $0.candidate.light(for: button.key) : nil }
+        }
+        if let slot { lights += teamLights.filter { $0.slot == slot + 1 } }
+        let colour = Self.colour(slot: slot ?? 0)
+        for light in lights {
+            if let error = leds.turnOn(light, colour: colour) {
+                logger.debug("cannot light a buzzer", metadata: ["error": "\(error)"])
+            } else {
+                lit.insert(light)
+            }
+        }
+    }
+
+    /// The team colours for multicolour lights, by seat: red, blue, green, yellow, magenta, cyan, orange, white.
+    static func colour(slot: Int) -> (red: Int, green: Int, blue: Int) {
+        let palette = [
+            (255, 0, 0), (0, 64, 255), (0, 200, 0), (255, 200, 0), (255, 0, 255), (0, 220, 220), (255, 100, 0),
+            (255, 255, 255),
+        ]
+        return palette[((slot % palette.count) + palette.count) % palette.count]
+    }
+}

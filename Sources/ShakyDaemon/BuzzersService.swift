@@ -1,0 +1,136 @@
+import ShakyDrivers
+import ShakyProtocol
+import ShakyStore
+import TriviaEngine
+import Varlink
+
+/// Serves `io.shakywords.Buzzers` from the ``BuzzerService`` and the database's assignments.
+struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
+    let buzzers: BuzzerService
+    let database: AppDatabase
+
+    func list() async throws -> ShakyAPI.BuzzersInterface.ListReply {
+        let devices = await buzzers.knownDevices().map { device in
+            ShakyAPI.BuzzerDevice(
+                path: device.candidate.devicePath, name: device.candidate.name, identity: device.candidate.identity,
+                kind: device.candidate.kind?.rawValue ?? "buttons", keys: device.candidate.keys.map(BuzzerKeys.name),
+                lights: device.candidate.lights.map(\.name), present: device.isPresent)
+        }
+        let assignments = try Self.storeCall { try database.buzzerAssignments() }.map(ShakyAPI.ButtonAssignment.init)
+        return ShakyAPI.BuzzersInterface.ListReply(
+            devices: devices, assignments: assignments, joining: await buzzers.joining()?.waiting ?? [])
+    }
+
+    func join(teams: [String]?) async throws -> [String] {
+        let asked = await buzzers.startJoin(teams: teams)
+        guard !asked.isEmpty else { throw ShakyAPI.BuzzersInterface.ReplyError.noTeams }
+        return asked
+    }
+
+    func assign(team: String, device: String, key: String) async throws -> ShakyAPI.ButtonAssignment {
+        let known = await buzzers.device(named: device)
+        let identity = known?.candidate.identity ?? device
+        // A device not seen yet may be named by its udev identity (`pci-…-usb-0:2:1.0`, `platform-…`, `name:…`),
+        // so its buttons can be set up before it is plugged in; an unknown node is a mistake.
+        guard known != nil || device.contains("-") || device.hasPrefix("name:") else {
+            throw ShakyAPI.BuzzersInterface.ReplyError.unknownDevice(device: device)
+        }
+        guard let code = BuzzerKeys.code(key), known.map({ $0.candidate.keys.contains(code) }) ?? true else {
+            throw ShakyAPI.BuzzersInterface.ReplyError.unknownKey(key: key)
+        }
+        let assignment = BuzzerAssignment(device: identity, keyCode: code, keyName: BuzzerKeys.name(code), team: team)
+        try Self.storeCall { try database.assignBuzzer(assignment) }
+        return ShakyAPI.ButtonAssignment(assignment)
+    }
+
+    func clear(team: String?) async throws -> Int {
+        await buzzers.stopJoin()
+        return try Self.storeCall { try database.clearBuzzerAssignments(team: team) }
+    }
+
+    func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
+        let request = VarlinkRequest.current
+        let hangUp: @Sendable () -> Void = { request?.hangUp() }
+        let (stream, continuation) = AsyncThrowingStream<VarlinkStreamReply, any Error>.makeStream(
+            bufferingPolicy: .bufferingOldest(ShakyService.watcherQueueLimit))
+        let id = await buzzers.addWatcher { notice in
+            guard
+                let reply = try? ShakyAPI.BuzzersInterface.WatchReply(event: ShakyAPI.BuzzerEvent(notice))
+                    .streamReply(continues: true)
+            else { return true }
+            switch continuation.yield(reply) {
+            case .enqueued:
+                return true
+            case .dropped:
+                continuation.finish(throwing: GameService.WatcherOverflow())
+                hangUp()
+                return false
+            case .terminated:
+                return false
+            @unknown default:
+                return false
+            }
+        }
+        continuation.onTermination = { [buzzers] _ in
+            Task { await buzzers.removeWatcher(id) }
+        }
+        return stream
+    }
+
+    /// Runs a store call; a refusal or failure becomes `InvalidAssignment` with the store's message.
+    static func storeCall<T>(_ body: () throws -> T) throws(ShakyAPI.BuzzersInterface.ReplyError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .invalidAssignment(message: "\(error)")
+        }
+    }
+}
+
+extension ShakyAPI.ButtonAssignment {
+    init(_ assignment: BuzzerAssignment) {
+        self.init(
+            team: assignment.team, device: assignment.device, key: assignment.keyCode, keyName: assignment.keyName)
+    }
+}
+
+extension ShakyAPI.BuzzerEvent {
+    init(_ notice: BuzzerNotice) {
+        switch notice {
+        case .joinAsking(let team):
+            self.init(kind: .joinAsking, team: team)
+        case .joined(let team, let device, let keyName):
+            self.init(kind: .joined, team: team, keyName: keyName, device: device)
+        case .pressed(let team, let keyName, let kernelTime, let outcome, let lockedFor):
+            self.init(kind: .pressed, team: team, keyName: keyName, kernelTime: kernelTime.seconds)
+            switch outcome {
+            case .buzzed(let order):
+                self.outcome = "buzzed"
+                self.order = order
+            case .early:
+                self.outcome = "early"
+            case .lockedOut:
+                self.outcome = "lockedOut"
+                self.lockedFor = lockedFor?.seconds
+            case .refused(let error):
+                self.outcome = "refused"
+                self.message = "\(error)"
+            }
+        case .deviceGone(let identity, let path):
+            self.init(kind: .deviceGone, device: identity, path: path)
+        case .deviceBack(let identity, let path):
+            self.init(kind: .deviceBack, device: identity, path: path)
+        }
+    }
+}
+
+extension ShakyAPI.ButtonEvent {
+    /// The notice as `Game.Watch` reports it: the same fields as `Buzzers.Watch`.
+    init(_ notice: BuzzerNotice) {
+        let event = ShakyAPI.BuzzerEvent(notice)
+        self.init(
+            kind: event.kind, team: event.team, keyName: event.keyName, device: event.device, path: event.path,
+            kernelTime: event.kernelTime, outcome: event.outcome, order: event.order, lockedFor: event.lockedFor,
+            message: event.message)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// A button that belongs to a team: a device identity (udev `ID_PATH`/`ID_SERIAL`) and a key code.
+///
+/// Assignments outlive games: the next game with the same team names finds its buttons already set up.
+public struct BuzzerAssignment: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "buzzerAssignment"
+
+    /// The device's stable identity.
+    public var device: String
+    /// The evdev key code.
+    public var keyCode: Int
+    /// The key's name (`KEY_SPACE`, `BTN_TRIGGER_HAPPY1`), for people.
+    public var keyName: String
+    /// The team, as named when it was assigned.
+    public var team: String
+    /// The team's name trimmed and lower-cased: how a later game's team finds it.
+    public var teamKey: String
+
+    /// Creates an assignment of the button `device` + `keyCode` to `team`.
+    public init(device: String, keyCode: Int, keyName: String, team: String) {
+        self.device = device
+        self.keyCode = keyCode
+        self.keyName = keyName
+        self.team = team.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.teamKey = Self.key(team)
+    }
+
+    /// The key team names are matched by: trimmed and lower-cased, as the game does.
+    public static func key(_ team: String) -> String {
+        team.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+}
+
+/// An assignment the store refuses, with what to change.
+public struct BuzzerAssignmentError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var problem: String
+    public var description: String { problem }
+}
+
+extension AppDatabase {
+    /// Every button assignment, by team then device and key.
+    public func buzzerAssignments() throws -> [BuzzerAssignment] {
+        try read { db in
+            try BuzzerAssignment.order(Column("teamKey"), Column("device"), Column("keyCode")).fetchAll(db)
+        }
+    }
+
+    /// Gives a button to a team, replacing whoever had it; with `replacingTeamButtons`, the team's other
+    /// buttons are released first (press-to-join gives each team exactly one button).
+    public func assignBuzzer(_ assignment: BuzzerAssignment, replacingTeamButtons: Bool = false) throws {
+        guard !assignment.device.isEmpty, assignment.device.count <= 300 else {
+            throw BuzzerAssignmentError(problem: "the device identity must be 1 to 300 characters")
+        }
+        guard (0...767).contains(assignment.keyCode) else {
+            throw BuzzerAssignmentError(problem: "key code \(assignment.keyCode) is outside 0…767")
+        }
+        guard !assignment.teamKey.isEmpty else { throw BuzzerAssignmentError(problem: "the team name is empty") }
+        try write { db in
+            if replacingTeamButtons {
+                try BuzzerAssignment.filter(Column("teamKey") == assignment.teamKey).deleteAll(db)
+            }
+            try assignment.save(db)
+        }
+    }
+
+    /// Releases the buttons of `team`, or every button when `team` is nil; returns how many were released.
+    @discardableResult
+    public func clearBuzzerAssignments(team: String? = nil) throws -> Int {
+        try write { db in
+            if let team {
+                return try BuzzerAssignment.filter(Column("teamKey") == BuzzerAssignment.key(team)).deleteAll(db)
+            }
+            return try BuzzerAssignment.deleteAll(db)
+        }
+    }
+}

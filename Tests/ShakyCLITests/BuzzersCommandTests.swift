@@ -1,0 +1,124 @@
+import Foundation
+import ShakyProtocol
+import Testing
+import Varlink
+
+@testable import ShakyCLI
+
+/// `shaky buzzers`: parsing, the calls each subcommand makes and what it prints.
+@Suite struct BuzzersCommandTests {
+    func shaky(_ daemon: FakeDaemon, _ arguments: [String]) async -> ShakyOutcome {
+        await runInProcess(arguments + ["--socket", daemon.socketPath])
+    }
+
+    static let buzz = "pci-0000:00:14.0-usb-0:2:1.0"
+
+    static func event(_ kind: ShakyAPI.BuzzerEvent.Kind, team: String, keyName: String? = nil) -> VarlinkObject {
+        let event = ShakyAPI.BuzzerEvent(kind: kind, team: team, keyName: keyName, device: keyName.map { _ in buzz })
+        guard case .object(let object) = try? JSONValue(encoding: ShakyAPI.BuzzersInterface.WatchReply(event: event))
+        else { return [:] }
+        return object
+    }
+
+    @Test func buzzersAloneLists() throws {
+        #expect(try Shaky.parseAsRoot(["buzzers"]) is Shaky.Buzzers.List)
+        #expect(try Shaky.parseAsRoot(["buzzers", "list", "--json"]) is Shaky.Buzzers.List)
+        let assign = try #require(
+            try Shaky.parseAsRoot(["buzzers", "assign", "Owls", "/dev/input/event3", "space"]) as? Shaky.Buzzers.Assign)
+        #expect([assign.team, assign.device, assign.key] == ["Owls", "/dev/input/event3", "space"])
+        let join = try #require(try Shaky.parseAsRoot(["buzzers", "join", "Owls", "Foxes"]) as? Shaky.Buzzers.Join)
+        #expect(join.teams == ["Owls", "Foxes"])
+        #expect(throws: (any Error).self) { try Shaky.parseAsRoot(["buzzers", "assign", "Owls"]) }
+    }
+
+    @Test func listShowsButtonsAndDevices() async throws {
+        try await FakeDaemon.run { daemon in
+            let reply = ShakyAPI.BuzzersInterface.ListReply(
+                devices: [
+                    ShakyAPI.BuzzerDevice(
+                        path: "/dev/input/event30", name: "Buzz", identity: Self.buzz, kind: "buzz",
+                        keys: ["BTN_TRIGGER_HAPPY1"], lights: ["x::buzz1"], present: false)
+                ],
+                assignments: [
+                    ShakyAPI.ButtonAssignment(
+                        team: "Owls", device: Self.buzz, key: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1")
+                ],
+                joining: ["Foxes"])
+            daemon.answer("Buzzers.List", with: .reply(encoding: reply))
+            let outcome = await shaky(daemon, ["buzzers"])
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(
+                outcome.output == """
+                    Team  Key                 Device
+                    Owls  BTN_TRIGGER_HAPPY1  pci-0000:00:14.0-usb-0:2:1.0  not plugged in
+
+                    Device              Kind  Name  Identity
+                    /dev/input/event30  buzz  Buzz  pci-0000:00:14.0-usb-0:2:1.0  gone
+
+                    Joining: Foxes to press.
+
+                    """)
+            let json = await shaky(daemon, ["buzzers", "--json"])
+            let decoded = try JSONDecoder().decode(
+                ShakyAPI.BuzzersInterface.ListReply.self, from: Data(json.output.utf8))
+            #expect(decoded == reply)
+        }
+    }
+
+    @Test func joinAsksEachTeamAndStopsWhenAllPressed() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Buzzers.Join", with: .reply(encoding: ShakyAPI.BuzzersInterface.JoinReply(teams: ["Owls", "Foxes"])))
+            daemon.answer(
+                "Buzzers.Watch",
+                with: .events(
+                    [
+                        Self.event(.joinAsking, team: "Owls"),
+                        Self.event(.joined, team: "Owls", keyName: "BTN_TRIGGER_HAPPY6"),
+                        Self.event(.joinAsking, team: "Foxes"),
+                        Self.event(.joined, team: "Foxes", keyName: "BTN_TRIGGER_HAPPY1"),
+                    ], end: false))
+            let outcome = await shaky(daemon, ["buzzers", "join"])
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(
+                outcome.output == """
+                    Owls: press your button.
+                    Owls: BTN_TRIGGER_HAPPY6 on \(Self.buzz).
+                    Foxes: press your button.
+                    Foxes: BTN_TRIGGER_HAPPY1 on \(Self.buzz).
+
+                    """)
+            #expect(daemon.calls.map(\.method) == ["io.shakywords.Buzzers.Join", "io.shakywords.Buzzers.Watch"])
+        }
+    }
+
+    @Test func assignAndClearSayWhatChanged() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Buzzers.Assign",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.AssignReply(
+                        assignment: ShakyAPI.ButtonAssignment(
+                            team: "Owls", device: "kbd", key: 57, keyName: "KEY_SPACE"))))
+            daemon.answer("Buzzers.Clear", with: .reply(encoding: ShakyAPI.BuzzersInterface.ClearReply(cleared: 3)))
+            let assign = await shaky(daemon, ["buzzers", "assign", "Owls", "kbd", "space"])
+            #expect(assign.status == 0, "\(assign)")
+            #expect(assign.output == "Owls: KEY_SPACE on kbd.\n")
+            let clear = await shaky(daemon, ["buzzers", "clear"])
+            #expect(clear.output == "Released 3 buttons.\n")
+            #expect(
+                daemon.calls == [
+                    .init("Buzzers.Assign", ["team": "Owls", "device": "kbd", "key": "space"]),
+                    .init("Buzzers.Clear", [:]),
+                ])
+        }
+    }
+
+    @Test func anUnknownKeyIsARefusal() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Buzzers.Assign", with: .error("io.shakywords.Buzzers.UnknownKey", ["key": "KEY_Q"]))
+            let outcome = await shaky(daemon, ["buzzers", "assign", "Owls", "kbd", "KEY_Q"])
+            #expect(outcome.status == 1, "\(outcome)")
+        }
+    }
+}

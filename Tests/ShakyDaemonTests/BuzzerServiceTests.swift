@@ -1,0 +1,222 @@
+import Foundation
+import Logging
+import ShakyCore
+import ShakyDaemon
+import ShakyDrivers
+import ShakyProtocol
+import ShakyStore
+import ShakyTesting
+import Testing
+import TriviaEngine
+
+/// Buttons to buzzes: press to join, assignments kept, lights in the team's colour, unplug and replug.
+@Suite(.serialized)
+struct BuzzerServiceTests {
+    struct Harness {
+        let database: AppDatabase
+        let clock: ManualClock
+        let runtime: GameRuntime
+        let service: BuzzerService
+        let folder: TemporaryDirectory
+        let buzz: BuzzerCandidate
+        let bar: BuzzerCandidate
+    }
+
+    static let buzzIdentity = "pci-0000:00:14.0-usb-0:2:1.0"
+    static let barIdentity = "bluetooth-dualsense"
+
+    /// A light emulated as sysfs attribute files in a temporary folder.
+    static func makeLight(
+        in folder: TemporaryDirectory, name: String, slot: Int?, multicolour: Bool
+    ) throws
+        -> BuzzerLight
+    {
+        let path = folder.appending(name)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try "0\n".write(toFile: path + "/brightness", atomically: false, encoding: .utf8)
+        try (multicolour ? "255\n" : "1\n").write(toFile: path + "/max_brightness", atomically: false, encoding: .utf8)
+        if multicolour {
+            try "red green blue\n".write(toFile: path + "/multi_index", atomically: false, encoding: .utf8)
+            try "0 0 0\n".write(toFile: path + "/multi_intensity", atomically: false, encoding: .utf8)
+        }
+        return BuzzerLight(path: path, name: name, isMulticolour: multicolour, slot: slot)
+    }
+
+    static func harness(teams: [String] = ["Owls", "Foxes"]) async throws -> Harness {
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Quiz")
+        for (text, answer) in [("Largest ocean?", "Pacific"), ("Tallest animal?", "Giraffe")] {
+            try database.addQuestion(Question(text: text, answer: answer, difficulty: .easy), toPack: "Quiz")
+        }
+        let clock = ManualClock()
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(clock), sound: RecordingSoundPlayer(), logger: logger)
+        _ = try await runtime.newGame(NewGameRequest(teams: teams, questionCount: 2, seed: 3))
+        let folder = try TemporaryDirectory(prefix: "buzzer-leds")
+        let buzzLights = try (1...4).map { handset in
+            try makeLight(in: folder, name: "0003:054C:0002.0001::buzz\(handset)", slot: handset, multicolour: false)
+        }
+        let buzz = BuzzerCandidate(
+            devicePath: "/dev/input/event30", name: "Buzz", identity: buzzIdentity, kind: .buzz,
+            keys: Array(0x2c0..<0x2d4), lights: buzzLights)
+        let barLight = try makeLight(in: folder, name: "input40:rgb:indicator", slot: nil, multicolour: true)
+        let bar = BuzzerCandidate(
+            devicePath: "/dev/input/event40", name: "DualSense", identity: barIdentity, kind: .gamepad,
+            keys: [0x130, 0x131], lights: [barLight])
+        let service = BuzzerService(runtime: runtime, database: database, logger: logger)
+        await service.handle(.attached(buzz))
+        await service.handle(.attached(bar))
+        return Harness(
+            database: database, clock: clock, runtime: runtime, service: service, folder: folder, buzz: buzz, bar: bar)
+    }
+
+    static func press(
+        _ identity: String, key: Int, kernelMilliseconds: Int, age: Duration = .zero, path: String = "/dev/input/x"
+    ) -> ButtonPress {
+        ButtonPress(
+            button: ButtonID(device: identity, key: key), keyName: BuzzerKeys.name(key), devicePath: path,
+            kernelTime: .milliseconds(kernelMilliseconds), age: age)
+    }
+
+    static func read(_ path: String) -> String {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func pressToJoinGivesEachTeamTheFirstFreeButtonAndKeepsIt() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        var notices: [BuzzerNotice] = []
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        // Handset 2's buzz button, then handset 2 again (already taken), then the DualSense's cross.
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 2)]))
+        #expect(await harness.service.joining()?.asking == "Foxes")
+        await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 3)]))
+        #expect(await harness.service.joining() == nil, "joining ends when every team has a button")
+        continuation.finish()
+        for await notice in stream { notices.append(notice) }
+        #expect(
+            notices == [
+                .joinAsking(team: "Owls"),
+                .joined(team: "Owls", device: Self.buzzIdentity, keyName: "BTN_TRIGGER_HAPPY6"),
+                .joinAsking(team: "Foxes"), .joined(team: "Foxes", device: Self.barIdentity, keyName: "BTN_SOUTH"),
+            ])
+        let saved = try harness.database.buzzerAssignments()
+        #expect(saved.map(\.team) == ["Foxes", "Owls"])
+        #expect(saved.map(\.keyCode) == [0x130, 0x2c5])
+        // The joining team's light says its press was taken: handset 2's LED.
+        #expect(Self.read(harness.buzz.lights[1].path + "/brightness") == "1")
+    }
+
+    @Test func assignedButtonsBuzzInKernelOrderAndLightTheTeamUntilTheRoundEnds() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.barIdentity, keyCode: 0x130, keyName: "BTN_SOUTH", team: "Foxes"))
+        let (events, continuation) = AsyncStream.makeStream(of: RuntimeEvent.self)
+        await harness.runtime.setEventObserver { continuation.yield($0) }
+        try await harness.runtime.makeMove(.nextQuestion)
+        harness.clock.advance(by: .seconds(3))
+        // Read Owls first, but the Foxes' press is 5 ms older by the kernel's clock.
+        await harness.service.handle(
+            .pressed([
+                Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 9_005, age: .milliseconds(35)),
+                Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 9_000, age: .milliseconds(40)),
+                Self.press("unknown-device", key: 30, kernelMilliseconds: 8_000, age: .milliseconds(50)),
+            ]))
+        let status = try await harness.runtime.status()
+        #expect(status.phase == .answering(team: "Foxes"))
+        #expect(status.buzzOrder.map(\.team) == ["Foxes", "Owls"])
+        // Buzz times are the kernel's: 3 s − 40 ms after the question opened.
+        #expect(status.buzzOrder.first?.elapsed == .milliseconds(2_960), "\(status.buzzOrder)")
+        continuation.finish()
+        for await event in events { await harness.service.follow(event) }
+        #expect(Self.read(harness.bar.lights[0].path + "/brightness") == "255")
+        #expect(Self.read(harness.bar.lights[0].path + "/multi_intensity") == "0 64 255", "Foxes sit second: blue")
+        #expect(Self.read(harness.buzz.lights[0].path + "/brightness") == "1")
+        await harness.service.follow(.action(.answerRevealed(answer: "Pacific", winner: nil)))
+        #expect(Self.read(harness.bar.lights[0].path + "/brightness") == "0")
+        #expect(Self.read(harness.buzz.lights[0].path + "/brightness") == "0")
+    }
+
+    @Test func anUnpluggedDeviceKeepsItsTeamAndBuzzesAgainWhenBack() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2ca, keyName: "BTN_TRIGGER_HAPPY11", team: "Foxes"))
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
+        await harness.service.handle(.gone(identity: Self.buzzIdentity, devicePath: "/dev/input/event30"))
+        #expect(
+            await harness.service.knownDevices().first { $0.candidate.identity == Self.buzzIdentity }?.isPresent
+                == false)
+        try await harness.runtime.makeMove(.nextQuestion)
+        // Plugged into the same port again, it comes back as another node.
+        await harness.service.handle(.back(identity: Self.buzzIdentity, devicePath: "/dev/input/event35"))
+        await harness.service.handle(
+            .pressed([Self.press(Self.buzzIdentity, key: 0x2ca, kernelMilliseconds: 100, path: "/dev/input/event35")]))
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Foxes"])
+        continuation.finish()
+        var notices: [BuzzerNotice] = []
+        for await notice in stream { notices.append(notice) }
+        #expect(notices.first == .deviceGone(identity: Self.buzzIdentity, devicePath: "/dev/input/event30"))
+        #expect(notices.dropFirst().first == .deviceBack(identity: Self.buzzIdentity, devicePath: "/dev/input/event35"))
+        #expect(
+            await harness.service.knownDevices().first { $0.candidate.identity == Self.buzzIdentity }?.candidate
+                .devicePath == "/dev/input/event35")
+    }
+
+    @Test func anEarlyPressLocksOutOnlyWhenTheRuleIsOn() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
+        await harness.runtime.setEarlyPressLockout(.seconds(2))
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 10)]))
+        try await harness.runtime.makeMove(.nextQuestion)
+        harness.clock.advance(by: .seconds(1))
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 1010)]))
+        #expect(try await harness.runtime.status().buzzOrder.isEmpty)
+        harness.clock.advance(by: .seconds(1))
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 2010)]))
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Owls"])
+        continuation.finish()
+        var outcomes: [PressOutcome] = []
+        for await case .pressed(_, _, _, let outcome, _) in stream { outcomes.append(outcome) }
+        #expect(outcomes == [.lockedOut(until: .seconds(2)), .lockedOut(until: .seconds(2)), .buzzed(order: 1)])
+    }
+}
+
+extension BuzzerServiceTests {
+    @Test func aGpioLedLabelledForTheTeamsSeatLightsWhenItBuzzes() async throws {
+        let folder = try TemporaryDirectory(prefix: "buzzer-team-leds")
+        defer { folder.remove() }
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Quiz")
+        try database.addQuestion(Question(text: "Largest ocean?", answer: "Pacific", difficulty: .easy), toPack: "Quiz")
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(), logger: logger)
+        _ = try await runtime.newGame(
+            NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 1, seed: 3))
+        let seats = try (1...2).map { seat in
+            try Self.makeLight(in: folder, name: "team\(seat):green:shaky-team\(seat)", slot: seat, multicolour: false)
+        }
+        let service = BuzzerService(runtime: runtime, database: database, teamLights: seats, logger: logger)
+        try await runtime.makeMove(.nextQuestion)
+        await service.follow(
+            .action(.buzzed(team: "Foxes", order: 1, elapsed: .seconds(1), indicationRemaining: .seconds(20))))
+        #expect(Self.read(seats[1].path + "/brightness") == "1", "Foxes sit second")
+        #expect(Self.read(seats[0].path + "/brightness") == "0")
+        await service.follow(
+            .action(.gameOver(GameResult(teams: [], questionsPlayed: 1, questionCount: 1, endedEarly: false))))
+        #expect(Self.read(seats[1].path + "/brightness") == "0")
+    }
+}

@@ -1,0 +1,151 @@
+import ShakyCore
+import ShakyDaemon
+import ShakyDrivers
+import ShakyProtocol
+import ShakyTesting
+import Testing
+import Varlink
+
+/// `io.shakywords.Buzzers`: press to join, assign, list, clear and watch, in process and over the socket.
+@Suite("Buzzers over the interface")
+struct BuzzersInterfaceTests {
+    static let buzz = BuzzerCandidate(
+        devicePath: "/dev/input/event30", name: "Logitech Logitech Buzz(tm) Controller V1",
+        identity: "pci-0000:00:14.0-usb-0:2:1.0", kind: .buzz, keys: Array(0x2c0..<0x2d4))
+
+    static func press(key: Int, kernelMilliseconds: Int) -> BuzzerDeviceEvent {
+        .pressed([
+            ButtonPress(
+                button: ButtonID(device: buzz.identity, key: key), keyName: BuzzerKeys.name(key),
+                devicePath: buzz.devicePath, kernelTime: .milliseconds(kernelMilliseconds), age: .zero)
+        ])
+    }
+
+    @Test(
+        "Teams join by pressing, the list shows them, Assign and Clear change them", arguments: TestDaemon.Mode.allCases
+    )
+    func joinAssignListClear(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            let noTeams = try await client.callError("io.shakywords.Buzzers.Join")
+            #expect(noTeams.name == "io.shakywords.Buzzers.NoTeams")
+            try await PartyPack.create(on: client)
+            try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let buzzers = client.daemon.buzzers
+            await buzzers.handle(.attached(Self.buzz))
+            let joined = try await client.call(
+                "io.shakywords.Buzzers.Join", as: ShakyAPI.BuzzersInterface.JoinReply.self)
+            #expect(joined.teams == ["Owls", "Foxes"])
+            await buzzers.handle(Self.press(key: 0x2c5, kernelMilliseconds: 10))
+            await buzzers.handle(Self.press(key: 0x2c0, kernelMilliseconds: 20))
+
+            let list = try await client.call("io.shakywords.Buzzers.List", as: ShakyAPI.BuzzersInterface.ListReply.self)
+            #expect(list.joining.isEmpty)
+            #expect(list.devices.map(\.kind) == ["buzz"])
+            #expect(list.devices.first?.keys.first == "BTN_TRIGGER_HAPPY1")
+            #expect(
+                list.assignments == [
+                    ShakyAPI.ButtonAssignment(
+                        team: "Foxes", device: Self.buzz.identity, key: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1"),
+                    ShakyAPI.ButtonAssignment(
+                        team: "Owls", device: Self.buzz.identity, key: 0x2c5, keyName: "BTN_TRIGGER_HAPPY6"),
+                ])
+
+            // Assign by device node and key name; the Buzz! has no KEY_A.
+            let assigned = try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Owls", "device": "/dev/input/event30", "key": "btn_trigger_happy11"],
+                as: ShakyAPI.BuzzersInterface.AssignReply.self)
+            #expect(assigned.assignment.key == 0x2ca)
+            let unknownKey = try await client.callError(
+                "io.shakywords.Buzzers.Assign", ["team": "Owls", "device": "/dev/input/event30", "key": "KEY_A"])
+            #expect(unknownKey.name == "io.shakywords.Buzzers.UnknownKey")
+            let unknownDevice = try await client.callError(
+                "io.shakywords.Buzzers.Assign", ["team": "Owls", "device": "/dev/input/event99", "key": "KEY_A"])
+            #expect(unknownDevice.name == "io.shakywords.Buzzers.UnknownDevice")
+
+            let cleared = try await client.call(
+                "io.shakywords.Buzzers.Clear", ["team": "owls"], as: ShakyAPI.BuzzersInterface.ClearReply.self)
+            #expect(cleared.cleared == 2)
+            let rest = try await client.call("io.shakywords.Buzzers.List", as: ShakyAPI.BuzzersInterface.ListReply.self)
+            #expect(rest.assignments.map(\.team) == ["Foxes"])
+        }
+    }
+
+    @Test("Watch reports presses with their kernel time and outcome, and devices going and coming back")
+    func watchReportsPressesAndDevices() async throws {
+        try await TestDaemon.run(.socket) { client in
+            try await PartyPack.create(on: client)
+            try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let buzzers = client.daemon.buzzers
+            await buzzers.handle(.attached(Self.buzz))
+            try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Foxes", "device": .string(Self.buzz.identity), "key": "BTN_TRIGGER_HAPPY1"])
+            let connection = try await client.connect()
+            let events = try await ShakyAPI.BuzzersInterface.Client(connection).watch()
+            var iterator = events.makeAsyncIterator()
+            try await client.game("Next")
+            // The watcher is attached once the daemon has read the call: wait (bounded) for it.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await buzzers.watcherCount == 0, ContinuousClock.now < deadline { await Task.yield() }
+            #expect(await buzzers.watcherCount == 1)
+            await buzzers.handle(Self.press(key: 0x2c0, kernelMilliseconds: 5_123))
+            await buzzers.handle(.gone(identity: Self.buzz.identity, devicePath: Self.buzz.devicePath))
+            await buzzers.handle(.back(identity: Self.buzz.identity, devicePath: "/dev/input/event31"))
+            var seen: [ShakyAPI.BuzzerEvent] = []
+            while seen.count < 3, let reply = try await iterator.next() { seen.append(reply.event) }
+            #expect(seen.map(\.kind) == [.pressed, .deviceGone, .deviceBack])
+            #expect(seen.first?.team == "Foxes")
+            #expect(seen.first?.outcome == "buzzed")
+            #expect(seen.first?.order == 1)
+            #expect(seen.first?.kernelTime == 5.123)
+            #expect(seen.last?.path == "/dev/input/event31")
+            await connection.close()
+        }
+    }
+
+    @Test("Game.Watch reports the buttons too: a lock-out, a buzz after its buzz event, devices going and back")
+    func gameWatchReportsButtons() async throws {
+        try await TestDaemon.run(.socket) { client in
+            try await PartyPack.create(on: client)
+            try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let daemon = client.daemon
+            await daemon.runtime.setEarlyPressLockout(.seconds(2))
+            await daemon.buzzers.handle(.attached(Self.buzz))
+            try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Foxes", "device": .string(Self.buzz.identity), "key": "BTN_TRIGGER_HAPPY1"])
+            try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Owls", "device": .string(Self.buzz.identity), "key": "BTN_TRIGGER_HAPPY6"])
+            let connection = try await client.connect()
+            let events = try await ShakyAPI.GameInterface.Client(connection).watch()
+            var iterator = events.makeAsyncIterator()
+            // The first event is the state: the watcher is attached from then on.
+            #expect(try await iterator.next()?.event.kind == .state)
+            // Owls press before the question opens; the Foxes buzz once it is open.
+            await daemon.buzzers.handle(Self.press(key: 0x2c5, kernelMilliseconds: 1_000))
+            try await client.game("Next")
+            await daemon.buzzers.handle(Self.press(key: 0x2c0, kernelMilliseconds: 9_250))
+            await daemon.buzzers.handle(.gone(identity: Self.buzz.identity, devicePath: Self.buzz.devicePath))
+            await daemon.buzzers.handle(.back(identity: Self.buzz.identity, devicePath: "/dev/input/event31"))
+            var seen: [ShakyAPI.Event] = []
+            while seen.filter({ $0.kind == .buzzer }).count < 4, let reply = try await iterator.next() {
+                if reply.event.kind == .buzzer || reply.event.kind == .buzz { seen.append(reply.event) }
+            }
+            let buttons = seen.compactMap(\.buzzer)
+            #expect(buttons.map(\.kind) == [.pressed, .pressed, .deviceGone, .deviceBack])
+            #expect(buttons.first?.team == "Owls")
+            #expect(buttons.first?.outcome == "lockedOut")
+            #expect(buttons.first?.lockedFor == 2)
+            #expect(buttons.first?.kernelTime == 1)
+            #expect(buttons.dropFirst().first?.team == "Foxes")
+            #expect(buttons.dropFirst().first?.outcome == "buzzed")
+            #expect(buttons.dropFirst().first?.kernelTime == 9.25)
+            #expect(buttons.last?.path == "/dev/input/event31")
+            // The buzz comes first, then the press that made it.
+            #expect(seen.map(\.kind) == [.buzzer, .buzz, .buzzer, .buzzer, .buzzer])
+            await connection.close()
+        }
+    }
+}

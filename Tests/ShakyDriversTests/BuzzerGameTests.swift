@@ -1,0 +1,130 @@
+import Foundation
+import ShakyProtocol
+import ShakyStore
+import ShakyTesting
+import Testing
+
+/// A whole game played on emulated buttons and a trace's shake, against the real `shakyd serve` under umockdev.
+@Suite(.serialized)
+struct BuzzerGameTests {
+    /// One shake along x, 0.2 s after the sensor starts (when the question opens), then rest: the hint comes
+    /// well before the buttons' next pair of presses (every 6 s, see game-event30.events).
+    static func shakeTrace() -> String {
+        var lines = ["# device: synthetic shake", "# rate: 100", "t,x,y,z"]
+        for index in 0..<300 {
+            let time = Double(index) / 100
+            let x = time >= 0.2 && time < 1.2 ? 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - 0.2)) : 0
+            lines.append(String(format: "%.2f,%.4f,0.0000,9.8100", time, x))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func buttonsAndAShakePlayAGameToTheRightScoreboard() async throws {
+        let folder = try UmockdevHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("shake.csv")
+        try Self.shakeTrace().write(to: trace, atomically: true, encoding: .utf8)
+        // shakyd runs inside umockdev's emulated /sys and /dev with the buzzer devices and their event files.
+        let nodes = [30, 31, 32, 33, 34].flatMap { node in
+            ["-i", "/dev/input/event\(node)=\(UmockdevHarness.fixture("buzzer-event\(node).ioctl"))"]
+        }
+        let events = [30, 31].flatMap { node in
+            ["-e", "/dev/input/event\(node)=\(UmockdevHarness.fixture("game-event\(node).events"))"]
+        }
+        let wrapper = folder.appendingPathComponent("shakyd-in-umockdev")
+        let command =
+            [try UmockdevHarness.umockdevRun(), "-d", UmockdevHarness.fixture("buzzers.umockdev")] + nodes + events
+            + ["--", try UmockdevHarness.shakyd()]
+        try ("#!/bin/sh\nexec " + command.map { "'\($0)'" }.joined(separator: " ") + " \"$@\"\n").write(
+            to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+
+        let daemon = try DaemonProcess(
+            arguments: ["--input", "trace:\(trace.path)", "--buzzers", "auto", "--log-level", "debug"],
+            executable: wrapper)
+        defer { Task { await daemon.removeFiles() } }
+        // The teams' buttons, as a previous game's press-to-join left them.
+        do {
+            let database = try AppDatabase.open(path: daemon.databasePath, builtinPacks: .skip)
+            try database.assignBuzzer(
+                BuzzerAssignment(
+                    device: "pci-0000:00:14.0-usb-0:2:1.0", keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls")
+            )
+            try database.assignBuzzer(
+                BuzzerAssignment(
+                    device: "pci-0000:00:14.0-usb-0:3:1.0", keyCode: 0x120, keyName: "BTN_TRIGGER", team: "Foxes"))
+        }
+        try await daemon.start()
+        let client = DaemonProcess.GameClient(try await daemon.connect())
+        try await client.createPack(
+            "Buttons",
+            questions: [ShakyAPI.Question(text: "Which animal has a trunk?", answer: "Elephant", difficulty: .easy)])
+        let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
+        _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
+        _ = try await client.new(
+            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
+        // Open the question just after a pair of presses, which come before it and are ignored: the next pair
+        // comes 6 s later, long after the trace's shake (0.2 s into the question) has given its hint.
+        let buzzerEvents = try await ShakyAPI.BuzzersInterface.Client(try await daemon.connect()).watch()
+        let early = try await Self.first(of: buzzerEvents, within: .seconds(30)) { event in
+            event.kind == .pressed && event.team == "Owls"
+        }
+        #expect(early?.outcome == "early", "a press before the question opens is ignored; log:\n\(daemon.log())")
+        _ = try await client.next()
+
+        let hint = try await watch.next(within: .seconds(15)) { $0.kind == .hint }
+        #expect(hint?.source == "shake", "no hint from the trace's shake; the log:\n\(daemon.log())")
+        let up = try await watch.next(within: .seconds(40)) { $0.kind == .teamUp }
+        #expect(
+            up?.team == "Foxes", "the arcade button went down 300 ms before the Buzz! handset; log:\n\(daemon.log())")
+        let status = try await client.status()
+        #expect(status.buzzes.map(\.team) == ["Foxes", "Owls"])
+        #expect(status.hintsUsed == 1)
+        let reply = try await client.answer(team: "Foxes", answer: "elephant")
+        #expect(reply.correct)
+        _ = try await client.next()
+        let final = try await client.status()
+        #expect(final.phase == .gameOver)
+        #expect(final.teams.map(\.name) == ["Owls", "Foxes"])
+        #expect(final.teams.map(\.score) == [0, 8], "10 points less one hint's 2")
+        watch.cancel()
+        await client.transport.close()
+        // umockdev-run does not pass SIGTERM on: stop shakyd itself, then umockdev-run exits with its status.
+        let wrapperProcess = try #require(daemon.processID)
+        for child in Self.children(of: wrapperProcess) { kill(child, SIGTERM) }
+        #expect(await daemon.terminate() == .exited(0), "\(daemon.log())")
+    }
+
+    /// The first event of `events` that `matches`, or `nil` when none comes within `patience`.
+    static func first(
+        of events: AsyncThrowingStream<ShakyAPI.BuzzersInterface.WatchReply, any Error>, within patience: Duration,
+        where matches: @escaping @Sendable (ShakyAPI.BuzzerEvent) -> Bool
+    ) async throws -> ShakyAPI.BuzzerEvent? {
+        try await withThrowingTaskGroup(of: ShakyAPI.BuzzerEvent?.self) { group in
+            group.addTask {
+                for try await reply in events where matches(reply.event) { return reply.event }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: patience)
+                return nil
+            }
+            let found = try await group.next() ?? nil
+            group.cancelAll()
+            return found
+        }
+    }
+
+    /// The processes whose parent is `parent`, from /proc.
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let afterName = stat.range(of: ") ", options: .backwards)
+            else { return nil }
+            let fields = stat[afterName.upperBound...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import ShakyStore
+
+/// Button assignments kept per device identity and key, across games and restarts.
+struct BuzzerAssignmentTests {
+    private let buzz = "pci-0000:00:14.0-usb-0:2:1.0"
+
+    @Test func assignmentsSurviveReopeningTheDatabase() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shaky.sqlite").path
+        do {
+            let database = try AppDatabase.open(path: path, builtinPacks: .skip)
+            try database.assignBuzzer(
+                BuzzerAssignment(device: buzz, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: " Owls "))
+            try database.assignBuzzer(
+                BuzzerAssignment(device: buzz, keyCode: 0x2c5, keyName: "BTN_TRIGGER_HAPPY6", team: "Foxes"))
+        }
+        let reopened = try AppDatabase.open(path: path, builtinPacks: .skip)
+        let assignments = try reopened.buzzerAssignments()
+        #expect(assignments.map(\.team) == ["Foxes", "Owls"])
+        #expect(assignments.map(\.teamKey) == ["foxes", "owls"])
+        #expect(assignments.map(\.keyCode) == [0x2c5, 0x2c0])
+    }
+
+    @Test func aButtonBelongsToOneTeamAndJoiningReplacesATeamsButtons() throws {
+        let database = try AppDatabase.inMemory()
+        try database.assignBuzzer(BuzzerAssignment(device: buzz, keyCode: 0x2c0, keyName: "A", team: "Owls"))
+        try database.assignBuzzer(BuzzerAssignment(device: buzz, keyCode: 0x2c0, keyName: "A", team: "Foxes"))
+        #expect(try database.buzzerAssignments().map(\.team) == ["Foxes"])
+        try database.assignBuzzer(BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "KEY_A", team: "Foxes"))
+        #expect(try database.buzzerAssignments().count == 2, "assign adds a button to a team")
+        try database.assignBuzzer(
+            BuzzerAssignment(device: "kbd", keyCode: 48, keyName: "KEY_B", team: "FOXES"), replacingTeamButtons: true)
+        #expect(try database.buzzerAssignments().map(\.keyCode) == [48])
+    }
+
+    @Test func clearingOneTeamOrAll() throws {
+        let database = try AppDatabase.inMemory()
+        for (key, team) in [(30, "Owls"), (48, "Foxes"), (46, "Bears")] {
+            try database.assignBuzzer(BuzzerAssignment(device: "kbd", keyCode: key, keyName: "K", team: team))
+        }
+        #expect(try database.clearBuzzerAssignments(team: "owls") == 1)
+        #expect(try database.buzzerAssignments().map(\.team) == ["Bears", "Foxes"])
+        #expect(try database.clearBuzzerAssignments() == 2)
+        #expect(try database.buzzerAssignments().isEmpty)
+    }
+
+    @Test func badAssignmentsAreRefusedWithAReason() throws {
+        let database = try AppDatabase.inMemory()
+        #expect(throws: BuzzerAssignmentError.self) {
+            try database.assignBuzzer(BuzzerAssignment(device: "", keyCode: 30, keyName: "K", team: "Owls"))
+        }
+        #expect(throws: BuzzerAssignmentError.self) {
+            try database.assignBuzzer(BuzzerAssignment(device: "kbd", keyCode: 9999, keyName: "K", team: "Owls"))
+        }
+        #expect(throws: BuzzerAssignmentError.self) {
+            try database.assignBuzzer(BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "K", team: "  "))
+        }
+    }
+}
+
+extension BuzzerAssignmentTests {
+    @Test func theCommittedVersionOneDatabaseTakesAssignmentsAfterUpgrading() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("v1.sqlite").path
+        try FileManager.default.copyItem(
+            atPath: StoreFixtures.fixturesFolder.appendingPathComponent("v1.sqlite").path, toPath: path)
+        let database = try AppDatabase.open(path: path, builtinPacks: .skip)
+        #expect(try database.buzzerAssignments().isEmpty)
+        try database.assignBuzzer(
+            BuzzerAssignment(device: buzz, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
+        #expect(try database.buzzerAssignments().map(\.team) == ["Owls"])
+        #expect(try database.loadSnapshot() != nil, "the saved game is still there")
+    }
+}
