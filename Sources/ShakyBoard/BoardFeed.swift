@@ -1,6 +1,6 @@
 import ShakyProtocol
 
-/// Keeps a ``BoardModel`` up to date from the daemon: watches the game, reads the sensor and sound state,
+/// Keeps a ``BoardModel`` up to date from the daemon: watches the game, reads the sensor, sound and buttons,
 /// and when the daemon goes away marks the board "reconnecting" and tries again with backoff, forever
 /// (until its task is cancelled).
 ///
@@ -11,7 +11,7 @@ public struct BoardFeed: Sendable {
     public var socketPath: String?
     /// The waits between tries.
     public var backoff: ReconnectBackoff
-    /// How often the sound setting and the sensor are read again (`Watch` does not report them).
+    /// How often the sound setting, the sensor and the buttons are read again (`Watch` does not report all of it).
     public var settingsInterval: Duration
     /// The board's clock: time since it started.
     public var now: @Sendable () -> Duration
@@ -84,6 +84,10 @@ public struct BoardFeed: Sendable {
         }
         if let settings = try? await client.settings.get() {
             model.update { $0.apply(settings: settings) }
+        }
+        // `Watch` reports joins but not clears or assignments made by hand: read them all again.
+        if let buzzers = try? await client.buzzers.list() {
+            model.update { $0.apply(buzzers: buzzers) }
         }
     }
 }

@@ -171,7 +171,11 @@ public enum BoardLayout {
     private static func ready(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
         var lines = ["Get ready!"]
         for (index, team) in state.teams.enumerated() {
-            lines.append("\(TeamMark(index: index).symbol) \(team.name)")
+            var line = "\(TeamMark(index: index).symbol) \(team.name)"
+            if state.knowsButtons {
+                line += " · " + (state.buttonWords(team: team.name) ?? "press your button to join")
+            }
+            lines.append(line)
         }
         lines.append("The host opens the first question:  shaky next")
         title(lines, on: &screen, in: area, teamLines: 1..<(1 + state.teams.count))

@@ -1,7 +1,7 @@
 import ShakyProtocol
 
-// The one place the board reads the wire: `Watch` events, `Sensor.Status` and `Settings.Get` replies become
-// board state. Everything else in the board speaks `BoardState`.
+// The one place the board reads the wire: `Watch` events and `Sensor.Status`, `Settings.Get` and `Buzzers.List`
+// replies become board state. Everything else in the board speaks `BoardState`.
 
 extension BoardState {
     /// Applies one `Watch` event that arrived at board time `now`.
@@ -100,7 +100,39 @@ extension BoardState {
         case .sensor:
             isSensorGone = event.sensorPresent == false
         case .buzzer:
-            // The buzz itself arrives as its own `buzz` event; the board draws nothing else of the buttons yet.
+            // The buzz itself arrives as its own `buzz` event; here only joins and devices going and coming back.
+            if let buzzer = event.buzzer { apply(buzzer) }
+        }
+    }
+
+    /// Applies a `Buzzers.List` reply: every assignment and device, replacing what was known.
+    public mutating func apply(buzzers: ShakyAPI.BuzzersInterface.ListReply) {
+        var devices: [String: ButtonDevice] = [:]
+        for device in buzzers.devices {
+            devices[device.identity] = ButtonDevice(name: device.name, kind: device.kind, isPresent: device.present)
+        }
+        buttonDevices = devices
+        var assigned: [String: Button] = [:]
+        for assignment in buzzers.assignments {
+            assigned[assignment.team] = Button(device: assignment.device, keyName: assignment.keyName)
+        }
+        buttons = assigned
+    }
+
+    private mutating func apply(_ buzzer: ShakyAPI.ButtonEvent) {
+        switch buzzer.kind {
+        case .joined:
+            guard let team = buzzer.team, let device = buzzer.device, let keyName = buzzer.keyName else { return }
+            // A button has one team: whoever held it before lost it to this join.
+            for (other, button) in buttons where button.device == device && button.keyName == keyName {
+                buttons[other] = nil
+            }
+            buttons[team] = Button(device: device, keyName: keyName)
+            if buttonDevices[device] == nil { buttonDevices[device] = ButtonDevice() }
+        case .deviceGone, .deviceBack:
+            guard let device = buzzer.device else { return }
+            buttonDevices[device, default: ButtonDevice()].isPresent = buzzer.kind == .deviceBack
+        case .joinAsking, .pressed:
             break
         }
     }

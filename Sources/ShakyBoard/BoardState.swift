@@ -159,6 +159,37 @@ public struct BoardState: Equatable, Sendable {
         }
     }
 
+    /// A team's button: a key on a buzzer device, by the device's stable identity.
+    public struct Button: Equatable, Sendable {
+        /// The device's identity (udev `ID_PATH` or `ID_SERIAL`).
+        public var device: String
+        /// The key's kernel name (`KEY_A`, `BTN_TRIGGER_HAPPY6`).
+        public var keyName: String
+
+        /// Creates a button.
+        public init(device: String, keyName: String) {
+            self.device = device
+            self.keyName = keyName
+        }
+    }
+
+    /// A buzzer device the daemon has seen.
+    public struct ButtonDevice: Equatable, Sendable {
+        /// The kernel's name for it, when known.
+        public var name: String?
+        /// What it is: `buzz`, `keyboard`, `arcade`, `gamepad`, `gpio-keys` or `buttons`, when known.
+        public var kind: String?
+        /// Whether it is plugged in.
+        public var isPresent: Bool
+
+        /// Creates a device.
+        public init(name: String? = nil, kind: String? = nil, isPresent: Bool = true) {
+            self.name = name
+            self.kind = kind
+            self.isPresent = isPresent
+        }
+    }
+
     /// The link to the daemon.
     public var connection: Connection = .connecting
     /// Where the game is.
@@ -203,6 +234,10 @@ public struct BoardState: Equatable, Sendable {
     public var isSensorGone = false
     /// Whether the daemon's sound is off.
     public var isSoundSilent = false
+    /// The teams' buttons, by team name.
+    public var buttons: [String: Button] = [:]
+    /// The buzzer devices the daemon has seen, by identity.
+    public var buttonDevices: [String: ButtonDevice] = [:]
 
     /// A board with nothing known yet.
     public init() {}
@@ -216,11 +251,11 @@ public struct BoardState: Equatable, Sendable {
         return now >= hintedAt && now - hintedAt < Self.hintHighlight
     }
 
-    /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound).
+    /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons).
     mutating func clearGame() {
-        let kept = (connection, isSensorGone, isSoundSilent)
+        let kept = (connection, isSensorGone, isSoundSilent, buttons, buttonDevices)
         self = BoardState()
-        (connection, isSensorGone, isSoundSilent) = kept
+        (connection, isSensorGone, isSoundSilent, buttons, buttonDevices) = kept
     }
 
     /// Forgets the open question's buzzes, answers and hint, for a new question.

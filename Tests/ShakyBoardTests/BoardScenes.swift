@@ -31,7 +31,8 @@ enum BoardScenes {
 
     static var all: [(name: String, state: BoardState)] {
         [
-            ("waiting", waiting), ("ready", ready), ("question-open", questionOpen), ("hint", hint),
+            ("waiting", waiting), ("ready", ready), ("ready-buttons", readyButtons), ("question-open", questionOpen),
+            ("hint", hint),
             ("buzzes", buzzes), ("judged", judged), ("answer", answer), ("game-over", gameOver),
             ("notices", notices), ("wide-letters", wideLetters), ("eight-teams", eightTeamsOpen),
         ]
@@ -48,6 +49,23 @@ enum BoardScenes {
         state.phase = .ready
         state.questionCount = 10
         state.teams = teams.map { BoardState.Team(name: $0.name) }
+        return state
+    }
+
+    /// The ready screen while teams join: a Buzz! handset, a keyboard key, an unplugged arcade button and a
+    /// team still to press.
+    static var readyButtons: BoardState {
+        var state = ready
+        state.buttonDevices = [
+            "usb-buzz": BoardState.ButtonDevice(name: "Logitech Buzz(tm) Controller V1", kind: "buzz"),
+            "usb-kbd": BoardState.ButtonDevice(name: "USB Keyboard", kind: "keyboard"),
+            "usb-arcade": BoardState.ButtonDevice(name: "DragonRise Arcade Encoder", kind: "arcade", isPresent: false),
+        ]
+        state.buttons = [
+            "Owls": BoardState.Button(device: "usb-buzz", keyName: "BTN_TRIGGER_HAPPY6"),
+            "Foxes": BoardState.Button(device: "usb-kbd", keyName: "KEY_A"),
+            "Cú Mèo": BoardState.Button(device: "usb-arcade", keyName: "BTN_TRIGGER"),
+        ]
         return state
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ShakyBoard
 
-/// `Watch` events, `Sensor.Status` and `Settings.Get` replies turned into board state.
+/// `Watch` events and `Sensor.Status`, `Settings.Get` and `Buzzers.List` replies turned into board state.
 @Suite("Board state from the daemon's events")
 struct BoardStateTests {
     static func tiles(_ text: String, fixed: Set<Int> = []) -> [ShakyAPI.Tile] {
@@ -184,6 +184,88 @@ struct BoardStateTests {
         back.sensorPresent = true
         state.apply(back, at: .zero)
         #expect(!state.isSensorGone)
+    }
+
+    static func buzzer(
+        _ kind: ShakyAPI.ButtonEvent.Kind, team: String? = nil, device: String, key: String? = nil
+    )
+        -> ShakyAPI.Event
+    {
+        var event = ShakyAPI.Event(kind: .buzzer)
+        event.buzzer = ShakyAPI.ButtonEvent(kind: kind, team: team, keyName: key, device: device)
+        return event
+    }
+
+    static let buttonList = ShakyAPI.BuzzersInterface.ListReply(
+        devices: [
+            ShakyAPI.BuzzerDevice(
+                path: "/dev/input/event5", name: "Logitech Buzz(tm) Controller V1", identity: "usb-buzz", kind: "buzz",
+                keys: [], lights: [], present: true),
+            ShakyAPI.BuzzerDevice(
+                path: "/dev/input/event3", name: "USB Keyboard", identity: "usb-kbd", kind: "keyboard", keys: [],
+                lights: [], present: true),
+        ],
+        assignments: [
+            ShakyAPI.ButtonAssignment(team: "Owls", device: "usb-buzz", key: 0x2c5, keyName: "BTN_TRIGGER_HAPPY6")
+        ],
+        joining: [])
+
+    @Test func theListNamesTheButtonsAndJoinsKeepThemCurrent() {
+        var state = BoardState()
+        state.apply(buzzers: Self.buttonList)
+        #expect(state.buttonWords(team: "Owls") == "Buzz! handset 2 (red)")
+        #expect(state.buttonWords(team: "Foxes") == nil)
+
+        state.apply(Self.buzzer(.joined, team: "Foxes", device: "usb-kbd", key: "KEY_A"), at: .zero)
+        #expect(state.buttonWords(team: "Foxes") == "keyboard: A")
+        // Taking a button another team had takes it from that team.
+        state.apply(Self.buzzer(.joined, team: "Yaks", device: "usb-kbd", key: "KEY_A"), at: .zero)
+        #expect(state.buttonWords(team: "Foxes") == nil)
+        #expect(state.buttonWords(team: "Yaks") == "keyboard: A")
+        // A device never listed still reads as words.
+        state.apply(Self.buzzer(.joined, team: "Bats", device: "gpio", key: "KEY_SPACE"), at: .zero)
+        #expect(state.buttonWords(team: "Bats") == "button: Space")
+        // Presses and a team asked to press change no button.
+        state.apply(Self.buzzer(.pressed, team: "Owls", device: "usb-kbd", key: "KEY_A"), at: .zero)
+        #expect(state.buttonWords(team: "Yaks") == "keyboard: A")
+    }
+
+    @Test func aClearSeenInTheNextListForgetsTheButton() {
+        var state = BoardState()
+        state.apply(buzzers: Self.buttonList)
+        var cleared = Self.buttonList
+        cleared.assignments = []
+        state.apply(buzzers: cleared)
+        #expect(state.buttons.isEmpty && state.buttonWords(team: "Owls") == nil)
+        #expect(state.knowsButtons)
+    }
+
+    @Test func aDeviceGoneMarksItsTeamsUnpluggedUntilItIsBack() {
+        var state = BoardState()
+        state.apply(buzzers: Self.buttonList)
+        state.apply(Self.buzzer(.deviceGone, device: "usb-buzz"), at: .zero)
+        #expect(state.buttonWords(team: "Owls") == "Buzz! handset 2 (red) (unplugged)")
+        // The buttons outlive the game being reset.
+        state.apply(ShakyAPI.Event(kind: .state), at: .zero)
+        #expect(state.buttonWords(team: "Owls") == "Buzz! handset 2 (red) (unplugged)")
+        state.apply(Self.buzzer(.deviceBack, device: "usb-buzz"), at: .zero)
+        #expect(state.buttonWords(team: "Owls") == "Buzz! handset 2 (red)")
+    }
+
+    @Test func theReadyScreenShowsEachTeamsButtonOrHowToJoin() {
+        var state = BoardState()
+        var status = ShakyAPI.Event(kind: .state)
+        status.status = ShakyAPI.State(
+            phase: .ready, paused: false, questionCount: 3, hintsUsed: 0, hintsLeft: 0,
+            teams: [ShakyAPI.TeamScore(name: "Owls", score: 0), ShakyAPI.TeamScore(name: "Foxes", score: 0)],
+            buzzes: [])
+        state.apply(status, at: .zero)
+        let before = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(!before.contains("press your button"))
+        state.apply(buzzers: Self.buttonList)
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("● Owls · Buzz! handset 2 (red)"))
+        #expect(text.contains("■ Foxes · press your button to join"))
     }
 
     @Test func theCountdownBarShrinksAndNeverTrapsOnStrangeTimes() {
