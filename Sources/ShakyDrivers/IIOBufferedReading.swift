@@ -45,6 +45,14 @@ final class IIOBufferedReading: AccelerometerReading {
     /// The most scans one `iio_buffer_refill` reads.
     static let scansPerRefill = 64
 
+    /// The scans the kernel gathers before it wakes the reader: a motion period's worth at `rate`, from 1 to a
+    /// refill. The rate is the device's own word (a sysfs attribute), so any value gives a valid count.
+    static func watermark(forRate rate: Double) -> Int {
+        let scans = rate * ReadPacing.motionPeriod
+        guard scans.isFinite, scans >= 1 else { return 1 }
+        return Int(min(scans, Double(scansPerRefill)).rounded(.down))
+    }
+
     /// Sets up `deviceID` and enables its buffer. Throws when any step fails (the polled driver is the fallback).
     init(deviceID: String, rate wantedRate: Double, udev: UdevDevice?) throws {
         let context = try IIOContext()
@@ -72,8 +80,8 @@ final class IIOBufferedReading: AccelerometerReading {
         timestampClock = IIOTimestampClock(clockName: device.attribute("current_timestamp_clock"))
         // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
         // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
-        let watermark = max(1, Int(((rate ?? wantedRate) * ReadPacing.motionPeriod).rounded(.down)))
-        _ = iio_device_buffer_attr_write(device.pointer, "watermark", "\(min(watermark, Self.scansPerRefill))")
+        let watermark = Self.watermark(forRate: rate ?? wantedRate)
+        _ = iio_device_buffer_attr_write(device.pointer, "watermark", "\(watermark)")
         let buffer = try IIOBuffer(device: device, scansPerRefill: Self.scansPerRefill)
         self.buffer = buffer
         try checkNegativeErrno(

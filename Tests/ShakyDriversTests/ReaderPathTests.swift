@@ -104,4 +104,13 @@ import Testing
         try "garbage\n".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: IIOSetupError.self) { _ = try file.read() }
     }
+
+    @Test("The buffer's watermark is a motion period's worth of scans for any rate a device reports, never a trap")
+    func watermarkForAnyReportedRate() {
+        #expect(IIOBufferedReading.watermark(forRate: 100) == Int((100 * ReadPacing.motionPeriod).rounded(.down)))
+        #expect(IIOBufferedReading.watermark(forRate: 1e300) == IIOBufferedReading.scansPerRefill)
+        #expect(IIOBufferedReading.watermark(forRate: .infinity) == 1)
+        #expect(IIOBufferedReading.watermark(forRate: .nan) == 1)
+        #expect(IIOBufferedReading.watermark(forRate: 0.5) == 1)
+    }
 }
