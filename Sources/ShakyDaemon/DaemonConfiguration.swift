@@ -36,6 +36,8 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
     public var earlyPressLockout: Double?
     /// `--grab-keyboards`: keep keyboards' presses from the console and desktop too (other buzzers always are).
     public var grabKeyboards: Bool?
+    /// `accelerometers:` (the file only): descriptions of input accelerometers shakyd does not know.
+    public var accelerometers: [AccelerometerDescription]? = nil
 
     /// Creates settings; `nil` means "not said here".
     public init(
@@ -80,7 +82,9 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
             sensitivity: overrides.sensitivity ?? sensitivity,
             buzzers: overrides.buzzers ?? buzzers,
             earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
-            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards)
+            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards
+        )
+        .describing(overrides.accelerometers ?? accelerometers)
     }
 }
 
@@ -133,16 +137,16 @@ extension DaemonSettings {
             throw ConfigurationFileError(
                 path: path, line: node.mark.map { $0.line }, problem: "expected `key: value` lines at the top level")
         }
-        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        let known = Set(CodingKeys.allCases.map(\.rawValue) + [accelerometersKey])
         for key in mapping.keys {
             guard let name = key.string, known.contains(name) else {
-                let list = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+                let list = (CodingKeys.allCases.map(\.rawValue) + [accelerometersKey]).joined(separator: ", ")
                 throw ConfigurationFileError(
                     path: path, line: key.mark.map { $0.line },
                     problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
             }
         }
-        let settings: DaemonSettings
+        var settings: DaemonSettings
         do {
             settings = try YAMLDecoder().decode(DaemonSettings.self, from: node)
         } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
@@ -156,6 +160,9 @@ extension DaemonSettings {
         if let problem = settings.problem {
             let line = mapping.first { $0.key.string == problem.key.rawValue }?.key.mark.map { $0.line }
             throw ConfigurationFileError(path: path, line: line, problem: problem.message)
+        }
+        if let list = mapping.first(where: { $0.key.string == accelerometersKey }) {
+            settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
     }
@@ -232,6 +239,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
         return .milliseconds(Int64((earlyPressLockoutSeconds * 1000).rounded()))
     }
 
+    /// The host's descriptions of input accelerometers shakyd does not know (the file's `accelerometers:`).
+    public var accelerometers: [AccelerometerDescription] = []
+
     /// Whether buzzer devices are read; throws when the setting is neither `auto` nor `none`.
     public func readsBuzzers() throws(DaemonStartError) -> Bool {
         switch buzzers {
@@ -258,5 +268,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
         buzzers = settings.buzzers ?? "auto"
         earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
         grabKeyboards = settings.grabKeyboards ?? false
+        accelerometers = settings.accelerometers ?? []
     }
 }

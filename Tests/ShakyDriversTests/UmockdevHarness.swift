@@ -114,7 +114,7 @@ extension UmockdevHarness {
     /// events start for `for` seconds, as a busy machine may.
     static func record(
         device: String, node: String, ioctl: String, events: String, input: String = "auto", duration: Double,
-        stall: (at: Double, for: Double)? = nil
+        stall: (at: Double, for: Double)? = nil, options: [String] = []
     ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -126,7 +126,7 @@ extension UmockdevHarness {
             ] + (stall.map { ["--stall", "\($0.at)", "\($0.for)"] } ?? []) + [
                 "--", try shakyd(), "record", "--input", input, "--rate", "100", "--output", output, "--duration",
                 "\(duration)",
-            ])
+            ] + options)
         guard outcome.status == 0 else {
             throw HarnessError("shakyd record exited with \(outcome.status): \(outcome.standardError)")
         }
