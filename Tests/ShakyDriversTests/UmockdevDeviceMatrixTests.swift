@@ -128,34 +128,37 @@ import Testing
         static let length = 3.6
     }
 
-    /// Records the device's motion with `shakyd record --input auto`.
+    /// How long a recording may last at most; each ends once the whole motion was read (see `record`).
+    static let recordingLimit = 30.0
+    /// How long a recording goes on after the last of the motion was delivered.
+    static let hold = 0.3
+
+    /// Records the device's motion with `shakyd record --input auto`. The motion starts once shakyd says it is
+    /// recording (or, for a buffer found silent, polling), and the recording ends a moment after the last of it was
+    /// delivered and read — no duration guessed for a machine that may be slow.
     static func record(
         _ device: Device
     ) async throws -> (
         samples: [AccelSample], metadata: TraceMetadata, log: String
     ) {
         let fixture = { (suffix: String) in UmockdevHarness.fixture("devices/\(device.fixture).\(suffix)") }
-        let duration = 0.8 + Motion.length + 0.5
         switch device.feed {
         case .buffer:
             return try await UmockdevHarness.record(
-                device: "devices/\(device.fixture).umockdev",
-                nodeFiles: ["-s", "/dev/iio:device0=\(fixture("script"))"],
-                duration: duration)
+                device: "devices/\(device.fixture).umockdev", node: "/dev/iio:device0", ioctl: "-",
+                events: fixture("script"), duration: recordingLimit, stopAfter: hold)
         case .events(let node):
             return try await UmockdevHarness.record(
                 device: "devices/\(device.fixture).umockdev", node: node, ioctl: fixture("ioctl"),
-                events: fixture("events"), duration: duration)
+                events: fixture("events"), duration: recordingLimit, stopAfter: hold)
         case .attributes(let sysfs, let ready):
-            // The motion starts once shakyd polls; a buffer found silent first takes its watchdog's second.
-            let setUp = ready == "recording from" ? 0.8 : 2.5
             return try await UmockdevHarness.record(
                 device: "devices/\(device.fixture).umockdev",
                 wrapper: [
                     "/usr/bin/python3", UmockdevHarness.fixture("devices/poll-writer.py"), fixture("poll"), sysfs,
-                    ready, "--",
+                    ready, "--stop-after", "\(hold)", "--",
                 ],
-                duration: duration + setUp - 0.8)
+                duration: recordingLimit)
         }
     }
 
@@ -197,7 +200,7 @@ import Testing
         let (samples, _, log) = try await UmockdevHarness.record(
             device: "devices/dualsense.umockdev", node: "/dev/input/event30",
             ioctl: UmockdevHarness.fixture("devices/dualsense.ioctl"), events: events,
-            duration: 0.8 + Motion.length + 0.5, stall: (at: 1.5, for: 1.0))
+            duration: Self.recordingLimit, stall: (at: 1.5, for: 1.0), stopAfter: Self.hold)
         #expect(samples.count == reports, "every report arrives: \(log)")
         let intervals = zip(samples.dropFirst(), samples).map { $0.timestamp - $1.timestamp }
         #expect(
