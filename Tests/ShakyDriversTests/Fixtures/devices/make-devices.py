@@ -355,7 +355,13 @@ def events_file(node, dev):
         for code, v in zip(dev["codes"], raw):
             lines.append(event_line(event_time, EV_ABS, code, v))
         if dev.get("msc"):
-            lines.append(event_line(event_time, EV_MSC, MSC_TIMESTAMP, int(round((t - START) * 1e6)) + 7000))
+            microseconds = int(round((t - START) * 1e6))
+            if dev.get("msc_double_advance"):
+                # 6.1's joycon_parse_imu_report adds a report period when a report arrives and another over its
+                # three samples: the counter runs two report periods per report, the samples in one 5 ms apart.
+                step = int(round(1e6 / dev["rate"]))
+                microseconds = report * 2 * per_report * step + (index % per_report) * step
+            lines.append(event_line(event_time, EV_MSC, MSC_TIMESTAMP, microseconds + 7000))
         lines.append(event_line(event_time, EV_SYN, 0, 0))
     return "\n".join(lines) + "\n"
 
@@ -396,10 +402,11 @@ EVDEV = {
         siblings=["Sony Interactive Entertainment Wireless Controller",
                   "Sony Interactive Entertainment Wireless Controller Touchpad"]),
     # drivers/hid/hid-nintendo.c (joycon_input_create): "<controller> (IMU)", accel ±8 g at 4096 per g (fuzz 10),
-    # gyro at 14247 per °/s; three IMU samples per 15 ms report, spaced 5 ms in MSC_TIMESTAMP.
+    # gyro at 14247 per °/s; three IMU samples per 15 ms report, spaced 5 ms in MSC_TIMESTAMP, which 6.1's
+    # joycon_parse_imu_report advances by 30 ms per report (msc_double_advance).
     "switch-pro": dict(
         name="Nintendo Switch Pro Controller (IMU)", parent=bluetooth("0005:057E:2009.0005/input"),
-        id=(5, 0x057E, 0x2009, 0x8001), prop=True, msc=True, per_report=3,
+        id=(5, 0x057E, 0x2009, 0x8001), prop=True, msc=True, per_report=3, msc_double_advance=True,
         abs={ABS_X: (-32767, 32767, 10, 0, 4096), ABS_Y: (-32767, 32767, 10, 0, 4096),
              ABS_Z: (-32767, 32767, 10, 0, 4096), ABS_RX: (-32767000, 32767000, 10, 0, 14247),
              ABS_RY: (-32767000, 32767000, 10, 0, 14247), ABS_RZ: (-32767000, 32767000, 10, 0, 14247)},
