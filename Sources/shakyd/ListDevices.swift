@@ -46,9 +46,9 @@ extension Shakyd {
         }
 
         func run() throws {
-            let settings: DaemonSettings
+            let settings: DaemonOptions
             do {
-                settings = try DaemonSettings.load(
+                settings = try DaemonOptions.load(
                     path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
             } catch {
                 FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))

@@ -40,9 +40,9 @@ extension Shakyd {
         }
 
         func run() async throws {
-            let settings: DaemonSettings
+            let settings: DaemonOptions
             do {
-                settings = try DaemonSettings.load(
+                settings = try DaemonOptions.load(
                     path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
             } catch {
                 FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))

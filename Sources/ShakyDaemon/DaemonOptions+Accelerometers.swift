@@ -12,15 +12,15 @@ import Yams
 ///     axes: [ABS_RX, ABS_RY, ABS_RZ]
 ///     units-per-g: [100, 100, 98]
 /// ```
-extension DaemonSettings {
+extension DaemonOptions {
     /// The key of the list in the file.
     static let accelerometersKey = "accelerometers"
 
-    /// These settings with `accelerometers` set.
-    func describing(_ accelerometers: [AccelerometerDescription]?) -> DaemonSettings {
-        var settings = self
-        settings.accelerometers = accelerometers
-        return settings
+    /// These options with `accelerometers` set.
+    func describing(_ accelerometers: [AccelerometerDescription]?) -> DaemonOptions {
+        var options = self
+        options.accelerometers = accelerometers
+        return options
     }
 
     /// Reads the list under `key`, refusing anything that is not a list of entries of known keys and good values.

@@ -5,7 +5,7 @@ import Testing
 
 /// The configuration file's `accelerometers:` list: descriptions of input accelerometers shakyd does not know,
 /// each bad value refused with its file and line.
-@Suite struct AccelerometerSettingsTests {
+@Suite struct AccelerometerOptionsTests {
     @Test func entriesDescribeDevicesByNameIDOrDriver() throws {
         let text = """
             log-level: info
@@ -18,7 +18,7 @@ import Testing
                 center: 2
                 frame: lid
             """
-        let settings = try DaemonSettings.parse(text, path: "shakyd.conf")
+        let settings = try DaemonOptions.parse(text, path: "shakyd.conf")
         #expect(
             settings.accelerometers == [
                 AccelerometerDescription(name: "Acme Tilt Sensor", unitsPerG: (256, 256, 256)),
@@ -27,7 +27,7 @@ import Testing
                     center: (2, 2, 2), frame: "lid"),
             ])
         #expect(DaemonConfiguration(resolving: settings).accelerometers.count == 2)
-        #expect(DaemonConfiguration(resolving: DaemonSettings()).accelerometers.isEmpty)
+        #expect(DaemonConfiguration(resolving: DaemonOptions()).accelerometers.isEmpty)
     }
 
     @Test(arguments: [
@@ -45,7 +45,7 @@ import Testing
     ])
     func aBadEntryIsRefusedOnItsLine(text: String, line: Int, problem: String) {
         #expect {
-            try DaemonSettings.parse(text, path: "shakyd.conf")
+            try DaemonOptions.parse(text, path: "shakyd.conf")
         } throws: { error in
             guard let error = error as? ConfigurationFileError else { return false }
             return error.line == line && error.problem.contains(problem)
