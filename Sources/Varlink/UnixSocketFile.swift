@@ -40,7 +40,7 @@ enum UnixSocketFile {
         var status = stat()
         do {
             try checkSyscall("lstat") { lstat(path, &status) }
-        } catch  where error.code == ENOENT {
+        } catch let error where error.code == ENOENT {
             return
         } catch {
             throw VarlinkSocketPathError(path: path, reason: error.reason)
@@ -54,7 +54,7 @@ enum UnixSocketFile {
         case let failure? where failure.code == ECONNREFUSED || failure.code == ENOENT:
             do {
                 try checkSyscall("unlink") { unlink(path) }
-            } catch  where error.code == ENOENT {
+            } catch let error where error.code == ENOENT {
                 return
             } catch {
                 throw VarlinkSocketPathError(path: path, reason: "cannot remove the stale socket: \(error.reason)")

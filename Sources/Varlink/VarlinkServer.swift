@@ -144,7 +144,7 @@ public final class VarlinkServer: Sendable {
     private func removeSocketFile(at path: String) {
         do {
             try checkSyscall("unlink") { unlink(path) }
-        } catch  where error.code == ENOENT {
+        } catch let error where error.code == ENOENT {
             return
         } catch {
             logger.warning("cannot remove the socket file \(path): \(error.reason)")
