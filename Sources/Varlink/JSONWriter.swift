@@ -99,8 +99,17 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: String(number).utf8)
     }
 
-    /// Writes a number as Swift spells its shortest form (`1.0`, `0.25`, `1e-05`), or `null` when it is not finite.
+    /// Writes a number as `JSONEncoder` writes a `Double`: its shortest form, a whole number without a fraction
+    /// (`15`, `0.25`, `1e-05`), or `null` when it is not finite.
     public mutating func writeDouble(_ number: Double) {
+        guard number.isFinite else { return writeNull() }
+        let text = "\(number)"
+        bytes.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8[...])
+    }
+
+    /// Writes a number keeping the fraction of a whole one (`15.0`), as a parsed float is written back, or
+    /// `null` when it is not finite.
+    mutating func writeDoubleKeepingFraction(_ number: Double) {
         bytes.append(contentsOf: (number.isFinite ? "\(number)" : "null").utf8)
     }
 
@@ -175,7 +184,7 @@ extension JSONValue: JSONWritable {
         case .null: writer.writeNull()
         case .bool(let flag): writer.writeBool(flag)
         case .int(let number): writer.writeInt(number)
-        case .double(let number): writer.writeDouble(number)
+        case .double(let number): writer.writeDoubleKeepingFraction(number)
         case .string(let text): writer.writeString(text)
         case .array(let elements): elements.writeJSON(to: &writer)
         case .object(let members): members.writeJSON(to: &writer)

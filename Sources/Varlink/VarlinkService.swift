@@ -17,6 +17,10 @@ public struct VarlinkService: Sendable {
     public var accessPolicy: any VarlinkAccessPolicy
     /// Where unexpected handler errors are logged.
     public var logger: Logger
+    /// Whether debug builds check every reply, and every error of the called interface, against the interface
+    /// description before sending it, stopping the process on a mismatch (a handler's bug). On by default; only
+    /// a test server that must send broken replies turns it off. Release builds never check.
+    public var checksReplies = true
     /// The interfaces in `GetInfo` order, `org.varlink.service` first.
     public private(set) var interfaces: [VarlinkInterface] = []
     private var interfacesByName: [String: VarlinkInterface] = [:]
@@ -107,24 +111,31 @@ public struct VarlinkService: Sendable {
     /// `reply`, after checking it against the interface in debug builds (the check is compiled out of release
     /// builds).
     private func checked(_ reply: VarlinkEncodedReply, _ call: VarlinkCall) -> VarlinkEncodedReply {
-        assert(replyMatchesInterface(reply, call))
+        assert(!checksReplies || stopOnMismatch(reply, call))
         return reply
     }
 
-    /// Whether `reply` has the fields and types the interface declares for `call`'s method (or, for an error
-    /// of the interface, for that error); stops the process with the offending path when it does not.
-    /// Errors of other interfaces (`org.varlink.service`'s) are not checked.
-    private func replyMatchesInterface(_ reply: VarlinkEncodedReply, _ call: VarlinkCall) -> Bool {
-        guard let interface = interfacesByName[call.interfaceName] else { return true }
+    /// `true` when `reply` matches the interface; otherwise stops the process, naming the mismatch.
+    private func stopOnMismatch(_ reply: VarlinkEncodedReply, _ call: VarlinkCall) -> Bool {
+        guard let mismatch = interfaceMismatch(of: reply, to: call) else { return true }
+        assertionFailure(mismatch)
+        return false
+    }
+
+    /// What in `reply` does not have the fields and types the interface declares for `call`'s method (or, for
+    /// an error of the interface, for that error), or `nil` when it matches. Errors of other interfaces
+    /// (`org.varlink.service`'s) are not checked.
+    func interfaceMismatch(of reply: VarlinkEncodedReply, to call: VarlinkCall) -> String? {
+        guard let interface = interfacesByName[call.interfaceName] else { return nil }
         let fields: [VarlinkField]
         if let error = reply.error {
             let prefix = interface.name + "."
             guard error.hasPrefix(prefix),
                 let declared = interface.definition.errors[String(error.dropFirst(prefix.count))]
-            else { return true }
+            else { return nil }
             fields = declared
         } else {
-            guard let signature = interface.definition.methods[call.memberName] else { return true }
+            guard let signature = interface.definition.methods[call.memberName] else { return nil }
             fields = signature.output
         }
         let what = reply.error ?? "the reply of \(call.method)"
@@ -132,15 +143,12 @@ public struct VarlinkService: Sendable {
         do {
             parameters = try reply.parameters.object()
         } catch {
-            assertionFailure("\(what) is not a JSON object: \(error)")
-            return false
+            return "\(what) is not a JSON object: \(error)"
         }
-        if let path = interface.definition.firstInvalidParameter(in: parameters, against: fields) {
-            assertionFailure(
-                "\(what) does not match the interface at \"\(path)\": \(JSONValue.object(parameters).serialized)")
-            return false
+        guard let path = interface.definition.firstInvalidParameter(in: parameters, against: fields) else {
+            return nil
         }
-        return true
+        return "\(what) does not match the interface at \"\(path)\": \(JSONValue.object(parameters).serialized)"
     }
 
     /// Checks the call against the interface and access policy, then runs its handler.

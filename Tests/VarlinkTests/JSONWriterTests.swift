@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Varlink
 
@@ -31,6 +32,22 @@ struct JSONWriterTests {
         #expect(writer.bytes == tree.serializedBytes())
         #expect(!writer.bytes.contains(0))
         #expect(try JSONValue(parsing: writer.bytes) == tree)
+    }
+
+    @Test("A Double is written as JSONEncoder writes it; a parsed float keeps its fraction")
+    func doubles() throws {
+        func written(_ value: some JSONWritable) -> String {
+            var writer = JSONWriter()
+            value.writeJSON(to: &writer)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        for number in [15.0, 0.25, -3.5, 1e-5, 1e300, 0] {
+            let encoded = String(decoding: try JSONEncoder().encode(number), as: UTF8.self)
+            #expect(written(number) == encoded)
+        }
+        #expect(written(15.0) == "15")
+        #expect(written(Double.nan) == "null")
+        #expect(written(JSONValue.double(15.0)) == "15.0")
     }
 
     @Test("A JSONWritable reply is encoded by its writer, not through an Encoder")
