@@ -46,8 +46,10 @@ let package = Package(
         .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
         // The one database.
         .target(name: "ShakyStore", dependencies: ["ShakyCore", "TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
+        // The one errno funnel: a failed system call as a typed error (Varlink and ShakyDrivers use it).
+        .target(name: "SystemCalls"),
         // Varlink, with no Shaky Words names: framing, JSON, the IDL, server, client, socket activation.
-        .target(name: "Varlink", dependencies: [nioCore, nioPosix, logging]),
+        .target(name: "Varlink", dependencies: ["SystemCalls", nioCore, nioPosix, logging]),
         // Swift code from `.varlink` interface files: wire types, one protocol per interface, typed clients.
         .target(name: "VarlinkGenerator", dependencies: ["Varlink"]),
         // Shaky Words' interfaces: the `.varlink` files, the code generated from them, the daemon's client.
@@ -55,7 +57,9 @@ let package = Package(
         // The Linux edge: the only module that imports C.
         .target(
             name: "ShakyDrivers",
-            dependencies: ["ShakyCore", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", logging]
+            dependencies: [
+                "ShakyCore", "SystemCalls", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", logging,
+            ]
         ),
         // Composition root.
         .target(
@@ -99,8 +103,7 @@ let package = Package(
         .executableTarget(
             name: "shaky-bench",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDrivers", "ShakyDaemon", "ShakyTesting", "Varlink",
-                logging,
+                "ShakyCore", "ShakeDetection", "ShakyDrivers", "ShakyDaemon", "ShakyProtocol", "Varlink", logging,
             ]
         ),
 
@@ -111,6 +114,7 @@ let package = Package(
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(
             name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator", "ShakyTesting"]),
