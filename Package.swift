@@ -11,6 +11,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
     // ncursesw's pkg-config flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses; its headers need none of them.
     .systemLibrary(name: "CNcurses"),
+    // glibc's malloc.h (mallopt): part of libc.
+    .systemLibrary(name: "CMalloc"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -55,7 +57,9 @@ let package = Package(
         // The Linux edge: the only module that imports C.
         .target(
             name: "ShakyDrivers",
-            dependencies: ["ShakyCore", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", logging]
+            dependencies: [
+                "ShakyCore", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", "CMalloc", logging,
+            ]
         ),
         // Composition root.
         .target(
@@ -89,7 +93,9 @@ let package = Package(
         // Thin mains.
         .executableTarget(
             name: "shakyd",
-            dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
+            dependencies: [
+                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging, nioCore,
+            ]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.
         .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
