@@ -84,7 +84,7 @@ import Testing
     @Test func theReaderSeesMotionBeforeAnyPresetsShakeCanComplete() {
         // A shake completes after window × activeFraction seconds above the threshold at the least; the first
         // moving sample (already below the threshold) switches to the motion period at the next rest wake-up.
-        for settings in [ShakeDetectorSettings.light, .medium, .hard] {
+        for settings in [ShakeDetectorTuning.light, .medium, .hard] {
             #expect(ReadPacing.restPeriod < settings.window * settings.activeFraction)
             #expect(
                 ReadPacing.restTolerance < settings.threshold && ReadPacing.restTolerance < settings.sustainedThreshold)
