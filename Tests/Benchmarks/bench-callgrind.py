@@ -3,10 +3,11 @@
 
 Two figures:
 - the reading path: `shakyd serve` runs under callgrind in a umockdev testbed on an emulated buffered IIO
-  accelerometer (the one bench-system.py uses), with a round open; the stream is fed only once the round is
-  open and stopped before shakyd is, so shakyd reads exactly the scans fed. Only the reader thread's loop is
-  counted (callgrind's --toggle-collect on IIOBufferedReading.run: waiting, refills, decoding, pacing and the
-  shake detector, and the hand-over of a shake to Swift concurrency), divided by the scans fed.
+  accelerometer (the one bench-system.py uses), with a round open; the stream is stopped before shakyd is, so
+  shakyd reads exactly the scans fed. Only the reader thread's loop is
+  counted (callgrind's --toggle-collect on IIOBufferedReading.run itself, not its protocol witness, which would
+  toggle collection off again on the way in: waiting, refills, decoding, pacing and the shake detector, and the
+  hand-over of a shake to Swift concurrency), divided by the scans fed.
 - trace parsing: `shakyd detect` over a generated trace of --samples samples, as `shakyd record` writes them
   (shortest exact forms), with only TraceReader.next counted (reading and parsing), divided by the samples; and
   the whole run (parsing and detection) less a 10-sample run, divided by the difference.
@@ -45,6 +46,7 @@ def arguments():
     parser.add_argument("--rate", type=int, default=100)
     parser.add_argument("--samples", type=int, default=200_000, help="samples in the trace-parsing run")
     parser.add_argument("--only", choices=["reader", "trace"], help="measure only one of the two")
+    parser.add_argument("--log-level", default="info", help="shakyd's log level in the reader run")
     return parser.parse_args()
 
 
@@ -74,20 +76,22 @@ def reading_path(options, directory):
     socket = os.path.join(directory, "shaky.sock")
     output = os.path.join(directory, "reader.callgrind")
     shakyd = subprocess.Popen(
-        callgrind(output, "*IIOBufferedReading*run*") +
+        callgrind(output, "*IIOBufferedReadingC3run*ReaderSessionCKF") +
         [options.shakyd, "serve", "--socket", socket, "--state-dir", directory, "--input", "iio:shakyd-accel",
-         "--log-level", "warning", "--sound-device", "none"],
+         "--log-level", options.log_level, "--sound-device", "none"],
         env=environment, stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "shakyd.log"), "w"))
     feeder = None
     try:
         system.wait_for(lambda: os.path.exists(socket), 300, "shakyd's socket (under valgrind)")
+        # Fed from before the round opens: a buffer silent for a second after it is enabled counts as unwired.
+        # Every scan written whole is read by shakyd's buffered reader in the end (those written before it opens
+        # the node wait in the node), so the count is exact whichever comes first.
+        feeder = system.Feeder(testbed, "iio-buffer", options.rate, None, None, root)
+        feeder.start()
         client = dict(environment, SHAKY_SOCKET=socket)
         for command in (["new", "--team", "A", "--team", "B"], ["next"]):
             subprocess.run([options.shaky] + command, env=client, check=True, stdout=subprocess.DEVNULL,
                            timeout=300)
-        time.sleep(2)
-        feeder = system.Feeder(testbed, "iio-buffer", options.rate, None, None, root)
-        feeder.start()
         time.sleep(options.seconds)
         feeder.stopped.set()
         feeder.join()
@@ -101,6 +105,12 @@ def reading_path(options, directory):
     if not scans:
         raise RuntimeError("no scans were fed")
     total = instructions(output)
+    if total < 100 * scans:
+        with open(os.path.join(directory, "shakyd.log")) as log:
+            tail = log.read()[-2000:]
+        raise RuntimeError("the reader's loop ran %d instructions for %d scans: shakyd did not read the buffer in "
+                           "it (under valgrind it may have fallen back to another reading); its log:\n%s" % (
+                               total, scans, tail))
     print("reading path (IIO buffered, %d Hz, %d scans): %d instructions per sample (%d in the reader's loop)" % (
         options.rate, scans, round(total / scans), total), flush=True)
 
@@ -137,7 +147,7 @@ def trace_parsing(options, directory):
                        stderr=subprocess.DEVNULL)
         figures[name] = instructions(whole)
     parsing = os.path.join(directory, "parsing.callgrind")
-    subprocess.run(callgrind(parsing, "*TraceReader*next*") + [options.shakyd, "detect", large], check=True,
+    subprocess.run(callgrind(parsing, "*TraceReaderC4next*") + [options.shakyd, "detect", large], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     per_sample = (figures["large"] - figures["small"]) / (options.samples - 10)
     print("trace parsing (%d samples as shakyd record writes them): %d instructions per sample to read and parse; "
