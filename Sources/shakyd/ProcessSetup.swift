@@ -7,9 +7,8 @@ enum ProcessSetup {
     /// Applies the choices; call once, before anything else runs.
     static func apply() {
         MallocTuning.apply()
-        // One event loop serves every connection (each call is a little work; NIO's default is a loop per core),
-        // and one thread does what NIO does off its loops.
-        NIOSingletons.groupLoopCountSuggestion = 1
+        // One thread does what NIO does off its event loops. The loops stay one per core: a single loop spreads a
+        // broadcast to 200 watchers too slowly (LoadTests).
         NIOSingletons.blockingPoolThreadCountSuggestion = 1
     }
 }
