@@ -11,6 +11,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
     // ncursesw's pkg-config flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses; its headers need none of them.
     .systemLibrary(name: "CNcurses"),
+    // glibc's malloc.h (mallopt): part of libc.
+    .systemLibrary(name: "CMalloc"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -58,7 +60,8 @@ let package = Package(
         .target(
             name: "ShakyDrivers",
             dependencies: [
-                "ShakyCore", "SystemCalls", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", logging,
+                "ShakyCore", "SystemCalls", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", "CMalloc",
+                logging,
             ]
         ),
         // Composition root.
@@ -93,7 +96,9 @@ let package = Package(
         // Thin mains.
         .executableTarget(
             name: "shakyd",
-            dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
+            dependencies: [
+                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging, nioCore,
+            ]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.
         .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
