@@ -108,6 +108,7 @@ public enum FileAccess {
         case .fileNoSuchFile, .fileReadNoSuchFile: return FileAccessError.reason(errno: ENOENT)
         case .fileReadNoPermission, .fileWriteNoPermission: return FileAccessError.reason(errno: EACCES)
         case .fileWriteOutOfSpace: return FileAccessError.reason(errno: ENOSPC)
+        case .fileWriteFileExists: return "a file is in the way"
         case .fileWriteVolumeReadOnly: return FileAccessError.reason(errno: EROFS)
         case .fileReadInvalidFileName, .fileWriteInvalidFileName: return "the name cannot be used for a file"
         default: return "the file cannot be read or written"

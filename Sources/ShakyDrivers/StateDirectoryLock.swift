@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,7 +30,7 @@ public final class StateDirectoryLock: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw StateDirectoryLockError(
-                directory: directory, problem: "cannot create it: \(error.localizedDescription)")
+                directory: directory, problem: "cannot create it: \(FileAccess.reason(error))")
         }
         let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard opened >= 0 else {
