@@ -75,7 +75,7 @@ struct FailureWordsTests {
         }
 
         // A file this user may not read (as root, run as nobody: root reads any file).
-        let shaky = try builtShaky()
+        let shaky = try BuiltProduct.path("shaky")
         let unreadable =
             getuid() == 0
             ? try ChildProcess(
@@ -100,7 +100,7 @@ struct FailureWordsTests {
     @Test func theDaemonSaysWhatIsWrongWithTheFlagsAndFilesItWasGiven() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let shakyd = try DaemonProcess.locateExecutable().path
+        let shakyd = try BuiltProduct.path("shakyd")
         let config = folder.appending("none.conf")
         try Data("# nothing\n".utf8).write(to: URL(fileURLWithPath: config))
         let plainFile = folder.appending("plain")
