@@ -21,11 +21,12 @@ struct HostToolsTests {
     }
 
     private func shaky(
-        _ arguments: [String], on daemon: DaemonProcess, input: String = ""
+        _ arguments: [String], on daemon: DaemonProcess, input: String = "", timeout: Double = 30
     ) async throws
         -> ShakyOutcome
     {
-        try await runBinary(arguments, input: input, environment: ["SHAKY_SOCKET": daemon.socketPath])
+        try await runBinary(
+            arguments, input: input, environment: ["SHAKY_SOCKET": daemon.socketPath], timeout: timeout)
     }
 
     @Test func aCSVFileNamesThePackAfterItself() async throws {
@@ -116,13 +117,14 @@ struct HostToolsTests {
             let rows = (0..<52_000).map(row)
             try Data((header + rows.joined()).utf8).write(to: file)
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0 > 5_000_000)
-            let run = try await shaky(["pack", "import", file.path, "--json"], on: daemon)
+            let run = try await shaky(["pack", "import", file.path, "--json"], on: daemon, timeout: 240)
             #expect(run.status == 0, "\(run)")
             let pack = (try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])?["pack"]
             #expect((pack as? [String: Any])?["questions"] as? Int == 52_000, "\(run.output)")
             #expect((pack as? [String: Any])?["name"] as? String == "Huge Quiz", "\(run.output)")
             // The whole pack comes back in one reply.
-            let exported = try await shaky(["pack", "export", "Huge Quiz", "--format", "csv"], on: daemon)
+            let exported = try await shaky(
+                ["pack", "export", "Huge Quiz", "--format", "csv"], on: daemon, timeout: 120)
             #expect(exported.status == 0, "\(exported.error)")
             #expect(exported.output.contains("Question number 51999 of"))
 
@@ -134,7 +136,7 @@ struct HostToolsTests {
             }
             let bad = daemon.folder.appendingPathComponent("Broken.csv")
             try Data((header + broken.joined()).utf8).write(to: bad)
-            let refused = try await shaky(["pack", "import", bad.path], on: daemon)
+            let refused = try await shaky(["pack", "import", bad.path], on: daemon, timeout: 120)
             #expect(refused.status == 1, "\(refused)")
             for line in badLines {
                 #expect(refused.error.contains("line \(line):") || refused.error.contains("line \(line),"))
@@ -146,7 +148,7 @@ struct HostToolsTests {
             // Past the daemon's 16 MiB, a true message before anything is sent.
             let vast = daemon.folder.appendingPathComponent("Vast.csv")
             try Data((header + String(repeating: row(0), count: 180_000)).utf8).write(to: vast)
-            let tooLarge = try await shaky(["pack", "import", vast.path], on: daemon)
+            let tooLarge = try await shaky(["pack", "import", vast.path], on: daemon, timeout: 120)
             #expect(tooLarge.status == 1, "\(tooLarge)")
             #expect(tooLarge.error.contains("up to 16 MiB"), "\(tooLarge)")
             #expect(!tooLarge.error.contains("daemon running"), "\(tooLarge)")
