@@ -104,6 +104,8 @@ let package = Package(
         .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
         // `make generate`: regenerates Sources/ShakyProtocol/Generated from the `.varlink` files.
         .executableTarget(name: "varlink-generate", dependencies: ["VarlinkGenerator"]),
+        // `make manual`: makes the FILES, ENVIRONMENT and EXIT STATUS of a command's discussion real man page sections.
+        .executableTarget(name: "manual-sections"),
         // Benchmarks: prints figures; never part of the test run.
         .executableTarget(
             name: "shaky-bench",

@@ -97,10 +97,9 @@ extension DaemonOptions {
         if !required, !FileManager.default.fileExists(atPath: path) { return DaemonOptions() }
         let data: Data
         do {
-            data = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd() ?? Data()
+            data = try FileAccess.read(path, limit: 1 << 20)
         } catch {
-            throw ConfigurationFileError(
-                path: path, line: nil, problem: "cannot read the file: \((error as NSError).localizedDescription)")
+            throw ConfigurationFileError(path: path, line: nil, problem: "cannot read the file: \(error.reason)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationFileError(path: path, line: nil, problem: "not UTF-8 text")

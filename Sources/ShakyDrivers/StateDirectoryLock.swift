@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 import Synchronization
 import SystemCalls
 
@@ -31,7 +32,7 @@ public final class StateDirectoryLock: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw StateDirectoryLockError(
-                directory: directory, problem: "cannot create it: \(error.localizedDescription)")
+                directory: directory, problem: "cannot create it: \(FileAccess.reason(error))")
         }
         let opened: Int32
         do {

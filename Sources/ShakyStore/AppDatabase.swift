@@ -54,7 +54,7 @@ public final class AppDatabase: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw StoreError.cannotOpen(
-                path: path, reason: "the folder \(folder.path) cannot be created (\(error.localizedDescription))")
+                path: path, reason: "the folder \(folder.path) cannot be created (\(FileAccess.reason(error)))")
         }
         var configuration = Configuration()
         configuration.label = "ShakyStore"

@@ -26,6 +26,23 @@ public struct VarlinkSocketPathError: Error, Equatable, Sendable, CustomStringCo
 
 /// Preparing and restricting the file of a listening Unix socket.
 enum UnixSocketFile {
+    /// Why Foundation could not make a folder, from the `errno` underneath (never its error domain and code).
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(truncatingIfNeeded: error.code)))
+        }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(truncatingIfNeeded: underlying.code)))
+        }
+        switch error.code {
+        case 4, 260: return "a folder on the way there is missing"
+        case 257, 513: return "permission denied"
+        case 516: return "a file is in the way"
+        default: return "it cannot be created there"
+        }
+    }
+
     /// Creates the parent directory and removes a stale socket file; refuses to touch anything else.
     static func prepare(path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
@@ -34,7 +51,7 @@ enum UnixSocketFile {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
                 throw VarlinkSocketPathError(
-                    path: path, reason: "cannot create directory \(directory): \(error.localizedDescription)")
+                    path: path, reason: "cannot create directory \(directory): \(Self.reason(error))")
             }
         }
         var status = stat()

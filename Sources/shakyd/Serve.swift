@@ -79,7 +79,9 @@ extension Shakyd {
                 file = try DaemonOptions.load(
                     path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
             } catch {
-                FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))
+                // A file the user named that cannot be read is said with the flag that named it.
+                let flag = config != nil && error.line == nil ? "--config " : ""
+                FileHandle.standardError.write(Data("shakyd: \(flag)\(error)\n".utf8))
                 throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
             }
             let configuration = DaemonConfiguration(resolving: file.overridden(by: flags))

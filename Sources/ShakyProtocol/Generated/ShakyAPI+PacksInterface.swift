@@ -194,6 +194,21 @@ extension ShakyAPI {
             # wrong (a repeated question, an ignored column), one sentence each.
             method Import(data: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
 
+            # A pack file too large for Import's one message (a message holds at most
+            # 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+            # UTF-8, UploadPart sends its parts in order, each in a message of its own,
+            # and ImportUpload imports the whole file as Import does. `limit` is the
+            # largest file the daemon takes (16 MiB). An upload is seen only by the user
+            # who began it; ImportUpload ends it, and beginning a fifth upload while four
+            # are unfinished drops the one least recently sent to.
+            method BeginUpload(size: int) -> (upload: string, limit: int)
+
+            # Appends data to the upload; offset is the number of bytes sent before it.
+            method UploadPart(upload: string, offset: int, data: string) -> (received: int)
+
+            # Imports the uploaded file once all of it has arrived, and ends the upload.
+            method ImportUpload(upload: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
+
             # A pack as JSON or CSV.
             method Export(name: string, format: (json, csv)) -> (data: string)
 
@@ -211,6 +226,13 @@ extension ShakyAPI {
 
             # The file was not imported; line is set for CSV, field names the column or JSON path.
             error ImportFailed (line: ?int, field: ?string, problem: string)
+
+            # No such upload: it was never begun, is another user's, was imported, or was
+            # dropped for a newer one. Begin again.
+            error UploadNotFound (upload: string)
+
+            # The upload does not fit: too large, a part out of order, or parts missing.
+            error UploadRefused (message: string)
 
             # The daemon could not save; nothing was changed.
             error StorageFailed (message: string)
@@ -586,6 +608,83 @@ extension ShakyAPI {
             }
         }
 
+        /// The parameters of `BeginUpload`.
+        public struct BeginUploadParameters: Codable, Equatable, Sendable {
+            public var size: Int
+
+            /// Creates a value with every field given.
+            public init(size: Int) {
+                self.size = size
+            }
+        }
+
+        /// The reply of `BeginUpload`.
+        public struct BeginUploadReply: Codable, Equatable, Sendable {
+            public var upload: String
+            public var limit: Int
+
+            /// Creates a value with every field given.
+            public init(upload: String, limit: Int) {
+                self.upload = upload
+                self.limit = limit
+            }
+        }
+
+        /// The parameters of `UploadPart`.
+        public struct UploadPartParameters: Codable, Equatable, Sendable {
+            public var upload: String
+            public var offset: Int
+            public var data: String
+
+            /// Creates a value with every field given.
+            public init(upload: String, offset: Int, data: String) {
+                self.upload = upload
+                self.offset = offset
+                self.data = data
+            }
+        }
+
+        /// The reply of `UploadPart`.
+        public struct UploadPartReply: Codable, Equatable, Sendable {
+            public var received: Int
+
+            /// Creates a value with every field given.
+            public init(received: Int) {
+                self.received = received
+            }
+        }
+
+        /// The parameters of `ImportUpload`.
+        public struct ImportUploadParameters: Codable, Equatable, Sendable {
+            /// The same values as `ShakyAPI.PacksInterface.ImportParameters.Format`.
+            public typealias Format = ShakyAPI.PacksInterface.ImportParameters.Format
+
+            public var upload: String
+            public var format: ShakyAPI.PacksInterface.ImportUploadParameters.Format
+            public var name: String?
+
+            /// Creates a value with every field given.
+            public init(
+                upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String? = nil
+            ) {
+                self.upload = upload
+                self.format = format
+                self.name = name
+            }
+        }
+
+        /// The reply of `ImportUpload`.
+        public struct ImportUploadReply: Codable, Equatable, Sendable {
+            public var pack: ShakyAPI.Pack
+            public var warnings: [String]?
+
+            /// Creates a value with every field given.
+            public init(pack: ShakyAPI.Pack, warnings: [String]? = nil) {
+                self.pack = pack
+                self.warnings = warnings
+            }
+        }
+
         /// The parameters of `Export`.
         public struct ExportParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The same values as `ShakyAPI.PacksInterface.ImportParameters.Format`.
@@ -642,6 +741,13 @@ extension ShakyAPI {
 
             /// The file was not imported; line is set for CSV, field names the column or JSON path.
             case importFailed(line: Int?, field: String?, problem: String)
+
+            /// No such upload: it was never begun, is another user's, was imported, or was
+            /// dropped for a newer one. Begin again.
+            case uploadNotFound(upload: String)
+
+            /// The upload does not fit: too large, a part out of order, or parts missing.
+            case uploadRefused(message: String)
 
             /// The daemon could not save; nothing was changed.
             case storageFailed(message: String)
@@ -754,6 +860,26 @@ extension ShakyAPI {
                 }
             }
 
+            /// The parameters of `UploadNotFound`.
+            public struct UploadNotFoundParameters: Codable, Equatable, Sendable {
+                public var upload: String
+
+                /// Creates a value with every field given.
+                public init(upload: String) {
+                    self.upload = upload
+                }
+            }
+
+            /// The parameters of `UploadRefused`.
+            public struct UploadRefusedParameters: Codable, Equatable, Sendable {
+                public var message: String
+
+                /// Creates a value with every field given.
+                public init(message: String) {
+                    self.message = message
+                }
+            }
+
             /// The parameters of `StorageFailed`.
             public struct StorageFailedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
@@ -780,6 +906,8 @@ extension ShakyAPI {
                 case .questionNotFound: "io.shakywords.Packs.QuestionNotFound"
                 case .invalidPack: "io.shakywords.Packs.InvalidPack"
                 case .importFailed: "io.shakywords.Packs.ImportFailed"
+                case .uploadNotFound: "io.shakywords.Packs.UploadNotFound"
+                case .uploadRefused: "io.shakywords.Packs.UploadRefused"
                 case .storageFailed: "io.shakywords.Packs.StorageFailed"
                 }
             }
@@ -799,6 +927,10 @@ extension ShakyAPI {
                 case .importFailed(let line, let field, let problem):
                     VarlinkReplyError(
                         self.name, encodingOrEmpty: ImportFailedParameters(line: line, field: field, problem: problem))
+                case .uploadNotFound(let upload):
+                    VarlinkReplyError(self.name, encodingOrEmpty: UploadNotFoundParameters(upload: upload))
+                case .uploadRefused(let message):
+                    VarlinkReplyError(self.name, encodingOrEmpty: UploadRefusedParameters(message: message))
                 case .storageFailed(let message):
                     VarlinkReplyError(self.name, encodingOrEmpty: StorageFailedParameters(message: message))
                 }
@@ -827,6 +959,12 @@ extension ShakyAPI {
                 case "io.shakywords.Packs.ImportFailed":
                     guard let parameters = error.decodeParameters(as: ImportFailedParameters.self) else { return nil }
                     self = .importFailed(line: parameters.line, field: parameters.field, problem: parameters.problem)
+                case "io.shakywords.Packs.UploadNotFound":
+                    guard let parameters = error.decodeParameters(as: UploadNotFoundParameters.self) else { return nil }
+                    self = .uploadNotFound(upload: parameters.upload)
+                case "io.shakywords.Packs.UploadRefused":
+                    guard let parameters = error.decodeParameters(as: UploadRefusedParameters.self) else { return nil }
+                    self = .uploadRefused(message: parameters.message)
                 case "io.shakywords.Packs.StorageFailed":
                     guard let parameters = error.decodeParameters(as: StorageFailedParameters.self) else { return nil }
                     self = .storageFailed(message: parameters.message)
@@ -895,6 +1033,29 @@ extension ShakyAPI.PacksInterface {
             data: String, format: ShakyAPI.PacksInterface.ImportParameters.Format, name: String?
         ) async throws -> ShakyAPI.PacksInterface.ImportReply
 
+        /// A pack file too large for Import's one message (a message holds at most
+        /// 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+        /// UTF-8, UploadPart sends its parts in order, each in a message of its own,
+        /// and ImportUpload imports the whole file as Import does. `limit` is the
+        /// largest file the daemon takes (16 MiB). An upload is seen only by the user
+        /// who began it; ImportUpload ends it, and beginning a fifth upload while four
+        /// are unfinished drops the one least recently sent to.
+        ///
+        /// Serves `io.shakywords.Packs.BeginUpload`.
+        func beginUpload(size: Int) async throws -> ShakyAPI.PacksInterface.BeginUploadReply
+
+        /// Appends data to the upload; offset is the number of bytes sent before it.
+        ///
+        /// Serves `io.shakywords.Packs.UploadPart`.
+        func uploadPart(upload: String, offset: Int, data: String) async throws -> Int
+
+        /// Imports the uploaded file once all of it has arrived, and ends the upload.
+        ///
+        /// Serves `io.shakywords.Packs.ImportUpload`.
+        func importUpload(
+            upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String?
+        ) async throws -> ShakyAPI.PacksInterface.ImportUploadReply
+
         /// A pack as JSON or CSV.
         ///
         /// Serves `io.shakywords.Packs.Export`.
@@ -951,6 +1112,18 @@ extension ShakyAPI.PacksInterface {
                 "Import": .typed(ImportParameters.self) { parameters, _ in
                     try await implementation.`import`(
                         data: parameters.data, format: parameters.format, name: parameters.name)
+                },
+                "BeginUpload": .typed(BeginUploadParameters.self) { parameters, _ in
+                    try await implementation.beginUpload(size: parameters.size)
+                },
+                "UploadPart": .typed(UploadPartParameters.self) { parameters, _ in
+                    UploadPartReply(
+                        received: try await implementation.uploadPart(
+                            upload: parameters.upload, offset: parameters.offset, data: parameters.data))
+                },
+                "ImportUpload": .typed(ImportUploadParameters.self) { parameters, _ in
+                    try await implementation.importUpload(
+                        upload: parameters.upload, format: parameters.format, name: parameters.name)
                 },
                 "Export": .typed(ExportParameters.self) { parameters, _ in
                     ExportReply(data: try await implementation.export(name: parameters.name, format: parameters.format))
@@ -1135,6 +1308,70 @@ extension ShakyAPI.PacksInterface {
             _ parameters: ImportParameters
         ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportReply {
             try await transport.call("io.shakywords.Packs.Import", parameters: parameters, replyType: ImportReply.self)
+        }
+
+        /// A pack file too large for Import's one message (a message holds at most
+        /// 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+        /// UTF-8, UploadPart sends its parts in order, each in a message of its own,
+        /// and ImportUpload imports the whole file as Import does. `limit` is the
+        /// largest file the daemon takes (16 MiB). An upload is seen only by the user
+        /// who began it; ImportUpload ends it, and beginning a fifth upload while four
+        /// are unfinished drops the one least recently sent to.
+        ///
+        /// Calls `io.shakywords.Packs.BeginUpload`.
+        public func beginUpload(size: Int) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.BeginUploadReply {
+            try await self.beginUpload(BeginUploadParameters(size: size))
+        }
+
+        /// A pack file too large for Import's one message (a message holds at most
+        /// 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+        /// UTF-8, UploadPart sends its parts in order, each in a message of its own,
+        /// and ImportUpload imports the whole file as Import does. `limit` is the
+        /// largest file the daemon takes (16 MiB). An upload is seen only by the user
+        /// who began it; ImportUpload ends it, and beginning a fifth upload while four
+        /// are unfinished drops the one least recently sent to.
+        ///
+        /// Calls `io.shakywords.Packs.BeginUpload`.
+        public func beginUpload(
+            _ parameters: BeginUploadParameters
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.BeginUploadReply {
+            try await transport.call(
+                "io.shakywords.Packs.BeginUpload", parameters: parameters, replyType: BeginUploadReply.self)
+        }
+
+        /// Appends data to the upload; offset is the number of bytes sent before it.
+        ///
+        /// Calls `io.shakywords.Packs.UploadPart`.
+        public func uploadPart(upload: String, offset: Int, data: String) async throws(Transport.Failure) -> Int {
+            try await self.uploadPart(UploadPartParameters(upload: upload, offset: offset, data: data))
+        }
+
+        /// Appends data to the upload; offset is the number of bytes sent before it.
+        ///
+        /// Calls `io.shakywords.Packs.UploadPart`.
+        public func uploadPart(_ parameters: UploadPartParameters) async throws(Transport.Failure) -> Int {
+            try await transport.call(
+                "io.shakywords.Packs.UploadPart", parameters: parameters, replyType: UploadPartReply.self
+            ).received
+        }
+
+        /// Imports the uploaded file once all of it has arrived, and ends the upload.
+        ///
+        /// Calls `io.shakywords.Packs.ImportUpload`.
+        public func importUpload(
+            upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String? = nil
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportUploadReply {
+            try await self.importUpload(ImportUploadParameters(upload: upload, format: format, name: name))
+        }
+
+        /// Imports the uploaded file once all of it has arrived, and ends the upload.
+        ///
+        /// Calls `io.shakywords.Packs.ImportUpload`.
+        public func importUpload(
+            _ parameters: ImportUploadParameters
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportUploadReply {
+            try await transport.call(
+                "io.shakywords.Packs.ImportUpload", parameters: parameters, replyType: ImportUploadReply.self)
         }
 
         /// A pack as JSON or CSV.
