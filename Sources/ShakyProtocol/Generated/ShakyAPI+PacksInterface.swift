@@ -609,17 +609,24 @@ extension ShakyAPI {
         }
 
         /// The parameters of `BeginUpload`.
-        public struct BeginUploadParameters: Codable, Equatable, Sendable {
+        public struct BeginUploadParameters: Codable, Equatable, Sendable, JSONWritable {
             public var size: Int
 
             /// Creates a value with every field given.
             public init(size: Int) {
                 self.size = size
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("size", size)
+                writer.endObject()
+            }
         }
 
         /// The reply of `BeginUpload`.
-        public struct BeginUploadReply: Codable, Equatable, Sendable {
+        public struct BeginUploadReply: Codable, Equatable, Sendable, JSONWritable {
             public var upload: String
             public var limit: Int
 
@@ -628,10 +635,18 @@ extension ShakyAPI {
                 self.upload = upload
                 self.limit = limit
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("limit", limit)
+                writer.writeMember("upload", upload)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `UploadPart`.
-        public struct UploadPartParameters: Codable, Equatable, Sendable {
+        public struct UploadPartParameters: Codable, Equatable, Sendable, JSONWritable {
             public var upload: String
             public var offset: Int
             public var data: String
@@ -642,20 +657,36 @@ extension ShakyAPI {
                 self.offset = offset
                 self.data = data
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("data", data)
+                writer.writeMember("offset", offset)
+                writer.writeMember("upload", upload)
+                writer.endObject()
+            }
         }
 
         /// The reply of `UploadPart`.
-        public struct UploadPartReply: Codable, Equatable, Sendable {
+        public struct UploadPartReply: Codable, Equatable, Sendable, JSONWritable {
             public var received: Int
 
             /// Creates a value with every field given.
             public init(received: Int) {
                 self.received = received
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("received", received)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `ImportUpload`.
-        public struct ImportUploadParameters: Codable, Equatable, Sendable {
+        public struct ImportUploadParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The same values as `ShakyAPI.PacksInterface.ImportParameters.Format`.
             public typealias Format = ShakyAPI.PacksInterface.ImportParameters.Format
 
@@ -671,10 +702,19 @@ extension ShakyAPI {
                 self.format = format
                 self.name = name
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("format", format)
+                writer.writeOptionalMember("name", name)
+                writer.writeMember("upload", upload)
+                writer.endObject()
+            }
         }
 
         /// The reply of `ImportUpload`.
-        public struct ImportUploadReply: Codable, Equatable, Sendable {
+        public struct ImportUploadReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
             public var warnings: [String]?
 
@@ -682,6 +722,14 @@ extension ShakyAPI {
             public init(pack: ShakyAPI.Pack, warnings: [String]? = nil) {
                 self.pack = pack
                 self.warnings = warnings
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeOptionalMember("warnings", warnings)
+                writer.endObject()
             }
         }
 
@@ -861,22 +909,36 @@ extension ShakyAPI {
             }
 
             /// The parameters of `UploadNotFound`.
-            public struct UploadNotFoundParameters: Codable, Equatable, Sendable {
+            public struct UploadNotFoundParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var upload: String
 
                 /// Creates a value with every field given.
                 public init(upload: String) {
                     self.upload = upload
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("upload", upload)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `UploadRefused`.
-            public struct UploadRefusedParameters: Codable, Equatable, Sendable {
+            public struct UploadRefusedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
                 }
             }
 
