@@ -67,9 +67,16 @@ public final class Daemon: Sendable {
         let readsBuzzers = try configuration.readsBuzzers()
         // Released when the daemon shuts down, or when this start fails (the lock's deinit).
         let stateLock = try StateDirectoryLock(directory: configuration.stateDirectory)
-        let database = try AppDatabase.open(path: configuration.databasePath)
+        // On a full disk (or a read-only file system) the saved game is still served, read-only, until saving works.
+        let database = try AppDatabase.open(path: configuration.databasePath, readOnlyWhenNotWritable: true)
+        if let reason = database.readOnlyReason {
+            logger.error(
+                "serving the saved game read-only: changes are refused until the database can be written again",
+                metadata: ["reason": "\(reason)"])
+        }
         var preferences = try database.preferences()
-        if preferences == .default, configuration.sensitivity != preferences.sensitivity,
+        if database.readOnlyReason == nil, preferences == .default,
+            configuration.sensitivity != preferences.sensitivity,
             ShakeSensitivity(rawValue: configuration.sensitivity) != nil
         {
             // `--sensitivity` (or the file's `sensitivity:`) sets the preset until one is chosen over the socket.
@@ -158,10 +165,10 @@ public final class Daemon: Sendable {
         await sensor.stop()
         await buzzerReading?.stop()
         (sound as? ALSASoundPlayer)?.shutdown()
-        if saved {
-            logger.info("stopped; the game is saved")
-        } else {
-            logger.error("stopped; the game could not be saved, so it will come back as it was last saved")
+        switch saved {
+        case true?: logger.info("stopped; the game is saved")
+        case false?: logger.error("stopped; the game could not be saved, so it will come back as it was last saved")
+        case nil: logger.info("stopped; there is no game to save")
         }
         stateLock.release()
     }

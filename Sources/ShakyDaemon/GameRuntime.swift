@@ -37,7 +37,10 @@ public actor GameRuntime {
     private var sensor = SensorReport(state: .absent, shakes: 0, sensitivity: .medium)
     private var sensorDemand: (@Sendable (Bool) -> Void)?
     private var statusLine: (@Sendable (String) -> Void)?
+    /// Whether the last save failed (or the database was opened read-only and nothing was saved since).
     private var lastSaveFailed = false
+    /// Whether a change that goes on unsaved was logged since saving last worked.
+    private var unsavedChangeLogged = false
     private var earlyPressRule = EarlyPressRule()
     /// Set while a new game ends the one in play, so the history marks that one as replaced.
     private var endingByReplacement = false
@@ -57,10 +60,22 @@ public actor GameRuntime {
     // MARK: Lifecycle
 
     /// Takes over the saved game, if any: paused, with its remaining times exactly as saved.
+    ///
+    /// When the pause cannot be saved (a full disk), the game is served paused all the same, and the log says so.
     public func restore() throws {
+        // A database opened read-only has not saved yet: the first save that works is logged as such.
+        lastSaveFailed = database.readOnlyReason != nil
         guard var saved = try database.loadSnapshot() else { return }
         let actions = saved.restore(at: clock.now())
-        if !actions.isEmpty { try database.saveSnapshot(saved) }
+        if !actions.isEmpty {
+            do {
+                try database.saveSnapshot(saved)
+            } catch {
+                logger.error(
+                    "cannot save the restored game's pause; it is paused in memory", metadata: ["error": "\(error)"])
+                lastSaveFailed = true
+            }
+        }
         game = saved
         logger.info(
             "restored the saved game",
@@ -84,11 +99,13 @@ public actor GameRuntime {
     public func ping() -> Bool { true }
 
     /// Saves the game with its clock brought up to now, stops timers and forgets the observer (on shutdown; the
-    /// server closes the watchers' connections). Returns whether the game (if any) is saved as it stands.
+    /// server closes the watchers' connections). Returns whether the game is saved as it stands, or `nil` when there
+    /// is no game.
     @discardableResult
-    public func shutDown() -> Bool {
-        var saved = true
+    public func shutDown() -> Bool? {
+        var saved: Bool? = nil
         if game != nil {
+            saved = true
             _ = try? handle(.clockAdvanced, fromClient: false)
             if let game {
                 do {
@@ -159,6 +176,7 @@ public actor GameRuntime {
         } catch {
             throw .storageFailed("\(error)")
         }
+        noteSaveWorked()
         cancelWake()
         game = created
         earlyPressRule.reset()
@@ -217,9 +235,9 @@ public actor GameRuntime {
         let wasOpen = isRoundOpen
         let (actions, outcomes) = next.handlePresses(teamPresses, rule: &earlyPressRule, at: now)
         do {
-            try save(next, actions: actions)
+            if try save(next, actions: actions) { noteSaveWorked() }
         } catch {
-            logger.error("cannot save the game; it goes on in memory", metadata: ["error": "\(error)"])
+            noteUnsavedChange(error)
         }
         game = next
         carryOut(actions)
@@ -291,16 +309,17 @@ public actor GameRuntime {
         }
         do {
             // Only a write that happened says saving works; a call that writes nothing proves nothing.
-            if try save(next, actions: actions), lastSaveFailed {
-                lastSaveFailed = false
-                logger.notice("saving works again")
-            }
+            if try save(next, actions: actions) { noteSaveWorked() }
         } catch {
-            if fromClient { throw .storageFailed("\(error)") }
-            if !lastSaveFailed {
-                logger.error("cannot save the game; it goes on in memory", metadata: ["error": "\(error)"])
-                lastSaveFailed = true
+            if fromClient {
+                // The change is refused, so nothing is lost; the next save that works says saving works again.
+                if !lastSaveFailed {
+                    logger.error("cannot save the game; changes are refused", metadata: ["error": "\(error)"])
+                    lastSaveFailed = true
+                }
+                throw .storageFailed("\(error)")
             }
+            noteUnsavedChange(error)
         }
         game = next
         carryOut(actions)
@@ -323,6 +342,23 @@ public actor GameRuntime {
         guard actions.contains(where: \.isSnapshotWorthy) else { return false }
         try database.saveSnapshot(next)
         return true
+    }
+
+    /// Logs, once, that saving works again after a failure (or a start on a database that could not be written).
+    private func noteSaveWorked() {
+        guard lastSaveFailed else { return }
+        lastSaveFailed = false
+        unsavedChangeLogged = false
+        logger.notice("saving works again")
+    }
+
+    /// Logs, once until saving works again, that a change goes on in memory unsaved.
+    private func noteUnsavedChange(_ error: any Error) {
+        if !unsavedChangeLogged {
+            logger.error("cannot save the game; it goes on in memory", metadata: ["error": "\(error)"])
+            unsavedChangeLogged = true
+        }
+        lastSaveFailed = true
     }
 
     /// Does what the engine's actions ask: timers, sound cues, events.

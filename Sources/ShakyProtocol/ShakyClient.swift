@@ -1,4 +1,5 @@
 import ShakyCore
+import Synchronization
 import Varlink
 
 /// A typed client of the Shaky Words daemon: one method per method of its Varlink interfaces.
@@ -12,15 +13,34 @@ import Varlink
 /// Its typed calls, generated from the interface files, are grouped by interface: ``game``, ``packs``,
 /// ``sensor``, ``settings``. Calls may run concurrently on the one connection; a streaming call (`Watch`)
 /// opens a connection of its own, so calls made while watching are answered at once. Every error is a
-/// ``ShakyClientError``.
+/// ``ShakyClientError``. When the daemon has closed the connection (it closes one left idle for 10 minutes), the
+/// next call connects again first: a call is never sent twice.
 public final class ShakyClient: Sendable {
     /// The socket this client is connected to.
     public let socketPath: String
-    let connection: VarlinkClient
+    private let state: Mutex<(connection: VarlinkClient, closed: Bool)>
 
     private init(socketPath: String, connection: VarlinkClient) {
         self.socketPath = socketPath
-        self.connection = connection
+        state = Mutex((connection, false))
+    }
+
+    /// The connection to call on: the one held, or a new one when the daemon closed that one while it was idle.
+    var connection: VarlinkClient {
+        get async throws(VarlinkError) {
+            let (current, closed) = state.withLock { $0 }
+            guard !current.isOpen, !closed else { return current }
+            let fresh = try await VarlinkClient.connect(
+                unixSocketPath: socketPath, maximumMessageLength: Self.largestReply)
+            // Two calls may reconnect at once: the first one stored is kept, the other closed.
+            let (kept, spare) = state.withLock { state -> (VarlinkClient, VarlinkClient?) in
+                if state.connection.isOpen || state.closed { return (state.connection, fresh) }
+                state.connection = fresh
+                return (fresh, nil)
+            }
+            if let spare { await spare.close() }
+            return kept
+        }
     }
 
     /// Connects to the daemon at `socketPath`, or when `nil` to the first of `defaults.clientSockets`
@@ -73,8 +93,12 @@ public final class ShakyClient: Sendable {
     /// reply. The daemon's own limit on what it reads stays 1 MiB per message.
     public static let largestReply = 64 << 20
 
-    /// Closes the connection.
+    /// Closes the connection; later calls fail instead of connecting again.
     public func close() async {
+        let connection = state.withLock { state in
+            state.closed = true
+            return state.connection
+        }
         await connection.close()
     }
 

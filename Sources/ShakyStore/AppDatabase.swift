@@ -10,8 +10,10 @@ import ShakyCore
 /// unique ignoring case, a finished game is recorded together with its snapshot), so a failure changes
 /// nothing.
 public final class AppDatabase: Sendable {
-    /// The connection (pool or queue) every read and write goes through.
-    let writer: any DatabaseWriter
+    /// The connection every read and write goes through.
+    private let connection: DatabaseConnection
+    /// The connection (pool or queue) in use now.
+    var writer: any DatabaseWriter { connection.writer }
     /// The database file's path, as shown in error messages (`:memory:` for an in-memory database).
     public let path: String
 
@@ -29,7 +31,7 @@ public final class AppDatabase: Sendable {
     ///
     /// - Throws: ``StoreError/newerDatabase(path:)`` when the file was written by a newer version.
     init(writer: any DatabaseWriter, path: String) throws {
-        self.writer = writer
+        connection = DatabaseConnection(writable: writer)
         self.path = path
         let migrator = Self.migrator
         try mapDatabaseErrors {
@@ -40,15 +42,33 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Wraps a connection to a database whose schema is up to date.
+    private init(connection: DatabaseConnection, path: String) {
+        self.connection = connection
+        self.path = path
+    }
+
+    /// Why the database is read-only (opened with `readOnlyWhenNotWritable` on a full disk or a read-only file
+    /// system), or `nil` when changes are saved.
+    ///
+    /// While it is read-only, every change first tries to open the file for writing again: once that works (space
+    /// was freed), the database is writable for good and this is `nil`; until then the change throws this reason.
+    public var readOnlyReason: StoreError? { connection.readOnlyReason }
+
     /// Opens (or creates) the database file at `path` and installs the built-in packs.
     ///
     /// The parent folder is created if needed. The file uses write-ahead logging, enforces foreign keys
     /// and waits up to five seconds for a lock held by another connection.
     ///
+    /// - Parameter readOnlyWhenNotWritable: when the file exists but cannot be written (a full disk, a read-only
+    ///   file system), open it read-only instead of failing (see ``readOnlyReason``). The read-only connection
+    ///   holds the file's lock, so use it only in a process that owns the database (the daemon).
     /// - Throws: ``StoreError/cannotOpen(path:reason:)``, ``StoreError/notWritable(path:reason:)``,
     ///   ``StoreError/corrupt(path:reason:)``, ``StoreError/diskFull(path:)``,
     ///   ``StoreError/newerDatabase(path:)``, or an error from installing the built-in packs.
-    public static func open(path: String, builtinPacks: BuiltinPackSource = .installed) throws -> AppDatabase {
+    public static func open(
+        path: String, builtinPacks: BuiltinPackSource = .installed, readOnlyWhenNotWritable: Bool = false
+    ) throws -> AppDatabase {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -56,6 +76,26 @@ public final class AppDatabase: Sendable {
             throw StoreError.cannotOpen(
                 path: path, reason: "the folder \(folder.path) cannot be created (\(FileAccess.reason(error)))")
         }
+        let openWritable: DatabaseConnection.WritableOpener = {
+            try writableConnection(path: path, folder: folder, builtinPacks: builtinPacks)
+        }
+        do {
+            return AppDatabase(connection: DatabaseConnection(writable: try openWritable()), path: path)
+        } catch let error as StoreError {
+            guard readOnlyWhenNotWritable, let reason = error.readOnlyReason,
+                FileManager.default.fileExists(atPath: path)
+            else { throw error }
+            let queue = try readOnlyConnection(path: path, folder: folder, reason: reason)
+            return AppDatabase(
+                connection: DatabaseConnection(readOnly: queue, because: reason, openWritable: openWritable), path: path
+            )
+        }
+    }
+
+    /// Opens the file for reading and writing, upgrades its schema and installs the built-in packs.
+    private static func writableConnection(
+        path: String, folder: URL, builtinPacks: BuiltinPackSource
+    ) throws -> any DatabaseWriter {
         var configuration = Configuration()
         configuration.label = "ShakyStore"
         configuration.foreignKeysEnabled = true
@@ -70,7 +110,34 @@ public final class AppDatabase: Sendable {
         }
         let database = try AppDatabase(writer: pool, path: path)
         try database.installBuiltinPacks(from: builtinPacks)
-        return database
+        return pool
+    }
+
+    /// Opens the file without writing to it: exclusive locking mode keeps the write-ahead log's index in memory
+    /// (no `-shm` file to grow), and `query_only` refuses writes. Its schema must be up to date, since it cannot be
+    /// upgraded.
+    private static func readOnlyConnection(path: String, folder: URL, reason: StoreError) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.label = "ShakyStore (read-only)"
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = 1")
+        }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw openError(for: error, path: path, folder: folder)
+        }
+        let migrator = Self.migrator
+        let (superseded, upToDate) = try queue.read { db in
+            (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+        }
+        if superseded { throw StoreError.newerDatabase(path: path) }
+        // A schema this version must upgrade cannot be read as it is.
+        guard upToDate else { throw reason }
+        return queue
     }
 
     /// Creates an empty database in memory, for tests and previews.
@@ -102,12 +169,12 @@ public final class AppDatabase: Sendable {
 
     /// Runs `updates` in one write transaction, turning storage failures into ``StoreError``.
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        try mapDatabaseErrors { try writer.write(updates) }
+        try mapDatabaseErrors { try connection.write(updates) }
     }
 
     /// Runs `value` in one read transaction, turning storage failures into ``StoreError``.
     func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try mapDatabaseErrors { try writer.read(value) }
+        try mapDatabaseErrors { try connection.read(value) }
     }
 
     private func mapDatabaseErrors<T>(_ body: () throws -> T) throws -> T {
@@ -132,6 +199,8 @@ public final class AppDatabase: Sendable {
         case .SQLITE_READONLY:
             return .notWritable(path: path, reason: message)
         case .SQLITE_IOERR:
+            // Growing the `-shm` file of a full file system fails as an I/O error.
+            if isFileSystemFull(holding: path) { return .diskFull(path: path) }
             return .notWritable(path: path, reason: "input/output error (\(message))")
         case .SQLITE_CANTOPEN, .SQLITE_PERM:
             if let folder, !FileManager.default.isWritableFile(atPath: folder.path) {
@@ -143,5 +212,13 @@ public final class AppDatabase: Sendable {
         default:
             return nil
         }
+    }
+
+    /// Whether the file system holding `path` has no block left that this process may use.
+    private static func isFileSystemFull(holding path: String) -> Bool {
+        var status = statvfs()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard statvfs(folder, &status) == 0 else { return false }
+        return status.f_bavail == 0
     }
 }

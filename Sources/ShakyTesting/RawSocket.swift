@@ -29,8 +29,13 @@ public final class RawSocket {
     public let descriptor: Int32
     private var received: [UInt8] = []
 
-    public init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    /// Connects to the Unix socket at `path`.
+    ///
+    /// - Parameter withoutWaiting: connect without blocking, as an event-driven client does: when the server's
+    ///   listen backlog is full this fails at once (`EAGAIN`) instead of waiting for room.
+    public init(path: String, withoutWaiting: Bool = false) throws {
+        let nonBlocking = withoutWaiting ? Int32(SOCK_NONBLOCK.rawValue) : 0
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | nonBlocking, 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: Self.readTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -46,9 +51,12 @@ public final class RawSocket {
             }
         }
         guard result == 0 else {
+            let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw Failure(description: "connect \(path): \(String(cString: strerror(errno)))")
+            throw Failure(description: "connect \(path): \(reason)")
         }
+        // Reads and writes block (with the timeout) as usual.
+        if withoutWaiting { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
     }
 
     deinit {

@@ -44,6 +44,9 @@ public final class VarlinkClient: Sendable {
         }
     }
 
+    /// Whether the connection is still open (the server closes one that stays idle too long).
+    public var isOpen: Bool { channel.isActive }
+
     /// Closes the connection; pending calls fail with ``VarlinkError/connectionClosed``.
     public func close() async {
         try? await channel.close()

@@ -20,7 +20,12 @@ import SystemCalls
 /// Per connection: each message is answered before the next is read (a call pipelined behind a `more`
 /// stream is answered after the stream's final reply); malformed input or a message over 1 MiB closes
 /// the connection without a reply. When the client hangs up (end of input or a failed write), the
-/// running call's task is cancelled, so a streaming handler learns it through `onTermination`.
+/// running call's task is cancelled, so a streaming handler learns it through `onTermination`. A connection
+/// with no call running (a `more` stream is one) that sends nothing for the idle timeout is closed.
+///
+/// When accepting fails (the process is out of file descriptors: `EMFILE`, `ENFILE`), the server stops
+/// accepting for a second at a time (new clients wait in the listen backlog) and logs it, at most once a minute,
+/// and once that it accepts again.
 public final class VarlinkServer: Sendable {
     /// Where a server listens.
     public enum Address: Sendable, Equatable {
@@ -49,12 +54,18 @@ public final class VarlinkServer: Sendable {
     /// The listen backlog: room for a burst of connects while the accept loop catches up.
     public static let backlog: Int32 = 4096
 
+    /// How long a connection may stay silent with no call running before it is closed (10 minutes). A client
+    /// that holds a connection between calls reconnects when it finds it closed.
+    public static let defaultIdleTimeout: Duration = .seconds(600)
+
     /// The address the server was bound to.
     public let address: Address
     private let service: VarlinkService
     private let serverChannel: NIOAsyncChannel<VarlinkConnection, Never>
     private let limits: ConnectionLimits
     private let connections = Mutex(ConnectionCount())
+    private let idleTimeout: Duration?
+    private let clock: ServerClock
     private let logger: Logger
 
     /// The connections being served, in all and per user, and whether a refusal was logged since the last
@@ -67,12 +78,14 @@ public final class VarlinkServer: Sendable {
 
     private init(
         address: Address, service: VarlinkService, serverChannel: NIOAsyncChannel<VarlinkConnection, Never>,
-        limits: ConnectionLimits, logger: Logger
+        limits: ConnectionLimits, idleTimeout: Duration?, clock: ServerClock, logger: Logger
     ) {
         self.address = address
         self.service = service
         self.serverChannel = serverChannel
         self.limits = limits
+        self.idleTimeout = idleTimeout
+        self.clock = clock
         self.logger = logger
     }
 
@@ -82,15 +95,24 @@ public final class VarlinkServer: Sendable {
     ///   - socketGroup: the group given to a socket file when that group exists (`nil`: leave it).
     ///   - maximumMessageLength: the longest message accepted; longer ones close the connection.
     ///   - limits: how many connections are served at once.
+    ///   - idleTimeout: how long a connection with no call running may send nothing before it is closed (`nil`:
+    ///     never closed for that).
+    ///   - clock: the clock the idle timeout is measured on.
     public static func bind(
         to address: Address, service: VarlinkService, socketGroup: String? = nil,
         maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
         limits: ConnectionLimits = ConnectionLimits(),
+        idleTimeout: Duration? = defaultIdleTimeout, clock: any Clock<Duration> = ContinuousClock(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "varlink.server")
     ) async throws -> VarlinkServer {
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: backlog)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
+                }
+            }
         let initializer: @Sendable (any Channel) -> EventLoopFuture<VarlinkConnection> = { channel in
             VarlinkConnection.make(on: channel, maximumMessageLength: maximumMessageLength)
         }
@@ -110,7 +132,8 @@ public final class VarlinkServer: Sendable {
             serverChannel = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
         }
         return VarlinkServer(
-            address: address, service: service, serverChannel: serverChannel, limits: limits, logger: logger)
+            address: address, service: service, serverChannel: serverChannel, limits: limits,
+            idleTimeout: idleTimeout, clock: ServerClock(clock), logger: logger)
     }
 
     /// Accepts and serves connections until the task is cancelled; then closes them all, removes the
@@ -187,13 +210,15 @@ public final class VarlinkServer: Sendable {
         var connectionLogger = logger
         connectionLogger[metadataKey: "peer"] = "\(peer)"
         let logger = connectionLogger
+        let activity = ConnectionActivity(since: clock.now())
         do {
             try await connection.asyncChannel.executeThenClose { inbound, outbound in
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
                         do {
                             try await self.answerCalls(
-                                from: inbound, to: outbound, channel: channel, peer: peer, logger: logger)
+                                from: inbound, to: outbound, channel: channel, peer: peer, activity: activity,
+                                logger: logger)
                         } catch {
                             logger.debug("connection ends: \(error)")
                         }
@@ -202,6 +227,13 @@ public final class VarlinkServer: Sendable {
                     group.addTask {
                         // The client hung up (or the channel failed): stop whatever call is running.
                         try? await channel.closeFuture.get()
+                    }
+                    if let idleTimeout = self.idleTimeout {
+                        group.addTask {
+                            guard await self.waitUntilIdle(activity, for: idleTimeout) else { return }
+                            logger.debug("closing the connection: idle for \(idleTimeout)")
+                            channel.close(promise: nil)
+                        }
                     }
                     await group.next()
                     group.cancelAll()
@@ -212,11 +244,34 @@ public final class VarlinkServer: Sendable {
         }
     }
 
+    /// Returns `true` once `activity` shows no call running and nothing received for `timeout`; `false` when
+    /// cancelled (the connection ended first).
+    private func waitUntilIdle(_ activity: ConnectionActivity, for timeout: Duration) async -> Bool {
+        var deadline = clock.now() + timeout
+        while true {
+            do {
+                try await clock.sleepUntil(deadline)
+            } catch {
+                return false
+            }
+            let now = clock.now()
+            guard let quietSince = activity.quietSince() else {
+                // A call is running (a `more` stream, say): look again a whole timeout later.
+                deadline = now + timeout
+                continue
+            }
+            if quietSince + timeout <= now { return true }
+            deadline = quietSince + timeout
+        }
+    }
+
     private func answerCalls(
         from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        channel: any Channel, peer: VarlinkPeerCredentials, logger: Logger
+        channel: any Channel, peer: VarlinkPeerCredentials, activity: ConnectionActivity, logger: Logger
     ) async throws {
         for try await frame in inbound {
+            activity.callStarted()
+            defer { activity.callEnded(at: clock.now()) }
             let call: VarlinkCall
             do {
                 call = try VarlinkCall(frame: frame.readableBytesView)
@@ -306,5 +361,115 @@ final class VarlinkConnection: Sendable {
             while let last = groups.last, last == 0 { groups.removeLast() }
             return groups
         }
+    }
+}
+
+/// When a connection last did something: a call running, or the reading when the last one ended.
+final class ConnectionActivity: Sendable {
+    private struct State {
+        var running = false
+        var lastActivity: Duration
+    }
+    private let state: Mutex<State>
+
+    init(since reading: Duration) {
+        state = Mutex(State(lastActivity: reading))
+    }
+
+    func callStarted() {
+        state.withLock { $0.running = true }
+    }
+
+    func callEnded(at reading: Duration) {
+        state.withLock {
+            $0.running = false
+            $0.lastActivity = reading
+        }
+    }
+
+    /// The reading since when the connection is quiet, or `nil` while a call runs.
+    func quietSince() -> Duration? {
+        state.withLock { $0.running ? nil : $0.lastActivity }
+    }
+}
+
+/// Any `Clock<Duration>` read as the time since the server started, so that readings can be kept without the
+/// clock's own instant type.
+struct ServerClock: Sendable {
+    let now: @Sendable () -> Duration
+    let sleepUntil: @Sendable (Duration) async throws -> Void
+
+    init<C: Clock<Duration>>(_ clock: C) {
+        let start = clock.now
+        now = { start.duration(to: clock.now) }
+        sleepUntil = { reading in try await clock.sleep(until: start.advanced(by: reading), tolerance: nil) }
+    }
+}
+
+/// Stops accepting for a second when accepting fails (the process is out of file descriptors, typically), and logs
+/// it at most once a minute, and once that it accepts again.
+///
+/// NIO leaves the listening socket registered for reading after a failed accept, so the event loop would wake at
+/// once and fail again, at 100 % CPU (its own accept back-off waits only for the next `read`, which never comes).
+/// Turning `autoRead` off takes the socket out of the poll set; turning it on a second later tries again.
+final class AcceptBackoff: ChannelDuplexHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+    typealias OutboundIn = Never
+
+    /// How long accepting pauses after a failure.
+    static let pause = TimeAmount.seconds(1)
+    /// The least time between two failure messages.
+    static let quietTime = TimeAmount.seconds(60)
+
+    private let logger: Logger
+    private var paused = false
+    private var lastLogged: NIODeadline?
+    private var recoveryToLog = false
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if recoveryToLog {
+            recoveryToLog = false
+            logger.notice("accepting connections again")
+        }
+        context.fireChannelRead(data)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        // While paused, the resumption asks for the next read itself.
+        guard !paused else { return }
+        context.read()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? IOError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        log(error)
+        if !paused, let options = context.channel.syncOptions {
+            paused = true
+            try? options.setOption(.autoRead, value: false)
+            context.eventLoop.assumeIsolated().scheduleTask(in: Self.pause) {
+                self.paused = false
+                try? options.setOption(.autoRead, value: true)
+            }
+        }
+        context.fireErrorCaught(error)
+    }
+
+    private func log(_ error: IOError) {
+        let now = NIODeadline.now()
+        guard lastLogged.map({ now - $0 >= Self.quietTime }) ?? true else { return }
+        lastLogged = now
+        recoveryToLog = true
+        let reason =
+            error.errnoCode == EMFILE || error.errnoCode == ENFILE
+            ? "the process is out of file descriptors (errno \(error.errnoCode); raise LimitNOFILE=)" : "\(error)"
+        logger.error("cannot accept connections: \(reason); new clients wait, trying again every second")
     }
 }

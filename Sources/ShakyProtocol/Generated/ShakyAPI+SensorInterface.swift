@@ -26,7 +26,9 @@ extension ShakyAPI {
         }
 
         /// absent: none found (hints are manual); ready: attached, read while a
-        /// round is open; reading: being read now; gone: unplugged, waiting for it.
+        /// round is open; reading: being read now; gone: unplugged, waiting for it,
+        /// or a trace that ended (replayed once without loop: gone for good, message
+        /// says so, hints are manual).
         public var state: ShakyAPI.SensorStatus.State
         /// iio-buffer, iio-poll, evdev or trace.
         public var driver: String?
@@ -124,7 +126,9 @@ extension ShakyAPI {
 
             type SensorStatus (
               # absent: none found (hints are manual); ready: attached, read while a
-              # round is open; reading: being read now; gone: unplugged, waiting for it.
+              # round is open; reading: being read now; gone: unplugged, waiting for it,
+              # or a trace that ended (replayed once without loop: gone for good, message
+              # says so, hints are manual).
               state: (absent, ready, reading, gone),
               # iio-buffer, iio-poll, evdev or trace.
               driver: ?string,

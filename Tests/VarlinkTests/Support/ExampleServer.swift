@@ -13,6 +13,7 @@ struct ExampleServer {
     static func run<Result>(
         accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
         limits: VarlinkServer.ConnectionLimits = VarlinkServer.ConnectionLimits(),
+        idleTimeout: Duration? = VarlinkServer.defaultIdleTimeout, clock: any Clock<Duration> = ContinuousClock(),
         _ body: (ExampleServer) async throws -> Result
     ) async throws -> Result {
         let directory = temporaryDirectory()
@@ -22,7 +23,8 @@ struct ExampleServer {
             vendor: "Shaky Words", product: "shaky-protocol-tests", version: "1.0", url: "https://shakywords.invalid",
             interfaces: [try ExampleInterface.make(probe: probe)], accessPolicy: accessPolicy)
         let server = try await VarlinkServer.bind(
-            to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup, limits: limits)
+            to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup, limits: limits,
+            idleTimeout: idleTimeout, clock: clock)
         let task = Task { try await server.run() }
         let handle = ExampleServer(directory: directory, socketPath: socketPath, probe: probe)
         do {

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// The connection an ``AppDatabase`` goes through: the usual writable one, or, when the database could not be
+/// opened for writing (a full disk, a read-only file system), a read-only one that is swapped for a writable one
+/// as soon as opening one works again.
+///
+/// The writable connection never changes once it is in place, so using it takes one short lock. While read-only,
+/// every use holds a second lock, so the switch never closes a connection that a read is still using.
+final class DatabaseConnection: @unchecked Sendable {
+    /// Opens a writable connection: the schema upgraded, the built-in packs installed.
+    typealias WritableOpener = @Sendable () throws -> any DatabaseWriter
+
+    private enum Mode {
+        case writable(any DatabaseWriter)
+        case readOnly(DatabaseQueue, because: StoreError, openWritable: WritableOpener)
+    }
+
+    /// Guards `mode`.
+    private let modeLock = NSLock()
+    private var mode: Mode
+    /// Held for every use of the read-only connection and for the switch.
+    private let readOnlyLock = NSLock()
+
+    /// A writable connection, for good.
+    init(writable writer: any DatabaseWriter) {
+        mode = .writable(writer)
+    }
+
+    /// A read-only connection, opened because of `reason`; `openWritable` is tried again before each write.
+    init(readOnly queue: DatabaseQueue, because reason: StoreError, openWritable: @escaping WritableOpener) {
+        mode = .readOnly(queue, because: reason, openWritable: openWritable)
+    }
+
+    /// Why the database is read-only, or `nil` when it is writable.
+    var readOnlyReason: StoreError? {
+        modeLock.lock()
+        defer { modeLock.unlock() }
+        if case .readOnly(_, let reason, _) = mode { return reason }
+        return nil
+    }
+
+    /// The connection in use now.
+    var writer: any DatabaseWriter {
+        modeLock.lock()
+        defer { modeLock.unlock() }
+        switch mode {
+        case .writable(let writer): return writer
+        case .readOnly(let queue, _, _): return queue
+        }
+    }
+
+    /// Runs `value` in a read transaction.
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
+        if let writer = writableWriter() { return try writer.read(value) }
+        readOnlyLock.lock()
+        defer { readOnlyLock.unlock() }
+        return try writer.read(value)
+    }
+
+    /// Runs `updates` in a write transaction; while read-only, first tries to open a writable connection, and
+    /// throws why the database is read-only when that still fails.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        if let writer = writableWriter() { return try writer.write(updates) }
+        readOnlyLock.lock()
+        defer { readOnlyLock.unlock() }
+        return try becomeWritable().write(updates)
+    }
+
+    private func writableWriter() -> (any DatabaseWriter)? {
+        modeLock.lock()
+        defer { modeLock.unlock() }
+        if case .writable(let writer) = mode { return writer }
+        return nil
+    }
+
+    /// With `readOnlyLock` held: the writable connection, opening it in place of the read-only one if it can be
+    /// opened now.
+    private func becomeWritable() throws -> any DatabaseWriter {
+        modeLock.lock()
+        let current = mode
+        modeLock.unlock()
+        guard case .readOnly(let queue, let reason, let openWritable) = current else {
+            return writer
+        }
+        // The read-only connection holds the file's lock (exclusive locking mode): close it to try.
+        try? queue.close()
+        let writable: any DatabaseWriter
+        do {
+            writable = try openWritable()
+        } catch {
+            let reopened = try DatabaseQueue(path: queue.path, configuration: queue.configuration)
+            modeLock.lock()
+            mode = .readOnly(
+                reopened, because: (error as? StoreError).flatMap(\.readOnlyReason) ?? reason,
+                openWritable: openWritable)
+            modeLock.unlock()
+            throw error
+        }
+        modeLock.lock()
+        mode = .writable(writable)
+        modeLock.unlock()
+        return writable
+    }
+}
+
+extension StoreError {
+    /// Whether this failure to write leaves the database readable (a full disk, a file system mounted read-only),
+    /// so that a daemon may serve it read-only: returns itself then, `nil` otherwise.
+    var readOnlyReason: StoreError? {
+        switch self {
+        case .diskFull, .notWritable: self
+        default: nil
+        }
+    }
+}
