@@ -32,17 +32,27 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
     public var sensitivity: String?
     /// `--buzzers`: `auto` reads every key or button device `shakyd list-devices` accepts; `none` reads none.
     public var buzzers: String?
-    /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off).
+    /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off), for
+    /// new games that do not set the rule themselves.
     public var earlyPressLockout: Double?
     /// `--grab-keyboards`: keep keyboards' presses from the console and desktop too (other buzzers always are).
     public var grabKeyboards: Bool?
+    /// `--reorder-window`: milliseconds presses are held so that presses read from several devices leave in
+    /// kernel-time order (``DaemonConfiguration/reorderWindowRange``).
+    public var reorderWindow: Int?
+    /// `--shakers`: `auto` lets every motion controller found shake for hints next to the board's sensor; `none`
+    /// only the board's sensor.
+    public var shakers: String?
 
     /// Creates settings; `nil` means "not said here".
     public init(
         socket: String? = nil, stateDirectory: String? = nil, input: String? = nil, soundDevice: String? = nil,
         sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil, buzzers: String? = nil,
-        earlyPressLockout: Double? = nil, grabKeyboards: Bool? = nil
+        earlyPressLockout: Double? = nil, grabKeyboards: Bool? = nil, reorderWindow: Int? = nil,
+        shakers: String? = nil
     ) {
+        self.reorderWindow = reorderWindow
+        self.shakers = shakers
         self.grabKeyboards = grabKeyboards
         self.buzzers = buzzers
         self.earlyPressLockout = earlyPressLockout
@@ -66,6 +76,8 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
         case buzzers
         case earlyPressLockout = "early-press-lockout"
         case grabKeyboards = "grab-keyboards"
+        case reorderWindow = "reorder-window"
+        case shakers
     }
 
     /// These settings with every field that `overrides` sets replaced by its value.
@@ -80,7 +92,9 @@ public struct DaemonSettings: Codable, Equatable, Sendable {
             sensitivity: overrides.sensitivity ?? sensitivity,
             buzzers: overrides.buzzers ?? buzzers,
             earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
-            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards)
+            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards,
+            reorderWindow: overrides.reorderWindow ?? reorderWindow,
+            shakers: overrides.shakers ?? shakers)
     }
 }
 
@@ -176,6 +190,22 @@ extension DaemonSettings {
                 )
             }
         }
+        if let buzzers, !["auto", "none"].contains(buzzers) {
+            return (.buzzers, "buzzers must be auto or none, not “\(buzzers)”")
+        }
+        if let shakers, !["auto", "none"].contains(shakers) {
+            return (.shakers, "shakers must be auto or none, not “\(shakers)”")
+        }
+        if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
+            return (.earlyPressLockout, "early-press-lockout must be 0 to 60 seconds, not \(earlyPressLockout)")
+        }
+        if let reorderWindow, !DaemonConfiguration.reorderWindowRange.contains(reorderWindow) {
+            let range = DaemonConfiguration.reorderWindowRange
+            return (
+                .reorderWindow,
+                "reorder-window must be \(range.lowerBound) to \(range.upperBound) milliseconds, not \(reorderWindow)"
+            )
+        }
         for (key, value) in [
             (CodingKeys.socket, socket), (.stateDirectory, stateDirectory), (.soundDevice, soundDevice),
         ]
@@ -221,6 +251,34 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var earlyPressLockoutSeconds: Double
     /// Whether keyboards read as buzzers are grabbed too (off by default: the host may type on one).
     public var grabKeyboards: Bool
+    /// Milliseconds button presses are held for reordering by kernel time (40 by default).
+    public var reorderWindowMilliseconds: Int
+    /// Whether motion controllers shake for hints next to the board's sensor (`auto`) or not (`none`).
+    public var shakers: String
+
+    /// The reorder windows the daemon takes, in milliseconds. Under 10 ms a USB device polled every 8–10 ms (or
+    /// any Bluetooth one) could lose to a later press read first; over 200 ms a buzz's light and tone come late
+    /// enough for a person to notice, and a team could react to another team's light before the order is decided.
+    public static let reorderWindowRange = 10...200
+
+    /// The reorder window as a duration; throws when the setting is out of ``reorderWindowRange``.
+    public func reorderWindow() throws(DaemonStartError) -> Duration {
+        guard Self.reorderWindowRange.contains(reorderWindowMilliseconds) else {
+            throw DaemonStartError(
+                problem: "reorder-window must be \(Self.reorderWindowRange.lowerBound) to "
+                    + "\(Self.reorderWindowRange.upperBound) milliseconds, not \(reorderWindowMilliseconds)")
+        }
+        return .milliseconds(reorderWindowMilliseconds)
+    }
+
+    /// Whether motion controllers shake for hints; throws when the setting is neither `auto` nor `none`.
+    public func readsShakers() throws(DaemonStartError) -> Bool {
+        switch shakers {
+        case "auto": return true
+        case "none": return false
+        default: throw DaemonStartError(problem: "shakers must be auto or none, not “\(shakers)”")
+        }
+    }
 
     /// The early-press lock-out as a duration, `nil` when off; throws when the setting is out of range.
     public func earlyPressLockout() throws(DaemonStartError) -> Duration? {
@@ -258,5 +316,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         buzzers = settings.buzzers ?? "auto"
         earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
         grabKeyboards = settings.grabKeyboards ?? false
+        reorderWindowMilliseconds = settings.reorderWindow ?? PressReorderWindow.standardMilliseconds
+        shakers = settings.shakers ?? "auto"
     }
 }

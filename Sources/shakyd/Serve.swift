@@ -51,8 +51,25 @@ extension Shakyd {
 
         @Option(
             name: .customLong("early-press-lockout"),
-            help: "Seconds a team that presses before a question opens cannot buzz (0, the default: only ignored).")
+            help: ArgumentHelp(
+                "Seconds a team that presses before a question opens cannot buzz, for new games that do not set "
+                    + "the rule themselves (shaky new --early-press-lockout); 0, the default: only ignored.",
+                valueName: "seconds"))
         var earlyPressLockout: Double?
+
+        @Option(
+            name: .customLong("reorder-window"),
+            help: ArgumentHelp(
+                "Milliseconds button presses are held so that presses read from several devices are ranked by "
+                    + "the kernel's time (10 to 200; default 40).",
+                valueName: "milliseconds"))
+        var reorderWindow: Int?
+
+        @Option(
+            help: ArgumentHelp(
+                "Motion controllers as shakers next to the board's sensor: auto (every DualSense, DualShock 4, "
+                    + "Joy-Con or Wii Remote found) or none."))
+        var shakers: String?
 
         @Flag(
             name: .customLong("grab-keyboards"),
@@ -65,6 +82,12 @@ extension Shakyd {
             }
             if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
                 throw ValidationError("--early-press-lockout must be 0 to 60 seconds")
+            }
+            if let reorderWindow, !DaemonConfiguration.reorderWindowRange.contains(reorderWindow) {
+                throw ValidationError("--reorder-window must be 10 to 200 milliseconds")
+            }
+            if let shakers, !["auto", "none"].contains(shakers) {
+                throw ValidationError("--shakers must be auto or none")
             }
             if let logLevel, Logger.Level(rawValue: logLevel) == nil {
                 throw ValidationError(
@@ -79,7 +102,8 @@ extension Shakyd {
             let flags = DaemonSettings(
                 socket: socket, stateDirectory: stateDirectory, input: input, soundDevice: soundDevice, sounds: sounds,
                 logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)), sensitivity: sensitivity,
-                buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil)
+                buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil,
+                reorderWindow: reorderWindow, shakers: shakers)
             let file: DaemonSettings
             do {
                 file = try DaemonSettings.load(

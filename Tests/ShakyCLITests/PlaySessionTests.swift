@@ -45,7 +45,8 @@ import Testing
             #expect(calls.contains(.init("Game.Watch")))
             #expect(
                 calls.filter { $0.method != "io.shakywords.Game.Watch" } == [
-                    .init("Game.Next"), .init("Game.Hint"), .init("Game.Buzz", ["team": "Foxes"]),
+                    .init("Buzzers.List"), .init("Game.Next"), .init("Game.Hint"),
+                    .init("Game.Buzz", ["team": "Foxes"]),
                     .init("Game.Buzz", ["team": "Owls"]), .init("Game.Answer", ["team": "Owls", "answer": "tiger"]),
                     .init("Game.Pause"), .init("Game.Skip"), .init("Game.Scoreboard"),
                 ])
@@ -97,6 +98,26 @@ import Testing
             await client.close()
             #expect(console.error == "! nobody is up to answer; open a question (n) and a team buzzes first (b TEAM)\n")
             #expect(!daemon.calls.map(\.method).contains("io.shakywords.Game.Answer"))
+        }
+    }
+}
+
+extension PlaySessionTests {
+    @Test func joinAsksTheDaemonAndAJoiningUnderWayIsShownAtTheStart() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            daemon.answer(
+                "Buzzers.List",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.ListReply(devices: [], assignments: [], joining: ["Foxes"])))
+            daemon.answer(
+                "Buzzers.Join", with: .reply(encoding: ShakyAPI.BuzzersInterface.JoinReply(teams: ["Owls", "Foxes"])))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "j\nq\n"))
+            await client.close()
+            #expect(console.output.contains("Foxes: press your button"))
+            #expect(daemon.calls.contains(.init("Buzzers.Join")))
         }
     }
 }
