@@ -9,34 +9,34 @@ import ShakyCore
 /// Turns a stream of accelerometer samples into shake events: a threshold/cooldown detector.
 ///
 /// For each sample it
-/// 1. removes gravity with a running estimate (an exponential average over ``ShakeDetectorSettings/gravityTimeConstant``
+/// 1. removes gravity with a running estimate (an exponential average over ``ShakeDetectorTuning/gravityTimeConstant``
 ///    seconds, weighted by the real time between samples, scaled to standard gravity);
 /// 2. judges two recent windows of the remaining acceleration:
-///    - the **brisk** window (``ShakeDetectorSettings/window`` seconds): samples above
-///      ``ShakeDetectorSettings/threshold`` must cover ``ShakeDetectorSettings/activeFraction`` of it, with at least
-///      ``ShakeDetectorSettings/minimumReversals`` reversals. A reversal is an above-threshold sample pointing
+///    - the **brisk** window (``ShakeDetectorTuning/window`` seconds): samples above
+///      ``ShakeDetectorTuning/threshold`` must cover ``ShakeDetectorTuning/activeFraction`` of it, with at least
+///      ``ShakeDetectorTuning/minimumReversals`` reversals. A reversal is an above-threshold sample pointing
 ///      against the previous one, or straight back (within about 30°, ``strokeReversalCosine``) against the
 ///      strongest sample of the current stroke, so an elliptical shake whose direction turns gradually still
 ///      reverses. A swipe (speed up, then brake) gives one reversal; a shake keeps going;
-///    - the **sustained** window (``ShakeDetectorSettings/sustainedWindow`` seconds), for gentler but steady shaking:
-///      samples above ``ShakeDetectorSettings/sustainedThreshold`` must cover
-///      ``ShakeDetectorSettings/sustainedActiveFraction`` of it, with at least
-///      ``ShakeDetectorSettings/sustainedReversals`` *straight* reversals (pointing back within about 25°, see
+///    - the **sustained** window (``ShakeDetectorTuning/sustainedWindow`` seconds), for gentler but steady shaking:
+///      samples above ``ShakeDetectorTuning/sustainedThreshold`` must cover
+///      ``ShakeDetectorTuning/sustainedActiveFraction`` of it, with at least
+///      ``ShakeDetectorTuning/sustainedReversals`` *straight* reversals (pointing back within about 25°, see
 ///      ``straightReversalCosine``), the back-and-forth along one line that sets a shake apart from walking and
 ///      from turning or waving the device. The recent motion must also look like a hand shaking the device (see
-///      ``MotionShape``): at most ``ShakeDetectorSettings/sustainedMaximumFrequency`` (faster is vibration: a motor,
-///      a vehicle, tapping), and at most ``ShakeDetectorSettings/sustainedMaximumVerticalShare`` of its power along
+///      ``MotionShape``): at most ``ShakeDetectorTuning/sustainedMaximumFrequency`` (faster is vibration: a motor,
+///      a vehicle, tapping), and at most ``ShakeDetectorTuning/sustainedMaximumVerticalShare`` of its power along
 ///      gravity (gentle up-and-down motion is what walking, climbing stairs and lifting the device look like; a
 ///      vigorous vertical shake still qualifies in the brisk window);
-/// 3. at 20 Hz and above, turns away motion that is not along one line (``ShakeDetectorSettings/maximumCrossShare``,
+/// 3. at 20 Hz and above, turns away motion that is not along one line (``ShakeDetectorTuning/maximumCrossShare``,
 ///    judged on the recent motion like the shape limits): circles, twists, turning the device round;
-/// 4. fires when either window qualifies, then ignores everything for ``ShakeDetectorSettings/cooldown`` seconds:
+/// 4. fires when either window qualifies, then ignores everything for ``ShakeDetectorTuning/cooldown`` seconds:
 ///    both windows start empty again when the cooldown ends, so a long shake fires again only once it has
 ///    qualified anew.
 ///
 /// Samples further apart than ``coarseInterval`` cannot show every half-cycle of a 3–6 Hz shake (it is aliased).
 /// There the brisk window needs one reversal fewer (at least one) and counts samples above
-/// ``ShakeDetectorSettings/coarseThresholdShare`` of its threshold (a sample seldom lands on a stroke's peak), and an
+/// ``ShakeDetectorTuning/coarseThresholdShare`` of its threshold (a sample seldom lands on a stroke's peak), and an
 /// above-threshold sample also counts as a reversal when, since the previous one, the motion along that one's
 /// direction fell below ``coarseDipFraction`` of the threshold or pointed back, or when it exceeds
 /// ``coarseUnmistakableMagnitude``. Two strong samples in a row
@@ -47,7 +47,7 @@ import ShakyCore
 /// Pure: time comes only from the samples' timestamps.
 public struct ShakeDetector: Sendable {
     /// The settings in use (validated).
-    public let settings: ShakeDetectorSettings
+    public let settings: ShakeDetectorTuning
 
     /// A sample interval from which direction reversals are no longer reliably observable, seconds (below 20 Hz).
     public static let coarseInterval = 0.05
@@ -86,7 +86,7 @@ public struct ShakeDetector: Sendable {
     private var cooldownEnd = -Double.infinity
 
     /// Creates a detector in its cold-start state; throws when `settings` are invalid.
-    public init(settings: ShakeDetectorSettings = .medium) throws(ShakeDetectorSettingsError) {
+    public init(settings: ShakeDetectorTuning = .medium) throws(ShakeDetectorTuningError) {
         try settings.validate()
         self.settings = settings
         brisk = WindowTally(
@@ -115,7 +115,7 @@ public struct ShakeDetector: Sendable {
     /// Creates a detector with the preset for `sensitivity`.
     public init(sensitivity: ShakeSensitivity) {
         // The presets are valid by construction (checked by the tests).
-        try! self.init(settings: ShakeDetectorSettings(sensitivity: sensitivity))
+        try! self.init(settings: ShakeDetectorTuning(sensitivity: sensitivity))
     }
 
     /// Forgets everything seen so far, as if newly created.
@@ -126,7 +126,7 @@ public struct ShakeDetector: Sendable {
 
     /// Feeds one sample; returns an event when the detector fires at this sample.
     ///
-    /// Samples should arrive in timestamp order. A gap longer than ``ShakeDetectorSettings/maximumGap`` restarts the
+    /// Samples should arrive in timestamp order. A gap longer than ``ShakeDetectorTuning/maximumGap`` restarts the
     /// gravity estimate and the windows (the cooldown still runs); a timestamp that goes backwards resets everything.
     /// A repeated timestamp adds no time. Samples with a non-finite timestamp, or a reading that is not finite or
     /// beyond ``largestReading``, are ignored. Total: no finite or non-finite input traps, at any timestamp.

@@ -30,7 +30,7 @@ public actor GameRuntime {
     private var lastSaveFailed = false
     /// The device whose shake is being handled, so its hint says where it came from.
     private var shakingNow: Shaker?
-    /// The game's early-press rule (``GameSettings/earlyPressLockout``) and the lock-outs it imposed.
+    /// The game's early-press rule (``GameRules/earlyPressLockout``) and the lock-outs it imposed.
     private var earlyPressRule = EarlyPressRule()
     /// The lock-out a new game takes when `New` does not set one (the daemon's `early-press-lockout`).
     private var defaultEarlyPressLockout: Duration?

@@ -11,7 +11,7 @@ public struct NewGameRequest: Sendable, Equatable {
     /// Which questions may be drawn.
     public var difficulty: DifficultyFilter
     /// The rules.
-    public var settings: GameSettings
+    public var settings: GameRules
     /// How long an early press locks a team out, when `New` said (zero: the rule is off); `nil` leaves it to
     /// ``settings`` and then to the daemon's default.
     public var earlyPressLockout: Duration?
@@ -23,7 +23,7 @@ public struct NewGameRequest: Sendable, Equatable {
     /// Creates a request; everything but the teams has the usual default.
     public init(
         teams: [String], packs: [String]? = nil, questionCount: Int = 10, difficulty: DifficultyFilter = .any,
-        settings: GameSettings = GameSettings(), earlyPressLockout: Duration? = nil, seed: UInt64? = nil,
+        settings: GameRules = GameRules(), earlyPressLockout: Duration? = nil, seed: UInt64? = nil,
         replace: Bool = false
     ) {
         self.earlyPressLockout = earlyPressLockout

@@ -204,7 +204,7 @@ public actor SensorPipeline {
     }
 
     /// A shake detector for one device's samples, with `settings` (the preset when they are invalid).
-    private func detecting(settings: ShakeDetectorSettings) -> @Sendable () -> (AccelSample) -> Bool {
+    private func detecting(settings: ShakeDetectorTuning) -> @Sendable () -> (AccelSample) -> Bool {
         let sensitivity = sensitivity
         let logger = logger
         return {
@@ -265,8 +265,8 @@ public actor SensorPipeline {
     }
 
     /// The preset, or for `medium` the device's calibration when it has one (the presets stay otherwise).
-    private func detectorSettings(for info: SourceInfo) -> ShakeDetectorSettings {
-        let preset = ShakeDetectorSettings(sensitivity: sensitivity)
+    private func detectorSettings(for info: SourceInfo) -> ShakeDetectorTuning {
+        let preset = ShakeDetectorTuning(sensitivity: sensitivity)
         guard sensitivity == .medium, let calibrations else { return preset }
         do {
             guard let saved = try calibrations.load(Self.calibrationKey(of: info)) else { return preset }

@@ -22,7 +22,7 @@ struct ShakeDetectorGestureTests {
 
     @Test("A circle drawn in the air does not trigger medium or hard; the same stroke along one line does")
     func circleAgainstLine() throws {
-        for settings in [ShakeDetectorSettings.medium, .hard] {
+        for settings in [ShakeDetectorTuning.medium, .hard] {
             let circle = try triggerTimes(
                 motion(amplitude: 3 * g, circle: true).samples(rate: 100, to: 5), settings: settings)
             #expect(circle.isEmpty, "\(circle)")
@@ -34,7 +34,7 @@ struct ShakeDetectorGestureTests {
 
     @Test("With the line test off (cross share 1) the circle triggers: the test is what turns it away")
     func circleWithTestOff() throws {
-        var settings = ShakeDetectorSettings.medium
+        var settings = ShakeDetectorTuning.medium
         settings.maximumCrossShare = 1
         let circle = try triggerTimes(
             motion(amplitude: 3 * g, circle: true).samples(rate: 100, to: 5), settings: settings)
@@ -48,7 +48,7 @@ struct ShakeDetectorGestureTests {
         vertical.motion = SyntheticMotion.shake(amplitude: 1.5 * g, frequency: 4, from: 2, to: 3, axis: (0, 0, 1))
         let samples = vertical.samples(rate: 10, to: 5)
         #expect(try triggerTimes(samples, settings: .medium).count == 1)
-        var full = ShakeDetectorSettings.medium
+        var full = ShakeDetectorTuning.medium
         full.coarseThresholdShare = 1
         #expect(try triggerTimes(samples, settings: full).isEmpty)
     }

@@ -4,25 +4,25 @@ import Testing
 /// The buzzer settings of the configuration file and flags.
 struct BuzzerSettingsTests {
     @Test func buzzersAreReadAndEarlyPressesOnlyIgnoredByDefault() throws {
-        let configuration = DaemonConfiguration(resolving: DaemonSettings())
+        let configuration = DaemonConfiguration(resolving: DaemonOptions())
         #expect(try configuration.readsBuzzers())
         #expect(try configuration.earlyPressLockout() == nil)
     }
 
     @Test func theFileSetsBuzzersAndTheLockout() throws {
-        let settings = try DaemonSettings.parse(
+        let settings = try DaemonOptions.parse(
             "buzzers: none\nearly-press-lockout: 1.5\ngrab-keyboards: true\n", path: "shakyd.conf")
-        #expect(settings == DaemonSettings(buzzers: "none", earlyPressLockout: 1.5, grabKeyboards: true))
+        #expect(settings == DaemonOptions(buzzers: "none", earlyPressLockout: 1.5, grabKeyboards: true))
         let configuration = DaemonConfiguration(resolving: settings)
         #expect(configuration.grabKeyboards)
-        #expect(DaemonConfiguration(resolving: DaemonSettings()).grabKeyboards == false)
+        #expect(DaemonConfiguration(resolving: DaemonOptions()).grabKeyboards == false)
         #expect(try configuration.readsBuzzers() == false)
         #expect(try configuration.earlyPressLockout() == .milliseconds(1500))
     }
 
     @Test func badValuesAreRefusedWithWhatIsAllowed() throws {
         let configuration = DaemonConfiguration(
-            resolving: DaemonSettings(buzzers: "maybe", earlyPressLockout: 600))
+            resolving: DaemonOptions(buzzers: "maybe", earlyPressLockout: 600))
         #expect(throws: DaemonStartError.self) { try configuration.readsBuzzers() }
         #expect {
             try configuration.earlyPressLockout()
@@ -34,16 +34,16 @@ struct BuzzerSettingsTests {
 
 extension BuzzerSettingsTests {
     @Test func theReorderWindowIs40MillisecondsUnlessTheFileSaysAndMotionControllersShake() throws {
-        let standard = DaemonConfiguration(resolving: DaemonSettings())
+        let standard = DaemonConfiguration(resolving: DaemonOptions())
         #expect(try standard.reorderWindow() == .milliseconds(40))
         #expect(try standard.readsShakers())
-        let settings = try DaemonSettings.parse("reorder-window: 80\nshakers: none\n", path: "shakyd.conf")
-        #expect(settings == DaemonSettings(reorderWindow: 80, shakers: "none"))
+        let settings = try DaemonOptions.parse("reorder-window: 80\nshakers: none\n", path: "shakyd.conf")
+        #expect(settings == DaemonOptions(reorderWindow: 80, shakers: "none"))
         let configuration = DaemonConfiguration(resolving: settings)
         #expect(try configuration.reorderWindow() == .milliseconds(80))
         #expect(try configuration.readsShakers() == false)
         // A flag wins over the file.
-        #expect(settings.overridden(by: DaemonSettings(reorderWindow: 25)).reorderWindow == 25)
+        #expect(settings.overridden(by: DaemonOptions(reorderWindow: 25)).reorderWindow == 25)
     }
 
     @Test(arguments: [
@@ -55,7 +55,7 @@ extension BuzzerSettingsTests {
     ])
     func aBadValueInTheFileNamesItsLine(_ text: String, _ line: Int, _ problem: String) throws {
         #expect {
-            try DaemonSettings.parse(text, path: "/etc/shaky/shakyd.conf")
+            try DaemonOptions.parse(text, path: "/etc/shaky/shakyd.conf")
         } throws: { error in
             let description = "\(error)"
             return description.hasPrefix("/etc/shaky/shakyd.conf:\(line): ") && description.contains(problem)
@@ -63,7 +63,7 @@ extension BuzzerSettingsTests {
     }
 
     @Test func aReorderWindowOutOfBoundsStopsTheDaemonWithWhatIsAllowed() throws {
-        let configuration = DaemonConfiguration(resolving: DaemonSettings(reorderWindow: 0))
+        let configuration = DaemonConfiguration(resolving: DaemonOptions(reorderWindow: 0))
         #expect {
             try configuration.reorderWindow()
         } throws: { error in
