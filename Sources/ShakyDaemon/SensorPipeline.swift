@@ -16,6 +16,8 @@ public actor SensorPipeline {
     private struct ControllerReading {
         var source: any AccelerometerSource
         var task: Task<Void, Never>
+        /// Tells this reading from a later one of the same controller (its task may end after that one began).
+        var generation: Int
     }
 
     private let spec: InputSpec?
@@ -45,6 +47,7 @@ public actor SensorPipeline {
     private let controllers: (@Sendable (Set<String>) -> [MotionController])?
     /// The motion controllers being read, by device node.
     private var controllerReadings: [String: ControllerReading] = [:]
+    private var controllerGeneration = 0
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
     /// sensor may be back, `appearances` when a device appears while there is none (udev hotplug by default); the
@@ -163,6 +166,8 @@ public actor SensorPipeline {
                 let opened = try controller.device.makeSource()
                 let stream = try opened.start(keeping: detecting(settings: detectorSettings(for: opened.info)))
                 let runtime = runtime
+                controllerGeneration += 1
+                let generation = controllerGeneration
                 let task = Task { [weak self] in
                     var failure: (any Error)?
                     do {
@@ -170,9 +175,9 @@ public actor SensorPipeline {
                     } catch {
                         failure = error
                     }
-                    await self?.controllerEnded(path, failure)
+                    await self?.controllerEnded(path, generation, failure)
                 }
-                controllerReadings[path] = ControllerReading(source: opened, task: task)
+                controllerReadings[path] = ControllerReading(source: opened, task: task, generation: generation)
                 logger.info(
                     "reading a motion controller as a shaker",
                     metadata: ["device": "\(path)", "name": "\(shaker.name)", "buttons": "\(shaker.buttons ?? "-")"])
@@ -195,8 +200,11 @@ public actor SensorPipeline {
 
     /// A motion controller's stream ended by itself: it went away (or failed). It is dropped; the next round looks
     /// for it again.
-    private func controllerEnded(_ path: String, _ error: (any Error)?) {
-        guard let reading = controllerReadings.removeValue(forKey: path) else { return }
+    private func controllerEnded(_ path: String, _ generation: Int, _ error: (any Error)?) {
+        // A reading that ``stopControllers()`` already ended (and perhaps replaced) says nothing.
+        guard controllerReadings[path]?.generation == generation,
+            let reading = controllerReadings.removeValue(forKey: path)
+        else { return }
         reading.source.stop()
         logger.notice(
             "a motion controller stopped giving shakes; it is looked for again at the next question",

@@ -74,6 +74,18 @@ public struct MotionControllerDiscovery: Sendable {
         return EvdevBuzzerDiscovery.identity(udev: buttons, name: buttons.name ?? "-", path: path)
     }
 
+    /// A report of `controllers` for a person (`shakyd list-devices`): one line per motion controller that would
+    /// shake next to the board's sensor, with the identity of its buttons.
+    public static func listing(of controllers: [MotionController]) -> String {
+        var lines = ["Shakers next to the board's sensor (motion controllers, with --shakers auto):"]
+        if controllers.isEmpty { lines.append("  none found") }
+        for controller in controllers {
+            let buttons = controller.buttonsIdentity.map { "buttons \($0)" } ?? "its buttons not found"
+            lines.append("  \(controller.device.devicePath)\t\(controller.device.deviceName)\t\(buttons)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The hardware an input device belongs to: `…/HID/input/inputN/eventN` → `…/HID`, without a leading `/sys`.
     static func hardwarePath(of sysfsPath: String) -> String {
         var parts = sysfsPath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)

@@ -8,8 +8,8 @@ extension Shakyd {
         static let configuration = CommandConfiguration(
             commandName: "list-devices",
             abstract:
-                "List the buzzer devices and accelerometers found, the one --input would use, and why others were rejected."
-        )
+                "List the buzzer devices, motion controllers and accelerometers found, the one --input would use, and "
+                + "why others were rejected.")
 
         @Option(
             help: "The input to resolve: auto, iio[:NAME], evdev[:PATH] or trace:FILE.",
@@ -23,7 +23,11 @@ extension Shakyd {
             print(EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()))
             let table = AccelerometerDriverTable.standard
             let options = AccelerometerOptions(rate: rate)
-            print(AccelerometerDriverTable.listing(of: table.discoverAll(input, options: options), for: input))
+            let devices = table.discoverAll(input, options: options)
+            // The sensor --input would use is the board's, never also a shaker.
+            let board = devices.first(where: \.isUsable).map { [$0.devicePath] } ?? []
+            print(MotionControllerDiscovery.listing(of: MotionControllerDiscovery().discover(excluding: Set(board))))
+            print(AccelerometerDriverTable.listing(of: devices, for: input))
         }
     }
 }
