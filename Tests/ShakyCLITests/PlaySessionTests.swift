@@ -45,8 +45,7 @@ import Testing
             #expect(calls.contains(.init("Game.Watch")))
             #expect(
                 calls.filter { $0.method != "io.shakywords.Game.Watch" } == [
-                    .init("Buzzers.List"), .init("Game.Next"), .init("Game.Hint"),
-                    .init("Game.Buzz", ["team": "Foxes"]),
+                    .init("Game.Next"), .init("Game.Hint"), .init("Game.Buzz", ["team": "Foxes"]),
                     .init("Game.Buzz", ["team": "Owls"]), .init("Game.Answer", ["team": "Owls", "answer": "tiger"]),
                     .init("Game.Pause"), .init("Game.Skip"), .init("Game.Scoreboard"),
                 ])
@@ -114,7 +113,8 @@ extension PlaySessionTests {
                 "Buzzers.Join", with: .reply(encoding: ShakyAPI.BuzzersInterface.JoinReply(teams: ["Owls", "Foxes"])))
             let console = RecordingConsole()
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
-            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "j\nq\n"))
+            try await PlaySession(client: client, console: console, screen: PlayScreen(rows: 24, columns: 80)).run(
+                commands: InputLines.lines(of: "j\nq\n"))
             await client.close()
             #expect(console.output.contains("Foxes: press your button"))
             #expect(daemon.calls.contains(.init("Buzzers.Join")))

@@ -22,8 +22,8 @@ struct PlaySession: Sendable {
         let status = try await client.game.status()
         if let screen { console.write(screen.setUp) }
         defer { if let screen { console.write(screen.tearDown) } }
-        // A joining already under way (`shaky buzzers join` elsewhere): who is asked is said below.
-        let asked = try? await client.buzzers.list().joining.first
+        // At a terminal, a joining already under way (`shaky buzzers join` elsewhere): who is asked is said below.
+        let asked = screen == nil ? nil : try? await client.buzzers.list().joining.first
         say(PlayCommand.summary)
         say("Teams: " + Self.numberedTeams(status))
         if let asked {
