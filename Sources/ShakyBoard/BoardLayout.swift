@@ -277,6 +277,7 @@ public enum BoardLayout {
         if state.hintsUsed > 0 {
             parts.append(state.hintsUsed == 1 ? "1 hint taken" : "\(state.hintsUsed) hints taken")
         }
+        if let shaker = state.hintShaker { parts.append("shaken by \(shaker)") }
         return parts.joined(separator: " · ")
     }
 

@@ -27,6 +27,8 @@ extension BoardState {
                     newTiles[index].isFixed && (index >= tiles.count || !tiles[index].isFixed)
                 })
             hintedAt = now
+            // The board's own sensor needs no words; a controller's shake says whose it was.
+            hintShaker = event.shaker.flatMap { $0.kind == .controller ? $0.team ?? "a controller" : nil }
             tiles = newTiles
             points = event.points ?? points
             hintsUsed = event.hintsUsed ?? hintsUsed

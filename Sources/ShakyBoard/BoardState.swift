@@ -228,6 +228,8 @@ public struct BoardState: Equatable, Sendable {
     public var hintedTiles: Set<Int> = []
     /// When (board time) the last hint came.
     public var hintedAt: Duration?
+    /// Who shook for the last hint when it was a motion controller: its team, else the controller's name.
+    public var hintShaker: String?
     /// How the game ended.
     public var result: Result?
     /// Whether the accelerometer is gone (hints only by hand until it is back).
@@ -269,6 +271,7 @@ public struct BoardState: Equatable, Sendable {
         roundWinner = nil
         hintedTiles = []
         hintedAt = nil
+        hintShaker = nil
         hintsUsed = 0
     }
 }

@@ -368,3 +368,26 @@ extension BoardStateTests {
                 "Foxes · press your button to join"))
     }
 }
+
+extension BoardStateTests {
+    @Test func aHintFromATeamsControllerSaysWhoShook() {
+        var state = Self.openQuestion
+        var hint = ShakyAPI.Event(kind: .hint)
+        hint.tiles = Self.tiles("GIRAFFE", fixed: [0])
+        hint.points = 8
+        hint.hintsUsed = 1
+        hint.source = "shake"
+        hint.shaker = ShakyAPI.Shaker(
+            device: "/dev/input/event30", name: "DualSense Motion Sensors", kind: .controller, team: "Foxes")
+        state.apply(hint, at: .seconds(1))
+        #expect(
+            BoardLayout.render(state, width: 80, height: 24, now: .seconds(2)).text.contains(
+                "8 points · 1 hint taken · shaken by Foxes"))
+        // The board's own sensor needs no words.
+        hint.shaker = ShakyAPI.Shaker(device: "/dev/iio:device0", name: "mpu6050", kind: .board)
+        hint.hintsUsed = 2
+        state.apply(hint, at: .seconds(3))
+        #expect(state.hintShaker == nil)
+        #expect(!BoardLayout.render(state, width: 80, height: 24, now: .seconds(4)).text.contains("shaken by"))
+    }
+}
