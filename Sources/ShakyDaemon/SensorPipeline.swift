@@ -81,7 +81,7 @@ public actor SensorPipeline {
             message = "no sensor (--input none): hints are manual"
             logger.notice("\(message!)")
             await report()
-            if wanted { startControllers() }
+            if wanted { await startControllers() }
             return
         }
         do {
@@ -99,7 +99,7 @@ public actor SensorPipeline {
         await report()
         if wanted {
             await startReading()
-            startControllers()
+            await startControllers()
         }
     }
 
@@ -108,10 +108,10 @@ public actor SensorPipeline {
         self.wanted = wanted
         if wanted {
             await startReading()
-            startControllers()
+            await startControllers()
         } else {
             await stopReading()
-            stopControllers()
+            await stopControllers()
         }
     }
 
@@ -136,8 +136,8 @@ public actor SensorPipeline {
             await startReading()
         }
         if !controllerReadings.isEmpty {
-            stopControllers()
-            startControllers()
+            await stopControllers()
+            await startControllers()
         }
         await report()
     }
@@ -145,7 +145,7 @@ public actor SensorPipeline {
     /// Stops reading and watching.
     public func stop() async {
         await stopReading()
-        stopControllers()
+        await stopControllers()
         hotplugTask?.cancel()
         hotplugTask = nil
     }
@@ -154,7 +154,7 @@ public actor SensorPipeline {
     public var controllerPaths: [String] { controllerReadings.keys.sorted() }
 
     /// Looks for the motion controllers (not the board's sensor) and reads each with a detector of its own.
-    private func startControllers() {
+    private func startControllers() async {
         guard let controllers, controllerReadings.isEmpty else { return }
         let board: Set<String> = source.map { [$0.info.devicePath] } ?? []
         for controller in controllers(board) {
@@ -187,20 +187,23 @@ public actor SensorPipeline {
                     metadata: ["device": "\(path)", "error": "\(error)"])
             }
         }
+        if !controllerReadings.isEmpty { await report() }
     }
 
     /// Stops reading every motion controller (the round closed).
-    private func stopControllers() {
+    private func stopControllers() async {
+        guard !controllerReadings.isEmpty else { return }
         for (_, reading) in controllerReadings {
             reading.task.cancel()
             reading.source.stop()
         }
         controllerReadings.removeAll()
+        await report()
     }
 
     /// A motion controller's stream ended by itself: it went away (or failed). It is dropped; the next round looks
     /// for it again.
-    private func controllerEnded(_ path: String, _ generation: Int, _ error: (any Error)?) {
+    private func controllerEnded(_ path: String, _ generation: Int, _ error: (any Error)?) async {
         // A reading that ``stopControllers()`` already ended (and perhaps replaced) says nothing.
         guard controllerReadings[path]?.generation == generation,
             let reading = controllerReadings.removeValue(forKey: path)
@@ -209,6 +212,7 @@ public actor SensorPipeline {
         logger.notice(
             "a motion controller stopped giving shakes; it is looked for again at the next question",
             metadata: ["device": "\(path)", "why": "\(error.map { "\($0)" } ?? "its input ended")"])
+        await report()
     }
 
     /// A shake detector for one device's samples, with `settings` (the preset when they are invalid).
@@ -569,9 +573,10 @@ public actor SensorPipeline {
     private func report() async {
         let info = source?.info
         reportedInfo = info
-        await runtime.updateSensor(
-            SensorReport(
-                state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate,
-                sensitivity: sensitivity, message: message ?? info?.note, frame: info?.frame))
+        var sensorReport = SensorReport(
+            state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate,
+            sensitivity: sensitivity, message: message ?? info?.note, frame: info?.frame)
+        sensorReport.controllers = controllerPaths
+        await runtime.updateSensor(sensorReport)
     }
 }

@@ -192,7 +192,8 @@ extension ShakyAPI.SensorStatus {
         self.init(
             state: state, driver: report.driver, device: report.device, rate: report.rate, shakes: report.shakes,
             sensitivity: ShakyAPI.SensorStatus.Sensitivity(rawValue: report.sensitivity.rawValue) ?? .medium,
-            message: report.message, frame: report.frame)
+            message: report.message, frame: report.frame,
+            controllers: report.controllers.isEmpty ? nil : report.controllers)
     }
 }
 

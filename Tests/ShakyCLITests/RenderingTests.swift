@@ -318,6 +318,14 @@ import Testing
 }
 
 extension RenderingTests {
+    @Test func theSensorNamesTheMotionControllersShakingToo() {
+        let sensor = ShakyAPI.SensorStatus(
+            state: .absent, shakes: 2, sensitivity: .medium, controllers: ["/dev/input/event30"])
+        let text = TextRenderer.sensor(sensor)
+        #expect(text.contains("Motion controllers shaking too: /dev/input/event30"), "\(text)")
+        #expect(!text.contains("Hints are manual"), "a controller still shakes for hints")
+    }
+
     @Test func aControllersShakeSaysWhoseControllerGaveTheHint() {
         var renderer = WatchRenderer()
         let shaken = { (shaker: ShakyAPI.Shaker?) in

@@ -105,6 +105,9 @@ import TriviaEngine
                 Shaker(kind: .board, device: "/dev/iio:device0", name: "mpu6050"),
             ])
         #expect(await harness.pipeline.controllerPaths == [Self.controllerPath])
+        try await SensorPipelineTests.eventually("Sensor.Status names the controller") {
+            await harness.runtime.sensorReport().controllers == [Self.controllerPath]
+        }
     }
 
     @Test func aControllerIsReadOnlyWhileARoundIsOpenAndLookedForAgainAtTheNext() async throws {
@@ -117,6 +120,9 @@ import TriviaEngine
             !harness.controller.isReading
         }
         #expect(await harness.pipeline.controllerPaths.isEmpty)
+        try await SensorPipelineTests.eventually("Sensor.Status names no controller") {
+            await harness.runtime.sensorReport().controllers.isEmpty
+        }
         // Unplugged during the next round: the game goes on, and the round after looks for it again.
         _ = try await harness.runtime.makeMove(.nextQuestion)
         try await SensorPipelineTests.eventually("the controller is read again") { harness.controller.isReading }
