@@ -48,7 +48,7 @@ struct PlayJoinTerminalTests {
             socket,
             [
                 "new-session", "-d", "-s", "play", "-x", "60", "-y", "12", "-e", "SHAKY_SOCKET=\(daemon.socketPath)",
-                try builtShaky(), "play",
+                try BuiltProduct.path("shaky"), "play",
             ])
         _ = try await pane(socket) { $0.contains { $0.contains("Teams: 1 Owls") } }
         try await tmux(socket, ["send-keys", "-t", "play", "j", "Enter"])
