@@ -8,6 +8,7 @@
 #   make bench    print benchmark figures
 #   make evaluate-detector  score the shake detector on ../shared/traces/dev (plain and cross-validated)
 #   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
+#   make bench-callgrind  instructions per sample on the reading path and for trace parsing (valgrind)
 #   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
@@ -16,7 +17,7 @@ SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libsystemd-dev libudev-dev libsqlite3-dev \
                 umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd libncurses-dev tmux \
-                groff-base man-db
+                groff-base man-db mandoc
 
 PREFIX         ?= /usr/local
 BINDIR         ?= $(PREFIX)/bin
@@ -33,8 +34,9 @@ CONFIGURATION  ?= release
 # Where the built binaries are; tests pass these so no second swift process runs inside `swift test`.
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
+MANUAL_SECTIONS = .build/debug/manual-sections
 
-.PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system build-release \
+.PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system bench-callgrind build-release \
         check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
 
 setup:
@@ -158,6 +160,12 @@ bench:
 bench-system: build-release
 	/usr/bin/python3 Tests/Benchmarks/bench-system.py --shakyd $(BIN_PATH)/shakyd $(BENCH_SYSTEM_ARGS)
 
+# Instructions per sample (valgrind's callgrind, noise-free) on the reading path and for trace parsing. Counted on
+# the release build in place, whose symbols name the functions counted (the installed binary is stripped).
+# BENCH_CALLGRIND_ARGS passes options, e.g. BENCH_CALLGRIND_ARGS='--only trace --samples 100000'.
+bench-callgrind: build-release
+	/usr/bin/python3 Tests/Benchmarks/bench-callgrind.py --shakyd $(BIN_PATH)/shakyd $(BENCH_CALLGRIND_ARGS)
+
 # The installed binaries carry the Swift runtime inside (--static-swift-stdlib), so a Pi needs none installed.
 STATIC_FLAGS := --static-swift-stdlib
 
@@ -165,6 +173,7 @@ build-release:
 	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shakyd
 	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shaky
 	$(SWIFT) build --product generate-manual
+	$(SWIFT) build --product manual-sections
 	$(MAKE) manual
 
 # The installed binaries need no Swift toolchain: no RUNPATH but $ORIGIN, no Swift library in `ldd`, stripped;
@@ -180,15 +189,17 @@ check-release:
 	    echo "$$bin: $$(stat -c %s $$bin) bytes, $$(ldd $$bin | wc -l) shared libraries, no Swift runtime"; \
 	done
 
-# Man pages from the argument parsers (swift-argument-parser's generate-manual tool).
+# Man pages from the argument parsers (swift-argument-parser's generate-manual tool), then manual-sections makes
+# the FILES, ENVIRONMENT and EXIT STATUS a command's discussion holds real sections and leaves nothing for
+# `groff -ww` or `mandoc -T lint` to warn about.
 MANUAL_DIR     ?= .build/manual
 manual:
 	test -x $(GENERATE_MANUAL) || $(SWIFT) build --product generate-manual
+	test -x $(MANUAL_SECTIONS) || $(SWIFT) build --product manual-sections
 	rm -rf $(MANUAL_DIR) && mkdir -p $(MANUAL_DIR)
 	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o $(MANUAL_DIR)
 	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o $(MANUAL_DIR)
-	# A blank line between paragraphs of a command's discussion is an mdoc warning; .Pp is the paragraph.
-	sed -i 's/^$$/.Pp/' $(MANUAL_DIR)/*.1
+	$(MANUAL_SECTIONS) $(MANUAL_DIR)/*.1
 
 # `make install` as root builds as root; `make build-release` as yourself, then `sudo make install-files`,
 # keeps the build yours.

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import ShakyCore
 import ShakyProtocol
 
 /// The exit statuses of `shaky`.
@@ -63,17 +65,43 @@ extension Shaky {
         return rest
     }
 
+    /// The game rules as the daemon names them (the fields of `Rules`) and as the host typed them.
+    static let ruleFlags = [
+        "indicationTime": "--indication-time", "timeAfterFirstBuzz": "--time-after-first-buzz",
+        "answerTime": "--answer-time", "basePoints": "--base-points", "pointsPerHint": "--points-per-hint",
+        "minimumPoints": "--minimum-points", "maximumHints": "--maximum-hints", "hintCooldown": "--hint-cooldown",
+    ]
+
+    /// A refused game setup's message with each rule it names by its field (`setting answerTime`) named by the
+    /// flag the host typed (`--answer-time`).
+    static func namingFlags(in message: String) -> String {
+        var message = message
+        for (field, flag) in ruleFlags {
+            message = message.replacingOccurrences(of: "setting " + field, with: flag)
+            message = message.replacingOccurrences(of: field, with: flag)
+        }
+        return message
+    }
+
     /// Prints what `error` means and says which exit status it gets.
     static func report(_ error: any Error, on console: any Console) -> ShakyExitStatus {
         switch error {
         case let error as ShakyClientError:
-            console.printError("shaky: \(error)")
+            let message = error.refusalName == "InvalidSetup" ? namingFlags(in: error.description) : error.description
+            console.printError("shaky: \(message)")
             switch error {
             case .daemonUnreachable, .connectionLost: return .daemonUnreachable
             case .refused, .protocolError: return .failure
             }
         case let error as CommandFailure:
             console.printError("shaky: \(error)")
+            return .failure
+        case let error as FileAccessError:
+            console.printError("shaky: \(error)")
+            return .failure
+        case let error as CocoaError:
+            // A Foundation error no command turned into words: its reason, never its domain and code.
+            console.printError("shaky: \(FileAccess.reason(error))")
             return .failure
         default:
             let code = exitCode(for: error)

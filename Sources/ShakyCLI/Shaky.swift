@@ -15,8 +15,19 @@ public struct Shaky: AsyncParsableCommand {
             $SHAKY_SOCKET, else $XDG_RUNTIME_DIR/shaky/shaky.sock, then /run/shaky/shaky.sock. \
             Start a daemon with `shakyd` (or `systemctl start shakyd.socket`).
 
-            Exit status: 0 done; 1 the game, a pack or a file refused (the reason is printed); \
-            2 bad usage; 3 the daemon cannot be reached.
+            FILES:
+            /run/shaky/shaky.sock: The system daemon's socket, tried after a user's daemon.
+
+            ENVIRONMENT:
+            SHAKY_SOCKET: The daemon's socket, unless --socket is given.
+            XDG_RUNTIME_DIR: Where a user's daemon has its socket (shaky/shaky.sock inside it), tried first.
+            NO_COLOR: When set, turns colours off.
+
+            EXIT STATUS:
+            0: Done.
+            1: The game, a pack or a file refused; the reason is printed.
+            2: The command line is wrong.
+            3: The daemon cannot be reached.
             """,
         version: ShakyVersion.current,
         groupedSubcommands: [

@@ -89,7 +89,9 @@ public final class Daemon: Sendable {
             controllers = { @Sendable board in MotionControllerDiscovery().discover(excluding: board) }
         }
         let sensor = SensorPipeline(
-            spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
+            spec: spec,
+            options: AccelerometerOptions(rate: 100, clock: clock, descriptions: configuration.accelerometers),
+            runtime: runtime,
             sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
             clock: clock,
             controllers: controllers)

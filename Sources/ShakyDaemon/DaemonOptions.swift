@@ -43,6 +43,8 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
     /// `--shakers`: `auto` lets every motion controller found shake for hints next to the board's sensor; `none`
     /// only the board's sensor.
     public var shakers: String?
+    /// `accelerometers:` (the file only): descriptions of input accelerometers shakyd does not know.
+    public var accelerometers: [AccelerometerDescription]? = nil
 
     /// Creates options; `nil` means "not said here".
     public init(
@@ -94,7 +96,9 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
             earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
             grabKeyboards: overrides.grabKeyboards ?? grabKeyboards,
             reorderWindow: overrides.reorderWindow ?? reorderWindow,
-            shakers: overrides.shakers ?? shakers)
+            shakers: overrides.shakers ?? shakers
+        )
+        .describing(overrides.accelerometers ?? accelerometers)
     }
 }
 
@@ -107,10 +111,9 @@ extension DaemonOptions {
         if !required, !FileManager.default.fileExists(atPath: path) { return DaemonOptions() }
         let data: Data
         do {
-            data = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd() ?? Data()
+            data = try FileAccess.read(path, limit: 1 << 20)
         } catch {
-            throw ConfigurationFileError(
-                path: path, line: nil, problem: "cannot read the file: \((error as NSError).localizedDescription)")
+            throw ConfigurationFileError(path: path, line: nil, problem: "cannot read the file: \(error.reason)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationFileError(path: path, line: nil, problem: "not UTF-8 text")
@@ -133,16 +136,16 @@ extension DaemonOptions {
             throw ConfigurationFileError(
                 path: path, line: node.mark.map { $0.line }, problem: "expected `key: value` lines at the top level")
         }
-        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        let known = Set(CodingKeys.allCases.map(\.rawValue) + [accelerometersKey])
         for key in mapping.keys {
             guard let name = key.string, known.contains(name) else {
-                let list = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+                let list = (CodingKeys.allCases.map(\.rawValue) + [accelerometersKey]).joined(separator: ", ")
                 throw ConfigurationFileError(
                     path: path, line: key.mark.map { $0.line },
                     problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
             }
         }
-        let settings: DaemonOptions
+        var settings: DaemonOptions
         do {
             settings = try YAMLDecoder().decode(DaemonOptions.self, from: node)
         } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
@@ -156,6 +159,9 @@ extension DaemonOptions {
         if let problem = settings.problem {
             let line = mapping.first { $0.key.string == problem.key.rawValue }?.key.mark.map { $0.line }
             throw ConfigurationFileError(path: path, line: line, problem: problem.message)
+        }
+        if let list = mapping.first(where: { $0.key.string == accelerometersKey }) {
+            settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
     }

@@ -2,12 +2,15 @@ import Foundation
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
+import Varlink
 
 /// Serves `io.shakywords.Packs` from the store.
 struct PacksService: ShakyAPI.PacksInterface.Implementation {
     typealias Format = ShakyAPI.PacksInterface.ImportParameters.Format
 
     let database: AppDatabase
+    /// Pack files being sent in parts.
+    let uploads = PackUploads()
 
     func list() async throws -> [ShakyAPI.Pack] {
         try Self.storeCall { try database.packs() }.map(ShakyAPI.Pack.init)
@@ -65,6 +68,52 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
         }
         return ShakyAPI.PacksInterface.ImportReply(
             pack: ShakyAPI.Pack(imported.pack), warnings: imported.warnings.isEmpty ? nil : imported.warnings)
+    }
+
+    func beginUpload(size: Int) async throws -> ShakyAPI.PacksInterface.BeginUploadReply {
+        let upload = try Self.uploadCall { () throws(PackUploads.Refusal) in
+            try uploads.begin(size: size, owner: Self.callerID)
+        }
+        return ShakyAPI.PacksInterface.BeginUploadReply(upload: upload, limit: PackUploads.largestFile)
+    }
+
+    func uploadPart(upload: String, offset: Int, data: String) async throws -> Int {
+        try Self.uploadCall { () throws(PackUploads.Refusal) in
+            try uploads.append(data, at: offset, to: upload, owner: Self.callerID)
+        }
+    }
+
+    func importUpload(
+        upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String?
+    ) async throws -> ShakyAPI.PacksInterface.ImportUploadReply {
+        let text = try Self.uploadCall { () throws(PackUploads.Refusal) in
+            try uploads.finish(upload, owner: Self.callerID)
+        }
+        let imported = try Self.storeCall {
+            try database.importPackWithWarnings(
+                Data(text.utf8), format: format == .json ? .json : .csv, name: name)
+        }
+        return ShakyAPI.PacksInterface.ImportUploadReply(
+            pack: ShakyAPI.Pack(imported.pack), warnings: imported.warnings.isEmpty ? nil : imported.warnings)
+    }
+
+    /// The user id of the caller (this process's for an in-process call).
+    private static var callerID: UInt32 {
+        VarlinkRequest.current?.peer.uid ?? VarlinkPeerCredentials.currentProcess.uid
+    }
+
+    /// Runs an upload call, turning its refusals into the Packs interface's errors.
+    private static func uploadCall<T>(
+        _ body: () throws(PackUploads.Refusal) -> T
+    ) throws(ShakyAPI.PacksInterface.ReplyError) -> T {
+        do throws(PackUploads.Refusal) {
+            return try body()
+        } catch {
+            switch error {
+            case .notFound(let upload): throw .uploadNotFound(upload: upload)
+            case .refused(let message): throw .uploadRefused(message: message)
+            }
+        }
     }
 
     func export(name: String, format: Format) async throws -> String {

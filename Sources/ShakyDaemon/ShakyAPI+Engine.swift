@@ -204,7 +204,8 @@ extension ShakyAPI.Rules {
         func duration(_ seconds: Double, _ field: String) throws(RuntimeError) -> Duration {
             guard let duration = Duration.wireSeconds(seconds) else {
                 let limit = GameRules.longestDuration.components.seconds
-                throw .invalidSetup("\(field) must be between 0 and \(limit) seconds, not \(seconds)")
+                let shown = seconds.isFinite ? String(format: "%.2f", seconds) : "\(seconds)"
+                throw .invalidSetup("\(field) must be between 0 and \(limit) seconds, not \(shown)")
             }
             return duration
         }

@@ -54,10 +54,12 @@ public final class ShakyClient: Sendable {
                 }
             }
             do {
-                return ShakyClient(socketPath: path, connection: try await VarlinkClient.connect(unixSocketPath: path))
+                let connection = try await VarlinkClient.connect(
+                    unixSocketPath: path, maximumMessageLength: largestReply)
+                return ShakyClient(socketPath: path, connection: connection)
             } catch {
                 if case .connectionFailed(_, let underlying) = error {
-                    reasons.append(ShakyClientError.reason(underlying))
+                    reasons.append(ShakyClientError.reason(underlying, path: path))
                 } else {
                     reasons.append(error.description)
                 }
@@ -66,6 +68,10 @@ public final class ShakyClient: Sendable {
         let distinct = reasons.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         throw .daemonUnreachable(paths: paths, reason: distinct.joined(separator: "; "))
     }
+
+    /// The longest reply taken from the daemon: a large pack (up to 16 MiB as a file) shown or exported in one
+    /// reply. The daemon's own limit on what it reads stays 1 MiB per message.
+    public static let largestReply = 64 << 20
 
     /// Closes the connection.
     public func close() async {

@@ -47,12 +47,26 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
             let name = TerminalText.printable(name)
             self = .refused(name: name, message: Self.message(forError: name, parameters: parameters.printable))
         case .connectionFailed(let failedPath, let underlying):
-            self = .daemonUnreachable(paths: [failedPath], reason: Self.reason(underlying))
+            self = .daemonUnreachable(paths: [failedPath], reason: Self.reason(underlying, path: failedPath))
         case .connectionClosed:
             self = .connectionLost(path: path)
         case .protocolViolation(let reason):
             self = .protocolError(reason)
         }
+    }
+
+    /// Why a connection to `path` failed, in words; a folder or a plain file where the socket should be is
+    /// named as such (connecting to one says only "connection refused").
+    static func reason(_ error: any Error, path: String) -> String {
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFSOCK, S_IFLNK: break
+            case S_IFDIR: return "that is a folder, not a socket"
+            default: return "that is a file, not a socket"
+            }
+        }
+        return reason(error)
     }
 
     /// Why a connection failed, in words: `no such file`, `connection refused`, `permission denied`.
@@ -87,6 +101,15 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
                 + "duplicate it to edit a copy (`shaky pack duplicate`)"
         case "PackExists":
             return "a pack named “\(text("name"))” already exists"
+        case "GameNotFound":
+            return
+                "no finished game with id \(parameters["id"].map(render) ?? "?") in the history (see `shaky history`)"
+        case "NoTeams":
+            return "there are no teams to join: start a game first (`shaky new --team NAME --team NAME`)"
+        case "UnknownDevice":
+            return "no buzzer device “\(text("device"))” (see `shaky buzzers`)"
+        case "UnknownKey":
+            return "the device has no key “\(text("key"))”"
         case "QuestionNotFound":
             return "no question with id \(parameters["id"].map(render) ?? "?")"
         case "ImportFailed":
@@ -95,6 +118,8 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
             if let field = parameters["field"]?.stringValue { place.append("field \(field)") }
             let problem = parameters["problem"]?.stringValue ?? "the file is not a pack"
             return "nothing imported: " + (place.isEmpty ? "" : place.joined(separator: ", ") + ": ") + problem
+        case "UploadNotFound":
+            return "the daemon dropped the file while it was being sent (other imports took its place); import it again"
         case "PermissionDenied":
             return "permission denied: changing the game needs root, the daemon's user or membership of group shaky"
         case "InterfaceNotFound":

@@ -54,12 +54,14 @@ public final class AppDatabase: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw StoreError.cannotOpen(
-                path: path, reason: "the folder \(folder.path) cannot be created (\(error.localizedDescription))")
+                path: path, reason: "the folder \(folder.path) cannot be created (\(FileAccess.reason(error)))")
         }
         var configuration = Configuration()
         configuration.label = "ShakyStore"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        // One reader beside the writer: the daemon's reads are short, and each connection keeps a page cache.
+        configuration.maximumReaderCount = 1
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

@@ -57,7 +57,7 @@ struct PackFile: Equatable {
             throw StoreError.importFailed(line: error.line, field: nil, problem: error.problem)
         }
         let rows = records.filter { record in
-            record.fields.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            record.fields.contains { field in field.unicodeScalars.contains { !isBlank($0) } }
         }
         guard let header = rows.first else {
             throw StoreError.importFailed(
@@ -79,7 +79,7 @@ struct PackFile: Equatable {
             func value(_ column: String) -> String? { columns[column].map { row.fields[$0] } }
             let alternates = (value("alternates") ?? "").split(separator: PackRules.alternateSeparator).map(String.init)
             // An empty difficulty means medium, as `shaky pack add` without --difficulty.
-            let difficulty = value("difficulty").map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "medium" : $0 }
+            let difficulty = value("difficulty").map { $0.unicodeScalars.allSatisfy(isBlank) ? "medium" : $0 }
             do {
                 let question = try checkedQuestion(
                     text: value("question"), answer: value("answer"), difficulty: difficulty,
@@ -101,11 +101,42 @@ struct PackFile: Equatable {
                 let rest = problems.dropFirst().map { item in
                     "line \(item.line)" + (item.field.map { ", field “\($0)”" } ?? "") + ": " + item.problem
                 }
-                problem += "; also " + rest.joined(separator: "; ")
+                problem +=
+                    "; also "
+                    + within(
+                        reportLength - problem.utf8.count, rest,
+                        more: { count in
+                            "and \(count) more bad \(count == 1 ? "line" : "lines")"
+                        }
+                    ).joined(separator: "; ")
             }
             throw StoreError.importFailed(line: first.line, field: first.field, problem: problem)
         }
-        return PackFile(name: nil, questions: questions, warnings: warnings)
+        let kept = within(
+            reportLength, warnings,
+            more: { count in
+                "and \(count) more \(count == 1 ? "warning" : "warnings") like these"
+            })
+        return PackFile(name: nil, questions: questions, warnings: kept)
+    }
+
+    /// The most text, in bytes, that the problems or the warnings of one file may fill: every one of them is
+    /// reported when they fit, and the reply stays well under the 1 MiB of a Varlink message.
+    static let reportLength = 256 << 10
+
+    /// As many of `items` as fit in `length` bytes, then, when some are left, what `more` says of them.
+    static func within(_ length: Int, _ items: [String], more: (Int) -> String) -> [String] {
+        var used = 0
+        for (index, item) in items.enumerated() {
+            used += item.utf8.count + 2
+            if used > length { return Array(items[..<index]) + [more(items.count - index)] }
+        }
+        return items
+    }
+
+    /// Whether `scalar` is in Foundation's `.whitespaces` (a space separator or a tab), without its cost per call.
+    private static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
     }
 
     private static func columnIndexes(_ header: CSVCodec.Record, warnings: inout [String]) throws -> [String: Int] {

@@ -28,7 +28,14 @@ public enum PackRules {
 
     /// `text` trimmed and in NFC.
     static func normalized(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        // Swift's own trimming of the same set as Foundation's `.whitespacesAndNewlines` (Unicode White_Space),
+        // and no NFC pass for ASCII, which is NFC already: an import of thousands of questions stays quick.
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        let trimmed = String(scalars[first...last])
+        return trimmed.utf8.allSatisfy { $0 < 0x80 } ? trimmed : trimmed.precomposedStringWithCanonicalMapping
     }
 
     /// The length SQLite's `length()` gives for normalized text.

@@ -18,7 +18,10 @@ enum SearchKey {
 
     /// `text` folded for comparison: lowercase, no diacritics, whitespace runs collapsed to one space.
     static func fold(_ text: String) -> String {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        // ASCII has no diacritics, and its case folding is lowercasing: no Foundation pass needed.
+        let folded =
+            text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.lowercased() : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var result = ""
         var pendingSpace = false
         for character in folded {

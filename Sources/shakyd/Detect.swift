@@ -28,43 +28,68 @@ extension Shakyd {
         @Option(help: "The preset to start from.")
         var sensitivity: ShakeSensitivity = .medium
 
-        @Option(help: "Override: gravity-removed acceleration that counts as vigorous motion (brisk window), m/s².")
+        @Option(
+            help: ArgumentHelp(
+                "Override: gravity-removed acceleration that counts as vigorous motion (brisk window), m/s².",
+                valueName: "acceleration"))
         var threshold: Double?
 
-        @Option(help: "Override: share (0-1] of the brisk threshold that counts below 20 Hz sampling.")
+        @Option(
+            help: ArgumentHelp(
+                "Override: share (0-1] of the brisk threshold that counts below 20 Hz sampling.", valueName: "share"))
         var coarseThresholdShare: Double?
 
-        @Option(help: "Override: length of the brisk window, seconds.")
+        @Option(help: ArgumentHelp("Override: length of the brisk window, seconds.", valueName: "seconds"))
         var window: Double?
 
-        @Option(help: "Override: share of the brisk window (0-1) that must be above the threshold.")
+        @Option(
+            help: ArgumentHelp(
+                "Override: share of the brisk window (0-1) that must be above the threshold.", valueName: "share"))
         var activeFraction: Double?
 
-        @Option(help: "Override: direction reversals needed inside the brisk window (one fewer below 20 Hz).")
+        @Option(
+            help: ArgumentHelp(
+                "Override: direction reversals needed inside the brisk window (one fewer below 20 Hz).",
+                valueName: "count"))
         var minimumReversals: Int?
 
-        @Option(help: "Override: gravity-removed acceleration that counts in the sustained window, m/s².")
+        @Option(
+            help: ArgumentHelp(
+                "Override: gravity-removed acceleration that counts in the sustained window, m/s².",
+                valueName: "acceleration"))
         var sustainedThreshold: Double?
 
-        @Option(help: "Override: length of the sustained window, seconds.")
+        @Option(help: ArgumentHelp("Override: length of the sustained window, seconds.", valueName: "seconds"))
         var sustainedWindow: Double?
 
-        @Option(help: "Override: share of the sustained window (0-1) that must be above its threshold.")
+        @Option(
+            help: ArgumentHelp(
+                "Override: share of the sustained window (0-1) that must be above its threshold.", valueName: "share"))
         var sustainedActiveFraction: Double?
 
-        @Option(help: "Override: straight reversals needed inside the sustained window.")
+        @Option(
+            help: ArgumentHelp("Override: straight reversals needed inside the sustained window.", valueName: "count"))
         var sustainedReversals: Int?
 
-        @Option(help: "Override: highest frequency of the motion in the sustained window, Hz.")
+        @Option(
+            help: ArgumentHelp(
+                "Override: highest frequency of the motion in the sustained window, Hz.", valueName: "hertz"))
         var sustainedMaximumFrequency: Double?
 
-        @Option(help: "Override: highest share (0-1) of the sustained window's motion along gravity.")
+        @Option(
+            help: ArgumentHelp(
+                "Override: highest share (0-1) of the sustained window's motion along gravity.", valueName: "share"))
         var sustainedMaximumVerticalShare: Double?
 
-        @Option(help: "Override: highest power across the motion's main line, as a share (0-1) of that along it.")
+        @Option(
+            help: ArgumentHelp(
+                "Override: highest power across the motion's main line, as a share (0-1) of that along it.",
+                valueName: "share"))
         var maximumCrossShare: Double?
 
-        @Option(help: "Override: seconds during which nothing fires again after a trigger.")
+        @Option(
+            help: ArgumentHelp(
+                "Override: seconds during which nothing fires again after a trigger.", valueName: "seconds"))
         var cooldown: Double?
 
         @Option(

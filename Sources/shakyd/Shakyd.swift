@@ -10,22 +10,31 @@ struct Shakyd: AsyncParsableCommand {
         commandName: "shakyd",
         abstract: "The Shaky Words daemon: reads the accelerometer, runs the game, serves it over Varlink.",
         discussion: """
-            Without a subcommand, shakyd serves (see shakyd serve). The shaky command is its client.
+            Without a subcommand, shakyd serves (see shakyd serve). The shaky command is its client. As root or \
+            under systemd the daemon keeps its state in /var/lib/shaky and listens on /run/shaky/shaky.sock; \
+            started by a user, it keeps them in that user's folders.
 
-            FILES: /etc/shaky/shakyd.conf is the configuration file (YAML; see shakyd.conf.example in the \
-            data folder); a bad key or value is refused with the file and line. As root or under systemd the \
-            state (the database shaky.sqlite: packs, the game in play, the history, the settings) is kept in \
-            /var/lib/shaky and the socket is /run/shaky/shaky.sock; otherwise they are $XDG_STATE_HOME/shaky \
-            (or ~/.local/state/shaky) and $XDG_RUNTIME_DIR/shaky/shaky.sock. The sounds, built-in packs and \
-            demo trace are in PREFIX/share/shaky beside PREFIX/bin/shakyd.
+            FILES:
+            /etc/shaky/shakyd.conf: The configuration file (YAML; see shakyd.conf.example in the data folder). \
+            A bad key or value is refused with the file and line; a missing file is fine.
+            /var/lib/shaky/shaky.sqlite: The state of the system daemon: packs, the game in play, the history \
+            and the settings. A user's daemon keeps it in $XDG_STATE_HOME/shaky (or ~/.local/state/shaky).
+            /run/shaky/shaky.sock: The system daemon's Varlink socket. A user's daemon listens on \
+            $XDG_RUNTIME_DIR/shaky/shaky.sock.
+            PREFIX/share/shaky: The data folder beside PREFIX/bin/shakyd: sounds, built-in packs, demo trace.
 
-            ENVIRONMENT: SHAKY_SOCKET is the socket to listen on (and the one shaky calls) unless --socket is \
-            given. SHAKY_DATA_DIR replaces the data folder (sounds, packs, traces). XDG_RUNTIME_DIR and \
-            XDG_STATE_HOME place a user's daemon.
+            ENVIRONMENT:
+            SHAKY_SOCKET: The socket to listen on (and the one shaky calls) unless --socket is given.
+            SHAKY_DATA_DIR: Replaces the data folder (sounds, packs, traces).
+            XDG_STATE_HOME: Where a user's daemon keeps its state (in shaky/ inside it).
+            XDG_RUNTIME_DIR: Where a user's daemon puts its socket (shaky/shaky.sock inside it).
 
-            EXIT STATUS: 0 the daemon stopped cleanly (SIGTERM or SIGINT) or a tool finished; 1 it cannot run \
-            (the socket, the state folder, the database or a device failed) or a tool failed; 2 the command \
-            line is wrong; 3 the configuration file is refused (its file:line is printed).
+            EXIT STATUS:
+            0: The daemon stopped cleanly (SIGTERM or SIGINT), or a tool finished.
+            1: The daemon cannot run (the socket, the state folder, the database or a device failed), or a \
+            tool failed.
+            2: The command line is wrong.
+            3: The configuration file is refused (its file:line is printed).
             """,
         version: ShakyVersion.current,
         subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self, WatchButtons.self],
@@ -48,6 +57,7 @@ enum ShakydExitStatus: Int32 {
 extension Shakyd {
     /// Runs the command; unlike the default, a wrong command line exits with 2, not 64.
     static func main() async {
+        ProcessSetup.apply()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -59,7 +59,11 @@ import Testing
         (["new", "--team", "A", "--team", "B", "--questions", "0"], "--questions must be at least 1"),
         (
             ["new", "--team", "A", "--team", "B", "--answer-time", "0"],
-            "--answer-time must be a number of seconds above 0"
+            "--answer-time must be a number of seconds from 0.1 to 3600"
+        ),
+        (
+            ["new", "--team", "A", "--team", "B", "--answer-time", "0.0000001"],
+            "--answer-time must be a number of seconds from 0.1 to 3600 (an hour), not 0.0000001."
         ),
         (["new", "--team", "A", "--team", "B", "--answer-time", "-3"], "--answer-time"),
         (["new", "--team", "A", "--team", "B", "--difficulty", "nightmare"], "nightmare"),
@@ -67,7 +71,7 @@ import Testing
         (["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"], "--hint-cooldown must be 0 to 3600 seconds"),
         (
             ["new", "--team", "A", "--team", "B", "--indication-time", "99999.99999999999"],
-            "--indication-time must be a number of seconds above 0 and at most 3600 (an hour), not 100000."
+            "--indication-time must be a number of seconds from 0.1 to 3600 (an hour), not 100000."
         ),
         (["new", "--team", "A", "--team", "B", "--base-points", "5000"], "--base-points must be 1 to 1000"),
     ])

@@ -146,4 +146,28 @@ import Testing
         // Enough descriptors for the connection cap.
         #expect(Self.unitValue("LimitNOFILE", in: service).flatMap { Int($0) }.map { $0 > 4096 } == true)
     }
+
+    @Test func aRefusedConfigurationOrCommandLineIsNotRestartedInALoop() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-restart-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("shakyd.conf")
+        try Data("input: bogus\n".utf8).write(to: config)
+        let shakyd = try BuiltProduct.path("shakyd")
+        let badConfiguration = try await Self.run(
+            shakyd, ["--config", config.path, "--socket", folder.appendingPathComponent("s.sock").path])
+        let badCommandLine = try await Self.run(shakyd, ["serve", "--no-such-flag"])
+        let service = try String(
+            contentsOf: BuiltProduct.checkout.appendingPathComponent("systemd/shakyd.service"), encoding: .utf8)
+        let prevented = Set(
+            (Self.unitValue("RestartPreventExitStatus", in: service) ?? "").split(separator: " ").compactMap {
+                Int32($0)
+            })
+        #expect(Self.unitValue("Restart", in: service) == "on-failure")
+        for status in [badConfiguration.status, badCommandLine.status] {
+            #expect(status != 0 && status != 1, "a refusal has an exit status of its own, not \(status)")
+            #expect(prevented.contains(status), "exit status \(status) would restart in a loop")
+        }
+        #expect(!prevented.contains(1), "a daemon that fails at run time is still restarted")
+    }
 }

@@ -13,36 +13,75 @@ import Testing
             [
                 "-s", "manual", "MANUAL_DIR=\(folder.path)", "BIN_PATH=\(BuiltProduct.directory.path)",
                 "GENERATE_MANUAL=\(try BuiltProduct.path("generate-manual"))",
+                "MANUAL_SECTIONS=\(try BuiltProduct.path("manual-sections"))",
             ], currentDirectory: BuiltProduct.checkout)
         #expect(result.status == 0, "make manual failed: \(result.standardError)")
         return folder
     }
 
-    @Test func shakydsPageSaysItsFilesEnvironmentAndExitStatusWithoutWarnings() async throws {
+    @Test func everyPageReadsWithoutAWarningFromGroffMandocOrMan() async throws {
         let folder = try await Self.generatePages()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for page in ["shakyd.1", "shakyd.serve.1"] {
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".1") }
+        #expect(pages.count > 30)
+        for page in pages.sorted() {
             let path = folder.appendingPathComponent(page).path
             // -ww turns every warning on; mdoc's own complaints ("mdoc warning: …") go to standard error too.
             let rendered = try await InstallTests.run(
-                "/usr/bin/groff", ["-ww", "-mandoc", "-Tutf8", path], environment: ["LC_ALL": "C.UTF-8"])
-            #expect(rendered.status == 0, "\(page): \(rendered.standardError)")
-            #expect(rendered.standardError.isEmpty, "\(page) has warnings: \(rendered.standardError)")
-            let checked = try await InstallTests.run("/usr/bin/man", ["--warnings", "-l", path])
+                "/usr/bin/groff", ["-ww", "-mandoc", "-z", path], environment: ["LC_ALL": "C.UTF-8"])
+            #expect(rendered.status == 0 && rendered.standardError.isEmpty, "\(page): \(rendered.standardError)")
+            let lint = try await InstallTests.run("/usr/bin/mandoc", ["-T", "lint", "-W", "warning", path])
+            #expect(lint.standardOutput.isEmpty && lint.standardError.isEmpty, "\(page): \(lint.standardOutput)")
+        }
+        for page in ["shakyd.1", "shaky.1"] {
+            let checked = try await InstallTests.run(
+                "/usr/bin/man", ["--warnings", "-l", folder.appendingPathComponent(page).path])
             #expect(checked.standardError.isEmpty, "\(page) has warnings: \(checked.standardError)")
         }
-        let page = try await InstallTests.run(
-            "/usr/bin/groff", ["-mandoc", "-Tutf8", "-P-cbu", folder.appendingPathComponent("shakyd.1").path])
-        // Lines are filled, so compare the text with its line breaks and hyphenation undone.
-        let text = page.standardOutput.replacingOccurrences(of: "\u{2010}\n", with: "")
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for expected in [
-            "FILES: /etc/shaky/shakyd.conf", "/var/lib/shaky", "/run/shaky/shaky.sock",
-            "ENVIRONMENT: SHAKY_SOCKET", "SHAKY_DATA_DIR", "EXIT STATUS: 0", "2 the command line is wrong",
-            "3 the configuration file is refused", "--version",
-        ] {
-            #expect(text.contains(expected), "man shakyd lacks \(expected)")
+    }
+
+    @Test func bothProgramsHaveRealFilesEnvironmentAndExitStatusSections() async throws {
+        let folder = try await Self.generatePages()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected: [String: [String: [String]]] = [
+            "shakyd.1": [
+                "FILES": ["/etc/shaky/shakyd.conf", "/var/lib/shaky/shaky.sqlite", "/run/shaky/shaky.sock"],
+                "ENVIRONMENT": ["SHAKY_SOCKET", "SHAKY_DATA_DIR"],
+                "EXIT STATUS": ["0", "1", "2", "3"],
+            ],
+            "shaky.1": [
+                "FILES": ["/run/shaky/shaky.sock"], "ENVIRONMENT": ["SHAKY_SOCKET"],
+                "EXIT STATUS": ["0", "1", "2", "3"],
+            ],
+        ]
+        for (page, sections) in expected {
+            let source = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+            let lines = source.split(separator: "\n").map(String.init)
+            for (title, items) in sections {
+                let header = title.contains(" ") ? ".Sh \"\(title)\"" : ".Sh \(title)"
+                #expect(lines.count { $0 == header } == 1, "\(page): no single section \(title)")
+                // The section's items, up to the next section.
+                let start = lines.firstIndex(of: header) ?? lines.endIndex
+                let body = lines[start...].dropFirst().prefix { !$0.hasPrefix(".Sh ") }
+                for item in items {
+                    #expect(
+                        body.contains { $0.hasPrefix(".It") && $0.hasSuffix(" " + item) },
+                        "\(page) \(title) lacks \(item)")
+                }
+                // Nothing of it is left in DESCRIPTION as a paragraph.
+                #expect(!source.contains(title + ":"), "\(page) still has “\(title):” as text")
+            }
+            // Rendered, each is a heading of its own (the generic "exits 0 on success" is gone).
+            let rendered = try await InstallTests.run(
+                "/usr/bin/groff", ["-mandoc", "-Tutf8", "-P-cbu", folder.appendingPathComponent(page).path],
+                environment: ["LC_ALL": "C.UTF-8"])
+            let headings = rendered.standardOutput.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+            #expect(headings.contains("FILES") && headings.contains("ENVIRONMENT") && headings.contains("EXIT STATUS"))
+            #expect(!rendered.standardOutput.contains("exits 0 on success"), "\(page)")
         }
+        let daemon = try await InstallTests.run(
+            "/usr/bin/groff", ["-mandoc", "-Tutf8", "-P-cbu", folder.appendingPathComponent("shakyd.1").path])
+        #expect(daemon.standardOutput.contains("--version"))
     }
 
     @Test func shakydExitsWith2OnAWrongCommandLineAnd3OnABadConfigurationFile() async throws {

@@ -114,9 +114,9 @@ struct GameSetupOptions: ParsableArguments {
             ("--indication-time", indicationTime), ("--time-after-first-buzz", timeAfterFirstBuzz),
             ("--answer-time", answerTime),
         ]
-        for case (let name, let value?) in times where !(value > 0 && value <= 3600) {
+        for case (let name, let value?) in times where !(value >= 0.1 && value <= 3600) {
             throw ValidationError(
-                "\(name) must be a number of seconds above 0 and at most 3600 (an hour), not \(Self.number(value)).")
+                "\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(Self.number(value)).")
         }
         if let hintCooldown, !(hintCooldown >= 0 && hintCooldown <= 3600) {
             throw ValidationError(
@@ -153,6 +153,12 @@ struct GameSetupOptions: ParsableArguments {
         var text = String(format: "%.2f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
+        // A value too small for two decimals is never said as a bare "0": with the decimals it needs.
+        if value != 0, text == "0" || text == "-0" {
+            text = String(format: "%.10f", value)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text = String(format: "%g", value) }
+        }
         return text
     }
 }

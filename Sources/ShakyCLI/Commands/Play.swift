@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky {
@@ -51,11 +52,16 @@ extension Shaky {
             let console = CurrentConsole.value
             let commands: AsyncStream<String>
             if let script {
+                let data: Data
                 do {
-                    commands = InputLines.lines(of: try String(contentsOfFile: script, encoding: .utf8))
+                    data = try FileAccess.read(script)
                 } catch {
-                    throw CommandFailure("cannot read the script \(script): \((error as NSError).localizedDescription)")
+                    throw CommandFailure("cannot read --script \(script): \(error.reason)")
                 }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw CommandFailure("--script \(script) is not UTF-8 text; save it as UTF-8")
+                }
+                commands = InputLines.lines(of: text)
             } else {
                 commands = InputLines.standardInput()
             }

@@ -4,7 +4,7 @@ import Varlink
 
 extension ShakyAPI {
     /// A pack and how many questions of each difficulty it holds.
-    public struct Pack: Codable, Equatable, Sendable {
+    public struct Pack: Codable, Equatable, Sendable, JSONWritable {
         public var name: String
         public var builtin: Bool
         public var questions: Int
@@ -21,13 +21,30 @@ extension ShakyAPI {
             self.medium = medium
             self.hard = hard
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("builtin", builtin)
+            writer.writeMember("easy", easy)
+            writer.writeMember("hard", hard)
+            writer.writeMember("medium", medium)
+            writer.writeMember("name", name)
+            writer.writeMember("questions", questions)
+            writer.endObject()
+        }
     }
 
     /// A question as written into a pack.
-    public struct Question: Codable, Equatable, Sendable {
+    public struct Question: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `difficulty`.
-        public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case easy, medium, hard
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         public var text: String
@@ -45,10 +62,20 @@ extension ShakyAPI {
             self.alternates = alternates
             self.difficulty = difficulty
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("alternates", alternates)
+            writer.writeMember("answer", answer)
+            writer.writeMember("difficulty", difficulty)
+            writer.writeMember("text", text)
+            writer.endObject()
+        }
     }
 
     /// A question stored in a pack.
-    public struct StoredQuestion: Codable, Equatable, Sendable {
+    public struct StoredQuestion: Codable, Equatable, Sendable, JSONWritable {
         /// The same values as `ShakyAPI.Question.Difficulty`.
         public typealias Difficulty = ShakyAPI.Question.Difficulty
 
@@ -70,6 +97,18 @@ extension ShakyAPI {
             self.answer = answer
             self.alternates = alternates
             self.difficulty = difficulty
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("alternates", alternates)
+            writer.writeMember("answer", answer)
+            writer.writeMember("difficulty", difficulty)
+            writer.writeMember("id", id)
+            writer.writeMember("pack", pack)
+            writer.writeMember("text", text)
+            writer.endObject()
         }
     }
 }
@@ -155,6 +194,21 @@ extension ShakyAPI {
             # wrong (a repeated question, an ignored column), one sentence each.
             method Import(data: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
 
+            # A pack file too large for Import's one message (a message holds at most
+            # 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+            # UTF-8, UploadPart sends its parts in order, each in a message of its own,
+            # and ImportUpload imports the whole file as Import does. `limit` is the
+            # largest file the daemon takes (16 MiB). An upload is seen only by the user
+            # who began it; ImportUpload ends it, and beginning a fifth upload while four
+            # are unfinished drops the one least recently sent to.
+            method BeginUpload(size: int) -> (upload: string, limit: int)
+
+            # Appends data to the upload; offset is the number of bytes sent before it.
+            method UploadPart(upload: string, offset: int, data: string) -> (received: int)
+
+            # Imports the uploaded file once all of it has arrived, and ends the upload.
+            method ImportUpload(upload: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
+
             # A pack as JSON or CSV.
             method Export(name: string, format: (json, csv)) -> (data: string)
 
@@ -173,6 +227,13 @@ extension ShakyAPI {
             # The file was not imported; line is set for CSV, field names the column or JSON path.
             error ImportFailed (line: ?int, field: ?string, problem: string)
 
+            # No such upload: it was never begun, is another user's, was imported, or was
+            # dropped for a newer one. Begin again.
+            error UploadNotFound (upload: string)
+
+            # The upload does not fit: too large, a part out of order, or parts missing.
+            error UploadRefused (message: string)
+
             # The daemon could not save; nothing was changed.
             error StorageFailed (message: string)
 
@@ -185,27 +246,41 @@ extension ShakyAPI {
         ]
 
         /// The reply of `List`.
-        public struct ListReply: Codable, Equatable, Sendable {
+        public struct ListReply: Codable, Equatable, Sendable, JSONWritable {
             public var packs: [ShakyAPI.Pack]
 
             /// Creates a value with every field given.
             public init(packs: [ShakyAPI.Pack]) {
                 self.packs = packs
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("packs", packs)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Show`.
-        public struct ShowParameters: Codable, Equatable, Sendable {
+        public struct ShowParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
 
             /// Creates a value with every field given.
             public init(name: String) {
                 self.name = name
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Show`.
-        public struct ShowReply: Codable, Equatable, Sendable {
+        public struct ShowReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
             public var questions: [ShakyAPI.StoredQuestion]
 
@@ -214,30 +289,52 @@ extension ShakyAPI {
                 self.pack = pack
                 self.questions = questions
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeMember("questions", questions)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Create`.
-        public struct CreateParameters: Codable, Equatable, Sendable {
+        public struct CreateParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
 
             /// Creates a value with every field given.
             public init(name: String) {
                 self.name = name
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.endObject()
             }
         }
 
         /// The reply of `Create`.
-        public struct CreateReply: Codable, Equatable, Sendable {
+        public struct CreateReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
 
             /// Creates a value with every field given.
             public init(pack: ShakyAPI.Pack) {
                 self.pack = pack
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Rename`.
-        public struct RenameParameters: Codable, Equatable, Sendable {
+        public struct RenameParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
             public var newName: String
 
@@ -246,30 +343,52 @@ extension ShakyAPI {
                 self.name = name
                 self.newName = newName
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.writeMember("newName", newName)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Rename`.
-        public struct RenameReply: Codable, Equatable, Sendable {
+        public struct RenameReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
 
             /// Creates a value with every field given.
             public init(pack: ShakyAPI.Pack) {
                 self.pack = pack
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Delete`.
-        public struct DeleteParameters: Codable, Equatable, Sendable {
+        public struct DeleteParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
 
             /// Creates a value with every field given.
             public init(name: String) {
                 self.name = name
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Duplicate`.
-        public struct DuplicateParameters: Codable, Equatable, Sendable {
+        public struct DuplicateParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
             public var newName: String
 
@@ -278,20 +397,35 @@ extension ShakyAPI {
                 self.name = name
                 self.newName = newName
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.writeMember("newName", newName)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Duplicate`.
-        public struct DuplicateReply: Codable, Equatable, Sendable {
+        public struct DuplicateReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
 
             /// Creates a value with every field given.
             public init(pack: ShakyAPI.Pack) {
                 self.pack = pack
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `AddQuestion`.
-        public struct AddQuestionParameters: Codable, Equatable, Sendable {
+        public struct AddQuestionParameters: Codable, Equatable, Sendable, JSONWritable {
             public var pack: String
             public var question: ShakyAPI.Question
 
@@ -300,20 +434,35 @@ extension ShakyAPI {
                 self.pack = pack
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The reply of `AddQuestion`.
-        public struct AddQuestionReply: Codable, Equatable, Sendable {
+        public struct AddQuestionReply: Codable, Equatable, Sendable, JSONWritable {
             public var question: ShakyAPI.StoredQuestion
 
             /// Creates a value with every field given.
             public init(question: ShakyAPI.StoredQuestion) {
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `EditQuestion`.
-        public struct EditQuestionParameters: Codable, Equatable, Sendable {
+        public struct EditQuestionParameters: Codable, Equatable, Sendable, JSONWritable {
             public var id: Int
             public var question: ShakyAPI.Question
 
@@ -322,30 +471,52 @@ extension ShakyAPI {
                 self.id = id
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("id", id)
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The reply of `EditQuestion`.
-        public struct EditQuestionReply: Codable, Equatable, Sendable {
+        public struct EditQuestionReply: Codable, Equatable, Sendable, JSONWritable {
             public var question: ShakyAPI.StoredQuestion
 
             /// Creates a value with every field given.
             public init(question: ShakyAPI.StoredQuestion) {
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `DeleteQuestion`.
-        public struct DeleteQuestionParameters: Codable, Equatable, Sendable {
+        public struct DeleteQuestionParameters: Codable, Equatable, Sendable, JSONWritable {
             public var id: Int
 
             /// Creates a value with every field given.
             public init(id: Int) {
                 self.id = id
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("id", id)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Search`.
-        public struct SearchParameters: Codable, Equatable, Sendable {
+        public struct SearchParameters: Codable, Equatable, Sendable, JSONWritable {
             public var text: String
             public var pack: String?
             public var limit: Int?
@@ -356,23 +527,44 @@ extension ShakyAPI {
                 self.pack = pack
                 self.limit = limit
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("limit", limit)
+                writer.writeOptionalMember("pack", pack)
+                writer.writeMember("text", text)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Search`.
-        public struct SearchReply: Codable, Equatable, Sendable {
+        public struct SearchReply: Codable, Equatable, Sendable, JSONWritable {
             public var questions: [ShakyAPI.StoredQuestion]
 
             /// Creates a value with every field given.
             public init(questions: [ShakyAPI.StoredQuestion]) {
                 self.questions = questions
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("questions", questions)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Import`.
-        public struct ImportParameters: Codable, Equatable, Sendable {
+        public struct ImportParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The values of `format`.
-            public enum Format: String, Codable, Equatable, Sendable, CaseIterable {
+            public enum Format: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
                 case json, csv
+
+                /// Writes the value's name as a JSON string.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.writeString(rawValue)
+                }
             }
 
             public var data: String
@@ -385,10 +577,19 @@ extension ShakyAPI {
                 self.format = format
                 self.name = name
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("data", data)
+                writer.writeMember("format", format)
+                writer.writeOptionalMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Import`.
-        public struct ImportReply: Codable, Equatable, Sendable {
+        public struct ImportReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
             public var warnings: [String]?
 
@@ -397,10 +598,143 @@ extension ShakyAPI {
                 self.pack = pack
                 self.warnings = warnings
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeOptionalMember("warnings", warnings)
+                writer.endObject()
+            }
+        }
+
+        /// The parameters of `BeginUpload`.
+        public struct BeginUploadParameters: Codable, Equatable, Sendable, JSONWritable {
+            public var size: Int
+
+            /// Creates a value with every field given.
+            public init(size: Int) {
+                self.size = size
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("size", size)
+                writer.endObject()
+            }
+        }
+
+        /// The reply of `BeginUpload`.
+        public struct BeginUploadReply: Codable, Equatable, Sendable, JSONWritable {
+            public var upload: String
+            public var limit: Int
+
+            /// Creates a value with every field given.
+            public init(upload: String, limit: Int) {
+                self.upload = upload
+                self.limit = limit
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("limit", limit)
+                writer.writeMember("upload", upload)
+                writer.endObject()
+            }
+        }
+
+        /// The parameters of `UploadPart`.
+        public struct UploadPartParameters: Codable, Equatable, Sendable, JSONWritable {
+            public var upload: String
+            public var offset: Int
+            public var data: String
+
+            /// Creates a value with every field given.
+            public init(upload: String, offset: Int, data: String) {
+                self.upload = upload
+                self.offset = offset
+                self.data = data
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("data", data)
+                writer.writeMember("offset", offset)
+                writer.writeMember("upload", upload)
+                writer.endObject()
+            }
+        }
+
+        /// The reply of `UploadPart`.
+        public struct UploadPartReply: Codable, Equatable, Sendable, JSONWritable {
+            public var received: Int
+
+            /// Creates a value with every field given.
+            public init(received: Int) {
+                self.received = received
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("received", received)
+                writer.endObject()
+            }
+        }
+
+        /// The parameters of `ImportUpload`.
+        public struct ImportUploadParameters: Codable, Equatable, Sendable, JSONWritable {
+            /// The same values as `ShakyAPI.PacksInterface.ImportParameters.Format`.
+            public typealias Format = ShakyAPI.PacksInterface.ImportParameters.Format
+
+            public var upload: String
+            public var format: ShakyAPI.PacksInterface.ImportUploadParameters.Format
+            public var name: String?
+
+            /// Creates a value with every field given.
+            public init(
+                upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String? = nil
+            ) {
+                self.upload = upload
+                self.format = format
+                self.name = name
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("format", format)
+                writer.writeOptionalMember("name", name)
+                writer.writeMember("upload", upload)
+                writer.endObject()
+            }
+        }
+
+        /// The reply of `ImportUpload`.
+        public struct ImportUploadReply: Codable, Equatable, Sendable, JSONWritable {
+            public var pack: ShakyAPI.Pack
+            public var warnings: [String]?
+
+            /// Creates a value with every field given.
+            public init(pack: ShakyAPI.Pack, warnings: [String]? = nil) {
+                self.pack = pack
+                self.warnings = warnings
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeOptionalMember("warnings", warnings)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Export`.
-        public struct ExportParameters: Codable, Equatable, Sendable {
+        public struct ExportParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The same values as `ShakyAPI.PacksInterface.ImportParameters.Format`.
             public typealias Format = ShakyAPI.PacksInterface.ImportParameters.Format
 
@@ -412,15 +746,30 @@ extension ShakyAPI {
                 self.name = name
                 self.format = format
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("format", format)
+                writer.writeMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Export`.
-        public struct ExportReply: Codable, Equatable, Sendable {
+        public struct ExportReply: Codable, Equatable, Sendable, JSONWritable {
             public var data: String
 
             /// Creates a value with every field given.
             public init(data: String) {
                 self.data = data
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("data", data)
+                writer.endObject()
             }
         }
 
@@ -441,61 +790,103 @@ extension ShakyAPI {
             /// The file was not imported; line is set for CSV, field names the column or JSON path.
             case importFailed(line: Int?, field: String?, problem: String)
 
+            /// No such upload: it was never begun, is another user's, was imported, or was
+            /// dropped for a newer one. Begin again.
+            case uploadNotFound(upload: String)
+
+            /// The upload does not fit: too large, a part out of order, or parts missing.
+            case uploadRefused(message: String)
+
             /// The daemon could not save; nothing was changed.
             case storageFailed(message: String)
 
             /// The parameters of `PackNotFound`.
-            public struct PackNotFoundParameters: Codable, Equatable, Sendable {
+            public struct PackNotFoundParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var name: String
 
                 /// Creates a value with every field given.
                 public init(name: String) {
                     self.name = name
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("name", name)
+                    writer.endObject()
                 }
             }
 
             /// The parameters of `PackReadOnly`.
-            public struct PackReadOnlyParameters: Codable, Equatable, Sendable {
+            public struct PackReadOnlyParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var name: String
 
                 /// Creates a value with every field given.
                 public init(name: String) {
                     self.name = name
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("name", name)
+                    writer.endObject()
                 }
             }
 
             /// The parameters of `PackExists`.
-            public struct PackExistsParameters: Codable, Equatable, Sendable {
+            public struct PackExistsParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var name: String
 
                 /// Creates a value with every field given.
                 public init(name: String) {
                     self.name = name
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("name", name)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `QuestionNotFound`.
-            public struct QuestionNotFoundParameters: Codable, Equatable, Sendable {
+            public struct QuestionNotFoundParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var id: Int
 
                 /// Creates a value with every field given.
                 public init(id: Int) {
                     self.id = id
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("id", id)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `InvalidPack`.
-            public struct InvalidPackParameters: Codable, Equatable, Sendable {
+            public struct InvalidPackParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `ImportFailed`.
-            public struct ImportFailedParameters: Codable, Equatable, Sendable {
+            public struct ImportFailedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var line: Int?
                 public var field: String?
                 public var problem: String
@@ -506,15 +897,65 @@ extension ShakyAPI {
                     self.field = field
                     self.problem = problem
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeOptionalMember("field", field)
+                    writer.writeOptionalMember("line", line)
+                    writer.writeMember("problem", problem)
+                    writer.endObject()
+                }
             }
 
-            /// The parameters of `StorageFailed`.
-            public struct StorageFailedParameters: Codable, Equatable, Sendable {
+            /// The parameters of `UploadNotFound`.
+            public struct UploadNotFoundParameters: Codable, Equatable, Sendable, JSONWritable {
+                public var upload: String
+
+                /// Creates a value with every field given.
+                public init(upload: String) {
+                    self.upload = upload
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("upload", upload)
+                    writer.endObject()
+                }
+            }
+
+            /// The parameters of `UploadRefused`.
+            public struct UploadRefusedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
+                }
+            }
+
+            /// The parameters of `StorageFailed`.
+            public struct StorageFailedParameters: Codable, Equatable, Sendable, JSONWritable {
+                public var message: String
+
+                /// Creates a value with every field given.
+                public init(message: String) {
+                    self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
                 }
             }
 
@@ -527,6 +968,8 @@ extension ShakyAPI {
                 case .questionNotFound: "io.shakywords.Packs.QuestionNotFound"
                 case .invalidPack: "io.shakywords.Packs.InvalidPack"
                 case .importFailed: "io.shakywords.Packs.ImportFailed"
+                case .uploadNotFound: "io.shakywords.Packs.UploadNotFound"
+                case .uploadRefused: "io.shakywords.Packs.UploadRefused"
                 case .storageFailed: "io.shakywords.Packs.StorageFailed"
                 }
             }
@@ -546,6 +989,10 @@ extension ShakyAPI {
                 case .importFailed(let line, let field, let problem):
                     VarlinkReplyError(
                         self.name, encodingOrEmpty: ImportFailedParameters(line: line, field: field, problem: problem))
+                case .uploadNotFound(let upload):
+                    VarlinkReplyError(self.name, encodingOrEmpty: UploadNotFoundParameters(upload: upload))
+                case .uploadRefused(let message):
+                    VarlinkReplyError(self.name, encodingOrEmpty: UploadRefusedParameters(message: message))
                 case .storageFailed(let message):
                     VarlinkReplyError(self.name, encodingOrEmpty: StorageFailedParameters(message: message))
                 }
@@ -574,6 +1021,12 @@ extension ShakyAPI {
                 case "io.shakywords.Packs.ImportFailed":
                     guard let parameters = error.decodeParameters(as: ImportFailedParameters.self) else { return nil }
                     self = .importFailed(line: parameters.line, field: parameters.field, problem: parameters.problem)
+                case "io.shakywords.Packs.UploadNotFound":
+                    guard let parameters = error.decodeParameters(as: UploadNotFoundParameters.self) else { return nil }
+                    self = .uploadNotFound(upload: parameters.upload)
+                case "io.shakywords.Packs.UploadRefused":
+                    guard let parameters = error.decodeParameters(as: UploadRefusedParameters.self) else { return nil }
+                    self = .uploadRefused(message: parameters.message)
                 case "io.shakywords.Packs.StorageFailed":
                     guard let parameters = error.decodeParameters(as: StorageFailedParameters.self) else { return nil }
                     self = .storageFailed(message: parameters.message)
@@ -642,6 +1095,29 @@ extension ShakyAPI.PacksInterface {
             data: String, format: ShakyAPI.PacksInterface.ImportParameters.Format, name: String?
         ) async throws -> ShakyAPI.PacksInterface.ImportReply
 
+        /// A pack file too large for Import's one message (a message holds at most
+        /// 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+        /// UTF-8, UploadPart sends its parts in order, each in a message of its own,
+        /// and ImportUpload imports the whole file as Import does. `limit` is the
+        /// largest file the daemon takes (16 MiB). An upload is seen only by the user
+        /// who began it; ImportUpload ends it, and beginning a fifth upload while four
+        /// are unfinished drops the one least recently sent to.
+        ///
+        /// Serves `io.shakywords.Packs.BeginUpload`.
+        func beginUpload(size: Int) async throws -> ShakyAPI.PacksInterface.BeginUploadReply
+
+        /// Appends data to the upload; offset is the number of bytes sent before it.
+        ///
+        /// Serves `io.shakywords.Packs.UploadPart`.
+        func uploadPart(upload: String, offset: Int, data: String) async throws -> Int
+
+        /// Imports the uploaded file once all of it has arrived, and ends the upload.
+        ///
+        /// Serves `io.shakywords.Packs.ImportUpload`.
+        func importUpload(
+            upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String?
+        ) async throws -> ShakyAPI.PacksInterface.ImportUploadReply
+
         /// A pack as JSON or CSV.
         ///
         /// Serves `io.shakywords.Packs.Export`.
@@ -698,6 +1174,18 @@ extension ShakyAPI.PacksInterface {
                 "Import": .typed(ImportParameters.self) { parameters, _ in
                     try await implementation.`import`(
                         data: parameters.data, format: parameters.format, name: parameters.name)
+                },
+                "BeginUpload": .typed(BeginUploadParameters.self) { parameters, _ in
+                    try await implementation.beginUpload(size: parameters.size)
+                },
+                "UploadPart": .typed(UploadPartParameters.self) { parameters, _ in
+                    UploadPartReply(
+                        received: try await implementation.uploadPart(
+                            upload: parameters.upload, offset: parameters.offset, data: parameters.data))
+                },
+                "ImportUpload": .typed(ImportUploadParameters.self) { parameters, _ in
+                    try await implementation.importUpload(
+                        upload: parameters.upload, format: parameters.format, name: parameters.name)
                 },
                 "Export": .typed(ExportParameters.self) { parameters, _ in
                     ExportReply(data: try await implementation.export(name: parameters.name, format: parameters.format))
@@ -882,6 +1370,70 @@ extension ShakyAPI.PacksInterface {
             _ parameters: ImportParameters
         ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportReply {
             try await transport.call("io.shakywords.Packs.Import", parameters: parameters, replyType: ImportReply.self)
+        }
+
+        /// A pack file too large for Import's one message (a message holds at most
+        /// 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+        /// UTF-8, UploadPart sends its parts in order, each in a message of its own,
+        /// and ImportUpload imports the whole file as Import does. `limit` is the
+        /// largest file the daemon takes (16 MiB). An upload is seen only by the user
+        /// who began it; ImportUpload ends it, and beginning a fifth upload while four
+        /// are unfinished drops the one least recently sent to.
+        ///
+        /// Calls `io.shakywords.Packs.BeginUpload`.
+        public func beginUpload(size: Int) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.BeginUploadReply {
+            try await self.beginUpload(BeginUploadParameters(size: size))
+        }
+
+        /// A pack file too large for Import's one message (a message holds at most
+        /// 1 MiB), sent in parts: BeginUpload announces the file's size in bytes of
+        /// UTF-8, UploadPart sends its parts in order, each in a message of its own,
+        /// and ImportUpload imports the whole file as Import does. `limit` is the
+        /// largest file the daemon takes (16 MiB). An upload is seen only by the user
+        /// who began it; ImportUpload ends it, and beginning a fifth upload while four
+        /// are unfinished drops the one least recently sent to.
+        ///
+        /// Calls `io.shakywords.Packs.BeginUpload`.
+        public func beginUpload(
+            _ parameters: BeginUploadParameters
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.BeginUploadReply {
+            try await transport.call(
+                "io.shakywords.Packs.BeginUpload", parameters: parameters, replyType: BeginUploadReply.self)
+        }
+
+        /// Appends data to the upload; offset is the number of bytes sent before it.
+        ///
+        /// Calls `io.shakywords.Packs.UploadPart`.
+        public func uploadPart(upload: String, offset: Int, data: String) async throws(Transport.Failure) -> Int {
+            try await self.uploadPart(UploadPartParameters(upload: upload, offset: offset, data: data))
+        }
+
+        /// Appends data to the upload; offset is the number of bytes sent before it.
+        ///
+        /// Calls `io.shakywords.Packs.UploadPart`.
+        public func uploadPart(_ parameters: UploadPartParameters) async throws(Transport.Failure) -> Int {
+            try await transport.call(
+                "io.shakywords.Packs.UploadPart", parameters: parameters, replyType: UploadPartReply.self
+            ).received
+        }
+
+        /// Imports the uploaded file once all of it has arrived, and ends the upload.
+        ///
+        /// Calls `io.shakywords.Packs.ImportUpload`.
+        public func importUpload(
+            upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String? = nil
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportUploadReply {
+            try await self.importUpload(ImportUploadParameters(upload: upload, format: format, name: name))
+        }
+
+        /// Imports the uploaded file once all of it has arrived, and ends the upload.
+        ///
+        /// Calls `io.shakywords.Packs.ImportUpload`.
+        public func importUpload(
+            _ parameters: ImportUploadParameters
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.ImportUploadReply {
+            try await transport.call(
+                "io.shakywords.Packs.ImportUpload", parameters: parameters, replyType: ImportUploadReply.self)
         }
 
         /// A pack as JSON or CSV.

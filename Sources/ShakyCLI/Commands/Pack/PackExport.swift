@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Pack {
@@ -52,9 +53,9 @@ extension Shaky.Pack {
                 return
             }
             do {
-                try Data(data.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try FileAccess.write(Data(data.utf8), to: output)
             } catch {
-                throw CommandFailure("cannot write \(output): \((error as NSError).localizedDescription)")
+                throw CommandFailure("cannot write --output \(output): \(error.reason)")
             }
             console.printError("Exported “\(name)” to \(output).")
         }

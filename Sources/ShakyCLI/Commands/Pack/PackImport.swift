@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import ShakyCore
 import ShakyProtocol
-import Varlink
 
 extension Shaky.Pack {
     /// `shaky pack import`.
@@ -11,8 +11,9 @@ extension Shaky.Pack {
             discussion: """
                 The format comes from the file's extension (.json, .csv) unless --format says it. CSV \
                 files have the header question,answer,difficulty,alternates (alternates separated by |). \
-                A file with any bad line imports nothing; the error names the line. Use - to read \
-                standard input (then --format is needed).
+                A file with any bad line imports nothing; the error names every bad line. Files up to 16 MiB \
+                are taken (a large one goes to the daemon in parts). Use - to read standard input (then \
+                --format is needed).
                 """)
 
         @Argument(help: "The file to import, or - for standard input.", completion: .file(extensions: ["json", "csv"]))
@@ -39,20 +40,6 @@ extension Shaky.Pack {
             }
         }
 
-        /// The most a pack file may hold: one Varlink message carries it, with room for the call around it.
-        static let largestFile = VarlinkFrameDecoder.defaultMaximumFrameLength - 4096
-
-        /// Refuses, with a message that says what to do, a file too large for one call to the daemon
-        /// (sent anyway, the daemon would close the connection and the host would read "is it running?").
-        static func checkSize(of text: String, file: String) throws {
-            let encoded = (try? JSONEncoder().encode(text).count) ?? text.utf8.count
-            guard encoded > largestFile else { return }
-            let size = String(format: "%.1f", Double(encoded) / 1_048_576)
-            throw CommandFailure(
-                "\(file) is too large to import in one go (\(size) MiB as sent; the daemon takes up to 1 MiB per "
-                    + "call): split it into files of fewer questions and import each (`--name` names each pack)")
-        }
-
         /// The pack's name: `--name`, else the name inside a JSON file, else the file's name without its
         /// extension ("My Quiz.csv" makes the pack "My Quiz").
         func packName(for text: String, format: ShakyAPI.PacksInterface.ImportParameters.Format) -> String? {
@@ -68,22 +55,39 @@ extension Shaky.Pack {
             return stem.trimmingSpaces.isEmpty ? nil : stem
         }
 
+        /// Reads the file before connecting, so that a file that cannot be read is said first.
+        func run() async throws {
+            let text = try readText()
+            let console = CurrentConsole.value
+            try await global.withClient { client in try await importText(text, client: client, console: console) }
+        }
+
         func run(client: ShakyClient, console: any Console) async throws {
+            try await importText(try readText(), client: client, console: console)
+        }
+
+        /// The file's text (standard input's for -).
+        func readText() throws -> String {
             let data: Data
-            do {
-                data =
-                    file == "-"
-                    ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw CommandFailure("cannot read \(file): \((error as NSError).localizedDescription)")
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                do {
+                    data = try FileAccess.read(file, limit: 64 << 20)
+                } catch {
+                    throw CommandFailure("cannot read \(file): \(error.reason)")
+                }
             }
             guard let text = String(data: data, encoding: .utf8) else {
                 throw CommandFailure("\(file) is not UTF-8 text; save it as UTF-8 and import again")
             }
+            return text
+        }
+
+        private func importText(_ text: String, client: ShakyClient, console: any Console) async throws {
             let format = resolvedFormat ?? .json
-            try Self.checkSize(of: text, file: file)
-            let reply = try await client.packs.import(
-                data: text, format: format, name: packName(for: text, format: format))
+            let reply = try await client.importPack(
+                text: text, format: format, name: packName(for: text, format: format))
             // Warnings go to standard error, so that `--json` output stays one document.
             for warning in reply.warnings ?? [] {
                 console.printError("shaky: warning: \(file == "-" ? "standard input" : file): \(warning)")

@@ -1,0 +1,129 @@
+import Foundation
+import ShakyTesting
+import Testing
+
+/// The common ways a host gets things wrong, run with the built programs: every message is in a person's words,
+/// names the flag or file the host typed, and shows none of the program's insides.
+@Suite("Failures in a person's words", .serialized)
+struct FailureWordsTests {
+    /// What must never reach a host: Foundation's and Swift's insides, raw numbers, the daemon's field names.
+    static let insides = [
+        "NSCocoaErrorDomain", "Error Domain", "Code=", "Dictionary<", "Optional(", "CocoaError", "POSIXError",
+        "NSError", "The operation could not be completed", "errno", "Swift.", "Foundation.", "IOError",
+        "answerTime", "indicationTime", "hintCooldown", "roundOver", "answering(", "Phase:",
+    ]
+
+    /// Checks one run's messages (with `folder` and what the host typed taken out: a value echoed back is fine).
+    static func expectPersonWords(
+        _ text: String, folder: TemporaryDirectory, typed: [String] = [], mentioning expected: [String],
+        _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for word in expected {
+            #expect(text.contains(word), "\(what): no “\(word)” in \(text)", sourceLocation: sourceLocation)
+        }
+        var words = text.replacingOccurrences(of: folder.path, with: "FOLDER")
+        for argument in typed where argument.count > 2 {
+            words = words.replacingOccurrences(of: argument, with: "TYPED")
+        }
+        for inside in insides {
+            #expect(!words.contains(inside), "\(what): “\(inside)” in \(text)", sourceLocation: sourceLocation)
+        }
+        #expect(
+            words.range(of: #"[0-9]\.[0-9]{4,}"#, options: .regularExpression) == nil,
+            "\(what): an unrounded number in \(text)", sourceLocation: sourceLocation)
+        #expect(!words.contains("\n    at "), "\(what): a backtrace", sourceLocation: sourceLocation)
+    }
+
+    @Test func theClientSaysWhatIsWrongWithTheFileOrSocketItWasGiven() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        _ = chmod(folder.path, 0o755)
+        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
+        try await daemon.start()
+        let folderCSV = folder.appending("folder.csv")
+        try FileManager.default.createDirectory(atPath: folderCSV, withIntermediateDirectories: true)
+        let secret = folder.appending("secret.csv")
+        try Data("question,answer,difficulty\n".utf8).write(to: URL(fileURLWithPath: secret))
+        _ = chmod(secret, 0o000)
+        let plainFile = folder.appending("plain.txt")
+        try Data("not a socket\n".utf8).write(to: URL(fileURLWithPath: plainFile))
+
+        let cases: [(arguments: [String], expected: [String], status: Int32)] = [
+            (["pack", "import", folder.appending("missing.csv")], ["cannot read", "missing.csv", "no such file"], 1),
+            (["pack", "import", folderCSV], ["folder.csv", "a folder, not a file"], 1),
+            (["play", "--script", folder.appending("missing.txt")], ["--script", "no such file"], 1),
+            (["play", "--script", folderCSV], ["--script", "a folder, not a file"], 1),
+            (
+                ["pack", "export", "Animals", "-o", folder.appending("gone/animals.json")],
+                ["--output", "there is no folder"], 1
+            ),
+            (["pack", "export", "Animals", "-o", folderCSV], ["--output", "a folder, not a file"], 1),
+            (["--socket", folder.appending("nowhere/s.sock"), "status"], ["no socket there", "--socket"], 3),
+            (["--socket", folder.path, "status"], ["a folder, not a socket"], 3),
+            (["--socket", plainFile, "status"], ["a file, not a socket"], 3),
+            (["new", "--team", "A", "--team", "B", "--answer-time", "0.0000001"], ["--answer-time", "0.0000001"], 2),
+            (["new", "--team", "A", "--team", "B", "--answer-time", "99999.99999999999"], ["--answer-time"], 2),
+            (["new", "--team", "A", "--team", "B", "--hint-cooldown", "soon"], ["--hint-cooldown", "soon"], 2),
+            (["history", "delete", "4242"], ["no finished game", "4242"], 1),
+        ]
+        for (arguments, expected, status) in cases {
+            let run = try await runBinary(arguments, environment: ["SHAKY_SOCKET": daemon.socketPath])
+            let what = "shaky " + arguments.joined(separator: " ")
+            #expect(run.status == status, "\(what): \(run)")
+            Self.expectPersonWords(
+                run.error + run.output, folder: folder, typed: arguments, mentioning: expected, what)
+        }
+
+        // A file this user may not read (as root, run as nobody: root reads any file).
+        let shaky = try BuiltProduct.path("shaky")
+        let unreadable =
+            getuid() == 0
+            ? try ChildProcess(
+                "/usr/bin/setpriv",
+                ["--reuid", "65534", "--regid", "65534", "--clear-groups", shaky, "pack", "import", secret])
+            : try ChildProcess(shaky, ["pack", "import", secret])
+        let exit = try await unreadable.waitForExit(within: .seconds(30))
+        #expect(exit.status == 1, "\(unreadable.standardError)")
+        Self.expectPersonWords(
+            unreadable.standardError, folder: folder, mentioning: ["secret.csv", "permission denied"], "unreadable")
+
+        // The daemon is gone, its socket left behind: nothing listens.
+        _ = await daemon.kill()
+        let gone = try await runBinary(["status"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+        #expect(gone.status == 3, "\(gone)")
+        Self.expectPersonWords(
+            gone.error, folder: folder, mentioning: ["nothing listens on the socket", "Start it with `shakyd`"],
+            "daemon not running")
+        await daemon.removeFiles()
+    }
+
+    @Test func theDaemonSaysWhatIsWrongWithTheFlagsAndFilesItWasGiven() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let shakyd = try BuiltProduct.path("shakyd")
+        let config = folder.appending("none.conf")
+        try Data("# nothing\n".utf8).write(to: URL(fileURLWithPath: config))
+        let plainFile = folder.appending("plain")
+        try Data("a file\n".utf8).write(to: URL(fileURLWithPath: plainFile))
+        let quiet = ["--input", "none", "--sound-device", "none", "--socket", folder.appending("s.sock")]
+        let cases: [(arguments: [String], expected: [String], status: Int32)] = [
+            (["--config", folder.appending("missing.conf")], ["--config", "missing.conf", "no such file"], 3),
+            (["--config", folder.path], ["--config", "a folder, not a file"], 3),
+            (["--early-press-lockout", "99999.99999999999"], ["--early-press-lockout", "0 to 60 seconds"], 2),
+            (["--sensitivity", "extreme"], ["--sensitivity", "light, medium or hard"], 2),
+            (["--config", config, "--state-dir", plainFile] + quiet, ["state folder", "a file is in the way"], 1),
+            (
+                ["--config", config, "--state-dir", folder.appending("state")] + quiet.dropLast(2)
+                    + ["--socket", plainFile + "/s.sock"],
+                ["cannot listen", "a file is in the way"], 1
+            ),
+        ]
+        for (arguments, expected, status) in cases {
+            let run = try ChildProcess(shakyd, arguments)
+            let exit = try await run.waitForExit(within: .seconds(30))
+            let what = "shakyd " + arguments.joined(separator: " ")
+            #expect(exit.status == status, "\(what): \(exit) \(run.standardError)")
+            Self.expectPersonWords(run.standardError, folder: folder, typed: arguments, mentioning: expected, what)
+        }
+    }
+}
