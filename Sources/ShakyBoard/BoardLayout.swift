@@ -93,6 +93,8 @@ public enum BoardLayout {
         if state.isPaused, state.phase != .gameOver { notices.append("‖ Paused") }
         if state.isSensorGone { notices.append("Sensor gone: hints by hand") }
         if state.isSoundSilent { notices.append("Sound off") }
+        // Away from the ready screen (which shows it in its team list), a joining is a notice.
+        if let team = state.joiningTeam, state.phase != .ready { notices.append("\(team): press your button") }
         return notices
     }
 
@@ -170,20 +172,31 @@ public enum BoardLayout {
 
     private static func ready(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
         var lines = ["Get ready!"]
+        var asked: Int?
         for (index, team) in state.teams.enumerated() {
             var line = "\(TeamMark(index: index).symbol) \(team.name)"
-            if state.knowsButtons {
+            if isAsked(team.name, in: state) {
+                // Press to join: the team asked now stands out until it has pressed.
+                line = "▶ \(line): press your button now ◀"
+                asked = 1 + index
+            } else if state.knowsButtons || state.joiningTeam != nil {
                 line += " · " + (state.buttonWords(team: team.name) ?? "press your button to join")
             }
             lines.append(line)
         }
         lines.append("The host opens the first question:  shaky next")
-        title(lines, on: &screen, in: area, teamLines: 1..<(1 + state.teams.count))
+        title(lines, on: &screen, in: area, teamLines: 1..<(1 + state.teams.count), highlighted: asked)
+    }
+
+    /// Whether the daemon is asking `team` to press its button now.
+    static func isAsked(_ team: String, in state: BoardState) -> Bool {
+        state.joiningTeam.map { $0.lowercased() == team.lowercased() } ?? false
     }
 
     /// The big title with `lines` under it, centred in `area`.
     private static func title(
-        _ lines: [String], on screen: inout BoardScreen, in area: Area, teamLines: Range<Int> = 0..<0
+        _ lines: [String], on screen: inout BoardScreen, in area: Area, teamLines: Range<Int> = 0..<0,
+        highlighted: Int? = nil
     ) {
         let wrapped = lines.enumerated().flatMap { index, line in
             DisplayWidth.wrap(line, columns: area.width).map { (index, $0) }
@@ -196,7 +209,9 @@ public enum BoardLayout {
         screen.blit(block, row: row, column: area.left + (area.width - block.width) / 2)
         row += block.height + 1
         for (index, line) in wrapped where row < area.bottom {
-            let style: BoardScreen.Style = teamLines.contains(index) ? .team(index - teamLines.lowerBound) : .normal
+            let style: BoardScreen.Style =
+                index == highlighted
+                ? .highlight : teamLines.contains(index) ? .team(index - teamLines.lowerBound) : .normal
             screen.center(line, row: row, style: index == 0 ? .strong : style, column: area.left, span: area.width)
             row += 1
         }
@@ -262,6 +277,7 @@ public enum BoardLayout {
         if state.hintsUsed > 0 {
             parts.append(state.hintsUsed == 1 ? "1 hint taken" : "\(state.hintsUsed) hints taken")
         }
+        if let shaker = state.hintShaker { parts.append("shaken by \(shaker)") }
         return parts.joined(separator: " · ")
     }
 

@@ -27,6 +27,8 @@ extension BoardState {
                     newTiles[index].isFixed && (index >= tiles.count || !tiles[index].isFixed)
                 })
             hintedAt = now
+            // The board's own sensor needs no words; a controller's shake says whose it was.
+            hintShaker = event.shaker.flatMap { $0.kind == .controller ? $0.team ?? "a controller" : nil }
             tiles = newTiles
             points = event.points ?? points
             hintsUsed = event.hintsUsed ?? hintsUsed
@@ -117,6 +119,7 @@ extension BoardState {
             assigned[assignment.team] = Button(device: assignment.device, keyName: assignment.keyName)
         }
         buttons = assigned
+        joiningTeam = buzzers.joining.first
     }
 
     private mutating func apply(_ buzzer: ShakyAPI.ButtonEvent) {
@@ -129,10 +132,22 @@ extension BoardState {
             }
             buttons[team] = Button(device: device, keyName: keyName)
             if buttonDevices[device] == nil { buttonDevices[device] = ButtonDevice() }
+            // The next team's `joinAsking` follows, unless this was the last.
+            if joiningTeam == team { joiningTeam = nil }
+        case .joinAsking:
+            joiningTeam = buzzer.team
+        case .cleared:
+            // Clearing also stops a joining.
+            joiningTeam = nil
+            if let team = buzzer.team {
+                for name in buttons.keys where name.lowercased() == team.lowercased() { buttons[name] = nil }
+            } else {
+                buttons = [:]
+            }
         case .deviceGone, .deviceBack:
             guard let device = buzzer.device else { return }
             buttonDevices[device, default: ButtonDevice()].isPresent = buzzer.kind == .deviceBack
-        case .joinAsking, .pressed:
+        case .pressed:
             break
         }
     }

@@ -228,6 +228,8 @@ public struct BoardState: Equatable, Sendable {
     public var hintedTiles: Set<Int> = []
     /// When (board time) the last hint came.
     public var hintedAt: Duration?
+    /// Who shook for the last hint when it was a motion controller: its team, else the controller's name.
+    public var hintShaker: String?
     /// How the game ended.
     public var result: Result?
     /// Whether the accelerometer is gone (hints only by hand until it is back).
@@ -238,6 +240,8 @@ public struct BoardState: Equatable, Sendable {
     public var buttons: [String: Button] = [:]
     /// The buzzer devices the daemon has seen, by identity.
     public var buttonDevices: [String: ButtonDevice] = [:]
+    /// Press to join: the team the daemon is asking to press its button now, if a joining is under way.
+    public var joiningTeam: String?
 
     /// A board with nothing known yet.
     public init() {}
@@ -253,9 +257,9 @@ public struct BoardState: Equatable, Sendable {
 
     /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons).
     mutating func clearGame() {
-        let kept = (connection, isSensorGone, isSoundSilent, buttons, buttonDevices)
+        let kept = (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam)
         self = BoardState()
-        (connection, isSensorGone, isSoundSilent, buttons, buttonDevices) = kept
+        (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam) = kept
     }
 
     /// Forgets the open question's buzzes, answers and hint, for a new question.
@@ -267,6 +271,7 @@ public struct BoardState: Equatable, Sendable {
         roundWinner = nil
         hintedTiles = []
         hintedAt = nil
+        hintShaker = nil
         hintsUsed = 0
     }
 }

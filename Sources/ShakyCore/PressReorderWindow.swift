@@ -12,7 +12,9 @@
 public struct PressReorderWindow: Sendable {
     /// How long presses are held, measured from the first press of a batch. 40 ms covers USB polling and
     /// typical Bluetooth lag, and is shorter than any person's reaction to another team's buzz.
-    public static let standardWidth: Duration = .milliseconds(40)
+    public static let standardWidth: Duration = .milliseconds(standardMilliseconds)
+    /// ``standardWidth`` in milliseconds: the daemon's `reorder-window` default.
+    public static let standardMilliseconds = 40
 
     /// How long presses are held.
     public let width: Duration

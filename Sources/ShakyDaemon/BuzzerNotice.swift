@@ -13,4 +13,6 @@ public enum BuzzerNotice: Sendable, Equatable {
     case deviceGone(identity: String, devicePath: String)
     /// A buzzer device is back.
     case deviceBack(identity: String, devicePath: String)
+    /// The buttons of `team` (of every team when `nil`) were released: `count` of them. Any joining stopped.
+    case cleared(team: String?, count: Int)
 }

@@ -20,11 +20,11 @@ final class BuzzerReading: Sendable {
         self.service = service
     }
 
-    /// Starts reading the buzzer devices when `enabled` (grabbing keyboards too with `grabKeyboards`); the lights
-    /// follow the game either way.
+    /// Starts reading the buzzer devices when `enabled` (grabbing keyboards too with `grabKeyboards`, holding
+    /// presses `reorderWindow` for reordering); the lights follow the game either way.
     static func start(
-        enabled: Bool, grabKeyboards: Bool, gameEvents: AsyncStream<RuntimeEvent>, service: BuzzerService,
-        logger: Logger
+        enabled: Bool, grabKeyboards: Bool, reorderWindow: Duration, gameEvents: AsyncStream<RuntimeEvent>,
+        service: BuzzerService, logger: Logger
     ) async -> BuzzerReading {
         let following = Task {
             for await event in gameEvents { await service.follow(event) }
@@ -33,7 +33,8 @@ final class BuzzerReading: Sendable {
         if enabled {
             let candidates = EvdevBuzzerDiscovery().discoverAll()
             do {
-                reader = try EvdevBuzzerReader(candidates: candidates, grabKeyboards: grabKeyboards)
+                reader = try EvdevBuzzerReader(
+                    candidates: candidates, grabKeyboards: grabKeyboards, reorderWidth: reorderWindow)
             } catch {
                 logger.error("cannot read the buzzer devices", metadata: ["error": "\(error)"])
             }

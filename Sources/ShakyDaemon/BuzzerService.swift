@@ -91,6 +91,16 @@ public actor BuzzerService {
         join = nil
     }
 
+    /// Releases the buttons of `team` (of every team when `nil`), stops any joining, turns the lights off and tells
+    /// the watchers. Returns how many buttons were released.
+    public func clear(team: String?) async throws -> Int {
+        join = nil
+        let count = try database.clearBuzzerAssignments(team: team)
+        allOff()
+        await notify(.cleared(team: team, count: count))
+        return count
+    }
+
     /// The device with this identity or node, if it was seen.
     public func device(named text: String) -> Device? {
         devices[text] ?? devices.values.first { $0.candidate.devicePath == text }
@@ -178,7 +188,7 @@ public actor BuzzerService {
         switch event {
         case .state:
             allOff()
-        case .sensor, .buzzer:
+        case .sensor, .buzzer, .shakeHint:
             break
         case .action(let action):
             switch action {

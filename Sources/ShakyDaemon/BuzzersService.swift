@@ -44,8 +44,11 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     }
 
     func clear(team: String?) async throws -> Int {
-        await buzzers.stopJoin()
-        return try Self.storeCall { try database.clearBuzzerAssignments(team: team) }
+        do {
+            return try await buzzers.clear(team: team)
+        } catch {
+            throw ShakyAPI.BuzzersInterface.ReplyError.invalidAssignment(message: "\(error)")
+        }
     }
 
     func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
@@ -120,6 +123,8 @@ extension ShakyAPI.BuzzerEvent {
             self.init(kind: .deviceGone, device: identity, path: path)
         case .deviceBack(let identity, let path):
             self.init(kind: .deviceBack, device: identity, path: path)
+        case .cleared(let team, let count):
+            self.init(kind: .cleared, team: team, cleared: count)
         }
     }
 }
@@ -131,6 +136,6 @@ extension ShakyAPI.ButtonEvent {
         self.init(
             kind: event.kind, team: event.team, keyName: event.keyName, device: event.device, path: event.path,
             kernelTime: event.kernelTime, outcome: event.outcome, order: event.order, lockedFor: event.lockedFor,
-            message: event.message)
+            message: event.message, cleared: event.cleared)
     }
 }

@@ -65,6 +65,8 @@ public final class Daemon: Sendable {
         let spec = try inputSpec(configuration.input)
         let earlyPressLockout = try configuration.earlyPressLockout()
         let readsBuzzers = try configuration.readsBuzzers()
+        let reorderWindow = try configuration.reorderWindow()
+        let readsShakers = try configuration.readsShakers()
         // Released when the daemon shuts down, or when this start fails (the lock's deinit).
         let stateLock = try StateDirectoryLock(directory: configuration.stateDirectory)
         // On a full disk (or a read-only file system) the saved game is still served, read-only, until saving works.
@@ -89,12 +91,17 @@ public final class Daemon: Sendable {
             database: database, clock: RuntimeClock(clock), sound: sound, logger: logger)
         try await runtime.restore()
         let initialSensitivity = ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium
+        var controllers: (@Sendable (Set<String>) -> [MotionController])?
+        if readsShakers {
+            controllers = { @Sendable board in MotionControllerDiscovery().discover(excluding: board) }
+        }
         let sensor = SensorPipeline(
             spec: spec,
             options: AccelerometerOptions(rate: 100, clock: clock, descriptions: configuration.accelerometers),
             runtime: runtime,
             sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
-            clock: clock)
+            clock: clock,
+            controllers: controllers)
         let settings = try PreferencesController(database: database, sound: sound) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }
@@ -115,10 +122,10 @@ public final class Daemon: Sendable {
             logger: logger, sensor: sensor, buzzers: buzzers)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
-        await runtime.setEarlyPressLockout(earlyPressLockout)
+        await runtime.setDefaultEarlyPressLockout(earlyPressLockout)
         let buzzerReading = await BuzzerReading.start(
-            enabled: readsBuzzers, grabKeyboards: configuration.grabKeyboards, gameEvents: gameEvents, service: buzzers,
-            logger: logger)
+            enabled: readsBuzzers, grabKeyboards: configuration.grabKeyboards, reorderWindow: reorderWindow,
+            gameEvents: gameEvents, service: buzzers, logger: logger)
         sound.play(.startup)
         return Daemon(
             configuration: configuration, runtime: runtime, watchers: watchers, database: database, service: service,

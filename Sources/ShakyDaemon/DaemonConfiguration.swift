@@ -27,6 +27,34 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var earlyPressLockoutSeconds: Double
     /// Whether keyboards read as buzzers are grabbed too (off by default: the host may type on one).
     public var grabKeyboards: Bool
+    /// Milliseconds button presses are held for reordering by kernel time (40 by default).
+    public var reorderWindowMilliseconds: Int
+    /// Whether motion controllers shake for hints next to the board's sensor (`auto`) or not (`none`).
+    public var shakers: String
+
+    /// The reorder windows the daemon takes, in milliseconds. Under 10 ms a USB device polled every 8–10 ms (or
+    /// any Bluetooth one) could lose to a later press read first; over 200 ms a buzz's light and tone come late
+    /// enough for a person to notice, and a team could react to another team's light before the order is decided.
+    public static let reorderWindowRange = 10...200
+
+    /// The reorder window as a duration; throws when the setting is out of ``reorderWindowRange``.
+    public func reorderWindow() throws(DaemonStartError) -> Duration {
+        guard Self.reorderWindowRange.contains(reorderWindowMilliseconds) else {
+            throw DaemonStartError(
+                problem: "reorder-window must be \(Self.reorderWindowRange.lowerBound) to "
+                    + "\(Self.reorderWindowRange.upperBound) milliseconds, not \(reorderWindowMilliseconds)")
+        }
+        return .milliseconds(reorderWindowMilliseconds)
+    }
+
+    /// Whether motion controllers shake for hints; throws when the setting is neither `auto` nor `none`.
+    public func readsShakers() throws(DaemonStartError) -> Bool {
+        switch shakers {
+        case "auto": return true
+        case "none": return false
+        default: throw DaemonStartError(problem: "shakers must be auto or none, not “\(shakers)”")
+        }
+    }
 
     /// The early-press lock-out as a duration, `nil` when off; throws when the setting is out of range.
     public func earlyPressLockout() throws(DaemonStartError) -> Duration? {
@@ -67,6 +95,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         buzzers = settings.buzzers ?? "auto"
         earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
         grabKeyboards = settings.grabKeyboards ?? false
+        reorderWindowMilliseconds = settings.reorderWindow ?? PressReorderWindow.standardMilliseconds
+        shakers = settings.shakers ?? "auto"
         accelerometers = settings.accelerometers ?? []
     }
 }

@@ -32,10 +32,17 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
     public var sensitivity: String?
     /// `--buzzers`: `auto` reads every key or button device `shakyd list-devices` accepts; `none` reads none.
     public var buzzers: String?
-    /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off).
+    /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off), for
+    /// new games that do not set the rule themselves.
     public var earlyPressLockout: Double?
     /// `--grab-keyboards`: keep keyboards' presses from the console and desktop too (other buzzers always are).
     public var grabKeyboards: Bool?
+    /// `--reorder-window`: milliseconds presses are held so that presses read from several devices leave in
+    /// kernel-time order (``DaemonConfiguration/reorderWindowRange``).
+    public var reorderWindow: Int?
+    /// `--shakers`: `auto` lets every motion controller found shake for hints next to the board's sensor; `none`
+    /// only the board's sensor.
+    public var shakers: String?
     /// `accelerometers:` (the file only): descriptions of input accelerometers shakyd does not know.
     public var accelerometers: [AccelerometerDescription]? = nil
 
@@ -43,8 +50,11 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
     public init(
         socket: String? = nil, stateDirectory: String? = nil, input: String? = nil, soundDevice: String? = nil,
         sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil, buzzers: String? = nil,
-        earlyPressLockout: Double? = nil, grabKeyboards: Bool? = nil
+        earlyPressLockout: Double? = nil, grabKeyboards: Bool? = nil, reorderWindow: Int? = nil,
+        shakers: String? = nil
     ) {
+        self.reorderWindow = reorderWindow
+        self.shakers = shakers
         self.grabKeyboards = grabKeyboards
         self.buzzers = buzzers
         self.earlyPressLockout = earlyPressLockout
@@ -68,6 +78,8 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
         case buzzers
         case earlyPressLockout = "early-press-lockout"
         case grabKeyboards = "grab-keyboards"
+        case reorderWindow = "reorder-window"
+        case shakers
     }
 
     /// These options with every field that `overrides` sets replaced by its value.
@@ -82,7 +94,9 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
             sensitivity: overrides.sensitivity ?? sensitivity,
             buzzers: overrides.buzzers ?? buzzers,
             earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
-            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards
+            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards,
+            reorderWindow: overrides.reorderWindow ?? reorderWindow,
+            shakers: overrides.shakers ?? shakers
         )
         .describing(overrides.accelerometers ?? accelerometers)
     }
@@ -167,6 +181,22 @@ extension DaemonOptions {
                         + "trace:FILE[,speed=max][,loop], demo or none"
                 )
             }
+        }
+        if let buzzers, !["auto", "none"].contains(buzzers) {
+            return (.buzzers, "buzzers must be auto or none, not “\(buzzers)”")
+        }
+        if let shakers, !["auto", "none"].contains(shakers) {
+            return (.shakers, "shakers must be auto or none, not “\(shakers)”")
+        }
+        if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
+            return (.earlyPressLockout, "early-press-lockout must be 0 to 60 seconds, not \(earlyPressLockout)")
+        }
+        if let reorderWindow, !DaemonConfiguration.reorderWindowRange.contains(reorderWindow) {
+            let range = DaemonConfiguration.reorderWindowRange
+            return (
+                .reorderWindow,
+                "reorder-window must be \(range.lowerBound) to \(range.upperBound) milliseconds, not \(reorderWindow)"
+            )
         }
         for (key, value) in [
             (CodingKeys.socket, socket), (.stateDirectory, stateDirectory), (.soundDevice, soundDevice),

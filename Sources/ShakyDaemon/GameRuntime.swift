@@ -41,7 +41,12 @@ public actor GameRuntime {
     private var lastSaveFailed = false
     /// Whether a change that goes on unsaved was logged since saving last worked.
     private var unsavedChangeLogged = false
+    /// The device whose shake is being handled, so its hint says where it came from.
+    private var shakingNow: Shaker?
+    /// The game's early-press rule (``GameRules/earlyPressLockout``) and the lock-outs it imposed.
     private var earlyPressRule = EarlyPressRule()
+    /// The lock-out a new game takes when `New` does not set one (the daemon's `early-press-lockout`).
+    private var defaultEarlyPressLockout: Duration?
     /// Set while a new game ends the one in play, so the history marks that one as replaced.
     private var endingByReplacement = false
 
@@ -77,6 +82,7 @@ public actor GameRuntime {
             }
         }
         game = saved
+        earlyPressRule = EarlyPressRule(lockout: saved.settings.earlyPressLockout)
         logger.info(
             "restored the saved game",
             metadata: ["phase": "\(saved.phase)", "paused": "\(saved.isPaused)"])
@@ -154,9 +160,13 @@ public actor GameRuntime {
         } catch {
             throw .storageFailed("\(error)")
         }
+        var settings = request.settings
+        // Zero (or less) turns the rule off; not given in `New` at all, the daemon's default applies.
+        let lockout = request.earlyPressLockout ?? settings.earlyPressLockout ?? defaultEarlyPressLockout
+        settings.earlyPressLockout = lockout.flatMap { $0 > .zero ? $0 : nil }
         var setup = GameSetup(
             teams: request.teams, questionPool: pool, questionCount: request.questionCount,
-            difficulty: request.difficulty, settings: request.settings,
+            difficulty: request.difficulty, settings: settings,
             seed: request.seed ?? UInt64.random(in: .min ... .max))
         setup.isDemo = request.packs == [DemoPack.name]
         let created: Game
@@ -179,7 +189,7 @@ public actor GameRuntime {
         noteSaveWorked()
         cancelWake()
         game = created
-        earlyPressRule.reset()
+        earlyPressRule = EarlyPressRule(lockout: created.settings.earlyPressLockout)
         logger.info("new game", metadata: ["teams": "\(created.teams.map(\.name))", "seed": "\(created.seed)"])
         let status = created.status(at: clock.now())
         observer?(.state(status))
@@ -205,22 +215,39 @@ public actor GameRuntime {
         return (correct, try status())
     }
 
-    /// A shake from the sensor: a hint if the rules allow one now; ignored otherwise.
-    public func shake() {
+    /// A shake from the sensor (or from `shaker`, the board's sensor or a motion controller): a hint if the rules
+    /// allow one now; ignored otherwise. Watchers hear which device gave the hint and, for a controller whose
+    /// buttons are exactly one team's, whose team it is.
+    public func shake(from shaker: Shaker? = nil) {
         sensor.shakes += 1
+        shakingNow = shaker.map(withTeam)
+        defer { shakingNow = nil }
         do {
             try handle(.hint(source: .shake), fromClient: false)
         } catch {
-            logger.debug("shake ignored", metadata: ["reason": "\(error)"])
+            logger.debug(
+                "shake ignored", metadata: ["reason": "\(error)", "device": "\(shaker?.device ?? "-")"])
         }
+    }
+
+    /// `shaker` with its team: the one team of the game with a button on the controller's buttons.
+    private func withTeam(_ shaker: Shaker) -> Shaker {
+        guard shaker.kind == .controller, let buttons = shaker.buttons, let game else { return shaker }
+        let keys = Set(
+            ((try? database.buzzerAssignments()) ?? []).filter { $0.device == buttons }.map(\.teamKey))
+        let teams = game.teams.filter { keys.contains(BuzzerAssignment.key($0.name)) }
+        var named = shaker
+        named.team = teams.count == 1 ? teams[0].name : nil
+        return named
     }
 
     // MARK: Buttons
 
-    /// Sets the early-press rule: `nil` (the default) ignores a press before a question opens; a duration locks
-    /// the team out for that long after its early press.
-    public func setEarlyPressLockout(_ lockout: Duration?) {
-        earlyPressRule = EarlyPressRule(lockout: lockout)
+    /// Sets the early-press rule new games take when `New` does not say: `nil` (the default) ignores a press
+    /// before a question opens; a duration locks the team out for that long after its early press. The game in
+    /// play keeps its own rule.
+    public func setDefaultEarlyPressLockout(_ lockout: Duration?) {
+        defaultEarlyPressLockout = lockout
     }
 
     /// Button presses of teams, released by the reorder window: `age` is how long before now each happened
@@ -369,6 +396,9 @@ public actor GameRuntime {
                 scheduleWake(at: clock.now() + delay)
             case .cancelWake:
                 cancelWake()
+            case .hintRevealed where shakingNow != nil:
+                if let cue = SoundCue(for: action, teams: game?.teams ?? []) { sound.play(cue) }
+                if let shaker = shakingNow { observer?(.shakeHint(action, shaker)) }
             default:
                 if let cue = SoundCue(for: action, teams: game?.teams ?? []) { sound.play(cue) }
                 observer?(.action(action))

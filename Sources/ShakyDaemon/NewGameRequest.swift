@@ -12,6 +12,9 @@ public struct NewGameRequest: Sendable, Equatable {
     public var difficulty: DifficultyFilter
     /// The rules.
     public var settings: GameRules
+    /// How long an early press locks a team out, when `New` said (zero: the rule is off); `nil` leaves it to
+    /// ``settings`` and then to the daemon's default.
+    public var earlyPressLockout: Duration?
     /// The shuffle's seed; `nil` picks one at random.
     public var seed: UInt64?
     /// End a game still in play first; otherwise such a game refuses the new one.
@@ -20,8 +23,10 @@ public struct NewGameRequest: Sendable, Equatable {
     /// Creates a request; everything but the teams has the usual default.
     public init(
         teams: [String], packs: [String]? = nil, questionCount: Int = 10, difficulty: DifficultyFilter = .any,
-        settings: GameRules = GameRules(), seed: UInt64? = nil, replace: Bool = false
+        settings: GameRules = GameRules(), earlyPressLockout: Duration? = nil, seed: UInt64? = nil,
+        replace: Bool = false
     ) {
+        self.earlyPressLockout = earlyPressLockout
         self.teams = teams
         self.packs = packs
         self.questionCount = questionCount

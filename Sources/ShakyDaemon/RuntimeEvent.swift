@@ -6,6 +6,8 @@ public enum RuntimeEvent: Sendable, Equatable {
     case state(GameStatus?)
     /// Something the engine did (never `wake` or `cancelWake`, which are the runtime's own).
     case action(GameAction)
+    /// A hint (`hintRevealed`) that a shake of `shaker` gave.
+    case shakeHint(GameAction, Shaker)
     /// The accelerometer went away or came back.
     case sensor(present: Bool, device: String?)
     /// Something happened to the teams' buttons (told by the buzzer service through ``GameRuntime/announce(_:)``).

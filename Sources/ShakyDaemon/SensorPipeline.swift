@@ -6,7 +6,20 @@ import ShakyStore
 
 /// The accelerometer side of the daemon: opens the sensor, reads it only while a round is open, turns shakes
 /// into hints on the runtime, and survives the sensor being unplugged (waiting for udev to bring it back).
+///
+/// Next to the board's own sensor, motion controllers (a DualSense's or DualShock 4's motion sensors, a Joy-Con's
+/// IMU) can shake for hints too, each with a detector of its own: they are looked for each time a round opens (so
+/// one plugged in or paired between questions joins at the next), read while it is open, and dropped when it
+/// closes or when one goes away. A shake from any of them is a hint, and the hint says which device gave it.
 public actor SensorPipeline {
+    /// A motion controller being read while a round is open.
+    private struct ControllerReading {
+        var source: any AccelerometerSource
+        var task: Task<Void, Never>
+        /// Tells this reading from a later one of the same controller (its task may end after that one began).
+        var generation: Int
+    }
+
     private let spec: InputSpec?
     private let options: AccelerometerOptions
     private let table: AccelerometerDriverTable
@@ -30,20 +43,28 @@ public actor SensorPipeline {
     private var calibrationSamples = 0
     /// Whether the watchdog ended the running calibration because the sensor went silent.
     private var calibrationWentSilent = false
+    /// Finds the motion controllers to read next to the board's sensor (not the paths given); `nil`: none.
+    private let controllers: (@Sendable (Set<String>) -> [MotionController])?
+    /// The motion controllers being read, by device node.
+    private var controllerReadings: [String: ControllerReading] = [:]
+    private var controllerGeneration = 0
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
     /// sensor may be back, `appearances` when a device appears while there is none (udev hotplug by default); the
     /// pipeline then opens `spec` again through `table`. `clock` times a calibration's wait for samples
-    /// (``calibrationSilenceLimit``).
+    /// (``calibrationSilenceLimit``). `controllers` finds the motion controllers that shake next to the sensor
+    /// (``MotionControllerDiscovery/discover(excluding:)``); `nil` reads only the board's sensor.
     public init(
         spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
         runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger, calibrations: SensorCalibrations? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
+        controllers: (@Sendable (Set<String>) -> [MotionController])? = nil,
         returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:),
         appearances: @escaping @Sendable () throws -> AsyncStream<Void> = SensorPipeline.udevAppearances
     ) {
         self.returns = returns
         self.appearances = appearances
+        self.controllers = controllers
         self.calibrations = calibrations
         self.clock = clock
         self.spec = spec
@@ -54,12 +75,13 @@ public actor SensorPipeline {
         self.logger = logger
     }
 
-    /// Finds the sensor. Without one the daemon goes on with manual hints, and says so once.
+    /// Finds the sensor. Without one the daemon goes on with manual hints (and motion controllers), and says so once.
     public func start() async {
         guard let spec else {
             message = "no sensor (--input none): hints are manual"
             logger.notice("\(message!)")
             await report()
+            if wanted { await startControllers() }
             return
         }
         do {
@@ -75,13 +97,22 @@ public actor SensorPipeline {
             watchForNewDevices()
         }
         await report()
-        if wanted { await startReading() }
+        if wanted {
+            await startReading()
+            await startControllers()
+        }
     }
 
-    /// Reads the sensor when `wanted` (a round is open) and stops reading otherwise.
+    /// Reads the sensor (and the motion controllers) when `wanted` (a round is open) and stops reading otherwise.
     public func setWanted(_ wanted: Bool) async {
         self.wanted = wanted
-        if wanted { await startReading() } else { await stopReading() }
+        if wanted {
+            await startReading()
+            await startControllers()
+        } else {
+            await stopReading()
+            await stopControllers()
+        }
     }
 
     /// A handler for ``GameRuntime/setSensorDemandHandler(_:)``: demands are applied one at a time, in order, and
@@ -104,21 +135,108 @@ public actor SensorPipeline {
             await stopReading()
             await startReading()
         }
+        if !controllerReadings.isEmpty {
+            await stopControllers()
+            await startControllers()
+        }
         await report()
     }
 
     /// Stops reading and watching.
     public func stop() async {
         await stopReading()
+        await stopControllers()
         hotplugTask?.cancel()
         hotplugTask = nil
     }
 
+    /// The motion controllers being read now, by device node.
+    public var controllerPaths: [String] { controllerReadings.keys.sorted() }
+
+    /// Looks for the motion controllers (not the board's sensor) and reads each with a detector of its own.
+    private func startControllers() async {
+        guard let controllers, controllerReadings.isEmpty else { return }
+        let board: Set<String> = source.map { [$0.info.devicePath] } ?? []
+        for controller in controllers(board) {
+            let path = controller.device.devicePath
+            let shaker = Shaker(
+                kind: .controller, device: path, name: controller.device.deviceName,
+                buttons: controller.buttonsIdentity)
+            do {
+                let opened = try controller.device.makeSource()
+                let stream = try opened.start(keeping: detecting(settings: detectorSettings(for: opened.info)))
+                let runtime = runtime
+                controllerGeneration += 1
+                let generation = controllerGeneration
+                let task = Task { [weak self] in
+                    var failure: (any Error)?
+                    do {
+                        for try await _ in stream { await runtime.shake(from: shaker) }
+                    } catch {
+                        failure = error
+                    }
+                    await self?.controllerEnded(path, generation, failure)
+                }
+                controllerReadings[path] = ControllerReading(source: opened, task: task, generation: generation)
+                logger.info(
+                    "reading a motion controller as a shaker",
+                    metadata: ["device": "\(path)", "name": "\(shaker.name)", "buttons": "\(shaker.buttons ?? "-")"])
+            } catch {
+                logger.notice(
+                    "cannot read a motion controller; it gives no hints",
+                    metadata: ["device": "\(path)", "error": "\(error)"])
+            }
+        }
+        if !controllerReadings.isEmpty { await report() }
+    }
+
+    /// Stops reading every motion controller (the round closed).
+    private func stopControllers() async {
+        guard !controllerReadings.isEmpty else { return }
+        for (_, reading) in controllerReadings {
+            reading.task.cancel()
+            reading.source.stop()
+        }
+        controllerReadings.removeAll()
+        await report()
+    }
+
+    /// A motion controller's stream ended by itself: it went away (or failed). It is dropped; the next round looks
+    /// for it again.
+    private func controllerEnded(_ path: String, _ generation: Int, _ error: (any Error)?) async {
+        // A reading that ``stopControllers()`` already ended (and perhaps replaced) says nothing.
+        guard controllerReadings[path]?.generation == generation,
+            let reading = controllerReadings.removeValue(forKey: path)
+        else { return }
+        reading.source.stop()
+        logger.notice(
+            "a motion controller stopped giving shakes; it is looked for again at the next question",
+            metadata: ["device": "\(path)", "why": "\(error.map { "\($0)" } ?? "its input ended")"])
+        await report()
+    }
+
+    /// A shake detector for one device's samples, with `settings` (the preset when they are invalid).
+    private func detecting(settings: ShakeDetectorTuning) -> @Sendable () -> (AccelSample) -> Bool {
+        let sensitivity = sensitivity
+        let logger = logger
+        return {
+            var detector: ShakeDetector
+            do {
+                detector = try ShakeDetector(settings: settings)
+            } catch {
+                logger.error(
+                    "the detector's settings are invalid; using the preset",
+                    metadata: ["sensitivity": "\(sensitivity.rawValue)", "error": "\(error)"])
+                detector = ShakeDetector(sensitivity: sensitivity)
+            }
+            return { sample in detector.process(sample) != nil }
+        }
+    }
+
     private func startReading() async {
         guard readingTask == nil, !calibrating, let source, state == .ready else { return }
-        let sensitivity = sensitivity
         let settings = detectorSettings(for: source.info)
-        let logger = logger
+        let shaker = Shaker(kind: .board, device: source.info.devicePath, name: source.info.deviceName)
         // The detector runs where the samples are read; only the sample completing a shake reaches this task.
         let stream: AsyncThrowingStream<AccelSample, any Error>
         // The stream carries shakes only, so a source that changes how it reads (a buffer that never delivered,
@@ -127,18 +245,7 @@ public actor SensorPipeline {
             Task { await self?.sourceInfoMayHaveChanged() }
         }
         do {
-            stream = try source.start(keeping: {
-                var detector: ShakeDetector
-                do {
-                    detector = try ShakeDetector(settings: settings)
-                } catch {
-                    logger.error(
-                        "the detector's settings are invalid; using the preset",
-                        metadata: ["sensitivity": "\(sensitivity.rawValue)", "error": "\(error)"])
-                    detector = ShakeDetector(sensitivity: sensitivity)
-                }
-                return { sample in detector.process(sample) != nil }
-            })
+            stream = try source.start(keeping: detecting(settings: settings))
         } catch {
             sensorFailed(error)
             await report()
@@ -150,7 +257,7 @@ public actor SensorPipeline {
         let runtime = runtime
         readingTask = Task { [weak self] in
             do {
-                for try await _ in stream { await runtime.shake() }
+                for try await _ in stream { await runtime.shake(from: shaker) }
                 await self?.readingEnded(generation, nil)
             } catch {
                 await self?.readingEnded(generation, error)
@@ -466,9 +573,10 @@ public actor SensorPipeline {
     private func report() async {
         let info = source?.info
         reportedInfo = info
-        await runtime.updateSensor(
-            SensorReport(
-                state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate,
-                sensitivity: sensitivity, message: message ?? info?.note, frame: info?.frame))
+        var sensorReport = SensorReport(
+            state: state, driver: info?.driver, device: info?.devicePath, rate: info?.rate,
+            sensitivity: sensitivity, message: message ?? info?.note, frame: info?.frame)
+        sensorReport.controllers = controllerPaths
+        await runtime.updateSensor(sensorReport)
     }
 }

@@ -30,6 +30,8 @@ public struct SensorReport: Sendable, Equatable {
     public var message: String?
     /// Which way the readings' axes point, in words.
     public var frame: String?
+    /// The motion controllers shaking for hints next to the sensor now, by device node.
+    public var controllers: [String] = []
 
     /// Creates a report.
     public init(

@@ -167,6 +167,11 @@ extension ShakyAPI.Event {
             self.init(kind: .state, status: status.map(ShakyAPI.State.init))
         case .action(let action):
             self.init(action)
+        case .shakeHint(let action, let shaker):
+            self.init(action)
+            self.shaker = ShakyAPI.Shaker(
+                device: shaker.device, name: shaker.name, kind: shaker.kind == .board ? .board : .controller,
+                buttons: shaker.buttons, team: shaker.team)
         case .sensor(let present, let device):
             self.init(kind: .sensor, sensorPresent: present, sensorDevice: device)
         case .buzzer(let notice):
@@ -187,7 +192,8 @@ extension ShakyAPI.SensorStatus {
         self.init(
             state: state, driver: report.driver, device: report.device, rate: report.rate, shakes: report.shakes,
             sensitivity: ShakyAPI.SensorStatus.Sensitivity(rawValue: report.sensitivity.rawValue) ?? .medium,
-            message: report.message, frame: report.frame)
+            message: report.message, frame: report.frame,
+            controllers: report.controllers.isEmpty ? nil : report.controllers)
     }
 }
 
@@ -218,6 +224,17 @@ extension ShakyAPI.Rules {
         if let ignoreDiacritics { settings.ignoreDiacritics = ignoreDiacritics }
         if let buzzerMode { settings.buzzerMode = buzzerMode == .classic ? .classic : .buzzOrder }
         return settings
+    }
+
+    /// The early-press lock-out `New` asked for (zero: off), or `nil` when it did not say (the daemon's default
+    /// applies). Throws `invalidSetup` for a negative or unusable number; the engine checks the upper bound.
+    func earlyPressLockoutDuration() throws(RuntimeError) -> Duration? {
+        guard let earlyPressLockout else { return nil }
+        guard earlyPressLockout >= 0, let duration = Duration.wireSeconds(earlyPressLockout) else {
+            let limit = GameRules.longestEarlyPressLockout.components.seconds
+            throw .invalidSetup("earlyPressLockout must be between 0 and \(limit) seconds, not \(earlyPressLockout)")
+        }
+        return duration
     }
 }
 

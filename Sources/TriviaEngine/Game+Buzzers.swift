@@ -136,12 +136,21 @@ extension Game {
     }
 
     /// Moves the buzz just recorded `lag` earlier (no further back than the question's opening), in the round,
-    /// the team's statistics and the `.buzzed` action.
+    /// the team's statistics and the `.buzzed` action. Hints given after the button went down (while the press
+    /// was held for reordering) do not count against it: its points are those of before them.
     private mutating func backdateLastBuzz(by lag: Duration, in actions: inout [GameAction]) {
         guard lag > .zero, var round, let last = round.buzzes.indices.last else { return }
         let shift = min(lag, round.buzzes[last].elapsed)
         guard shift > .zero else { return }
         round.buzzes[last].elapsed -= shift
+        let pressedAt = round.buzzes[last].elapsed
+        if let hintsAtBuzz = round.buzzes[last].hintsUsed, let times = round.hintTimes {
+            let later = times.suffix(hintsAtBuzz).filter { $0 > pressedAt }.count
+            if later > 0 {
+                round.buzzes[last].hintsUsed = hintsAtBuzz - later
+                round.buzzes[last].points = settings.points(afterHints: hintsAtBuzz - later)
+            }
+        }
         self.round = round
         if let index = teams.firstIndex(where: { $0.name == round.buzzes[last].team }) {
             teams[index].totalBuzzTime -= shift

@@ -121,6 +121,7 @@ extension Game {
         }
         round.scramble.revealNextLetter(using: &random)
         round.hintsUsed += 1
+        round.hintTimes = (round.hintTimes ?? []) + [round.elapsed]
         round.points = settings.points(afterHints: round.hintsUsed)
         round.hintCooldownRemaining = settings.hintCooldown
         self.round = round

@@ -27,9 +27,14 @@ public struct GameRules: Codable, Equatable, Sendable {
     public var ignoreDiacritics: Bool
     /// How buzzing turns into answering (default `.buzzOrder`, the original game's rule).
     public var buzzerMode: BuzzerMode
+    /// How long a team that presses its button before a question opens cannot buzz (default `nil`: the rule is
+    /// off and an early press is only ignored), as buzzer systems do.
+    public var earlyPressLockout: Duration?
 
     /// The longest any of the durations may be.
     public static let longestDuration: Duration = .seconds(3600)
+    /// The longest early-press lock-out.
+    public static let longestEarlyPressLockout: Duration = .seconds(60)
     /// The most points a question may be worth.
     public static let largestPoints = 1000
 
@@ -45,7 +50,8 @@ public struct GameRules: Codable, Equatable, Sendable {
         hintCooldown: Duration = .milliseconds(1500),
         answerTolerance: Bool = true,
         ignoreDiacritics: Bool = true,
-        buzzerMode: BuzzerMode = .buzzOrder
+        buzzerMode: BuzzerMode = .buzzOrder,
+        earlyPressLockout: Duration? = nil
     ) {
         self.indicationTime = indicationTime
         self.timeAfterFirstBuzz = timeAfterFirstBuzz
@@ -58,11 +64,12 @@ public struct GameRules: Codable, Equatable, Sendable {
         self.answerTolerance = answerTolerance
         self.ignoreDiacritics = ignoreDiacritics
         self.buzzerMode = buzzerMode
+        self.earlyPressLockout = earlyPressLockout
     }
 
     private enum CodingKeys: String, CodingKey {
         case indicationTime, timeAfterFirstBuzz, answerTime, basePoints, pointsPerHint, minimumPoints
-        case maximumHints, hintCooldown, answerTolerance, ignoreDiacritics, buzzerMode
+        case maximumHints, hintCooldown, answerTolerance, ignoreDiacritics, buzzerMode, earlyPressLockout
     }
 
     /// Decodes rules; a missing key takes its default, so a partial rules object is enough.
@@ -84,6 +91,7 @@ public struct GameRules: Codable, Equatable, Sendable {
         ignoreDiacritics =
             try container.decodeIfPresent(Bool.self, forKey: .ignoreDiacritics) ?? defaults.ignoreDiacritics
         buzzerMode = try container.decodeIfPresent(BuzzerMode.self, forKey: .buzzerMode) ?? defaults.buzzerMode
+        earlyPressLockout = try container.decodeIfPresent(Duration.self, forKey: .earlyPressLockout)
     }
 
     /// Checks that every value makes a playable game.
@@ -99,6 +107,14 @@ public struct GameRules: Codable, Equatable, Sendable {
         guard hintCooldown >= .zero else { throw .durationNegative(setting: "hintCooldown", value: hintCooldown) }
         guard hintCooldown <= Self.longestDuration else {
             throw .durationTooLong(setting: "hintCooldown", value: hintCooldown)
+        }
+        if let earlyPressLockout {
+            guard earlyPressLockout > .zero else {
+                throw .durationNotPositive(setting: "earlyPressLockout", value: earlyPressLockout)
+            }
+            guard earlyPressLockout <= Self.longestEarlyPressLockout else {
+                throw .durationTooLong(setting: "earlyPressLockout", value: earlyPressLockout)
+            }
         }
         guard (1...Self.largestPoints).contains(basePoints) else { throw .basePointsOutOfRange(basePoints) }
         guard pointsPerHint >= 0 && pointsPerHint <= basePoints else {
@@ -147,6 +163,11 @@ public enum GameRulesError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `maximumHints` is not in 0...`GameRules.mostHints`.
     case maximumHintsOutOfRange(Int)
 
+    /// The longest a duration setting may be.
+    private static func limit(of setting: String) -> Duration {
+        setting == "earlyPressLockout" ? GameRules.longestEarlyPressLockout : GameRules.longestDuration
+    }
+
     /// A message a host can act on.
     public var description: String {
         switch self {
@@ -155,7 +176,7 @@ public enum GameRulesError: Error, Equatable, Sendable, CustomStringConvertible 
         case .durationNegative(let setting, let value):
             "setting \(setting) must not be negative, not \(GameError.seconds(value))"
         case .durationTooLong(let setting, let value):
-            "setting \(setting) must be at most \(GameError.seconds(GameRules.longestDuration)), "
+            "setting \(setting) must be at most \(GameError.seconds(Self.limit(of: setting))), "
                 + "not \(GameError.seconds(value))"
         case .basePointsOutOfRange(let points):
             "setting basePoints must be between 1 and \(GameRules.largestPoints), not \(points)"

@@ -6,9 +6,9 @@ public struct Buzz: Codable, Equatable, Sendable {
     public internal(set) var elapsed: Duration
     /// What the question was worth when the team buzzed: a right answer from this team scores this,
     /// whatever hints came after its buzz. Nil in games saved before points were frozen at the buzz.
-    public let points: Int?
+    public internal(set) var points: Int?
     /// The hints given before the buzz (what lowered `points`); nil in games saved before it was kept.
-    public let hintsUsed: Int?
+    public internal(set) var hintsUsed: Int?
 
     /// Creates a buzz record.
     public init(team: String, elapsed: Duration, points: Int? = nil, hintsUsed: Int? = nil) {
@@ -49,6 +49,9 @@ public struct Round: Codable, Equatable, Sendable {
     public internal(set) var indicationRemaining: Duration?
     /// The last judgement on this question, which the host may overrule; nil before any.
     public internal(set) var lastJudgement: Judgement?
+    /// When each hint was given, as time since the question opened, so a press held for reordering that went
+    /// down before a hint keeps the points of before it. Nil in games saved before it was kept.
+    public internal(set) var hintTimes: [Duration]? = nil
 }
 
 /// A judgement of a team's answer, kept so the host can overrule it.

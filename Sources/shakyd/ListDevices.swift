@@ -10,7 +10,8 @@ extension Shakyd {
         static let configuration = CommandConfiguration(
             commandName: "list-devices",
             abstract:
-                "List the buzzer devices and accelerometers found, the one --input would use, and why others were rejected.",
+                "List the buzzer devices, motion controllers and accelerometers found, the one --input would use, and "
+                + "why others were rejected.",
             discussion: """
                 For a rejected accelerometer it says what would make it usable: an entry for the configuration \
                 file's accelerometers list, or the same as a udev rule. A buffered IIO device is given about a \
@@ -58,7 +59,11 @@ extension Shakyd {
             let table = AccelerometerDriverTable.standard
             let options = AccelerometerOptions(
                 rate: rate, descriptions: settings.accelerometers ?? [], probesBuffers: !noProbe)
-            print(AccelerometerDriverTable.listing(of: table.discoverAll(input, options: options), for: input))
+            let devices = table.discoverAll(input, options: options)
+            // The sensor --input would use is the board's, never also a shaker.
+            let board = devices.first(where: \.isUsable).map { [$0.devicePath] } ?? []
+            print(MotionControllerDiscovery.listing(of: MotionControllerDiscovery().discover(excluding: Set(board))))
+            print(AccelerometerDriverTable.listing(of: devices, for: input))
         }
     }
 }

@@ -52,8 +52,25 @@ extension Shakyd {
 
         @Option(
             name: .customLong("early-press-lockout"),
-            help: "Seconds a team that presses before a question opens cannot buzz (0, the default: only ignored).")
+            help: ArgumentHelp(
+                "Seconds a team that presses before a question opens cannot buzz, for new games that do not set "
+                    + "the rule themselves (shaky new --early-press-lockout); 0, the default: only ignored.",
+                valueName: "seconds"))
         var earlyPressLockout: Double?
+
+        @Option(
+            name: .customLong("reorder-window"),
+            help: ArgumentHelp(
+                "Milliseconds button presses are held so that presses read from several devices are ranked by "
+                    + "the kernel's time (10 to 200; default 40).",
+                valueName: "milliseconds"))
+        var reorderWindow: Int?
+
+        @Option(
+            help: ArgumentHelp(
+                "Motion controllers as shakers next to the board's sensor: auto (every DualSense, DualShock 4, "
+                    + "Joy-Con or Wii Remote found) or none."))
+        var shakers: String?
 
         @Flag(
             name: .customLong("grab-keyboards"),
@@ -67,13 +84,20 @@ extension Shakyd {
             if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
                 throw ValidationError("--early-press-lockout must be 0 to 60 seconds")
             }
+            if let reorderWindow, !DaemonConfiguration.reorderWindowRange.contains(reorderWindow) {
+                throw ValidationError("--reorder-window must be 10 to 200 milliseconds")
+            }
+            if let shakers, !["auto", "none"].contains(shakers) {
+                throw ValidationError("--shakers must be auto or none")
+            }
         }
 
         func run() async throws {
             let flags = DaemonOptions(
                 socket: socket, stateDirectory: stateDirectory, input: input?.description, soundDevice: soundDevice,
                 sounds: sounds, logLevel: logLevel, sensitivity: sensitivity?.rawValue,
-                buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil)
+                buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil,
+                reorderWindow: reorderWindow, shakers: shakers)
             let file: DaemonOptions
             do {
                 file = try DaemonOptions.load(

@@ -300,3 +300,94 @@ struct BoardStateTests {
         #expect(TeamMark(index: 8) == TeamMark(index: 0))
     }
 }
+
+extension BoardStateTests {
+    static func readyForTwo() -> BoardState {
+        var state = BoardState()
+        var status = ShakyAPI.Event(kind: .state)
+        status.status = ShakyAPI.State(
+            phase: .ready, paused: false, questionCount: 3, hintsUsed: 0, hintsLeft: 0,
+            teams: [ShakyAPI.TeamScore(name: "Owls", score: 0), ShakyAPI.TeamScore(name: "Foxes", score: 0)],
+            buzzes: [])
+        state.apply(status, at: .zero)
+        return state
+    }
+
+    @Test func pressToJoinHighlightsTheTeamAskedUntilItHasPressed() throws {
+        var state = Self.readyForTwo()
+        state.apply(Self.buzzer(.joinAsking, team: "Owls", device: ""), at: .zero)
+        #expect(state.joiningTeam == "Owls")
+        let screen = BoardLayout.render(state, width: 80, height: 24, now: .zero)
+        let row = try #require(screen.lines.firstIndex { $0.contains("Owls") && $0.contains("press your button now") })
+        #expect(screen.runs(row: row).contains { $0.text.contains("Owls") && $0.style == .highlight })
+        #expect(screen.text.contains("■ Foxes · press your button to join"))
+
+        state.apply(Self.buzzer(.joined, team: "Owls", device: "usb-kbd", key: "KEY_A"), at: .zero)
+        state.apply(Self.buzzer(.joinAsking, team: "Foxes", device: ""), at: .zero)
+        let next = BoardLayout.render(state, width: 80, height: 24, now: .zero)
+        #expect(next.text.contains("● Owls · button: A"))
+        #expect(next.lines.contains { $0.contains("Foxes: press your button now") })
+        #expect(!next.text.contains("Owls: press your button now"))
+
+        state.apply(Self.buzzer(.joined, team: "Foxes", device: "usb-kbd", key: "KEY_B"), at: .zero)
+        #expect(state.joiningTeam == nil, "every team has pressed")
+        #expect(!BoardLayout.render(state, width: 80, height: 24, now: .zero).text.contains("now"))
+    }
+
+    @Test func aJoiningUnderWayWhenTheBoardStartsIsShownAndAwayFromTheReadyScreenIsANotice() {
+        var state = Self.readyForTwo()
+        var list = Self.buttonList
+        list.joining = ["Foxes"]
+        state.apply(buzzers: list)
+        #expect(
+            BoardLayout.render(state, width: 80, height: 24, now: .zero).text.contains("Foxes: press your button now"))
+        var round = ShakyAPI.Event(kind: .roundStarted)
+        round.number = 1
+        round.tiles = Self.tiles("FGEIRFA")
+        state.apply(round, at: .zero)
+        #expect(BoardLayout.notices(state).contains("Foxes: press your button"))
+    }
+
+    @Test func clearedButtonsAreForgottenAtOnceAndStopTheJoining() {
+        var state = Self.readyForTwo()
+        state.apply(buzzers: Self.buttonList)
+        state.apply(Self.buzzer(.joined, team: "Foxes", device: "usb-kbd", key: "KEY_A"), at: .zero)
+        state.apply(Self.buzzer(.joinAsking, team: "Bats", device: ""), at: .zero)
+        var owls = Self.buzzer(.cleared, team: "owls", device: "")
+        owls.buzzer?.device = nil
+        state.apply(owls, at: .zero)
+        #expect(state.buttonWords(team: "Owls") == nil, "team names match ignoring case")
+        #expect(state.buttonWords(team: "Foxes") == "keyboard: A")
+        #expect(state.joiningTeam == nil)
+        var all = ShakyAPI.Event(kind: .buzzer)
+        all.buzzer = ShakyAPI.ButtonEvent(kind: .cleared, cleared: 1)
+        state.apply(all, at: .zero)
+        #expect(state.buttons.isEmpty)
+        #expect(
+            BoardLayout.render(state, width: 80, height: 24, now: .zero).text.contains(
+                "Foxes · press your button to join"))
+    }
+}
+
+extension BoardStateTests {
+    @Test func aHintFromATeamsControllerSaysWhoShook() {
+        var state = Self.openQuestion
+        var hint = ShakyAPI.Event(kind: .hint)
+        hint.tiles = Self.tiles("GIRAFFE", fixed: [0])
+        hint.points = 8
+        hint.hintsUsed = 1
+        hint.source = "shake"
+        hint.shaker = ShakyAPI.Shaker(
+            device: "/dev/input/event30", name: "DualSense Motion Sensors", kind: .controller, team: "Foxes")
+        state.apply(hint, at: .seconds(1))
+        #expect(
+            BoardLayout.render(state, width: 80, height: 24, now: .seconds(2)).text.contains(
+                "8 points · 1 hint taken · shaken by Foxes"))
+        // The board's own sensor needs no words.
+        hint.shaker = ShakyAPI.Shaker(device: "/dev/iio:device0", name: "mpu6050", kind: .board)
+        hint.hintsUsed = 2
+        state.apply(hint, at: .seconds(3))
+        #expect(state.hintShaker == nil)
+        #expect(!BoardLayout.render(state, width: 80, height: 24, now: .seconds(4)).text.contains("shaken by"))
+    }
+}

@@ -122,3 +122,19 @@ import Varlink
         }
     }
 }
+
+extension BuzzersCommandTests {
+    @Test func joinStopsWithAMessageWhenTheButtonsAreCleared() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Buzzers.Join", with: .reply(encoding: ShakyAPI.BuzzersInterface.JoinReply(teams: ["Owls", "Foxes"])))
+            let cleared: VarlinkObject = ["event": ["kind": "cleared", "cleared": 2]]
+            daemon.answer(
+                "Buzzers.Watch", with: .events([Self.event(.joinAsking, team: "Owls"), cleared], end: false))
+            let outcome = await shaky(daemon, ["buzzers", "join"])
+            #expect(outcome.status != 0, "\(outcome)")
+            #expect(outcome.output == "Owls: press your button.\n")
+            #expect(outcome.error.contains("the buttons were cleared, which stopped the joining"), "\(outcome)")
+        }
+    }
+}

@@ -100,3 +100,24 @@ import Testing
         }
     }
 }
+
+extension PlaySessionTests {
+    @Test func joinAsksTheDaemonAndAJoiningUnderWayIsShownAtTheStart() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            daemon.answer(
+                "Buzzers.List",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.ListReply(devices: [], assignments: [], joining: ["Foxes"])))
+            daemon.answer(
+                "Buzzers.Join", with: .reply(encoding: ShakyAPI.BuzzersInterface.JoinReply(teams: ["Owls", "Foxes"])))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console, screen: PlayScreen(rows: 24, columns: 80)).run(
+                commands: InputLines.lines(of: "j\nq\n"))
+            await client.close()
+            #expect(console.output.contains("Foxes: press your button"))
+            #expect(daemon.calls.contains(.init("Buzzers.Join")))
+        }
+    }
+}

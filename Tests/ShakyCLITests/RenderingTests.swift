@@ -252,16 +252,20 @@ import Testing
             ShakyAPI.ButtonEvent(kind: .pressed, team: "Foxes", kernelTime: 10, outcome: "early"),
             ShakyAPI.ButtonEvent(kind: .deviceGone, device: "pci-0000:00:14.0-usb-0:2", path: "/dev/input/event30"),
             ShakyAPI.ButtonEvent(kind: .deviceBack, device: "pci-0000:00:14.0-usb-0:2", path: "/dev/input/event31"),
+            ShakyAPI.ButtonEvent(kind: .cleared, team: "Owls", cleared: 1),
+            ShakyAPI.ButtonEvent(kind: .cleared, cleared: 3),
         ]
         let lines = buttons.compactMap { button in renderer.line(for: Fixtures.event(.buzzer) { $0.buzzer = button }) }
         #expect(
             lines == [
-                "Join: Owls, press your button",
+                "Owls: press your button",
                 "Join: Owls has BTN_SOUTH",
                 "Press: Foxes pressed early and is locked out for 1.5 s",
                 "Press: Foxes pressed before the question opened (ignored)",
                 "Buzzers: /dev/input/event30 unplugged; its teams keep their buttons",
                 "Buzzers: /dev/input/event31 is back",
+                "Buzzers: Owls has no button now (1 released)",
+                "Buzzers: no team has a button now (3 released)",
             ])
     }
 
@@ -310,5 +314,41 @@ import Testing
         #expect("東京".displayWidth == 4)
         #expect("🦊".displayWidth == 2)
         #expect("Hà Nội".displayWidth == 6)
+    }
+}
+
+extension RenderingTests {
+    @Test func theSensorNamesTheMotionControllersShakingToo() {
+        let sensor = ShakyAPI.SensorStatus(
+            state: .absent, shakes: 2, sensitivity: .medium, controllers: ["/dev/input/event30"])
+        let text = TextRenderer.sensor(sensor)
+        #expect(text.contains("Motion controllers shaking too: /dev/input/event30"), "\(text)")
+        #expect(!text.contains("Hints are manual"), "a controller still shakes for hints")
+    }
+
+    @Test func aControllersShakeSaysWhoseControllerGaveTheHint() {
+        var renderer = WatchRenderer()
+        let shaken = { (shaker: ShakyAPI.Shaker?) in
+            Fixtures.event(.hint) {
+                $0.source = "shake"
+                $0.tiles = [ShakyAPI.Tile(text: "T", letter: true, fixed: true)]
+                $0.points = 8
+                $0.shaker = shaker
+            }
+        }
+        let lines = [
+            shaken(ShakyAPI.Shaker(device: "/dev/iio:device0", name: "mpu6050", kind: .board)),
+            shaken(
+                ShakyAPI.Shaker(
+                    device: "/dev/input/event30", name: "DualSense Motion Sensors", kind: .controller,
+                    buttons: "usb-1", team: "Foxes")),
+            shaken(ShakyAPI.Shaker(device: "/dev/input/event31", name: "Joy-Con (L) IMU", kind: .controller)),
+        ].compactMap { renderer.line(for: $0) }
+        #expect(
+            lines == [
+                "Hint (shake):  [T]  (8 points)",
+                "Hint (shake, controller of Foxes):  [T]  (8 points)",
+                "Hint (shake, Joy-Con (L) IMU):  [T]  (8 points)",
+            ])
     }
 }

@@ -42,7 +42,9 @@ struct BuzzerServiceTests {
         return BuzzerLight(path: path, name: name, isMulticolour: multicolour, slot: slot)
     }
 
-    static func harness(teams: [String] = ["Owls", "Foxes"]) async throws -> Harness {
+    static func harness(
+        teams: [String] = ["Owls", "Foxes"], earlyPressLockout: Duration? = nil
+    ) async throws -> Harness {
         let database = try AppDatabase.inMemory()
         try database.createPack(named: "Quiz")
         for (text, answer) in [("Largest ocean?", "Pacific"), ("Tallest animal?", "Giraffe")] {
@@ -52,7 +54,8 @@ struct BuzzerServiceTests {
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(clock), sound: RecordingSoundPlayer(), logger: logger)
-        _ = try await runtime.newGame(NewGameRequest(teams: teams, questionCount: 2, seed: 3))
+        _ = try await runtime.newGame(
+            NewGameRequest(teams: teams, questionCount: 2, earlyPressLockout: earlyPressLockout, seed: 3))
         let folder = try TemporaryDirectory(prefix: "buzzer-leds")
         let buzzLights = try (1...4).map { handset in
             try makeLight(in: folder, name: "0003:054C:0002.0001::buzz\(handset)", slot: handset, multicolour: false)
@@ -171,12 +174,11 @@ struct BuzzerServiceTests {
                 .devicePath == "/dev/input/event35")
     }
 
-    @Test func anEarlyPressLocksOutOnlyWhenTheRuleIsOn() async throws {
-        let harness = try await Self.harness()
+    @Test func anEarlyPressLocksOutOnlyWhenTheGamesRuleIsOn() async throws {
+        let harness = try await Self.harness(earlyPressLockout: .seconds(2))
         defer { harness.folder.remove() }
         try harness.database.assignBuzzer(
             BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
-        await harness.runtime.setEarlyPressLockout(.seconds(2))
         let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
         await harness.service.setNoticeHandler { continuation.yield($0) }
         await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 10)]))

@@ -104,13 +104,14 @@ struct BuzzersInterfaceTests {
         }
     }
 
-    @Test("Game.Watch reports the buttons too: a lock-out, a buzz after its buzz event, devices going and back")
+    @Test("Game.Watch reports the buttons too: a lock-out, a buzz after its buzz event, devices, a clear")
     func gameWatchReportsButtons() async throws {
         try await TestDaemon.run(.socket) { client in
             try await PartyPack.create(on: client)
-            try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            try await client.call(
+                "io.shakywords.Game.New",
+                PartyPack.newGame(teams: ["Owls", "Foxes"], rules: ["earlyPressLockout": 2]))
             let daemon = client.daemon
-            await daemon.runtime.setEarlyPressLockout(.seconds(2))
             await daemon.buzzers.handle(.attached(Self.buzz))
             try await client.call(
                 "io.shakywords.Buzzers.Assign",
@@ -129,12 +130,16 @@ struct BuzzersInterfaceTests {
             await daemon.buzzers.handle(Self.press(key: 0x2c0, kernelMilliseconds: 9_250))
             await daemon.buzzers.handle(.gone(identity: Self.buzz.identity, devicePath: Self.buzz.devicePath))
             await daemon.buzzers.handle(.back(identity: Self.buzz.identity, devicePath: "/dev/input/event31"))
+            let cleared = try await client.call("io.shakywords.Buzzers.Clear", ["team": "owls"])
+            #expect(cleared["cleared"] == 1)
             var seen: [ShakyAPI.Event] = []
-            while seen.filter({ $0.kind == .buzzer }).count < 4, let reply = try await iterator.next() {
+            while seen.filter({ $0.kind == .buzzer }).count < 5, let reply = try await iterator.next() {
                 if reply.event.kind == .buzzer || reply.event.kind == .buzz { seen.append(reply.event) }
             }
             let buttons = seen.compactMap(\.buzzer)
-            #expect(buttons.map(\.kind) == [.pressed, .pressed, .deviceGone, .deviceBack])
+            #expect(buttons.map(\.kind) == [.pressed, .pressed, .deviceGone, .deviceBack, .cleared])
+            #expect(buttons.last?.team == "owls")
+            #expect(buttons.last?.cleared == 1)
             #expect(buttons.first?.team == "Owls")
             #expect(buttons.first?.outcome == "lockedOut")
             #expect(buttons.first?.lockedFor == 2)
@@ -142,9 +147,9 @@ struct BuzzersInterfaceTests {
             #expect(buttons.dropFirst().first?.team == "Foxes")
             #expect(buttons.dropFirst().first?.outcome == "buzzed")
             #expect(buttons.dropFirst().first?.kernelTime == 9.25)
-            #expect(buttons.last?.path == "/dev/input/event31")
+            #expect(buttons.dropLast().last?.path == "/dev/input/event31")
             // The buzz comes first, then the press that made it.
-            #expect(seen.map(\.kind) == [.buzzer, .buzz, .buzzer, .buzzer, .buzzer])
+            #expect(seen.map(\.kind) == [.buzzer, .buzz, .buzzer, .buzzer, .buzzer, .buzzer])
             await connection.close()
         }
     }

@@ -313,6 +313,24 @@ import Testing
         #expect(!accelerometers.contains("Nintendo Wii Remote IR"), "its other nodes are not candidates")
     }
 
+    @Test func aDualSenseIsAShakerUnlessItIsTheBoardsSensor() async throws {
+        let asBoard = try await Self.listDevices("dualsense", node: "/dev/input/event30")
+        let shakers = { (output: String) in
+            (output.components(separatedBy: "Shakers next to").dropFirst().first ?? "")
+                .components(separatedBy: "Accelerometers for")[0]
+        }
+        #expect(shakers(asBoard).contains("  none found"), "--input auto takes it as the board's sensor: \(asBoard)")
+        let outcome = try await UmockdevHarness.runShakyd(
+            device: "devices/dualsense.umockdev",
+            nodeFiles: ["-i", "/dev/input/event30=\(UmockdevHarness.fixture("devices/dualsense.ioctl"))"],
+            ["list-devices", "--input", "iio"])
+        #expect(
+            shakers(outcome.standardOutput).contains(
+                "  /dev/input/event30\tSony Interactive Entertainment DualSense Wireless Controller Motion Sensors\t"
+                    + "buttons name:Sony Interactive Entertainment DualSense Wireless Controller"),
+            "\(outcome.standardOutput)")
+    }
+
     @Test func anUnknownDeviceIsRefusedWithTheEntryThatWouldDescribeIt() async throws {
         let output = try await Self.listDevices("acme-tilt", node: "/dev/input/event37")
         #expect(

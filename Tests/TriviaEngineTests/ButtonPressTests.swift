@@ -125,3 +125,32 @@ extension ButtonPressTests {
         #expect(actions.contains(.buzzed(team: "Owls", order: 1, elapsed: ms(980), indicationRemaining: sec(20))))
     }
 }
+
+extension ButtonPressTests {
+    @Test func aHintRevealedWhileAnEarlierPressWasHeldDoesNotLowerItsPoints() throws {
+        var game = try EngineFixtures.openGame()
+        var rule = EarlyPressRule()
+        // The Owls' button went down at 2.000 s; a shake revealed a hint at 2.020 s, while the press was still
+        // held for reordering; the Foxes pressed at 2.030 s, after the hint.
+        _ = try game.handle(.hint(source: .shake), at: ms(2020))
+        #expect(game.round?.points == 8)
+        let (_, outcomes) = game.handlePresses(
+            [press("Owls", at: ms(2000)), press("Foxes", at: ms(2030))], rule: &rule, at: ms(2040))
+        #expect(outcomes == [.buzzed(order: 1), .buzzed(order: 2)])
+        let buzzes = try #require(game.round?.buzzes)
+        #expect(buzzes.map(\.team) == ["Owls", "Foxes"])
+        #expect(buzzes.map(\.points) == [10, 8], "the press before the hint keeps the points of before it")
+        #expect(buzzes.map(\.hintsUsed) == [0, 1])
+    }
+
+    @Test func aPressAtTheHintsOwnInstantCountsTheHint() throws {
+        var game = try EngineFixtures.openGame()
+        var rule = EarlyPressRule()
+        _ = try game.handle(.hint(source: .shake), at: ms(3000))
+        _ = try game.handle(.hint(source: .manual), at: ms(4600))
+        let (_, outcomes) = game.handlePresses([press("Owls", at: ms(3000))], rule: &rule, at: ms(4620))
+        #expect(outcomes == [.buzzed(order: 1)])
+        #expect(game.round?.buzzes.first?.points == 8, "only the hint after the press is left out")
+        #expect(game.round?.buzzes.first?.hintsUsed == 1)
+    }
+}

@@ -64,13 +64,20 @@ struct GameSetupOptions: ParsableArguments {
             valueName: "mode"))
     var buzzerMode: BuzzerModeArgument?
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a team that presses its button before the question opens cannot buzz, as buzzer systems do; "
+                + "0 turns the rule off (default: the daemon's early-press-lockout setting, off unless set).",
+            valueName: "seconds"))
+    var earlyPressLockout: Double?
+
     /// Whether any rule differs from the defaults.
     var rules: ShakyAPI.Rules? {
         let rules = ShakyAPI.Rules(
             indicationTime: indicationTime, timeAfterFirstBuzz: timeAfterFirstBuzz, answerTime: answerTime,
             basePoints: basePoints, pointsPerHint: pointsPerHint, minimumPoints: minimumPoints,
             maximumHints: maximumHints, hintCooldown: hintCooldown, answerTolerance: answerTolerance,
-            ignoreDiacritics: ignoreDiacritics, buzzerMode: buzzerMode?.wire)
+            ignoreDiacritics: ignoreDiacritics, buzzerMode: buzzerMode?.wire, earlyPressLockout: earlyPressLockout)
         return rules == ShakyAPI.Rules() ? nil : rules
     }
 
@@ -114,6 +121,10 @@ struct GameSetupOptions: ParsableArguments {
         if let hintCooldown, !(hintCooldown >= 0 && hintCooldown <= 3600) {
             throw ValidationError(
                 "--hint-cooldown must be 0 to 3600 seconds, not \(Self.number(hintCooldown)).")
+        }
+        if let earlyPressLockout, !(earlyPressLockout >= 0 && earlyPressLockout <= 60) {
+            throw ValidationError(
+                "--early-press-lockout must be 0 to 60 seconds, not \(Self.number(earlyPressLockout)).")
         }
         let counts = [
             ("--base-points", basePoints), ("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints),

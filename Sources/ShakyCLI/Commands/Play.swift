@@ -18,6 +18,7 @@ extension Shaky {
                   + TEAM N     add N points to a team (then an optional reason); - TEAM N takes them away
                   o            overrule the last judgement (right after all, or wrong after all)
                   u TEAM       take back a team's buzz
+                  j            teams join by pressing their buttons, one after another
                   p            pause, or resume
                   s            skip the question
                   e            end the game (asks first: y ends it)
@@ -30,6 +31,10 @@ extension Shaky {
                 end of the input. On a terminal the countdown keeps the line above the prompt and never \
                 touches what you type. With --team options, a new game starts first (the other game options \
                 are those of `shaky new`).
+
+                Press to join (j, or `shaky buzzers join` elsewhere): the team asked is shown as "Owls: press \
+                your button" (on a terminal it stays on the line above the prompt) until it has pressed; then \
+                the next team is asked. `shaky buzzers clear` stops a joining.
 
                 Teams answer in buzz order once buzzing is over: every team has buzzed, or the time is up. \
                 So with two teams both buzz before the first answers:

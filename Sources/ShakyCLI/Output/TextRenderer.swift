@@ -281,7 +281,12 @@ enum TextRenderer {
         ]
         lines.append("Shakes: \(sensor.shakes) · sensitivity \(sensor.sensitivity.rawValue)")
         if let frame = sensor.frame { lines.append("Frame: \(frame)") }
-        if sensor.state == .absent { lines.append("Hints are manual: `shaky hint`.") }
+        if let controllers = sensor.controllers, !controllers.isEmpty {
+            lines.append("Motion controllers shaking too: " + controllers.joined(separator: ", "))
+        }
+        if sensor.state == .absent, sensor.controllers?.isEmpty ?? true {
+            lines.append("Hints are manual: `shaky hint`.")
+        }
         if let message = sensor.message { lines.append(message) }
         return lines.joined(separator: "\n")
     }

@@ -7,7 +7,7 @@ extension WatchRenderer {
         let team = event.team ?? "?"
         switch event.kind {
         case .joinAsking:
-            return "Join: \(team), press your button"
+            return "\(team): press your button"
         case .joined:
             return "Join: \(team) has \(event.keyName ?? "a button")"
         case .pressed:
@@ -27,6 +27,10 @@ extension WatchRenderer {
             return "Buzzers: \(device) unplugged; its teams keep their buttons"
         case .deviceBack:
             return "Buzzers: \(event.path ?? event.device ?? "a buzzer device") is back"
+        case .cleared:
+            let count = event.cleared.map { " (\($0) released)" } ?? ""
+            guard let team = event.team else { return "Buzzers: no team has a button now\(count)" }
+            return "Buzzers: \(team) has no button now\(count)"
         }
     }
 }

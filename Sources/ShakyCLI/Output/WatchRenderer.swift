@@ -29,8 +29,12 @@ struct WatchRenderer: Sendable {
         case .hint:
             tiles = event.tiles ?? tiles
             points = event.points ?? points
-            let source = event.source.map { " (\($0))" } ?? ""
-            return "Hint\(source):" + tilesAndPoints
+            var source = event.source ?? ""
+            // A motion controller's shake says whose (or which) controller it was; the board's needs no words.
+            if let shaker = event.shaker, shaker.kind == .controller {
+                source += ", " + (shaker.team.map { "controller of \($0)" } ?? shaker.name)
+            }
+            return "Hint\(source.isEmpty ? "" : " (\(source))"):" + tilesAndPoints
         case .buzz:
             let order = event.order.map { "#\($0)" } ?? ""
             let time = event.elapsed.map { " after \(TextRenderer.seconds($0))" } ?? ""

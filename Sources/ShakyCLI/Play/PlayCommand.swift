@@ -22,6 +22,8 @@ enum PlayCommand: Equatable, Sendable {
     case end
     /// `+ TEAM N [REASON]`, `- TEAM N [REASON]`: the host adjusts a team's score.
     case adjust(team: String, delta: Int, reason: String)
+    /// `j`: press to join: ask each team in turn to press its button.
+    case join
     /// `t`: show the scoreboard.
     case scoreboard
     /// `st`: show the whole status.
@@ -40,7 +42,8 @@ enum PlayCommand: Equatable, Sendable {
         n next question · h hint · b TEAM (or its number) buzz · a ANSWER answer for the team up
         + TEAM N [REASON] / - TEAM N [REASON] adjust a score (TEAM may be its number)
         o overrule the last judgement · u TEAM take back a buzz
-        p pause/resume · s skip · e end game (asks first) · t scoreboard · st status · w SECONDS wait · ? help · q quit
+        j teams join by pressing their buttons · p pause/resume · s skip · e end game (asks first)
+        t scoreboard · st status · w SECONDS wait · ? help · q quit
         """
 
     /// Parses one line; throws a message for people when the line is not a command.
@@ -69,6 +72,7 @@ enum PlayCommand: Equatable, Sendable {
         case "s", "skip": return try needsNothing(.skip)
         case "e", "end": return try needsNothing(.end)
         case "t", "scores", "scoreboard": return try needsNothing(.scoreboard)
+        case "j", "join": return try needsNothing(.join)
         case "st", "status": return try needsNothing(.status)
         case "?", "help": return .help
         case "q", "quit", "exit": return try needsNothing(.quit)

@@ -22,8 +22,14 @@ struct PlaySession: Sendable {
         let status = try await client.game.status()
         if let screen { console.write(screen.setUp) }
         defer { if let screen { console.write(screen.tearDown) } }
+        // At a terminal, a joining already under way (`shaky buzzers join` elsewhere): who is asked is said below.
+        let asked = screen == nil ? nil : try? await client.buzzers.list().joining.first
         say(PlayCommand.summary)
         say("Teams: " + Self.numberedTeams(status))
+        if let asked {
+            say("\(asked): press your button")
+            if let screen { console.write(screen.countdown("\(asked): press your button")) }
+        }
         let activity = Activity()
         let events = try await client.game.watch()
         let watcher = Task { try await show(events, activity: activity) }
@@ -135,6 +141,9 @@ struct PlaySession: Sendable {
             } else {
                 _ = try await client.game.pause()
             }
+        case .join:
+            // The daemon asks each team in turn; its `joinAsking` events say who, as they come.
+            _ = try await client.buzzers.join(teams: nil)
         case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard()))
         case .status: say(TextRenderer.status(try await client.game.status(), style: console.style))
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
@@ -159,6 +168,12 @@ struct PlaySession: Sendable {
             guard let line = renderer.line(for: event) else { continue }
             if let screen {
                 console.write(event.kind == .tick ? screen.countdown(line) : screen.event(line))
+                // Press to join: the team asked stays on the line above the prompt until it has pressed.
+                switch event.buzzer?.kind {
+                case .joinAsking: console.write(screen.countdown(line))
+                case .joined, .cleared: console.write(screen.countdown(""))
+                default: break
+                }
                 continue
             }
             if event.kind == .tick {

@@ -79,7 +79,7 @@ extension ShakyAPI {
     public struct BuzzerEvent: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
         public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
-            case joinAsking, joined, pressed, deviceGone, deviceBack
+            case joinAsking, joined, pressed, deviceGone, deviceBack, cleared
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -88,7 +88,8 @@ extension ShakyAPI {
         }
 
         public var kind: ShakyAPI.BuzzerEvent.Kind
-        /// joinAsking, joined, pressed: the team.
+        /// joinAsking, joined, pressed: the team; cleared: the team whose buttons
+        /// were released (null: every team's).
         public var team: String?
         /// joined, pressed: the key's name.
         public var keyName: String?
@@ -107,12 +108,14 @@ extension ShakyAPI {
         public var lockedFor: Double?
         /// pressed and refused: why.
         public var message: String?
+        /// cleared: how many buttons were released.
+        public var cleared: Int?
 
         /// Creates a value with every field given.
         public init(
             kind: ShakyAPI.BuzzerEvent.Kind, team: String? = nil, keyName: String? = nil, device: String? = nil,
             path: String? = nil, kernelTime: Double? = nil, outcome: String? = nil, order: Int? = nil,
-            lockedFor: Double? = nil, message: String? = nil
+            lockedFor: Double? = nil, message: String? = nil, cleared: Int? = nil
         ) {
             self.kind = kind
             self.team = team
@@ -124,11 +127,13 @@ extension ShakyAPI {
             self.order = order
             self.lockedFor = lockedFor
             self.message = message
+            self.cleared = cleared
         }
 
         /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
         public func writeJSON(to writer: inout JSONWriter) {
             writer.beginObject()
+            writer.writeOptionalMember("cleared", cleared)
             writer.writeOptionalMember("device", device)
             writer.writeOptionalMember("kernelTime", kernelTime)
             writer.writeOptionalMember("keyName", keyName)
@@ -199,8 +204,9 @@ extension ShakyAPI {
 
             # One thing that happened to the buzzers, as Watch reports it. `kind` says which fields are set.
             type BuzzerEvent (
-              kind: (joinAsking, joined, pressed, deviceGone, deviceBack),
-              # joinAsking, joined, pressed: the team.
+              kind: (joinAsking, joined, pressed, deviceGone, deviceBack, cleared),
+              # joinAsking, joined, pressed: the team; cleared: the team whose buttons
+              # were released (null: every team's).
               team: ?string,
               # joined, pressed: the key's name.
               keyName: ?string,
@@ -218,7 +224,9 @@ extension ShakyAPI {
               # pressed and lockedOut: seconds of the game clock until the team may buzz.
               lockedFor: ?float,
               # pressed and refused: why.
-              message: ?string
+              message: ?string,
+              # cleared: how many buttons were released.
+              cleared: ?int
             )
 
             # The buzzer devices seen since the daemon started, the assignments, and the
@@ -237,8 +245,8 @@ extension ShakyAPI {
             # Releases the buttons of one team, or of every team; stops a joining.
             method Clear(team: ?string) -> (cleared: int)
 
-            # Joins, presses (with their kernel time and outcome) and devices going and
-            # coming back, until the client hangs up.
+            # Joins, presses (with their kernel time and outcome), buttons cleared and
+            # devices going and coming back, until the client hangs up.
             method Watch() -> (event: BuzzerEvent)
 
             # No team to join: start a game first, or name the teams.
@@ -552,8 +560,8 @@ extension ShakyAPI.BuzzersInterface {
         /// Serves `io.shakywords.Buzzers.Clear`.
         func clear(team: String?) async throws -> Int
 
-        /// Joins, presses (with their kernel time and outcome) and devices going and
-        /// coming back, until the client hangs up.
+        /// Joins, presses (with their kernel time and outcome), buttons cleared and
+        /// devices going and coming back, until the client hangs up.
         ///
         /// Serves `io.shakywords.Buzzers.Watch`.
         ///
@@ -662,8 +670,8 @@ extension ShakyAPI.BuzzersInterface {
                 .cleared
         }
 
-        /// Joins, presses (with their kernel time and outcome) and devices going and
-        /// coming back, until the client hangs up.
+        /// Joins, presses (with their kernel time and outcome), buttons cleared and
+        /// devices going and coming back, until the client hangs up.
         ///
         /// Calls `io.shakywords.Buzzers.Watch`.
         public func watch() async throws(Transport.Failure) -> AsyncThrowingStream<

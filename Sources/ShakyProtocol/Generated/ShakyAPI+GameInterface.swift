@@ -215,13 +215,18 @@ extension ShakyAPI {
         /// buzzing is over; classic: the first buzzer answers at once and a wrong
         /// answer reopens buzzing for the others (buzzOrder).
         public var buzzerMode: ShakyAPI.Rules.BuzzerMode?
+        /// Seconds a team that presses its button before the question opens cannot
+        /// buzz, as buzzer systems do; 0 turns the rule off (an early press is only
+        /// ignored). Up to 60. Absent: the daemon's early-press-lockout setting (off
+        /// unless set).
+        public var earlyPressLockout: Double?
 
         /// Creates a value with every field given.
         public init(
             indicationTime: Double? = nil, timeAfterFirstBuzz: Double? = nil, answerTime: Double? = nil,
             basePoints: Int? = nil, pointsPerHint: Int? = nil, minimumPoints: Int? = nil, maximumHints: Int? = nil,
             hintCooldown: Double? = nil, answerTolerance: Bool? = nil, ignoreDiacritics: Bool? = nil,
-            buzzerMode: ShakyAPI.Rules.BuzzerMode? = nil
+            buzzerMode: ShakyAPI.Rules.BuzzerMode? = nil, earlyPressLockout: Double? = nil
         ) {
             self.indicationTime = indicationTime
             self.timeAfterFirstBuzz = timeAfterFirstBuzz
@@ -234,6 +239,7 @@ extension ShakyAPI {
             self.answerTolerance = answerTolerance
             self.ignoreDiacritics = ignoreDiacritics
             self.buzzerMode = buzzerMode
+            self.earlyPressLockout = earlyPressLockout
         }
 
         /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
@@ -243,6 +249,7 @@ extension ShakyAPI {
             writer.writeOptionalMember("answerTolerance", answerTolerance)
             writer.writeOptionalMember("basePoints", basePoints)
             writer.writeOptionalMember("buzzerMode", buzzerMode)
+            writer.writeOptionalMember("earlyPressLockout", earlyPressLockout)
             writer.writeOptionalMember("hintCooldown", hintCooldown)
             writer.writeOptionalMember("ignoreDiacritics", ignoreDiacritics)
             writer.writeOptionalMember("indicationTime", indicationTime)
@@ -372,6 +379,8 @@ extension ShakyAPI {
         public var hintsUsed: Int?
         /// hint: shake or manual.
         public var source: String?
+        /// hint from a shake: the accelerometer that was shaken, and whose team it is.
+        public var shaker: ShakyAPI.Shaker?
         /// buzz, teamUp, judged, scoreAdjusted, overruled, buzzUndone: the team.
         public var team: String?
         /// buzz: place in the buzz order and seconds since the question opened.
@@ -405,11 +414,11 @@ extension ShakyAPI {
         public init(
             kind: ShakyAPI.Event.Kind, status: ShakyAPI.State? = nil, number: Int? = nil, total: Int? = nil,
             question: String? = nil, tiles: [ShakyAPI.Tile]? = nil, pattern: String? = nil, points: Int? = nil,
-            hintsUsed: Int? = nil, source: String? = nil, team: String? = nil, order: Int? = nil,
-            elapsed: Double? = nil, remaining: Double? = nil, given: String? = nil, correct: Bool? = nil,
-            awarded: Int? = nil, answer: String? = nil, winner: String? = nil, delta: Int? = nil, reason: String? = nil,
-            score: Int? = nil, phase: String? = nil, result: ShakyAPI.Result? = nil, sensorPresent: Bool? = nil,
-            sensorDevice: String? = nil, buzzer: ShakyAPI.ButtonEvent? = nil
+            hintsUsed: Int? = nil, source: String? = nil, shaker: ShakyAPI.Shaker? = nil, team: String? = nil,
+            order: Int? = nil, elapsed: Double? = nil, remaining: Double? = nil, given: String? = nil,
+            correct: Bool? = nil, awarded: Int? = nil, answer: String? = nil, winner: String? = nil, delta: Int? = nil,
+            reason: String? = nil, score: Int? = nil, phase: String? = nil, result: ShakyAPI.Result? = nil,
+            sensorPresent: Bool? = nil, sensorDevice: String? = nil, buzzer: ShakyAPI.ButtonEvent? = nil
         ) {
             self.kind = kind
             self.status = status
@@ -421,6 +430,7 @@ extension ShakyAPI {
             self.points = points
             self.hintsUsed = hintsUsed
             self.source = source
+            self.shaker = shaker
             self.team = team
             self.order = order
             self.elapsed = elapsed
@@ -464,12 +474,61 @@ extension ShakyAPI {
             writer.writeOptionalMember("score", score)
             writer.writeOptionalMember("sensorDevice", sensorDevice)
             writer.writeOptionalMember("sensorPresent", sensorPresent)
+            writer.writeOptionalMember("shaker", shaker)
             writer.writeOptionalMember("source", source)
             writer.writeOptionalMember("status", status)
             writer.writeOptionalMember("team", team)
             writer.writeOptionalMember("tiles", tiles)
             writer.writeOptionalMember("total", total)
             writer.writeOptionalMember("winner", winner)
+            writer.endObject()
+        }
+    }
+
+    /// An accelerometer whose shake gave a hint: the board's own sensor or a motion
+    /// controller (a DualSense's or DualShock 4's motion sensors, a Joy-Con's IMU).
+    public struct Shaker: Codable, Equatable, Sendable, JSONWritable {
+        /// The values of `kind`.
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+            case board, controller
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
+        }
+
+        /// The device node or trace file.
+        public var device: String
+        /// Its name.
+        public var name: String
+        /// board (the sensor --input chose) or controller (a motion controller).
+        public var kind: ShakyAPI.Shaker.Kind
+        /// controller: the identity of the controller's buttons (as in
+        /// io.shakywords.Buzzers), when found.
+        public var buttons: String?
+        /// controller: the team those buttons belong to, when exactly one has them.
+        public var team: String?
+
+        /// Creates a value with every field given.
+        public init(
+            device: String, name: String, kind: ShakyAPI.Shaker.Kind, buttons: String? = nil, team: String? = nil
+        ) {
+            self.device = device
+            self.name = name
+            self.kind = kind
+            self.buttons = buttons
+            self.team = team
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("buttons", buttons)
+            writer.writeMember("device", device)
+            writer.writeMember("kind", kind)
+            writer.writeMember("name", name)
+            writer.writeOptionalMember("team", team)
             writer.endObject()
         }
     }
@@ -481,7 +540,8 @@ extension ShakyAPI {
         public typealias Kind = ShakyAPI.BuzzerEvent.Kind
 
         public var kind: ShakyAPI.ButtonEvent.Kind
-        /// joinAsking, joined, pressed: the team.
+        /// joinAsking, joined, pressed: the team; cleared: the team whose buttons
+        /// were released (null: every team's).
         public var team: String?
         /// joined, pressed: the key's name.
         public var keyName: String?
@@ -500,12 +560,14 @@ extension ShakyAPI {
         public var lockedFor: Double?
         /// pressed and refused: why.
         public var message: String?
+        /// cleared: how many buttons were released.
+        public var cleared: Int?
 
         /// Creates a value with every field given.
         public init(
             kind: ShakyAPI.ButtonEvent.Kind, team: String? = nil, keyName: String? = nil, device: String? = nil,
             path: String? = nil, kernelTime: Double? = nil, outcome: String? = nil, order: Int? = nil,
-            lockedFor: Double? = nil, message: String? = nil
+            lockedFor: Double? = nil, message: String? = nil, cleared: Int? = nil
         ) {
             self.kind = kind
             self.team = team
@@ -517,11 +579,13 @@ extension ShakyAPI {
             self.order = order
             self.lockedFor = lockedFor
             self.message = message
+            self.cleared = cleared
         }
 
         /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
         public func writeJSON(to writer: inout JSONWriter) {
             writer.beginObject()
+            writer.writeOptionalMember("cleared", cleared)
             writer.writeOptionalMember("device", device)
             writer.writeOptionalMember("kernelTime", kernelTime)
             writer.writeOptionalMember("keyName", keyName)
@@ -743,7 +807,12 @@ extension ShakyAPI {
               # buzzOrder: every team may buzz, then teams answer in buzz order once
               # buzzing is over; classic: the first buzzer answers at once and a wrong
               # answer reopens buzzing for the others (buzzOrder).
-              buzzerMode: ?(buzzOrder, classic)
+              buzzerMode: ?(buzzOrder, classic),
+              # Seconds a team that presses its button before the question opens cannot
+              # buzz, as buzzer systems do; 0 turns the rule off (an early press is only
+              # ignored). Up to 60. Absent: the daemon's early-press-lockout setting (off
+              # unless set).
+              earlyPressLockout: ?float
             )
 
             # Everything a board or a player needs to show the game.
@@ -793,6 +862,8 @@ extension ShakyAPI {
               hintsUsed: ?int,
               # hint: shake or manual.
               source: ?string,
+              # hint from a shake: the accelerometer that was shaken, and whose team it is.
+              shaker: ?Shaker,
               # buzz, teamUp, judged, scoreAdjusted, overruled, buzzUndone: the team.
               team: ?string,
               # buzz: place in the buzz order and seconds since the question opened.
@@ -823,11 +894,28 @@ extension ShakyAPI {
               buzzer: ?ButtonEvent
             )
 
+            # An accelerometer whose shake gave a hint: the board's own sensor or a motion
+            # controller (a DualSense's or DualShock 4's motion sensors, a Joy-Con's IMU).
+            type Shaker (
+              # The device node or trace file.
+              device: string,
+              # Its name.
+              name: string,
+              # board (the sensor --input chose) or controller (a motion controller).
+              kind: (board, controller),
+              # controller: the identity of the controller's buttons (as in
+              # io.shakywords.Buzzers), when found.
+              buttons: ?string,
+              # controller: the team those buttons belong to, when exactly one has them.
+              team: ?string
+            )
+
             # What happened to the teams' buttons (the same as io.shakywords.Buzzers.Watch
             # reports). `kind` says which fields are set.
             type ButtonEvent (
-              kind: (joinAsking, joined, pressed, deviceGone, deviceBack),
-              # joinAsking, joined, pressed: the team.
+              kind: (joinAsking, joined, pressed, deviceGone, deviceBack, cleared),
+              # joinAsking, joined, pressed: the team; cleared: the team whose buttons
+              # were released (null: every team's).
               team: ?string,
               # joined, pressed: the key's name.
               keyName: ?string,
@@ -845,7 +933,9 @@ extension ShakyAPI {
               # pressed and lockedOut: seconds of the game clock until the team may buzz.
               lockedFor: ?float,
               # pressed and refused: why.
-              message: ?string
+              message: ?string,
+              # cleared: how many buttons were released.
+              cleared: ?int
             )
 
             # A finished game.

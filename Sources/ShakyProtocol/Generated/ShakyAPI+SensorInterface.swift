@@ -45,11 +45,15 @@ extension ShakyAPI {
         /// Which way the readings' axes point (a game controller lying flat reads
         /// gravity on +y).
         public var frame: String?
+        /// The motion controllers shaking for hints next to this sensor now (their
+        /// device nodes; they are looked for each time a question opens).
+        public var controllers: [String]?
 
         /// Creates a value with every field given.
         public init(
             state: ShakyAPI.SensorStatus.State, driver: String? = nil, device: String? = nil, rate: Double? = nil,
-            shakes: Int, sensitivity: ShakyAPI.SensorStatus.Sensitivity, message: String? = nil, frame: String? = nil
+            shakes: Int, sensitivity: ShakyAPI.SensorStatus.Sensitivity, message: String? = nil, frame: String? = nil,
+            controllers: [String]? = nil
         ) {
             self.state = state
             self.driver = driver
@@ -59,11 +63,13 @@ extension ShakyAPI {
             self.sensitivity = sensitivity
             self.message = message
             self.frame = frame
+            self.controllers = controllers
         }
 
         /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
         public func writeJSON(to writer: inout JSONWriter) {
             writer.beginObject()
+            writer.writeOptionalMember("controllers", controllers)
             writer.writeOptionalMember("device", device)
             writer.writeOptionalMember("driver", driver)
             writer.writeOptionalMember("frame", frame)
@@ -144,7 +150,10 @@ extension ShakyAPI {
               message: ?string,
               # Which way the readings' axes point (a game controller lying flat reads
               # gravity on +y).
-              frame: ?string
+              frame: ?string,
+              # The motion controllers shaking for hints next to this sensor now (their
+              # device nodes; they are looked for each time a question opens).
+              controllers: ?[]string
             )
 
             method Status() -> (sensor: SensorStatus)

@@ -25,6 +25,11 @@ extension Shaky.Buzzers {
             if !global.json, let asking { console.print("\(asking): press your button.") }
             for try await reply in try await client.buzzers.watch() {
                 let event = reply.event
+                if event.kind == .cleared {
+                    // `shaky buzzers clear` stops a joining: say so rather than wait for presses that never count.
+                    if global.json { console.print(try JSONOutput.renderLine(reply)) }
+                    throw CommandFailure("the buttons were cleared, which stopped the joining; start it again")
+                }
                 guard event.kind == .joined || event.kind == .joinAsking, let team = event.team else { continue }
                 if global.json {
                     console.print(try JSONOutput.renderLine(reply))
