@@ -60,8 +60,8 @@ extension Shakyd {
         @Option(help: "Override: highest share (0-1) of the sustained window's motion along gravity.")
         var sustainedMaximumVerticalShare: Double?
 
-        @Option(help: "Override: highest power across the motion's main line, as a share (0-1) of that along it.")
-        var maximumCrossShare: Double?
+        @Option(help: "Override: highest rotation (0-1) of the motion's direction, 1 round a circle, 0 along a line.")
+        var maximumRotation: Double?
 
         @Option(help: "Override: seconds during which nothing fires again after a trigger.")
         var cooldown: Double?
@@ -106,7 +106,7 @@ extension Shakyd {
             if let sustainedMaximumVerticalShare {
                 settings.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
             }
-            if let maximumCrossShare { settings.maximumCrossShare = maximumCrossShare }
+            if let maximumRotation { settings.maximumRotation = maximumRotation }
             if let cooldown { settings.cooldown = cooldown }
             return settings
         }

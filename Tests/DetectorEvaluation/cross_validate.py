@@ -44,12 +44,17 @@ PRESETS = {
 
 def grid():
     """A small grid around `medium`: the brisk threshold, and the share of it that counts below 20 Hz (the 10 Hz
-    phone sees only a few points of each stroke); everything else stays at the preset."""
+    phone sees only a few points of each stroke); then, one at a time, the rotation limit (off at 1) and the
+    cooldown; everything else stays at the preset."""
     out = dict(PRESETS)
     for threshold in (14.5, 16, 17.5):
         for share in (0.7, 0.8, 0.9, 1.0):  # 0.8 is medium's
             out[f"t{threshold:g}_c{share:g}"] = [
                 "--sensitivity", "medium", "--threshold", str(threshold), "--coarse-threshold-share", str(share)]
+    for rotation in (0.3, 0.5, 1.0):  # 0.4 is medium's
+        out[f"r{rotation:g}"] = ["--sensitivity", "medium", "--maximum-rotation", str(rotation)]
+    for cooldown in (0.45, 1.0):  # 0.75 is medium's
+        out[f"cd{cooldown:g}"] = ["--sensitivity", "medium", "--cooldown", str(cooldown)]
     return out
 
 
