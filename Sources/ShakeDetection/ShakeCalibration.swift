@@ -27,9 +27,9 @@ public struct ShakeCalibration: Sendable {
     /// The stroke peak, m/s², of the shakes `medium` is made for: hand-held phones shaken at about 4 g.
     public static let referenceStrokePeak = 4 * AccelSample.standardGravity
     /// The brisk threshold as a share of the stroke peak: `medium`'s share of the reference stroke peak.
-    public static let thresholdShare = ShakeDetectorSettings.medium.threshold / referenceStrokePeak
+    public static let thresholdShare = ShakeDetectorTuning.medium.threshold / referenceStrokePeak
     /// The sustained threshold as a share of the stroke peak: `medium`'s share of the reference stroke peak.
-    public static let sustainedThresholdShare = ShakeDetectorSettings.medium.sustainedThreshold / referenceStrokePeak
+    public static let sustainedThresholdShare = ShakeDetectorTuning.medium.sustainedThreshold / referenceStrokePeak
     /// The thresholds are at least this many times the noise of holding still (brisk, sustained).
     public static let noiseMargins = (brisk: 6.0, sustained: 3.0)
     /// The stroke peak must be at least this many times the noise of holding still.
@@ -123,9 +123,9 @@ public struct ShakeCalibration: Sendable {
 
 /// What a calibration found and the thresholds it sets for `medium`.
 public struct ShakeCalibrationResult: Codable, Equatable, Sendable {
-    /// The brisk window's threshold, m/s² (``ShakeDetectorSettings/threshold``).
+    /// The brisk window's threshold, m/s² (``ShakeDetectorTuning/threshold``).
     public var threshold: Double
-    /// The sustained window's threshold, m/s² (``ShakeDetectorSettings/sustainedThreshold``).
+    /// The sustained window's threshold, m/s² (``ShakeDetectorTuning/sustainedThreshold``).
     public var sustainedThreshold: Double
     /// The typical stroke peak of the shaking (90th percentile of the gravity-removed acceleration), m/s².
     public var strokePeak: Double
@@ -148,10 +148,10 @@ public struct ShakeCalibrationResult: Codable, Equatable, Sendable {
     }
 }
 
-extension ShakeDetectorSettings {
+extension ShakeDetectorTuning {
     /// These settings with the thresholds of `calibration` (everything else unchanged); these settings themselves
     /// when the calibration's thresholds are out of bounds.
-    public func calibrated(by calibration: ShakeCalibrationResult) -> ShakeDetectorSettings {
+    public func calibrated(by calibration: ShakeCalibrationResult) -> ShakeDetectorTuning {
         guard calibration.isWithinBounds else { return self }
         var settings = self
         settings.threshold = calibration.threshold

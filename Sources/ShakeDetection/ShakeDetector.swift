@@ -9,38 +9,38 @@ import ShakyCore
 /// Turns a stream of accelerometer samples into shake events: a threshold/cooldown detector.
 ///
 /// For each sample it
-/// 1. removes gravity with a running estimate (an exponential average over ``ShakeDetectorSettings/gravityTimeConstant``
+/// 1. removes gravity with a running estimate (an exponential average over ``ShakeDetectorTuning/gravityTimeConstant``
 ///    seconds, weighted by the real time between samples, scaled to standard gravity);
 /// 2. judges two recent windows of the remaining acceleration:
-///    - the **brisk** window (``ShakeDetectorSettings/window`` seconds): samples above
-///      ``ShakeDetectorSettings/threshold`` must cover ``ShakeDetectorSettings/activeFraction`` of it, with at least
-///      ``ShakeDetectorSettings/minimumReversals`` reversals. A reversal is an above-threshold sample pointing
+///    - the **brisk** window (``ShakeDetectorTuning/window`` seconds): samples above
+///      ``ShakeDetectorTuning/threshold`` must cover ``ShakeDetectorTuning/activeFraction`` of it, with at least
+///      ``ShakeDetectorTuning/minimumReversals`` reversals. A reversal is an above-threshold sample pointing
 ///      against the previous one, or straight back (within about 30°, ``strokeReversalCosine``) against the
 ///      strongest sample of the current stroke, so an elliptical shake whose direction turns gradually still
 ///      reverses. A swipe (speed up, then brake) gives one reversal; a shake keeps going;
-///    - the **sustained** window (``ShakeDetectorSettings/sustainedWindow`` seconds), for gentler but steady shaking:
-///      samples above ``ShakeDetectorSettings/sustainedThreshold`` must cover
-///      ``ShakeDetectorSettings/sustainedActiveFraction`` of it, with at least
-///      ``ShakeDetectorSettings/sustainedReversals`` *straight* reversals (pointing back within about 25°, see
+///    - the **sustained** window (``ShakeDetectorTuning/sustainedWindow`` seconds), for gentler but steady shaking:
+///      samples above ``ShakeDetectorTuning/sustainedThreshold`` must cover
+///      ``ShakeDetectorTuning/sustainedActiveFraction`` of it, with at least
+///      ``ShakeDetectorTuning/sustainedReversals`` *straight* reversals (pointing back within about 25°, see
 ///      ``straightReversalCosine``, against the previous strong sample or the strongest of the current stroke, so
 ///      that a harder shake, whose strong samples reach round the turn, counts as many), the back-and-forth along
 ///      one line that sets a shake apart from walking and from turning or waving the device. The recent motion must
 ///      also look like a hand shaking the device (see ``MotionShape``): at most
-///      ``ShakeDetectorSettings/sustainedMaximumFrequency`` (faster is vibration: a motor, a vehicle, tapping), and
-///      at most ``ShakeDetectorSettings/sustainedMaximumVerticalShare`` of its power along gravity (gentle
+///      ``ShakeDetectorTuning/sustainedMaximumFrequency`` (faster is vibration: a motor, a vehicle, tapping), and
+///      at most ``ShakeDetectorTuning/sustainedMaximumVerticalShare`` of its power along gravity (gentle
 ///      up-and-down motion is what walking, climbing stairs and lifting the device look like; a vigorous vertical
 ///      shake still qualifies in the brisk window);
 /// 3. at 20 Hz and above, turns away motion whose direction keeps turning one way
-///    (``ShakeDetectorSettings/maximumRotation``, judged on the recent motion like the shape limits): a circle or an
+///    (``ShakeDetectorTuning/maximumRotation``, judged on the recent motion like the shape limits): a circle or an
 ///    ellipse drawn in the air, turning the device round. A shake goes back and forth; when it wobbles, its turns
 ///    cancel;
-/// 4. fires when either window qualifies, then does not fire again for ``ShakeDetectorSettings/cooldown`` seconds.
+/// 4. fires when either window qualifies, then does not fire again for ``ShakeDetectorTuning/cooldown`` seconds.
 ///    The windows keep counting through the cooldown, so a shake still going on when it ends fires again on its
 ///    next strong sample, and one that has stopped does not: a window fires only on a sample above its threshold.
 ///
 /// Samples further apart than ``coarseInterval`` cannot show every half-cycle of a 3–6 Hz shake (it is aliased).
 /// There the brisk window needs one reversal fewer (at least one) and counts samples above
-/// ``ShakeDetectorSettings/coarseThresholdShare`` of its threshold (a sample seldom lands on a stroke's peak), and an
+/// ``ShakeDetectorTuning/coarseThresholdShare`` of its threshold (a sample seldom lands on a stroke's peak), and an
 /// above-threshold sample also counts as a reversal when, since the previous one, the motion along that one's
 /// direction fell below ``coarseDipFraction`` of the threshold or pointed back, or when it exceeds
 /// ``coarseUnmistakableMagnitude``. Two strong samples in a row
@@ -51,7 +51,7 @@ import ShakyCore
 /// Pure: time comes only from the samples' timestamps.
 public struct ShakeDetector: Sendable {
     /// The settings in use (validated).
-    public let settings: ShakeDetectorSettings
+    public let settings: ShakeDetectorTuning
 
     /// A sample interval from which direction reversals are no longer reliably observable, seconds (below 20 Hz).
     public static let coarseInterval = 0.05
@@ -90,7 +90,7 @@ public struct ShakeDetector: Sendable {
     private var cooldownEnd = -Double.infinity
 
     /// Creates a detector in its cold-start state; throws when `settings` are invalid.
-    public init(settings: ShakeDetectorSettings = .medium) throws(ShakeDetectorSettingsError) {
+    public init(settings: ShakeDetectorTuning = .medium) throws(ShakeDetectorTuningError) {
         try settings.validate()
         self.settings = settings
         brisk = WindowTally(
@@ -120,7 +120,7 @@ public struct ShakeDetector: Sendable {
     /// Creates a detector with the preset for `sensitivity`.
     public init(sensitivity: ShakeSensitivity) {
         // The presets are valid by construction (checked by the tests).
-        try! self.init(settings: ShakeDetectorSettings(sensitivity: sensitivity))
+        try! self.init(settings: ShakeDetectorTuning(sensitivity: sensitivity))
     }
 
     /// Forgets everything seen so far, as if newly created.
@@ -131,7 +131,7 @@ public struct ShakeDetector: Sendable {
 
     /// Feeds one sample; returns an event when the detector fires at this sample.
     ///
-    /// Samples should arrive in timestamp order. A gap longer than ``ShakeDetectorSettings/maximumGap`` restarts the
+    /// Samples should arrive in timestamp order. A gap longer than ``ShakeDetectorTuning/maximumGap`` restarts the
     /// gravity estimate and the windows (the cooldown still runs); a timestamp that goes backwards resets everything.
     /// A repeated timestamp adds no time. Samples with a non-finite timestamp, or a reading that is not finite or
     /// beyond ``largestReading``, are ignored. Total: no finite or non-finite input traps, at any timestamp.

@@ -4,10 +4,10 @@ import Synchronization
 ///
 /// It remembers the settings applied, so the game's sound settings still read back as set.
 public final class SilentSoundPlayer: SoundPlayer {
-    private let current: Mutex<SoundSettings>
+    private let current: Mutex<SoundLevel>
 
     /// Creates a silent player holding `settings`.
-    public init(settings: SoundSettings = .default) {
+    public init(settings: SoundLevel = .default) {
         current = Mutex(settings)
     }
 
@@ -15,10 +15,10 @@ public final class SilentSoundPlayer: SoundPlayer {
     public func play(_ cue: SoundCue) {}
 
     /// Remembers `settings`.
-    public func apply(_ settings: SoundSettings) {
+    public func apply(_ settings: SoundLevel) {
         current.withLock { $0 = settings }
     }
 
     /// The settings last applied.
-    public var settings: SoundSettings { current.withLock { $0 } }
+    public var settings: SoundLevel { current.withLock { $0 } }
 }

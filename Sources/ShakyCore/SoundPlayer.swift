@@ -7,9 +7,9 @@ public protocol SoundPlayer: Sendable {
     /// Starts `cue` as soon as possible, mixed over whatever is playing. Returns at once.
     func play(_ cue: SoundCue)
     /// Applies sound settings live: mute stops what plays, volume changes what plays next and what is playing.
-    func apply(_ settings: SoundSettings)
+    func apply(_ settings: SoundLevel)
     /// The settings last applied.
-    var settings: SoundSettings { get }
+    var settings: SoundLevel { get }
     /// Where sound goes now: the device open, or silence and the devices tried.
     var outputState: SoundOutputState { get }
 }

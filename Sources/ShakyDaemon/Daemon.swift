@@ -23,7 +23,7 @@ public final class Daemon: Sendable {
     /// The Varlink service (in-process calls use it directly).
     public let service: VarlinkService
     /// The live settings.
-    public let settings: SettingsController
+    public let settings: PreferencesController
     /// The sensor side.
     public let sensor: SensorPipeline
     /// What the daemon runs with.
@@ -37,7 +37,7 @@ public final class Daemon: Sendable {
 
     private init(
         configuration: DaemonConfiguration, runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase,
-        service: VarlinkService, settings: SettingsController, sensor: SensorPipeline, sound: any SoundPlayer,
+        service: VarlinkService, settings: PreferencesController, sensor: SensorPipeline, sound: any SoundPlayer,
         stateLock: StateDirectoryLock, logger: Logger, buzzers: BuzzerService, buzzerReading: BuzzerReading?
     ) {
         self.stateLock = stateLock
@@ -86,7 +86,7 @@ public final class Daemon: Sendable {
             spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
             sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
             clock: clock)
-        let settings = try SettingsController(database: database, sound: sound) { sensitivity in
+        let settings = try PreferencesController(database: database, sound: sound) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }
         let buzzers = BuzzerService(
@@ -189,7 +189,7 @@ public final class Daemon: Sendable {
     private static func makeSoundPlayer(
         configuration: DaemonConfiguration, preferences: DaemonPreferences, logger: Logger
     ) -> any SoundPlayer {
-        let settings = SoundSettings(enabled: preferences.soundEnabled, volume: preferences.volume)
+        let settings = SoundLevel(enabled: preferences.soundEnabled, volume: preferences.volume)
         guard configuration.soundDevice != "none" else {
             let silent = SilentSoundPlayer()
             silent.apply(settings)

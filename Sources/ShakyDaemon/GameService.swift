@@ -17,7 +17,7 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         let request = NewGameRequest(
             teams: teams, packs: packs, questionCount: questions ?? 10,
             difficulty: DifficultyFilter(rawValue: (difficulty ?? .any).rawValue) ?? .any,
-            settings: try rules?.gameSettings() ?? GameSettings(), seed: seed.map { UInt64(bitPattern: Int64($0)) },
+            settings: try rules?.gameSettings() ?? GameRules(), seed: seed.map { UInt64(bitPattern: Int64($0)) },
             replace: replace ?? false)
         return ShakyAPI.State(try await runtime.newGame(request))
     }

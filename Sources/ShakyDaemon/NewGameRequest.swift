@@ -11,7 +11,7 @@ public struct NewGameRequest: Sendable, Equatable {
     /// Which questions may be drawn.
     public var difficulty: DifficultyFilter
     /// The rules.
-    public var settings: GameSettings
+    public var settings: GameRules
     /// The shuffle's seed; `nil` picks one at random.
     public var seed: UInt64?
     /// End a game still in play first; otherwise such a game refuses the new one.
@@ -20,7 +20,7 @@ public struct NewGameRequest: Sendable, Equatable {
     /// Creates a request; everything but the teams has the usual default.
     public init(
         teams: [String], packs: [String]? = nil, questionCount: Int = 10, difficulty: DifficultyFilter = .any,
-        settings: GameSettings = GameSettings(), seed: UInt64? = nil, replace: Bool = false
+        settings: GameRules = GameRules(), seed: UInt64? = nil, replace: Bool = false
     ) {
         self.teams = teams
         self.packs = packs

@@ -170,8 +170,8 @@ public actor SensorPipeline {
     }
 
     /// The preset, or for `medium` the device's calibration when it has one (the presets stay otherwise).
-    private func detectorSettings(for info: SourceInfo) -> ShakeDetectorSettings {
-        let preset = ShakeDetectorSettings(sensitivity: sensitivity)
+    private func detectorSettings(for info: SourceInfo) -> ShakeDetectorTuning {
+        let preset = ShakeDetectorTuning(sensitivity: sensitivity)
         guard sensitivity == .medium, let calibrations else { return preset }
         do {
             guard let saved = try calibrations.load(Self.calibrationKey(of: info)) else { return preset }

@@ -3,7 +3,7 @@ import ShakyProtocol
 
 /// Serves `io.shakywords.Settings` from the settings controller.
 struct SettingsService: ShakyAPI.SettingsInterface.Implementation {
-    let settings: SettingsController
+    let settings: PreferencesController
 
     func get() async throws -> ShakyAPI.Settings { ShakyAPI.Settings(await settings.current()) }
 
@@ -22,7 +22,7 @@ struct SettingsService: ShakyAPI.SettingsInterface.Implementation {
 }
 
 extension ShakyAPI.Settings {
-    init(_ settings: LiveSettings) {
+    init(_ settings: LivePreferences) {
         self.init(
             sound: settings.soundEnabled, volume: settings.volume,
             sensitivity: ShakyAPI.Settings.Sensitivity(rawValue: settings.sensitivity.rawValue) ?? .medium,

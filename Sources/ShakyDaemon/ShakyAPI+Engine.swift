@@ -194,15 +194,15 @@ extension ShakyAPI.SensorStatus {
 extension ShakyAPI.Rules {
     /// The engine's settings: the defaults with every field given here replaced. Throws `invalidSetup`
     /// naming the field when a duration is a number no rule could take (the engine checks the rest).
-    func gameSettings() throws(RuntimeError) -> GameSettings {
+    func gameSettings() throws(RuntimeError) -> GameRules {
         func duration(_ seconds: Double, _ field: String) throws(RuntimeError) -> Duration {
             guard let duration = Duration.wireSeconds(seconds) else {
-                let limit = GameSettings.longestDuration.components.seconds
+                let limit = GameRules.longestDuration.components.seconds
                 throw .invalidSetup("\(field) must be between 0 and \(limit) seconds, not \(seconds)")
             }
             return duration
         }
-        var settings = GameSettings()
+        var settings = GameRules()
         if let indicationTime { settings.indicationTime = try duration(indicationTime, "indicationTime") }
         if let timeAfterFirstBuzz {
             settings.timeAfterFirstBuzz = try duration(timeAfterFirstBuzz, "timeAfterFirstBuzz")

@@ -29,7 +29,7 @@ public enum ShakyService {
     /// it `Sensor.Calibrate` is refused); `buzzers` serves `io.shakywords.Buzzers` (a service without devices when
     /// not given).
     public static func make(
-        runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: SettingsController,
+        runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: PreferencesController,
         accessPolicy: any VarlinkAccessPolicy, logger: Logger, sensor: SensorPipeline? = nil,
         buzzers: BuzzerService? = nil
     ) throws -> VarlinkService {

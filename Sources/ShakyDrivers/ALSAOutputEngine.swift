@@ -15,7 +15,7 @@ import ShakyCore
 final class ALSAOutputEngine: @unchecked Sendable {
     /// What the game's side and the output thread share; guarded by `condition`.
     struct Shared {
-        var settings: SoundSettings
+        var settings: SoundLevel
         var pending: [SoundPlacement] = []
         var stopRequested = false
         var stopped = false
@@ -44,7 +44,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
     private var chunkCues: [SoundCue] = []
     private var silentFrames = 0
 
-    init(bank: SoundBank, configuration: ALSASoundPlayer.Configuration, settings: SoundSettings, logger: Logger) {
+    init(bank: SoundBank, configuration: ALSASoundPlayer.Configuration, settings: SoundLevel, logger: Logger) {
         self.bank = bank
         self.configuration = configuration
         self.logger = logger
@@ -77,7 +77,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
         condition.unlock()
     }
 
-    func apply(_ settings: SoundSettings) {
+    func apply(_ settings: SoundLevel) {
         condition.lock()
         shared.settings = settings
         if !settings.enabled { shared.pending.removeAll() }

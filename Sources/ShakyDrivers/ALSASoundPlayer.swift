@@ -77,7 +77,7 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
 
     /// Starts the output thread, which opens the device; returns without waiting for it.
     public init(
-        bank: SoundBank, configuration: Configuration = Configuration(), settings: SoundSettings = .default,
+        bank: SoundBank, configuration: Configuration = Configuration(), settings: SoundLevel = .default,
         logger: Logger
     ) {
         engine = ALSAOutputEngine(bank: bank, configuration: configuration, settings: settings, logger: logger)
@@ -100,12 +100,12 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
     }
 
     /// Applies sound settings live: off stops what plays at once; volume applies from the next period.
-    public func apply(_ settings: SoundSettings) {
+    public func apply(_ settings: SoundLevel) {
         engine.apply(settings)
     }
 
     /// The settings last applied.
-    public var settings: SoundSettings { engine.withLock { $0.settings } }
+    public var settings: SoundLevel { engine.withLock { $0.settings } }
 
     /// What the output thread is doing.
     public var status: Status { engine.withLock { $0.status } }

@@ -43,7 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let done = DispatchSemaphore(value: 0)
         Task {
             let configuration = DaemonConfiguration(
-                resolving: DaemonSettings(
+                resolving: DaemonOptions(
                     socket: directory.appending("shaky.sock"), stateDirectory: directory.appending("state"),
                     input: "none", soundDevice: "none"))
             do {
@@ -107,7 +107,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     private static func config(_ data: [UInt8]) {
-        guard let settings = try? DaemonSettings.parse(String(decoding: data, as: UTF8.self), path: "fuzz.conf")
+        guard let settings = try? DaemonOptions.parse(String(decoding: data, as: UTF8.self), path: "fuzz.conf")
         else { return }
         _ = DaemonConfiguration(resolving: settings)
     }

@@ -5,14 +5,14 @@ import Synchronization
 public final class RecordingSoundPlayer: SoundPlayer {
     private struct Log {
         var cues: [SoundCue] = []
-        var applied: [SoundSettings] = []
-        var current: SoundSettings
+        var applied: [SoundLevel] = []
+        var current: SoundLevel
     }
 
     private let log: Mutex<Log>
 
     /// Creates a player holding `settings`, with empty logs.
-    public init(settings: SoundSettings = .default) {
+    public init(settings: SoundLevel = .default) {
         log = Mutex(Log(current: settings))
     }
 
@@ -22,7 +22,7 @@ public final class RecordingSoundPlayer: SoundPlayer {
     }
 
     /// Records `settings` and makes them the current ones.
-    public func apply(_ settings: SoundSettings) {
+    public func apply(_ settings: SoundLevel) {
         log.withLock {
             $0.applied.append(settings)
             $0.current = settings
@@ -30,11 +30,11 @@ public final class RecordingSoundPlayer: SoundPlayer {
     }
 
     /// The settings last applied.
-    public var settings: SoundSettings { log.withLock { $0.current } }
+    public var settings: SoundLevel { log.withLock { $0.current } }
 
     /// Every cue asked for, oldest first.
     public var playedCues: [SoundCue] { log.withLock { $0.cues } }
 
     /// Every settings change applied, oldest first.
-    public var appliedSettings: [SoundSettings] { log.withLock { $0.applied } }
+    public var appliedSettings: [SoundLevel] { log.withLock { $0.applied } }
 }

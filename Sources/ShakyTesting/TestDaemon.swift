@@ -47,7 +47,7 @@ public enum TestDaemon {
         defer { directory.remove() }
         let clock = ManualClock()
         let configuration = DaemonConfiguration(
-            resolving: DaemonSettings(
+            resolving: DaemonOptions(
                 socket: directory.appending("run/shaky.sock"),
                 stateDirectory: stateDirectory ?? directory.appending("state"), input: "none", soundDevice: "none",
                 buzzers: "none"))

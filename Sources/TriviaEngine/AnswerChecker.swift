@@ -29,7 +29,7 @@ public struct AnswerChecker: Codable, Equatable, Sendable {
     }
 
     /// Creates the checker a game with `settings` uses.
-    public init(settings: GameSettings) {
+    public init(settings: GameRules) {
         self.init(tolerance: settings.answerTolerance, ignoresDiacritics: settings.ignoreDiacritics)
     }
 

@@ -13,7 +13,7 @@
 /// as set up.
 public struct Game: Codable, Equatable, Sendable {
     /// The rules of this game.
-    public let settings: GameSettings
+    public let settings: GameRules
     /// The teams, in seating order, with scores and statistics.
     public internal(set) var teams: [Team]
     /// The questions drawn for this game, in playing order.

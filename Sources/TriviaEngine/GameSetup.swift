@@ -9,7 +9,7 @@ public struct GameSetup: Codable, Equatable, Sendable {
     /// Which difficulties to draw.
     public var difficulty: DifficultyFilter
     /// Timing and scoring rules.
-    public var settings: GameSettings
+    public var settings: GameRules
     /// The seed of the game's random generator: the same setup and seed give the same game.
     public var seed: UInt64
     /// Whether this is a demonstration game (`shaky demo`), kept out of the leaderboard.
@@ -25,7 +25,7 @@ public struct GameSetup: Codable, Equatable, Sendable {
     /// Creates a setup.
     public init(
         teams: [String], questionPool: [Question], questionCount: Int, difficulty: DifficultyFilter = .any,
-        settings: GameSettings = GameSettings(), seed: UInt64
+        settings: GameRules = GameRules(), seed: UInt64
     ) {
         self.teams = teams
         self.questionPool = questionPool
@@ -78,7 +78,7 @@ public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The pool holds fewer eligible questions than asked for.
     case notEnoughQuestions(requested: Int, eligible: Int, difficulty: DifficultyFilter)
     /// The settings are not playable.
-    case settings(GameSettingsError)
+    case settings(GameRulesError)
 
     /// A message a host can act on.
     public var description: String {

@@ -32,7 +32,7 @@ struct DaemonBenchmark: Sendable {
         logger.logLevel = .warning
         let socketPath = folder.appendingPathComponent("shaky.sock").path
         let configuration = DaemonConfiguration(
-            resolving: DaemonSettings(
+            resolving: DaemonOptions(
                 socket: socketPath, stateDirectory: folder.appendingPathComponent("state").path, input: "none",
                 soundDevice: "none"))
         let daemon = try await Daemon.start(configuration: configuration, logger: logger)

@@ -91,8 +91,8 @@ extension Shakyd {
         var files: [String]
 
         /// The preset with the overrides applied.
-        var settings: ShakeDetectorSettings {
-            var settings = ShakeDetectorSettings(sensitivity: sensitivity)
+        var settings: ShakeDetectorTuning {
+            var settings = ShakeDetectorTuning(sensitivity: sensitivity)
             if let threshold { settings.threshold = threshold }
             if let coarseThresholdShare { settings.coarseThresholdShare = coarseThresholdShare }
             if let window { settings.window = window }
@@ -167,7 +167,7 @@ extension Shakyd {
 
         /// `settings` calibrated on the stretches of `path` given by the options (unchanged without them); the
         /// calibrated thresholds go to standard error.
-        private func calibrated(_ settings: ShakeDetectorSettings, path: String) throws -> ShakeDetectorSettings {
+        private func calibrated(_ settings: ShakeDetectorTuning, path: String) throws -> ShakeDetectorTuning {
             guard !calibrateShaking.isEmpty else { return settings }
             var calibration = ShakeCalibration()
             let reader = try TraceReader(path: path)

@@ -76,13 +76,13 @@ extension Shakyd {
         }
 
         func run() async throws {
-            let flags = DaemonSettings(
+            let flags = DaemonOptions(
                 socket: socket, stateDirectory: stateDirectory, input: input, soundDevice: soundDevice, sounds: sounds,
                 logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)), sensitivity: sensitivity,
                 buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil)
-            let file: DaemonSettings
+            let file: DaemonOptions
             do {
-                file = try DaemonSettings.load(
+                file = try DaemonOptions.load(
                     path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
             } catch {
                 FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))

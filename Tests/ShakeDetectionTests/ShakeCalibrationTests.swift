@@ -33,8 +33,8 @@ struct ShakeCalibrationTests {
         // The 90th percentile of |4.5 g · sin| is about 0.99 · 4.5 g ≈ 43.7 m/s² (0.95 · 4.5 g at 10 Hz).
         #expect(abs(result.strokePeak - 43.7) < 4.5, "\(result)")
         let scale = result.strokePeak / (4 * g)
-        #expect(abs(result.threshold - ShakeDetectorSettings.medium.threshold * scale) < 0.01)
-        #expect(abs(result.sustainedThreshold - ShakeDetectorSettings.medium.sustainedThreshold * scale) < 0.01)
+        #expect(abs(result.threshold - ShakeDetectorTuning.medium.threshold * scale) < 0.01)
+        #expect(abs(result.sustainedThreshold - ShakeDetectorTuning.medium.sustainedThreshold * scale) < 0.01)
         #expect(result.noise < 0.1)
     }
 
@@ -43,8 +43,8 @@ struct ShakeCalibrationTests {
         let result = try calibrate(amplitude: 1.5 * g)
         #expect(result.threshold == ShakeCalibration.thresholdBounds.lowerBound)
         #expect(result.sustainedThreshold == ShakeCalibration.sustainedThresholdBounds.lowerBound)
-        let settings = ShakeDetectorSettings.medium.calibrated(by: result)
-        #expect(settings.threshold < ShakeDetectorSettings.medium.threshold)
+        let settings = ShakeDetectorTuning.medium.calibrated(by: result)
+        #expect(settings.threshold < ShakeDetectorTuning.medium.threshold)
         #expect(throws: Never.self) { try settings.validate() }
     }
 
@@ -97,6 +97,6 @@ struct ShakeCalibrationTests {
     @Test("Out-of-bounds results leave the settings as they are")
     func outOfBoundsIsIgnored() {
         let wild = ShakeCalibrationResult(threshold: 2, sustainedThreshold: .nan, strokePeak: 4, noise: 0)
-        #expect(ShakeDetectorSettings.medium.calibrated(by: wild) == .medium)
+        #expect(ShakeDetectorTuning.medium.calibrated(by: wild) == .medium)
     }
 }

@@ -17,7 +17,7 @@ struct ShakeDetectorFixtureTests {
     func walkingIsSilent(fixture: String, sensitivity: ShakeSensitivity) throws {
         let samples = try readFixture(fixture)
         #expect(samples.count > 1000)
-        #expect(try triggerTimes(samples, settings: ShakeDetectorSettings(sensitivity: sensitivity)).isEmpty)
+        #expect(try triggerTimes(samples, settings: ShakeDetectorTuning(sensitivity: sensitivity)).isEmpty)
     }
 
     @Test("A shake added on top of real walking in the hand triggers once, near its start")

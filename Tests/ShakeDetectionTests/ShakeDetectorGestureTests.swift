@@ -26,8 +26,8 @@ struct ShakeDetectorGestureTests {
     /// A shake that wobbles as far across as the ellipse, one way and back, still triggers: its turns cancel.
     @Test(
         "Circles and round ellipses do not trigger medium or hard; lines and wobbling shakes do",
-        arguments: [ShakeDetectorSettings.medium, .hard])
-    func circleAgainstLine(settings: ShakeDetectorSettings) throws {
+        arguments: [ShakeDetectorTuning.medium, .hard])
+    func circleAgainstLine(settings: ShakeDetectorTuning) throws {
         for minor in [1.0, 0.5] {
             let round = try triggerTimes(
                 motion(amplitude: 3 * g, minor: minor).samples(rate: 100, to: 5), settings: settings)
@@ -42,7 +42,7 @@ struct ShakeDetectorGestureTests {
 
     @Test("With the rotation test off (1) the circle triggers: the test is what turns it away")
     func circleWithTestOff() throws {
-        var settings = ShakeDetectorSettings.medium
+        var settings = ShakeDetectorTuning.medium
         settings.maximumRotation = 1
         let circle = try triggerTimes(
             motion(amplitude: 3 * g, minor: 1).samples(rate: 100, to: 5), settings: settings)
@@ -56,7 +56,7 @@ struct ShakeDetectorGestureTests {
         vertical.motion = SyntheticMotion.shake(amplitude: 1.5 * g, frequency: 4, from: 2, to: 3, axis: (0, 0, 1))
         let samples = vertical.samples(rate: 10, to: 5)
         #expect(try triggerTimes(samples, settings: .medium).count == 1)
-        var full = ShakeDetectorSettings.medium
+        var full = ShakeDetectorTuning.medium
         full.coarseThresholdShare = 1
         #expect(try triggerTimes(samples, settings: full).isEmpty)
     }

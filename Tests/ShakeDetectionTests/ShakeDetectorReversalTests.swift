@@ -28,7 +28,7 @@ struct ShakeDetectorReversalTests {
         let samples = motion.samples(rate: rate, to: 4)
         #expect(try triggerTimes(samples, settings: .medium).isEmpty)
         // The same swipe with the brisk window asking for one reversal fires: the second reversal is what it lacks.
-        var oneReversal = ShakeDetectorSettings.medium
+        var oneReversal = ShakeDetectorTuning.medium
         oneReversal.minimumReversals = 1
         #expect(try triggerTimes(samples, settings: oneReversal).count == 1)
     }
@@ -43,7 +43,7 @@ struct ShakeDetectorReversalTests {
         }
         for sensitivity in [ShakeSensitivity.medium, .hard] {
             let times = try triggerTimes(
-                motion.samples(rate: rate, to: 6), settings: ShakeDetectorSettings(sensitivity: sensitivity))
+                motion.samples(rate: rate, to: 6), settings: ShakeDetectorTuning(sensitivity: sensitivity))
             #expect(times.isEmpty, "\(sensitivity): \(times)")
         }
     }

@@ -12,7 +12,7 @@ struct ShakeDetectorTests {
         var motion = SyntheticMotion()
         motion.motion = { t in abs(t - 2) < 0.5 / rate ? (4 * g, -2 * g, 3 * g) : (0, 0, 0) }
         let times = try triggerTimes(
-            motion.samples(rate: rate, to: 4), settings: ShakeDetectorSettings(sensitivity: sensitivity))
+            motion.samples(rate: rate, to: 4), settings: ShakeDetectorTuning(sensitivity: sensitivity))
         #expect(times.isEmpty)
     }
 
@@ -30,7 +30,7 @@ struct ShakeDetectorTests {
         var motion = SyntheticMotion()
         motion.motion = SyntheticMotion.shake(amplitude: 3 * g, frequency: 4, from: 2, to: 2.7)
         let times = try triggerTimes(
-            motion.samples(rate: 100, to: 5), settings: ShakeDetectorSettings(sensitivity: sensitivity))
+            motion.samples(rate: 100, to: 5), settings: ShakeDetectorTuning(sensitivity: sensitivity))
         try #require(times.count == 1)
         #expect(times[0] >= 2 && times[0] <= 2.5)
     }
@@ -80,7 +80,7 @@ struct ShakeDetectorTests {
 
     @Test("The sustained window's limits can be lifted: then a vibration or up-and-down motion triggers")
     func sustainedLimitsAreSettings() throws {
-        var settings = ShakeDetectorSettings.medium
+        var settings = ShakeDetectorTuning.medium
         settings.sustainedMaximumFrequency = 50
         settings.sustainedMaximumVerticalShare = 1
         for (frequency, axis) in [(10.0, (1.0, 0.0, 0.0)), (5.0, (0.0, 0.0, 1.0))] {
@@ -108,7 +108,7 @@ struct ShakeDetectorTests {
         "Cooldown: a long shake triggers once per cooldown",
         arguments: [(3.0, 1.5, 2), (3.0, 1.0, 3), (3.0, 5.0, 1), (1.0, 1.5, 1), (3.0, 0.45, 6)])
     func cooldown(duration: Double, cooldown: Double, expected: Int) throws {
-        var settings = ShakeDetectorSettings.medium
+        var settings = ShakeDetectorTuning.medium
         settings.cooldown = cooldown
         var motion = SyntheticMotion()
         motion.motion = SyntheticMotion.shake(amplitude: 3 * g, frequency: 4, from: 1, to: 1 + duration)
@@ -132,7 +132,7 @@ struct ShakeDetectorTests {
         motion.motion = { t in (0.2 * sin(97 * t), 0.2 * cos(61 * t), 0.2 * sin(43 * t + 1)) }
         for sensitivity in ShakeSensitivity.allCases {
             let times = try triggerTimes(
-                motion.samples(rate: 100, to: 10), settings: ShakeDetectorSettings(sensitivity: sensitivity))
+                motion.samples(rate: 100, to: 10), settings: ShakeDetectorTuning(sensitivity: sensitivity))
             #expect(times.isEmpty, "\(sensitivity)")
         }
     }
@@ -164,7 +164,7 @@ struct ShakeDetectorTests {
             return (first.x + second.x + bump.0, first.y + second.y + bump.1, first.z + second.z + bump.2)
         }
         for sensitivity in ShakeSensitivity.allCases {
-            var settings = ShakeDetectorSettings(sensitivity: sensitivity)
+            var settings = ShakeDetectorTuning(sensitivity: sensitivity)
             // A 1 s cooldown for every preset keeps the long shake's last repeat away from the shake's end, where
             // the sample rate alone could decide whether it fires.
             settings.cooldown = 1
@@ -192,7 +192,7 @@ struct ShakeDetectorTests {
         var motion = SyntheticMotion()
         motion.motion = SyntheticMotion.walking()
         let times = try triggerTimes(
-            motion.samples(rate: rate, to: 60), settings: ShakeDetectorSettings(sensitivity: sensitivity))
+            motion.samples(rate: rate, to: 60), settings: ShakeDetectorTuning(sensitivity: sensitivity))
         #expect(times.isEmpty)
     }
 
@@ -279,7 +279,7 @@ struct ShakeDetectorTests {
 
     @Test("Presets are ordered: light fires on gentler shaking than medium, medium than hard")
     func presetOrdering() throws {
-        func weakestTriggering(_ settings: ShakeDetectorSettings) throws -> Double? {
+        func weakestTriggering(_ settings: ShakeDetectorTuning) throws -> Double? {
             for tenthsOfG in 5...60 {
                 var motion = SyntheticMotion()
                 let amplitude = Double(tenthsOfG) / 10 * g

@@ -62,7 +62,7 @@ struct SyntheticMotion {
 }
 
 /// Runs samples through a fresh detector and returns the trigger times.
-func triggerTimes(_ samples: [AccelSample], settings: ShakeDetectorSettings) throws -> [Double] {
+func triggerTimes(_ samples: [AccelSample], settings: ShakeDetectorTuning) throws -> [Double] {
     var detector = try ShakeDetector(settings: settings)
     return samples.compactMap { detector.process($0)?.timestamp }
 }

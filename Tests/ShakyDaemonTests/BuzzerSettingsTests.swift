@@ -4,25 +4,25 @@ import Testing
 /// The buzzer settings of the configuration file and flags.
 struct BuzzerSettingsTests {
     @Test func buzzersAreReadAndEarlyPressesOnlyIgnoredByDefault() throws {
-        let configuration = DaemonConfiguration(resolving: DaemonSettings())
+        let configuration = DaemonConfiguration(resolving: DaemonOptions())
         #expect(try configuration.readsBuzzers())
         #expect(try configuration.earlyPressLockout() == nil)
     }
 
     @Test func theFileSetsBuzzersAndTheLockout() throws {
-        let settings = try DaemonSettings.parse(
+        let settings = try DaemonOptions.parse(
             "buzzers: none\nearly-press-lockout: 1.5\ngrab-keyboards: true\n", path: "shakyd.conf")
-        #expect(settings == DaemonSettings(buzzers: "none", earlyPressLockout: 1.5, grabKeyboards: true))
+        #expect(settings == DaemonOptions(buzzers: "none", earlyPressLockout: 1.5, grabKeyboards: true))
         let configuration = DaemonConfiguration(resolving: settings)
         #expect(configuration.grabKeyboards)
-        #expect(DaemonConfiguration(resolving: DaemonSettings()).grabKeyboards == false)
+        #expect(DaemonConfiguration(resolving: DaemonOptions()).grabKeyboards == false)
         #expect(try configuration.readsBuzzers() == false)
         #expect(try configuration.earlyPressLockout() == .milliseconds(1500))
     }
 
     @Test func badValuesAreRefusedWithWhatIsAllowed() throws {
         let configuration = DaemonConfiguration(
-            resolving: DaemonSettings(buzzers: "maybe", earlyPressLockout: 600))
+            resolving: DaemonOptions(buzzers: "maybe", earlyPressLockout: 600))
         #expect(throws: DaemonStartError.self) { try configuration.readsBuzzers() }
         #expect {
             try configuration.earlyPressLockout()

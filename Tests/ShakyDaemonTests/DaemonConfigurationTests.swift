@@ -18,21 +18,21 @@ import Testing
             log-level: debug
             sensitivity: hard
             """
-        let settings = try DaemonSettings.parse(text, path: "shakyd.conf")
+        let settings = try DaemonOptions.parse(text, path: "shakyd.conf")
         #expect(
             settings
-                == DaemonSettings(
+                == DaemonOptions(
                     socket: "/tmp/s.sock", stateDirectory: "/tmp/state", input: "trace:/tmp/t.csv,speed=max",
                     soundDevice: "hw:1,0", sounds: "/tmp/sounds", logLevel: .debug, sensitivity: "hard"))
     }
 
     @Test func anEmptyFileSetsNothing() throws {
-        #expect(try DaemonSettings.parse("# nothing here\n", path: "c") == DaemonSettings())
+        #expect(try DaemonOptions.parse("# nothing here\n", path: "c") == DaemonOptions())
     }
 
     @Test func anUnknownKeyIsAnErrorOnItsLine() {
         #expect {
-            try DaemonSettings.parse("socket: /a\nsocekt: /b\n", path: "c.conf")
+            try DaemonOptions.parse("socket: /a\nsocekt: /b\n", path: "c.conf")
         } throws: { error in
             let error = error as? ConfigurationFileError
             return error?.line == 2 && error?.description.contains("unknown setting “socekt”") == true
@@ -41,7 +41,7 @@ import Testing
 
     @Test func aBadValueNamesTheKey() {
         #expect {
-            try DaemonSettings.parse("log-level: loud\n", path: "c.conf")
+            try DaemonOptions.parse("log-level: loud\n", path: "c.conf")
         } throws: { error in
             (error as? ConfigurationFileError)?.description.contains("“log-level”") == true
         }
@@ -49,19 +49,19 @@ import Testing
 
     @Test func invalidYAMLIsAnError() {
         #expect(throws: ConfigurationFileError.self) {
-            try DaemonSettings.parse("socket: [unclosed\n", path: "c.conf")
+            try DaemonOptions.parse("socket: [unclosed\n", path: "c.conf")
         }
     }
 
     @Test func aMissingDefaultFileIsFineButANamedOneIsNot() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).conf").path
-        #expect(try DaemonSettings.load(path: path, required: false) == DaemonSettings())
-        #expect(throws: ConfigurationFileError.self) { try DaemonSettings.load(path: path, required: true) }
+        #expect(try DaemonOptions.load(path: path, required: false) == DaemonOptions())
+        #expect(throws: ConfigurationFileError.self) { try DaemonOptions.load(path: path, required: true) }
     }
 
     @Test func flagsWinOverTheFileAndDefaultsFillTheRest() {
-        let file = DaemonSettings(socket: "/file.sock", input: "evdev", logLevel: .debug)
-        let flags = DaemonSettings(socket: "/flag.sock")
+        let file = DaemonOptions(socket: "/file.sock", input: "evdev", logLevel: .debug)
+        let flags = DaemonOptions(socket: "/flag.sock")
         let paths = DefaultPaths(environment: ["HOME": "/home/a"], isRoot: false)
         let configuration = DaemonConfiguration(resolving: file.overridden(by: flags), paths: paths)
         #expect(configuration.socketPath == "/flag.sock")
@@ -112,6 +112,6 @@ import Testing
     }
 
     @Test func anEmptyConfigurationFileIsFine() throws {
-        #expect(try DaemonSettings.load(path: "/dev/null", required: true) == DaemonSettings())
+        #expect(try DaemonOptions.load(path: "/dev/null", required: true) == DaemonOptions())
     }
 }

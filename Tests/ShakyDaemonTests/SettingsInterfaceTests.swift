@@ -27,8 +27,8 @@ struct SettingsInterfaceTests {
             #expect(
                 changed.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .medium, triedDevices: [])
             )
-            #expect(client.soundPlayer.appliedSettings.last == SoundSettings(enabled: false, volume: 0.5))
-            #expect(client.soundPlayer.settings == SoundSettings(enabled: false, volume: 0.5))
+            #expect(client.soundPlayer.appliedSettings.last == SoundLevel(enabled: false, volume: 0.5))
+            #expect(client.soundPlayer.settings == SoundLevel(enabled: false, volume: 0.5))
 
             let sensitivity = try await client.call(
                 "io.shakywords.Settings.Set", ShakyAPI.SettingsInterface.SetParameters(sensitivity: .hard),
@@ -49,8 +49,8 @@ struct SettingsInterfaceTests {
         try await TestDaemon.run(mode, stateDirectory: state.path, soundPlayer: player) { client in
             let read = try await client.call("io.shakywords.Settings.Get", as: ShakyAPI.SettingsInterface.GetReply.self)
             #expect(read.settings == ShakyAPI.Settings(sound: false, volume: 0.5, sensitivity: .hard, triedDevices: []))
-            #expect(player.appliedSettings.first == SoundSettings(enabled: false, volume: 0.5))
-            #expect(player.settings == SoundSettings(enabled: false, volume: 0.5))
+            #expect(player.appliedSettings.first == SoundLevel(enabled: false, volume: 0.5))
+            #expect(player.settings == SoundLevel(enabled: false, volume: 0.5))
             let sensor = try await client.call(
                 "io.shakywords.Sensor.Status", as: ShakyAPI.SensorInterface.StatusReply.self)
             #expect(sensor.sensor.sensitivity == .hard)
@@ -63,7 +63,7 @@ struct SettingsInterfaceTests {
         defer { state.remove() }
         func start(sensitivity: String?) async throws -> Daemon {
             let configuration = DaemonConfiguration(
-                resolving: DaemonSettings(
+                resolving: DaemonOptions(
                     socket: state.appending("shaky.sock"), stateDirectory: state.path, input: "none",
                     soundDevice: "none", sensitivity: sensitivity))
             return try await Daemon.start(

@@ -15,7 +15,7 @@ import Varlink
 struct StateDirectoryLockTests {
     static func start(in state: TemporaryDirectory, socket: String) async throws -> Daemon {
         let configuration = DaemonConfiguration(
-            resolving: DaemonSettings(
+            resolving: DaemonOptions(
                 socket: state.appending(socket), stateDirectory: state.path, input: "none", soundDevice: "none"))
         return try await Daemon.start(
             configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),

@@ -16,7 +16,7 @@ struct ALSASoundPlayerTests {
 
     /// Plays through a fresh capture PCM, waits until the player is idle, shuts it down and returns the capture.
     private func capture(
-        settings: SoundSettings = .default,
+        settings: SoundLevel = .default,
         _ body: (ALSASoundPlayer) -> Void
     ) async throws -> (frames: [Int16], status: ALSASoundPlayer.Status) {
         let device = try ALSACaptureDevices.claim()
@@ -107,14 +107,14 @@ struct ALSASoundPlayerTests {
 
     @Test("volume 50 % halves every sample, rounding down")
     func halfVolume() async throws {
-        let (frames, _) = try await capture(settings: SoundSettings(volume: 0.5)) { $0.play(.correct) }
+        let (frames, _) = try await capture(settings: SoundLevel(volume: 0.5)) { $0.play(.correct) }
         expectCaptured(frames, equals: try cue(.correct).map { Int16((Int($0) * 32768) >> 16) })
     }
 
     @Test("volume changed live applies to the next cue")
     func liveVolume() async throws {
         let (frames, _) = try await capture { player in
-            player.apply(SoundSettings(volume: 0.5))
+            player.apply(SoundLevel(volume: 0.5))
             player.play(.tick)
         }
         expectCaptured(frames, equals: try cue(.tick).map { Int16(Int($0) >> 1) })
@@ -122,14 +122,14 @@ struct ALSASoundPlayerTests {
 
     @Test("muted plays nothing; unmuted plays again")
     func muted() async throws {
-        let (mutedFrames, _) = try await capture(settings: SoundSettings(enabled: false)) { player in
+        let (mutedFrames, _) = try await capture(settings: SoundLevel(enabled: false)) { player in
             player.play(.hint)
             player.play(.buzz(slot: 0))
         }
         #expect(mutedFrames.isEmpty)
-        let (frames, _) = try await capture(settings: SoundSettings(enabled: false)) { player in
+        let (frames, _) = try await capture(settings: SoundLevel(enabled: false)) { player in
             player.play(.hint)
-            player.apply(SoundSettings(enabled: true))
+            player.apply(SoundLevel(enabled: true))
             player.play(.tick)
         }
         expectCaptured(frames, equals: try cue(.tick))

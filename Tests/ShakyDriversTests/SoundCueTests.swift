@@ -56,36 +56,7 @@ struct SoundCueTests {
         let player = SilentSoundPlayer()
         #expect(player.settings == .default)
         player.play(.hint)
-        player.apply(SoundSettings(enabled: false, volume: 0.25))
-        #expect(player.settings == SoundSettings(enabled: false, volume: 0.25))
-    }
-}
-
-@Suite("Sound settings")
-struct SoundSettingsTests {
-    @Test("volume is clamped into 0…1 when set in code")
-    func clamping() {
-        #expect(SoundSettings(volume: 1.5).volume == 1)
-        #expect(SoundSettings(volume: -2).volume == 0)
-        var settings = SoundSettings()
-        settings.volume = 7
-        #expect(settings.volume == 1)
-    }
-
-    @Test("settings round-trip through JSON")
-    func roundTrip() throws {
-        let settings = SoundSettings(enabled: false, volume: 0.5)
-        let data = try JSONEncoder().encode(settings)
-        #expect(try JSONDecoder().decode(SoundSettings.self, from: data) == settings)
-    }
-
-    @Test("a volume outside 0…1 in JSON is an error naming the field")
-    func badVolumeIsRejected() {
-        let json = Data(#"{"enabled": true, "volume": 1.5}"#.utf8)
-        #expect {
-            try JSONDecoder().decode(SoundSettings.self, from: json)
-        } throws: { error in
-            "\(error)".contains("volume") && "\(error)".contains("between 0 and 1")
-        }
+        player.apply(SoundLevel(enabled: false, volume: 0.25))
+        #expect(player.settings == SoundLevel(enabled: false, volume: 0.25))
     }
 }

@@ -107,7 +107,7 @@ struct AnswerCheckerTests {
     }
 
     @Test func gameSettingsChooseTheChecker() {
-        let checker = AnswerChecker(settings: GameSettings(answerTolerance: false, ignoreDiacritics: false))
+        let checker = AnswerChecker(settings: GameRules(answerTolerance: false, ignoreDiacritics: false))
         #expect(checker == AnswerChecker(tolerance: false, ignoresDiacritics: false))
     }
 }

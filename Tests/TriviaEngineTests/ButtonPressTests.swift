@@ -35,7 +35,7 @@ struct ButtonPressTests {
         #expect(elapsed == [ms(2500)])
         #expect(game.teams[0].totalBuzzTime == ms(2500))
         // The game itself has been brought to the read time.
-        #expect(game.remainingTime(at: ms(2540)) == GameSettings().timeAfterFirstBuzz - ms(40))
+        #expect(game.remainingTime(at: ms(2540)) == GameRules().timeAfterFirstBuzz - ms(40))
     }
 
     @Test func sameMicrosecondTieIsDecidedByTheSeedReproducibly() throws {

@@ -47,7 +47,7 @@ struct CountdownTests {
         var game = try EngineFixtures.openGame()
         let buzz = try game.handle(.buzz(team: "Owls"), at: ms(45_700))
         #expect(buzz.last == .wake(after: ms(300)))  // 14.3 s left → next whole second at 14 s
-        let settings = GameSettings(indicationTime: ms(500))
+        let settings = GameRules(indicationTime: ms(500))
         var short = try EngineFixtures.game(settings: settings)
         #expect(try short.handle(.nextQuestion, at: .zero).last == .wake(after: ms(500)))
     }

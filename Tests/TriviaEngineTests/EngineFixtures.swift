@@ -14,7 +14,7 @@ enum EngineFixtures {
 
     /// A game over `answers` (all of them, in a seed-dependent order).
     static func game(
-        teams: [String] = teams, answers: [String] = ["Copenhagen"], settings: GameSettings = GameSettings(),
+        teams: [String] = teams, answers: [String] = ["Copenhagen"], settings: GameRules = GameRules(),
         seed: UInt64 = 7
     ) throws -> Game {
         try Game(
@@ -25,7 +25,7 @@ enum EngineFixtures {
 
     /// A game with its first question open at time zero.
     static func openGame(
-        teams: [String] = teams, answer: String = "Copenhagen", settings: GameSettings = GameSettings(),
+        teams: [String] = teams, answer: String = "Copenhagen", settings: GameRules = GameRules(),
         seed: UInt64 = 7
     ) throws -> Game {
         var game = try game(teams: teams, answers: [answer], settings: settings, seed: seed)

@@ -30,7 +30,7 @@ struct FairnessTests {
     }
 
     @Test func classicModeTheFirstBuzzerAnswersAtOnce() throws {
-        var game = try EngineFixtures.openGame(settings: GameSettings(buzzerMode: .classic))
+        var game = try EngineFixtures.openGame(settings: GameRules(buzzerMode: .classic))
         let actions = try game.handle(.buzz(team: "Foxes"), at: sec(5))
         #expect(game.phase == .answering(team: "Foxes"))
         #expect(actions.withoutTimekeeping.contains(.teamUp(team: "Foxes", answerTime: sec(60))))
@@ -46,7 +46,7 @@ struct FairnessTests {
     }
 
     @Test func classicModeEndsTheQuestionWhenEveryTeamHasTried() throws {
-        var game = try EngineFixtures.openGame(teams: ["Owls", "Foxes"], settings: GameSettings(buzzerMode: .classic))
+        var game = try EngineFixtures.openGame(teams: ["Owls", "Foxes"], settings: GameRules(buzzerMode: .classic))
         _ = try game.handle(.buzz(team: "Foxes"), at: sec(1))
         _ = try game.handle(.answer(team: "Foxes", text: "Oslo"), at: sec(2))
         _ = try game.handle(.buzz(team: "Owls"), at: sec(3))
@@ -56,7 +56,7 @@ struct FairnessTests {
     }
 
     @Test func classicModeReopenedBuzzingRunsOutWithTheTimeThatWasLeft() throws {
-        var game = try EngineFixtures.openGame(settings: GameSettings(buzzerMode: .classic))
+        var game = try EngineFixtures.openGame(settings: GameRules(buzzerMode: .classic))
         _ = try game.handle(.buzz(team: "Foxes"), at: sec(50))
         _ = try game.handle(.answer(team: "Foxes", text: "Oslo"), at: sec(70))
         #expect(game.phase == .indication)
@@ -129,7 +129,7 @@ struct FairnessTests {
     }
 
     @Test func undoTheBuzzOfTheTeamUpCallsTheNextOrReopensBuzzing() throws {
-        var game = try EngineFixtures.openGame(settings: GameSettings(buzzerMode: .classic))
+        var game = try EngineFixtures.openGame(settings: GameRules(buzzerMode: .classic))
         _ = try game.handle(.buzz(team: "Owls"), at: sec(3))
         #expect(game.phase == .answering(team: "Owls"))
         _ = try game.handle(.undoBuzz(team: "Owls"), at: sec(4))
@@ -170,7 +170,7 @@ struct FairnessTests {
             GameError.hintCoolingDown(remaining: .nanoseconds(992_309_334)).description
                 == "the last hint was too recent; wait 1.0 s")
         #expect(
-            GameSettingsError.durationTooLong(setting: "answerTime", value: .milliseconds(99_999_999)).description
+            GameRulesError.durationTooLong(setting: "answerTime", value: .milliseconds(99_999_999)).description
                 == "setting answerTime must be at most 3600.0 s, not 100000.0 s")
         #expect(GameError.roundNotOpen(phase: .answering(team: "Foxes")).description.contains("Foxes to answer"))
         #expect(!GameError.noAnswerExpected(phase: .roundOver).description.contains("roundOver"))

@@ -60,7 +60,7 @@ struct GamePropertyTests {
     @Test func randomEventSequencesKeepTheInvariants() async throws {
         let input = zip(Gen.uint64(), Gen.int(in: 0...1_000_000).array(of: 1...120))
         await propertyCheck(count: 150, input: input) { seed, codes in
-            let settings = GameSettings(maximumHints: 6, hintCooldown: .milliseconds(500))
+            let settings = GameRules(maximumHints: 6, hintCooldown: .milliseconds(500))
             var game = try Game(
                 setup: GameSetup(
                     teams: Array(Self.teamNames.prefix(3)), questionPool: EngineFixtures.questions(Self.answers),

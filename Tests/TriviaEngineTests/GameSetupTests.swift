@@ -6,7 +6,7 @@ import TriviaEngine
 struct GameSetupTests {
     private func setup(
         teams: [String] = EngineFixtures.teams, answers: [String] = ["Paris", "Rome", "Oslo"], count: Int = 2,
-        difficulty: DifficultyFilter = .any, settings: GameSettings = GameSettings()
+        difficulty: DifficultyFilter = .any, settings: GameRules = GameRules()
     ) -> GameSetup {
         GameSetup(
             teams: teams, questionPool: EngineFixtures.questions(answers), questionCount: count,
@@ -67,18 +67,18 @@ struct GameSetupTests {
     }
 
     @Test func rejectsUnplayableSettingsWithTheSettingNamed() {
-        let cases: [(GameSettings, GameSettingsError)] = [
-            (GameSettings(indicationTime: .zero), .durationNotPositive(setting: "indicationTime", value: .zero)),
-            (GameSettings(answerTime: sec(-1)), .durationNotPositive(setting: "answerTime", value: sec(-1))),
+        let cases: [(GameRules, GameRulesError)] = [
+            (GameRules(indicationTime: .zero), .durationNotPositive(setting: "indicationTime", value: .zero)),
+            (GameRules(answerTime: sec(-1)), .durationNotPositive(setting: "answerTime", value: sec(-1))),
             (
-                GameSettings(timeAfterFirstBuzz: sec(7200)),
+                GameRules(timeAfterFirstBuzz: sec(7200)),
                 .durationTooLong(setting: "timeAfterFirstBuzz", value: sec(7200))
             ),
-            (GameSettings(hintCooldown: ms(-1)), .durationNegative(setting: "hintCooldown", value: ms(-1))),
-            (GameSettings(basePoints: 0), .basePointsOutOfRange(0)),
-            (GameSettings(pointsPerHint: -1), .pointsPerHintOutOfRange(-1, basePoints: 10)),
-            (GameSettings(minimumPoints: 11), .minimumPointsOutOfRange(11, basePoints: 10)),
-            (GameSettings(maximumHints: -1), .maximumHintsOutOfRange(-1)),
+            (GameRules(hintCooldown: ms(-1)), .durationNegative(setting: "hintCooldown", value: ms(-1))),
+            (GameRules(basePoints: 0), .basePointsOutOfRange(0)),
+            (GameRules(pointsPerHint: -1), .pointsPerHintOutOfRange(-1, basePoints: 10)),
+            (GameRules(minimumPoints: 11), .minimumPointsOutOfRange(11, basePoints: 10)),
+            (GameRules(maximumHints: -1), .maximumHintsOutOfRange(-1)),
         ]
         for (settings, expected) in cases {
             #expect(throws: GameSetupError.settings(expected)) { try Game(setup: setup(settings: settings)) }
@@ -88,7 +88,7 @@ struct GameSetupTests {
     }
 
     @Test func defaultsAreTheOriginalGames() throws {
-        let settings = GameSettings()
+        let settings = GameRules()
         #expect(settings.indicationTime == sec(60))
         #expect(settings.timeAfterFirstBuzz == sec(20))
         #expect(settings.answerTime == sec(60))
@@ -101,8 +101,8 @@ struct GameSetupTests {
 
     @Test func partialSettingsJSONTakesDefaultsForMissingKeys() throws {
         let json = Data(#"{"basePoints": 20, "answerTolerance": false}"#.utf8)
-        let settings = try JSONDecoder().decode(GameSettings.self, from: json)
-        #expect(settings == GameSettings(basePoints: 20, answerTolerance: false))
+        let settings = try JSONDecoder().decode(GameRules.self, from: json)
+        #expect(settings == GameRules(basePoints: 20, answerTolerance: false))
     }
 
     @Test func sameSeedDrawsTheSameQuestionsAndScrambles() throws {

@@ -25,7 +25,7 @@ struct HintTests {
     }
 
     @Test func pointsNeverFallBelowTheFloor() throws {
-        let settings = GameSettings(pointsPerHint: 4, minimumPoints: 3, maximumHints: 5)
+        let settings = GameRules(pointsPerHint: 4, minimumPoints: 3, maximumHints: 5)
         var game = try EngineFixtures.openGame(answer: "Copenhagen", settings: settings)
         var points: [Int] = []
         for step in 1...5 {
@@ -56,7 +56,7 @@ struct HintTests {
     }
 
     @Test func hintsStopBeforeTheAnswerIsPlainToSee() throws {
-        let settings = GameSettings(maximumHints: 10)
+        let settings = GameRules(maximumHints: 10)
         var game = try EngineFixtures.openGame(answer: "Oslo", settings: settings)
         _ = try game.handle(.hint(source: .manual), at: sec(2))
         _ = try game.handle(.hint(source: .manual), at: sec(4))

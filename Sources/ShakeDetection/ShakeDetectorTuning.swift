@@ -1,4 +1,4 @@
-/// How readily the detector fires: a named preset of ``ShakeDetectorSettings``.
+/// How readily the detector fires: a named preset of ``ShakeDetectorTuning``.
 public enum ShakeSensitivity: String, CaseIterable, Codable, Sendable {
     /// Fires sooner and on gentler shaking; also fires while the device is carried in a pocket or bag.
     case light
@@ -10,10 +10,10 @@ public enum ShakeSensitivity: String, CaseIterable, Codable, Sendable {
 
 /// The tunable parameters of ``ShakeDetector``, all in seconds and m/s², never in samples.
 ///
-/// The same settings decide the same at 10, 50 or 100 Hz: every duration is measured on the
+/// The same tuning decides the same at 10, 50 or 100 Hz: every duration is measured on the
 /// samples' own timestamps. Two windows are judged: a short **brisk** one for vigorous shaking, and a
 /// **sustained** one for gentler shaking that goes back and forth along one line for longer.
-public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
+public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
     /// Minimum gravity-removed acceleration, m/s², for a sample to count as vigorous motion (brisk window).
     public var threshold: Double
     /// Share (0…1] of ``threshold`` that counts below 20 Hz sampling: there a sample seldom lands on a stroke's
@@ -64,7 +64,7 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     /// A gap between samples longer than this, seconds, restarts the estimate and the windows.
     public var maximumGap: Double
 
-    /// Creates settings from explicit values; check them with ``validate()``.
+    /// Creates a tuning from explicit values; check them with ``validate()``.
     public init(
         threshold: Double, coarseThresholdShare: Double = 1, window: Double, activeFraction: Double,
         minimumReversals: Int,
@@ -103,7 +103,7 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     ///
     /// Fires within 0.2 s of a 4 Hz ±2 g shake, but also on brisk gestures and while walking with the device in
     /// a pocket or bag.
-    public static let light = ShakeDetectorSettings(
+    public static let light = ShakeDetectorTuning(
         threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
     /// The default: 0.15 s above 16 m/s² (12.8 m/s² below 20 Hz) within 0.4 s with two reversals (one below
@@ -113,25 +113,25 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     ///
     /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes, circles,
     /// vibration and gentle up-and-down motion almost never do.
-    public static let medium = ShakeDetectorSettings(
+    public static let medium = ShakeDetectorTuning(
         threshold: 16, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
         sustainedThreshold: 4.5, sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5,
         maximumRotation: 0.4, cooldown: 0.75)
     /// Only vigorous shaking counts: 0.15 s above 20 m/s² (16 m/s² below 20 Hz) within 0.4 s with two reversals
     /// (one below 20 Hz), or 0.24 s above 8 m/s² within 0.6 s with five straight reversals.
-    public static let hard = ShakeDetectorSettings(
+    public static let hard = ShakeDetectorTuning(
         threshold: 20, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
         sustainedThreshold: 8, sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5,
         maximumRotation: 0.4, cooldown: 0.75)
 
     /// Checks every parameter; throws the first problem found.
-    public func validate() throws(ShakeDetectorSettingsError) {
+    public func validate() throws(ShakeDetectorTuningError) {
         func check(
             _ ok: Bool, _ name: String, _ value: Double, _ requirement: String
         )
-            throws(ShakeDetectorSettingsError)
+            throws(ShakeDetectorTuningError)
         {
-            if !ok { throw ShakeDetectorSettingsError(parameter: name, value: value, requirement: requirement) }
+            if !ok { throw ShakeDetectorTuningError(parameter: name, value: value, requirement: requirement) }
         }
         try check(threshold.isFinite && threshold > 0, "threshold", threshold, "a positive number of m/s²")
         try check(
@@ -177,9 +177,9 @@ public struct ShakeDetectorSettings: Codable, Equatable, Sendable {
     }
 }
 
-/// A setting that ``ShakeDetectorSettings/validate()`` rejects: which one, its value, and what is allowed.
-public struct ShakeDetectorSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The parameter's name, as in ``ShakeDetectorSettings``.
+/// A setting that ``ShakeDetectorTuning/validate()`` rejects: which one, its value, and what is allowed.
+public struct ShakeDetectorTuningError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The parameter's name, as in ``ShakeDetectorTuning``.
     public var parameter: String
     /// The rejected value.
     public var value: Double

@@ -3,14 +3,14 @@ import ShakeDetection
 import ShakyCore
 import ShakyStore
 
-/// The live settings: sound on/off, volume and shake sensitivity. A change takes effect at once and is saved.
-public actor SettingsController {
+/// The live preferences: sound on/off, volume and shake sensitivity. A change takes effect at once and is saved.
+public actor PreferencesController {
     private let database: AppDatabase
     private let sound: any SoundPlayer
     private let sensitivityChanged: @Sendable (ShakeSensitivity) -> Void
     private var preferences: DaemonPreferences
 
-    /// Loads the saved settings and applies them to `sound`; `sensitivityChanged` hears the detector preset.
+    /// Loads the saved preferences and applies them to `sound`; `sensitivityChanged` hears the detector preset.
     public init(
         database: AppDatabase, sound: any SoundPlayer,
         sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
@@ -19,21 +19,21 @@ public actor SettingsController {
         self.sound = sound
         self.sensitivityChanged = sensitivityChanged
         preferences = try database.preferences()
-        sound.apply(SoundSettings(enabled: preferences.soundEnabled, volume: preferences.volume))
+        sound.apply(SoundLevel(enabled: preferences.soundEnabled, volume: preferences.volume))
     }
 
-    /// The settings now.
-    public func current() -> LiveSettings {
-        LiveSettings(
+    /// The preferences now.
+    public func current() -> LivePreferences {
+        LivePreferences(
             soundEnabled: preferences.soundEnabled, volume: preferences.volume,
             sensitivity: ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium,
             output: sound.outputState)
     }
 
-    /// Changes the settings given (`nil`: keep), saves them, and applies them.
+    /// Changes the preferences given (`nil`: keep), saves them, and applies them.
     public func change(
         soundEnabled: Bool? = nil, volume: Double? = nil, sensitivity: ShakeSensitivity? = nil
-    ) throws(InvalidSetting) -> LiveSettings {
+    ) throws(InvalidSetting) -> LivePreferences {
         var next = preferences
         if let soundEnabled { next.soundEnabled = soundEnabled }
         if let volume {
@@ -50,14 +50,14 @@ public actor SettingsController {
         }
         let sensitivityMoved = next.sensitivity != preferences.sensitivity
         preferences = next
-        sound.apply(SoundSettings(enabled: next.soundEnabled, volume: next.volume))
+        sound.apply(SoundLevel(enabled: next.soundEnabled, volume: next.volume))
         if sensitivityMoved { sensitivityChanged(current().sensitivity) }
         return current()
     }
 }
 
-/// The settings that change live: what `Settings.Get` answers.
-public struct LiveSettings: Sendable, Equatable {
+/// The preferences that change live, with where sound goes now: what `Settings.Get` answers.
+public struct LivePreferences: Sendable, Equatable {
     /// Sound cues on or off.
     public var soundEnabled: Bool
     /// From 0 to 1.
@@ -67,7 +67,7 @@ public struct LiveSettings: Sendable, Equatable {
     /// Where sound really goes: the open device, or none and the devices tried.
     public var output: SoundOutputState
 
-    /// Creates settings.
+    /// Creates live preferences.
     public init(
         soundEnabled: Bool, volume: Double, sensitivity: ShakeSensitivity,
         output: SoundOutputState = SoundOutputState(device: nil, tried: [])

@@ -1,5 +1,5 @@
 /// What the players chose for sound: on or off, and how loud.
-public struct SoundSettings: Codable, Equatable, Sendable {
+public struct SoundLevel: Codable, Equatable, Sendable {
     /// Whether cues play at all. Off is mute: nothing plays, and what was playing stops.
     public var enabled: Bool
     /// Loudness from 0 (silent) to 1 (the cues as recorded). Values outside are clamped.
@@ -7,20 +7,20 @@ public struct SoundSettings: Codable, Equatable, Sendable {
         didSet { volume = Self.clamp(volume) }
     }
 
-    /// Creates settings, clamping `volume` into 0…1.
+    /// Creates a level, clamping `volume` into 0…1.
     public init(enabled: Bool = true, volume: Double = 1) {
         self.enabled = enabled
         self.volume = Self.clamp(volume)
     }
 
     /// Sound on at full volume.
-    public static let `default` = SoundSettings()
+    public static let `default` = SoundLevel()
 
     private enum CodingKeys: String, CodingKey {
         case enabled, volume
     }
 
-    /// Decodes settings; a volume outside 0…1 (or not a number) is an error naming the field.
+    /// Decodes a level; a volume outside 0…1 (or not a number) is an error naming the field.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let enabled = try container.decode(Bool.self, forKey: .enabled)

@@ -2,13 +2,13 @@ import Foundation
 import ShakeDetection
 import Testing
 
-@Suite("ShakeDetectorSettings")
-struct ShakeDetectorSettingsTests {
+@Suite("ShakeDetectorTuning")
+struct ShakeDetectorTuningTests {
     @Test("Every preset is valid and matches its sensitivity", arguments: ShakeSensitivity.allCases)
     func presetsValid(sensitivity: ShakeSensitivity) throws {
-        let settings = ShakeDetectorSettings(sensitivity: sensitivity)
+        let settings = ShakeDetectorTuning(sensitivity: sensitivity)
         try settings.validate()
-        let named: ShakeDetectorSettings =
+        let named: ShakeDetectorTuning =
             switch sensitivity {
             case .light: .light
             case .medium: .medium
@@ -23,7 +23,7 @@ struct ShakeDetectorSettingsTests {
         #expect(try ShakeDetector().settings == .medium)
     }
 
-    static let invalid: [(String, @Sendable (inout ShakeDetectorSettings) -> Void)] = [
+    static let invalid: [(String, @Sendable (inout ShakeDetectorTuning) -> Void)] = [
         ("threshold", { $0.threshold = 0 }),
         ("threshold", { $0.threshold = .nan }),
         ("window", { $0.window = 0 }),
@@ -49,19 +49,19 @@ struct ShakeDetectorSettingsTests {
     @Test("Invalid settings are rejected, naming the parameter", arguments: invalid.indices)
     func rejectsInvalid(index: Int) throws {
         let (parameter, change) = Self.invalid[index]
-        var settings = ShakeDetectorSettings.medium
+        var settings = ShakeDetectorTuning.medium
         change(&settings)
-        let error = #expect(throws: ShakeDetectorSettingsError.self) { try settings.validate() }
+        let error = #expect(throws: ShakeDetectorTuningError.self) { try settings.validate() }
         #expect(error?.parameter == parameter)
         #expect(error?.description.contains(parameter) == true)
-        #expect(throws: ShakeDetectorSettingsError.self) { try ShakeDetector(settings: settings) }
+        #expect(throws: ShakeDetectorTuningError.self) { try ShakeDetector(settings: settings) }
     }
 
     @Test("Settings survive a JSON round trip")
     func codable() throws {
-        var settings = ShakeDetectorSettings.hard
+        var settings = ShakeDetectorTuning.hard
         settings.maximumGap = 0.75
         let data = try JSONEncoder().encode(settings)
-        #expect(try JSONDecoder().decode(ShakeDetectorSettings.self, from: data) == settings)
+        #expect(try JSONDecoder().decode(ShakeDetectorTuning.self, from: data) == settings)
     }
 }

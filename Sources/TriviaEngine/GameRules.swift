@@ -1,5 +1,5 @@
 /// The timing and scoring rules of one game; every value has the original game's default.
-public struct GameSettings: Codable, Equatable, Sendable {
+public struct GameRules: Codable, Equatable, Sendable {
     /// How long teams may buzz after a question opens (default 60 s).
     public var indicationTime: Duration
     /// The most indication time left once the first team has buzzed (default 20 s);
@@ -33,7 +33,7 @@ public struct GameSettings: Codable, Equatable, Sendable {
     /// The most points a question may be worth.
     public static let largestPoints = 1000
 
-    /// Creates settings; every argument defaults to the original game's value.
+    /// Creates rules; every argument defaults to the original game's value.
     public init(
         indicationTime: Duration = .seconds(60),
         timeAfterFirstBuzz: Duration = .seconds(20),
@@ -65,10 +65,10 @@ public struct GameSettings: Codable, Equatable, Sendable {
         case maximumHints, hintCooldown, answerTolerance, ignoreDiacritics, buzzerMode
     }
 
-    /// Decodes settings; a missing key takes its default, so a partial settings object is enough.
+    /// Decodes rules; a missing key takes its default, so a partial rules object is enough.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = GameSettings()
+        let defaults = GameRules()
         indicationTime =
             try container.decodeIfPresent(Duration.self, forKey: .indicationTime) ?? defaults.indicationTime
         timeAfterFirstBuzz =
@@ -87,7 +87,7 @@ public struct GameSettings: Codable, Equatable, Sendable {
     }
 
     /// Checks that every value makes a playable game.
-    public func validate() throws(GameSettingsError) {
+    public func validate() throws(GameRulesError) {
         let timers: [(String, Duration)] = [
             ("indicationTime", indicationTime), ("timeAfterFirstBuzz", timeAfterFirstBuzz),
             ("answerTime", answerTime),
@@ -130,21 +130,21 @@ public enum BuzzerMode: String, Codable, Equatable, Sendable, CaseIterable {
     case classic
 }
 
-/// Why a set of game settings cannot be played.
-public enum GameSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a set of game rules cannot be played.
+public enum GameRulesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A timer is zero or negative.
     case durationNotPositive(setting: String, value: Duration)
     /// A duration that may be zero is negative.
     case durationNegative(setting: String, value: Duration)
-    /// A duration is longer than `GameSettings.longestDuration`.
+    /// A duration is longer than `GameRules.longestDuration`.
     case durationTooLong(setting: String, value: Duration)
-    /// `basePoints` is not in 1...`GameSettings.largestPoints`.
+    /// `basePoints` is not in 1...`GameRules.largestPoints`.
     case basePointsOutOfRange(Int)
     /// `pointsPerHint` is negative or larger than the base points.
     case pointsPerHintOutOfRange(Int, basePoints: Int)
     /// `minimumPoints` is negative or larger than the base points.
     case minimumPointsOutOfRange(Int, basePoints: Int)
-    /// `maximumHints` is not in 0...`GameSettings.mostHints`.
+    /// `maximumHints` is not in 0...`GameRules.mostHints`.
     case maximumHintsOutOfRange(Int)
 
     /// A message a host can act on.
@@ -155,16 +155,16 @@ public enum GameSettingsError: Error, Equatable, Sendable, CustomStringConvertib
         case .durationNegative(let setting, let value):
             "setting \(setting) must not be negative, not \(GameError.seconds(value))"
         case .durationTooLong(let setting, let value):
-            "setting \(setting) must be at most \(GameError.seconds(GameSettings.longestDuration)), "
+            "setting \(setting) must be at most \(GameError.seconds(GameRules.longestDuration)), "
                 + "not \(GameError.seconds(value))"
         case .basePointsOutOfRange(let points):
-            "setting basePoints must be between 1 and \(GameSettings.largestPoints), not \(points)"
+            "setting basePoints must be between 1 and \(GameRules.largestPoints), not \(points)"
         case .pointsPerHintOutOfRange(let points, let basePoints):
             "setting pointsPerHint must be between 0 and basePoints (\(basePoints)), not \(points)"
         case .minimumPointsOutOfRange(let points, let basePoints):
             "setting minimumPoints must be between 0 and basePoints (\(basePoints)), not \(points)"
         case .maximumHintsOutOfRange(let hints):
-            "setting maximumHints must be between 0 and \(GameSettings.mostHints), not \(hints)"
+            "setting maximumHints must be between 0 and \(GameRules.mostHints), not \(hints)"
         }
     }
 }

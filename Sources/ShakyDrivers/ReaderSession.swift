@@ -9,35 +9,6 @@ import Synchronization
     import Musl
 #endif
 
-/// A pipe whose read end becomes readable when a reader thread should stop waiting.
-final class WakeupPipe: Sendable {
-    /// Watched by the reader thread's `poll`.
-    let readEnd: Int32
-    private let writeEnd: Int32
-
-    init() throws(DeviceError) {
-        var fds: [Int32] = [-1, -1]
-        try checkSyscall("create a wake-up pipe", device: "pipe") { pipe(&fds) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-    }
-
-    deinit {
-        close(readEnd)
-        close(writeEnd)
-    }
-
-    /// Wakes the thread; harmless to call more than once.
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
-    }
-}
-
 /// What a wait on a device descriptor ended with.
 enum ReaderWait {
     /// The descriptor has data (or an error or hang-up to read).
@@ -175,122 +146,8 @@ final class ReaderSession: Sendable {
     }
 }
 
-/// When a reader thread wakes up: every ``restPeriod`` at rest, every ``motionPeriod`` in motion.
-///
-/// At 100 Hz that is 20 wake-ups a second at rest (5 samples each) and 40 in motion (2–3 samples each), instead
-/// of 100. A shake needs sustained motion before it completes, so by then the reader wakes every
-/// ``motionPeriod`` and the shake is passed on within 25 ms of the sample that completed it.
-struct ReadPacing {
-    /// The time between wake-ups at rest, seconds.
-    static let restPeriod = 0.05
-    /// The time between wake-ups in motion, seconds: the most a shake waits on the reader.
-    static let motionPeriod = 0.025
-    /// How long after a moving sample (sample time) the reader keeps the motion period, seconds.
-    static let motionHold = 0.5
-    /// How far the magnitude may stray from 1 g and still count as rest, m/s².
-    static let restTolerance = 2.0
-    /// CLOCK_MONOTONIC seconds of the last wake-up.
-    var lastWakeup = monotonicSeconds()
-    /// Whether the samples gathered when the stop came have been read.
-    var drained = false
-    private var lastSampleTime = -Double.infinity
-    private var movingUntil = -Double.infinity
-
-    /// Whether the latest samples were moving.
-    var isMoving: Bool { lastSampleTime < movingUntil }
-
-    /// The time to the next wake-up, seconds.
-    var period: Double { isMoving ? Self.motionPeriod : Self.restPeriod }
-
-    /// Takes note of a sample read.
-    mutating func note(_ sample: AccelSample) {
-        lastSampleTime = sample.timestamp
-        let squared = sample.x * sample.x + sample.y * sample.y + sample.z * sample.z
-        let low = AccelSample.standardGravity - Self.restTolerance
-        let high = AccelSample.standardGravity + Self.restTolerance
-        if !(squared >= low * low && squared <= high * high) { movingUntil = sample.timestamp + Self.motionHold }
-    }
-}
-
-/// Seconds on CLOCK_MONOTONIC, the clock the kernel timestamps IIO and evdev samples with when asked.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
 /// A device opened and set up for reading; ``run(_:)`` reads it on the session's thread until the session stops.
 protocol AccelerometerReading: AnyObject {
     /// Reads samples into `session` until it stops; throws when the device fails.
     func run(_ session: ReaderSession) throws
-}
-
-/// Passes a non-Sendable value to exactly one reader thread, which owns it from then on.
-final class HandOver<Value>: @unchecked Sendable {
-    private var value: Value?
-    private let lock = NSLock()
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    /// Takes the value; traps if taken twice.
-    func take() -> Value {
-        lock.withLock {
-            defer { value = nil }
-            return value!
-        }
-    }
-}
-
-/// Holds the session of a started source; the one place start and stop meet.
-final class ReaderSessionSlot: Sendable {
-    private let current = Mutex<ReaderSession?>(nil)
-
-    /// Stops the previous session (if any), then launches a new one.
-    func start(
-        name: String, keeping makeFilter: @escaping @Sendable () -> SampleFilter,
-        body: @escaping @Sendable (ReaderSession) throws -> Void
-    ) throws -> AsyncThrowingStream<AccelSample, any Error> {
-        stop()
-        let (session, stream) = try ReaderSession.launch(name: name, keeping: makeFilter, body: body)
-        let previous = current.withLock { slot in
-            defer { slot = session }
-            return slot
-        }
-        previous?.stop()
-        return stream
-    }
-
-    /// Stops the previous session, sets the device up with `open` (its errors reach the caller, on the caller's
-    /// thread), then reads it on a new thread, which owns the reading from then on.
-    func start(
-        name: String, keeping makeFilter: @escaping @Sendable () -> SampleFilter = { { _ in true } },
-        opening open: () throws -> any AccelerometerReading
-    ) throws -> AsyncThrowingStream<AccelSample, any Error> {
-        stop()
-        let handOver = HandOver(try open())
-        return try start(name: name, keeping: makeFilter) { session in try handOver.take().run(session) }
-    }
-
-    /// Stops the current session and waits until its thread has freed the device.
-    func stop() {
-        let session = current.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
-        session?.stop()
-    }
-}
-
-extension DeviceError {
-    /// Whether this errno means the device is no longer there.
-    var meansDeviceGone: Bool {
-        code == ENODEV || code == ENOENT || code == ENXIO || code == EIO || code == ESHUTDOWN
-    }
-
-    /// This error as ``AccelerometerGoneError`` when it means the device is gone; itself otherwise.
-    var classified: any Error {
-        meansDeviceGone ? AccelerometerGoneError(device: device, reason: "\(operation) failed: \(reason)") : self
-    }
 }

@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import ShakyCore
+import ShakyDrivers
+import Varlink
+import Yams
+
+/// The daemon's options as written in the configuration file or given as flags; every field is optional.
+///
+/// The file (`/etc/shaky/shakyd.conf` by default) is YAML with the same names as the flags:
+/// ```yaml
+/// socket: /run/shaky/shaky.sock
+/// state-dir: /var/lib/shaky
+/// input: auto
+/// sound-device: default
+/// log-level: info
+/// ```
+public struct DaemonOptions: Codable, Equatable, Sendable {
+    /// `--socket`: the Varlink socket path.
+    public var socket: String?
+    /// `--state-dir`: where the database lives.
+    public var stateDirectory: String?
+    /// `--input`: `auto`, `iio[:NAME]`, `evdev[:PATH]`, `trace:FILE[,speed=max][,loop]` or `none`.
+    public var input: String?
+    /// `--sound-device`: the ALSA PCM name, or `none` for silence.
+    public var soundDevice: String?
+    /// `--sounds`: a folder of cue files that replace the built-in ones, file by file.
+    public var sounds: String?
+    /// `--log-level`: trace, debug, info, notice, warning, error or critical.
+    public var logLevel: Logger.Level?
+    /// `--sensitivity`: the shake detector preset, light, medium or hard.
+    public var sensitivity: String?
+    /// `--buzzers`: `auto` reads every key or button device `shakyd list-devices` accepts; `none` reads none.
+    public var buzzers: String?
+    /// `--early-press-lockout`: seconds a team that presses before a question opens cannot buzz (0: off).
+    public var earlyPressLockout: Double?
+    /// `--grab-keyboards`: keep keyboards' presses from the console and desktop too (other buzzers always are).
+    public var grabKeyboards: Bool?
+
+    /// Creates options; `nil` means "not said here".
+    public init(
+        socket: String? = nil, stateDirectory: String? = nil, input: String? = nil, soundDevice: String? = nil,
+        sounds: String? = nil, logLevel: Logger.Level? = nil, sensitivity: String? = nil, buzzers: String? = nil,
+        earlyPressLockout: Double? = nil, grabKeyboards: Bool? = nil
+    ) {
+        self.grabKeyboards = grabKeyboards
+        self.buzzers = buzzers
+        self.earlyPressLockout = earlyPressLockout
+        self.socket = socket
+        self.stateDirectory = stateDirectory
+        self.input = input
+        self.soundDevice = soundDevice
+        self.sounds = sounds
+        self.logLevel = logLevel
+        self.sensitivity = sensitivity
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case socket
+        case stateDirectory = "state-dir"
+        case input
+        case soundDevice = "sound-device"
+        case sounds
+        case logLevel = "log-level"
+        case sensitivity
+        case buzzers
+        case earlyPressLockout = "early-press-lockout"
+        case grabKeyboards = "grab-keyboards"
+    }
+
+    /// These options with every field that `overrides` sets replaced by its value.
+    public func overridden(by overrides: DaemonOptions) -> DaemonOptions {
+        DaemonOptions(
+            socket: overrides.socket ?? socket,
+            stateDirectory: overrides.stateDirectory ?? stateDirectory,
+            input: overrides.input ?? input,
+            soundDevice: overrides.soundDevice ?? soundDevice,
+            sounds: overrides.sounds ?? sounds,
+            logLevel: overrides.logLevel ?? logLevel,
+            sensitivity: overrides.sensitivity ?? sensitivity,
+            buzzers: overrides.buzzers ?? buzzers,
+            earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
+            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards)
+    }
+}
+
+extension DaemonOptions {
+    /// Reads a configuration file.
+    ///
+    /// - Parameter required: when `false` (the default path), a missing file gives empty settings;
+    ///   when `true` (a path the user named), a missing file is an error.
+    public static func load(path: String, required: Bool) throws(ConfigurationFileError) -> DaemonOptions {
+        if !required, !FileManager.default.fileExists(atPath: path) { return DaemonOptions() }
+        let data: Data
+        do {
+            data = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd() ?? Data()
+        } catch {
+            throw ConfigurationFileError(
+                path: path, line: nil, problem: "cannot read the file: \((error as NSError).localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationFileError(path: path, line: nil, problem: "not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses configuration text; unknown keys are errors, so a typo never passes silently.
+    public static func parse(_ text: String, path: String) throws(ConfigurationFileError) -> DaemonOptions {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigurationFileError(path: path, line: error.line, problem: "not valid YAML: \(error)")
+        } catch {
+            throw ConfigurationFileError(path: path, line: nil, problem: "not valid YAML: \(error)")
+        }
+        guard let node else { return DaemonOptions() }
+        guard let mapping = node.mapping else {
+            throw ConfigurationFileError(
+                path: path, line: node.mark.map { $0.line }, problem: "expected `key: value` lines at the top level")
+        }
+        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        for key in mapping.keys {
+            guard let name = key.string, known.contains(name) else {
+                let list = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationFileError(
+                    path: path, line: key.mark.map { $0.line },
+                    problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
+            }
+        }
+        let settings: DaemonOptions
+        do {
+            settings = try YAMLDecoder().decode(DaemonOptions.self, from: node)
+        } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
+            let key = context.codingPath.first?.stringValue ?? "?"
+            let line = mapping.first { $0.key.string == key }?.key.mark.map { $0.line }
+            throw ConfigurationFileError(
+                path: path, line: line, problem: "bad value for “\(key)”: \(context.debugDescription)")
+        } catch {
+            throw ConfigurationFileError(path: path, line: nil, problem: "\(error)")
+        }
+        if let problem = settings.problem {
+            let line = mapping.first { $0.key.string == problem.key.rawValue }?.key.mark.map { $0.line }
+            throw ConfigurationFileError(path: path, line: line, problem: problem.message)
+        }
+        return settings
+    }
+
+    /// The first value that the daemon could not use, with its key and what is wrong.
+    var problem: (key: CodingKeys, message: String)? {
+        if let sensitivity, !["light", "medium", "hard"].contains(sensitivity) {
+            return (.sensitivity, "sensitivity must be light, medium or hard, not “\(sensitivity)”")
+        }
+        if let input, input != "demo", input != "none" {
+            do {
+                _ = try InputSpec(parsing: input)
+            } catch {
+                return (
+                    .input,
+                    "input “\(input)” cannot be used: \(error.problem); use auto, iio[:NAME], evdev[:PATH], "
+                        + "trace:FILE[,speed=max][,loop], demo or none"
+                )
+            }
+        }
+        for (key, value) in [
+            (CodingKeys.socket, socket), (.stateDirectory, stateDirectory), (.soundDevice, soundDevice),
+        ]
+        where value?.isEmpty == true {
+            return (key, "\(key.rawValue) must not be empty")
+        }
+        return nil
+    }
+}
+
+extension YamlError {
+    fileprivate var line: Int? {
+        switch self {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            mark.line
+        default:
+            nil
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ShakyCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// When a reader thread wakes up: every ``restPeriod`` at rest, every ``motionPeriod`` in motion.
+///
+/// At 100 Hz that is 20 wake-ups a second at rest (5 samples each) and 40 in motion (2–3 samples each), instead
+/// of 100. A shake needs sustained motion before it completes, so by then the reader wakes every
+/// ``motionPeriod`` and the shake is passed on within 25 ms of the sample that completed it.
+struct ReadPacing {
+    /// The time between wake-ups at rest, seconds.
+    static let restPeriod = 0.05
+    /// The time between wake-ups in motion, seconds: the most a shake waits on the reader.
+    static let motionPeriod = 0.025
+    /// How long after a moving sample (sample time) the reader keeps the motion period, seconds.
+    static let motionHold = 0.5
+    /// How far the magnitude may stray from 1 g and still count as rest, m/s².
+    static let restTolerance = 2.0
+    /// CLOCK_MONOTONIC seconds of the last wake-up.
+    var lastWakeup = monotonicSeconds()
+    /// Whether the samples gathered when the stop came have been read.
+    var drained = false
+    private var lastSampleTime = -Double.infinity
+    private var movingUntil = -Double.infinity
+
+    /// Whether the latest samples were moving.
+    var isMoving: Bool { lastSampleTime < movingUntil }
+
+    /// The time to the next wake-up, seconds.
+    var period: Double { isMoving ? Self.motionPeriod : Self.restPeriod }
+
+    /// Takes note of a sample read.
+    mutating func note(_ sample: AccelSample) {
+        lastSampleTime = sample.timestamp
+        let squared = sample.x * sample.x + sample.y * sample.y + sample.z * sample.z
+        let low = AccelSample.standardGravity - Self.restTolerance
+        let high = AccelSample.standardGravity + Self.restTolerance
+        if !(squared >= low * low && squared <= high * high) { movingUntil = sample.timestamp + Self.motionHold }
+    }
+}
+
+/// Seconds on CLOCK_MONOTONIC, the clock the kernel timestamps IIO and evdev samples with when asked.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
