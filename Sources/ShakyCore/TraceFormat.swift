@@ -64,7 +64,7 @@ public struct TraceFormatError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
-/// Parses one line of a trace at a time; the streaming core of ``TraceReader``.
+/// Parses one line of a trace at a time; the streaming core of the file reader (`TraceReader`, in `ShakyDrivers`).
 ///
 /// Feed it lines in order with ``parse(line:number:)``; it returns a sample for each data line. Data lines are
 /// parsed from their bytes (no string is made for them); a number the fast path does not take (more than 19
@@ -93,7 +93,9 @@ public struct TraceLineParser: Sendable {
     }
 
     /// Parses one line given as its bytes (without the line terminator).
-    mutating func parse(bytes line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceFormatError) -> AccelSample? {
+    public mutating func parse(
+        bytes line: UnsafeBufferPointer<UInt8>, number: Int
+    ) throws(TraceFormatError) -> AccelSample? {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var start = 0
@@ -306,158 +308,24 @@ extension StringProtocol {
     }
 }
 
-/// Reads a trace file sample by sample, in bounded memory, however long the file is.
-///
-/// ```swift
-/// let reader = try TraceReader(path: "shake.csv")
-/// while let sample = try reader.next() { … }
-/// ```
-///
-/// The file is read in 64 KiB chunks with `read(2)` and its lines are parsed in place; a line longer than
-/// ``maximumLineLength`` is an error rather than a reason to grow without end.
-public final class TraceReader {
-    /// The path as given.
-    public let path: String
-    /// The longest line accepted, bytes.
-    public static let maximumLineLength = 64 * 1024
-    private static let chunkSize = 64 * 1024
-    private var parser: TraceLineParser
-    private let descriptor: Int32
-    private let storage: UnsafeMutableBufferPointer<UInt8>
-    /// Unparsed bytes are `storage[start..<end]`.
-    private var start = 0
-    private var end = 0
-    private var lineNumber = 0
-    private var atEndOfFile = false
-
-    /// Opens `path` and reads up to the header, so ``metadata`` is known.
-    public init(path: String) throws(TraceFormatError) {
-        self.path = path
-        self.parser = TraceLineParser(file: path)
-        var descriptor: Int32
-        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else {
-            throw TraceFormatError(file: path, line: 0, problem: "cannot open for reading (missing or not permitted)")
-        }
-        self.descriptor = descriptor
-        storage = .allocate(capacity: Self.chunkSize + Self.maximumLineLength)
-        while !parser.sawHeader, let line = try nextLine() {
-            lineNumber += 1
-            if try parser.parse(bytes: line, number: lineNumber) != nil { break }
-        }
-        if !parser.sawHeader { try parser.finish() }
-    }
-
-    deinit {
-        close(descriptor)
-        storage.deallocate()
-    }
-
-    /// The `# key: value` lines before the header.
-    public var metadata: TraceMetadata { parser.metadata }
-
-    /// The next sample, or `nil` at the end of the file.
-    public func next() throws(TraceFormatError) -> AccelSample? {
-        while let line = try nextLine() {
-            lineNumber += 1
-            if let sample = try parser.parse(bytes: line, number: lineNumber) { return sample }
-        }
-        return nil
-    }
-
-    /// Reads every remaining sample. For small files; stream large ones with ``next()``.
-    public func readAll() throws(TraceFormatError) -> [AccelSample] {
+extension TraceFormat {
+    /// Parses a whole trace held in memory: its metadata and every sample.
+    ///
+    /// For small traces (fixtures, tests, a pasted snippet); a file of any length is streamed in bounded memory
+    /// by `TraceReader` (in `ShakyDrivers`), with the same rules and the same errors.
+    ///
+    /// - Parameter file: the name used in errors.
+    public static func parse(
+        _ text: String, file: String
+    ) throws(TraceFormatError) -> (metadata: TraceMetadata, samples: [AccelSample]) {
+        var parser = TraceLineParser(file: file)
         var samples: [AccelSample] = []
-        while let sample = try next() { samples.append(sample) }
-        return samples
-    }
-
-    /// The next line's bytes, valid until the next call; `nil` at the end of the file.
-    private func nextLine() throws(TraceFormatError) -> UnsafeBufferPointer<UInt8>? {
-        let base = storage.baseAddress!
-        var searched = start
-        while true {
-            if let newline = memchr(base + searched, Int32(UInt8(ascii: "\n")), end - searched) {
-                let lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
-                start = lineEnd + 1
-                return line
-            }
-            searched = end
-            if atEndOfFile {
-                guard start < end else { return nil }
-                let line = UnsafeBufferPointer(start: base + start, count: end - start)
-                start = end
-                return line
-            }
-            guard end - start <= Self.maximumLineLength else {
-                throw TraceFormatError(
-                    file: path, line: lineNumber + 1,
-                    problem: "a line longer than \(Self.maximumLineLength) bytes: not a trace")
-            }
-            if start > 0 {
-                memmove(base, base + start, end - start)
-                searched -= start
-                end -= start
-                start = 0
-            }
-            var count: Int
-            repeat { count = read(descriptor, base + end, storage.count - end) } while count < 0 && errno == EINTR
-            guard count >= 0 else {
-                throw TraceFormatError(
-                    file: path, line: lineNumber + 1, problem: "read failed: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { atEndOfFile = true } else { end += count }
+        var number = 0
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            if let sample = try parser.parse(line: Substring(line), number: number) { samples.append(sample) }
         }
-    }
-}
-
-/// Writes a trace: metadata comments, the header, then one line per sample.
-///
-/// Numbers are written in their shortest exact form, so reading the file back gives the same samples bit for bit.
-public final class TraceWriter {
-    private let handle: FileHandle
-    private var pending = ""
-    /// The path written to.
-    public let path: String
-
-    /// Creates (or truncates) `path` and writes the metadata and header.
-    public init(path: String, metadata: TraceMetadata = TraceMetadata()) throws {
-        self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw TraceFormatError(file: path, line: 0, problem: "cannot create the file")
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw TraceFormatError(file: path, line: 0, problem: "cannot open for writing")
-        }
-        self.handle = handle
-        for (key, value) in metadata.entries {
-            pending += "# \(key): \(value)\n"
-        }
-        pending += TraceFormat.header + "\n"
-    }
-
-    deinit {
-        try? flush()
-        try? handle.close()
-    }
-
-    /// Appends one sample.
-    public func write(_ sample: AccelSample) throws {
-        pending += "\(sample.timestamp),\(sample.x),\(sample.y),\(sample.z)\n"
-        if pending.utf8.count >= 64 * 1024 { try flush() }
-    }
-
-    /// Writes buffered lines to the file.
-    public func flush() throws {
-        guard !pending.isEmpty else { return }
-        try handle.write(contentsOf: Data(pending.utf8))
-        pending = ""
-    }
-
-    /// Flushes and closes the file.
-    public func close() throws {
-        try flush()
-        try handle.close()
+        try parser.finish()
+        return (parser.metadata, samples)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The project's executables as `swift build` left them, found next to the running test bundle.
+/// The project's executables as `swift build` left them, found next to the running test bundle, and the checkout
+/// they were built from: the one way tests find built products and the repository's files.
 public enum BuiltProduct {
     /// The executable is not built.
     public struct Missing: Error, CustomStringConvertible {

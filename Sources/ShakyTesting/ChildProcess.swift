@@ -7,7 +7,8 @@ import Synchronization
     import Musl
 #endif
 
-/// A program run by a test: its output collected as it comes, and every wait bounded by a deadline.
+/// A program run by a test: its output collected as it comes (or appended to a log file), and every wait bounded by
+/// a deadline. The one way tests run a program; ``DaemonProcess`` runs `shakyd` with it.
 ///
 /// Standard output and error are read on threads of their own, so a chatty child never blocks on a full pipe
 /// and the test's tasks never block on a read.
@@ -47,6 +48,12 @@ public final class ChildProcess: Sendable {
         }
 
         public var description: String { signaled ? "killed by signal \(status)" : "exit status \(status)" }
+
+        /// The child exited with `status`.
+        public static func exited(_ status: Int32) -> Exit { Exit(status: status, signaled: false) }
+
+        /// A signal ended the child.
+        public static func signalled(_ signal: Int32) -> Exit { Exit(status: signal, signaled: true) }
     }
 
     private struct State {
@@ -68,14 +75,23 @@ public final class ChildProcess: Sendable {
     private let shared: SharedState
     private let process: Process
 
+    /// The program could not be started; `description` says why.
+    public struct CannotStart: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
+
     /// Starts `executable` with `arguments`.
     ///
     /// - Parameters:
     ///   - environment: changes to this process's environment: a value sets the variable, `nil` removes it.
     ///   - currentDirectory: where the child starts; this process's own by default.
+    ///   - standardInput: what the child reads on standard input; nothing (`/dev/null`) by default.
+    ///   - logPath: when given, standard output and error are appended to this file instead of being collected
+    ///     (``standardOutput`` and ``standardError`` then stay empty).
     public init(
         _ executable: String, _ arguments: [String], environment: [String: String?] = [:],
-        currentDirectory: URL? = nil
+        currentDirectory: URL? = nil, standardInput: Data? = nil, appendingOutputTo logPath: String? = nil
     ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -84,24 +100,59 @@ public final class ChildProcess: Sendable {
         var merged = ProcessInfo.processInfo.environment
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        // Input comes from a file rather than a pipe: a child that exits unread cannot raise SIGPIPE in the tests.
+        var inputFile: String?
+        var input: FileHandle?
+        if let standardInput {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stdin-\(UUID().uuidString)").path
+            guard FileManager.default.createFile(atPath: path, contents: standardInput),
+                let handle = FileHandle(forReadingAtPath: path)
+            else { throw CannotStart(description: "cannot write the standard input of \(executable) to \(path)") }
+            inputFile = path
+            input = handle
+            process.standardInput = handle
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        defer { if let inputFile { try? FileManager.default.removeItem(atPath: inputFile) } }
+        var pipes: (output: Pipe, errors: Pipe)?
+        var log: FileHandle?
+        if let logPath {
+            guard let handle = FileHandle(forWritingAtPath: logPath) else {
+                throw CannotStart(description: "cannot open the log file \(logPath)")
+            }
+            handle.seekToEndOfFile()
+            process.standardOutput = handle
+            process.standardError = handle
+            log = handle
+        } else {
+            let collected = (output: Pipe(), errors: Pipe())
+            process.standardOutput = collected.output
+            process.standardError = collected.errors
+            pipes = collected
+        }
         let shared = SharedState()
+        if pipes == nil { shared.lock.withLock { $0.openPipes = 0 } }
         process.terminationHandler = { process in
             let exit = Exit(
                 status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal)
             shared.lock.withLock { $0.exit = exit }
         }
-        try process.run()
+        do {
+            try process.run()
+        } catch {
+            throw CannotStart(description: "cannot run \(executable): \(error)")
+        }
+        try? log?.close()
+        try? input?.close()
         self.process = process
         self.shared = shared
         processID = process.processIdentifier
         commandLine = ([executable] + arguments).joined(separator: " ")
-        Self.drain(output.fileHandleForReading.fileDescriptor, into: shared, errors: false)
-        Self.drain(errors.fileHandleForReading.fileDescriptor, into: shared, errors: true)
+        if let pipes {
+            Self.drain(pipes.output.fileHandleForReading.fileDescriptor, into: shared, errors: false)
+            Self.drain(pipes.errors.fileHandleForReading.fileDescriptor, into: shared, errors: true)
+        }
     }
 
     deinit {

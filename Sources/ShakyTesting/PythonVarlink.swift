@@ -23,16 +23,10 @@ public enum PythonVarlink {
     /// How long a run may take before it is killed and the test fails.
     public static let timeout: Duration = .seconds(60)
 
-    /// The checkout's root (the folder holding `Package.swift`).
-    public static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-    }
-
     /// The venv's python; throws ``Missing`` when it (or its `varlink` package) is not there.
     public static func python() throws -> String {
-        let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-        let package = repositoryRoot.appendingPathComponent(".venv/lib").path
+        let python = BuiltProduct.checkout.appendingPathComponent(".venv/bin/python").path
+        let package = BuiltProduct.checkout.appendingPathComponent(".venv/lib").path
         guard FileManager.default.isExecutableFile(atPath: python),
             let versions = try? FileManager.default.contentsOfDirectory(atPath: package),
             versions.contains(where: {

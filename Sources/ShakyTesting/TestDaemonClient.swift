@@ -8,6 +8,13 @@ import Varlink
 ///
 /// Every reply and every error reply is checked against the interface description it claims to follow; one
 /// that does not match throws ``ReplyBreaksInterface``, so any test catches a reply the IDL does not allow.
+///
+/// It is a `VarlinkCallTransport`, so the generated typed clients run over it in both modes:
+/// ```swift
+/// let state = try await ShakyAPI.GameInterface.Client(client).next()
+/// ```
+/// The untyped calls (``call(_:_:)``, ``callError(_:_:)``) are for what a typed client cannot send: wrong
+/// parameters, unknown methods, hostile input.
 public final class TestDaemonClient: Sendable {
     /// How calls reach the daemon.
     public let mode: TestDaemon.Mode
@@ -104,9 +111,12 @@ public final class TestDaemonClient: Sendable {
             method: method, problem: "expected an error reply, got \(JSONValue.object(reply).serialized)")
     }
 
+    /// The generated client of `io.shakywords.Game` over this client.
+    public var gameClient: ShakyAPI.GameInterface.Client<TestDaemonClient> { .init(self) }
+
     /// `io.shakywords.Game.Status`, decoded.
     public func status() async throws -> ShakyAPI.State {
-        try await call("io.shakywords.Game.Status", as: ShakyAPI.GameInterface.StatusReply.self).status
+        try await gameClient.status()
     }
 
     /// Calls a Game method that answers with the game's state (`Next`, `Buzz`, `Hint`…), decoded.
@@ -120,8 +130,15 @@ public final class TestDaemonClient: Sendable {
     /// Over the socket the watch has a connection of its own (a stream holds up later calls on its connection),
     /// as a real watcher would. Read the first reply (the state) before changing the game, so the watcher is
     /// known to be registered; ``WatchStream/cancel()`` hangs up.
-    public func watch() async throws -> WatchStream {
-        let method = "io.shakywords.Game.Watch"
+    public func watch() async throws -> WatchStream<VarlinkObject> {
+        let (replies, hangUp) = try await stream("io.shakywords.Game.Watch", [:])
+        return await WatchStream.reading(replies, hangUp: hangUp)
+    }
+
+    /// Calls `method` with `more`: its replies, each checked against the interface, and how to hang up.
+    private func stream(
+        _ method: String, _ parameters: VarlinkObject
+    ) async throws -> (replies: AsyncThrowingStream<VarlinkObject, any Error>, hangUp: @Sendable () -> Void) {
         let replies: AsyncThrowingStream<VarlinkObject, any Error>
         let hangUp: @Sendable () -> Void
         switch mode {
@@ -131,7 +148,8 @@ public final class TestDaemonClient: Sendable {
             let peer = peer
             let task = Task {
                 do {
-                    try await service.handle(VarlinkCall(method: method, more: true), from: peer) { reply in
+                    let call = VarlinkCall(method: method, parameters: parameters, more: true)
+                    try await service.handle(call, from: peer) { reply in
                         if let name = reply.error {
                             continuation.finish(throwing: VarlinkError.remote(name: name, parameters: reply.parameters))
                         } else {
@@ -149,7 +167,7 @@ public final class TestDaemonClient: Sendable {
             hangUp = { task.cancel() }
         case .socket:
             let watcher = try await VarlinkClient.connect(unixSocketPath: socketPath)
-            replies = watcher.callMore(method)
+            replies = watcher.callMore(method, parameters: parameters)
             hangUp = { Task { await watcher.close() } }
         }
         let checked = AsyncThrowingStream<VarlinkObject, any Error> { continuation in
@@ -164,9 +182,12 @@ public final class TestDaemonClient: Sendable {
                     continuation.finish(throwing: error)
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            continuation.onTermination = { _ in
+                task.cancel()
+                hangUp()
+            }
         }
-        return await WatchStream.reading(checked, hangUp: hangUp)
+        return (checked, hangUp)
     }
 
     /// A client of the same daemon whose calls come in-process from `peer` (to test access rules with
@@ -256,6 +277,42 @@ public final class TestDaemonClient: Sendable {
         if let path = definition.firstInvalidParameter(in: parameters, against: fields) {
             throw ReplyBreaksInterface(
                 method: method, problem: "error \(name): \"\(path)\" in \(JSONValue.object(parameters).serialized)")
+        }
+    }
+}
+
+extension TestDaemonClient: VarlinkCallTransport {
+    public typealias Failure = any Error
+
+    /// Calls `method` with `parameters` (in either mode, the reply checked against the interface) and decodes the
+    /// reply as `replyType`.
+    public func call<Parameters: Encodable & Sendable, Reply: Decodable & Sendable>(
+        _ method: String, parameters: Parameters, replyType: Reply.Type
+    ) async throws -> Reply {
+        try await call(method, parameters, as: replyType)
+    }
+
+    /// Calls `method` with `more`; the stream yields each reply (checked against the interface) decoded as
+    /// `replyType`. Stopping the iteration hangs up.
+    public func callMore<Parameters: Encodable & Sendable, Reply: Decodable & Sendable>(
+        _ method: String, parameters: Parameters, replyType: Reply.Type
+    ) async throws -> AsyncThrowingStream<Reply, any Error> {
+        guard case .object(let encoded) = try JSONValue(encoding: parameters) else {
+            throw ReplyBreaksInterface(method: method, problem: "the request does not encode as an object")
+        }
+        let (replies, _) = try await stream(method, encoded)
+        return AsyncThrowingStream<Reply, any Error> { continuation in
+            let task = Task {
+                do {
+                    for try await reply in replies {
+                        continuation.yield(try JSONValue.object(reply).decode(as: Reply.self))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }

@@ -1,11 +1,10 @@
-import ShakyProtocol
-import Varlink
-
-/// The replies of a streaming call (such as `Watch`), read one at a time, each within a deadline.
+/// The replies of a streaming call (such as `Watch`), read in the background and handed out one at a time, each
+/// within a deadline: the one way tests read an event stream, raw (``TestDaemonClient/watch()`` gives
+/// `VarlinkObject` replies) or typed (`watchInBackground()` on the generated Game client gives `ShakyAPI.Event`s).
 ///
 /// Replies are buffered as they arrive, so none is lost between two reads. A read that waits longer than its
-/// timeout throws ``WatchStream/TimedOut`` instead of hanging the test.
-public actor WatchStream {
+/// timeout throws ``TimedOut`` instead of hanging the test.
+public actor WatchStream<Element: Sendable> {
     /// No reply came within the time allowed.
     public struct TimedOut: Error, CustomStringConvertible {
         /// How long the read waited.
@@ -18,10 +17,16 @@ public actor WatchStream {
         public var description: String { "the stream ended before the reply came" }
     }
 
-    private var buffered: [VarlinkObject] = []
+    private struct Waiter {
+        var id: Int
+        var predicate: @Sendable (Element) -> Bool
+        var continuation: CheckedContinuation<Element, any Error>
+    }
+
+    private var buffered: [Element] = []
     private var ended = false
     private var endError: (any Error)?
-    private var waiter: (id: Int, continuation: CheckedContinuation<VarlinkObject, any Error>)?
+    private var waiter: Waiter?
     private var nextWaiterID = 0
     private var pump: Task<Void, Never>?
     private let hangUp: @Sendable () -> Void
@@ -32,14 +37,14 @@ public actor WatchStream {
 
     /// Starts reading `replies`; `hangUp` runs on ``cancel()`` to end the call (close its connection).
     public static func reading(
-        _ replies: AsyncThrowingStream<VarlinkObject, any Error>, hangUp: @escaping @Sendable () -> Void
+        _ replies: AsyncThrowingStream<Element, any Error>, hangUp: @escaping @Sendable () -> Void = {}
     ) async -> WatchStream {
         let stream = WatchStream(hangUp: hangUp)
         await stream.start(replies)
         return stream
     }
 
-    private func start(_ replies: AsyncThrowingStream<VarlinkObject, any Error>) {
+    private func start(_ replies: AsyncThrowingStream<Element, any Error>) {
         pump = Task { [weak self] in
             do {
                 for try await reply in replies { await self?.deliver(reply) }
@@ -50,9 +55,17 @@ public actor WatchStream {
         }
     }
 
-    /// The next reply's parameters; throws when none comes within `timeout` or the stream ends first.
-    public func next(within timeout: Duration = .seconds(10)) async throws -> VarlinkObject {
-        if !buffered.isEmpty { return buffered.removeFirst() }
+    /// The next reply not read yet that satisfies `predicate`; replies before it are passed over.
+    ///
+    /// Throws ``TimedOut`` when none comes within `timeout`, ``Ended`` (or the stream's error) when the stream
+    /// ends first.
+    public func next(
+        within timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (Element) -> Bool = { _ in true }
+    ) async throws -> Element {
+        while !buffered.isEmpty {
+            let reply = buffered.removeFirst()
+            if predicate(reply) { return reply }
+        }
         if ended { throw endError ?? Ended() }
         nextWaiterID += 1
         let id = nextWaiterID
@@ -62,7 +75,7 @@ public actor WatchStream {
         }
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
-            waiter = (id, continuation)
+            waiter = Waiter(id: id, predicate: predicate, continuation: continuation)
         }
     }
 
@@ -79,13 +92,14 @@ public actor WatchStream {
         finish(nil)
     }
 
-    private func deliver(_ reply: VarlinkObject) {
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume(returning: reply)
-        } else {
+    private func deliver(_ reply: Element) {
+        guard let waiter else {
             buffered.append(reply)
+            return
         }
+        guard waiter.predicate(reply) else { return }
+        self.waiter = nil
+        waiter.continuation.resume(returning: reply)
     }
 
     private func finish(_ error: (any Error)?) {

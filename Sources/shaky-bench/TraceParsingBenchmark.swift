@@ -1,5 +1,6 @@
 import Foundation
 import ShakyCore
+import ShakyDrivers
 
 extension Benchmark {
     /// How fast a trace file is read back.

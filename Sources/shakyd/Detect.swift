@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShakeDetection
 import ShakyCore
+import ShakyDrivers
 
 extension ShakeSensitivity: ExpressibleByArgument {}
 

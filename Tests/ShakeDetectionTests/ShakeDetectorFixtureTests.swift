@@ -6,7 +6,8 @@ import Testing
 private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
 private func readFixture(_ name: String) throws -> [AccelSample] {
-    try TraceReader(path: fixtures.appendingPathComponent(name).path).readAll()
+    let url = fixtures.appendingPathComponent(name)
+    return try TraceFormat.parse(String(contentsOf: url, encoding: .utf8), file: url.path).samples
 }
 
 @Suite("ShakeDetector on recorded walking (Oxford step counter data, CC BY 4.0)")

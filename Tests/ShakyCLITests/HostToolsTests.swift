@@ -139,7 +139,8 @@ struct HostToolsTests {
                 echo "head: ${PIPESTATUS[0]}"
                 """
             let run = try ChildProcess(
-                "/bin/bash", ["-c", script, try builtShaky()], environment: ["SHAKY_SOCKET": daemon.socketPath])
+                "/bin/bash", ["-c", script, try BuiltProduct.path("shaky")],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
             let exit = try await run.waitForExit(within: .seconds(30))
             #expect(exit.status == 0)
             #expect(run.standardOutput.contains("list: 0"), "\(run.standardOutput)\(run.standardError)")
@@ -152,7 +153,7 @@ struct HostToolsTests {
         let client = try await runBinary(["--version"])
         #expect(client.status == 0)
         #expect(client.output == "0.1.0\n")
-        let daemon = try ChildProcess(try DaemonProcess.locateExecutable().path, ["--version"])
+        let daemon = try ChildProcess(try BuiltProduct.path("shakyd"), ["--version"])
         #expect(try await daemon.waitForExit(within: .seconds(30)).status == 0)
         #expect(daemon.standardOutput == "0.1.0\n")
     }
@@ -173,7 +174,7 @@ struct HostToolsTests {
             """
         try Data("# empty\n".utf8).write(to: URL(fileURLWithPath: folder.appending("none.conf")))
         let run = try ChildProcess(
-            "/bin/bash", ["-c", script, try DaemonProcess.locateExecutable().path, folder.path, try builtShaky()])
+            "/bin/bash", ["-c", script, try BuiltProduct.path("shakyd"), folder.path, try BuiltProduct.path("shaky")])
         _ = try await run.waitForExit(within: .seconds(60))
         let log = (try? String(contentsOfFile: folder.appending("log"), encoding: .utf8)) ?? ""
         #expect(run.standardOutput.contains("Animals"), "\(run.standardOutput)\(run.standardError)\(log)")
@@ -188,7 +189,7 @@ struct HostToolsTests {
             let config = URL(fileURLWithPath: folder.appending("shakyd.conf"))
             try Data(text.utf8).write(to: config)
             let run = try ChildProcess(
-                try DaemonProcess.locateExecutable().path,
+                try BuiltProduct.path("shakyd"),
                 ["--config", config.path, "--socket", folder.appending("s.sock")])
             let exit = try await run.waitForExit(within: .seconds(30))
             #expect(exit.status == 3, "a refused configuration file exits with 3")
@@ -246,7 +247,7 @@ struct PlayTerminalTests {
             socket,
             [
                 "new-session", "-d", "-s", "play", "-x", "36", "-y", "12", "-e", "SHAKY_SOCKET=\(daemon.socketPath)",
-                try builtShaky(), "play",
+                try BuiltProduct.path("shaky"), "play",
             ])
         _ = try await pane(socket) { $0.contains("Teams: 1 Owls") }
         try await tmux(socket, ["send-keys", "-t", "play", "n", "Enter"])

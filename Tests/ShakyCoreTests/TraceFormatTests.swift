@@ -1,19 +1,12 @@
-import Foundation
 import ShakyCore
 import ShakyTesting
 import Testing
 
+/// The trace format's rules, checked on the pure parser; `TraceReaderTests` (ShakyDriversTests) checks that files
+/// are read by the same rules.
 @Suite struct TraceFormatTests {
-    private func temporaryTrace(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).csv").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     private func read(_ text: String) throws -> [AccelSample] {
-        let path = try temporaryTrace(Array(text.utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try TraceReader(path: path).readAll()
+        try TraceFormat.parse(text, file: "trace.csv").samples
     }
 
     @Test(arguments: [
@@ -31,45 +24,24 @@ import Testing
         ("t,x,y,z\n0,0,0,9.8\n1e300,0,0,9.8\n", 3, "t=1e+300 is out of range"),
         ("t,x,y,z\n1e17,0,0,9.8\n", 2, "is out of range: timestamps are seconds within ±4294967296"),
         ("t,x,y,z\n-4294967297,0,0,9.8\n", 2, "is out of range"),
-        ("t,x,y,z\n0,0,0,9.8\n1e400,0,0,9.8\n", 3, "column t is not a finite number: \"1e400\""),
         ("t,x,y,z\n0,inf,0,9.8\n", 2, "column x is not a finite number: \"inf\""),
         ("t,x,y,z\n0, 1 ,2 , 3 ,\n", 2, "more than 4 columns"),
         ("t,x,y,z\n0,1e-,2,3\n", 2, "column x is not a finite number: \"1e-\""),
+        ("t,x,y,z\n0,0,0,9.8\n1e400,0,0,9.8\n", 3, "column t is not a finite number: \"1e400\""),
     ])
     func malformedTracesNameFileLineAndProblem(text: String, line: Int, problem: String) throws {
-        let path = try temporaryTrace(Array(text.utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         #expect {
-            _ = try TraceReader(path: path).readAll()
+            _ = try read(text)
         } throws: { error in
             guard let error = error as? TraceFormatError else { return false }
-            return error.file == path && error.line == line && error.problem.contains(problem)
-                && error.description.hasPrefix(line > 0 ? "\(path):\(line): " : "\(path): ")
-        }
-    }
-
-    @Test func invalidUTF8IsRejectedWithItsLine() throws {
-        let path = try temporaryTrace(Array("t,x,y,z\n0,1,2,3\n".utf8) + [0x30, 0x2C, 0xFF, 0x2C, 0x31, 0x0A])
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: TraceFormatError(file: path, line: 3, problem: "not valid UTF-8 text")) {
-            _ = try TraceReader(path: path).readAll()
+            return error.file == "trace.csv" && error.line == line && error.problem.contains(problem)
+                && error.description.hasPrefix(line > 0 ? "trace.csv:\(line): " : "trace.csv: ")
         }
     }
 
     @Test func timestampsUpToTheLimitAreKept() throws {
         let samples = try read("t,x,y,z\n-4294967296,0,0,9.8\n4294967296,0,0,9.8\n")
         #expect(samples.map(\.timestamp) == [-TraceFormat.timestampLimit, TraceFormat.timestampLimit])
-    }
-
-    @Test func aLineLongerThanTheLimitIsRejectedWithItsLine() throws {
-        let long = String(repeating: "0", count: TraceReader.maximumLineLength + 1)
-        let path = try temporaryTrace(Array("t,x,y,z\n0,0,0,9.8\n\(long)".utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect {
-            _ = try TraceReader(path: path).readAll()
-        } throws: { error in
-            (error as? TraceFormatError).map { $0.line == 3 && $0.problem.contains("longer than") } ?? false
-        }
     }
 
     @Test func numbersParseExactlyAsTheStandardLibraryDoes() throws {
@@ -100,10 +72,6 @@ import Testing
         }
     }
 
-    @Test func aMissingFileIsAnError() {
-        #expect(throws: TraceFormatError.self) { _ = try TraceReader(path: "/nonexistent/dir/trace.csv") }
-    }
-
     @Test func metadataIsReadFromCommentsBeforeTheHeader() throws {
         let text = """
             # device: iio:device0 (mpu6050)
@@ -116,18 +84,16 @@ import Testing
 
             0.01,0.11,-0.02,9.80\r
             """
-        let path = try temporaryTrace(Array(text.utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let reader = try TraceReader(path: path)
+        let trace = try TraceFormat.parse(text, file: "trace.csv")
         #expect(
-            reader.metadata
+            trace.metadata
                 == TraceMetadata([
                     (key: "device", value: "iio:device0 (mpu6050)"), (key: "rate", value: "100"),
                     (key: "mount", value: "0, 1, 0; -1, 0, 0; 0, 0, 1"),
                 ]))
-        #expect(reader.metadata["rate"] == "100" && reader.metadata["missing"] == nil)
+        #expect(trace.metadata["rate"] == "100" && trace.metadata["missing"] == nil)
         #expect(
-            try reader.readAll() == [
+            trace.samples == [
                 AccelSample(timestamp: 0, x: 0.12, y: -0.03, z: 9.81),
                 AccelSample(timestamp: 0.01, x: 0.11, y: -0.02, z: 9.8),
             ])
@@ -136,109 +102,5 @@ import Testing
     @Test func aHeaderOnlyTraceHasNoSamples() throws {
         #expect(try read("t,x,y,z\n").isEmpty)
         #expect(try read(" t , x , y , z ").isEmpty)
-    }
-
-    @Test func recordThenReplayIsSampleExact() throws {
-        var generator = SplitMix64(seed: 0x5EED)
-        var time = -1.5
-        let samples = (0..<20_000).map { index -> AccelSample in
-            time += Double(generator.next() % 1_000_000 + 1) * 1e-9 * Double(1 + index % 7)
-            func value() -> Double {
-                let magnitude = [1e-300, 1e-9, 1, 9.80665, 1e6, 1e300][Int(generator.next() % 6)]
-                return (Double(generator.next()) / Double(UInt64.max) * 2 - 1) * magnitude
-            }
-            return AccelSample(timestamp: time, x: value(), y: value(), z: value())
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString).csv")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let metadata = TraceMetadata([(key: "device", value: "random"), (key: "rate", value: "100")])
-        let writer = try TraceWriter(path: path, metadata: metadata)
-        for sample in samples { try writer.write(sample) }
-        try writer.close()
-        let reader = try TraceReader(path: path)
-        #expect(reader.metadata == metadata)
-        let replayed = try reader.readAll()
-        #expect(replayed.count == samples.count)
-        #expect(replayed == samples, "every bit of every sample survives")
-    }
-
-    @Test func aMultiHourTraceIsStreamedInBoundedMemory() async throws {
-        let rate = 100
-        let hours = 3
-        let count = hours * 3600 * rate  // 1 080 000 samples, about 28 MB of text
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString).csv").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let handle = try #require(
-            FileHandle(forWritingAtPath: FileManager.default.createFile(atPath: path, contents: nil) ? path : ""))
-        var chunk = "# rate: 100\nt,x,y,z\n"
-        for index in 0..<count {
-            chunk += "\(index / rate).\(String(index % rate).leftPadded(to: 2)),0.125,-0.5,9.8125\n"
-            if chunk.utf8.count > 1 << 20 {
-                handle.write(Data(chunk.utf8))
-                chunk = ""
-            }
-        }
-        handle.write(Data(chunk.utf8))
-        try handle.close()
-        let fileSize = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-
-        // Tests run in parallel in this process, so its own memory says nothing: stream the file through
-        // `shakyd detect` in a child process and compare that child's peak resident memory with a tiny trace's.
-        let small = path + ".small.csv"
-        defer { try? FileManager.default.removeItem(atPath: small) }
-        try "t,x,y,z\n0,0.125,-0.5,9.8125\n".write(toFile: small, atomically: true, encoding: .utf8)
-        let baseline = try await peakResidentBytes(detecting: small)
-        let peak = try await peakResidentBytes(detecting: path)
-        #expect(fileSize > 25_000_000, "the trace must be bigger than the memory bound")
-        #expect(
-            peak - baseline < 16_000_000,
-            "streaming a \(fileSize)-byte trace took \(peak) bytes at peak, against \(baseline) for a one-line trace")
-
-        let reader = try TraceReader(path: path)
-        var read = 0
-        var last = AccelSample(timestamp: -1, x: 0, y: 0, z: 0)
-        while let sample = try reader.next() {
-            read += 1
-            last = sample
-        }
-        #expect(read == count)
-        #expect(last == AccelSample(timestamp: Double(count - 1) / Double(rate), x: 0.125, y: -0.5, z: 9.8125))
-    }
-
-    /// The peak resident memory of `shakyd detect FILE`, measured by its parent (Debian's python3).
-    private func peakResidentBytes(detecting file: String) async throws -> Int {
-        let script = """
-            import resource, subprocess, sys
-            subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
-            print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-            """
-        let child = try ChildProcess(
-            "/usr/bin/python3", ["-c", script, try BuiltProduct.path("shakyd"), "detect", file])
-        let exit = try await child.waitForExit(within: .seconds(120))
-        #expect(exit.status == 0, "\(child.standardError)")
-        return (Int(child.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) * 1024
-    }
-}
-/// A small deterministic random number generator (SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

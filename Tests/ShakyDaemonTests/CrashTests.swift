@@ -8,7 +8,7 @@ import Varlink
 
 /// `kill -9` of the real `shakyd` at many points of a game: every restart on the same state folder must give back
 /// the game as it was, paused when a countdown ran, with history intact and the database file sound.
-@Suite("kill -9 of shakyd: the restart restores the game exactly", .serialized)
+@Suite("kill -9 of shakyd: the restart restores the game exactly", .serialized, .tags(.heavy))
 struct CrashTests {
     static let teams = ["Owls", "Foxes", "Bears"]
     static let questions = [
@@ -132,13 +132,13 @@ struct CrashTests {
 
         // The indication time runs out on the daemon's clock: Owls are up.
         let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
-        _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
+        _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
         _ = try await client.resume()
-        let answering = try await watch.next(within: .seconds(10)) {
+        let answering = try? await watch.next(within: .seconds(10)) {
             $0.kind == .phaseChanged && $0.phase?.hasPrefix("answering") == true
         }
         try #require(answering != nil, "no phase change to answering within 10 s")
-        watch.cancel()
+        await watch.cancel()
         client = try await killAndRestart(daemon, client, after: "the phase change to answering")
         status = try await client.status()
         #expect(status.phase == .answering && status.teamUp == "Owls")

@@ -26,7 +26,7 @@ import Varlink
 /// - **delay**: for each tick at each watcher, `arrival + remaining` (the tick's exact time left) is the countdown's
 ///   deadline plus the delivery time, so its excess over the smallest such value of the part is how much later than
 ///   the fastest delivery the tick came (the daemon's timer lateness cancels out).
-@Suite("shakyd under load: 200 watchers, a stalled watcher and a flood of calls", .serialized)
+@Suite("shakyd under load: 200 watchers, a stalled watcher and a flood of calls", .serialized, .tags(.heavy))
 struct LoadTests {
     static let watcherCount = 200
     static let earlyWatcherCount = 10

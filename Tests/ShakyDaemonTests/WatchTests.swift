@@ -203,7 +203,7 @@ struct WatchTests {
     }
 }
 
-extension WatchStream {
+extension WatchStream where Element == VarlinkObject {
     /// The next reply, decoded as a Watch event.
     func nextEvent() async throws -> ShakyAPI.Event {
         try JSONValue.object(try await next()).decode(as: ShakyAPI.GameInterface.WatchReply.self).event

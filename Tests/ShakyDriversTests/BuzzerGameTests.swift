@@ -60,21 +60,23 @@ struct BuzzerGameTests {
             "Buttons",
             questions: [ShakyAPI.Question(text: "Which animal has a trunk?", answer: "Elephant", difficulty: .easy)])
         let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
-        _ = try #require(try await watch.next(within: .seconds(10)) { $0.kind == .state }, "Watch sent no state")
+        _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
         _ = try await client.new(
             ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
         // Open the question just after a pair of presses, which come before it and are ignored: the next pair
         // comes 6 s later, long after the trace's shake (0.2 s into the question) has given its hint.
         let buzzerEvents = try await ShakyAPI.BuzzersInterface.Client(try await daemon.connect()).watch()
-        let early = try await Self.first(of: buzzerEvents, within: .seconds(30)) { event in
-            event.kind == .pressed && event.team == "Owls"
+        let buzzerWatch = await WatchStream.reading(buzzerEvents)
+        let early = try? await buzzerWatch.next(within: .seconds(30)) {
+            $0.event.kind == .pressed && $0.event.team == "Owls"
         }
-        #expect(early?.outcome == "early", "a press before the question opens is ignored; log:\n\(daemon.log())")
+        await buzzerWatch.cancel()
+        #expect(early?.event.outcome == "early", "a press before the question opens is ignored; log:\n\(daemon.log())")
         _ = try await client.next()
 
-        let hint = try await watch.next(within: .seconds(15)) { $0.kind == .hint }
+        let hint = try? await watch.next(within: .seconds(15)) { $0.kind == .hint }
         #expect(hint?.source == "shake", "no hint from the trace's shake; the log:\n\(daemon.log())")
-        let up = try await watch.next(within: .seconds(40)) { $0.kind == .teamUp }
+        let up = try? await watch.next(within: .seconds(40)) { $0.kind == .teamUp }
         #expect(
             up?.team == "Foxes", "the arcade button went down 300 ms before the Buzz! handset; log:\n\(daemon.log())")
         let status = try await client.status()
@@ -87,32 +89,12 @@ struct BuzzerGameTests {
         #expect(final.phase == .gameOver)
         #expect(final.teams.map(\.name) == ["Owls", "Foxes"])
         #expect(final.teams.map(\.score) == [0, 8], "10 points less one hint's 2")
-        watch.cancel()
+        await watch.cancel()
         await client.transport.close()
         // umockdev-run does not pass SIGTERM on: stop shakyd itself, then umockdev-run exits with its status.
         let wrapperProcess = try #require(daemon.processID)
         for child in Self.children(of: wrapperProcess) { kill(child, SIGTERM) }
         #expect(await daemon.terminate() == .exited(0), "\(daemon.log())")
-    }
-
-    /// The first event of `events` that `matches`, or `nil` when none comes within `patience`.
-    static func first(
-        of events: AsyncThrowingStream<ShakyAPI.BuzzersInterface.WatchReply, any Error>, within patience: Duration,
-        where matches: @escaping @Sendable (ShakyAPI.BuzzerEvent) -> Bool
-    ) async throws -> ShakyAPI.BuzzerEvent? {
-        try await withThrowingTaskGroup(of: ShakyAPI.BuzzerEvent?.self) { group in
-            group.addTask {
-                for try await reply in events where matches(reply.event) { return reply.event }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: patience)
-                return nil
-            }
-            let found = try await group.next() ?? nil
-            group.cancelAll()
-            return found
-        }
     }
 
     /// The processes whose parent is `parent`, from /proc.

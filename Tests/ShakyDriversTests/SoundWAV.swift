@@ -1,4 +1,5 @@
 import Foundation
+import ShakyTesting
 
 /// A minimal WAV reader and writer for tests, independent of libsndfile, so decoded cues can be checked.
 enum SoundWAV {
@@ -84,7 +85,6 @@ enum SoundWAV {
 
     /// The built-in sound folder of the checkout.
     static var builtinFolder: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("sounds")
+        BuiltProduct.checkout.appendingPathComponent("sounds")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// writes the fixtures and names the driver files), read by `shakyd record --input auto` through the real
 /// libiio/libevdev paths: found, by the right driver, gravity on the right axis in two orientations, at the
 /// right rate, a firm shake detected once and a gentle one detected with `medium`.
-@Suite struct UmockdevDeviceMatrixTests {
+@Suite(.tags(.deviceMatrix)) struct UmockdevDeviceMatrixTests {
     /// An axis of the reported frame and its sign.
     enum Axis: String, Sendable {
         case x = "+x", y = "+y", z = "+z", minusX = "-x", minusY = "-y", minusZ = "-z"

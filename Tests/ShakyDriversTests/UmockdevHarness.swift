@@ -1,5 +1,6 @@
 import Foundation
 import ShakyCore
+import ShakyDrivers
 import ShakyTesting
 import Testing
 
@@ -16,17 +17,7 @@ enum UmockdevHarness {
 
     /// The built `shakyd` beside the test bundle; a test fails with what to do when it is missing.
     static func shakyd() throws -> String {
-        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var candidates = [testBinary.deletingLastPathComponent().appendingPathComponent("shakyd").path]
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        candidates.append(checkout.appendingPathComponent(".build/debug/shakyd").path)
-        guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw HarnessError(
-                "the shakyd executable is not built (looked at \(candidates.joined(separator: ", "))): "
-                    + "run `swift build --build-tests` before `swift test --skip-build`")
-        }
-        return found
+        try BuiltProduct.path("shakyd")
     }
 
     /// `umockdev-run`, or a failure saying how to install it.

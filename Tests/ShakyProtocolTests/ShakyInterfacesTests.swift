@@ -1,14 +1,13 @@
 import Foundation
 import ShakyProtocol
+import ShakyTesting
 import Testing
 import Varlink
 import VarlinkGenerator
 
 /// The generated interfaces match their `.varlink` files (`make test` also diffs the whole generated code).
 @Suite struct ShakyInterfacesTests {
-    static let interfacesFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/ShakyProtocol/Interfaces")
+    static let interfacesFolder = BuiltProduct.checkout.appendingPathComponent("Sources/ShakyProtocol/Interfaces")
 
     static func file(_ name: String) throws -> InterfaceFile {
         let path = interfacesFolder.appendingPathComponent("\(name).varlink").path

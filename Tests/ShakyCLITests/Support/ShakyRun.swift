@@ -1,4 +1,5 @@
 import Foundation
+import ShakyTesting
 import Synchronization
 import Testing
 
@@ -41,61 +42,25 @@ func runInProcess(_ arguments: [String]) async -> ShakyOutcome {
     return ShakyOutcome(status: status, output: console.output, error: console.error)
 }
 
-/// The built `shaky` executable, or a failure that says how to build it.
-func builtShaky() throws -> String {
-    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    let candidates = [
-        testBinary.deletingLastPathComponent().appendingPathComponent("shaky").path,
-        checkout.appendingPathComponent(".build/debug/shaky").path,
-    ]
-    guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-        throw TestSetupError(
-            "the shaky executable is not built (looked at \(candidates.joined(separator: ", "))): "
-                + "run `swift build --build-tests` (or `swift build --product shaky`) before `swift test --skip-build`")
-    }
-    return found
-}
-
 /// Runs the built `shaky ARGUMENTS` with `input` on standard input; fails after `timeout` seconds.
 ///
 /// Waits without blocking a thread, so an in-process fake daemon keeps answering meanwhile.
 func runBinary(
     _ arguments: [String], input: String = "", environment: [String: String] = [:], timeout: Double = 30
 ) async throws -> ShakyOutcome {
-    let executable = try builtShaky()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-cli-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let paths = ["stdin", "stdout", "stderr"].map { directory.appendingPathComponent($0) }
-    try Data(input.utf8).write(to: paths[0])
-    for url in paths.dropFirst() { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    var processEnvironment = ProcessInfo.processInfo.environment
-    processEnvironment["SHAKY_SOCKET"] = nil
-    processEnvironment.merge(environment) { _, new in new }
-    process.environment = processEnvironment
-    process.standardInput = try FileHandle(forReadingFrom: paths[0])
-    process.standardOutput = try FileHandle(forWritingTo: paths[1])
-    process.standardError = try FileHandle(forWritingTo: paths[2])
-    let finished = AsyncStream<Void>.makeStream()
-    process.terminationHandler = { _ in finished.continuation.finish() }
-    try process.run()
-    let timer = Task {
-        try await Task.sleep(for: .seconds(timeout))
-        process.terminate()
+    var changes: [String: String?] = ["SHAKY_SOCKET": nil]
+    for (name, value) in environment { changes[name] = value }
+    let child = try ChildProcess(
+        try BuiltProduct.path("shaky"), arguments, environment: changes, standardInput: Data(input.utf8))
+    let exit: ChildProcess.Exit
+    do {
+        exit = try await child.waitForExit(within: .milliseconds(Int64(timeout * 1000)))
+    } catch {
+        throw TestSetupError("shaky \(arguments.joined(separator: " ")) was killed after \(timeout) s\n\(error)")
     }
-    for await _ in finished.stream {}
-    timer.cancel()
-    let outcome = ShakyOutcome(
-        status: process.terminationStatus,
-        output: (try? String(contentsOf: paths[1], encoding: .utf8)) ?? "",
-        error: (try? String(contentsOf: paths[2], encoding: .utf8)) ?? "")
-    if process.terminationReason == .uncaughtSignal {
-        throw TestSetupError("shaky \(arguments.joined(separator: " ")) was killed after \(timeout) s\n\(outcome)")
+    let outcome = ShakyOutcome(status: exit.status, output: child.standardOutput, error: child.standardError)
+    if exit.signaled {
+        throw TestSetupError("shaky \(arguments.joined(separator: " ")) was \(exit)\n\(outcome)")
     }
     return outcome
 }

@@ -14,7 +14,7 @@ enum CertificationInterface {
     /// The description from the installed python package (`varlink/tests/org.varlink.certification.varlink`).
     static func description() throws -> String {
         _ = try PythonVarlink.python()
-        let lib = PythonVarlink.repositoryRoot.appendingPathComponent(".venv/lib").path
+        let lib = BuiltProduct.checkout.appendingPathComponent(".venv/lib").path
         for version in try FileManager.default.contentsOfDirectory(atPath: lib).sorted() {
             let path = "\(lib)/\(version)/site-packages/varlink/tests/\(name).varlink"
             if FileManager.default.fileExists(atPath: path) { return try String(contentsOfFile: path, encoding: .utf8) }
