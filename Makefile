@@ -8,6 +8,7 @@
 #   make bench    print benchmark figures
 #   make evaluate-detector  score the shake detector on ../shared/traces/dev (plain and cross-validated)
 #   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
+#   make bench-callgrind  instructions per sample on the reading path and for trace parsing (valgrind)
 #   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
@@ -34,7 +35,7 @@ CONFIGURATION  ?= release
 BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 
-.PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system build-release \
+.PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system bench-callgrind build-release \
         check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
 
 setup:
@@ -157,6 +158,12 @@ bench:
 # BENCH_SYSTEM_ARGS passes options, e.g. BENCH_SYSTEM_ARGS='--runs 3 --seconds 10 --only iio-buffer-100'.
 bench-system: build-release
 	/usr/bin/python3 Tests/Benchmarks/bench-system.py --shakyd $(BIN_PATH)/shakyd $(BENCH_SYSTEM_ARGS)
+
+# Instructions per sample (valgrind's callgrind, noise-free) on the reading path and for trace parsing. Counted on
+# the release build in place, whose symbols name the functions counted (the installed binary is stripped).
+# BENCH_CALLGRIND_ARGS passes options, e.g. BENCH_CALLGRIND_ARGS='--only trace --samples 100000'.
+bench-callgrind: build-release
+	/usr/bin/python3 Tests/Benchmarks/bench-callgrind.py --shakyd $(BIN_PATH)/shakyd $(BENCH_CALLGRIND_ARGS)
 
 # The installed binaries carry the Swift runtime inside (--static-swift-stdlib), so a Pi needs none installed.
 STATIC_FLAGS := --static-swift-stdlib

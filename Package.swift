@@ -11,6 +11,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
     // ncursesw's pkg-config flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses; its headers need none of them.
     .systemLibrary(name: "CNcurses"),
+    // glibc's malloc.h (mallopt): part of libc.
+    .systemLibrary(name: "CMalloc"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -46,8 +48,10 @@ let package = Package(
         .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
         // The one database.
         .target(name: "ShakyStore", dependencies: ["ShakyCore", "TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
+        // The one errno funnel: a failed system call as a typed error (Varlink and ShakyDrivers use it).
+        .target(name: "SystemCalls"),
         // Varlink, with no Shaky Words names: framing, JSON, the IDL, server, client, socket activation.
-        .target(name: "Varlink", dependencies: [nioCore, nioPosix, logging]),
+        .target(name: "Varlink", dependencies: ["SystemCalls", nioCore, nioPosix, logging]),
         // Swift code from `.varlink` interface files: wire types, one protocol per interface, typed clients.
         .target(name: "VarlinkGenerator", dependencies: ["Varlink"]),
         // Shaky Words' interfaces: the `.varlink` files, the code generated from them, the daemon's client.
@@ -55,7 +59,10 @@ let package = Package(
         // The Linux edge: the only module that imports C.
         .target(
             name: "ShakyDrivers",
-            dependencies: ["ShakyCore", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", logging]
+            dependencies: [
+                "ShakyCore", "SystemCalls", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", "CMalloc",
+                logging,
+            ]
         ),
         // Composition root.
         .target(
@@ -89,7 +96,9 @@ let package = Package(
         // Thin mains.
         .executableTarget(
             name: "shakyd",
-            dependencies: ["ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging]),
+            dependencies: [
+                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging, nioCore,
+            ]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.
         .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
@@ -99,8 +108,7 @@ let package = Package(
         .executableTarget(
             name: "shaky-bench",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyDrivers", "ShakyDaemon", "ShakyTesting", "Varlink",
-                logging,
+                "ShakyCore", "ShakeDetection", "ShakyDrivers", "ShakyDaemon", "ShakyProtocol", "Varlink", logging,
             ]
         ),
 
@@ -111,6 +119,7 @@ let package = Package(
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(
             name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator", "ShakyTesting"]),

@@ -245,6 +245,16 @@ enum TraceNumberScanner {
         }
         if index < count && line[index] == UInt8(ascii: ".") {
             index += 1
+            // Eight places at a time while the mantissa has room for them (after its leading zeros).
+            while mantissa != 0, significantDigits <= 11, count - index >= 8,
+                let value = eightDigits(UnsafeRawPointer(line.baseAddress! + index))
+            {
+                mantissa = mantissa &* 100_000_000 &+ value
+                exponent -= 8
+                significantDigits += 8
+                digits += 8
+                index += 8
+            }
             while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
                 if mantissa != 0 || digit != 0 {
                     if significantDigits < 19 {
@@ -285,10 +295,93 @@ enum TraceNumberScanner {
                 ? Double(mantissa) / exactPowersOfTen[-exponent] : Double(mantissa) * exactPowersOfTen[exponent]
             return negative ? -value : value
         }
+        if significantDigits <= 19, exponent < 0, exponent >= -19,
+            let value = correctlyRounded(mantissa, dividedByPowerOfTen: -exponent)
+        {
+            return negative ? -value : value
+        }
         guard index - start <= 64, let value = Double(String(decoding: line[start..<index], as: UTF8.self)),
             value.isFinite
         else { return nil }
         return value
+    }
+}
+
+extension TraceNumberScanner {
+    /// Powers of ten up to 10¹⁹, the largest that fits in 64 bits.
+    private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in
+        var value: UInt64 = 1
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The value of the eight ASCII digits at `bytes`, or `nil` when any of them is not a digit; read as one word
+    /// and combined pairwise (two digits, then four, then eight) rather than digit by digit.
+    static func eightDigits(_ bytes: UnsafeRawPointer) -> UInt64? {
+        let word = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+        // Each byte is 0x30...0x39 exactly when its high nibble is 3, also after adding 6.
+        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let shifted = ((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4
+        guard (word & highNibbles) | shifted == 0x3333_3333_3333_3333 else { return nil }
+        var value = word &- 0x3030_3030_3030_3030
+        value = (value &* 10) &+ (value >> 8)
+        let low = (value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
+        let high = ((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
+        return (low &+ high) >> 32
+    }
+
+    /// `mantissa / 10^power` correctly rounded (to nearest, ties to even), for `power` in 1...19: the shortest
+    /// forms `shakyd record` writes have up to 17 digits, more than Clinger's 53-bit fast path takes.
+    ///
+    /// A first guess from two floating-point operations is at most one unit in the last place off; it is then
+    /// checked, and moved to a neighbour when needed, by comparing the exact decimal with the midpoints between the
+    /// guess and its neighbours in 128-bit integers. `nil` when those products would not fit (not for any value a
+    /// trace holds).
+    static func correctlyRounded(_ mantissa: UInt64, dividedByPowerOfTen power: Int) -> Double? {
+        var guess = Double(mantissa) / exactPowersOfTen[power]
+        for _ in 0..<3 {
+            guard guess.isNormal else { return nil }
+            let significand = guess.significandBitPattern | (1 << 52)
+            let exponent = Int(guess.exponent) - 52
+            let oddSignificand = significand & 1 == 1
+            // Against the midpoint with the next value up: (2M + 1)·2^(E-1).
+            guard
+                let above = compare(
+                    mantissa, power, withMidpoint: 2 * significand + 1, timesPowerOfTwo: exponent - 1)
+            else { return nil }
+            if above > 0 || (above == 0 && oddSignificand) {
+                guess = guess.nextUp
+                continue
+            }
+            // Against the midpoint with the next value down, which is half as far below a power of two.
+            let (lower, lowerExponent) =
+                significand == 1 << 52 ? (4 * significand - 1, exponent - 2) : (2 * significand - 1, exponent - 1)
+            guard let below = compare(mantissa, power, withMidpoint: lower, timesPowerOfTwo: lowerExponent) else {
+                return nil
+            }
+            if below < 0 || (below == 0 && oddSignificand) {
+                guess = guess.nextDown
+                continue
+            }
+            return guess
+        }
+        return nil
+    }
+
+    /// The sign of `mantissa / 10^power − midpoint·2^exponent`, exactly; `nil` when a product overflows 128 bits.
+    private static func compare(
+        _ mantissa: UInt64, _ power: Int, withMidpoint midpoint: UInt64, timesPowerOfTwo exponent: Int
+    ) -> Int? {
+        var decimal = UInt128(mantissa)
+        var binary = UInt128(midpoint) * UInt128(integerPowersOfTen[power])
+        if exponent >= 0 {
+            guard binary.leadingZeroBitCount > exponent else { return nil }
+            binary <<= exponent
+        } else {
+            guard decimal.leadingZeroBitCount > -exponent else { return nil }
+            decimal <<= -exponent
+        }
+        return decimal < binary ? -1 : decimal == binary ? 0 : 1
     }
 }
 

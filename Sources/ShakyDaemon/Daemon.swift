@@ -83,7 +83,9 @@ public final class Daemon: Sendable {
         try await runtime.restore()
         let initialSensitivity = ShakeSensitivity(rawValue: preferences.sensitivity) ?? .medium
         let sensor = SensorPipeline(
-            spec: spec, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime,
+            spec: spec,
+            options: AccelerometerOptions(rate: 100, clock: clock, descriptions: configuration.accelerometers),
+            runtime: runtime,
             sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
             clock: clock)
         let settings = try PreferencesController(database: database, sound: sound) { sensitivity in

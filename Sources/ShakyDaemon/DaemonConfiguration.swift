@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ShakyCore
+import ShakyDrivers
 
 /// The daemon's options with every default filled in: what it actually runs with.
 public struct DaemonConfiguration: Equatable, Sendable {
@@ -37,6 +38,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
         return .milliseconds(Int64((earlyPressLockoutSeconds * 1000).rounded()))
     }
 
+    /// The host's descriptions of input accelerometers shakyd does not know (the file's `accelerometers:`).
+    public var accelerometers: [AccelerometerDescription] = []
+
     /// Whether buzzer devices are read; throws when the setting is neither `auto` nor `none`.
     public func readsBuzzers() throws(DaemonStartError) -> Bool {
         switch buzzers {
@@ -63,5 +67,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
         buzzers = settings.buzzers ?? "auto"
         earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
         grabKeyboards = settings.grabKeyboards ?? false
+        accelerometers = settings.accelerometers ?? []
     }
 }

@@ -36,6 +36,8 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
     public var earlyPressLockout: Double?
     /// `--grab-keyboards`: keep keyboards' presses from the console and desktop too (other buzzers always are).
     public var grabKeyboards: Bool?
+    /// `accelerometers:` (the file only): descriptions of input accelerometers shakyd does not know.
+    public var accelerometers: [AccelerometerDescription]? = nil
 
     /// Creates options; `nil` means "not said here".
     public init(
@@ -80,7 +82,9 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
             sensitivity: overrides.sensitivity ?? sensitivity,
             buzzers: overrides.buzzers ?? buzzers,
             earlyPressLockout: overrides.earlyPressLockout ?? earlyPressLockout,
-            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards)
+            grabKeyboards: overrides.grabKeyboards ?? grabKeyboards
+        )
+        .describing(overrides.accelerometers ?? accelerometers)
     }
 }
 
@@ -119,16 +123,16 @@ extension DaemonOptions {
             throw ConfigurationFileError(
                 path: path, line: node.mark.map { $0.line }, problem: "expected `key: value` lines at the top level")
         }
-        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        let known = Set(CodingKeys.allCases.map(\.rawValue) + [accelerometersKey])
         for key in mapping.keys {
             guard let name = key.string, known.contains(name) else {
-                let list = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+                let list = (CodingKeys.allCases.map(\.rawValue) + [accelerometersKey]).joined(separator: ", ")
                 throw ConfigurationFileError(
                     path: path, line: key.mark.map { $0.line },
                     problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
             }
         }
-        let settings: DaemonOptions
+        var settings: DaemonOptions
         do {
             settings = try YAMLDecoder().decode(DaemonOptions.self, from: node)
         } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
@@ -142,6 +146,9 @@ extension DaemonOptions {
         if let problem = settings.problem {
             let line = mapping.first { $0.key.string == problem.key.rawValue }?.key.mark.map { $0.line }
             throw ConfigurationFileError(path: path, line: line, problem: problem.message)
+        }
+        if let list = mapping.first(where: { $0.key.string == accelerometersKey }) {
+            settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
     }

@@ -11,9 +11,19 @@ import TriviaEngine
 /// step as each change that matters, schedules the engine's wake-ups on an injected clock, plays sound cues and
 /// tells its observer every event (``RuntimeEvent``). A change a client asked for is refused when it cannot be
 /// saved. It speaks the engine's and the store's types; the Varlink service maps them to the wire.
+///
+/// The actor runs on a serial queue of its own (``DispatchQueueExecutor``), not on the shared cooperative pool: saving the snapshot is a
+/// synchronous SQLite write, and a slow SD card then blocks only the game's inbox, never the pool that serves
+/// the sockets, the sensor and every other task.
 public actor GameRuntime {
     /// Hears every event, on the inbox, in order.
     public typealias EventObserver = @Sendable (RuntimeEvent) -> Void
+
+    /// The inbox's own serial queue: every call on the runtime, and its synchronous saves, run there.
+    private let inbox = DispatchQueueExecutor(label: "shaky.game-runtime")
+
+    /// The actor's executor: its own serial queue.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { inbox.asUnownedSerialExecutor() }
 
     private let database: AppDatabase
     private let clock: RuntimeClock

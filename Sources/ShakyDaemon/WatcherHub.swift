@@ -1,4 +1,5 @@
 import Logging
+import ShakyDrivers
 import ShakyProtocol
 import Synchronization
 import Varlink
@@ -14,7 +15,12 @@ public final class WatcherHub: Sendable {
     private struct Watchers {
         var nextID = 0
         var sinks: [Int: Sink] = [:]
+        /// The most watchers since memory was last given back.
+        var peak = 0
     }
+
+    /// At least this many watchers, most of them gone, make a burst worth giving its memory back after.
+    private static let burst = 32
 
     private let watchers = Mutex(Watchers())
     private let logger: Logger
@@ -48,14 +54,28 @@ public final class WatcherHub: Sendable {
         }
         await runtime.withCurrentState { state in
             // On the runtime's inbox: no event is published between this state and the watcher's joining.
-            if let reply = encode(state), sink(reply) { watchers.withLock { $0.sinks[id] = sink } }
+            if let reply = encode(state), sink(reply) {
+                watchers.withLock { watchers in
+                    watchers.sinks[id] = sink
+                    watchers.peak = max(watchers.peak, watchers.sinks.count)
+                }
+            }
         }
         return id
     }
 
     /// Removes a watcher (it hung up).
+    ///
+    /// When a burst of watchers is mostly gone (a quarter of its peak left), the memory it used goes back to the
+    /// kernel rather than staying resident.
     public func remove(_ id: Int) {
-        _ = watchers.withLock { $0.sinks.removeValue(forKey: id) }
+        let burstOver = watchers.withLock { watchers in
+            watchers.sinks.removeValue(forKey: id)
+            guard watchers.peak >= Self.burst, watchers.sinks.count * 4 <= watchers.peak else { return false }
+            watchers.peak = watchers.sinks.count
+            return true
+        }
+        if burstOver { MallocTuning.releaseFreeMemory() }
     }
 
     private func encode(_ event: RuntimeEvent) -> VarlinkStreamReply? {

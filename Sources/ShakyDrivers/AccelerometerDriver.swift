@@ -20,11 +20,22 @@ public struct AccelerometerOptions: Sendable {
     public var rate: Double
     /// The clock a trace replay waits on.
     public var clock: any Clock<Duration>
+    /// The host's descriptions of input accelerometers shakyd does not know (the configuration file's
+    /// `accelerometers:`).
+    public var descriptions: [AccelerometerDescription]
+    /// Whether discovery waits a few sample periods for a buffered IIO device's first scan, to tell one that never
+    /// delivers (`shakyd list-devices`); the daemon finds that out while reading instead.
+    public var probesBuffers: Bool
 
     /// Creates options; 100 Hz on the continuous clock by default.
-    public init(rate: Double = 100, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(
+        rate: Double = 100, clock: any Clock<Duration> = ContinuousClock(),
+        descriptions: [AccelerometerDescription] = [], probesBuffers: Bool = false
+    ) {
         self.rate = rate
         self.clock = clock
+        self.descriptions = descriptions
+        self.probesBuffers = probesBuffers
     }
 }
 
@@ -40,6 +51,8 @@ public struct DiscoveredDevice: Sendable, CustomStringConvertible {
     public var rejection: String?
     /// What a source for it would say about itself (rate, frame, notes), when usable and known before opening.
     public var info: SourceInfo?
+    /// For a rejected device, what a host could add to make it usable (lines of text), if anything.
+    public var suggestion: String?
     private let open: (@Sendable () throws -> any AccelerometerSource)?
 
     /// A usable device.
@@ -55,12 +68,15 @@ public struct DiscoveredDevice: Sendable, CustomStringConvertible {
         self.open = open
     }
 
-    /// A rejected device.
-    public init(driver: String, devicePath: String, deviceName: String, rejection: String) {
+    /// A rejected device, with what would make it usable when something would.
+    public init(
+        driver: String, devicePath: String, deviceName: String, rejection: String, suggestion: String? = nil
+    ) {
         self.driver = driver
         self.devicePath = devicePath
         self.deviceName = deviceName
         self.rejection = rejection
+        self.suggestion = suggestion
         self.open = nil
     }
 
@@ -160,6 +176,9 @@ extension AccelerometerDriverTable {
                 if let frame = info.frame { lines.append("    frame: \(frame)") }
                 if let matrix = info.mountMatrix { lines.append("    mount matrix: \(matrix)") }
                 if let note = info.note { lines.append("    note: \(note)") }
+            }
+            if let suggestion = device.suggestion {
+                lines += suggestion.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
             }
         }
         if let chosen = devices.first(where: \.isUsable) {

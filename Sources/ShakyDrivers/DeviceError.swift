@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -7,8 +9,9 @@
 /// A failure at the Linux edge, with the device, what was being done, and what a person can do about it.
 ///
 /// Every C call in this module reports failure through ``checkNegativeErrno(_:_:device:)`` (libiio, libevdev
-/// and ALSA return a negative errno) or ``checkSyscall(_:_:device:)`` (libc's `-1` and `errno`): this is the
-/// one place where an errno becomes a Swift error.
+/// and ALSA return a negative errno) or ``checkSyscall(_:device:_:)`` (libc's `-1` and `errno`), which wrap
+/// the `SystemCalls` module's funnel (the one place where an errno becomes a Swift error, shared with the
+/// Varlink module) and add the device.
 public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The device path or name (`/dev/iio:device0`, `hw:1,0`, a trace file…).
     public var device: String
@@ -24,11 +27,16 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
         self.code = code
     }
 
+    /// Wraps a failed system call on `device`.
+    public init(device: String, _ error: SystemCallError) {
+        self.init(device: device, operation: error.operation, code: error.code)
+    }
+
     /// The operation named when a sound device (an ALSA PCM) cannot be opened.
     public static let openSoundDevice = "open sound device"
 
     /// The C library's text for the errno.
-    public var reason: String { String(cString: strerror(code)) }
+    public var reason: String { SystemCallError.reason(for: code) }
 
     /// What the person running the daemon can do, when the errno says.
     public var advice: String? {
@@ -62,8 +70,11 @@ public func checkNegativeErrno<Result: BinaryInteger>(
     _ operation: @autoclosure () -> String,
     device: @autoclosure () -> String
 ) throws(DeviceError) -> Result {
-    guard result < 0 else { return result }
-    throw DeviceError(device: device(), operation: operation(), code: Int32(truncatingIfNeeded: 0 - Int64(result)))
+    do {
+        return try SystemCalls.checkNegativeErrno(result, operation())
+    } catch {
+        throw DeviceError(device: device(), error)
+    }
 }
 
 /// Runs a libc call that returns `-1` and sets `errno` on failure, retrying on `EINTR`.
@@ -73,11 +84,9 @@ public func checkSyscall<Result: BinaryInteger>(
     device: @autoclosure () -> String,
     _ call: () -> Result
 ) throws(DeviceError) -> Result {
-    while true {
-        let result = call()
-        if result != -1 { return result }
-        let code = errno
-        if code == EINTR { continue }
-        throw DeviceError(device: device(), operation: operation(), code: code)
+    do {
+        return try SystemCalls.checkSyscall(operation(), call)
+    } catch {
+        throw DeviceError(device: device(), error)
     }
 }

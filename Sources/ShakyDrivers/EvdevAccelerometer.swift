@@ -88,7 +88,7 @@ final class EvdevDevice {
             guard let absinfo = libevdev_get_abs_info(handle, UInt32(code)) else { continue }
             axes[code] = EvdevCapabilities.Axis(
                 minimum: absinfo.pointee.minimum, maximum: absinfo.pointee.maximum,
-                resolution: absinfo.pointee.resolution)
+                resolution: absinfo.pointee.resolution, value: absinfo.pointee.value)
         }
         func id(_ value: Int32) -> UInt16 { UInt16(truncatingIfNeeded: value) }
         return EvdevCapabilities(
@@ -117,6 +117,15 @@ public struct EvdevSetupError: Error, Sendable, Equatable, CustomStringConvertib
     public var device: String
     /// What is missing.
     public var problem: String
+    /// What a host could add to make it readable (a configuration entry, a udev rule), for `list-devices`.
+    public var suggestion: String?
+
+    /// Creates the error.
+    public init(device: String, problem: String, suggestion: String? = nil) {
+        self.device = device
+        self.problem = problem
+        self.suggestion = suggestion
+    }
 
     public var description: String { "\(device): \(problem)" }
 }

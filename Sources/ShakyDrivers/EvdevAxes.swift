@@ -1,3 +1,4 @@
+import Foundation
 import ShakyCore
 
 /// How an evdev accelerometer's raw ABS values become m/s²: which axes, the raw value at 0 g, and units per g.
@@ -61,12 +62,15 @@ public struct EvdevCapabilities: Sendable, Equatable {
         public var maximum: Int32
         /// Units per g as the kernel reports it (0: none).
         public var resolution: Int32
+        /// The axis' value when it was read.
+        public var value: Int32
 
         /// Creates an axis.
-        public init(minimum: Int32, maximum: Int32, resolution: Int32) {
+        public init(minimum: Int32, maximum: Int32, resolution: Int32, value: Int32 = 0) {
             self.minimum = minimum
             self.maximum = maximum
             self.resolution = resolution
+            self.value = value
         }
     }
 
@@ -119,51 +123,64 @@ public struct EvdevAccelerometerProfile: Sendable, Equatable {
     static let centerProperty = "SHAKY_ACCEL_CENTER"
     static let frameProperty = "SHAKY_ACCEL_FRAME"
 
-    /// Decides how to read `device`, or throws with what would make it readable.
+    /// Decides how to read `device`, or throws with what would make it readable (the error's suggestion is the
+    /// configuration entry and the udev rule that would). A matching `description` from the configuration file
+    /// wins over the udev properties, which win over the known-device table.
     public static func resolve(
-        _ device: EvdevCapabilities, udevProperties: [String: String] = [:], node: String = "the device"
+        _ device: EvdevCapabilities, udevProperties: [String: String] = [:],
+        description: AccelerometerDescription? = nil, node: String = "the device"
     ) throws(EvdevSetupError) -> EvdevAccelerometerProfile {
         let known = KnownAccelerometers.evdevEntry(name: device.name, inputID: device.inputID)
-        func refuse(_ problem: String) -> EvdevSetupError { EvdevSetupError(device: node, problem: problem) }
-        let rule = "SUBSYSTEM==\"input\", KERNEL==\"event*\", ATTRS{name}==\"\(device.name)\""
+        func refuse(_ problem: String, suggestion: String? = nil) -> EvdevSetupError {
+            EvdevSetupError(device: node, problem: problem, suggestion: suggestion)
+        }
 
         var codes: (x: UInt16, y: UInt16, z: UInt16) = known?.axes?.codes ?? (0, 1, 2)
         if let text = udevProperties[axesProperty] {
-            let parsed = text.split(whereSeparator: { $0 == " " || $0 == "," }).map {
-                EvdevAxes.code(named: String($0))
-            }
-            guard parsed.count == 3, let x = parsed[0], let y = parsed[1], let z = parsed[2] else {
+            guard let parsed = AccelerometerDescription.axes(parsing: text) else {
                 throw refuse("\(axesProperty)=\"\(text)\" must name three axes among ABS_X … ABS_RZ")
             }
-            codes = (x, y, z)
+            codes = parsed
         }
+        if let described = description?.axes { codes = described }
         let codeList = [codes.x, codes.y, codes.z]
         let missing = codeList.filter { device.axes[$0] == nil }
         guard missing.isEmpty else {
             let have = device.axes.keys.sorted().map(EvdevAxes.name(of:)).joined(separator: " ")
             throw refuse(
-                "no \(missing.map(EvdevAxes.name(of:)).joined(separator: "/")) axes (it has: \(have.isEmpty ? "none" : have)); "
-                    + "if its motion is on other axes, set \(axesProperty) in a udev rule: "
-                    + "\(rule), ENV{\(axesProperty)}=\"ABS_RX ABS_RY ABS_RZ\"")
+                "no \(missing.map(EvdevAxes.name(of:)).joined(separator: "/")) axes (it has: \(have.isEmpty ? "none" : have))",
+                suggestion: have.isEmpty
+                    ? nil : suggestion(for: device, setting: [("axes", "ABS_RX ABS_RY ABS_RZ")], measured: nil))
         }
 
-        let overrideUnits = try udevProperties[unitsProperty].map { text throws(EvdevSetupError) in
-            guard let values = triple(text), values.x > 0, values.y > 0, values.z > 0 else {
+        let udevUnits = try udevProperties[unitsProperty].map { text throws(EvdevSetupError) in
+            guard let values = AccelerometerDescription.triple(parsing: text), values.x > 0, values.y > 0, values.z > 0
+            else {
                 throw refuse("\(unitsProperty)=\"\(text)\" must be one positive number or three")
             }
             return values
         }
-        let overrideCenter = try udevProperties[centerProperty].map { text throws(EvdevSetupError) in
-            guard let values = triple(text) else {
+        let udevCenter = try udevProperties[centerProperty].map { text throws(EvdevSetupError) in
+            guard let values = AccelerometerDescription.triple(parsing: text) else {
                 throw refuse("\(centerProperty)=\"\(text)\" must be one number or three")
             }
             return values
         }
-        guard device.isAccelerometer || known != nil || overrideUnits != nil else {
+        let overrideUnits = description?.unitsPerG ?? udevUnits
+        let center = description?.center ?? udevCenter ?? known?.axes?.center ?? (0, 0, 0)
+        func unitsSuggestion() -> String {
+            suggestion(
+                for: device, setting: [("units-per-g", "N")],
+                measured: measuredMagnitude(device, codes: codeList, center: center))
+        }
+        if let unreadable = known?.unreadable, overrideUnits == nil {
+            throw refuse(unreadable)
+        }
+        guard device.isAccelerometer || known != nil || overrideUnits != nil || description != nil else {
             throw refuse(
                 "not marked as an accelerometer (no INPUT_PROP_ACCELEROMETER) and not a known device; if it is one, "
-                    + "describe it in a udev rule: \(rule), ENV{\(unitsProperty)}=\"N\" (N: its reading along "
-                    + "gravity at rest)")
+                    + "describe it (`shakyd list-devices` shows how)",
+                suggestion: unitsSuggestion())
         }
         let units: (x: Double, y: Double, z: Double)
         if let overrideUnits {
@@ -177,33 +194,58 @@ public struct EvdevAccelerometerProfile: Sendable, Equatable {
                 for (code, resolution) in zip(codeList, resolutions) where resolution <= 0 {
                     unresolved.append(EvdevAxes.name(of: code))
                 }
-                let hwdbKey = "EVDEV_ABS_0\(codes.x)"
                 throw refuse(
                     unresolved.joined(separator: "/") + " report no resolution, so the units per g are unknown; "
-                        + "add a udev rule: \(rule), ENV{\(unitsProperty)}=\"N\" (N: its reading along gravity at "
-                        + "rest), or \(hwdbKey)=::N in hwdb")
+                        + "describe it (`shakyd list-devices` shows how), or set EVDEV_ABS_0\(codes.x)=::N in hwdb",
+                    suggestion: unitsSuggestion())
             }
             units = (Double(resolutions[0]), Double(resolutions[1]), Double(resolutions[2]))
         }
-        let center = overrideCenter ?? known?.axes?.center ?? (0, 0, 0)
         let frame =
-            udevProperties[frameProperty] ?? known?.frame
+            description?.frame ?? udevProperties[frameProperty] ?? known?.frame
             ?? (udevProperties["ACCEL_MOUNT_MATRIX"] != nil
                 ? KnownAccelerometers.deviceFrame : "the device's own axes as its driver reports them")
         return EvdevAccelerometerProfile(
             axes: EvdevAxes(codes: codes, unitsPerG: units, center: center), frame: frame, known: known)
     }
 
-    /// One number for all three axes, or three.
-    private static func triple(_ text: String) -> (x: Double, y: Double, z: Double)? {
-        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "," }).map { Double($0) }
-        guard numbers.allSatisfy({ $0?.isFinite == true }) else { return nil }
-        let values = numbers.compactMap { $0 }
-        switch values.count {
-        case 1: return (values[0], values[0], values[0])
-        case 3: return (values[0], values[1], values[2])
-        default: return nil
+    /// The magnitude of the device's current reading on `codes`, in raw units, when it is not about zero.
+    static func measuredMagnitude(
+        _ device: EvdevCapabilities, codes: [UInt16], center: (x: Double, y: Double, z: Double)
+    ) -> Double? {
+        let centers = [center.x, center.y, center.z]
+        var sum = 0.0
+        for (code, center) in zip(codes, centers) {
+            guard let value = device.axes[code]?.value else { return nil }
+            let offset = Double(value) - center
+            sum += offset * offset
         }
+        let magnitude = sum.squareRoot()
+        return magnitude.isFinite && magnitude >= 1 ? magnitude : nil
+    }
+
+    /// What a host adds to describe `device`: an entry for the configuration file and the same as a udev rule,
+    /// each setting `setting` (configuration key and value; N stands for its reading along gravity at rest).
+    static func suggestion(
+        for device: EvdevCapabilities, setting: [(key: String, value: String)], measured: Double?
+    ) -> String {
+        let quotedName = "\"" + device.name.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var lines = ["to read it, add to \(DefaultPaths.systemConfigurationFile):", "  accelerometers:"]
+        lines.append("    - name: \(quotedName)")
+        for (key, value) in setting { lines.append("      \(key): \(value)") }
+        let udevKeys = ["units-per-g": unitsProperty, "axes": axesProperty, "center": centerProperty]
+        let rule =
+            "SUBSYSTEM==\"input\", KERNEL==\"event*\", ATTRS{name}==\(quotedName)"
+            + setting.compactMap { key, value in udevKeys[key].map { ", ENV{\($0)}=\"\(value)\"" } }.joined()
+        lines.append("or a udev rule: \(rule)")
+        if setting.contains(where: { $0.value == "N" }) {
+            var note = "N is its reading along gravity at rest"
+            if let measured {
+                note += "; it reads \(Int(measured.rounded())) now (that is N if it lies still)"
+            }
+            lines.append(note)
+        }
+        return lines.joined(separator: "\n")
     }
 
     public static func == (lhs: EvdevAccelerometerProfile, rhs: EvdevAccelerometerProfile) -> Bool {

@@ -3,6 +3,7 @@ import CUdev
 import Foundation
 import ShakyCore
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -155,8 +156,9 @@ final class BuzzerReadLoop {
             let polled = open
             fds += polled.map { pollfd(fd: $0.device.descriptor, events: Int16(POLLIN), revents: 0) }
             let timeout = window.deadline.map { Self.milliseconds(until: $0) } ?? -1
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0, errno != EINTR { break }
+            // poll fails only for a bad descriptor list or lack of memory; the reader stops then.
+            guard (try? checkSyscall("wait for buzzer keys") { poll(&fds, nfds_t(fds.count), timeout) }) != nil
+            else { break }
             if isStopped() || fds[0].revents != 0 { break }
             var failed: [String] = []
             for (index, entry) in polled.enumerated() where fds[index + 2].revents != 0 {

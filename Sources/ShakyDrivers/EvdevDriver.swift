@@ -3,7 +3,8 @@ import ShakyCore
 /// Finds evdev accelerometers and decides how to read each one.
 ///
 /// Candidates are the event devices udev tags `ID_INPUT_ACCELEROMETER=1`, those described by the udev property
-/// `SHAKY_ACCEL_UNITS_PER_G`, those in the known-device table (the Wii Remote, which udev tags a joystick), and
+/// `SHAKY_ACCEL_UNITS_PER_G`, those the configuration file describes (``AccelerometerDescription``), those in the
+/// known-device table (the Wii Remote, which udev tags a joystick), and
 /// any whose name says it is an accelerometer or motion sensor — or the one path asked for. Each is read as
 /// ``EvdevAccelerometerProfile`` decides, or rejected with what would make it readable.
 public struct EvdevDriver: AccelerometerDriver {
@@ -18,7 +19,8 @@ public struct EvdevDriver: AccelerometerDriver {
         switch spec {
         case .auto, .evdev(path: nil):
             let devices = (try? udev?.enumerate(subsystem: "input")) ?? []
-            candidates = devices.filter(Self.isCandidate).compactMap { device in
+            candidates = devices.filter { Self.isCandidate($0, descriptions: options.descriptions) }.compactMap {
+                device in
                 device.devicePath.map { ($0, device) }
             }
         case .evdev(path: let path?):
@@ -31,8 +33,12 @@ public struct EvdevDriver: AccelerometerDriver {
             let fallbackName = udevDevice?.name ?? "-"
             do {
                 let device = try EvdevDevice(path: path)
+                let capabilities = device.capabilities()
+                let description = options.descriptions.first {
+                    $0.matches(name: capabilities.name, inputID: capabilities.inputID, driver: udevDevice?.driver)
+                }
                 let profile = try EvdevAccelerometerProfile.resolve(
-                    device.capabilities(), udevProperties: udevDevice?.properties ?? [:], node: path)
+                    capabilities, udevProperties: udevDevice?.properties ?? [:], description: description, node: path)
                 let matrix =
                     try udevDevice?.accelMountMatrix.map { text throws(MountMatrixError) in
                         try MountMatrix(parsing: text)
@@ -44,6 +50,10 @@ public struct EvdevDriver: AccelerometerDriver {
                 return DiscoveredDevice(driver: name, devicePath: path, deviceName: device.name, info: info) {
                     EvdevAccelerometer(info: info, axes: profile.axes, mountMatrix: matrix)
                 }
+            } catch let error as EvdevSetupError {
+                return DiscoveredDevice(
+                    driver: name, devicePath: path, deviceName: fallbackName, rejection: "\(error)",
+                    suggestion: error.suggestion)
             } catch {
                 return DiscoveredDevice(
                     driver: name, devicePath: path, deviceName: fallbackName, rejection: "\(error)")
@@ -52,12 +62,15 @@ public struct EvdevDriver: AccelerometerDriver {
     }
 
     /// Whether an input device found by enumeration is worth a look: an event node udev or a rule marks as an
-    /// accelerometer, a known device, or one whose name says so.
-    static func isCandidate(_ device: UdevDevice) -> Bool {
+    /// accelerometer, one the configuration file describes, a known device, or one whose name says so.
+    static func isCandidate(_ device: UdevDevice, descriptions: [AccelerometerDescription] = []) -> Bool {
         guard device.devicePath != nil, device.sysname.hasPrefix("event") else { return false }
         if device.properties["ID_INPUT_ACCELEROMETER"] == "1" { return true }
         if device.properties[EvdevAccelerometerProfile.unitsProperty] != nil { return true }
         guard let name = device.name else { return false }
+        if descriptions.contains(where: { $0.matches(name: name, inputID: device.inputID, driver: device.driver) }) {
+            return true
+        }
         if KnownAccelerometers.evdev.contains(where: { KnownAccelerometer.name(name, matches: $0.namePattern) }) {
             return true
         }

@@ -17,6 +17,14 @@ public struct IIOBufferedDriver: AccelerometerDriver {
             do {
                 // Try the whole setup once, so a busy buffer or a missing trigger falls back to polling.
                 let trial = try IIOBufferedReading(deviceID: device.id, rate: options.rate, udev: udev)
+                if options.probesBuffers {
+                    // As long as the reading loop's watchdog would wait before it polls instead.
+                    let timeout = SampleWatchdog(period: 1 / (trial.rate ?? options.rate), startedAt: 0).timeout
+                    guard trial.delivers(within: timeout) else {
+                        let silent = BufferNeverDeliveredError(device: device.devicePath, timeout: timeout)
+                        return .failure("\(silent); shakyd reads it by polling instead")
+                    }
+                }
                 var described = info
                 described.rate = trial.rate ?? options.rate
                 described.note = IIODiscovery.rateNote(achieved: trial.rate, wanted: options.rate)
@@ -27,6 +35,9 @@ public struct IIOBufferedDriver: AccelerometerDriver {
                     ) {
                         IIOAccelerometer(mode: .buffered, info: finalInfo, deviceID: id, rate: rate, udev: udev)
                     })
+            } catch let error as DeviceError where error.code == EBUSY {
+                return .failure(
+                    "buffer unusable: \(error) (when shakyd serve is reading it, `shaky sensor` shows how)")
             } catch {
                 return .failure("buffer unusable: \(error)")
             }

@@ -108,6 +108,23 @@ final class IIOBufferedReading: AccelerometerReading {
         timestamp = try timestampChannel.map { try layout($0) }
     }
 
+    /// Waits up to `timeout` seconds for the enabled buffer's first scan; whether one came (`shakyd list-devices`
+    /// tells a buffer that never delivers, as on a board whose interrupt line is not wired, from one that does).
+    func delivers(within timeout: Double) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        var descriptor = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let left = deadline - monotonicSeconds()
+            guard left > 0 else { return false }
+            let ready = poll(&descriptor, 1, Int32(min((left * 1000).rounded(.up), 60_000)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let count = iio_buffer_refill(buffer.pointer)
+            if count == -Int(EAGAIN) { continue }
+            return count >= iio_buffer_step(buffer.pointer)
+        }
+    }
+
     /// Reads scans until stopped, a batch per wake-up; each scan becomes one sample.
     func run(_ session: ReaderSession) throws {
         let step = iio_buffer_step(buffer.pointer)

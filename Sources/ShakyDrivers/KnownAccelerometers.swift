@@ -21,6 +21,9 @@ public struct KnownAccelerometer: Sendable, Equatable {
     public var axes: EvdevAxes?
     /// Which way the axes point, in words; every reading is reported in this frame.
     public var frame: String
+    /// Why the kernel's driver delivers nothing a shake can be read from, when it does not (a device description
+    /// in the configuration file or a udev property still makes it readable, for a kernel that fixed it).
+    public var unreadable: String?
 
     /// An input device's bus type, vendor and product.
     public struct InputID: Sendable, Equatable, Hashable {
@@ -42,8 +45,9 @@ public struct KnownAccelerometer: Sendable, Equatable {
     /// Creates an entry.
     public init(
         model: String, kernelDriver: String, namePattern: String, inputID: InputID? = nil, axes: EvdevAxes? = nil,
-        frame: String
+        frame: String, unreadable: String? = nil
     ) {
+        self.unreadable = unreadable
         self.model = model
         self.kernelDriver = kernelDriver
         self.namePattern = namePattern
@@ -84,12 +88,16 @@ public enum KnownAccelerometers {
 
     /// Input (evdev) accelerometers.
     public static let evdev: [KnownAccelerometer] = [
-        // drivers/hid/hid-wiimote-modules.c (wiimod_accel): ABS_RX/RY/RZ = raw − 0x200 in ±500, no resolution,
-        // no INPUT_PROP_ACCELEROMETER; the ADXL330 gives about 100 counts per g.
+        // drivers/hid/hid-wiimote-modules.c (wiimod_accel_in_accel, wiimod_accel_probe): ABS_RX/RY/RZ are the
+        // ADXL330's 10-bit readings minus 0x200, range ±500, no resolution, no INPUT_PROP_ACCELEROMETER, and no
+        // calibration applied (the driver never reads the remote's calibration block). 1 g is 104 counts: the
+        // factory calibration typically holds 0x80 at 0 g and 0x9A at 1 g in the upper 8 bits, (0x9A − 0x80) × 4 =
+        // 104 (the ADXL330's ratiometric 10 % of its supply per g gives 102); a remote may be a few % off. Lying
+        // on a table, buttons up, it reads +1 g on z (WiiBrew's Wii Remote accelerometer page).
         KnownAccelerometer(
             model: "Nintendo Wii Remote", kernelDriver: "hid-wiimote",
             namePattern: "Nintendo Wii Remote Accelerometer",
-            axes: EvdevAxes(codes: (0x03, 0x04, 0x05), unitsPerG: (100, 100, 100)),
+            axes: EvdevAxes(codes: (0x03, 0x04, 0x05), unitsPerG: (104, 104, 104)),
             frame: "Wii Remote: x toward its left side, y toward the pointer end, z out of the buttons (lying "
                 + "buttons-up: +z)"),
         // drivers/misc/lis3lv02d/lis3lv02d.c: joystick axes in milli-g, no resolution or property (udev's hwdb
@@ -99,13 +107,15 @@ public enum KnownAccelerometers {
             namePattern: "ST LIS3LV02DL Accelerometer",
             axes: EvdevAxes(codes: (0x00, 0x01, 0x02), unitsPerG: (1000, 1000, 1000)),
             frame: "laptop base as the driver maps it (lying open on a table: +z)"),
-        // drivers/hid/hid-udraw-ps3.c: INPUT_PROP_ACCELEROMETER but no resolution; ±1 g is 490…534 (x, y) and
-        // 492…536 (z).
+        // drivers/hid/hid-udraw-ps3.c (clamp_accel, udraw_setup_accel): ABS_X/Y/Z declared ±512 ("1G accel is
+        // reported as ~256"), but each raw reading is clamped to 490…534 (z 492…536) and then divided by
+        // (534 − 490) × 0xFF in integers, so every value the node reports is 0 and it never sends an event.
         KnownAccelerometer(
             model: "THQ uDraw tablet (PS3)", kernelDriver: "hid-udraw-ps3",
             namePattern: "THQ uDraw Game Tablet for PS3 Accelerometer",
-            axes: EvdevAxes(codes: (0x00, 0x01, 0x02), unitsPerG: (22, 22, 22), center: (512, 512, 514)),
-            frame: "tablet: lying flat, drawing side up: +z"),
+            frame: "tablet: lying flat, drawing side up: +z",
+            unreadable: "its kernel driver (hid-udraw-ps3) scales every accelerometer reading to 0 (clamp_accel "
+                + "divides by (max − min) × 255), so this node never reports motion; it cannot detect a shake"),
         // drivers/input/misc/adxl34x.c: ABS_X/Y/Z in full-resolution counts (4 mg each), no resolution or property.
         KnownAccelerometer(
             model: "Analog Devices ADXL345 (input driver)", kernelDriver: "adxl34x",
@@ -129,11 +139,14 @@ public enum KnownAccelerometers {
             model: "Sony DualShock 3 / Sixaxis", kernelDriver: "hid-sony",
             namePattern: "Sony PLAYSTATION(R)3 Controller Motion Sensors",
             frame: "controller: x right, y out of the face, z toward the player (lying flat: +y)"),
-        // drivers/hid/hid-nintendo.c: "<controller> (IMU)", 4096 per g, three samples per report spaced by
-        // MSC_TIMESTAMP.
+        // drivers/hid/hid-nintendo.c: "<controller> (IMU)", JC_IMU_ACCEL_RES_PER_G = 4096 per g (±8 g over 16
+        // bits) as the axes' resolution; three samples per report, told apart by MSC_TIMESTAMP. joycon_parse_imu_report
+        // turns the right Joy-Con's y and z around so every controller reports x toward the triggers, y to the left,
+        // z out of the buttons and sticks.
         KnownAccelerometer(
             model: "Nintendo Switch controller", kernelDriver: "hid-nintendo", namePattern: "Nintendo Switch *(IMU)",
-            frame: "controller: its own axes as hid-nintendo reports them (lying flat, buttons up: +z)"),
+            frame: "controller: x toward the triggers, y to its left, z out of the buttons and sticks (lying flat, "
+                + "buttons up: +z)"),
     ]
 
     /// IIO accelerometers: the kernel gives axes and scale; the table gives the frame.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -50,15 +51,29 @@ public struct LEDs: Sendable {
     }
 
     private func write(_ value: String, to path: String) -> DeviceError? {
-        let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard descriptor >= 0 else { return DeviceError(device: path, operation: "open the LED", code: errno) }
-        defer { close(descriptor) }
-        let bytes = Array((value + "\n").utf8)
-        let written = bytes.withUnsafeBufferPointer { systemWrite(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else {
-            return DeviceError(device: path, operation: "write the LED", code: written < 0 ? errno : EIO)
+        let descriptor: Int32
+        do {
+            descriptor = try checkSyscall("open the LED", device: path) { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }
+        } catch {
+            return error
         }
-        return nil
+        let bytes = Array((value + "\n").utf8)
+        var failure: DeviceError?
+        do {
+            let written = try checkSyscall("write the LED", device: path) {
+                bytes.withUnsafeBufferPointer { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            }
+            if written != bytes.count { failure = DeviceError(device: path, operation: "write the LED", code: EIO) }
+        } catch {
+            failure = error
+        }
+        do {
+            // A sysfs attribute reports a refused value on close as well as on write.
+            try closeDescriptor(descriptor)
+        } catch {
+            failure = failure ?? DeviceError(device: path, error)
+        }
+        return failure
     }
 }
 

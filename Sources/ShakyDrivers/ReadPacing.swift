@@ -8,12 +8,14 @@ import ShakyCore
 
 /// When a reader thread wakes up: every ``restPeriod`` at rest, every ``motionPeriod`` in motion.
 ///
-/// At 100 Hz that is 20 wake-ups a second at rest (5 samples each) and 40 in motion (2–3 samples each), instead
-/// of 100. A shake needs sustained motion before it completes, so by then the reader wakes every
-/// ``motionPeriod`` and the shake is passed on within 25 ms of the sample that completed it.
+/// At 100 Hz that is about 13 wake-ups a second at rest (7–8 samples each) and 40 in motion (2–3 samples each),
+/// instead of 100. A shake needs sustained motion before it completes (at least 0.1 s above the threshold with
+/// the lightest preset), longer than ``restPeriod``: the wake-up that first sees the motion comes before the
+/// shake can complete, so by then the reader wakes every ``motionPeriod`` and the shake is passed on within 25 ms
+/// of the sample that completed it.
 struct ReadPacing {
-    /// The time between wake-ups at rest, seconds.
-    static let restPeriod = 0.05
+    /// The time between wake-ups at rest, seconds: shorter than the shortest shake a preset detects.
+    static let restPeriod = 0.075
     /// The time between wake-ups in motion, seconds: the most a shake waits on the reader.
     static let motionPeriod = 0.025
     /// How long after a moving sample (sample time) the reader keeps the motion period, seconds.

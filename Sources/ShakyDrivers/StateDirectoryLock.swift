@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -24,26 +25,28 @@ public final class StateDirectoryLock: Sendable {
     /// Throws ``StateDirectoryLockError`` when another process holds it (naming that process when it can),
     /// or with the errno when the file cannot be opened.
     public init(directory: String) throws(StateDirectoryLockError) {
-        path = directory + "/" + Self.fileName
+        let path = directory + "/" + Self.fileName
+        self.path = path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw StateDirectoryLockError(
                 directory: directory, problem: "cannot create it: \(error.localizedDescription)")
         }
-        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard opened >= 0 else {
-            throw StateDirectoryLockError(
-                directory: directory, problem: "cannot open \(path): \(String(cString: strerror(errno)))")
+        let opened: Int32
+        do {
+            opened = try checkSyscall("open") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+        } catch {
+            throw StateDirectoryLockError(directory: directory, problem: "cannot open \(path): \(error.reason)")
         }
-        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        do {
+            try checkSyscall("flock") { flock(opened, LOCK_EX | LOCK_NB) }
+        } catch {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(
                 in: .whitespacesAndNewlines)
-            close(opened)
-            guard code == EWOULDBLOCK else {
-                throw StateDirectoryLockError(
-                    directory: directory, problem: "cannot lock \(path): \(String(cString: strerror(code)))")
+            Self.close(opened)
+            guard error.code == EWOULDBLOCK else {
+                throw StateDirectoryLockError(directory: directory, problem: "cannot lock \(path): \(error.reason)")
             }
             let who = holder.flatMap { Int32($0) }.map { "shakyd (pid \($0))" } ?? "another shakyd"
             throw StateDirectoryLockError(
@@ -51,15 +54,27 @@ public final class StateDirectoryLock: Sendable {
                 problem: "\(who) is already using it; stop that daemon, or give this one another --state-dir")
         }
         // Say who holds the lock, for the message a second daemon prints.
+        // A lock without the note still locks: the note only names the holder for the refusal message.
         let pid = Array("\(getpid())\n".utf8)
-        if ftruncate(opened, 0) == 0 { _ = pid.withUnsafeBytes { write(opened, $0.baseAddress, $0.count) } }
+        if (try? checkSyscall("ftruncate", { ftruncate(opened, 0) })) != nil {
+            _ = try? checkSyscall("write") { pid.withUnsafeBytes { write(opened, $0.baseAddress, $0.count) } }
+        }
         descriptor = Atomic(opened)
     }
 
     /// Releases the lock; later calls do nothing.
     public func release() {
         let held = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
-        if held >= 0 { close(held) }
+        if held >= 0 { Self.close(held) }
+    }
+
+    /// Closes the lock file; failing to is a bug (closed twice), reported in debug builds.
+    private static func close(_ descriptor: Int32) {
+        do {
+            try closeDescriptor(descriptor)
+        } catch {
+            assertionFailure("\(error)")
+        }
     }
 
     deinit { release() }

@@ -17,12 +17,17 @@ public struct UdevDevice: Sendable, Hashable {
     public var properties: [String: String]
     /// The udev action for a hotplug event (`add`, `remove`, `change`), `nil` from enumeration.
     public var action: String?
+    /// The kernel driver bound to the device or its nearest ancestor that has one (`wiimote`, `playstation`).
+    public var driver: String?
+    /// The parent's `PRODUCT` property (an event node's input device has it).
+    var parentProduct: String?
 
     /// Creates a description (for tests and injected events).
     public init(
         sysfsPath: String, sysname: String, subsystem: String, devicePath: String? = nil, name: String? = nil,
-        properties: [String: String] = [:], action: String? = nil
+        properties: [String: String] = [:], action: String? = nil, driver: String? = nil
     ) {
+        self.driver = driver
         self.sysfsPath = sysfsPath
         self.sysname = sysname
         self.subsystem = subsystem
@@ -34,6 +39,15 @@ public struct UdevDevice: Sendable, Hashable {
 
     /// The udev `ACCEL_MOUNT_MATRIX` property (systemd hwdb), if set.
     public var accelMountMatrix: String? { properties["ACCEL_MOUNT_MATRIX"] }
+
+    /// An input device's bus, vendor and product from udev's `PRODUCT` (`bus/vendor/product/version`, hexadecimal)
+    /// of the device or, for an event node, of its input device.
+    var inputID: KnownAccelerometer.InputID? {
+        guard let product = properties["PRODUCT"] ?? parentProduct else { return nil }
+        let parts = product.split(separator: "/").map { UInt16($0, radix: 16) }
+        guard parts.count >= 3, let bus = parts[0], let vendor = parts[1], let productID = parts[2] else { return nil }
+        return KnownAccelerometer.InputID(bus: bus, vendor: vendor, product: productID)
+    }
 }
 
 /// The one owner of a `struct udev *` context.
@@ -101,8 +115,16 @@ extension UdevDevice {
             entry = udev_list_entry_get_next(current)
         }
         var name = text(udev_device_get_sysattr_value(handle, "name"))
-        if name == nil, let parent = udev_device_get_parent(handle) {
-            name = text(udev_device_get_sysattr_value(parent, "name"))
+        var parentProduct: String?
+        if let parent = udev_device_get_parent(handle) {
+            if name == nil { name = text(udev_device_get_sysattr_value(parent, "name")) }
+            parentProduct = text(udev_device_get_property_value(parent, "PRODUCT"))
+        }
+        var driver: String?
+        var ancestor: OpaquePointer? = handle
+        while driver == nil, let current = ancestor {
+            driver = text(udev_device_get_driver(current))
+            ancestor = udev_device_get_parent(current)
         }
         self.init(
             sysfsPath: text(udev_device_get_syspath(handle)) ?? "",
@@ -111,6 +133,7 @@ extension UdevDevice {
             devicePath: text(udev_device_get_devnode(handle)),
             name: name?.trimmingWhitespace(),
             properties: properties,
-            action: text(udev_device_get_action(handle)))
+            action: text(udev_device_get_action(handle)), driver: driver)
+        self.parentProduct = parentProduct
     }
 }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -13,22 +15,37 @@ final class WakeupPipe: Sendable {
     init() throws(DeviceError) {
         var fds: [Int32] = [-1, -1]
         try checkSyscall("create a wake-up pipe", device: "pipe") { pipe(&fds) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
         readEnd = fds[0]
         writeEnd = fds[1]
+        for descriptor in fds {
+            try checkSyscall("set up a wake-up pipe", device: "pipe") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            let flags = try checkSyscall("set up a wake-up pipe", device: "pipe") { fcntl(descriptor, F_GETFL) }
+            try checkSyscall("set up a wake-up pipe", device: "pipe") {
+                fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+            }
+        }
     }
 
     deinit {
-        close(readEnd)
-        close(writeEnd)
+        for descriptor in [readEnd, writeEnd] {
+            do {
+                try closeDescriptor(descriptor)
+            } catch {
+                assertionFailure("the wake-up pipe's \(error)")
+            }
+        }
     }
 
-    /// Wakes the thread; harmless to call more than once.
+    /// Wakes the thread; harmless to call more than once (a full pipe is already a wake-up).
     func signal() {
         var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
+        do {
+            try checkSyscall("signal a wake-up pipe") { write(writeEnd, &byte, 1) }
+        } catch let error where error.code == EAGAIN {
+            return
+        } catch {
+            // Only a closed descriptor (a bug: this object owns both ends while it lives) can fail here.
+            assertionFailure("\(error)")
+        }
     }
 }

@@ -60,6 +60,8 @@ public final class AppDatabase: Sendable {
         configuration.label = "ShakyStore"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        // One reader beside the writer: the daemon's reads are short, and each connection keeps a page cache.
+        configuration.maximumReaderCount = 1
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

@@ -129,14 +129,20 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-    /// Converts any `Encodable` value to a JSON value (through `JSONEncoder`).
+    /// Converts any `Encodable` value to a JSON value: a ``JSONWritable`` value through its own writer, anything
+    /// else through `JSONEncoder`.
     public init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONValue(parsing: Array(data))
+        if let writable = value as? any JSONWritable {
+            var writer = JSONWriter()
+            writable.writeJSON(to: &writer)
+            self = try JSONValue(parsing: writer.bytes)
+        } else {
+            self = try JSONValue(parsing: Array(try JSONEncoder().encode(value)))
+        }
     }
 
-    /// Decodes this value as `type` (through `JSONDecoder`).
+    /// Decodes this value as `type`, straight from the tree (``JSONValueDecoder``).
     public func decode<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
-        try JSONDecoder().decode(type, from: Data(serializedBytes()))
+        try JSONValueDecoder().decode(type, from: self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -37,46 +38,73 @@ enum UnixSocketFile {
             }
         }
         var status = stat()
-        guard lstat(path, &status) == 0 else {
-            if errno == ENOENT { return }
-            throw VarlinkSocketPathError(path: path, reason: String(cString: strerror(errno)))
+        do {
+            try checkSyscall("lstat") { lstat(path, &status) }
+        } catch let error where error.code == ENOENT {
+            return
+        } catch {
+            throw VarlinkSocketPathError(path: path, reason: error.reason)
         }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
             throw VarlinkSocketPathError(path: path, reason: "a file that is not a socket is in the way; remove it")
         }
         switch probe(path: path) {
-        case 0:
+        case nil:
             throw VarlinkSocketPathError(path: path, reason: "another server is listening there")
-        case ECONNREFUSED, ENOENT:
-            guard unlink(path) == 0 || errno == ENOENT else {
-                throw VarlinkSocketPathError(
-                    path: path, reason: "cannot remove the stale socket: \(String(cString: strerror(errno)))")
+        case let failure? where failure.code == ECONNREFUSED || failure.code == ENOENT:
+            do {
+                try checkSyscall("unlink") { unlink(path) }
+            } catch let error where error.code == ENOENT {
+                return
+            } catch {
+                throw VarlinkSocketPathError(path: path, reason: "cannot remove the stale socket: \(error.reason)")
             }
-        case let code:
+        case let failure?:
             throw VarlinkSocketPathError(
-                path: path, reason: "cannot tell whether the socket is in use: \(String(cString: strerror(code)))")
+                path: path, reason: "cannot tell whether the socket is in use: \(failure.reason)")
         }
     }
 
-    /// Tries to connect to the socket at `path`: 0 when something answers, else the errno.
-    static func probe(path: String) -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return errno }
-        defer { close(descriptor) }
+    /// Tries to connect to the socket at `path`: `nil` when something answers, else why not.
+    static func probe(path: String) -> SystemCallError? {
+        let descriptor: Int32
+        do {
+            descriptor = try checkSyscall("socket") {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+        } catch {
+            return error
+        }
+        defer { closeProbe(descriptor) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { return ENAMETOOLONG }
+        guard path.utf8.count < capacity else { return SystemCallError("connect", code: ENAMETOOLONG) }
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
             bytes.copyBytes(from: path.utf8)
             bytes[path.utf8.count] = 0
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        do {
+            try checkSyscall("connect") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
             }
+            return nil
+        } catch {
+            return error
         }
-        return result == 0 ? 0 : errno
+    }
+
+    /// Closes a descriptor opened here; failing to is a bug (it was closed twice), reported in debug builds.
+    private static func closeProbe(_ descriptor: Int32) {
+        do {
+            try closeDescriptor(descriptor)
+        } catch {
+            assertionFailure("\(error)")
+        }
     }
 
     /// Linux's `O_PATH` and `AT_EMPTY_PATH`, which Swift's Glibc module does not export.
@@ -89,25 +117,30 @@ enum UnixSocketFile {
     /// to, and must be a socket owned by this user; mode and group are then set through that descriptor, so a
     /// file swapped in after `bind` is refused rather than made group-writable.
     static func restrict(path: String, group: String?, logger: Logger) throws {
-        let descriptor = open(path, openPathOnly | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw VarlinkSocketPathError(
-                path: path, reason: "cannot open the bound socket: \(String(cString: strerror(errno)))")
+        let descriptor: Int32
+        do {
+            descriptor = try checkSyscall("open") { open(path, openPathOnly | O_NOFOLLOW | O_CLOEXEC) }
+        } catch {
+            throw VarlinkSocketPathError(path: path, reason: "cannot open the bound socket: \(error.reason)")
         }
-        defer { close(descriptor) }
+        defer { closeProbe(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == geteuid() else {
+        guard (try? checkSyscall("fstat", { fstat(descriptor, &status) })) != nil, status.st_mode & S_IFMT == S_IFSOCK,
+            status.st_uid == geteuid()
+        else {
             throw VarlinkSocketPathError(path: path, reason: "the bound socket was replaced by another file")
         }
         // fchmod refuses O_PATH descriptors; the descriptor's /proc link names exactly the inode checked above.
-        guard chmod("/proc/self/fd/\(descriptor)", 0o660) == 0 else {
-            throw VarlinkSocketPathError(path: path, reason: "chmod 0660 failed: \(String(cString: strerror(errno)))")
+        do {
+            try checkSyscall("chmod") { chmod("/proc/self/fd/\(descriptor)", 0o660) }
+        } catch {
+            throw VarlinkSocketPathError(path: path, reason: "chmod 0660 failed: \(error.reason)")
         }
         guard let group, let groupID = UserDatabase.groupID(named: group) else { return }
-        if fchownat(descriptor, "", uid_t.max, groupID, atEmptyPath) != 0 {
-            logger.warning(
-                "cannot give \(path) to group \(group): \(String(cString: strerror(errno))); only its owner can connect"
-            )
+        do {
+            try checkSyscall("fchownat") { fchownat(descriptor, "", uid_t.max, groupID, atEmptyPath) }
+        } catch {
+            logger.warning("cannot give \(path) to group \(group): \(error.reason); only its owner can connect")
         }
     }
 }

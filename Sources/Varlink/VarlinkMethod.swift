@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -28,10 +29,11 @@ public struct VarlinkPeerCredentials: Sendable, Equatable, Hashable, CustomStrin
 
     /// The credentials of this process, for in-process calls.
     public static var currentProcess: Self {
-        let count = getgroups(0, nil)
-        var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
-        let filled = getgroups(count, &groups)
-        return Self(uid: geteuid(), gid: getegid(), pid: getpid(), groups: Array(groups.prefix(Int(max(filled, 0)))))
+        // Without the list (which getgroups cannot fail to give this process), the primary group still counts.
+        let count = (try? checkSyscall("getgroups") { getgroups(0, nil) }) ?? 0
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        let filled = (try? checkSyscall("getgroups") { getgroups(count, &groups) }) ?? 0
+        return Self(uid: geteuid(), gid: getegid(), pid: getpid(), groups: Array(groups.prefix(Int(filled))))
     }
 
     /// The supplementary groups of process `pid` from the `Groups:` line of `/proc/PID/status`, or none
@@ -72,13 +74,14 @@ public struct VarlinkRequest: Sendable {
 
     /// The call's parameters decoded as `type`.
     ///
-    /// Throws `InvalidParameter` when decoding fails, which can happen only when the Swift type is
-    /// stricter than the interface description (say, a range check in `init(from:)`).
+    /// The parameters are decoded straight from the parsed call (``JSONValueDecoder``). Throws
+    /// `InvalidParameter` when decoding fails, which can happen only when the Swift type is stricter than the
+    /// interface description (say, a range check in `init(from:)`).
     public func decodeParameters<Parameters: Decodable>(
         as type: Parameters.Type = Parameters.self
     ) throws(VarlinkReplyError) -> Parameters {
         do {
-            return try JSONValue.object(parameters).decode(as: type)
+            return try JSONValueDecoder().decode(type, from: .object(parameters))
         } catch let DecodingError.keyNotFound(key, context) {
             throw .invalidParameter((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
@@ -91,22 +94,72 @@ public struct VarlinkRequest: Sendable {
     }
 }
 
-/// One reply in a stream: its parameters, and whether more replies follow.
+/// The parameters of a reply as JSON text (always an object), encoded once and then sent as they are, to one
+/// caller or to many.
+public struct VarlinkEncodedParameters: Sendable, Equatable, Hashable {
+    /// The object's compact JSON text, UTF-8.
+    public let bytes: [UInt8]
+
+    /// The text of `object`, keys in ascending order.
+    public init(_ object: VarlinkObject) {
+        var writer = JSONWriter()
+        object.writeJSON(to: &writer)
+        self.init(bytes: writer.bytes)
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Encodes `parameters` once: a ``JSONWritable`` value (every generated wire type) straight to bytes, any
+    /// other `Encodable` value through `JSONEncoder`. Throws when the value does not encode as a JSON object.
+    public init(encoding parameters: some Encodable) throws {
+        guard let writable = parameters as? any JSONWritable else {
+            self.init(try VarlinkMethodResult.object(encoding: parameters))
+            return
+        }
+        var writer = JSONWriter()
+        writable.writeJSON(to: &writer)
+        guard writer.bytes.first == UInt8(ascii: "{") else {
+            throw VarlinkProtocolViolation("reply parameters must encode as a JSON object")
+        }
+        self.init(bytes: writer.bytes)
+    }
+
+    /// The parameters parsed back into a tree, for in-process callers and checks.
+    public func object() throws(VarlinkProtocolViolation) -> VarlinkObject {
+        try parseVarlinkMessage(bytes, kind: "reply parameters")
+    }
+}
+
+/// One reply in a stream: its parameters, encoded once, and whether more replies follow.
 public struct VarlinkStreamReply: Sendable, Equatable {
-    /// The reply's parameters.
-    public var parameters: VarlinkObject
+    /// The reply's parameters as JSON text.
+    public var encodedParameters: VarlinkEncodedParameters
     /// More replies follow; the last reply of a stream has `false`.
     public var continues: Bool
 
-    /// Creates a stream reply.
-    public init(parameters: VarlinkObject, continues: Bool) {
-        self.parameters = parameters
+    /// Creates a stream reply from parameters already encoded.
+    public init(encodedParameters: VarlinkEncodedParameters, continues: Bool) {
+        self.encodedParameters = encodedParameters
         self.continues = continues
     }
 
-    /// Creates a stream reply from an `Encodable` value that encodes as a JSON object.
+    /// Creates a stream reply, encoding `parameters`.
+    public init(parameters: VarlinkObject, continues: Bool) {
+        self.init(encodedParameters: VarlinkEncodedParameters(parameters), continues: continues)
+    }
+
+    /// Creates a stream reply from an `Encodable` value that encodes as a JSON object (see
+    /// ``VarlinkEncodedParameters/init(encoding:)``).
     public init(encoding parameters: some Encodable, continues: Bool) throws {
-        self.init(parameters: try VarlinkMethodResult.object(encoding: parameters), continues: continues)
+        self.init(encodedParameters: try VarlinkEncodedParameters(encoding: parameters), continues: continues)
+    }
+
+    /// The reply's parameters parsed back into a tree (empty if they do not parse, which encoded parameters
+    /// always do).
+    public var parameters: VarlinkObject {
+        (try? encodedParameters.object()) ?? [:]
     }
 }
 
@@ -114,6 +167,8 @@ public struct VarlinkStreamReply: Sendable, Equatable {
 public enum VarlinkMethodResult: Sendable {
     /// One reply.
     case reply(VarlinkObject)
+    /// One reply whose parameters are already encoded.
+    case encodedReply(VarlinkEncodedParameters)
     /// Replies as they come, for calls made with `more`.
     ///
     /// Each element is sent at once; the element with `continues: false` ends the call. Throwing a
@@ -123,9 +178,10 @@ public enum VarlinkMethodResult: Sendable {
     /// drops its watcher.
     case stream(AsyncThrowingStream<VarlinkStreamReply, any Error>)
 
-    /// One reply made from an `Encodable` value that encodes as a JSON object.
+    /// One reply made from an `Encodable` value that encodes as a JSON object, encoded once (see
+    /// ``VarlinkEncodedParameters/init(encoding:)``).
     public static func reply(encoding parameters: some Encodable) throws -> Self {
-        .reply(try object(encoding: parameters))
+        .encodedReply(try VarlinkEncodedParameters(encoding: parameters))
     }
 
     static func object(encoding parameters: some Encodable) throws -> VarlinkObject {

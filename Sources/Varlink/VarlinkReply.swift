@@ -51,3 +51,40 @@ public struct VarlinkReply: Sendable, Equatable {
         }
     }
 }
+
+/// A reply as a server writes it: parameters encoded once, the message put around them without parsing them.
+public struct VarlinkEncodedReply: Sendable, Equatable {
+    /// The reply's parameters, or the error's parameters.
+    public var parameters: VarlinkEncodedParameters
+    /// More replies to the same call follow.
+    public var continues: Bool
+    /// The fully qualified error name when the call failed.
+    public var error: String?
+
+    /// Creates a reply.
+    public init(parameters: VarlinkEncodedParameters, continues: Bool = false, error: String? = nil) {
+        self.parameters = parameters
+        self.continues = continues
+        self.error = error
+    }
+
+    /// The message's JSON text (without its NUL), with the same keys in the same order as
+    /// ``VarlinkReply/jsonValue`` writes them.
+    public var messageBytes: [UInt8] {
+        var writer = JSONWriter(capacity: parameters.bytes.count + 64)
+        writer.beginObject()
+        if continues { writer.writeMember("continues", true) }
+        if let error { writer.writeMember("error", error) }
+        writer.writeMember("parameters", rawJSON: parameters.bytes)
+        writer.endObject()
+        return writer.bytes
+    }
+}
+
+extension VarlinkReply {
+    /// The reply an encoded reply stands for, its parameters parsed back into a tree.
+    public init(_ encoded: VarlinkEncodedReply) throws(VarlinkProtocolViolation) {
+        self.init(parameters: try encoded.parameters.object(), continues: encoded.continues)
+        error = encoded.error
+    }
+}

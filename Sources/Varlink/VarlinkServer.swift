@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -105,7 +106,7 @@ public final class VarlinkServer: Sendable {
                 throw error
             }
         case .inheritedSocket(let descriptor):
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            try checkSyscall("mark the inherited socket close-on-exec") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             serverChannel = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
         }
         return VarlinkServer(
@@ -116,7 +117,7 @@ public final class VarlinkServer: Sendable {
     /// socket file it created, and returns.
     public func run() async throws {
         defer {
-            if case .unixSocket(let path) = address { unlink(path) }
+            if case .unixSocket(let path) = address { removeSocketFile(at: path) }
         }
         do {
             try await serverChannel.executeThenClose { connections in
@@ -136,6 +137,17 @@ public final class VarlinkServer: Sendable {
             }
         } catch is CancellationError {
             return
+        }
+    }
+
+    /// Removes the socket file the server created; one already gone is fine, any other failure is logged.
+    private func removeSocketFile(at path: String) {
+        do {
+            try checkSyscall("unlink") { unlink(path) }
+        } catch let error where error.code == ENOENT {
+            return
+        } catch {
+            logger.warning("cannot remove the socket file \(path): \(error.reason)")
         }
     }
 
@@ -212,9 +224,12 @@ public final class VarlinkServer: Sendable {
                 logger.notice("closing the connection: \(error)")
                 return
             }
-            try await service.handle(call, from: peer, hangUp: { [channel] in channel.close(promise: nil) }) { reply in
-                var buffer = ByteBuffer()
-                buffer.writeVarlinkMessage(reply.jsonValue)
+            try await service.respond(to: call, from: peer, hangUp: { [channel] in channel.close(promise: nil) }) {
+                reply in
+                let message = reply.messageBytes
+                var buffer = channel.allocator.buffer(capacity: message.count + 1)
+                buffer.writeBytes(message)
+                buffer.writeInteger(UInt8(0))
                 try await outbound.write(buffer)
             }
         }

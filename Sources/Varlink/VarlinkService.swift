@@ -17,6 +17,10 @@ public struct VarlinkService: Sendable {
     public var accessPolicy: any VarlinkAccessPolicy
     /// Where unexpected handler errors are logged.
     public var logger: Logger
+    /// Whether debug builds check every reply, and every error of the called interface, against the interface
+    /// description before sending it, stopping the process on a mismatch (a handler's bug). On by default; only
+    /// a test server that must send broken replies turns it off. Release builds never check.
+    public var checksReplies = true
     /// The interfaces in `GetInfo` order, `org.varlink.service` first.
     public private(set) var interfaces: [VarlinkInterface] = []
     private var interfacesByName: [String: VarlinkInterface] = [:]
@@ -45,7 +49,9 @@ public struct VarlinkService: Sendable {
         }
     }
 
-    /// Handles one call: `send` receives each reply in order (none for a `oneway` call).
+    /// Handles one call: `send` receives each reply in order (none for a `oneway` call), its parameters parsed
+    /// back into a tree: for in-process callers. A server sends the encoded replies of
+    /// ``respond(to:from:hangUp:send:)``.
     ///
     /// Returns when the call is complete: after its only reply, its error, or the final reply of a
     /// stream. Throws when the connection must close: `send` failed, a handler threw an error that is
@@ -55,17 +61,32 @@ public struct VarlinkService: Sendable {
         _ call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {},
         send: (VarlinkReply) async throws -> Void
     ) async throws {
+        try await respond(to: call, from: peer, hangUp: hangUp) { reply in try await send(try VarlinkReply(reply)) }
+    }
+
+    /// Handles one call as ``handle(_:from:hangUp:send:)`` does, handing `send` each reply encoded once, ready to
+    /// be written.
+    ///
+    /// In debug builds every reply and every error of the called interface is checked against the interface
+    /// description, and one that does not match it stops the process with the offending path.
+    public func respond(
+        to call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {},
+        send: (VarlinkEncodedReply) async throws -> Void
+    ) async throws {
         do {
             let result = try await result(for: call, from: peer, hangUp: hangUp)
             guard !call.oneway else { return }
             switch result {
             case .reply(let parameters):
-                try await send(VarlinkReply(parameters: parameters))
+                try await send(checked(VarlinkEncodedReply(parameters: VarlinkEncodedParameters(parameters)), call))
+            case .encodedReply(let parameters):
+                try await send(checked(VarlinkEncodedReply(parameters: parameters), call))
             case .stream(let stream):
                 for try await element in stream {
+                    let continues = call.more && element.continues
                     try await send(
-                        VarlinkReply(parameters: element.parameters, continues: call.more && element.continues))
-                    if !call.more || !element.continues { return }
+                        checked(VarlinkEncodedReply(parameters: element.encodedParameters, continues: continues), call))
+                    if !continues { return }
                 }
                 try Task.checkCancellation()
                 throw VarlinkProtocolViolation("the stream of \(call.method) ended without a final reply")
@@ -73,7 +94,10 @@ public struct VarlinkService: Sendable {
         } catch let error as any VarlinkErrorConvertible {
             guard !call.oneway else { return }
             let reply = error.varlinkReplyError
-            try await send(.error(reply.name, parameters: reply.parameters))
+            try await send(
+                checked(
+                    VarlinkEncodedReply(parameters: VarlinkEncodedParameters(reply.parameters), error: reply.name), call
+                ))
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -82,6 +106,49 @@ public struct VarlinkService: Sendable {
             }
             throw error
         }
+    }
+
+    /// `reply`, after checking it against the interface in debug builds (the check is compiled out of release
+    /// builds).
+    private func checked(_ reply: VarlinkEncodedReply, _ call: VarlinkCall) -> VarlinkEncodedReply {
+        assert(!checksReplies || stopOnMismatch(reply, call))
+        return reply
+    }
+
+    /// `true` when `reply` matches the interface; otherwise stops the process, naming the mismatch.
+    private func stopOnMismatch(_ reply: VarlinkEncodedReply, _ call: VarlinkCall) -> Bool {
+        guard let mismatch = interfaceMismatch(of: reply, to: call) else { return true }
+        assertionFailure(mismatch)
+        return false
+    }
+
+    /// What in `reply` does not have the fields and types the interface declares for `call`'s method (or, for
+    /// an error of the interface, for that error), or `nil` when it matches. Errors of other interfaces
+    /// (`org.varlink.service`'s) are not checked.
+    func interfaceMismatch(of reply: VarlinkEncodedReply, to call: VarlinkCall) -> String? {
+        guard let interface = interfacesByName[call.interfaceName] else { return nil }
+        let fields: [VarlinkField]
+        if let error = reply.error {
+            let prefix = interface.name + "."
+            guard error.hasPrefix(prefix),
+                let declared = interface.definition.errors[String(error.dropFirst(prefix.count))]
+            else { return nil }
+            fields = declared
+        } else {
+            guard let signature = interface.definition.methods[call.memberName] else { return nil }
+            fields = signature.output
+        }
+        let what = reply.error ?? "the reply of \(call.method)"
+        let parameters: VarlinkObject
+        do {
+            parameters = try reply.parameters.object()
+        } catch {
+            return "\(what) is not a JSON object: \(error)"
+        }
+        guard let path = interface.definition.firstInvalidParameter(in: parameters, against: fields) else {
+            return nil
+        }
+        return "\(what) does not match the interface at \"\(path)\": \(JSONValue.object(parameters).serialized)"
     }
 
     /// Checks the call against the interface and access policy, then runs its handler.

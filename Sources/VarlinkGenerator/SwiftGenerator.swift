@@ -7,7 +7,8 @@ import Varlink
 /// - each `type` as `API.Name` (a struct or a `String` enum), documented from the IDL comments;
 ///   an enum or struct written inline in a field becomes a nested type named after the field
 ///   (`API.State.Phase`), and a later inline enum with the same values, in any interface of the run, is a
-///   typealias of the first;
+///   typealias of the first; every one is `Codable` and `JSONWritable` (a `writeJSON(to:)` that writes its
+///   members straight to JSON text, so a reply is encoded once, with no `Encoder` and no tree);
 /// - `API.ThingInterface`: the interface's `name`, its served `description`, `openMethods`, a `…Parameters`
 ///   and a `…Reply` struct per method, `ReplyError` with one case per IDL error, the `Implementation`
 ///   protocol with one requirement per method, `varlinkInterface(serving:)`, and the typed `Client`.
@@ -138,7 +139,7 @@ struct InterfaceEmitter {
     /// A `type` or an inline struct or enum as a Swift declaration.
     mutating func declaration(
         of type: VarlinkType, named name: String, qualified: String, docs: [String],
-        fieldDocs: [String: [String]], indent: Int, conformances: String = "Codable, Equatable, Sendable"
+        fieldDocs: [String: [String]], indent: Int, conformances: String = "Codable, Equatable, Sendable, JSONWritable"
     ) throws(GeneratorError) -> String {
         let pad = String(repeating: "    ", count: indent)
         switch type {
@@ -156,13 +157,18 @@ struct InterfaceEmitter {
             out += nested.map { $0 + "\n" }.joined()
             out += body
             out += "\n" + memberwiseInitializer(fields, parent: qualified, indent: indent + 1)
+            out += "\n" + writer(fields, indent: indent + 1)
             out += "\(pad)}\n"
             return out
         case .enumeration(let cases):
             enumsByCases[cases] = enumsByCases[cases] ?? qualified
             var out = docComment(docs, indent: indent)
-            out += "\(pad)public enum \(name): String, Codable, Equatable, Sendable, CaseIterable {\n"
-            out += "\(pad)    case \(cases.map(identifier).joined(separator: ", "))\n"
+            out += "\(pad)public enum \(name): String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {\n"
+            out += "\(pad)    case \(cases.map(identifier).joined(separator: ", "))\n\n"
+            out += "\(pad)    /// Writes the value's name as a JSON string.\n"
+            out += "\(pad)    public func writeJSON(to writer: inout JSONWriter) {\n"
+            out += "\(pad)        writer.writeString(rawValue)\n"
+            out += "\(pad)    }\n"
             out += "\(pad)}\n"
             return out
         default:
@@ -224,6 +230,22 @@ struct InterfaceEmitter {
         for field in fields {
             out += "\(pad)    self.\(identifier(field.name)) = \(identifier(field.name))\n"
         }
+        out += "\(pad)}\n"
+        return out
+    }
+
+    /// `writeJSON(to:)`: the struct's members straight to JSON text, in ascending key order (as
+    /// `JSONValue.serializedBytes()` orders them), `nil` optionals left out (as `encodeIfPresent` leaves them).
+    func writer(_ fields: [VarlinkField], indent: Int) -> String {
+        let pad = String(repeating: "    ", count: indent)
+        var out = "\(pad)/// Writes this value's JSON text, members in ascending key order, `nil` ones left out.\n"
+        out += "\(pad)public func writeJSON(to writer: inout JSONWriter) {\n"
+        out += "\(pad)    writer.beginObject()\n"
+        for field in fields.sorted(by: { $0.name < $1.name }) {
+            let function = field.type.isOptional ? "writeOptionalMember" : "writeMember"
+            out += "\(pad)    writer.\(function)(\"\(field.name)\", \(identifier(field.name)))\n"
+        }
+        out += "\(pad)    writer.endObject()\n"
         out += "\(pad)}\n"
         return out
     }

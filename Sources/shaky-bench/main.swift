@@ -1,7 +1,9 @@
 import Foundation
 
 /// Every benchmark, in the order they run. Add yours here; each lives in its own file.
-let allBenchmarks: [Benchmark] = [.sound, .callRate, .fanOut, .shakeLatency, .shakeDetection, .traceParsing]
+let allBenchmarks: [Benchmark] = [
+    .sound, .callRate, .jsonPasses, .fanOut, .shakeLatency, .shakeDetection, .traceParsing,
+]
 
 let usage = """
     Usage: shaky-bench [--only NAME]... [--OPTION VALUE]...

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import ShakyCore
+import ShakyDaemon
 import ShakyDrivers
 
 extension Shakyd {
@@ -8,8 +10,13 @@ extension Shakyd {
         static let configuration = CommandConfiguration(
             commandName: "list-devices",
             abstract:
-                "List the buzzer devices and accelerometers found, the one --input would use, and why others were rejected."
-        )
+                "List the buzzer devices and accelerometers found, the one --input would use, and why others were rejected.",
+            discussion: """
+                For a rejected accelerometer it says what would make it usable: an entry for the configuration \
+                file's accelerometers list, or the same as a udev rule. A buffered IIO device is given about a \
+                second to deliver its first sample; one that does not (an interrupt line that is not wired) is \
+                listed as read by polling, as shakyd serve would read it.
+                """)
 
         @Option(
             help: "The input to resolve: auto, iio[:NAME], evdev[:PATH] or trace:FILE.",
@@ -19,10 +26,38 @@ extension Shakyd {
         @Option(help: "Sampling rate in Hz to try.")
         var rate: Double = 100
 
+        @Option(
+            help: """
+                The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
+                default file is fine; a named one must exist.
+                """)
+        var config: String?
+
+        @Flag(
+            name: .customLong("no-probe"),
+            help: """
+                Do not wait (about a second) for each buffered IIO device's first sample; one whose interrupt \
+                line is not wired is then listed as usable, though shakyd would soon poll it instead.
+                """)
+        var noProbe = false
+
+        func validate() throws {
+            guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be between 0 and 10000 Hz") }
+        }
+
         func run() throws {
+            let settings: DaemonOptions
+            do {
+                settings = try DaemonOptions.load(
+                    path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
+            } catch {
+                FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))
+                throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
+            }
             print(EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()))
             let table = AccelerometerDriverTable.standard
-            let options = AccelerometerOptions(rate: rate)
+            let options = AccelerometerOptions(
+                rate: rate, descriptions: settings.accelerometers ?? [], probesBuffers: !noProbe)
             print(AccelerometerDriverTable.listing(of: table.discoverAll(input, options: options), for: input))
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import ShakyCore
+import ShakyDaemon
 import ShakyDrivers
 
 extension Shakyd {
@@ -24,6 +25,13 @@ extension Shakyd {
         @Option(help: "Sampling rate in Hz (IIO picks the nearest the device offers).")
         var rate: Double = 100
 
+        @Option(
+            help: """
+                The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
+                default file is fine; a named one must exist.
+                """)
+        var config: String?
+
         func validate() throws {
             if let duration, !(duration > 0 && duration <= 1e9) {
                 throw ValidationError("--duration must be a positive number of seconds, at most 1000000000")
@@ -32,8 +40,18 @@ extension Shakyd {
         }
 
         func run() async throws {
+            let settings: DaemonOptions
+            do {
+                settings = try DaemonOptions.load(
+                    path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
+            } catch {
+                FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))
+                throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
+            }
             let recorder = TraceRecorder(
-                spec: input, options: AccelerometerOptions(rate: rate, clock: ContinuousClock()),
+                spec: input,
+                options: AccelerometerOptions(
+                    rate: rate, clock: ContinuousClock(), descriptions: settings.accelerometers ?? []),
                 log: { line in FileHandle.standardError.write(Data("shakyd record: \(line)\n".utf8)) })
             let output = output
             let duration = duration.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ShakeDetection
 import ShakyCore
 import ShakyDaemon
 
@@ -30,10 +31,10 @@ extension Shakyd {
         var stateDirectory: String?
 
         @Option(help: "The accelerometer: auto, iio[:NAME], evdev[:PATH], trace:FILE[,speed=max][,loop], demo or none.")
-        var input: String?
+        var input: ServeInput?
 
-        @Option(help: "How hard a shake must be to count: light, medium or hard (until changed over the socket).")
-        var sensitivity: String?
+        @Option(help: "How hard a shake must be to count (until changed over the socket).")
+        var sensitivity: ShakeSensitivity?
 
         @Option(name: .customLong("sound-device"), help: "The ALSA device for sound cues (see `aplay -L`), or none.")
         var soundDevice: String?
@@ -43,8 +44,8 @@ extension Shakyd {
 
         @Option(
             name: .customLong("log-level"),
-            help: "The least important messages logged: trace, debug, info, notice, warning, error or critical.")
-        var logLevel: String?
+            help: "The least important messages logged.")
+        var logLevel: Logger.Level?
 
         @Option(help: "Read key and button devices as team buzzers: auto (every device list-devices accepts) or none.")
         var buzzers: String?
@@ -66,19 +67,12 @@ extension Shakyd {
             if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
                 throw ValidationError("--early-press-lockout must be 0 to 60 seconds")
             }
-            if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-                throw ValidationError(
-                    "--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            if let sensitivity, !["light", "medium", "hard"].contains(sensitivity) {
-                throw ValidationError("--sensitivity must be light, medium or hard")
-            }
         }
 
         func run() async throws {
             let flags = DaemonOptions(
-                socket: socket, stateDirectory: stateDirectory, input: input, soundDevice: soundDevice, sounds: sounds,
-                logLevel: logLevel.flatMap(Logger.Level.init(rawValue:)), sensitivity: sensitivity,
+                socket: socket, stateDirectory: stateDirectory, input: input?.description, soundDevice: soundDevice,
+                sounds: sounds, logLevel: logLevel, sensitivity: sensitivity?.rawValue,
                 buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil)
             let file: DaemonOptions
             do {
@@ -105,3 +99,6 @@ extension Shakyd {
         }
     }
 }
+
+/// `--log-level`: argument-parser lists the levels in `--help` and when a value is not one of them.
+extension Logger.Level: @retroactive ExpressibleByArgument {}

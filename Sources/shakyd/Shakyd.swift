@@ -48,6 +48,7 @@ enum ShakydExitStatus: Int32 {
 extension Shakyd {
     /// Runs the command; unlike the default, a wrong command line exits with 2, not 64.
     static func main() async {
+        ProcessSetup.apply()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -7,6 +7,14 @@ is single-open), starts iio-sensor-proxy on a private system bus with a client c
 measures a window: CPU (/proc/PID/task/*/schedstat), wake-ups (voluntary_ctxt_switches), read syscalls
 (/proc/PID/io syscr) and peak RSS (VmHWM). Prints the median of --runs runs with min and max, and the ratios.
 
+While a round is open, --watchers (10) Game.Watch calls are held on shakyd's socket, as a room's board and phones
+would. Polled devices are written in place (the same inode, as the kernel's sysfs attribute stays the same file):
+shakyd keeps the attributes open and reads them with pread, which a replaced file would hide from it.
+The evdev scenario feeds whole reports into each emulated node (a pseudo-terminal under umockdev); umockdev's own
+part is measured by a third node read by `cat` (the least any reader of such a node does per report: a wake-up and
+a read through umockdev's preloaded read) and shown as shakyd's net figure, shakyd minus that floor.
+The watchers-200 scenario opens 200 watchers during a round, closes them, and shows the RSS kept afterwards.
+
 Run by `make bench-system`; needs root for apt-get when packages are missing. Uses Debian's python3 (GI).
 """
 import argparse
@@ -21,7 +29,8 @@ import threading
 import time
 
 PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock"]
-SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "idle"]
+SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "evdev-100", "idle", "watchers-200"]
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ShakyDriversTests", "Fixtures")
 
 
 def ensure_packages():
@@ -42,6 +51,7 @@ def arguments():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=20, help="the measured window")
     parser.add_argument("--settle", type=float, default=3, help="seconds after start-up before measuring")
+    parser.add_argument("--watchers", type=int, default=10, help="Game.Watch calls held while a round is open")
     parser.add_argument("--threads", action="store_true", help="also print shakyd's threads: CPU and wake-ups")
     parser.add_argument("--only", action="append", choices=SCENARIOS, help="run only these scenarios")
     return parser.parse_args()
@@ -51,8 +61,8 @@ def arguments():
 
 def iio_attributes(name, buffered, rate):
     attributes = [
-        "name", name + "\n", "in_accel_scale", "0.019153\n", "in_accel_x_raw", "0\n", "in_accel_y_raw", "0\n",
-        "in_accel_z_raw", "512\n", "sampling_frequency", "%d\n" % rate,
+        "name", name + "\n", "in_accel_scale", "0.019153\n", "in_accel_x_raw", raw_text(0),
+        "in_accel_y_raw", raw_text(0), "in_accel_z_raw", raw_text(512), "sampling_frequency", "%d\n" % rate,
         "sampling_frequency_available", "%d\n" % rate, "in_accel_mount_matrix", "1, 0, 0; 0, 1, 0; 0, 0, 1\n",
     ]
     if buffered:
@@ -65,6 +75,12 @@ def iio_attributes(name, buffered, rate):
         attributes += ["scan_elements/in_timestamp_en", "0\n", "scan_elements/in_timestamp_index", "3\n",
                        "scan_elements/in_timestamp_type", "le:s64/64>>0\n"]
     return attributes
+
+
+def raw_text(value):
+    """A raw attribute's text, padded to one width so that a value is written over the last one in place (no
+    truncation, so no reader sees a file shorter or longer than a value)."""
+    return ("%d" % value).ljust(7) + "\n"
 
 
 def add_iio_device(testbed, name, index, buffered, rate, properties):
@@ -81,6 +97,44 @@ def add_iio_device(testbed, name, index, buffered, rate, properties):
                   "A: name=%s-dev%d\\n" % (name, index)]
     testbed.add_from_string("\n".join(lines) + "\n")
     return "/sys/devices/platform/%s/iio:device%d" % (name, index)
+
+
+EVDEV_MINOR = {"shakyd": 85, "proxy": 86, "floor": 87}
+
+
+def add_evdev_device(testbed, who, directory, proxy):
+    """Adds an evdev accelerometer (ABS_X/Y/Z, 256 per g) answering the fixture's ioctls; returns its node."""
+    number = 21 + list(EVDEV_MINOR).index(who)
+    node = "/dev/input/event%d" % number
+    properties = ["E: IIO_SENSOR_PROXY_TYPE=input-accel"] if proxy else []
+    description = "\n".join([
+        "P: /devices/virtual/input/input%d/event%d" % (number, number), "N: input/event%d" % number,
+        "E: DEVNAME=%s" % node, "E: MAJOR=13", "E: MINOR=%d" % EVDEV_MINOR[who], "E: SUBSYSTEM=input",
+        "E: ID_INPUT=1", "E: ID_INPUT_ACCELEROMETER=1"] + properties + ["A: dev=13:%d\\n" % EVDEV_MINOR[who], "",
+        "P: /devices/virtual/input/input%d" % number, "E: SUBSYSTEM=input", "E: PRODUCT=19/0/0/0",
+        'E: NAME="Bench %s accelerometer"' % who, "E: PROP=40", "E: EV=9", "E: ABS=7", "E: ID_INPUT=1",
+        "E: ID_INPUT_ACCELEROMETER=1", "A: name=Bench %s accelerometer\\n" % who, "A: properties=40\\n",
+        "A: capabilities/ev=9\\n", "A: capabilities/abs=7\\n", "A: capabilities/key=0\\n",
+        "A: capabilities/rel=0\\n", "A: id/bustype=0019\\n", "A: id/vendor=0000\\n", "A: id/product=0000\\n",
+        "A: id/version=0000\\n"]) + "\n"
+    testbed.add_from_string(description)
+    with open(os.path.join(FIXTURES, "input-accel.ioctl")) as fixture:
+        ioctls = fixture.read().replace("/dev/input/event21", node)
+    ioctl_file = os.path.join(directory, "event%d.ioctl" % number)
+    with open(ioctl_file, "w") as file:
+        file.write(ioctls)
+    testbed.load_ioctl(node, ioctl_file)
+    return node
+
+
+INPUT_EVENT = struct.Struct("=qqHHi")
+
+
+def report_bytes(x, y, z, nanoseconds):
+    """One evdev report: ABS_X, ABS_Y, ABS_Z and SYN_REPORT, stamped like the kernel stamps them."""
+    seconds, microseconds = nanoseconds // 1_000_000_000, nanoseconds // 1000 % 1_000_000
+    events = [(3, 0, x), (3, 1, y), (3, 2, z), (0, 0, 0)]
+    return b"".join(INPUT_EVENT.pack(seconds, microseconds, kind, code, value) for kind, code, value in events)
 
 
 def scan_bytes(x, y, z, nanoseconds):
@@ -101,12 +155,24 @@ class Feeder(threading.Thread):
     """Writes the stream into both devices at `rate`: scans into shakyd's buffer node and the proxy's data
     file, or raw attributes for polled devices."""
 
-    def __init__(self, testbed, mode, rate, shakyd_sys, proxy_sys, root):
+    def __init__(self, testbed, mode, rate, shakyd_sys, proxy_sys, root, evdev_nodes=()):
         super().__init__(daemon=True)
         self.testbed, self.mode, self.rate = testbed, mode, rate
         self.shakyd_sys, self.proxy_sys, self.root = shakyd_sys, proxy_sys, root
         self.stopped = threading.Event()
         self.node = testbed.get_dev_fd("/dev/iio:device0") if mode == "iio-buffer" else None
+        # Polled: each raw attribute kept open and written in place, as the kernel's attribute stays one file.
+        self.attributes = []
+        if mode == "iio-poll":
+            for path in (shakyd_sys, proxy_sys):
+                self.attributes.append([
+                    os.open(os.path.join(root, path.lstrip("/"), "in_accel_%s_raw" % axis), os.O_WRONLY)
+                    for axis in "xyz"])
+        # evdev: the pseudo-terminal masters of shakyd's node and of the floor reader's node.
+        self.masters = [testbed.get_dev_fd(node) for node in evdev_nodes]
+        self.dropped = 0
+        # Scans or reports that reached shakyd's node whole.
+        self.written = 0
 
     def run(self):
         start = time.monotonic()
@@ -117,20 +183,35 @@ class Feeder(threading.Thread):
             if self.mode == "iio-buffer":
                 scan = scan_bytes(x, y, z, time.monotonic_ns())
                 try:
-                    os.write(self.node, scan)
+                    if os.write(self.node, scan) == len(scan):
+                        self.written += 1
                 except BlockingIOError:
-                    pass
+                    self.dropped += 1
                 with open(data_file + ".new", "wb") as data:
                     data.write(scan)
                 os.replace(data_file + ".new", data_file)
             elif self.mode == "iio-poll":
-                for path in (self.shakyd_sys, self.proxy_sys):
-                    for axis, value in zip("xyz", (x, y, z)):
-                        self.testbed.set_attribute(path, "in_accel_%s_raw" % axis, "%d\n" % value)
+                for descriptors in self.attributes:
+                    for descriptor, value in zip(descriptors, (x, y, z)):
+                        os.pwrite(descriptor, raw_text(value).encode(), 0)
+            elif self.mode == "evdev":
+                # 256 per g, as the fixture's absinfo says; the IIO stream's raw values are 512 per g.
+                report = report_bytes(x // 2, y // 2, z // 2, time.monotonic_ns())
+                for number, master in enumerate(self.masters):
+                    try:
+                        if os.write(master, report) == len(report):
+                            self.written += number == 0
+                        else:
+                            self.dropped += 1
+                    except BlockingIOError:
+                        self.dropped += 1
             index += 1
             delay = start + index / self.rate - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+        for descriptors in self.attributes:
+            for descriptor in descriptors:
+                os.close(descriptor)
 
 
 # --- measuring a process ----------------------------------------------------------------------------------------
@@ -209,22 +290,78 @@ def wait_for(condition, seconds, what):
     raise RuntimeError("timed out waiting for " + what)
 
 
+class Watchers(threading.Thread):
+    """Game.Watch calls held on shakyd's socket, each read as its replies come (a watcher that stops reading is
+    disconnected by shakyd)."""
+
+    def __init__(self, socket_path, count):
+        super().__init__(daemon=True)
+        import selectors
+        import socket
+        self.selector = selectors.DefaultSelector()
+        self.sockets = []
+        for _ in range(count):
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.connect(socket_path)
+            connection.sendall(b'{"method":"io.shakywords.Game.Watch","more":true}\0')
+            connection.setblocking(False)
+            self.selector.register(connection, selectors.EVENT_READ)
+            self.sockets.append(connection)
+        self.stopped = threading.Event()
+        self.received = 0
+
+    def run(self):
+        while not self.stopped.is_set():
+            for key, _ in self.selector.select(0.2):
+                try:
+                    data = key.fileobj.recv(65536)
+                except (BlockingIOError, ConnectionError):
+                    continue
+                if not data:
+                    self.selector.unregister(key.fileobj)
+                self.received += len(data)
+
+    def close(self):
+        self.stopped.set()
+        self.join()
+        for connection in self.sockets:
+            connection.close()
+
+
+def resident(pid):
+    """The current RSS of `pid`, MiB."""
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    return 0
+
+
 def one_run(options, scenario):
     from gi.repository import UMockdev
     mode, _, rate_text = scenario.rpartition("-")
-    rate = 100 if scenario == "idle" else int(rate_text)
-    if scenario == "idle":
+    rate = int(rate_text) if mode in ("iio-buffer", "iio-poll", "evdev") else 100
+    if scenario in ("idle", "watchers-200"):
         mode = "iio-buffer"
     buffered = mode == "iio-buffer"
+    round_open = scenario != "idle"
     directory = tempfile.mkdtemp(prefix="shaky-bench-system-")
     testbed = UMockdev.Testbed.new()
     root = testbed.get_root_dir()
-    shakyd_sys = add_iio_device(testbed, "shakyd-accel", 0, buffered, rate, [])
-    proxy_sys = add_iio_device(testbed, "proxy-accel", 1, buffered, rate,
-                               ["IIO_SENSOR_PROXY_TYPE", "iio-buffer-accel" if buffered else "iio-poll-accel"])
+    shakyd_sys = proxy_sys = None
+    evdev_nodes = {}
+    if mode == "evdev":
+        evdev_nodes = {who: add_evdev_device(testbed, who, directory, who == "proxy") for who in EVDEV_MINOR}
+        shakyd_input = "evdev:" + evdev_nodes["shakyd"]
+    else:
+        shakyd_sys = add_iio_device(testbed, "shakyd-accel", 0, buffered, rate, [])
+        proxy_sys = add_iio_device(testbed, "proxy-accel", 1, buffered, rate,
+                                   ["IIO_SENSOR_PROXY_TYPE", "iio-buffer-accel" if buffered else "iio-poll-accel"])
+        shakyd_input = "iio:shakyd-accel"
     environment = dict(os.environ, UMOCKDEV_DIR=root)
     processes = []
     feeder = None
+    watchers = None
     try:
         bus, address = private_system_bus(directory)
         processes.append(bus)
@@ -237,38 +374,70 @@ def one_run(options, scenario):
                         "/org/freedesktop/PolicyKit1/Authority", "--method",
                         "org.freedesktop.DBus.Mock.SetAllowed", "['net.hadess.SensorProxy.claim-sensor']"],
                        env=environment, stdout=subprocess.DEVNULL, check=False)
-        feeder = Feeder(testbed, mode, rate, shakyd_sys, proxy_sys, root)
-        feeder.start()
+        floor = None
+        if mode == "evdev":
+            # The floor: the least a reader of an emulated node does per report, umockdev's part of shakyd's cost.
+            floor = subprocess.Popen(["cat", evdev_nodes["floor"]], env=environment, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+            processes.append(floor)
+        else:
+            feeder = Feeder(testbed, mode, rate, shakyd_sys, proxy_sys, root)
+            feeder.start()
         proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy"], env=environment, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
         processes.append(proxy)
-        if scenario != "idle":
+        if round_open:
             monitor = subprocess.Popen(["/usr/bin/monitor-sensor", "--accel"], env=environment,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             processes.append(monitor)
         socket = os.path.join(directory, "shaky.sock")
         shakyd = subprocess.Popen(
-            [options.shakyd, "serve", "--socket", socket, "--state-dir", directory, "--input", "iio:shakyd-accel",
+            [options.shakyd, "serve", "--socket", socket, "--state-dir", directory, "--input", shakyd_input,
              "--log-level", "warning", "--sound-device", "none"],
             env=environment, stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "shakyd.log"), "w"))
         processes.append(shakyd)
         wait_for(lambda: os.path.exists(socket), 20, "shakyd's socket")
-        if scenario != "idle":
+        if round_open:
             client = dict(environment, SHAKY_SOCKET=socket)
             for command in (["new", "--team", "A", "--team", "B"], ["next"]):
                 subprocess.run([options.shaky] + command, env=client, check=True, stdout=subprocess.DEVNULL)
+            if options.watchers and scenario != "watchers-200":
+                watchers = Watchers(socket, options.watchers)
+                watchers.start()
+        if mode == "evdev":
+            # A kernel's evdev node delivers only events after it is opened: feed once shakyd reads (a round is
+            # open), so that no report waits in the pseudo-terminal from before.
+            time.sleep(0.5)
+            feeder = Feeder(testbed, mode, rate, None, None, root, [evdev_nodes["shakyd"], evdev_nodes["floor"]])
+            feeder.start()
         time.sleep(options.settle)
-        before = {"shakyd": snapshot(shakyd.pid), "proxy": snapshot(proxy.pid)}
+        if scenario == "watchers-200":
+            before_rss = resident(shakyd.pid)
+            crowd = Watchers(socket, 200)
+            crowd.start()
+            time.sleep(2)
+            during_rss = resident(shakyd.pid)
+            crowd.close()
+            time.sleep(2)
+            return {"shakyd": {"before": before_rss, "during": during_rss, "after": resident(shakyd.pid)}}
+        pids = {"shakyd": shakyd.pid, "proxy": proxy.pid}
+        if floor:
+            pids["floor"] = floor.pid
+        before = {name: snapshot(pid) for name, pid in pids.items()}
         threads_before = before["shakyd"]["threads"]
         time.sleep(options.seconds)
-        after = {"shakyd": snapshot(shakyd.pid), "proxy": snapshot(proxy.pid)}
+        after = {name: snapshot(pid) for name, pid in pids.items()}
         if options.threads:
             for name, (cpu, switches) in sorted(after["shakyd"]["threads"].items()):
                 cpu0, switches0 = threads_before.get(name, (0, 0))
                 print("    %-24s %8.2f ms CPU %7.1f wake-ups/s" % (
                     name, (cpu - cpu0) / 1e6, (switches - switches0) / options.seconds))
+        if feeder and feeder.dropped:
+            print("    the feeder found a node full %d times" % feeder.dropped)
         return {name: delta(before[name], after[name], options.seconds) for name in before}
     finally:
+        if watchers:
+            watchers.close()
         if feeder:
             feeder.stopped.set()
         for process in reversed(processes):
@@ -297,6 +466,13 @@ def main():
         "peak RSS MiB (ratio)"))
     for scenario in options.only or SCENARIOS:
         runs = [one_run(options, scenario) for _ in range(options.runs)]
+        if scenario == "watchers-200":
+            figures = {key: summary([run["shakyd"][key] for run in runs]) for key in ("before", "during", "after")}
+            print("%-15s shakyd RSS MiB: %.1f before, %.1f with 200 watchers, %.1f after they hang up "
+                  "(kept: %.1f [%.1f–%.1f])" % (
+                      scenario, figures["before"][0], figures["during"][0], figures["after"][0],
+                      *summary([run["shakyd"]["after"] - run["shakyd"]["before"] for run in runs])), flush=True)
+            continue
         row = {}
         for who in ("shakyd", "proxy"):
             for key in ("cpu", "wakeups", "reads", "peak"):
@@ -310,6 +486,16 @@ def main():
             memory[0]))
         print("%-15s reads in the window: shakyd %d, proxy %d (median)" % (
             "", row["shakyd", "reads"][0], row["proxy", "reads"][0]), flush=True)
+        if "floor" in runs[0]:
+            net_cpu = summary([run["shakyd"]["cpu"] - run["floor"]["cpu"] for run in runs])
+            net_wakeups = summary([run["shakyd"]["wakeups"] - run["floor"]["wakeups"] for run in runs])
+            net_ratio = summary([(run["shakyd"]["cpu"] - run["floor"]["cpu"]) / max(run["proxy"]["cpu"], 1e-3)
+                                 for run in runs])
+            print("%-15s umockdev's floor (cat of a third node): %.1f ms CPU, %.1f wake-ups/s; shakyd net: "
+                  "%.1f [%.1f–%.1f] ms (%.2f× the proxy), %.1f wake-ups/s" % (
+                      "", summary([run["floor"]["cpu"] for run in runs])[0],
+                      summary([run["floor"]["wakeups"] for run in runs])[0], *net_cpu, net_ratio[0],
+                      net_wakeups[0]), flush=True)
 
 
 if __name__ == "__main__":

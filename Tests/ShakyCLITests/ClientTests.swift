@@ -229,7 +229,7 @@ import Varlink
     }
 
     @Test func aReplyThatBreaksTheInterfaceIsAProtocolError() async throws {
-        try await FakeDaemon.run { daemon in
+        try await FakeDaemon.run(checksReplies: false) { daemon in
             daemon.answer("Game.Status", with: .reply(["status": "fine"]))
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             await #expect {

@@ -72,6 +72,28 @@ import Testing
         }
     }
 
+    @Test func longDecimalsParseExactlyAsTheStandardLibraryDoes() throws {
+        var generator = SplitMix64(seed: 0x17_D161)
+        var texts = [
+            "9007199254740993e-1", "0.9007199254740993", "9.999999999999999999", "0.30000000000000004",
+            "2.2250738585072014e-18", "1.0000000000000002", "0.99999999999999989", "12345678901234567.9",
+        ]
+        for _ in 0..<20_000 {
+            let significant = String(generator.next() % 10_000_000_000_000_000_000)
+            let digits = String(repeating: "0", count: max(0, 15 - significant.count)) + significant
+            let point = Int(generator.next() % UInt64(digits.count))
+            texts.append(String(digits.prefix(point)) + "." + String(digits.dropFirst(point)))
+        }
+        for text in texts {
+            var parser = TraceLineParser(file: "numbers.csv")
+            _ = try parser.parse(line: "t,x,y,z", number: 1)
+            let sample = try parser.parse(line: "0,\(text),-\(text),1", number: 2)
+            let expected = try #require(Double(text))
+            #expect(sample?.x.bitPattern == expected.bitPattern, "\(text)")
+            #expect(sample?.y.bitPattern == (-expected).bitPattern, "-\(text)")
+        }
+    }
+
     @Test func metadataIsReadFromCommentsBeforeTheHeader() throws {
         let text = """
             # device: iio:device0 (mpu6050)

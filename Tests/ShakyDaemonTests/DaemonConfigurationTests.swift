@@ -111,6 +111,29 @@ import Testing
         #expect(child.standardError.contains(missing))
     }
 
+    @Test(
+        "An invalid --sensitivity, --log-level or --input is refused by the parser, listing the valid values",
+        arguments: [
+            (["--sensitivity", "loud"], "Please provide one of 'light', 'medium' or 'hard'."),
+            (
+                ["--log-level", "chatty"],
+                "  - trace\n  - debug\n  - info\n  - notice\n  - warning\n  - error\n  - critical"
+            ),
+            (
+                ["--input", "wiimote"],
+                "  - auto\n  - iio[:NAME]\n  - evdev[:PATH]\n  - trace:FILE[,speed=max][,loop]\n  - demo\n  - none"
+            ),
+        ])
+    func invalidTypedOptions(arguments: [String], validValues: String) async throws {
+        let shakyd = try BuiltProduct.path("shakyd")
+        let child = try ChildProcess(shakyd, ["serve"] + arguments)
+        let exit = try await child.waitForExit(within: .seconds(30))
+        // 2: a wrong command line (`man shakyd`, EXIT STATUS), before anything is opened.
+        #expect(exit == ChildProcess.Exit(status: 2, signaled: false))
+        #expect(child.standardError.contains("The value '\(arguments[1])' is invalid for '\(arguments[0])"))
+        #expect(child.standardError.contains(validValues), "\(child.standardError)")
+    }
+
     @Test func anEmptyConfigurationFileIsFine() throws {
         #expect(try DaemonOptions.load(path: "/dev/null", required: true) == DaemonOptions())
     }

@@ -10,25 +10,31 @@ import Testing
         Dictionary(uniqueKeysWithValues: codes.map { ($0, axis) })
     }
 
-    @Test func theWiiRemoteIsReadOnItsRotationAxesAtAHundredPerG() throws {
+    /// hid-wiimote reports the 10-bit reading minus 0x200 with no calibration; 1 g is (0x9A − 0x80) × 4 counts.
+    @Test func theWiiRemoteIsReadOnItsRotationAxesAt104PerG() throws {
         let wiimote = EvdevCapabilities(
             name: "Nintendo Wii Remote Accelerometer", isAccelerometer: false,
             axes: Self.axes([3, 4, 5], Axis(minimum: -500, maximum: 500, resolution: 0)))
         let profile = try EvdevAccelerometerProfile.resolve(wiimote)
         #expect(profile.axes.codes == (3, 4, 5))
-        #expect(profile.axes.convert(x: 0, y: 0, z: 100).z == AccelSample.standardGravity)
+        #expect(profile.axes.convert(x: 0, y: 0, z: (0x9A - 0x80) * 4).z == AccelSample.standardGravity)
         #expect(profile.known?.kernelDriver == "hid-wiimote")
         #expect(profile.frame.contains("Wii Remote"))
     }
 
-    @Test func theUDrawIsCentredOnItsRestValue() throws {
+    /// hid-udraw-ps3's clamp_accel divides every reading to 0: the node is refused with that reason, unless the
+    /// host describes it (a kernel that fixed the driver).
+    @Test func theUDrawIsRefusedForItsDriverReportsOnlyZeros() throws {
         let udraw = EvdevCapabilities(
             name: "THQ uDraw Game Tablet for PS3 Accelerometer", isAccelerometer: true,
-            axes: Self.axes([0, 1, 2], Axis(minimum: 490, maximum: 534, resolution: 0)))
-        let axes = try EvdevAccelerometerProfile.resolve(udraw).axes
-        let reading = axes.convert(x: 512, y: 534, z: 514)
-        #expect(reading.x == 0 && reading.z == 0)
-        #expect(abs(reading.y - AccelSample.standardGravity) < 1e-12)
+            axes: Self.axes([0, 1, 2], Axis(minimum: -512, maximum: 512, resolution: 0)))
+        #expect {
+            try EvdevAccelerometerProfile.resolve(udraw, node: "/dev/input/event35")
+        } throws: { error in
+            "\(error)".hasPrefix("/dev/input/event35: its kernel driver (hid-udraw-ps3) scales every accelerometer")
+        }
+        let described = AccelerometerDescription(name: "THQ uDraw*", unitsPerG: (256, 256, 256))
+        #expect(try EvdevAccelerometerProfile.resolve(udraw, description: described).axes.unitsPerG == (256, 256, 256))
     }
 
     @Test(arguments: [
@@ -52,19 +58,74 @@ import Testing
         let nintendo = EvdevCapabilities(
             name: "Nintendo Switch Left Joy-Con (IMU)", isAccelerometer: true,
             axes: Self.axes([0, 1, 2], Axis(minimum: -32767, maximum: 32767, resolution: 4096)))
-        #expect(try EvdevAccelerometerProfile.resolve(nintendo).known?.kernelDriver == "hid-nintendo")
+        let switchProfile = try EvdevAccelerometerProfile.resolve(nintendo)
+        #expect(switchProfile.known?.kernelDriver == "hid-nintendo")
+        #expect(switchProfile.axes.unitsPerG == (4096, 4096, 4096), "JC_IMU_ACCEL_RES_PER_G")
+        #expect(switchProfile.frame.hasPrefix("controller: x toward the triggers, y to its left, z out of the buttons"))
     }
 
-    @Test func anUnknownDeviceWithoutAResolutionIsRefusedWithTheRuleToAdd() {
+    @Test func anUnknownDeviceWithoutAResolutionIsRefusedWithTheEntryAndRuleToAdd() throws {
         let device = EvdevCapabilities(
             name: "Acme Tilt Sensor", isAccelerometer: true,
-            axes: Self.axes([0, 1, 2], Axis(minimum: -512, maximum: 512, resolution: 0)))
-        #expect {
+            axes: Self.axes([0, 1, 2], Axis(minimum: -512, maximum: 512, resolution: 0, value: 0)).merging(
+                [2: Axis(minimum: -512, maximum: 512, resolution: 0, value: 251)]
+            ) { $1 })
+        let error = try #require(throws: EvdevSetupError.self) {
             try EvdevAccelerometerProfile.resolve(device, node: "/dev/input/event7")
-        } throws: { error in
-            let text = "\(error)"
-            return text.hasPrefix("/dev/input/event7: ABS_X/ABS_Y/ABS_Z report no resolution")
-                && text.contains(#"ATTRS{name}=="Acme Tilt Sensor", ENV{SHAKY_ACCEL_UNITS_PER_G}="N""#)
+        }
+        #expect("\(error)".hasPrefix("/dev/input/event7: ABS_X/ABS_Y/ABS_Z report no resolution"))
+        #expect(
+            error.suggestion == """
+                to read it, add to /etc/shaky/shakyd.conf:
+                  accelerometers:
+                    - name: "Acme Tilt Sensor"
+                      units-per-g: N
+                or a udev rule: SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Acme Tilt Sensor", \
+                ENV{SHAKY_ACCEL_UNITS_PER_G}="N"
+                N is its reading along gravity at rest; it reads 251 now (that is N if it lies still)
+                """)
+    }
+
+    @Test func aConfigurationEntryDescribesAnUnknownDeviceAndWinsOverUdev() throws {
+        let device = EvdevCapabilities(
+            name: "Acme Tilt Sensor", inputID: .init(bus: 0x19, vendor: 0x1234, product: 0xABCD),
+            isAccelerometer: false,
+            axes: Self.axes([3, 4, 5], Axis(minimum: -512, maximum: 512, resolution: 0)))
+        let entry = try AccelerometerDescription(fields: [
+            "id": "1234:abcd", "axes": "rx ry rz", "units-per-g": "200 200 190", "frame": "lid",
+        ])
+        #expect(entry.matches(name: device.name, inputID: device.inputID, driver: nil))
+        let otherProduct = KnownAccelerometer.InputID(bus: 0x19, vendor: 0x1234, product: 1)
+        let matchesOther = entry.matches(name: device.name, inputID: otherProduct, driver: nil)
+        #expect(!matchesOther)
+        let profile = try EvdevAccelerometerProfile.resolve(
+            device, udevProperties: ["SHAKY_ACCEL_UNITS_PER_G": "50", "SHAKY_ACCEL_FRAME": "udev's"], description: entry
+        )
+        #expect(profile.axes == EvdevAxes(codes: (3, 4, 5), unitsPerG: (200, 200, 190)))
+        #expect(profile.frame == "lid")
+        let byDriver = AccelerometerDescription(driver: "hid-acme", unitsPerG: (1, 1, 1))
+        #expect(byDriver.matches(name: "x", inputID: nil, driver: "acme"))
+        #expect(!byDriver.matches(name: "x", inputID: nil, driver: nil))
+    }
+
+    @Test(arguments: [
+        (["name": "A", "units-per-g": "0"], "units-per-g “0” must be one positive number or three"),
+        (["name": "A", "units-per-g": "1 2"], "units-per-g “1 2” must be one positive number or three"),
+        (["name": "A", "axes": "ABS_X ABS_Y"], "axes “ABS_X ABS_Y” must name three axes among ABS_X … ABS_RZ"),
+        (["id": "57e-306", "center": "0"], "id “57e-306” must be vendor:product in hexadecimal, such as 057e:0306"),
+        (
+            ["name": "A", "scale": "2"],
+            "unknown key “scale” in an accelerometer entry; known: name, id, driver, axes, units-per-g, center, frame"
+        ),
+        (["units-per-g": "2"], "an accelerometer entry must say which device it is: name, id or driver"),
+        (["name": "A"], "an accelerometer entry must say how to read the device: units-per-g, axes, center or frame"),
+    ])
+    func aBadConfigurationEntryIsRefusedWithWhatIsWrong(fields: [String: String], problem: String) {
+        #expect(throws: AccelerometerDescription.FieldError.self) { try AccelerometerDescription(fields: fields) }
+        do {
+            _ = try AccelerometerDescription(fields: fields)
+        } catch {
+            #expect(error.problem == problem)
         }
     }
 
@@ -110,6 +171,9 @@ import Testing
         #expect(EvdevDriver.isCandidate(node("Some Gamepad Motion Sensors")))
         #expect(!EvdevDriver.isCandidate(node("AT Translated Set 2 keyboard", ["ID_INPUT_KEYBOARD": "1"])))
         #expect(!EvdevDriver.isCandidate(node("Nintendo Wii Remote")))
+        let described = [AccelerometerDescription(name: "Acme Tilt*", unitsPerG: (256, 256, 256))]
+        #expect(EvdevDriver.isCandidate(node("Acme Tilt Sensor"), descriptions: described))
+        #expect(!EvdevDriver.isCandidate(node("Acme Tilt Sensor")))
     }
 
     @Test func namePatternsMatchAroundTheirStar() {

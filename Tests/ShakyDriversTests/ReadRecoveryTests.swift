@@ -21,6 +21,25 @@ import Testing
         }
     }
 
+    /// Linux 6.1's hid-nintendo advances MSC_TIMESTAMP by 30 ms per 15 ms report (its samples 5 ms apart within
+    /// one): once the counter's pace is judged, samples are 5 ms apart at the reports' real pace, none dropped.
+    @Test func aNintendoCounterRunningAtTwiceRealTimeIsFollowedAtTheReportsPace() {
+        var clock = EvdevSampleClock()
+        var times: [Double] = []
+        for report in 0..<40 {
+            for sample in 0..<3 {
+                clock.hardwareTimestamp(Int32(7000 + report * 30000 + sample * 5000))
+                let eventTime = 10 + Double(report) * 0.015 + Double(sample) * 1e-6
+                if case .sample(let time) = clock.sampleTime(eventTime: eventTime) { times.append(time) }
+            }
+        }
+        #expect(times.count == 120, "no sample dropped")
+        let judged = Int((EvdevSampleClock.paceWindow / 0.030).rounded(.up)) * 3 + 3
+        let intervals = zip(times.dropFirst(judged), times.dropFirst(judged - 1)).map { $0 - $1 }
+        #expect(intervals.allSatisfy { abs($0 - 0.005) < 1e-9 }, "\(intervals)")
+        #expect(times.last.map { $0 - (10 + 39 * 0.015) } ?? 1 < EvdevSampleClock.maximumDrift)
+    }
+
     @Test func theHardwareCounterWrapsAndDriftReanchors() {
         var clock = EvdevSampleClock()
         clock.hardwareTimestamp(Int32(bitPattern: UInt32.max - 999))

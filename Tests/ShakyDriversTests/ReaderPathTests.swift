@@ -1,4 +1,5 @@
 import Foundation
+import ShakeDetection
 import ShakyCore
 import ShakyTesting
 import Synchronization
@@ -78,6 +79,16 @@ import Testing
         #expect(!pacing.isMoving)
         pacing.note(AccelSample(timestamp: 1.53, x: 0, y: 0, z: 0))
         #expect(pacing.isMoving, "free fall is motion too")
+    }
+
+    @Test func theReaderSeesMotionBeforeAnyPresetsShakeCanComplete() {
+        // A shake completes after window × activeFraction seconds above the threshold at the least; the first
+        // moving sample (already below the threshold) switches to the motion period at the next rest wake-up.
+        for settings in [ShakeDetectorTuning.light, .medium, .hard] {
+            #expect(ReadPacing.restPeriod < settings.window * settings.activeFraction)
+            #expect(
+                ReadPacing.restTolerance < settings.threshold && ReadPacing.restTolerance < settings.sustainedThreshold)
+        }
     }
 
     @Test(arguments: [

@@ -66,8 +66,11 @@ struct UmockdevAccelerometerTests {
         #expect(lines.last == "Would use: iio-poll /dev/iio:device0 (shaky-buffer-accel)")
     }
 
+    /// Without waiting for a first sample (`--no-probe`: this emulated buffer is fed nothing), a buffer with a
+    /// trigger is preferred.
     @Test func listDevicesPrefersTheBufferWhenItHasATrigger() async throws {
-        let outcome = try await UmockdevHarness.runShakyd(device: "iio-buffer-accel.umockdev", ["list-devices"])
+        let outcome = try await UmockdevHarness.runShakyd(
+            device: "iio-buffer-accel.umockdev", ["list-devices", "--no-probe"])
         #expect(outcome.status == 0)
         #expect(
             outcome.standardOutput.hasSuffix("Would use: iio-buffer /dev/iio:device0 (shaky-buffer-accel)\n"),

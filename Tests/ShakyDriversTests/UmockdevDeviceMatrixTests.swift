@@ -111,9 +111,6 @@ import Testing
             fixture: "lis3lv02d", feed: .events(node: "/dev/input/event34"), driver: "evdev",
             name: "ST LIS3LV02DL Accelerometer", gravity: (.z, .x), recordedRate: nil, sampleRate: 50),
         Device(
-            fixture: "udraw", feed: .events(node: "/dev/input/event35"), driver: "evdev",
-            name: "THQ uDraw Game Tablet for PS3 Accelerometer", gravity: (.z, .x), recordedRate: nil, sampleRate: 100),
-        Device(
             fixture: "adxl345-input", feed: .events(node: "/dev/input/event36"), driver: "evdev",
             name: "ADXL345 accelerometer", gravity: (.z, .minusY), recordedRate: nil, sampleRate: 100),
     ]
@@ -131,34 +128,37 @@ import Testing
         static let length = 3.6
     }
 
-    /// Records the device's motion with `shakyd record --input auto`.
+    /// How long a recording may last at most; each ends once the whole motion was read (see `record`).
+    static let recordingLimit = 30.0
+    /// How long a recording goes on after the last of the motion was delivered.
+    static let hold = 0.3
+
+    /// Records the device's motion with `shakyd record --input auto`. The motion starts once shakyd says it is
+    /// recording (or, for a buffer found silent, polling), and the recording ends a moment after the last of it was
+    /// delivered and read — no duration guessed for a machine that may be slow.
     static func record(
         _ device: Device
     ) async throws -> (
         samples: [AccelSample], metadata: TraceMetadata, log: String
     ) {
         let fixture = { (suffix: String) in UmockdevHarness.fixture("devices/\(device.fixture).\(suffix)") }
-        let duration = 0.8 + Motion.length + 0.5
         switch device.feed {
         case .buffer:
             return try await UmockdevHarness.record(
-                device: "devices/\(device.fixture).umockdev",
-                nodeFiles: ["-s", "/dev/iio:device0=\(fixture("script"))"],
-                duration: duration)
+                device: "devices/\(device.fixture).umockdev", node: "/dev/iio:device0", ioctl: "-",
+                events: fixture("script"), duration: recordingLimit, stopAfter: hold)
         case .events(let node):
             return try await UmockdevHarness.record(
                 device: "devices/\(device.fixture).umockdev", node: node, ioctl: fixture("ioctl"),
-                events: fixture("events"), duration: duration)
+                events: fixture("events"), duration: recordingLimit, stopAfter: hold)
         case .attributes(let sysfs, let ready):
-            // The motion starts once shakyd polls; a buffer found silent first takes its watchdog's second.
-            let setUp = ready == "recording from" ? 0.8 : 2.5
             return try await UmockdevHarness.record(
                 device: "devices/\(device.fixture).umockdev",
                 wrapper: [
                     "/usr/bin/python3", UmockdevHarness.fixture("devices/poll-writer.py"), fixture("poll"), sysfs,
-                    ready, "--",
+                    ready, "--stop-after", "\(hold)", "--",
                 ],
-                duration: duration + setUp - 0.8)
+                duration: recordingLimit)
         }
     }
 
@@ -200,7 +200,7 @@ import Testing
         let (samples, _, log) = try await UmockdevHarness.record(
             device: "devices/dualsense.umockdev", node: "/dev/input/event30",
             ioctl: UmockdevHarness.fixture("devices/dualsense.ioctl"), events: events,
-            duration: 0.8 + Motion.length + 0.5, stall: (at: 1.5, for: 1.0))
+            duration: Self.recordingLimit, stall: (at: 1.5, for: 1.0), stopAfter: Self.hold)
         #expect(samples.count == reports, "every report arrives: \(log)")
         let intervals = zip(samples.dropFirst(), samples).map { $0.timestamp - $1.timestamp }
         #expect(
@@ -264,13 +264,26 @@ import Testing
 /// What `shakyd list-devices` says about the emulated devices: how a usable one will be read, and what a refused
 /// one needs.
 @Suite struct ListDevicesTests {
-    static func listDevices(_ fixture: String, node: String? = nil) async throws -> String {
+    /// `shakyd list-devices ARGUMENTS` on the emulated `fixture`: its evdev `node` answering the fixture's ioctls,
+    /// or its buffer playing the fixture's scans when it has them.
+    /// With no `configuration`, an empty configuration file, so that the machine's own /etc/shaky/shakyd.conf plays
+    /// no part.
+    static func listDevices(
+        _ fixture: String, node: String? = nil, configuration: String = "", _ arguments: [String] = []
+    ) async throws -> String {
         var nodeFiles: [String] = []
         if let node {
             nodeFiles = ["-i", "\(node)=\(UmockdevHarness.fixture("devices/\(fixture).ioctl"))"]
         }
+        let script = UmockdevHarness.fixture("devices/\(fixture).script")
+        if FileManager.default.fileExists(atPath: script) { nodeFiles += ["-s", "/dev/iio:device0=\(script)"] }
+        let directory = try UmockdevHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("shakyd.conf").path
+        try configuration.write(toFile: config, atomically: true, encoding: .utf8)
         let outcome = try await UmockdevHarness.runShakyd(
-            device: "devices/\(fixture).umockdev", nodeFiles: nodeFiles, ["list-devices"])
+            device: "devices/\(fixture).umockdev", nodeFiles: nodeFiles,
+            ["list-devices", "--config", config] + arguments)
         #expect(outcome.status == 0, "\(outcome.standardError)")
         return outcome.standardOutput
     }
@@ -300,13 +313,78 @@ import Testing
         #expect(!accelerometers.contains("Nintendo Wii Remote IR"), "its other nodes are not candidates")
     }
 
-    @Test func anUnknownDeviceIsRefusedWithTheRuleThatWouldDescribeIt() async throws {
+    @Test func anUnknownDeviceIsRefusedWithTheEntryThatWouldDescribeIt() async throws {
         let output = try await Self.listDevices("acme-tilt", node: "/dev/input/event37")
         #expect(
             output.contains(
-                #"rejected: /dev/input/event37: ABS_X/ABS_Y/ABS_Z report no resolution, so the units per g are unknown; "#
-                    + #"add a udev rule: SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Acme Tilt Sensor", "#
-                    + #"ENV{SHAKY_ACCEL_UNITS_PER_G}="N""#), "\(output)")
+                "rejected: /dev/input/event37: ABS_X/ABS_Y/ABS_Z report no resolution, so the units per g are unknown"),
+            "\(output)")
+        let advice = """
+                to read it, add to /etc/shaky/shakyd.conf:
+                  accelerometers:
+                    - name: "Acme Tilt Sensor"
+                      units-per-g: N
+                or a udev rule: SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Acme Tilt Sensor", \
+            ENV{SHAKY_ACCEL_UNITS_PER_G}="N"
+                N is its reading along gravity at rest; it reads 256 now (that is N if it lies still)
+
+            """
+        #expect(output.contains(advice), "the entry, the rule and the reading at rest: \(output)")
         #expect(output.hasSuffix("Would use: nothing; `--input trace:FILE` replays a recorded trace instead\n"))
+    }
+
+    /// The entry list-devices suggests, put into the configuration file, makes the refused device usable, and it is
+    /// then read right.
+    @Test func theSuggestedEntryMakesTheUnknownDeviceUsable() async throws {
+        let entry = """
+            accelerometers:
+              - name: "Acme Tilt Sensor"
+                units-per-g: 256
+                frame: "tilt board: +z up"
+            """
+        let output = try await Self.listDevices("acme-tilt", node: "/dev/input/event37", configuration: entry)
+        #expect(
+            output.contains("  evdev\t/dev/input/event37\tAcme Tilt Sensor\tusable\n    frame: tilt board: +z up"),
+            "\(output)")
+        #expect(output.hasSuffix("Would use: evdev /dev/input/event37 (Acme Tilt Sensor)\n"), "\(output)")
+
+        let directory = try UmockdevHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("shakyd.conf").path
+        try entry.write(toFile: config, atomically: true, encoding: .utf8)
+        let (samples, metadata, log) = try await UmockdevHarness.record(
+            device: "devices/acme-tilt.umockdev", node: "/dev/input/event37",
+            ioctl: UmockdevHarness.fixture("devices/acme-tilt.ioctl"),
+            events: UmockdevHarness.fixture("devices/acme-tilt.events"), duration: 1.5, options: ["--config", config])
+        #expect(metadata["driver"] == "evdev", "\(log)")
+        let atRest = try #require(samples.first, "\(log)")
+        #expect(abs(atRest.z - AccelSample.standardGravity) < 0.03 * AccelSample.standardGravity, "\(atRest)")
+    }
+
+    @Test func theUDrawIsRefusedWithItsDriversFault() async throws {
+        let output = try await Self.listDevices("udraw", node: "/dev/input/event35")
+        #expect(
+            output.contains(
+                "rejected: /dev/input/event35: its kernel driver (hid-udraw-ps3) scales every accelerometer reading "
+                    + "to 0"), "\(output)")
+    }
+
+    /// A GY-521 whose INT pin is not wired: its buffer never fills, so list-devices says it will be polled and
+    /// would use the polled driver, as the daemon does once its watchdog fires.
+    @Test func aBufferThatNeverDeliversIsListedAsPolled() async throws {
+        let output = try await Self.listDevices("mpu6050-unwired")
+        #expect(
+            output.contains(
+                "  iio-buffer\t/dev/iio:device0\tmpu6050\trejected: /dev/iio:device0 delivered no sample within 1.0 s "
+                    + "of enabling its buffer (is its interrupt line wired?); shakyd reads it by polling instead"),
+            "\(output)")
+        #expect(output.hasSuffix("Would use: iio-poll /dev/iio:device0 (mpu6050)\n"), "\(output)")
+        let unprobed = try await Self.listDevices("mpu6050-unwired", ["--no-probe"])
+        #expect(unprobed.hasSuffix("Would use: iio-buffer /dev/iio:device0 (mpu6050)\n"), "\(unprobed)")
+    }
+
+    @Test func aBufferThatDeliversIsListedAsBuffered() async throws {
+        let output = try await Self.listDevices("mpu6050")
+        #expect(output.hasSuffix("Would use: iio-buffer /dev/iio:device0 (mpu6050)\n"), "\(output)")
     }
 }

@@ -102,10 +102,13 @@ extension UmockdevHarness {
     /// only what happens after the open, whereas umockdev's node would queue events for a late reader and, past
     /// its 4 KiB buffer, hand out a partial one. The feeder writes whole reports and holds them back while the
     /// reader is behind, as a kernel keeps its queued events whole. `stall` stops shakyd `at` seconds after the
-    /// events start for `for` seconds, as a busy machine may.
+    /// events start for `for` seconds, as a busy machine may. With `stopAfter`, the recording ends that many seconds
+    /// after shakyd has read the last event (SIGINT), `duration` being only an upper bound: however slow the
+    /// machine, the recording holds all of the motion. `node` may be an IIO buffer's node and `events` a umockdev
+    /// script of its scans (with `ioctl` "-"), fed whole scans at a time the same way.
     static func record(
         device: String, node: String, ioctl: String, events: String, input: String = "auto", duration: Double,
-        stall: (at: Double, for: Double)? = nil
+        stall: (at: Double, for: Double)? = nil, stopAfter: Double? = nil, options: [String] = []
     ) async throws -> (samples: [AccelSample], metadata: TraceMetadata, log: String) {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -114,10 +117,11 @@ extension UmockdevHarness {
             "/usr/bin/python3",  // Debian's interpreter: the only one that loads python3-gi
             [
                 fixture("devices/events-feeder.py"), fixture(device), node, ioctl, events, "recording from",
-            ] + (stall.map { ["--stall", "\($0.at)", "\($0.for)"] } ?? []) + [
-                "--", try shakyd(), "record", "--input", input, "--rate", "100", "--output", output, "--duration",
-                "\(duration)",
-            ])
+            ] + (stall.map { ["--stall", "\($0.at)", "\($0.for)"] } ?? [])
+                + (stopAfter.map { ["--stop-after", "\($0)"] } ?? []) + [
+                    "--", try shakyd(), "record", "--input", input, "--rate", "100", "--output", output, "--duration",
+                    "\(duration)",
+                ] + options)
         guard outcome.status == 0 else {
             throw HarnessError("shakyd record exited with \(outcome.status): \(outcome.standardError)")
         }

@@ -76,9 +76,22 @@ struct SwiftGeneratorTests {
         #expect(output.map(\.name) == ["API+ThingsInterface.swift"])
         let swift = try #require(output.first).contents
         for expected in [
-            "/// A colour.\n    public enum Colour: String, Codable, Equatable, Sendable, CaseIterable {",
+            "/// A colour.\n    public enum Colour: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {",
             "        /// What it is called.\n        public var name: String",
-            "        public enum Size: String, Codable, Equatable, Sendable, CaseIterable {",
+            "        public enum Size: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {",
+            "    public struct Thing: Codable, Equatable, Sendable, JSONWritable {",
+            // Each type writes itself: members in ascending key order, nil optionals left out, enums as strings.
+            """
+                    public func writeJSON(to writer: inout JSONWriter) {
+                        writer.beginObject()
+                        writer.writeMember("name", name)
+                        writer.writeOptionalMember("shade", shade)
+                        writer.writeMember("size", size)
+                        writer.endObject()
+                    }
+            """,
+            "writer.writeOptionalMember(\"in\", `in`)",
+            "            writer.writeString(rawValue)\n",
             "        /// The same values as `API.Colour`.\n        public typealias Shade = API.Colour",
             "        public var shade: API.Thing.Shade?",
             "            public typealias In = API.Thing.Size",

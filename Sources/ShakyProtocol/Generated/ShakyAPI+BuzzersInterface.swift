@@ -4,7 +4,7 @@ import Varlink
 
 extension ShakyAPI {
     /// A key or button device shakyd reads as buzzers.
-    public struct BuzzerDevice: Codable, Equatable, Sendable {
+    public struct BuzzerDevice: Codable, Equatable, Sendable, JSONWritable {
         /// The device node, e.g. /dev/input/event5.
         public var path: String
         /// The device's name as the kernel gives it.
@@ -32,10 +32,23 @@ extension ShakyAPI {
             self.lights = lights
             self.present = present
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("identity", identity)
+            writer.writeMember("keys", keys)
+            writer.writeMember("kind", kind)
+            writer.writeMember("lights", lights)
+            writer.writeMember("name", name)
+            writer.writeMember("path", path)
+            writer.writeMember("present", present)
+            writer.endObject()
+        }
     }
 
     /// A button that belongs to a team.
-    public struct ButtonAssignment: Codable, Equatable, Sendable {
+    public struct ButtonAssignment: Codable, Equatable, Sendable, JSONWritable {
         public var team: String
         /// The device identity.
         public var device: String
@@ -50,13 +63,28 @@ extension ShakyAPI {
             self.key = key
             self.keyName = keyName
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("device", device)
+            writer.writeMember("key", key)
+            writer.writeMember("keyName", keyName)
+            writer.writeMember("team", team)
+            writer.endObject()
+        }
     }
 
     /// One thing that happened to the buzzers, as Watch reports it. `kind` says which fields are set.
-    public struct BuzzerEvent: Codable, Equatable, Sendable {
+    public struct BuzzerEvent: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
-        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case joinAsking, joined, pressed, deviceGone, deviceBack
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         public var kind: ShakyAPI.BuzzerEvent.Kind
@@ -96,6 +124,22 @@ extension ShakyAPI {
             self.order = order
             self.lockedFor = lockedFor
             self.message = message
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("device", device)
+            writer.writeOptionalMember("kernelTime", kernelTime)
+            writer.writeOptionalMember("keyName", keyName)
+            writer.writeMember("kind", kind)
+            writer.writeOptionalMember("lockedFor", lockedFor)
+            writer.writeOptionalMember("message", message)
+            writer.writeOptionalMember("order", order)
+            writer.writeOptionalMember("outcome", outcome)
+            writer.writeOptionalMember("path", path)
+            writer.writeOptionalMember("team", team)
+            writer.endObject()
         }
     }
 }
@@ -215,7 +259,7 @@ extension ShakyAPI {
         public static let openMethods: Set<String> = ["io.shakywords.Buzzers.List", "io.shakywords.Buzzers.Watch"]
 
         /// The reply of `List`.
-        public struct ListReply: Codable, Equatable, Sendable {
+        public struct ListReply: Codable, Equatable, Sendable, JSONWritable {
             public var devices: [ShakyAPI.BuzzerDevice]
             public var assignments: [ShakyAPI.ButtonAssignment]
             public var joining: [String]
@@ -226,30 +270,53 @@ extension ShakyAPI {
                 self.assignments = assignments
                 self.joining = joining
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("assignments", assignments)
+                writer.writeMember("devices", devices)
+                writer.writeMember("joining", joining)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Join`.
-        public struct JoinParameters: Codable, Equatable, Sendable {
+        public struct JoinParameters: Codable, Equatable, Sendable, JSONWritable {
             public var teams: [String]?
 
             /// Creates a value with every field given.
             public init(teams: [String]? = nil) {
                 self.teams = teams
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("teams", teams)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Join`.
-        public struct JoinReply: Codable, Equatable, Sendable {
+        public struct JoinReply: Codable, Equatable, Sendable, JSONWritable {
             public var teams: [String]
 
             /// Creates a value with every field given.
             public init(teams: [String]) {
                 self.teams = teams
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("teams", teams)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Assign`.
-        public struct AssignParameters: Codable, Equatable, Sendable {
+        public struct AssignParameters: Codable, Equatable, Sendable, JSONWritable {
             public var team: String
             public var device: String
             public var key: String
@@ -260,45 +327,82 @@ extension ShakyAPI {
                 self.device = device
                 self.key = key
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("device", device)
+                writer.writeMember("key", key)
+                writer.writeMember("team", team)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Assign`.
-        public struct AssignReply: Codable, Equatable, Sendable {
+        public struct AssignReply: Codable, Equatable, Sendable, JSONWritable {
             public var assignment: ShakyAPI.ButtonAssignment
 
             /// Creates a value with every field given.
             public init(assignment: ShakyAPI.ButtonAssignment) {
                 self.assignment = assignment
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("assignment", assignment)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Clear`.
-        public struct ClearParameters: Codable, Equatable, Sendable {
+        public struct ClearParameters: Codable, Equatable, Sendable, JSONWritable {
             public var team: String?
 
             /// Creates a value with every field given.
             public init(team: String? = nil) {
                 self.team = team
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("team", team)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Clear`.
-        public struct ClearReply: Codable, Equatable, Sendable {
+        public struct ClearReply: Codable, Equatable, Sendable, JSONWritable {
             public var cleared: Int
 
             /// Creates a value with every field given.
             public init(cleared: Int) {
                 self.cleared = cleared
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("cleared", cleared)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Watch`.
-        public struct WatchReply: Codable, Equatable, Sendable {
+        public struct WatchReply: Codable, Equatable, Sendable, JSONWritable {
             public var event: ShakyAPI.BuzzerEvent
 
             /// Creates a value with every field given.
             public init(event: ShakyAPI.BuzzerEvent) {
                 self.event = event
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("event", event)
+                writer.endObject()
             }
 
             /// This reply encoded once, to send to any number of callers; `continues` is false on the last.
@@ -322,32 +426,53 @@ extension ShakyAPI {
             case invalidAssignment(message: String)
 
             /// The parameters of `UnknownDevice`.
-            public struct UnknownDeviceParameters: Codable, Equatable, Sendable {
+            public struct UnknownDeviceParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var device: String
 
                 /// Creates a value with every field given.
                 public init(device: String) {
                     self.device = device
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("device", device)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `UnknownKey`.
-            public struct UnknownKeyParameters: Codable, Equatable, Sendable {
+            public struct UnknownKeyParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var key: String
 
                 /// Creates a value with every field given.
                 public init(key: String) {
                     self.key = key
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("key", key)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `InvalidAssignment`.
-            public struct InvalidAssignmentParameters: Codable, Equatable, Sendable {
+            public struct InvalidAssignmentParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
                 }
             }
 

@@ -4,7 +4,7 @@ import Varlink
 
 extension ShakyAPI {
     /// One tile of the scrambled answer.
-    public struct Tile: Codable, Equatable, Sendable {
+    public struct Tile: Codable, Equatable, Sendable, JSONWritable {
         /// The letter, space or punctuation mark shown.
         public var text: String
         /// False for spaces and punctuation, which are never scrambled.
@@ -18,10 +18,19 @@ extension ShakyAPI {
             self.letter = letter
             self.fixed = fixed
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("fixed", fixed)
+            writer.writeMember("letter", letter)
+            writer.writeMember("text", text)
+            writer.endObject()
+        }
     }
 
     /// A team and its score.
-    public struct TeamScore: Codable, Equatable, Sendable {
+    public struct TeamScore: Codable, Equatable, Sendable, JSONWritable {
         public var name: String
         public var score: Int
 
@@ -30,10 +39,18 @@ extension ShakyAPI {
             self.name = name
             self.score = score
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("name", name)
+            writer.writeMember("score", score)
+            writer.endObject()
+        }
     }
 
     /// A buzz on the current question.
-    public struct BuzzEntry: Codable, Equatable, Sendable {
+    public struct BuzzEntry: Codable, Equatable, Sendable, JSONWritable {
         public var team: String
         /// Place in the buzz order, from 1.
         public var order: Int
@@ -49,10 +66,20 @@ extension ShakyAPI {
             self.elapsed = elapsed
             self.points = points
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("elapsed", elapsed)
+            writer.writeMember("order", order)
+            writer.writeOptionalMember("points", points)
+            writer.writeMember("team", team)
+            writer.endObject()
+        }
     }
 
     /// A score adjustment the host made, and why.
-    public struct Adjustment: Codable, Equatable, Sendable {
+    public struct Adjustment: Codable, Equatable, Sendable, JSONWritable {
         public var delta: Int
         public var reason: String
         /// The question in play or last played when it was made.
@@ -64,10 +91,19 @@ extension ShakyAPI {
             self.reason = reason
             self.question = question
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("delta", delta)
+            writer.writeOptionalMember("question", question)
+            writer.writeMember("reason", reason)
+            writer.endObject()
+        }
     }
 
     /// One line of the final scoreboard.
-    public struct Standing: Codable, Equatable, Sendable {
+    public struct Standing: Codable, Equatable, Sendable, JSONWritable {
         public var team: String
         public var points: Int
         /// Shared on ties: 1, 1, 3.
@@ -94,10 +130,24 @@ extension ShakyAPI {
             self.averageBuzzTime = averageBuzzTime
             self.adjustments = adjustments
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("adjustments", adjustments)
+            writer.writeOptionalMember("averageBuzzTime", averageBuzzTime)
+            writer.writeMember("buzzes", buzzes)
+            writer.writeMember("correctAnswers", correctAnswers)
+            writer.writeMember("hintsUsed", hintsUsed)
+            writer.writeMember("points", points)
+            writer.writeMember("rank", rank)
+            writer.writeMember("team", team)
+            writer.endObject()
+        }
     }
 
     /// How a game ended.
-    public struct Result: Codable, Equatable, Sendable {
+    public struct Result: Codable, Equatable, Sendable, JSONWritable {
         public var standings: [ShakyAPI.Standing]
         /// Every team ranked first.
         public var winners: [String]
@@ -116,13 +166,29 @@ extension ShakyAPI {
             self.questionCount = questionCount
             self.endedEarly = endedEarly
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("endedEarly", endedEarly)
+            writer.writeMember("questionCount", questionCount)
+            writer.writeMember("questionsPlayed", questionsPlayed)
+            writer.writeMember("standings", standings)
+            writer.writeMember("winners", winners)
+            writer.endObject()
+        }
     }
 
     /// Rules of one game; every field is optional and defaults as shown.
-    public struct Rules: Codable, Equatable, Sendable {
+    public struct Rules: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `buzzerMode`.
-        public enum BuzzerMode: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum BuzzerMode: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case buzzOrder, classic
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         /// Seconds to buzz (60).
@@ -169,13 +235,35 @@ extension ShakyAPI {
             self.ignoreDiacritics = ignoreDiacritics
             self.buzzerMode = buzzerMode
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("answerTime", answerTime)
+            writer.writeOptionalMember("answerTolerance", answerTolerance)
+            writer.writeOptionalMember("basePoints", basePoints)
+            writer.writeOptionalMember("buzzerMode", buzzerMode)
+            writer.writeOptionalMember("hintCooldown", hintCooldown)
+            writer.writeOptionalMember("ignoreDiacritics", ignoreDiacritics)
+            writer.writeOptionalMember("indicationTime", indicationTime)
+            writer.writeOptionalMember("maximumHints", maximumHints)
+            writer.writeOptionalMember("minimumPoints", minimumPoints)
+            writer.writeOptionalMember("pointsPerHint", pointsPerHint)
+            writer.writeOptionalMember("timeAfterFirstBuzz", timeAfterFirstBuzz)
+            writer.endObject()
+        }
     }
 
     /// Everything a board or a player needs to show the game.
-    public struct State: Codable, Equatable, Sendable {
+    public struct State: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `phase`.
-        public enum Phase: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum Phase: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case ready, indication, answering, roundOver, gameOver
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         public var phase: ShakyAPI.State.Phase
@@ -232,14 +320,42 @@ extension ShakyAPI {
             self.roundWinner = roundWinner
             self.result = result
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("answer", answer)
+            writer.writeMember("buzzes", buzzes)
+            writer.writeMember("hintsLeft", hintsLeft)
+            writer.writeMember("hintsUsed", hintsUsed)
+            writer.writeOptionalMember("pattern", pattern)
+            writer.writeMember("paused", paused)
+            writer.writeMember("phase", phase)
+            writer.writeOptionalMember("points", points)
+            writer.writeOptionalMember("question", question)
+            writer.writeMember("questionCount", questionCount)
+            writer.writeOptionalMember("questionNumber", questionNumber)
+            writer.writeOptionalMember("remaining", remaining)
+            writer.writeOptionalMember("result", result)
+            writer.writeOptionalMember("roundWinner", roundWinner)
+            writer.writeOptionalMember("teamUp", teamUp)
+            writer.writeMember("teams", teams)
+            writer.writeOptionalMember("tiles", tiles)
+            writer.endObject()
+        }
     }
 
     /// One thing that happened, as Watch reports it. `kind` says which fields are set.
-    public struct Event: Codable, Equatable, Sendable {
+    public struct Event: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
-        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged,
                 paused, resumed, gameOver, sensor, overruled, buzzUndone, buzzer
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         public var kind: ShakyAPI.Event.Kind
@@ -323,11 +439,44 @@ extension ShakyAPI {
             self.sensorDevice = sensorDevice
             self.buzzer = buzzer
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("answer", answer)
+            writer.writeOptionalMember("awarded", awarded)
+            writer.writeOptionalMember("buzzer", buzzer)
+            writer.writeOptionalMember("correct", correct)
+            writer.writeOptionalMember("delta", delta)
+            writer.writeOptionalMember("elapsed", elapsed)
+            writer.writeOptionalMember("given", given)
+            writer.writeOptionalMember("hintsUsed", hintsUsed)
+            writer.writeMember("kind", kind)
+            writer.writeOptionalMember("number", number)
+            writer.writeOptionalMember("order", order)
+            writer.writeOptionalMember("pattern", pattern)
+            writer.writeOptionalMember("phase", phase)
+            writer.writeOptionalMember("points", points)
+            writer.writeOptionalMember("question", question)
+            writer.writeOptionalMember("reason", reason)
+            writer.writeOptionalMember("remaining", remaining)
+            writer.writeOptionalMember("result", result)
+            writer.writeOptionalMember("score", score)
+            writer.writeOptionalMember("sensorDevice", sensorDevice)
+            writer.writeOptionalMember("sensorPresent", sensorPresent)
+            writer.writeOptionalMember("source", source)
+            writer.writeOptionalMember("status", status)
+            writer.writeOptionalMember("team", team)
+            writer.writeOptionalMember("tiles", tiles)
+            writer.writeOptionalMember("total", total)
+            writer.writeOptionalMember("winner", winner)
+            writer.endObject()
+        }
     }
 
     /// What happened to the teams' buttons (the same as io.shakywords.Buzzers.Watch
     /// reports). `kind` says which fields are set.
-    public struct ButtonEvent: Codable, Equatable, Sendable {
+    public struct ButtonEvent: Codable, Equatable, Sendable, JSONWritable {
         /// The same values as `ShakyAPI.BuzzerEvent.Kind`.
         public typealias Kind = ShakyAPI.BuzzerEvent.Kind
 
@@ -369,13 +518,34 @@ extension ShakyAPI {
             self.lockedFor = lockedFor
             self.message = message
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("device", device)
+            writer.writeOptionalMember("kernelTime", kernelTime)
+            writer.writeOptionalMember("keyName", keyName)
+            writer.writeMember("kind", kind)
+            writer.writeOptionalMember("lockedFor", lockedFor)
+            writer.writeOptionalMember("message", message)
+            writer.writeOptionalMember("order", order)
+            writer.writeOptionalMember("outcome", outcome)
+            writer.writeOptionalMember("path", path)
+            writer.writeOptionalMember("team", team)
+            writer.endObject()
+        }
     }
 
     /// A finished game.
-    public struct FinishedGame: Codable, Equatable, Sendable {
+    public struct FinishedGame: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
-        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case played, demo, replaced, scoreless
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         public var id: Int
@@ -401,10 +571,22 @@ extension ShakyAPI {
             self.kind = kind
             self.adjustments = adjustments
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("adjustments", adjustments)
+            writer.writeMember("finishedAt", finishedAt)
+            writer.writeMember("id", id)
+            writer.writeOptionalMember("kind", kind)
+            writer.writeMember("teams", teams)
+            writer.writeMember("winners", winners)
+            writer.endObject()
+        }
     }
 
     /// A score adjustment in a finished game.
-    public struct TeamAdjustment: Codable, Equatable, Sendable {
+    public struct TeamAdjustment: Codable, Equatable, Sendable, JSONWritable {
         public var team: String
         public var delta: Int
         public var reason: String
@@ -415,10 +597,19 @@ extension ShakyAPI {
             self.delta = delta
             self.reason = reason
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("delta", delta)
+            writer.writeMember("reason", reason)
+            writer.writeMember("team", team)
+            writer.endObject()
+        }
     }
 
     /// A team's record across finished games.
-    public struct LeaderboardEntry: Codable, Equatable, Sendable {
+    public struct LeaderboardEntry: Codable, Equatable, Sendable, JSONWritable {
         public var team: String
         public var games: Int
         public var wins: Int
@@ -430,6 +621,16 @@ extension ShakyAPI {
             self.games = games
             self.wins = wins
             self.points = points
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("games", games)
+            writer.writeMember("points", points)
+            writer.writeMember("team", team)
+            writer.writeMember("wins", wins)
+            writer.endObject()
         }
     }
 }
@@ -771,10 +972,15 @@ extension ShakyAPI {
         ]
 
         /// The parameters of `New`.
-        public struct NewParameters: Codable, Equatable, Sendable {
+        public struct NewParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The values of `difficulty`.
-            public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable {
+            public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
                 case any, easy, medium, hard
+
+                /// Writes the value's name as a JSON string.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.writeString(rawValue)
+                }
             }
 
             public var teams: [String]
@@ -799,90 +1005,159 @@ extension ShakyAPI {
                 self.rules = rules
                 self.replace = replace
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("difficulty", difficulty)
+                writer.writeOptionalMember("packs", packs)
+                writer.writeOptionalMember("questions", questions)
+                writer.writeOptionalMember("replace", replace)
+                writer.writeOptionalMember("rules", rules)
+                writer.writeOptionalMember("seed", seed)
+                writer.writeMember("teams", teams)
+                writer.endObject()
+            }
         }
 
         /// The reply of `New`.
-        public struct NewReply: Codable, Equatable, Sendable {
+        public struct NewReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
             }
         }
 
         /// The reply of `Next`.
-        public struct NextReply: Codable, Equatable, Sendable {
+        public struct NextReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
             }
         }
 
         /// The reply of `Skip`.
-        public struct SkipReply: Codable, Equatable, Sendable {
+        public struct SkipReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
             }
         }
 
         /// The reply of `Pause`.
-        public struct PauseReply: Codable, Equatable, Sendable {
+        public struct PauseReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
             }
         }
 
         /// The reply of `Resume`.
-        public struct ResumeReply: Codable, Equatable, Sendable {
+        public struct ResumeReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
             }
         }
 
         /// The reply of `End`.
-        public struct EndReply: Codable, Equatable, Sendable {
+        public struct EndReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Buzz`.
-        public struct BuzzParameters: Codable, Equatable, Sendable {
+        public struct BuzzParameters: Codable, Equatable, Sendable, JSONWritable {
             public var team: String
 
             /// Creates a value with every field given.
             public init(team: String) {
                 self.team = team
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("team", team)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Buzz`.
-        public struct BuzzReply: Codable, Equatable, Sendable {
+        public struct BuzzReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Answer`.
-        public struct AnswerParameters: Codable, Equatable, Sendable {
+        public struct AnswerParameters: Codable, Equatable, Sendable, JSONWritable {
             public var team: String
             public var answer: String
 
@@ -891,10 +1166,18 @@ extension ShakyAPI {
                 self.team = team
                 self.answer = answer
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("answer", answer)
+                writer.writeMember("team", team)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Answer`.
-        public struct AnswerReply: Codable, Equatable, Sendable {
+        public struct AnswerReply: Codable, Equatable, Sendable, JSONWritable {
             public var correct: Bool
             public var status: ShakyAPI.State
 
@@ -903,20 +1186,35 @@ extension ShakyAPI {
                 self.correct = correct
                 self.status = status
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("correct", correct)
+                writer.writeMember("status", status)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Hint`.
-        public struct HintReply: Codable, Equatable, Sendable {
+        public struct HintReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `AdjustScore`.
-        public struct AdjustScoreParameters: Codable, Equatable, Sendable {
+        public struct AdjustScoreParameters: Codable, Equatable, Sendable, JSONWritable {
             public var team: String
             public var delta: Int
             public var reason: String
@@ -927,75 +1225,133 @@ extension ShakyAPI {
                 self.delta = delta
                 self.reason = reason
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("delta", delta)
+                writer.writeMember("reason", reason)
+                writer.writeMember("team", team)
+                writer.endObject()
+            }
         }
 
         /// The reply of `AdjustScore`.
-        public struct AdjustScoreReply: Codable, Equatable, Sendable {
+        public struct AdjustScoreReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
             }
         }
 
         /// The reply of `Overrule`.
-        public struct OverruleReply: Codable, Equatable, Sendable {
+        public struct OverruleReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `UndoBuzz`.
-        public struct UndoBuzzParameters: Codable, Equatable, Sendable {
+        public struct UndoBuzzParameters: Codable, Equatable, Sendable, JSONWritable {
             public var team: String
 
             /// Creates a value with every field given.
             public init(team: String) {
                 self.team = team
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("team", team)
+                writer.endObject()
+            }
         }
 
         /// The reply of `UndoBuzz`.
-        public struct UndoBuzzReply: Codable, Equatable, Sendable {
+        public struct UndoBuzzReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
             }
         }
 
         /// The reply of `Status`.
-        public struct StatusReply: Codable, Equatable, Sendable {
+        public struct StatusReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
 
             /// Creates a value with every field given.
             public init(status: ShakyAPI.State) {
                 self.status = status
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("status", status)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Scoreboard`.
-        public struct ScoreboardReply: Codable, Equatable, Sendable {
+        public struct ScoreboardReply: Codable, Equatable, Sendable, JSONWritable {
             public var standings: [ShakyAPI.Standing]
 
             /// Creates a value with every field given.
             public init(standings: [ShakyAPI.Standing]) {
                 self.standings = standings
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("standings", standings)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Watch`.
-        public struct WatchReply: Codable, Equatable, Sendable {
+        public struct WatchReply: Codable, Equatable, Sendable, JSONWritable {
             public var event: ShakyAPI.Event
 
             /// Creates a value with every field given.
             public init(event: ShakyAPI.Event) {
                 self.event = event
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("event", event)
+                writer.endObject()
             }
 
             /// This reply encoded once, to send to any number of callers; `continues` is false on the last.
@@ -1005,52 +1361,87 @@ extension ShakyAPI {
         }
 
         /// The parameters of `History`.
-        public struct HistoryParameters: Codable, Equatable, Sendable {
+        public struct HistoryParameters: Codable, Equatable, Sendable, JSONWritable {
             public var limit: Int?
 
             /// Creates a value with every field given.
             public init(limit: Int? = nil) {
                 self.limit = limit
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("limit", limit)
+                writer.endObject()
+            }
         }
 
         /// The reply of `History`.
-        public struct HistoryReply: Codable, Equatable, Sendable {
+        public struct HistoryReply: Codable, Equatable, Sendable, JSONWritable {
             public var games: [ShakyAPI.FinishedGame]
 
             /// Creates a value with every field given.
             public init(games: [ShakyAPI.FinishedGame]) {
                 self.games = games
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("games", games)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `DeleteHistory`.
-        public struct DeleteHistoryParameters: Codable, Equatable, Sendable {
+        public struct DeleteHistoryParameters: Codable, Equatable, Sendable, JSONWritable {
             public var id: Int
 
             /// Creates a value with every field given.
             public init(id: Int) {
                 self.id = id
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("id", id)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Leaderboard`.
-        public struct LeaderboardParameters: Codable, Equatable, Sendable {
+        public struct LeaderboardParameters: Codable, Equatable, Sendable, JSONWritable {
             public var limit: Int?
 
             /// Creates a value with every field given.
             public init(limit: Int? = nil) {
                 self.limit = limit
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("limit", limit)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Leaderboard`.
-        public struct LeaderboardReply: Codable, Equatable, Sendable {
+        public struct LeaderboardReply: Codable, Equatable, Sendable, JSONWritable {
             public var entries: [ShakyAPI.LeaderboardEntry]
 
             /// Creates a value with every field given.
             public init(entries: [ShakyAPI.LeaderboardEntry]) {
                 self.entries = entries
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("entries", entries)
+                writer.endObject()
             }
         }
 
@@ -1075,27 +1466,41 @@ extension ShakyAPI {
             case storageFailed(message: String)
 
             /// The parameters of `GameNotFound`.
-            public struct GameNotFoundParameters: Codable, Equatable, Sendable {
+            public struct GameNotFoundParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var id: Int
 
                 /// Creates a value with every field given.
                 public init(id: Int) {
                     self.id = id
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("id", id)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `InvalidSetup`.
-            public struct InvalidSetupParameters: Codable, Equatable, Sendable {
+            public struct InvalidSetupParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `Refused`.
-            public struct RefusedParameters: Codable, Equatable, Sendable {
+            public struct RefusedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var reason: String
                 public var message: String
 
@@ -1104,15 +1509,30 @@ extension ShakyAPI {
                     self.reason = reason
                     self.message = message
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.writeMember("reason", reason)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `StorageFailed`.
-            public struct StorageFailedParameters: Codable, Equatable, Sendable {
+            public struct StorageFailedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
                 }
             }
 

@@ -4,7 +4,7 @@ import Varlink
 
 extension ShakyAPI {
     /// A pack and how many questions of each difficulty it holds.
-    public struct Pack: Codable, Equatable, Sendable {
+    public struct Pack: Codable, Equatable, Sendable, JSONWritable {
         public var name: String
         public var builtin: Bool
         public var questions: Int
@@ -21,13 +21,30 @@ extension ShakyAPI {
             self.medium = medium
             self.hard = hard
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("builtin", builtin)
+            writer.writeMember("easy", easy)
+            writer.writeMember("hard", hard)
+            writer.writeMember("medium", medium)
+            writer.writeMember("name", name)
+            writer.writeMember("questions", questions)
+            writer.endObject()
+        }
     }
 
     /// A question as written into a pack.
-    public struct Question: Codable, Equatable, Sendable {
+    public struct Question: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `difficulty`.
-        public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case easy, medium, hard
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         public var text: String
@@ -45,10 +62,20 @@ extension ShakyAPI {
             self.alternates = alternates
             self.difficulty = difficulty
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("alternates", alternates)
+            writer.writeMember("answer", answer)
+            writer.writeMember("difficulty", difficulty)
+            writer.writeMember("text", text)
+            writer.endObject()
+        }
     }
 
     /// A question stored in a pack.
-    public struct StoredQuestion: Codable, Equatable, Sendable {
+    public struct StoredQuestion: Codable, Equatable, Sendable, JSONWritable {
         /// The same values as `ShakyAPI.Question.Difficulty`.
         public typealias Difficulty = ShakyAPI.Question.Difficulty
 
@@ -70,6 +97,18 @@ extension ShakyAPI {
             self.answer = answer
             self.alternates = alternates
             self.difficulty = difficulty
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("alternates", alternates)
+            writer.writeMember("answer", answer)
+            writer.writeMember("difficulty", difficulty)
+            writer.writeMember("id", id)
+            writer.writeMember("pack", pack)
+            writer.writeMember("text", text)
+            writer.endObject()
         }
     }
 }
@@ -185,27 +224,41 @@ extension ShakyAPI {
         ]
 
         /// The reply of `List`.
-        public struct ListReply: Codable, Equatable, Sendable {
+        public struct ListReply: Codable, Equatable, Sendable, JSONWritable {
             public var packs: [ShakyAPI.Pack]
 
             /// Creates a value with every field given.
             public init(packs: [ShakyAPI.Pack]) {
                 self.packs = packs
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("packs", packs)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Show`.
-        public struct ShowParameters: Codable, Equatable, Sendable {
+        public struct ShowParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
 
             /// Creates a value with every field given.
             public init(name: String) {
                 self.name = name
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Show`.
-        public struct ShowReply: Codable, Equatable, Sendable {
+        public struct ShowReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
             public var questions: [ShakyAPI.StoredQuestion]
 
@@ -214,30 +267,52 @@ extension ShakyAPI {
                 self.pack = pack
                 self.questions = questions
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeMember("questions", questions)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Create`.
-        public struct CreateParameters: Codable, Equatable, Sendable {
+        public struct CreateParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
 
             /// Creates a value with every field given.
             public init(name: String) {
                 self.name = name
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.endObject()
             }
         }
 
         /// The reply of `Create`.
-        public struct CreateReply: Codable, Equatable, Sendable {
+        public struct CreateReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
 
             /// Creates a value with every field given.
             public init(pack: ShakyAPI.Pack) {
                 self.pack = pack
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Rename`.
-        public struct RenameParameters: Codable, Equatable, Sendable {
+        public struct RenameParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
             public var newName: String
 
@@ -246,30 +321,52 @@ extension ShakyAPI {
                 self.name = name
                 self.newName = newName
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.writeMember("newName", newName)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Rename`.
-        public struct RenameReply: Codable, Equatable, Sendable {
+        public struct RenameReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
 
             /// Creates a value with every field given.
             public init(pack: ShakyAPI.Pack) {
                 self.pack = pack
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Delete`.
-        public struct DeleteParameters: Codable, Equatable, Sendable {
+        public struct DeleteParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
 
             /// Creates a value with every field given.
             public init(name: String) {
                 self.name = name
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Duplicate`.
-        public struct DuplicateParameters: Codable, Equatable, Sendable {
+        public struct DuplicateParameters: Codable, Equatable, Sendable, JSONWritable {
             public var name: String
             public var newName: String
 
@@ -278,20 +375,35 @@ extension ShakyAPI {
                 self.name = name
                 self.newName = newName
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("name", name)
+                writer.writeMember("newName", newName)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Duplicate`.
-        public struct DuplicateReply: Codable, Equatable, Sendable {
+        public struct DuplicateReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
 
             /// Creates a value with every field given.
             public init(pack: ShakyAPI.Pack) {
                 self.pack = pack
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `AddQuestion`.
-        public struct AddQuestionParameters: Codable, Equatable, Sendable {
+        public struct AddQuestionParameters: Codable, Equatable, Sendable, JSONWritable {
             public var pack: String
             public var question: ShakyAPI.Question
 
@@ -300,20 +412,35 @@ extension ShakyAPI {
                 self.pack = pack
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The reply of `AddQuestion`.
-        public struct AddQuestionReply: Codable, Equatable, Sendable {
+        public struct AddQuestionReply: Codable, Equatable, Sendable, JSONWritable {
             public var question: ShakyAPI.StoredQuestion
 
             /// Creates a value with every field given.
             public init(question: ShakyAPI.StoredQuestion) {
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `EditQuestion`.
-        public struct EditQuestionParameters: Codable, Equatable, Sendable {
+        public struct EditQuestionParameters: Codable, Equatable, Sendable, JSONWritable {
             public var id: Int
             public var question: ShakyAPI.Question
 
@@ -322,30 +449,52 @@ extension ShakyAPI {
                 self.id = id
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("id", id)
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The reply of `EditQuestion`.
-        public struct EditQuestionReply: Codable, Equatable, Sendable {
+        public struct EditQuestionReply: Codable, Equatable, Sendable, JSONWritable {
             public var question: ShakyAPI.StoredQuestion
 
             /// Creates a value with every field given.
             public init(question: ShakyAPI.StoredQuestion) {
                 self.question = question
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("question", question)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `DeleteQuestion`.
-        public struct DeleteQuestionParameters: Codable, Equatable, Sendable {
+        public struct DeleteQuestionParameters: Codable, Equatable, Sendable, JSONWritable {
             public var id: Int
 
             /// Creates a value with every field given.
             public init(id: Int) {
                 self.id = id
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("id", id)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Search`.
-        public struct SearchParameters: Codable, Equatable, Sendable {
+        public struct SearchParameters: Codable, Equatable, Sendable, JSONWritable {
             public var text: String
             public var pack: String?
             public var limit: Int?
@@ -356,23 +505,44 @@ extension ShakyAPI {
                 self.pack = pack
                 self.limit = limit
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("limit", limit)
+                writer.writeOptionalMember("pack", pack)
+                writer.writeMember("text", text)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Search`.
-        public struct SearchReply: Codable, Equatable, Sendable {
+        public struct SearchReply: Codable, Equatable, Sendable, JSONWritable {
             public var questions: [ShakyAPI.StoredQuestion]
 
             /// Creates a value with every field given.
             public init(questions: [ShakyAPI.StoredQuestion]) {
                 self.questions = questions
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("questions", questions)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Import`.
-        public struct ImportParameters: Codable, Equatable, Sendable {
+        public struct ImportParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The values of `format`.
-            public enum Format: String, Codable, Equatable, Sendable, CaseIterable {
+            public enum Format: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
                 case json, csv
+
+                /// Writes the value's name as a JSON string.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.writeString(rawValue)
+                }
             }
 
             public var data: String
@@ -385,10 +555,19 @@ extension ShakyAPI {
                 self.format = format
                 self.name = name
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("data", data)
+                writer.writeMember("format", format)
+                writer.writeOptionalMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Import`.
-        public struct ImportReply: Codable, Equatable, Sendable {
+        public struct ImportReply: Codable, Equatable, Sendable, JSONWritable {
             public var pack: ShakyAPI.Pack
             public var warnings: [String]?
 
@@ -397,10 +576,18 @@ extension ShakyAPI {
                 self.pack = pack
                 self.warnings = warnings
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("pack", pack)
+                writer.writeOptionalMember("warnings", warnings)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Export`.
-        public struct ExportParameters: Codable, Equatable, Sendable {
+        public struct ExportParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The same values as `ShakyAPI.PacksInterface.ImportParameters.Format`.
             public typealias Format = ShakyAPI.PacksInterface.ImportParameters.Format
 
@@ -412,15 +599,30 @@ extension ShakyAPI {
                 self.name = name
                 self.format = format
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("format", format)
+                writer.writeMember("name", name)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Export`.
-        public struct ExportReply: Codable, Equatable, Sendable {
+        public struct ExportReply: Codable, Equatable, Sendable, JSONWritable {
             public var data: String
 
             /// Creates a value with every field given.
             public init(data: String) {
                 self.data = data
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("data", data)
+                writer.endObject()
             }
         }
 
@@ -445,57 +647,92 @@ extension ShakyAPI {
             case storageFailed(message: String)
 
             /// The parameters of `PackNotFound`.
-            public struct PackNotFoundParameters: Codable, Equatable, Sendable {
+            public struct PackNotFoundParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var name: String
 
                 /// Creates a value with every field given.
                 public init(name: String) {
                     self.name = name
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("name", name)
+                    writer.endObject()
                 }
             }
 
             /// The parameters of `PackReadOnly`.
-            public struct PackReadOnlyParameters: Codable, Equatable, Sendable {
+            public struct PackReadOnlyParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var name: String
 
                 /// Creates a value with every field given.
                 public init(name: String) {
                     self.name = name
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("name", name)
+                    writer.endObject()
                 }
             }
 
             /// The parameters of `PackExists`.
-            public struct PackExistsParameters: Codable, Equatable, Sendable {
+            public struct PackExistsParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var name: String
 
                 /// Creates a value with every field given.
                 public init(name: String) {
                     self.name = name
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("name", name)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `QuestionNotFound`.
-            public struct QuestionNotFoundParameters: Codable, Equatable, Sendable {
+            public struct QuestionNotFoundParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var id: Int
 
                 /// Creates a value with every field given.
                 public init(id: Int) {
                     self.id = id
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("id", id)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `InvalidPack`.
-            public struct InvalidPackParameters: Codable, Equatable, Sendable {
+            public struct InvalidPackParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `ImportFailed`.
-            public struct ImportFailedParameters: Codable, Equatable, Sendable {
+            public struct ImportFailedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var line: Int?
                 public var field: String?
                 public var problem: String
@@ -506,15 +743,31 @@ extension ShakyAPI {
                     self.field = field
                     self.problem = problem
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeOptionalMember("field", field)
+                    writer.writeOptionalMember("line", line)
+                    writer.writeMember("problem", problem)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `StorageFailed`.
-            public struct StorageFailedParameters: Codable, Equatable, Sendable {
+            public struct StorageFailedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
                 }
             }
 

@@ -4,15 +4,25 @@ import Varlink
 
 extension ShakyAPI {
     /// The IDL type `SensorStatus`.
-    public struct SensorStatus: Codable, Equatable, Sendable {
+    public struct SensorStatus: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `state`.
-        public enum State: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum State: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case absent, ready, reading, gone
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         /// The values of `sensitivity`.
-        public enum Sensitivity: String, Codable, Equatable, Sendable, CaseIterable {
+        public enum Sensitivity: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
             case light, medium, hard
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
         }
 
         /// absent: none found (hints are manual); ready: attached, read while a
@@ -48,10 +58,24 @@ extension ShakyAPI {
             self.message = message
             self.frame = frame
         }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("device", device)
+            writer.writeOptionalMember("driver", driver)
+            writer.writeOptionalMember("frame", frame)
+            writer.writeOptionalMember("message", message)
+            writer.writeOptionalMember("rate", rate)
+            writer.writeMember("sensitivity", sensitivity)
+            writer.writeMember("shakes", shakes)
+            writer.writeMember("state", state)
+            writer.endObject()
+        }
     }
 
     /// What a calibration learned: the thresholds it set for medium on one device.
-    public struct Calibration: Codable, Equatable, Sendable {
+    public struct Calibration: Codable, Equatable, Sendable, JSONWritable {
         /// The device, as driver:name.
         public var device: String
         /// The brisk window's threshold, m/s².
@@ -70,6 +94,17 @@ extension ShakyAPI {
             self.sustainedThreshold = sustainedThreshold
             self.strokePeak = strokePeak
             self.noise = noise
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("device", device)
+            writer.writeMember("noise", noise)
+            writer.writeMember("strokePeak", strokePeak)
+            writer.writeMember("sustainedThreshold", sustainedThreshold)
+            writer.writeMember("threshold", threshold)
+            writer.endObject()
         }
     }
 }
@@ -144,17 +179,24 @@ extension ShakyAPI {
         public static let openMethods: Set<String> = ["io.shakywords.Sensor.Status"]
 
         /// The reply of `Status`.
-        public struct StatusReply: Codable, Equatable, Sendable {
+        public struct StatusReply: Codable, Equatable, Sendable, JSONWritable {
             public var sensor: ShakyAPI.SensorStatus
 
             /// Creates a value with every field given.
             public init(sensor: ShakyAPI.SensorStatus) {
                 self.sensor = sensor
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("sensor", sensor)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Calibrate`.
-        public struct CalibrateParameters: Codable, Equatable, Sendable {
+        public struct CalibrateParameters: Codable, Equatable, Sendable, JSONWritable {
             public var shakeSeconds: Double?
             public var stillSeconds: Double?
 
@@ -163,15 +205,30 @@ extension ShakyAPI {
                 self.shakeSeconds = shakeSeconds
                 self.stillSeconds = stillSeconds
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("shakeSeconds", shakeSeconds)
+                writer.writeOptionalMember("stillSeconds", stillSeconds)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Calibrate`.
-        public struct CalibrateReply: Codable, Equatable, Sendable {
+        public struct CalibrateReply: Codable, Equatable, Sendable, JSONWritable {
             public var calibration: ShakyAPI.Calibration
 
             /// Creates a value with every field given.
             public init(calibration: ShakyAPI.Calibration) {
                 self.calibration = calibration
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("calibration", calibration)
+                writer.endObject()
             }
         }
 
@@ -185,22 +242,36 @@ extension ShakyAPI {
             case invalidDuration(message: String)
 
             /// The parameters of `CalibrationFailed`.
-            public struct CalibrationFailedParameters: Codable, Equatable, Sendable {
+            public struct CalibrationFailedParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
                 }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
+                }
             }
 
             /// The parameters of `InvalidDuration`.
-            public struct InvalidDurationParameters: Codable, Equatable, Sendable {
+            public struct InvalidDurationParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var message: String
 
                 /// Creates a value with every field given.
                 public init(message: String) {
                     self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.endObject()
                 }
             }
 

@@ -4,7 +4,7 @@ import Varlink
 
 extension ShakyAPI {
     /// The IDL type `Settings`.
-    public struct Settings: Codable, Equatable, Sendable {
+    public struct Settings: Codable, Equatable, Sendable, JSONWritable {
         /// The same values as `ShakyAPI.SensorStatus.Sensitivity`.
         public typealias Sensitivity = ShakyAPI.SensorStatus.Sensitivity
 
@@ -30,6 +30,17 @@ extension ShakyAPI {
             self.sensitivity = sensitivity
             self.output = output
             self.triedDevices = triedDevices
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("output", output)
+            writer.writeMember("sensitivity", sensitivity)
+            writer.writeMember("sound", sound)
+            writer.writeOptionalMember("triedDevices", triedDevices)
+            writer.writeMember("volume", volume)
+            writer.endObject()
         }
     }
 }
@@ -75,17 +86,24 @@ extension ShakyAPI {
         public static let openMethods: Set<String> = ["io.shakywords.Settings.Get"]
 
         /// The reply of `Get`.
-        public struct GetReply: Codable, Equatable, Sendable {
+        public struct GetReply: Codable, Equatable, Sendable, JSONWritable {
             public var settings: ShakyAPI.Settings
 
             /// Creates a value with every field given.
             public init(settings: ShakyAPI.Settings) {
                 self.settings = settings
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("settings", settings)
+                writer.endObject()
+            }
         }
 
         /// The parameters of `Set`.
-        public struct SetParameters: Codable, Equatable, Sendable {
+        public struct SetParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The same values as `ShakyAPI.SensorStatus.Sensitivity`.
             public typealias Sensitivity = ShakyAPI.SensorStatus.Sensitivity
 
@@ -102,15 +120,31 @@ extension ShakyAPI {
                 self.volume = volume
                 self.sensitivity = sensitivity
             }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("sensitivity", sensitivity)
+                writer.writeOptionalMember("sound", sound)
+                writer.writeOptionalMember("volume", volume)
+                writer.endObject()
+            }
         }
 
         /// The reply of `Set`.
-        public struct SetReply: Codable, Equatable, Sendable {
+        public struct SetReply: Codable, Equatable, Sendable, JSONWritable {
             public var settings: ShakyAPI.Settings
 
             /// Creates a value with every field given.
             public init(settings: ShakyAPI.Settings) {
                 self.settings = settings
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeMember("settings", settings)
+                writer.endObject()
             }
         }
 
@@ -120,7 +154,7 @@ extension ShakyAPI {
             case invalidSetting(name: String, message: String)
 
             /// The parameters of `InvalidSetting`.
-            public struct InvalidSettingParameters: Codable, Equatable, Sendable {
+            public struct InvalidSettingParameters: Codable, Equatable, Sendable, JSONWritable {
                 public var name: String
                 public var message: String
 
@@ -128,6 +162,14 @@ extension ShakyAPI {
                 public init(name: String, message: String) {
                     self.name = name
                     self.message = message
+                }
+
+                /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.beginObject()
+                    writer.writeMember("message", message)
+                    writer.writeMember("name", name)
+                    writer.endObject()
                 }
             }
 

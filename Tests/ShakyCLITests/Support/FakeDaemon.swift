@@ -88,7 +88,12 @@ final class FakeDaemon: Sendable {
     }
 
     /// Runs `body` against a fake daemon; stops it and removes its folder afterwards.
-    static func run<Result>(_ body: (FakeDaemon) async throws -> Result) async throws -> Result {
+    ///
+    /// With `checksReplies` off the service sends scripted replies that break the interface as they are, for
+    /// tests of how the client takes them; otherwise a debug build stops on one.
+    static func run<Result>(
+        checksReplies: Bool = true, _ body: (FakeDaemon) async throws -> Result
+    ) async throws -> Result {
         let directory = "/tmp/shaky-cli-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -109,9 +114,10 @@ final class FakeDaemon: Sendable {
             }
             return try VarlinkInterface(description: description, methods: methods)
         }
-        let service = try VarlinkService(
+        var service = try VarlinkService(
             vendor: "Shaky Words", product: "fake shakyd", version: "0", url: "https://shakywords.invalid",
             interfaces: interfaces)
+        service.checksReplies = checksReplies
         let server = try await VarlinkServer.bind(
             to: .unixSocket(path: daemon.socketPath), service: service, socketGroup: nil)
         let task = Task { try await server.run() }

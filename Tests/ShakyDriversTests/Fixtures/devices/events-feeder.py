@@ -1,13 +1,18 @@
 #!/usr/bin/python3
-"""Plays an evemu events file into an emulated input node once a command reads it, whole events at a time.
+"""Plays an evemu events file into an emulated input node once a command reads it, whole events at a time, or an
+IIO buffer's scans (a umockdev script) into an emulated /dev/iio:deviceN, whole scans at a time.
 
-Usage: events-feeder.py DEVICE.umockdev NODE NODE.ioctl NODE.events READY_TEXT [--stall AT FOR] -- COMMAND...
+Usage: events-feeder.py DEVICE.umockdev NODE NODE.ioctl|- NODE.events|NODE.script READY_TEXT [--stall AT FOR]
+                        [--stop-after HOLD] -- COMMAND...
 Runs under umockdev-wrapper (re-executes itself there) with a umockdev testbed holding DEVICE.umockdev, NODE
-answering NODE.ioctl, starts COMMAND and passes its standard error through; once a line of it contains
-READY_TEXT (the reader is about to open NODE), the events start, the first at once and each later one after
-its time's distance from the first. Exits with COMMAND's status; gives up waiting for READY_TEXT after 20 s.
+answering NODE.ioctl (`-`: no ioctls), starts COMMAND and passes its standard error through; once a line of it
+contains READY_TEXT (the reader is about to open NODE), the events start, the first at once and each later one
+after its time's distance from the first (a script's `r DELAY DATA` lines: DATA after DELAY milliseconds more).
+Exits with COMMAND's status; gives up waiting for READY_TEXT after 20 s.
 `--stall AT FOR` stops COMMAND (SIGSTOP) AT seconds after the events start and lets it go on FOR seconds later,
 as a busy machine may stall a reader.
+`--stop-after HOLD` ends COMMAND with SIGINT once everything was written and read, and HOLD seconds more have
+passed: the recording lasts as long as its input, however slow the machine, rather than a guessed duration.
 
 Why not umockdev's own replay (`load_evemu_events`): umockdev's node is a pseudo-terminal, and its line
 discipline holds at most 4095 bytes for the reader. A reader that falls further behind than that (a busy machine
@@ -48,8 +53,32 @@ TIOCGPTN = 0x80045430  # the number of a pseudo-terminal master's /dev/pts/N
 LIBC = ctypes.CDLL("libc.so.6", use_errno=True)
 
 
+def read_script(path):
+    """A umockdev script's reads as (seconds from the first, bytes) in order: `r DELAY DATA`, where DATA escapes
+    bytes below 32 as `^` and the byte plus 64, and `^` itself as `^` and a backquote."""
+    reports, offset = [], None
+    with open(path, "rb") as script:
+        for line in script.read().split(b"\n"):
+            if not line.startswith(b"r "):
+                continue
+            _, delay, data = line.split(b" ", 2)
+            offset = 0.0 if offset is None else offset + int(delay) / 1000
+            raw, index = bytearray(), 0
+            while index < len(data):
+                if data[index] == 0x5E and index + 1 < len(data):
+                    raw.append(0x5E if data[index + 1] == 0x60 else data[index + 1] - 64)
+                    index += 2
+                else:
+                    raw.append(data[index])
+                    index += 1
+            reports.append((offset, bytes(raw)))
+    return reports
+
+
 def read_reports(path):
     """The events file as (seconds from the first event, bytes of one report) in order."""
+    if path.endswith(".script"):
+        return read_script(path)
     reports, current, first, report_time = [], b"", None, None
     with open(path) as events:
         for line in events:
@@ -102,7 +131,7 @@ class Backlog:
         self.since_empty += count
 
 
-def play(master, reports):
+def play(master, reports, done):
     backlog = Backlog(master)
     start = time.monotonic()
     for offset, report in reports:
@@ -118,16 +147,29 @@ def play(master, reports):
             except BlockingIOError:
                 time.sleep(0.001)
         backlog.wrote(len(report))
+    while backlog.unread() > 0:  # the reader has everything
+        time.sleep(0.01)
+    done.set()
+
+
+def option(name, count):
+    """The values following `name` among the options, or None."""
+    if name not in options:
+        return None
+    index = options.index(name)
+    return [float(value) for value in options[index + 1:index + 1 + count]]
 
 
 device_file, node, ioctl_file, events_file, ready_text = sys.argv[1:6]
 options = sys.argv[6:sys.argv.index("--")]
-stall = (float(options[1]), float(options[2])) if options[:1] == ["--stall"] else None
+stall = option("--stall", 2)
+stop_after = option("--stop-after", 1)
 command = sys.argv[sys.argv.index("--") + 1:]
 reports = read_reports(events_file)
 testbed = UMockdev.Testbed.new()
 testbed.add_from_file(device_file)
-testbed.load_ioctl(node, ioctl_file)
+if ioctl_file != "-":
+    testbed.load_ioctl(node, ioctl_file)
 
 process = subprocess.Popen(
     command, env=dict(os.environ, UMOCKDEV_DIR=testbed.get_root_dir()), stderr=subprocess.PIPE, text=True,
@@ -145,11 +187,19 @@ def forward():
 
 
 threading.Thread(target=forward, daemon=True).start()
+done = threading.Event()
 if ready.wait(20) and process.poll() is None:
-    threading.Thread(target=play, args=(testbed.get_dev_fd(node), reports), daemon=True).start()
+    threading.Thread(target=play, args=(testbed.get_dev_fd(node), reports, done), daemon=True).start()
     if stall:
         time.sleep(stall[0])
         process.send_signal(signal.SIGSTOP)
         time.sleep(stall[1])
         process.send_signal(signal.SIGCONT)
+    if stop_after:
+        while not done.wait(0.1):
+            if process.poll() is not None:
+                break
+        time.sleep(stop_after[0])
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
 sys.exit(process.wait())

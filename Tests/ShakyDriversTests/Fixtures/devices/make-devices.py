@@ -266,7 +266,7 @@ def ioctl_file(node, dev):
     name = dev["name"].encode()
     events = [EV_SYN, EV_ABS] + ([EV_MSC] if dev.get("msc") else [])
     absinfo = dev["abs"]
-    rest = raw_evdev(dev, vector(dev["gravity"][0], G))
+    rest = [0, 0, 0] if dev.get("stuck_at_zero") else raw_evdev(dev, vector(dev["gravity"][0], G))
     lines = ["@DEV %s" % node,
              "EVIOCGBIT(0) 8 " + bits(events, 8).hex().upper(),
              "EVIOCGNAME(0) %d %s" % (len(name) + 1, name.ljust(255, b"\0").hex().upper()),
@@ -343,6 +343,8 @@ def event_line(t, kind, code, value):
 def events_file(node, dev):
     samples = motion(dev["rate"], dev["gravity"][0], dev["gravity"][1], dev["shake_axis"])
     lines = ["# EVEMU 1.3", "# device %s" % node]
+    if dev.get("stuck_at_zero"):
+        return "\n".join(lines) + "\n"
     per_report = dev.get("per_report", 1)
     for index, (t, value) in enumerate(samples):
         raw = raw_evdev(dev, value)
@@ -353,7 +355,13 @@ def events_file(node, dev):
         for code, v in zip(dev["codes"], raw):
             lines.append(event_line(event_time, EV_ABS, code, v))
         if dev.get("msc"):
-            lines.append(event_line(event_time, EV_MSC, MSC_TIMESTAMP, int(round((t - START) * 1e6)) + 7000))
+            microseconds = int(round((t - START) * 1e6))
+            if dev.get("msc_double_advance"):
+                # 6.1's joycon_parse_imu_report adds a report period when a report arrives and another over its
+                # three samples: the counter runs two report periods per report, the samples in one 5 ms apart.
+                step = int(round(1e6 / dev["rate"]))
+                microseconds = report * 2 * per_report * step + (index % per_report) * step
+            lines.append(event_line(event_time, EV_MSC, MSC_TIMESTAMP, microseconds + 7000))
         lines.append(event_line(event_time, EV_SYN, 0, 0))
     return "\n".join(lines) + "\n"
 
@@ -394,22 +402,24 @@ EVDEV = {
         siblings=["Sony Interactive Entertainment Wireless Controller",
                   "Sony Interactive Entertainment Wireless Controller Touchpad"]),
     # drivers/hid/hid-nintendo.c (joycon_input_create): "<controller> (IMU)", accel ±8 g at 4096 per g (fuzz 10),
-    # gyro at 14247 per °/s; three IMU samples per 15 ms report, spaced 5 ms in MSC_TIMESTAMP.
+    # gyro at 14247 per °/s; three IMU samples per 15 ms report, spaced 5 ms in MSC_TIMESTAMP, which 6.1's
+    # joycon_parse_imu_report advances by 30 ms per report (msc_double_advance).
     "switch-pro": dict(
         name="Nintendo Switch Pro Controller (IMU)", parent=bluetooth("0005:057E:2009.0005/input"),
-        id=(5, 0x057E, 0x2009, 0x8001), prop=True, msc=True, per_report=3,
+        id=(5, 0x057E, 0x2009, 0x8001), prop=True, msc=True, per_report=3, msc_double_advance=True,
         abs={ABS_X: (-32767, 32767, 10, 0, 4096), ABS_Y: (-32767, 32767, 10, 0, 4096),
              ABS_Z: (-32767, 32767, 10, 0, 4096), ABS_RX: (-32767000, 32767000, 10, 0, 14247),
              ABS_RY: (-32767000, 32767000, 10, 0, 14247), ABS_RZ: (-32767000, 32767000, 10, 0, 14247)},
         codes=[ABS_X, ABS_Y, ABS_Z], units=4096, rate=200, gravity=("+z", "+x"), shake_axis="y",
         udev={"ID_INPUT_ACCELEROMETER": "1"}, siblings=["Nintendo Switch Pro Controller"]),
-    # drivers/hid/hid-wiimote-modules.c (wiimod_accel): ABS_RX/RY/RZ ±500 (fuzz 2, flat 4), no resolution, no
-    # property; udev's input_id calls it a joystick.
+    # drivers/hid/hid-wiimote-modules.c (wiimod_accel_in_accel, wiimod_accel_probe): ABS_RX/RY/RZ = the 10-bit
+    # reading − 0x200, ±500 (fuzz 2, flat 4), no resolution, no property, no calibration applied; 1 g is about
+    # 104 counts (factory calibration 0x80 → 0x9A in the upper 8 bits); udev's input_id calls it a joystick.
     "wiimote": dict(
         name="Nintendo Wii Remote Accelerometer", parent=bluetooth("0005:057E:0306.0006/input"),
         id=(5, 0x057E, 0x0306, 0x8600), prop=False,
         abs={ABS_RX: (-500, 500, 2, 4, 0), ABS_RY: (-500, 500, 2, 4, 0), ABS_RZ: (-500, 500, 2, 4, 0)},
-        codes=[ABS_RX, ABS_RY, ABS_RZ], units=100, rate=100, gravity=("+z", "+y"), shake_axis="x",
+        codes=[ABS_RX, ABS_RY, ABS_RZ], units=104, rate=100, gravity=("+z", "+y"), shake_axis="x",
         udev={"ID_INPUT_JOYSTICK": "1"},
         siblings=["Nintendo Wii Remote", "Nintendo Wii Remote IR"]),
     # drivers/misc/lis3lv02d/lis3lv02d.c: a polled input device (20 Hz) reporting milli-g, ±2 g-ish range,
@@ -420,13 +430,14 @@ EVDEV = {
         abs={ABS_X: (-2000, 2000, 3, 3, 0), ABS_Y: (-2000, 2000, 3, 3, 0), ABS_Z: (-2000, 2000, 3, 3, 0)},
         codes=[ABS_X, ABS_Y, ABS_Z], units=1000, rate=50, gravity=("+z", "+x"), shake_axis="y",
         udev={"ID_INPUT_ACCELEROMETER": "1"}),
-    # drivers/hid/hid-udraw-ps3.c: INPUT_PROP_ACCELEROMETER, ABS_X/Y/Z over ±1 g only (490…534, z 492…536),
-    # no resolution.
+    # drivers/hid/hid-udraw-ps3.c (udraw_setup_accel, clamp_accel): INPUT_PROP_ACCELEROMETER, ABS_X/Y/Z declared
+    # ±512 with no resolution, but every reading is clamped to 490…534 and divided by (534 − 490) × 0xFF in
+    # integers: the node reports 0 on every axis and, since nothing changes, sends no event at all.
     "udraw": dict(
         name="THQ uDraw Game Tablet for PS3 Accelerometer", parent=usb("1-1.2:1.0/0003:20D6:CB17.0007/input"),
-        id=(3, 0x20D6, 0xCB17, 0x0110), prop=True,
-        abs={ABS_X: (490, 534, 0, 0, 0), ABS_Y: (490, 534, 0, 0, 0), ABS_Z: (492, 536, 0, 0, 0)},
-        codes=[ABS_X, ABS_Y, ABS_Z], units=22, center=(512, 512, 514), rate=100, gravity=("+z", "+x"),
+        id=(3, 0x20D6, 0xCB17, 0x0110), prop=True, stuck_at_zero=True,
+        abs={ABS_X: (-512, 512, 0, 0, 0), ABS_Y: (-512, 512, 0, 0, 0), ABS_Z: (-512, 512, 0, 0, 0)},
+        codes=[ABS_X, ABS_Y, ABS_Z], units=256, rate=100, gravity=("+z", "+x"),
         shake_axis="y", udev={"ID_INPUT_ACCELEROMETER": "1"},
         siblings=["THQ uDraw Game Tablet for PS3", "THQ uDraw Game Tablet for PS3 Pen"]),
     # drivers/input/misc/adxl34x.c (the input driver, not IIO): full-resolution counts (256 per g) on

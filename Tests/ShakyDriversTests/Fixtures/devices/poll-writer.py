@@ -2,18 +2,23 @@
 """Plays a .poll motion into an emulated IIO device's raw attributes while a command reads it.
 
 Usage (inside umockdev-run, so /sys is the testbed's):
-    poll-writer.py MOTION.poll SYSFS_DEVICE READY_TEXT -- COMMAND...
+    poll-writer.py MOTION.poll SYSFS_DEVICE READY_TEXT [--stop-after HOLD] -- COMMAND...
 Starts COMMAND and passes its standard error through; once a line of it contains READY_TEXT (the reader is
 polling), waits 0.2 s more, then writes each row's `in_accel_{x,y,z}_raw` at its time (milliseconds after the
 start), holds the last row, and exits with COMMAND's status once it ends. Gives up waiting after 20 s.
+`--stop-after HOLD` ends COMMAND with SIGINT HOLD seconds after the last row: the recording lasts as long as
+the motion, however slow the machine, rather than a guessed duration.
 """
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
 
 motion_file, device, ready_text = sys.argv[1], sys.argv[2], sys.argv[3]
+options = sys.argv[4:sys.argv.index("--")]
+stop_after = float(options[options.index("--stop-after") + 1]) if "--stop-after" in options else None
 command = sys.argv[sys.argv.index("--") + 1:]
 rows = []
 with open(motion_file) as f:
@@ -52,4 +57,8 @@ for milliseconds, x, y, z in rows:
         with open(os.path.join(device, "in_accel_%s_raw" % axis), "r+") as attribute:
             attribute.write("%-7d\n" % value)
             attribute.truncate()
+if stop_after is not None and process.poll() is None:
+    time.sleep(stop_after)
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
 sys.exit(process.wait())

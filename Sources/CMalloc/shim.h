@@ -1,0 +1,3 @@
+#pragma once
+// glibc's malloc tuning (mallopt, malloc_trim); part of libc, so nothing to link.
+#include <malloc.h>

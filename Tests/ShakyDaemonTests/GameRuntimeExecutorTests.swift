@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+import GRDB
+import Logging
+import ShakyCore
+import ShakyTesting
+import Testing
+import TriviaEngine
+
+@testable import ShakyDaemon
+@testable import ShakyStore
+
+/// The runtime runs, and saves synchronously, on a serial queue of its own, so a slow store cannot hold a thread
+/// of the shared cooperative pool.
+@Suite struct GameRuntimeExecutorTests {
+    static func runtime(database: AppDatabase) throws -> GameRuntime {
+        try database.createPack(named: "Quiz")
+        for (text, answer) in [("Largest ocean?", "Pacific"), ("Tallest animal?", "Giraffe")] {
+            try database.addQuestion(Question(text: text, answer: answer, difficulty: .easy), toPack: "Quiz")
+        }
+        return GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+    }
+
+    @Test("Every call on the runtime runs on its own serial queue, not on a thread of the cooperative pool")
+    func callsRunOnTheRuntimeQueue() async throws {
+        let runtime = try Self.runtime(database: try AppDatabase.inMemory())
+        #expect(DispatchQueueExecutor.currentLabel == nil, "the test itself runs on the pool")
+        let label = await runtime.withCurrentState { _ in DispatchQueueExecutor.currentLabel }
+        #expect(label == "shaky.game-runtime")
+    }
+
+    @Test("A save held up by a slow store finishes once the store answers; calls keep to the runtime's queue")
+    func blockedSaveWaitsOnTheRuntimeQueue() async throws {
+        let database = try AppDatabase.inMemory()
+        let runtime = try Self.runtime(database: database)
+        let gate = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        // The database's one connection, taken on a thread of the test's own until the gate opens: a stalled card.
+        let holder = Thread {
+            try? database.writer.writeWithoutTransaction { _ in
+                holding.signal()
+                gate.wait()
+            }
+        }
+        holder.start()
+        await withCheckedContinuation { continuation in
+            Thread {
+                holding.wait()
+                continuation.resume()
+            }.start()
+        }
+        let save = Task {
+            try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 1))
+        }
+        // Another call on the runtime runs on the same queue (before or after the save, as the two arrive).
+        let next = Task { await runtime.withCurrentState { _ in DispatchQueueExecutor.currentLabel } }
+        // The pool goes on meanwhile: this test's own task runs while the save is held.
+        await Task.yield()
+        gate.signal()
+        let status = try await save.value
+        #expect(status.teams.map(\.name) == ["Owls", "Foxes"])
+        #expect(await next.value == "shaky.game-runtime")
+    }
+}
