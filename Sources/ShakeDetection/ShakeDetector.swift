@@ -22,17 +22,21 @@ import ShakyCore
 ///      samples above ``ShakeDetectorTuning/sustainedThreshold`` must cover
 ///      ``ShakeDetectorTuning/sustainedActiveFraction`` of it, with at least
 ///      ``ShakeDetectorTuning/sustainedReversals`` *straight* reversals (pointing back within about 25°, see
-///      ``straightReversalCosine``), the back-and-forth along one line that sets a shake apart from walking and
-///      from turning or waving the device. The recent motion must also look like a hand shaking the device (see
-///      ``MotionShape``): at most ``ShakeDetectorTuning/sustainedMaximumFrequency`` (faster is vibration: a motor,
-///      a vehicle, tapping), and at most ``ShakeDetectorTuning/sustainedMaximumVerticalShare`` of its power along
-///      gravity (gentle up-and-down motion is what walking, climbing stairs and lifting the device look like; a
-///      vigorous vertical shake still qualifies in the brisk window);
-/// 3. at 20 Hz and above, turns away motion that is not along one line (``ShakeDetectorTuning/maximumCrossShare``,
-///    judged on the recent motion like the shape limits): circles, twists, turning the device round;
-/// 4. fires when either window qualifies, then ignores everything for ``ShakeDetectorTuning/cooldown`` seconds:
-///    both windows start empty again when the cooldown ends, so a long shake fires again only once it has
-///    qualified anew.
+///      ``straightReversalCosine``, against the previous strong sample or the strongest of the current stroke, so
+///      that a harder shake, whose strong samples reach round the turn, counts as many), the back-and-forth along
+///      one line that sets a shake apart from walking and from turning or waving the device. The recent motion must
+///      also look like a hand shaking the device (see ``MotionShape``): at most
+///      ``ShakeDetectorTuning/sustainedMaximumFrequency`` (faster is vibration: a motor, a vehicle, tapping), and
+///      at most ``ShakeDetectorTuning/sustainedMaximumVerticalShare`` of its power along gravity (gentle
+///      up-and-down motion is what walking, climbing stairs and lifting the device look like; a vigorous vertical
+///      shake still qualifies in the brisk window);
+/// 3. at 20 Hz and above, turns away motion whose direction keeps turning one way
+///    (``ShakeDetectorTuning/maximumRotation``, judged on the recent motion like the shape limits): a circle or an
+///    ellipse drawn in the air, turning the device round. A shake goes back and forth; when it wobbles, its turns
+///    cancel;
+/// 4. fires when either window qualifies, then does not fire again for ``ShakeDetectorTuning/cooldown`` seconds.
+///    The windows keep counting through the cooldown, so a shake still going on when it ends fires again on its
+///    next strong sample, and one that has stopped does not: a window fires only on a sample above its threshold.
 ///
 /// Samples further apart than ``coarseInterval`` cannot show every half-cycle of a 3–6 Hz shake (it is aliased).
 /// There the brisk window needs one reversal fewer (at least one) and counts samples above
@@ -70,7 +74,7 @@ public struct ShakeDetector: Sendable {
     private var sustained: WindowTally
     private var shape = MotionShape()
     private let maximumAngularFrequencySquared: Double
-    private let maximumRoundness: Double
+    private let maximumRotationSquared: Double
 
     private var started = false
     private var lastTimestamp = 0.0
@@ -103,13 +107,14 @@ public struct ShakeDetector: Sendable {
             activeFraction: settings.sustainedActiveFraction, reversals: settings.sustainedReversals,
             coarseReversals: settings.sustainedReversals,
             rules: .init(
-                successiveCosine: Self.straightReversalCosine, strokeCosine: nil, coarseDip: nil,
+                successiveCosine: Self.straightReversalCosine, strokeCosine: Self.straightReversalCosine,
+                coarseDip: nil,
                 coarseUnmistakable: .infinity))
         let maximumAngularFrequency = 2 * Double.pi * settings.sustainedMaximumFrequency
         maximumAngularFrequencySquared = maximumAngularFrequency * maximumAngularFrequency
-        let crossShare = settings.maximumCrossShare
-        // At 1 the test is off: motion spread over all three axes reaches ⅓, beyond a circle's ¼.
-        maximumRoundness = crossShare >= 1 ? .infinity : crossShare / ((1 + crossShare) * (1 + crossShare))
+        // At 1 the test is off (the rotation never exceeds 1).
+        maximumRotationSquared =
+            settings.maximumRotation >= 1 ? .infinity : settings.maximumRotation * settings.maximumRotation
     }
 
     /// Creates a detector with the preset for `sensitivity`.
@@ -155,7 +160,6 @@ public struct ShakeDetector: Sendable {
         let motion = Motion(
             x: sample.x - gravityX * scale, y: sample.y - gravityY * scale, z: sample.z - gravityZ * scale)
         let coarse = interval >= Self.coarseInterval
-        guard time >= cooldownEnd else { return nil }
         if interval > 0 {
             let vertical = (motion.x * gravityX + motion.y * gravityY + motion.z * gravityZ) * inverseNorm
             shape.add(
@@ -168,14 +172,11 @@ public struct ShakeDetector: Sendable {
             && shape.isShake(
                 maximumAngularFrequencySquared: maximumAngularFrequencySquared,
                 maximumVerticalShare: settings.sustainedMaximumVerticalShare)
-        guard briskReady || sustainedReady else { return nil }
-        // Below 20 Hz a stroke is a few samples: too few to tell a line from an ellipse.
-        guard coarse || shape.isAlongOneLine(maximumRoundness: maximumRoundness) else { return nil }
+        guard time >= cooldownEnd, briskReady || sustainedReady else { return nil }
+        // Below 20 Hz a stroke is a few samples: too few to see which way the direction turns.
+        guard coarse || !shape.isTurning(maximumRotationSquared: maximumRotationSquared) else { return nil }
         cooldownEnd = time + settings.cooldown
         let peakSquared = max(brisk.peakSquared(), sustained.peakSquared())
-        brisk.clear()
-        sustained.clear()
-        shape = MotionShape()
         return ShakeEvent(timestamp: time, peakMagnitude: peakSquared.squareRoot())
     }
 
@@ -224,21 +225,19 @@ struct Motion: Sendable {
 }
 
 /// What the recent motion looks like as a whole: the power of the gravity-removed acceleration a, of its rate of
-/// change and of its part along gravity, as running sums Σ x²·dt that forget with the sustained window's length as
-/// time constant.
+/// change and of its part along gravity, as running sums Σ x²·dt, and how far its direction turned, Σ a × Δa, all
+/// forgetting with the sustained window's length as time constant.
 ///
 /// Their ratios give the motion's frequency, √(Σ|da/dt|² / Σ|a|²) / 2π (exact for a sine; below about 20 Hz
-/// sampling the finite differences keep it under a third of the sample rate), and its share along gravity.
+/// sampling the finite differences keep it under a third of the sample rate), its share along gravity, and its
+/// rotation (see ``isTurning(maximumRotationSquared:)``).
 struct MotionShape: Sendable {
     private var power = 0.0
     private var changePower = 0.0
     private var verticalPower = 0.0
-    private var xx = 0.0
-    private var yy = 0.0
-    private var zz = 0.0
-    private var xy = 0.0
-    private var xz = 0.0
-    private var yz = 0.0
+    private var turnX = 0.0
+    private var turnY = 0.0
+    private var turnZ = 0.0
     private var hasPrevious = false
     private var previous = Motion(x: 0, y: 0, z: 0)
 
@@ -250,12 +249,12 @@ struct MotionShape: Sendable {
         power = power * decay + motion.magnitudeSquared * interval
         verticalPower = verticalPower * decay + vertical * vertical * interval
         changePower = changePower * decay + (hasPrevious ? change.magnitudeSquared * inverseInterval : 0)
-        xx = xx * decay + motion.x * motion.x * interval
-        yy = yy * decay + motion.y * motion.y * interval
-        zz = zz * decay + motion.z * motion.z * interval
-        xy = xy * decay + motion.x * motion.y * interval
-        xz = xz * decay + motion.x * motion.z * interval
-        yz = yz * decay + motion.y * motion.z * interval
+        // previous × motion = previous × change: how far the direction turned, weighted by both magnitudes.
+        if hasPrevious {
+            turnX = turnX * decay + previous.y * motion.z - previous.z * motion.y
+            turnY = turnY * decay + previous.z * motion.x - previous.x * motion.z
+            turnZ = turnZ * decay + previous.x * motion.y - previous.y * motion.x
+        }
         hasPrevious = true
         previous = motion
     }
@@ -267,15 +266,14 @@ struct MotionShape: Sendable {
         changePower <= maximumAngularFrequencySquared * power && verticalPower <= maximumVerticalShare * power
     }
 
-    /// Whether the motion goes back and forth along one line rather than round a circle: with λ₁ ≥ λ₂ ≥ λ₃ the
-    /// eigenvalues of the motion's second-moment matrix, Σλᵢλⱼ / (Σλᵢ)² is 0 on a line, q / (1 + q)² for planar
-    /// motion whose power across its main line is q times that along it, and ¼ for a circle; `maximumRoundness` is
-    /// that bound. No eigenvalues needed: Σλᵢλⱼ is the sum of the matrix's principal 2×2 minors.
+    /// Whether the motion's direction keeps turning one way, as round a circle or an ellipse drawn in the air,
+    /// rather than going back and forth: the rotation |Σ a × Δa| over its bound √(Σ|a|²·dt · Σ|Δa|²/dt) (Cauchy–Schwarz)
+    /// exceeds `maximumRotationSquared`'s root. 1 for a circle, 2r / (1 + r²) for an ellipse whose minor axis is r
+    /// times its major one, 0 on a line; a shake that wobbles without going round stays low, since its turns cancel.
     @inline(__always)
-    func isAlongOneLine(maximumRoundness: Double) -> Bool {
-        let minors = xx * yy - xy * xy + xx * zz - xz * xz + yy * zz - yz * yz
-        let trace = xx + yy + zz
-        return minors <= maximumRoundness * trace * trace
+    func isTurning(maximumRotationSquared: Double) -> Bool {
+        let turnSquared = turnX * turnX + turnY * turnY + turnZ * turnZ
+        return turnSquared > maximumRotationSquared * power * changePower
     }
 }
 
@@ -356,12 +354,14 @@ struct WindowTally: Sendable {
         slots = ContiguousArray(repeating: Slot(), count: Self.slotCount)
     }
 
-    /// Adds one sample's motion; returns whether the window now qualifies.
+    /// Adds one sample's motion; returns whether the window qualifies with this sample above the threshold (a window
+    /// that still qualifies from earlier samples does not fire on a weak one: the shake may have stopped).
     mutating func add(_ motion: Motion, at time: Double, interval: Double, coarse: Bool) -> Bool {
         let position = advance(to: time)
         let magnitudeSquared = motion.magnitudeSquared
         let hasRecentReference = hasReference && time - referenceTime <= window
-        if magnitudeSquared > (coarse ? coarseThresholdSquared : thresholdSquared) {
+        let isActive = magnitudeSquared > (coarse ? coarseThresholdSquared : thresholdSquared)
+        if isActive {
             slots[position].activeTime += interval
             activeTime += interval
             if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
@@ -386,7 +386,7 @@ struct WindowTally: Sendable {
             dippedSinceReference = dot < 0 || dot * dot < coarseDipSquared * referenceMagnitudeSquared
         }
         let required = coarse ? requiredCoarseReversals : requiredReversals
-        return activeTime >= requiredActiveTime && reversals >= required
+        return isActive && activeTime >= requiredActiveTime && reversals >= required
     }
 
     /// Whether `motion` reverses the stroke: against the previous strong sample, against the stroke's peak, or

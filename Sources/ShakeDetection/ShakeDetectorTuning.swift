@@ -51,12 +51,13 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
     /// over ``sustainedWindow`` seconds, as for the frequency): gentle up-and-down motion is what walking, climbing
     /// stairs and lifting the device look like. A vigorous vertical shake still qualifies in the brisk window.
     public var sustainedMaximumVerticalShare: Double
-    /// Highest power across the motion's main line, as a share (0…1) of the power along it, for either window to
-    /// qualify (forgotten over ``sustainedWindow`` seconds): a shake goes back and forth along one line (0), a
-    /// circle drawn in the air, a twist or turning the device round has as much across as along (1). At 1 the
-    /// test is off.
-    public var maximumCrossShare: Double
-    /// After firing, nothing fires again for this long, seconds.
+    /// Highest rotation (0…1) of the motion's direction for either window to qualify at 20 Hz and above (forgotten
+    /// over ``sustainedWindow`` seconds): how consistently the gravity-removed acceleration turns one way, 1 round a
+    /// circle, 0 back and forth along a line. A circle or an ellipse drawn in the air keeps turning; a shake that
+    /// wobbles turns one way and back. At 1 the test is off.
+    public var maximumRotation: Double
+    /// After firing, nothing fires again for this long, seconds. The windows keep counting meanwhile, so a shake
+    /// still going on when the cooldown ends fires again at once.
     public var cooldown: Double
     /// Time constant of the running gravity estimate, seconds.
     public var gravityTimeConstant: Double
@@ -69,7 +70,7 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
         minimumReversals: Int,
         sustainedThreshold: Double = 5, sustainedWindow: Double = 0.6, sustainedActiveFraction: Double = 0.4,
         sustainedReversals: Int = 5, sustainedMaximumFrequency: Double = 7, sustainedMaximumVerticalShare: Double = 0.5,
-        maximumCrossShare: Double = 1, cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
+        maximumRotation: Double = 1, cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
     ) {
         self.threshold = threshold
         self.coarseThresholdShare = coarseThresholdShare
@@ -82,7 +83,7 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
         self.sustainedReversals = sustainedReversals
         self.sustainedMaximumFrequency = sustainedMaximumFrequency
         self.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
-        self.maximumCrossShare = maximumCrossShare
+        self.maximumRotation = maximumRotation
         self.cooldown = cooldown
         self.gravityTimeConstant = gravityTimeConstant
         self.maximumGap = maximumGap
@@ -107,21 +108,21 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
     /// The default: 0.15 s above 16 m/s² (12.8 m/s² below 20 Hz) within 0.4 s with two reversals (one below
     /// 20 Hz), or 0.21 s above 4.5 m/s² within 0.6 s with five straight reversals, at most 7 Hz and at most half
-    /// along gravity; at 20 Hz and above, with at most 0.7 times as much power across the motion's main line as
-    /// along it.
+    /// along gravity; at 20 Hz and above, with a rotation of at most 0.4 (a circle 1, a line 0, an ellipse whose
+    /// minor axis is a fifth of its major one about 0.4).
     ///
     /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes, circles,
     /// vibration and gentle up-and-down motion almost never do.
     public static let medium = ShakeDetectorTuning(
         threshold: 16, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
         sustainedThreshold: 4.5, sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5,
-        maximumCrossShare: 0.7, cooldown: 0.75)
+        maximumRotation: 0.4, cooldown: 0.75)
     /// Only vigorous shaking counts: 0.15 s above 20 m/s² (16 m/s² below 20 Hz) within 0.4 s with two reversals
     /// (one below 20 Hz), or 0.24 s above 8 m/s² within 0.6 s with five straight reversals.
     public static let hard = ShakeDetectorTuning(
         threshold: 20, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
         sustainedThreshold: 8, sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 5,
-        maximumCrossShare: 0.7, cooldown: 0.75)
+        maximumRotation: 0.4, cooldown: 0.75)
 
     /// Checks every parameter; throws the first problem found.
     public func validate() throws(ShakeDetectorTuningError) {
@@ -164,8 +165,8 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
                 && sustainedMaximumVerticalShare <= 1, "sustainedMaximumVerticalShare", sustainedMaximumVerticalShare,
             "between 0 and 1")
         try check(
-            maximumCrossShare.isFinite && maximumCrossShare >= 0 && maximumCrossShare <= 1, "maximumCrossShare",
-            maximumCrossShare, "between 0 and 1")
+            maximumRotation.isFinite && maximumRotation >= 0 && maximumRotation <= 1, "maximumRotation",
+            maximumRotation, "between 0 and 1")
         try check(
             cooldown.isFinite && cooldown >= 0, "cooldown", cooldown, "zero or a positive number of seconds")
         try check(

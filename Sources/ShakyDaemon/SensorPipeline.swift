@@ -296,8 +296,22 @@ public actor SensorPipeline {
     /// How long a calibration waits for the sensor's next sample before it gives up.
     public static let calibrationSilenceLimit = Duration.seconds(5)
 
-    /// The key a device's calibration is kept under: its driver and its own name, which survive re-plugging.
-    public static func calibrationKey(of info: SourceInfo) -> String { "\(info.driver):\(info.deviceName)" }
+    /// The key a device's calibration is kept under: the interface it is read through and the device's own name
+    /// (`iio:mpu6050`, `evdev:Nintendo Wii Remote Accelerometer`), which survive re-plugging and a change of reading
+    /// mode: an IIO device read through its buffer (`iio-buffer`) or, after a fallback, by polling (`iio-poll`) is
+    /// the same device with the same calibration.
+    public static func calibrationKey(of info: SourceInfo) -> String {
+        "\(deviceInterface(ofDriver: info.driver)):\(info.deviceName)"
+    }
+
+    /// The interface a driver reads devices through, without its reading mode: `iio` for `iio-buffer` and
+    /// `iio-poll`, the driver's name itself otherwise.
+    public static func deviceInterface(ofDriver driver: String) -> String {
+        switch driver {
+        case "iio-buffer", "iio-poll": "iio"
+        default: driver
+        }
+    }
 
     /// Teaches the detector this device's shake: reads the sensor for `shakingSeconds` while the player shakes
     /// it, then, after a second to stop, for `stillSeconds` while they hold it still, and saves the thresholds

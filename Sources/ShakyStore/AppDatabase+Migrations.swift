@@ -104,6 +104,20 @@ extension AppDatabase {
                     CREATE INDEX buzzerAssignment_on_teamKey ON buzzerAssignment(teamKey);
                     """)
         }
+        migrator.registerMigration("sensorCalibrationByDevice") { db in
+            // Calibrations were kept under the IIO driver's reading mode (`iio-buffer:NAME`, `iio-poll:NAME`), so
+            // a device that fell back from buffered to polled reading lost its calibration. Keep them under the
+            // interface (`iio:NAME`); where both modes had one, the buffered one (the usual way) wins.
+            try db.execute(
+                sql: """
+                    UPDATE OR IGNORE sensorCalibration SET device = 'iio:' || substr(device, 12)
+                        WHERE substr(device, 1, 11) = 'iio-buffer:';
+                    UPDATE OR IGNORE sensorCalibration SET device = 'iio:' || substr(device, 10)
+                        WHERE substr(device, 1, 9) = 'iio-poll:';
+                    DELETE FROM sensorCalibration
+                        WHERE substr(device, 1, 11) = 'iio-buffer:' OR substr(device, 1, 9) = 'iio-poll:';
+                    """)
+        }
         return migrator
     }
 }

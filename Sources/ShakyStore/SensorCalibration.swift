@@ -2,8 +2,8 @@ import GRDB
 
 /// A device's learned shake: the thresholds a calibration set for `medium`, kept per device.
 public struct SensorCalibration: Codable, Equatable, Sendable {
-    /// The device it belongs to: the driver and the device's own name (`iio-buffer:mpu6050`), so it survives
-    /// re-plugging.
+    /// The device it belongs to: the interface it is read through and the device's own name (`iio:mpu6050`), so
+    /// it survives re-plugging and a change of reading mode (buffered or polled).
     public var device: String
     /// The brisk window's threshold, m/s².
     public var threshold: Double

@@ -83,9 +83,9 @@ extension Shakyd {
 
         @Option(
             help: ArgumentHelp(
-                "Override: highest power across the motion's main line, as a share (0-1) of that along it.",
+                "Override: highest rotation (0-1) of the motion's direction, 1 round a circle, 0 along a line.",
                 valueName: "share"))
-        var maximumCrossShare: Double?
+        var maximumRotation: Double?
 
         @Option(
             help: ArgumentHelp(
@@ -132,7 +132,7 @@ extension Shakyd {
             if let sustainedMaximumVerticalShare {
                 settings.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
             }
-            if let maximumCrossShare { settings.maximumCrossShare = maximumCrossShare }
+            if let maximumRotation { settings.maximumRotation = maximumRotation }
             if let cooldown { settings.cooldown = cooldown }
             return settings
         }

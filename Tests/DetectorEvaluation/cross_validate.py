@@ -10,7 +10,10 @@ setting, scores with that split's own `score.py`, and prints:
    chosen, and only its triggers on the left-out group are kept; the pooled left-out triggers are scored like
    any detector's. This is what choosing settings on these recordings is worth on recordings not seen;
 3. recall on the 10 Hz phone's shakes made gentler (the motion scaled down), a stand-in for softer players;
-4. calibration, judged honestly: the 10 Hz phone is calibrated once on the start of its longest recording
+4. the presets on the Arduino board's and the Wiimote's recordings made gentler and harder (the motion scaled by
+   0.75, 1.5 and 2), a stand-in for other people's gestures and shakes: a sound design finds more shakes and no
+   fewer when they are harder, and turns away gestures whatever their strength;
+5. calibration, judged honestly: the 10 Hz phone is calibrated once on the start of its longest recording
    (`shakyd detect --calibration-trace … --calibrate-shaking … --calibrate-still …`) and scored on the rest.
 
 Usage:
@@ -44,12 +47,17 @@ PRESETS = {
 
 def grid():
     """A small grid around `medium`: the brisk threshold, and the share of it that counts below 20 Hz (the 10 Hz
-    phone sees only a few points of each stroke); everything else stays at the preset."""
+    phone sees only a few points of each stroke); then, one at a time, the rotation limit (off at 1) and the
+    cooldown; everything else stays at the preset."""
     out = dict(PRESETS)
     for threshold in (14.5, 16, 17.5):
         for share in (0.7, 0.8, 0.9, 1.0):  # 0.8 is medium's
             out[f"t{threshold:g}_c{share:g}"] = [
                 "--sensitivity", "medium", "--threshold", str(threshold), "--coarse-threshold-share", str(share)]
+    for rotation in (0.3, 0.5, 1.0):  # 0.4 is medium's
+        out[f"r{rotation:g}"] = ["--sensitivity", "medium", "--maximum-rotation", str(rotation)]
+    for cooldown in (0.45, 1.0):  # 0.75 is medium's
+        out[f"cd{cooldown:g}"] = ["--sensitivity", "medium", "--cooldown", str(cooldown)]
     return out
 
 
@@ -233,6 +241,8 @@ def main():
         len(groups), ", ".join("%s ×%d" % kv for kv in sorted(chosen_counts.items(), key=lambda kv: -kv[1]))))
     print("  %-14s %s" % ("chosen", describe(cv)))
 
+    strength(a, rows, names, cache, report)
+
     if not a.no_calibration:
         calibration(a, score, manifest, labels, rows, cache, report)
 
@@ -244,6 +254,54 @@ def main():
 
 
 GENTLER = 0.75
+STRENGTHS = (0.75, 1.0, 1.5, 2.0)
+
+
+def scaled_copy(source, target, scale):
+    """Writes `source` to `target` with the motion (what remains after a centred moving average over about 1 s,
+    i.e. gravity) scaled by `scale`."""
+    import numpy as np
+    data = np.loadtxt(source, delimiter=",", skiprows=1, ndmin=2)
+    width = int(round(1 / max(float(np.median(np.diff(data[:, 0]))), 1e-3))) | 1
+    kernel = np.ones(width) / width
+    gravity = np.column_stack([np.convolve(np.pad(data[:, i], width // 2, mode="edge"), kernel, "valid")
+                               for i in (1, 2, 3)])
+    data[:, 1:] = gravity + scale * (data[:, 1:] - gravity)
+    np.savetxt(target, data, delimiter=",", header="t,x,y,z", comments="", fmt="%.6f")
+
+
+def strength(a, rows, names, cache, report):
+    """The presets on the Arduino board's and the Wiimote's recordings with their motion scaled (see STRENGTHS):
+    shakes found and recordings of everything else that trigger, per kind."""
+    chosen = [n for n in names if rows[n]["source"] in ("unitn", "wiimote")]
+    if not chosen:
+        return
+    kinds = {n: n.split("_")[1] for n in chosen}
+    print("\nShakes found and other recordings that trigger, with the motion scaled (Arduino board: shake / other "
+          "windows | Wiimote: shake / other gestures):")
+    report["strength"] = {}
+    for scale in STRENGTHS:
+        folder = os.path.join(a.work, "strength-%g" % scale)
+        os.makedirs(folder, exist_ok=True)
+        paths = []
+        for n in chosen:
+            path = os.path.join(folder, n)
+            if not os.path.exists(path):
+                scaled_copy(os.path.join(a.split, n), path, scale)
+            paths.append(path)
+        for preset, args in PRESETS.items():
+            fired = {f for f, _ in run_detect(a.shakyd, paths, args, os.path.join(cache, "%s-x%g.csv" % (preset, scale)))}
+            counts = {}
+            for n in chosen:
+                key = (rows[n]["source"], kinds[n] == "shake")
+                total, hit = counts.get(key, (0, 0))
+                counts[key] = (total + 1, hit + (n in fired))
+            def share(source, shake):
+                total, hit = counts.get((source, shake), (0, 0))
+                return "%d/%d" % (hit, total)
+            figures = (share("unitn", True), share("unitn", False), share("wiimote", True), share("wiimote", False))
+            report["strength"]["%s x%g" % (preset, scale)] = figures
+            print("  ×%-4g %-7s %s / %s | %s / %s" % (scale, preset, *figures))
 
 
 def gentler_copies(a, rows, names):

@@ -24,7 +24,7 @@ struct ShakeDetectorFixtureTests {
     @Test("A shake added on top of real walking in the hand triggers once, near its start")
     func shakeDuringWalking() throws {
         let walk = try readFixture("walk_inhand.csv")
-        let shake = SyntheticMotion.shake(amplitude: 3 * AccelSample.standardGravity, frequency: 4, from: 12, to: 13)
+        let shake = SyntheticMotion.shake(amplitude: 3 * AccelSample.standardGravity, frequency: 4, from: 12, to: 12.7)
         let samples = walk.map { sample in
             let extra = shake(sample.timestamp)
             return AccelSample(

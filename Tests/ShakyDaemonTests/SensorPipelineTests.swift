@@ -264,6 +264,28 @@ import TriviaEngine
         try await Self.eventually("the firm shake shows a hint") { try await harness.runtime.status().hintsUsed == 1 }
     }
 
+    @Test func aCalibrationSurvivesTheFallbackFromBufferedToPolledReading() async throws {
+        let harness = try await Self.harness()
+        let buffered = SourceInfo(driver: "iio-buffer", devicePath: "/dev/iio:device0", deviceName: "mpu6050")
+        harness.source.changeInfo(buffered)
+        let (_, calibration) = try await Self.calibrate(harness, amplitude: 8 * AccelSample.standardGravity)
+        #expect(calibration.device == "iio:mpu6050")
+        var polled = buffered
+        polled.driver = "iio-poll"
+        polled.note = "the buffer cannot be enabled"
+        harness.source.changeInfo(polled)
+        #expect(SensorPipeline.calibrationKey(of: polled) == SensorPipeline.calibrationKey(of: buffered))
+
+        // Still calibrated for a violent player: the gentle steady shake is not taken, a firm one is.
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        harness.source.feed(Self.shaking(amplitude: 0.75 * AccelSample.standardGravity, from: 100, seconds: 2))
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(await harness.runtime.sensorReport().shakes == 0)
+        harness.source.feed(shakeSamples(start: 103, duration: 1))
+        try await Self.eventually("the firm shake shows a hint") { try await harness.runtime.status().hintsUsed == 1 }
+    }
+
     @Test func withoutACalibrationMediumTakesAGentleSteadyShake() async throws {
         let harness = try await Self.harness()
         _ = try await harness.runtime.makeMove(.nextQuestion)

@@ -18,7 +18,11 @@ import Testing
             )
         }
         #expect(existing == tables)
-        #expect(applied == ["v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind", "buzzerAssignments"])
+        #expect(
+            applied == [
+                "v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind", "buzzerAssignments",
+                "sensorCalibrationByDevice",
+            ])
         #expect(completed)
         #expect(try database.packs().isEmpty)
     }
@@ -121,6 +125,34 @@ import Testing
         try database.addQuestion(.init(text: "New?", answer: "Yes", difficulty: .easy), toPack: "Fixture Pack")
         try database.installBuiltinPacks(from: StoreFixtures.builtinPacksFolder)
         #expect(try database.packs().count == 8)
+    }
+
+    /// Calibrations kept under an IIO reading mode move to the device's interface; where both modes had one, the
+    /// buffered one stays; other devices keep theirs.
+    @Test func calibrationsMoveFromTheReadingModeToTheDevice() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "buzzerAssignments")
+        try queue.write { db in
+            for (device, threshold) in [
+                ("iio-poll:mpu6050", 18.0), ("iio-buffer:mpu6050", 14), ("iio-poll:bmi160", 15),
+                ("evdev:Nintendo Wii Remote Accelerometer", 20), ("trace:iio-buffer:x", 16),
+            ] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO sensorCalibration (device, threshold, sustainedThreshold, strokePeak, noise)
+                            VALUES (?, ?, 5, 30, 0.1)
+                        """, arguments: [device, threshold])
+            }
+        }
+        let database = try AppDatabase(writer: queue, path: ":memory:")
+        let kept = try database.read { db in
+            try SensorCalibration.order(Column("device")).fetchAll(db).map { "\($0.device)=\($0.threshold)" }
+        }
+        #expect(
+            kept == [
+                "evdev:Nintendo Wii Remote Accelerometer=20.0", "iio:bmi160=15.0", "iio:mpu6050=14.0",
+                "trace:iio-buffer:x=16.0",
+            ])
     }
 
     @Test func refusesADatabaseFromANewerVersion() throws {
