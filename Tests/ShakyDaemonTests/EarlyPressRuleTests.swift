@@ -52,7 +52,7 @@ import TriviaEngine
         let first = Self.runtime(database: database)
         _ = try await first.newGame(
             NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 1, earlyPressLockout: .milliseconds(1500)))
-        #expect(await first.shutDown())
+        #expect(await first.shutDown() == true)
         let second = Self.runtime(database: database)
         try await second.restore()
         #expect(await Self.earlyPress(on: second) == .lockedOut(until: .milliseconds(1500)))
