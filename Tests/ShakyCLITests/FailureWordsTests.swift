@@ -110,7 +110,7 @@ struct FailureWordsTests {
             (["--config", folder.appending("missing.conf")], ["--config", "missing.conf", "no such file"], 3),
             (["--config", folder.path], ["--config", "a folder, not a file"], 3),
             (["--early-press-lockout", "99999.99999999999"], ["--early-press-lockout", "0 to 60 seconds"], 2),
-            (["--sensitivity", "extreme"], ["--sensitivity", "light, medium or hard"], 2),
+            (["--sensitivity", "extreme"], ["--sensitivity", "'light', 'medium' or 'hard'"], 2),
             (["--config", config, "--state-dir", plainFile] + quiet, ["state folder", "a file is in the way"], 1),
             (
                 ["--config", config, "--state-dir", folder.appending("state")] + quiet.dropLast(2)
