@@ -46,8 +46,11 @@ import Testing
         let outcome = try await Self.play("glitch")
         try #require(outcome.statuses.count == 3, "\(outcome.output)")
         #expect(outcome.statuses.map { $0["state"] as? String } == ["reading", "reading", "reading"])
-        #expect(outcome.statuses[0]["shakes"] as? Int == 1)
-        #expect((outcome.statuses[2]["shakes"] as? Int ?? 0) >= 2, "a shake after the glitch is still detected")
+        // A shake that goes on past the detector's cooldown may count twice: the point is that one counts at all,
+        // and that the shake after the glitch counts too.
+        let counts = outcome.statuses.map { $0["shakes"] as? Int ?? 0 }
+        #expect(counts[0] >= 1)
+        #expect(counts[2] > counts[1], "a shake after the glitch is still detected: \(counts)")
         #expect(!outcome.output.contains("gone") && !outcome.output.contains("failed"), "\(outcome.output)")
     }
 
