@@ -76,8 +76,7 @@ let package = Package(
         .target(
             name: "ShakyTesting",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                "ShakyDaemon",
+                "ShakyCore", "TriviaEngine", "Varlink", "ShakyProtocol", "ShakyDrivers", "ShakyDaemon", logging,
             ]
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
@@ -116,11 +115,11 @@ let package = Package(
 
         .testTarget(name: "ShakyCoreTests", dependencies: ["ShakyCore", "ShakyTesting"]),
         .testTarget(
-            name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyTesting"], exclude: ["Fixtures"]
+            name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyCore"], exclude: ["Fixtures"]
         ),
-        .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", "ShakyTesting", propertyBased]),
+        .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", propertyBased]),
         .testTarget(
-            name: "ShakyStoreTests", dependencies: ["ShakyStore", "ShakyTesting", grdb], exclude: ["Fixtures"]),
+            name: "ShakyStoreTests", dependencies: ["ShakyStore", "TriviaEngine", grdb], exclude: ["Fixtures"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(

@@ -47,14 +47,7 @@ extension Shakyd {
         }
 
         func run() throws {
-            let settings: DaemonOptions
-            do {
-                settings = try DaemonOptions.load(
-                    path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
-            } catch {
-                FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))
-                throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
-            }
+            let settings = try ConfigurationFileLoading.load(named: config)
             print(EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()))
             let table = AccelerometerDriverTable.standard
             let options = AccelerometerOptions(

@@ -40,14 +40,7 @@ extension Shakyd {
         }
 
         func run() async throws {
-            let settings: DaemonOptions
-            do {
-                settings = try DaemonOptions.load(
-                    path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
-            } catch {
-                FileHandle.standardError.write(Data("shakyd: \(error)\n".utf8))
-                throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
-            }
+            let settings = try ConfigurationFileLoading.load(named: config)
             let recorder = TraceRecorder(
                 spec: input,
                 options: AccelerometerOptions(

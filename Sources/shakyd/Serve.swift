@@ -98,16 +98,7 @@ extension Shakyd {
                 sounds: sounds, logLevel: logLevel, sensitivity: sensitivity?.rawValue,
                 buzzers: buzzers, earlyPressLockout: earlyPressLockout, grabKeyboards: grabKeyboards ? true : nil,
                 reorderWindow: reorderWindow, shakers: shakers)
-            let file: DaemonOptions
-            do {
-                file = try DaemonOptions.load(
-                    path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
-            } catch {
-                // A file the user named that cannot be read is said with the flag that named it.
-                let flag = config != nil && error.line == nil ? "--config " : ""
-                FileHandle.standardError.write(Data("shakyd: \(flag)\(error)\n".utf8))
-                throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
-            }
+            let file = try ConfigurationFileLoading.load(named: config)
             let configuration = DaemonConfiguration(resolving: file.overridden(by: flags))
             let level = configuration.logLevel
             LoggingSystem.bootstrap { label in

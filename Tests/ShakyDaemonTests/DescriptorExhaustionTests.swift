@@ -10,7 +10,7 @@ import Varlink
 /// Out of file descriptors, a real `shakyd` (its limit lowered with prlimit) stops accepting for a second at a
 /// time instead of spinning on `accept4 → EMFILE`, says so once, and serves the clients that waited as soon as
 /// others leave.
-@Suite("Descriptor exhaustion")
+@Suite("Descriptor exhaustion", .tags(.heavy))
 struct DescriptorExhaustionTests {
     static let getInfo = #"{"method":"org.varlink.service.GetInfo"}"#
 

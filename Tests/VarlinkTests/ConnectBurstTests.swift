@@ -4,7 +4,7 @@ import Varlink
 
 /// A burst of clients connecting at once all get in: the listen backlog (4096) holds them while the accept loop
 /// catches up, so an event-driven client's connect never fails with EAGAIN.
-@Suite("Connect burst")
+@Suite("Connect burst", .tags(.heavy))
 struct ConnectBurstTests {
     @Test("400 clients connecting at once, without waiting, are all accepted and answered")
     func burstOfConnects() async throws {

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import ShakyCore
+import ShakyDaemon
+
+/// Loads the configuration file every `shakyd` subcommand reads.
+enum ConfigurationFileLoading {
+    /// The options in the file `--config` named, or in the system's file when there is one.
+    ///
+    /// A refused file is said on standard error (with `--config` when the file it named cannot be read at all) and
+    /// ends the command with ``ShakydExitStatus/badConfiguration``.
+    static func load(named config: String?) throws -> DaemonOptions {
+        do {
+            return try DaemonOptions.load(
+                path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
+        } catch {
+            let flag = config != nil && error.line == nil ? "--config " : ""
+            FileHandle.standardError.write(Data("shakyd: \(flag)\(error)\n".utf8))
+            throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
+        }
+    }
+}
