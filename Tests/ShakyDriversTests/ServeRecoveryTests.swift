@@ -3,8 +3,9 @@ import ShakyTesting
 import Testing
 
 /// A running `shakyd serve` on emulated sensors (umockdev's testbed, driven by `Fixtures/serve-scenarios.py`):
-/// a sensor plugged in after the start is used, a polled sensor whose reads fail for a moment goes on, and a
-/// buffered sensor whose interrupt is not wired is polled instead — each seen through Sensor.Status.
+/// a sensor plugged in after the start is used (a polled IIO one, and a DualSense's motion node), a polled sensor
+/// whose reads fail for a moment goes on, and a buffered sensor whose interrupt is not wired is polled instead —
+/// each seen through Sensor.Status.
 @Suite struct ServeRecoveryTests {
     /// What one scenario printed: the Sensor.Status replies in order, and the whole output.
     struct Outcome {
@@ -40,6 +41,32 @@ import Testing
         #expect(outcome.statuses[1]["driver"] as? String == "iio-poll")
         #expect(outcome.statuses[1]["device"] as? String == "/dev/iio:device0")
         #expect(outcome.output.contains("an accelerometer was plugged in"))
+    }
+
+    /// The issue's own case: with `shakyd serve --input auto` running and no sensor, a DualSense is plugged in.
+    /// Its motion sensors become the sensor (not only a shaker next to none), and their shake is a hint.
+    @Test func aControllerPluggedInAfterTheStartIsTheSensor() async throws {
+        let outcome = try await Self.play("late-plug-controller", device: "devices/dualsense.umockdev")
+        try #require(outcome.statuses.count == 4, "\(outcome.output)")
+        #expect(outcome.statuses[0]["state"] as? String == "absent")
+        for status in outcome.statuses.dropFirst() {
+            #expect(status["driver"] as? String == "evdev", "\(status)")
+            #expect(status["device"] as? String == "/dev/input/event30", "\(status)")
+            #expect((status["frame"] as? String ?? "").hasPrefix("controller: x right, y out of the touchpad"))
+        }
+        #expect(outcome.statuses[1]["state"] as? String == "ready")
+        #expect(outcome.statuses[2]["state"] as? String == "reading")
+        #expect(outcome.statuses[3]["state"] as? String == "reading")
+        #expect((outcome.statuses[3]["shakes"] as? Int ?? 0) >= 1, "its shake is detected: \(outcome.output)")
+        #expect(outcome.statuses[3]["controllers"] as? [String] ?? [] == [], "the sensor is not also a shaker")
+        let plugged = outcome.output.split(separator: "\n").first { $0.contains("an accelerometer was plugged in") }
+        #expect(
+            plugged?.contains("Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors") == true,
+            "the log names it: \(outcome.output)")
+        let hints = outcome.output.split(separator: "\n").first { $0.hasPrefix("HINTS ") }.flatMap {
+            Int($0.dropFirst(6))
+        }
+        #expect((hints ?? 0) >= 1, "the shake gave a hint: \(outcome.output)")
     }
 
     @Test func aPolledSensorWhoseReadsFailForAMomentGoesOn() async throws {

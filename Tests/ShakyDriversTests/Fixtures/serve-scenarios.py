@@ -7,15 +7,22 @@ Runs under umockdev-wrapper (re-executes itself there) with a umockdev testbed, 
 
   late-plug  no sensor at the start; a polled IIO accelerometer is added (an "add" uevent) once shakyd
              says it has none; shakyd must take it.
+  late-plug-controller
+             no sensor at the start; a DualSense (DEVICE: devices/dualsense.umockdev, with its .ioctl and
+             .events beside it) is plugged in (its records, then an "add" uevent for its motion node) once shakyd
+             says it has none; shakyd must take its motion sensors as the sensor, and their shake during a round
+             (the device's events, fed by events-feeder.py) is a hint.
   glitch     a polled IIO accelerometer is read during a round; it is shaken, its x attribute then fails
              to read for 0.4 s (it holds no number: reads fail while the device stays in sysfs), and it
              is shaken again.
   unwired    DEVICE.umockdev (a buffered device whose interrupt is not wired: the buffer never fills) is
              read during a round; once shakyd falls back to polling it is shaken.
 
-Prints `STATUS <json>` for each Sensor.Status it reports on, shakyd's log, then "exit=<status>".
+Prints `STATUS <json>` for each Sensor.Status it reports on (`HINTS <n>`: the hints the round used), shakyd's log,
+then "exit=<status>".
 Every wait gives up after 15 seconds.
 """
+import importlib.util
 import json
 import os
 import signal
@@ -39,6 +46,20 @@ root = testbed.get_root_dir()
 G_RAW = 16384 if scenario == "unwired" else 512  # counts per g: the MPU-6050's at ±2 g, or at scale 0.019153
 
 
+def plug_controller(description):
+    """Plugs in the controller of `description` (a umockdev file with NAME.ioctl and NAME.events beside it) and
+    returns its motion node (the first node that udev tags an accelerometer) and its events."""
+    base = description[:-len(".umockdev")]
+    records = open(description).read().split("\n\n")
+    motion = next(record for record in records if "ID_INPUT_ACCELEROMETER=1" in record and "\nN: " in record)
+    sysfs = "/sys" + motion.split("\n")[0][3:].strip()
+    node = "/dev/" + next(line[3:].strip() for line in motion.split("\n") if line.startswith("N: "))
+    testbed.add_from_file(description)
+    testbed.load_ioctl(node, base + ".ioctl")
+    testbed.uevent(sysfs, "add")
+    return node, feeder.read_reports(base + ".events")
+
+
 def add_polled_device():
     attributes = ["name", "shaky-glitchy-accel\n", "in_accel_x_raw", "0\n", "in_accel_y_raw", "0\n",
                   "in_accel_z_raw", "%d\n" % G_RAW, "in_accel_scale", "0.019153\n"]
@@ -46,6 +67,13 @@ def add_polled_device():
 
 
 device = None
+if scenario == "late-plug-controller":
+    # The feeder writes whole reports only while the reader keeps up, as a kernel's evdev node does.
+    location = os.path.join(os.path.dirname(os.path.abspath(__file__)), "devices", "events-feeder.py")
+    sys.dont_write_bytecode = True  # no __pycache__ beside the fixtures
+    specification = importlib.util.spec_from_file_location("events_feeder", location)
+    feeder = importlib.util.module_from_spec(specification)
+    specification.loader.exec_module(feeder)
 if scenario == "glitch":
     device = add_polled_device()
 elif scenario == "unwired":
@@ -139,6 +167,10 @@ def open_round():
     return wait_for(lambda: sensor()["state"] == "reading", "the sensor is read")
 
 
+def hints_used():
+    return call("io.shakywords.Game.Status")["parameters"]["status"]["hintsUsed"]
+
+
 def shaken_more_than(count):
     return wait_for(lambda: sensor()["shakes"] > count, "a shake is counted")
 
@@ -150,6 +182,21 @@ if wait_for(lambda: os.path.exists(socket_path), "the socket exists"):
             device = add_polled_device()
             if logged("plugged in"):
                 report(sensor())
+    elif scenario == "late-plug-controller":
+        if logged("no accelerometer found"):
+            report(sensor())
+            node, reports = plug_controller(sys.argv[4])
+            if logged("plugged in"):
+                report(sensor())
+                if open_round():
+                    report(sensor())
+                    played = threading.Event()
+                    threading.Thread(target=feeder.play, args=(testbed.get_dev_fd(node), reports, played),
+                                     daemon=True).start()
+                    shaken_more_than(0)
+                    played.wait(15)
+                    report(sensor())
+                    print("HINTS %d" % hints_used(), flush=True)
     elif scenario == "glitch":
         if logged("accelerometer found") and open_round():
             shake()

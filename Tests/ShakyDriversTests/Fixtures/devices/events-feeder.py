@@ -160,46 +160,45 @@ def option(name, count):
     return [float(value) for value in options[index + 1:index + 1 + count]]
 
 
-device_file, node, ioctl_file, events_file, ready_text = sys.argv[1:6]
-options = sys.argv[6:sys.argv.index("--")]
-stall = option("--stall", 2)
-stop_after = option("--stop-after", 1)
-command = sys.argv[sys.argv.index("--") + 1:]
-reports = read_reports(events_file)
-testbed = UMockdev.Testbed.new()
-testbed.add_from_file(device_file)
-if ioctl_file != "-":
-    testbed.load_ioctl(node, ioctl_file)
+if __name__ == "__main__":  # serve-scenarios.py imports its reading and writing
+    device_file, node, ioctl_file, events_file, ready_text = sys.argv[1:6]
+    options = sys.argv[6:sys.argv.index("--")]
+    stall = option("--stall", 2)
+    stop_after = option("--stop-after", 1)
+    command = sys.argv[sys.argv.index("--") + 1:]
+    reports = read_reports(events_file)
+    testbed = UMockdev.Testbed.new()
+    testbed.add_from_file(device_file)
+    if ioctl_file != "-":
+        testbed.load_ioctl(node, ioctl_file)
 
-process = subprocess.Popen(
-    command, env=dict(os.environ, UMOCKDEV_DIR=testbed.get_root_dir()), stderr=subprocess.PIPE, text=True,
-    bufsize=1)
-ready = threading.Event()
+    process = subprocess.Popen(
+        command, env=dict(os.environ, UMOCKDEV_DIR=testbed.get_root_dir()), stderr=subprocess.PIPE, text=True,
+        bufsize=1)
+    ready = threading.Event()
 
+    def forward():
+        for line in process.stderr:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+            if ready_text in line:
+                ready.set()
+        ready.set()
 
-def forward():
-    for line in process.stderr:
-        sys.stderr.write(line)
-        sys.stderr.flush()
-        if ready_text in line:
-            ready.set()
-    ready.set()
-
-
-threading.Thread(target=forward, daemon=True).start()
-done = threading.Event()
-if ready.wait(20) and process.poll() is None:
-    threading.Thread(target=play, args=(testbed.get_dev_fd(node), reports, done), daemon=True).start()
-    if stall:
-        time.sleep(stall[0])
-        process.send_signal(signal.SIGSTOP)
-        time.sleep(stall[1])
-        process.send_signal(signal.SIGCONT)
-    if stop_after:
-        while not done.wait(0.1):
-            if process.poll() is not None:
-                break
-        time.sleep(stop_after[0])
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-sys.exit(process.wait())
+    threading.Thread(target=forward, daemon=True).start()
+    done = threading.Event()
+    if ready.wait(20) and process.poll() is None:
+        threading.Thread(target=play, args=(testbed.get_dev_fd(node), reports, done), daemon=True).start()
+        if stall:
+            time.sleep(stall[0])
+            process.send_signal(signal.SIGSTOP)
+            time.sleep(stall[1])
+            process.send_signal(signal.SIGCONT)
+        if stop_after:
+            while not done.wait(0.1):
+                if process.poll() is not None:
+                    break
+            time.sleep(stop_after[0])
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+    sys.exit(process.wait())
