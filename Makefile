@@ -10,6 +10,7 @@
 #   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
 #   make bench-callgrind  instructions per sample on the reading path and for trace parsing (valgrind)
 #   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
+#   make test-sandbox  boot a minimal Debian in systemd-nspawn and run the installed shakyd under its units' hardening
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
 
@@ -37,7 +38,7 @@ GENERATE_MANUAL = .build/debug/generate-manual
 MANUAL_SECTIONS = .build/debug/manual-sections
 
 .PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system bench-callgrind build-release \
-        check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run
+        check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run test-sandbox
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -188,6 +189,19 @@ check-release:
 	    if readelf -S $$bin | grep -q '\.symtab'; then echo "$$bin: not stripped"; exit 1; fi; \
 	    echo "$$bin: $$(stat -c %s $$bin) bytes, $$(ldd $$bin | wc -l) shared libraries, no Swift runtime"; \
 	done
+
+# The installed daemon under the units' real sandbox: `make install-files` into a staging tree, then a minimal
+# Debian (debootstrap, cached in SANDBOX_BASE) booted with systemd-nspawn starts it from shakyd.socket and plays a
+# game (Tests/Sandbox/sandbox-check.sh says what is checked). Takes 1-2 minutes once the base system and the release
+# build exist; not part of `make test` (it needs the network for debootstrap the first time).
+SANDBOX_STAGE := .build/sandbox-stage
+SANDBOX_PACKAGES := systemd-container debootstrap
+test-sandbox: build-release
+	@missing=$$(for p in $(SANDBOX_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get install -y $$missing; fi
+	rm -rf $(SANDBOX_STAGE)
+	$(MAKE) install-files DESTDIR=$(abspath $(SANDBOX_STAGE)) PREFIX=/usr
+	$(SUDO) Tests/Sandbox/sandbox-test.sh $(SANDBOX_STAGE)
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool), then manual-sections makes
 # the FILES, ENVIRONMENT and EXIT STATUS a command's discussion holds real sections and leaves nothing for
