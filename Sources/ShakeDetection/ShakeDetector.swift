@@ -92,6 +92,17 @@ public struct ShakeDetector: Sendable {
     /// Creates a detector in its cold-start state; throws when `settings` are invalid.
     public init(settings: ShakeDetectorTuning = .medium) throws(ShakeDetectorTuningError) {
         try settings.validate()
+        self.init(validated: settings)
+    }
+
+    /// Creates a detector with the preset for `sensitivity`.
+    public init(sensitivity: ShakeSensitivity) {
+        // The presets are valid by construction (`ShakeDetectorTuningTests` validates each one).
+        self.init(validated: ShakeDetectorTuning(sensitivity: sensitivity))
+    }
+
+    /// Creates a detector from settings already validated.
+    private init(validated settings: ShakeDetectorTuning) {
         self.settings = settings
         brisk = WindowTally(
             threshold: settings.threshold, coarseThreshold: settings.coarseThresholdShare * settings.threshold,
@@ -115,12 +126,6 @@ public struct ShakeDetector: Sendable {
         // At 1 the test is off (the rotation never exceeds 1).
         maximumRotationSquared =
             settings.maximumRotation >= 1 ? .infinity : settings.maximumRotation * settings.maximumRotation
-    }
-
-    /// Creates a detector with the preset for `sensitivity`.
-    public init(sensitivity: ShakeSensitivity) {
-        // The presets are valid by construction (checked by the tests).
-        try! self.init(settings: ShakeDetectorTuning(sensitivity: sensitivity))
     }
 
     /// Forgets everything seen so far, as if newly created.
