@@ -240,8 +240,9 @@ public struct EvdevAccelerometerProfile: Sendable, Equatable {
         lines.append("or a udev rule: \(rule)")
         if setting.contains(where: { $0.value == "N" }) {
             var note = "N is its reading along gravity at rest"
-            if let measured {
-                note += "; it reads \(Int(measured.rounded())) now (that is N if it lies still)"
+            // `measured` depends on a centre from a udev property or the configuration: never trap on its size.
+            if let measured, let reading = Int(exactly: measured.rounded()) {
+                note += "; it reads \(reading) now (that is N if it lies still)"
             }
             lines.append(note)
         }
