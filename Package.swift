@@ -47,7 +47,9 @@ let package = Package(
         .target(name: "ShakeDetection", dependencies: ["ShakyCore"]),
         .target(name: "TriviaEngine", dependencies: ["ShakyCore"]),
         // The one database.
-        .target(name: "ShakyStore", dependencies: ["ShakyCore", "TriviaEngine", grdb], exclude: ["BuiltinPacks"]),
+        .target(
+            name: "ShakyStore", dependencies: ["ShakyCore", "SystemCalls", "TriviaEngine", grdb],
+            exclude: ["BuiltinPacks"]),
         // The one errno funnel: a failed system call as a typed error (Varlink and ShakyDrivers use it).
         .target(name: "SystemCalls"),
         // Varlink, with no Shaky Words names: framing, JSON, the IDL, server, client, socket activation.
@@ -69,7 +71,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                logging, serviceLifecycle, yams,
+                "SystemCalls", logging, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),
@@ -81,7 +83,8 @@ let package = Package(
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
         .target(
-            name: "ShakyCLI", dependencies: ["ShakyCore", "Varlink", "ShakyProtocol", "ShakyBoard", argumentParser]),
+            name: "ShakyCLI",
+            dependencies: ["ShakyCore", "SystemCalls", "Varlink", "ShakyProtocol", "ShakyBoard", argumentParser]),
         // The room's board: a pure layout and a thin ncurses edge.
         .target(name: "ShakyBoard", dependencies: ["ShakyProtocol", "CNcurses"]),
         // The parsers and handlers of outside input as functions of bytes, for fuzzing and its corpus.

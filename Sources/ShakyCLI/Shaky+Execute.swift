@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShakyCore
 import ShakyProtocol
+import SystemCalls
 
 /// The exit statuses of `shaky`.
 public enum ShakyExitStatus: Int32, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ShakyCore
 import ShakyDrivers
+import SystemCalls
 import Varlink
 import Yams
 

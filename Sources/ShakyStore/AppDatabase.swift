@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ShakyCore
+import SystemCalls
 
 /// The one Shaky Words database: quiz packs, the current game snapshot and the history of finished games.
 ///

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShakyCore
 import ShakyProtocol
+import SystemCalls
 
 extension Shaky {
     /// `shaky play`: the host's interactive mode.

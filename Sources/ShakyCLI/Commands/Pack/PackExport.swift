@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShakyCore
 import ShakyProtocol
+import SystemCalls
 
 extension Shaky.Pack {
     /// `shaky pack export`.
