@@ -9,7 +9,7 @@ import Varlink
 #endif
 
 /// A full disk for real: a small tmpfs mounted on the daemon's state folder and filled to the last block.
-@Suite("Full disk")
+@Suite("Full disk", .tags(.heavy))
 struct FullDiskTests {
     /// A tmpfs of its own, mounted on a folder (the tests run as root, as CI does).
     struct SmallFileSystem {
@@ -22,7 +22,7 @@ struct FullDiskTests {
             self.mountPoint = mountPoint
             let mount = try ChildProcess(
                 "/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "shaky-full-disk", mountPoint])
-            let exit = try await mount.waitForExit(within: .seconds(10))
+            let exit = try await mount.waitForExit(within: .seconds(60))
             try #require(exit.status == 0 && !exit.signaled, "mount: \(mount.standardError)")
         }
 
@@ -53,7 +53,7 @@ struct FullDiskTests {
 
         /// Unmounts it (lazily, so nothing left open can keep it).
         func unmount() async {
-            _ = try? await ChildProcess("/bin/umount", ["-l", mountPoint]).waitForExit(within: .seconds(10))
+            _ = try? await ChildProcess("/bin/umount", ["-l", mountPoint]).waitForExit(within: .seconds(60))
         }
     }
 
