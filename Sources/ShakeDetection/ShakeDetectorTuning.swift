@@ -113,7 +113,7 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
     public static let light = ShakeDetectorTuning(
         threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
-    /// The default: 0.15 s above 16 m/s² (12.8 m/s² below 20 Hz) within 0.4 s with two reversals (one below
+    /// The default: 0.15 s above 16 m/s² (12 m/s² below 20 Hz) within 0.4 s with two reversals (one below
     /// 20 Hz), or 0.21 s above 4.5 m/s² within 0.6 s with five straight reversals, at most 7 Hz, at most half
     /// along gravity and with a crest factor of at most 2√2; at 20 Hz and above, with a rotation of at most 0.4 (a
     /// circle 1, a line 0, an ellipse whose minor axis is a fifth of its major one about 0.4).
@@ -121,7 +121,7 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
     /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes, circles,
     /// vibration and gentle up-and-down motion almost never do.
     public static let medium = ShakeDetectorTuning(
-        threshold: 16, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
+        threshold: 16, coarseThresholdShare: 0.75, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
         sustainedThreshold: 4.5, sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5,
         maximumRotation: 0.4, cooldown: 0.75)
     /// Only vigorous shaking counts: 0.15 s above 20 m/s² (16 m/s² below 20 Hz) within 0.4 s with two reversals
