@@ -14,6 +14,9 @@ The evdev scenario feeds whole reports into each emulated node (a pseudo-termina
 part is measured by a third node read by `cat` (the least any reader of such a node does per report: a wake-up and
 a read through umockdev's preloaded read) and shown as shakyd's net figure, shakyd minus that floor.
 The watchers-200 scenario opens 200 watchers during a round, closes them, and shows the RSS kept afterwards.
+With watchers, each run also says how long after the sample that completed a shake was written the first watcher
+heard its hint (the stream fed so far replayed through `shakyd detect` finds that sample). --strace counts each
+daemon's system calls in the window with strace -c (tracing slows them: compare the counts, not that run's CPU).
 
 Run by `make bench-system`; needs root for apt-get when packages are missing. Uses Debian's python3 (GI).
 """
