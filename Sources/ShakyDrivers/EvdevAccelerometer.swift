@@ -154,6 +154,10 @@ final class EvdevReading: AccelerometerReading {
     /// Events read since the last `SYN_REPORT`.
     private var eventsInReport = 0
 
+    /// What one wake-up read: the device's events (not the ones a resynchronisation makes up), and whether the
+    /// kernel had dropped some (`SYN_DROPPED`).
+    private typealias Batch = (events: Int, dropped: Bool)
+
     init(device: EvdevDevice, axes: EvdevAxes, mountMatrix: MountMatrix) {
         self.device = device
         self.axes = axes
@@ -196,11 +200,7 @@ final class EvdevReading: AccelerometerReading {
     /// on a non-blocking descriptor): one `read` takes every event the kernel holds, and a last one finds none,
     /// instead of a `read` per event. After `SYN_DROPPED` the device's state is read again (libevdev's sync mode)
     /// and reading goes on.
-    private func readAvailable(
-        _ session: ReaderSession, _ queue: inout EvdevQueuePacing
-    ) throws -> (
-        events: Int, dropped: Bool
-    )? {
+    private func readAvailable(_ session: ReaderSession, _ queue: inout EvdevQueuePacing) throws -> Batch? {
         let normal = LIBEVDEV_READ_FLAG_NORMAL.rawValue | LIBEVDEV_READ_FLAG_BLOCKING.rawValue
         let sync = LIBEVDEV_READ_FLAG_SYNC.rawValue
         var syncing = false
