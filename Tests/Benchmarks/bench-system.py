@@ -181,8 +181,10 @@ class Feeder(threading.Thread):
         self.dropped = 0
         # Scans or reports that reached shakyd's node whole.
         self.written = 0
-        # When each sample of the stream was written (CLOCK_MONOTONIC seconds), by index.
+        # When each sample of the stream was written (CLOCK_MONOTONIC seconds), by index, and the time stamped on it
+        # (buffered scans and evdev reports carry the time they are written, as a kernel stamps them).
         self.times = []
+        self.stamps = []
 
     def run(self):
         start = time.monotonic()
@@ -190,8 +192,9 @@ class Feeder(threading.Thread):
         data_file = os.path.join(self.root, "iio-dev-data.bin")
         while not self.stopped.is_set():
             x, y, z = raw_at(index, self.rate)
+            stamp = time.monotonic_ns()
             if self.mode == "iio-buffer":
-                scan = scan_bytes(x, y, z, time.monotonic_ns())
+                scan = scan_bytes(x, y, z, stamp)
                 try:
                     if os.write(self.node, scan) == len(scan):
                         self.written += 1
@@ -206,7 +209,7 @@ class Feeder(threading.Thread):
                         os.pwrite(descriptor, raw_text(value).encode(), 0)
             elif self.mode == "evdev":
                 # 256 per g, as the fixture's absinfo says; the IIO stream's raw values are 512 per g.
-                report = report_bytes(x // 2, y // 2, z // 2, time.monotonic_ns())
+                report = report_bytes(x // 2, y // 2, z // 2, stamp)
                 for number, master in enumerate(self.masters):
                     try:
                         if os.write(master, report) == len(report):
@@ -216,6 +219,7 @@ class Feeder(threading.Thread):
                     except BlockingIOError:
                         self.dropped += 1
             self.times.append(time.monotonic())
+            self.stamps.append(stamp / 1e9)
             index += 1
             delay = start + index / self.rate - time.monotonic()
             if delay > 0:
@@ -225,9 +229,11 @@ class Feeder(threading.Thread):
                 os.close(descriptor)
 
 
-def shake_completions(shakyd, feeder, directory):
-    """When the samples that complete a shake were written (CLOCK_MONOTONIC seconds): the stream fed so far, as
-    shakyd converts it (the devices' scales), replayed through `shakyd detect` with the preset `serve` uses."""
+def shake_completions(shakyd, feeder, directory, since):
+    """When the samples that complete a shake were written (CLOCK_MONOTONIC seconds), from `since` on: the stream
+    fed so far, as shakyd converts it (the devices' scales) and with the times stamped on it (a stalled feeder
+    writes late samples close together, and shakyd's detector sees them so), replayed through `shakyd detect` with
+    the preset `serve` uses. Polled values carry no time: shakyd reads them every period."""
     count = len(feeder.times)
     trace = os.path.join(directory, "fed.csv")
     with open(trace, "w") as file:
@@ -238,13 +244,18 @@ def shake_completions(shakyd, feeder, directory):
                 values = [(value // 2) / 256 * 9.80665 for value in (x, y, z)]
             else:
                 values = [value * 0.019153 for value in (x, y, z)]
-            file.write("%r,%r,%r,%r\n" % (index / feeder.rate, *values))
+            stamped = feeder.mode in ("iio-buffer", "evdev")
+            file.write("%r,%r,%r,%r\n" % (feeder.stamps[index] if stamped else index / feeder.rate, *values))
     output = subprocess.run([shakyd, "detect", "--sensitivity", "medium", trace], capture_output=True, text=True,
                             check=True).stdout
     completions = []
     for line in output.splitlines()[1:]:
-        index = round(float(line.split(",")[1]) * feeder.rate)
-        if 0 <= index < count:
+        moment = float(line.split(",")[1])
+        if feeder.mode in ("iio-buffer", "evdev"):
+            index = min(range(count), key=lambda candidate: abs(feeder.stamps[candidate] - moment))
+        else:
+            index = round(moment * feeder.rate)
+        if 0 <= index < count and feeder.times[index] >= since:
             completions.append(feeder.times[index])
     return completions
 
@@ -485,6 +496,9 @@ def one_run(options, scenario):
             if options.watchers and scenario != "watchers-200":
                 watchers = Watchers(socket, options.watchers)
                 watchers.start()
+        # Samples written before the round opened wait in the node until shakyd reads: their shakes say nothing of
+        # the reading path's latency.
+        round_opened = time.monotonic()
         if mode == "evdev":
             # A kernel's evdev node delivers only events after it is opened: feed once shakyd reads (a round is
             # open), so that no report waits in the pseudo-terminal from before.
@@ -526,7 +540,7 @@ def one_run(options, scenario):
         result = {name: delta(before[name], after[name], options.seconds) for name in before}
         if watchers and feeder:
             result["shakyd"]["latencies"] = shake_latencies(
-                shake_completions(options.shakyd, feeder, directory), watchers.hints)
+                shake_completions(options.shakyd, feeder, directory, round_opened), watchers.hints)
         return result
     finally:
         if watchers:
