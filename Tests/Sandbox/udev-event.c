@@ -9,7 +9,8 @@
  *   SUBSYSTEM and of DEVTYPE and a 64-bit bloom of the TAGS; then the properties, each KEY=VALUE and a NUL.
  *
  * Receivers drop the message unless the sender is uid 0, and the kernel refuses to send to a multicast group
- * without CAP_NET_ADMIN: run it as root in a container that keeps that capability.
+ * without CAP_NET_ADMIN: run it as root, in a network namespace of the test's own (every libudev monitor in the
+ * namespace hears the event).
  *
  * usage: shaky-udev-event KEY=VALUE...   (ACTION, DEVPATH, SUBSYSTEM and SEQNUM are required, as libudev needs)
  */
