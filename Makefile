@@ -192,7 +192,8 @@ check-release:
 
 # The installed daemon under the units' real sandbox: `make install-files` into a staging tree, then a minimal
 # Debian (debootstrap, cached in SANDBOX_BASE) booted with systemd-nspawn starts it from shakyd.socket and plays a
-# game (Tests/Sandbox/sandbox-check.sh says what is checked). Takes 1-2 minutes once the base system and the release
+# game, then sees a device re-plugged through udev's netlink events, and not with PrivateNetwork=yes
+# (Tests/Sandbox/sandbox-check.sh says what is checked). Takes 1-2 minutes once the base system and the release
 # build exist; not part of `make test` (it needs the network for debootstrap the first time).
 SANDBOX_STAGE := .build/sandbox-stage
 SANDBOX_PACKAGES := systemd-container debootstrap

@@ -31,7 +31,7 @@ public actor SensorPipeline {
     private var readingGeneration = 0
     private var hotplugTask: Task<Void, Never>?
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
-    private let appearances: @Sendable () throws -> AsyncStream<Void>
+    private let appearances: @Sendable () throws -> AsyncStream<String>
     private var wanted = false
     private var state: SensorReport.State = .absent
     private var message: String?
@@ -50,8 +50,8 @@ public actor SensorPipeline {
     private var controllerGeneration = 0
 
     /// Creates the pipeline; `spec` `nil` means no sensor (`--input none`). `returns` reports when an unplugged
-    /// sensor may be back, `appearances` when a device appears while there is none (udev hotplug by default); the
-    /// pipeline then opens `spec` again through `table`. `clock` times a calibration's wait for samples
+    /// sensor may be back, `appearances` the node of each device that appears while there is none (udev hotplug by
+    /// default); the pipeline then opens `spec` again through `table`. `clock` times a calibration's wait for samples
     /// (``calibrationSilenceLimit``). `controllers` finds the motion controllers that shake next to the sensor
     /// (``MotionControllerDiscovery/discover(excluding:)``); `nil` reads only the board's sensor.
     public init(
@@ -60,7 +60,7 @@ public actor SensorPipeline {
         clock: any Clock<Duration> = ContinuousClock(),
         controllers: (@Sendable (Set<String>) -> [MotionController])? = nil,
         returns: @escaping @Sendable (SourceInfo) throws -> AsyncStream<Void> = SensorPipeline.udevReturns(of:),
-        appearances: @escaping @Sendable () throws -> AsyncStream<Void> = SensorPipeline.udevAppearances
+        appearances: @escaping @Sendable () throws -> AsyncStream<String> = SensorPipeline.udevAppearances
     ) {
         self.returns = returns
         self.appearances = appearances
@@ -497,16 +497,21 @@ public actor SensorPipeline {
     }
 
     /// While there is no sensor, tries `spec` again each time udev reports a new device (one plugged in after
-    /// the daemon started).
+    /// the daemon started); a device that gives no accelerometer is logged, so the host sees the plug was noticed.
     private func watchForNewDevices() {
         guard hotplugTask == nil, let spec, spec.isLive else { return }
         let appearances = appearances
         hotplugTask = Task { [weak self, table, options, logger] in
             do {
-                for try await _ in try appearances() {
-                    if let opened = try? table.open(spec, options: options) {
+                for try await device in try appearances() {
+                    do {
+                        let opened = try table.open(spec, options: options)
                         await self?.reattached(opened)
                         return
+                    } catch {
+                        logger.info(
+                            "a device was plugged in, but it gives no accelerometer; still waiting for one",
+                            metadata: ["device": "\(device)", "input": "\(spec)", "why": "\(error)"])
                     }
                 }
             } catch {
@@ -515,13 +520,13 @@ public actor SensorPipeline {
         }
     }
 
-    /// Each time udev reports a new IIO device or input event node.
-    public static func udevAppearances() throws -> AsyncStream<Void> {
+    /// The node of each new IIO device or input event node udev reports.
+    public static func udevAppearances() throws -> AsyncStream<String> {
         let monitor = try UdevHotplugMonitor(waitingForAnyDevice: ())
         return AsyncStream { continuation in
             let forward = Task {
                 for await event in monitor.events {
-                    if case .appeared = event { continuation.yield() }
+                    if case .appeared(let device) = event { continuation.yield(device) }
                 }
                 continuation.finish()
             }
@@ -538,9 +543,14 @@ public actor SensorPipeline {
         hotplugTask = Task { [weak self, table, options, logger] in
             do {
                 for try await _ in try returns(info) {
-                    if let reopened = try? table.open(spec, options: options) {
+                    do {
+                        let reopened = try table.open(spec, options: options)
                         await self?.reattached(reopened)
                         return
+                    } catch {
+                        logger.info(
+                            "a device was plugged in, but the accelerometer does not open yet; still waiting for it",
+                            metadata: ["device": "\(info.devicePath)", "why": "\(error)"])
                     }
                 }
             } catch {

@@ -19,6 +19,10 @@ check() { # check NAME COMMAND…: runs the command, counts and prints the outco
     fi
 }
 export SHAKY_SOCKET=/run/shaky/shaky.sock
+# The container runs no systemd-udevd (it has nothing to manage there). libudev's monitors listen to udev's netlink
+# group only when /run/udev/control says that udevd runs, as it does on any real system; shaky-udev-event plays
+# udevd's part below.
+mkdir -p /run/udev && : >/run/udev/control
 
 echo "== a game through the socket (socket activation starts shakyd)"
 # With no game yet, `shaky status` exits 1 with the daemon's answer: that it answers at all is what counts here.
@@ -48,13 +52,96 @@ size=$(stat -c %s /var/lib/shaky/cues.raw 2>/dev/null || echo 0)
 echo "cues.raw: $size bytes"
 check "cues were written to the file PCM" test "$size" -gt 1000
 
-echo "== hotplug: the udev monitor's netlink socket is allowed"
-check "no error watching for a sensor" sh -c "! journalctl -u shakyd.service --no-pager | grep -q 'cannot watch'"
-check "it looked for an accelerometer" sh -c "journalctl -u shakyd.service --no-pager | grep -q 'no accelerometer found'"
-
 echo "== stop: the game is saved"
 systemctl stop shakyd.service
 check "the log says the game is saved" sh -c "journalctl -u shakyd.service --no-pager | grep -q 'the game is saved'"
+
+echo "== hotplug: udev's events reach the installed daemon under its unit"
+# The configuration names /dev/input/event7, which is not there: the daemon waits for an accelerometer and tries
+# again on each device udev reports plugged in. The events are udevd's, as libudev receives them (udev-event.c).
+seqnum=1000
+plug() { # plug ACTION: udevd's event for the accelerometer /dev/input/event7 going away (remove) or coming (add)
+    seqnum=$((seqnum + 1))
+    shaky-udev-event ACTION="$1" DEVPATH=/devices/platform/lis3lv02d/input/input7/event7 SUBSYSTEM=input \
+        DEVNAME=/dev/input/event7 MAJOR=13 MINOR=71 SEQNUM=$seqnum USEC_INITIALIZED=5000000 ID_INPUT=1 \
+        ID_INPUT_ACCELEROMETER=1 ID_PATH=platform-lis3lv02d SYSTEMD_WANTS=shakyd.service TAGS=:systemd: \
+        CURRENT_TAGS=:systemd:
+}
+wait_for() { # wait_for SECONDS COMMAND…: whether the command succeeds within SECONDS (tried every 0.2 s)
+    local tries=$(($1 * 5))
+    shift
+    until "$@"; do
+        tries=$((tries - 1))
+        [ "$tries" -gt 0 ] || return 1
+        sleep 0.2
+    done
+}
+udev_listeners() { # how many of the daemon's sockets listen on udev's netlink group
+    local inodes
+    inodes=" $(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l ' 2>/dev/null | tr -dc '0-9 ') "
+    # /proc/PID/net/netlink lists the sockets of PID's network namespace (sk Eth Pid Groups … Inode): Eth 15 is
+    # NETLINK_KOBJECT_UEVENT, Groups 00000002 udev's group alone (the kernel's own uevents are group 1).
+    awk -v inodes="$inodes" '$2 == 15 && $4 == "00000002" && index(inodes, " " $10 " ")' "/proc/$pid/net/netlink" |
+        wc -l
+}
+# The sensor's monitor (iio and input) and the buzzers' (input).
+listening() { [ "$(udev_listeners)" -ge 2 ]; }
+noticed() { # whether this run of the daemon logged udev's add of /dev/input/event7
+    journalctl --no-pager -o cat _SYSTEMD_INVOCATION_ID="$invocation" |
+        grep -q '^a device was plugged in, but it gives no accelerometer; still waiting for one device=/dev/input/event7 '
+}
+started() { # the new run of shakyd.service: its pid and invocation
+    pid=$(systemctl show shakyd.service -p MainPID --value)
+    invocation=$(systemctl show shakyd.service -p InvocationID --value)
+    echo "shakyd.service: pid $pid, invocation $invocation"
+}
+replug() {
+    plug remove
+    plug add
+}
+
+systemctl start shakyd.service
+started
+families=$(systemctl show shakyd.service -p RestrictAddressFamilies --value)
+check "sockets are restricted to AF_UNIX and AF_NETLINK ($families)" \
+    test "$(printf '%s\n' $families | sort | paste -sd ' ')" = "AF_NETLINK AF_UNIX"
+check "the system call filter is in force" sh -c "systemctl show shakyd.service -p SystemCallFilter --value |
+    grep -qw socket && grep -q '^Seccomp:[[:space:]]*2$' /proc/$pid/status"
+check "it listens on udev's netlink group" wait_for 10 listening
+echo "sockets on udev's group: $(udev_listeners)"
+check "nothing plugged in yet" eval '! noticed'
+check "udevd's remove and add of /dev/input/event7 are sent" replug
+check "it hears udev's add of /dev/input/event7 and tries it" wait_for 10 noticed
+# The node is not there, so it stays without a sensor; Sensor.Status says why.
+sensor=$(shaky sensor status)
+echo "$sensor"
+check "Sensor.Status: still absent" grep -q '^Sensor: absent' <<<"$sensor"
+
+echo "== the control: with PrivateNetwork=yes the same events never reach it"
+mkdir -p /etc/systemd/system/shakyd.service.d
+printf '[Service]\nPrivateNetwork=yes\n' >/etc/systemd/system/shakyd.service.d/sandbox-private-network.conf
+systemctl daemon-reload
+systemctl restart shakyd.service
+started
+check "it runs in a network namespace of its own" test "$(readlink "/proc/$pid/ns/net")" != "$(readlink /proc/self/ns/net)"
+check "it listens on udev's netlink group there" wait_for 10 listening
+check "the same events are sent" replug
+sleep 3
+check "it never hears of the device" eval '! noticed'
+rm -r /etc/systemd/system/shakyd.service.d
+systemctl daemon-reload
+systemctl restart shakyd.service
+started
+check "without the drop-in it shares the container's network namespace again" \
+    test "$(readlink "/proc/$pid/ns/net")" = "$(readlink /proc/self/ns/net)"
+check "it listens on udev's netlink group" wait_for 10 listening
+check "the same events are sent again" replug
+check "it hears udev's add again" wait_for 10 noticed
+systemctl stop shakyd.service
+
+echo "== every run of shakyd"
+check "no error watching for a sensor" sh -c "! journalctl -u shakyd.service --no-pager | grep -q 'cannot watch'"
+check "it looked for an accelerometer" sh -c "journalctl -u shakyd.service --no-pager | grep -q 'no accelerometer found'"
 check "no seccomp or memory protection kill" sh -c \
     "! journalctl -u shakyd.service --no-pager | grep -qiE 'SIGSYS|core-dump|Main process exited, code=(killed|dumped)'"
 

@@ -4,7 +4,8 @@
 # PREFIX=/usr` made copied in, shakyd.socket enabled and a check unit (sandbox-check.sh) that plays a game through
 # the socket and looks at the running daemon. Prints the check's result and fails unless every check passed.
 #
-# usage: sandbox-test.sh STAGE    (run as root; needs debootstrap and systemd-container)
+# usage: sandbox-test.sh STAGE    (run as root; needs debootstrap, systemd-container and a C compiler, cc or the
+#                                 Swift toolchain's clang)
 set -euo pipefail
 stage=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,8 +28,11 @@ trap 'rm -rf "$run"' EXIT
 cp -a "$base/." "$run/"
 cp -a "$stage/." "$run/"
 
-# The check, run once the system is up; it powers the container off when done.
+# The check, run once the system is up; it powers the container off when done. It plugs a device in by sending
+# udevd's events (udev-event.c, built here: the base system has no compiler).
 install -D -m 0755 "$here/sandbox-check.sh" "$run/usr/local/sbin/shaky-sandbox-check"
+compiler=${CC:-$(command -v cc || command -v clang)}
+"$compiler" -O2 -Wall -Wextra -Werror -o "$run/usr/local/sbin/shaky-udev-event" "$here/udev-event.c"
 cat >"$run/etc/systemd/system/shaky-sandbox-check.service" <<'UNIT'
 [Unit]
 Description=Shaky Words sandbox check
@@ -41,9 +45,10 @@ UNIT
 mkdir -p "$run/etc/systemd/system/multi-user.target.wants" "$run/etc/systemd/system/sockets.target.wants"
 ln -sf /etc/systemd/system/shaky-sandbox-check.service "$run/etc/systemd/system/multi-user.target.wants/"
 ln -sf /usr/lib/systemd/system/shakyd.socket "$run/etc/systemd/system/sockets.target.wants/"
-# The unit as installed; only the configuration says where sound goes: alsa-lib's file plugin, into the state folder.
+# The unit as installed; only the configuration says where sound goes (alsa-lib's file plugin, into the state
+# folder) and which accelerometer to use: one that is not there until the check plugs it in.
 mkdir -p "$run/etc/shaky"
-printf 'sound-device: cues\n' >"$run/etc/shaky/shakyd.conf"
+printf 'sound-device: cues\ninput: evdev:/dev/input/event7\n' >"$run/etc/shaky/shakyd.conf"
 cat >"$run/etc/asound.conf" <<'ALSA'
 pcm.cues {
     type file
@@ -56,8 +61,11 @@ echo shaky-sandbox >"$run/etc/hostname"
 
 echo "sandbox: booting"
 status=0
+# A network namespace of its own: the udev events the check sends stay in the container (libinput or udev-aware
+# services of the machine running the test never hear of them), and its root keeps CAP_NET_ADMIN, which the kernel
+# requires to send to a netlink multicast group, as udevd does (shakyd itself gets no capability).
 timeout "${SANDBOX_TIMEOUT:-300}" systemd-nspawn --quiet --directory="$run" --boot --register=no --keep-unit \
-    --machine=shaky-sandbox --console=pipe >"$run.console" 2>&1 </dev/null || status=$?
+    --machine=shaky-sandbox --console=pipe --private-network >"$run.console" 2>&1 </dev/null || status=$?
 result="$run/var/lib/shaky-sandbox/result"
 if [ ! -f "$result" ]; then
     echo "sandbox: the check did not run (systemd-nspawn exited with $status); the console:"

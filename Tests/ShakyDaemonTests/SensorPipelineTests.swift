@@ -158,19 +158,50 @@ import TriviaEngine
             database: try AppDatabase.inMemory(), clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
             logger: Logger(label: "test"))
         let driver = ScriptedAccelerometerDriver(nil)
-        let (appearances, appeared) = AsyncStream<Void>.makeStream()
+        let (appearances, appeared) = AsyncStream<String>.makeStream()
         let pipeline = SensorPipeline(
             spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
             runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"), appearances: { appearances })
         await pipeline.start()
         #expect(await runtime.sensorReport().state == .absent)
 
-        appeared.yield()  // something unrelated appeared: still nothing to read
+        appeared.yield("/dev/input/event3")  // something unrelated appeared: still nothing to read
         let source = ScriptedAccelerometerSource()
         driver.plug(source)
-        appeared.yield()
+        appeared.yield("/dev/input/event4")
         try await Self.eventually("the new sensor is attached") { await runtime.sensorReport().state == .ready }
         #expect(await runtime.sensorReport().device == source.info.devicePath)
+        await pipeline.stop()
+    }
+
+    @Test("A device plugged in that gives no accelerometer is logged with its node, and the wait goes on")
+    func aPluggedDeviceThatGivesNoAccelerometerIsLogged() async throws {
+        let runtime = GameRuntime(
+            database: try AppDatabase.inMemory(), clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+        let driver = ScriptedAccelerometerDriver(nil)
+        let (appearances, appeared) = AsyncStream<String>.makeStream()
+        let lines = DaemonLogHandlerTests.Lines()
+        let logger = Logger(label: "shakyd") { DaemonLogHandler(label: $0, forJournal: true, write: lines.append) }
+        let pipeline = SensorPipeline(
+            spec: .evdev(path: "/dev/input/event7"), options: AccelerometerOptions(),
+            table: AccelerometerDriverTable(drivers: [driver]), runtime: runtime, sensitivity: .medium, logger: logger,
+            appearances: { appearances })
+        await pipeline.start()
+        let plugged = "<6>a device was plugged in, but it gives no accelerometer; still waiting for one"
+        #expect(!lines.all.contains { $0.hasPrefix(plugged) })
+
+        appeared.yield("/dev/input/event7")
+        try await Self.eventually("the plug is logged") { lines.all.contains { $0.hasPrefix(plugged) } }
+        let line = lines.all.first { $0.hasPrefix(plugged) } ?? ""
+        #expect(line.contains(" device=/dev/input/event7 "), "\(line)")
+        #expect(line.contains(" input=evdev:/dev/input/event7 "), "\(line)")
+        #expect(await runtime.sensorReport().state == .absent)
+
+        driver.plug(ScriptedAccelerometerSource())
+        appeared.yield("/dev/input/event7")
+        try await Self.eventually("the sensor is attached") { await runtime.sensorReport().state == .ready }
+        #expect(lines.all.filter { $0.hasPrefix(plugged) }.count == 1)
         await pipeline.stop()
     }
 
