@@ -43,9 +43,17 @@ import ShakyCore
 /// ``ShakeDetectorTuning/coarseThresholdShare`` of its threshold (a sample seldom lands on a stroke's peak), and an
 /// above-threshold sample also counts as a reversal when, since the previous one, the motion along that one's
 /// direction fell below ``coarseDipFraction`` of the threshold or pointed back, or when it exceeds
-/// ``coarseUnmistakableMagnitude``. Two strong samples in a row
+/// ``coarseUnmistakableMagnitude`` without pointing the way the previous one did (within about 25°,
+/// ``sameStrokeCosine``: that is one stroke growing). Two strong samples in a row
 /// pointing the same way, below that magnitude, are what turning the device over looks like: the gravity estimate
 /// lags and up to 2 g of apparent motion remains for a moment.
+///
+/// For the same reason, below 20 Hz a brisk window that qualifies with its fewest reversals on a sample of at most
+/// ``coarseTurnMagnitude`` waits for the next samples before it fires: a jolt followed by turning the device is two
+/// strong samples pointing apart, like a shake's first stroke, but then the apparent motion stays where the turn
+/// left it, while a shake comes back. It fires on the first sample, within ``coarseConfirmationTime``, whose motion
+/// along the waiting sample's direction falls below ``coarseDipFraction`` of the threshold (or points back), and
+/// otherwise not until a new reversal.
 ///
 /// Each window is kept as a fixed number of time slots, so memory is constant and nothing is allocated per sample.
 /// Pure: time comes only from the samples' timestamps.
@@ -65,6 +73,16 @@ public struct ShakeDetector: Sendable {
     /// Below 20 Hz: a strong sample above this magnitude, m/s², counts as a reversal on its own (2.3 g: more than
     /// turning the device over can fake).
     public static let coarseUnmistakableMagnitude = 2.3 * AccelSample.standardGravity
+    /// Below 20 Hz: a strong sample beyond ``coarseUnmistakableMagnitude`` does not count as a reversal when its
+    /// cosine to the previous strong sample exceeds this: the same stroke, growing.
+    public static let sameStrokeCosine = 0.9
+    /// Below 20 Hz: a brisk window that qualifies with its fewest reversals on a sample of at most this magnitude,
+    /// m/s², waits for the motion to come back before it fires (1.8 g: what turning the device leaves in the motion
+    /// from one sample to the next; 2 g at most, when the gravity estimate has not followed at all).
+    public static let coarseTurnMagnitude = 1.8 * AccelSample.standardGravity
+    /// Below 20 Hz: how long, seconds, a waiting brisk window waits for the motion to come back (a turn leaves it
+    /// for about half a second, a shake's stroke lasts at most a quarter of one).
+    public static let coarseConfirmationTime = 0.2
 
     /// The largest reading on any axis, m/s², that the detector takes in (about 100 000 g: no accelerometer reads
     /// more); beyond it a sample is ignored, so that squares and sums of readings stay finite.
@@ -75,6 +93,8 @@ public struct ShakeDetector: Sendable {
     private var shape = MotionShape()
     private let maximumAngularFrequencySquared: Double
     private let maximumRotationSquared: Double
+    private let maximumCrestSquared: Double
+    private let returnLevelSquared: Double
 
     private var started = false
     private var lastTimestamp = 0.0
@@ -88,6 +108,11 @@ public struct ShakeDetector: Sendable {
     private var inverseInterval = 0.0
 
     private var cooldownEnd = -Double.infinity
+
+    /// Below 20 Hz: a brisk trigger waiting for the motion to come back (see ``coarseTurnMagnitude``).
+    private var waiting: CoarseConfirmation?
+    /// Below 20 Hz: after a wait in vain, the brisk window fires again only after a new reversal.
+    private var briskWithheld = false
 
     /// Creates a detector in its cold-start state; throws when `settings` are invalid.
     public init(settings: ShakeDetectorTuning = .medium) throws(ShakeDetectorTuningError) {
@@ -111,7 +136,7 @@ public struct ShakeDetector: Sendable {
             rules: .init(
                 successiveCosine: 0, strokeCosine: Self.strokeReversalCosine,
                 coarseDip: Self.coarseDipFraction * settings.threshold,
-                coarseUnmistakable: Self.coarseUnmistakableMagnitude))
+                coarseUnmistakable: Self.coarseUnmistakableMagnitude, sameStrokeCosine: Self.sameStrokeCosine))
         sustained = WindowTally(
             threshold: settings.sustainedThreshold, coarseThreshold: settings.sustainedThreshold,
             window: settings.sustainedWindow,
@@ -120,12 +145,14 @@ public struct ShakeDetector: Sendable {
             rules: .init(
                 successiveCosine: Self.straightReversalCosine, strokeCosine: Self.straightReversalCosine,
                 coarseDip: nil,
-                coarseUnmistakable: .infinity))
+                coarseUnmistakable: .infinity, sameStrokeCosine: 1))
         let maximumAngularFrequency = 2 * Double.pi * settings.sustainedMaximumFrequency
         maximumAngularFrequencySquared = maximumAngularFrequency * maximumAngularFrequency
         // At 1 the test is off (the rotation never exceeds 1).
         maximumRotationSquared =
             settings.maximumRotation >= 1 ? .infinity : settings.maximumRotation * settings.maximumRotation
+        maximumCrestSquared = settings.sustainedMaximumCrestFactor * settings.sustainedMaximumCrestFactor
+        returnLevelSquared = Self.coarseDipFraction * settings.threshold * Self.coarseDipFraction * settings.threshold
     }
 
     /// Forgets everything seen so far, as if newly created.
@@ -171,15 +198,44 @@ public struct ShakeDetector: Sendable {
                 motion, vertical: vertical, interval: interval, inverseInterval: inverseInterval, decay: shapeDecay)
         }
 
-        let briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse)
+        var briskReady = brisk.add(motion, at: time, interval: interval, coarse: coarse)
         let sustainedReady =
             sustained.add(motion, at: time, interval: interval, coarse: coarse)
             && shape.isShake(
                 maximumAngularFrequencySquared: maximumAngularFrequencySquared,
                 maximumVerticalShare: settings.sustainedMaximumVerticalShare)
+            && shape.isSteady(
+                peakSquared: sustained.peakSquared(), maximumCrestSquared: maximumCrestSquared,
+                timeConstant: settings.sustainedWindow)
+        if brisk.lastSampleReversed { briskWithheld = false }
+        if coarse && briskWithheld { briskReady = false }
+        if let waiting {
+            if waiting.cameBack(motion, belowSquared: returnLevelSquared) {
+                self.waiting = nil
+                if time >= cooldownEnd { return fire(at: time) }
+            } else if time - waiting.time > Self.coarseConfirmationTime {
+                // The motion stayed where the first strong samples left it: a turn, not a shake.
+                self.waiting = nil
+                briskWithheld = true
+                briskReady = false
+            } else {
+                briskReady = false
+            }
+        }
         guard time >= cooldownEnd, briskReady || sustainedReady else { return nil }
         // Below 20 Hz a stroke is a few samples: too few to see which way the direction turns.
         guard coarse || !shape.isTurning(maximumRotationSquared: maximumRotationSquared) else { return nil }
+        if coarse && !sustainedReady && brisk.hasFewestReversals(coarse: true)
+            && motion.magnitudeSquared <= Self.coarseTurnMagnitude * Self.coarseTurnMagnitude
+        {
+            waiting = CoarseConfirmation(direction: motion, time: time)
+            return nil
+        }
+        return fire(at: time)
+    }
+
+    /// Fires at `time`: starts the cooldown and reports the strongest recent motion.
+    private mutating func fire(at time: Double) -> ShakeEvent {
         cooldownEnd = time + settings.cooldown
         let peakSquared = max(brisk.peakSquared(), sustained.peakSquared())
         return ShakeEvent(timestamp: time, peakMagnitude: peakSquared.squareRoot())
@@ -215,6 +271,24 @@ public struct ShakeDetector: Sendable {
         shape = MotionShape()
         started = false
         gravityWeight = 0
+        waiting = nil
+        briskWithheld = false
+    }
+}
+
+/// Below 20 Hz, a brisk trigger held back until the motion comes back from the strong sample it would have fired on.
+struct CoarseConfirmation: Sendable {
+    /// The strong sample's motion.
+    var direction: Motion
+    /// Its timestamp, seconds.
+    var time: Double
+
+    /// Whether `motion` came back: along ``direction`` below the root of `belowSquared` m/s², or pointing back.
+    /// dot/|direction| < level  ⇔  dot < 0 or dot² < level²·|direction|².
+    @inline(__always)
+    func cameBack(_ motion: Motion, belowSquared: Double) -> Bool {
+        let dot = motion.dot(direction)
+        return dot < 0 || dot * dot < belowSquared * direction.magnitudeSquared
     }
 }
 
@@ -271,6 +345,14 @@ struct MotionShape: Sendable {
         changePower <= maximumAngularFrequencySquared * power && verticalPower <= maximumVerticalShare * power
     }
 
+    /// Whether the motion is steady: its strongest recent sample (`peakSquared`, its squared magnitude) is at most
+    /// `maximumCrestSquared`'s root times the root mean square of the recent motion (Σ|a|²·dt over `timeConstant`),
+    /// the crest factor (√2 for a sine). A few jolts between weaker motion are not steady shaking.
+    @inline(__always)
+    func isSteady(peakSquared: Double, maximumCrestSquared: Double, timeConstant: Double) -> Bool {
+        peakSquared * timeConstant <= maximumCrestSquared * power
+    }
+
     /// Whether the motion's direction keeps turning one way, as round a circle or an ellipse drawn in the air,
     /// rather than going back and forth: the rotation |Σ a × Δa| over its bound √(Σ|a|²·dt · Σ|Δa|²/dt) (Cauchy–Schwarz)
     /// exceeds `maximumRotationSquared`'s root. 1 for a circle, 2r / (1 + r²) for an ellipse whose minor axis is r
@@ -299,8 +381,11 @@ struct WindowTally: Sendable {
         /// previous strong sample's direction (or pointed back) in between, or when it is stronger than
         /// ``coarseUnmistakable``.
         var coarseDip: Double?
-        /// Magnitude, m/s², above which a coarse strong sample counts as a reversal on its own.
+        /// Magnitude, m/s², above which a coarse strong sample counts as a reversal on its own, unless its cosine to
+        /// the previous strong sample exceeds ``sameStrokeCosine`` (the same stroke, growing).
         var coarseUnmistakable: Double
+        /// See ``coarseUnmistakable``.
+        var sameStrokeCosine: Double
     }
 
     private struct Slot {
@@ -323,6 +408,7 @@ struct WindowTally: Sendable {
     private let countsCoarseSamples: Bool
     private let coarseDipSquared: Double
     private let coarseUnmistakableSquared: Double
+    private let sameStrokeCosineSquared: Double
 
     private var slots: ContiguousArray<Slot>
     private var currentSlot: Int64 = .min
@@ -336,6 +422,9 @@ struct WindowTally: Sendable {
     private var strokePeak = Motion(x: 0, y: 0, z: 0)
     private var strokePeakMagnitudeSquared = 0.0
     private var dippedSinceReference = false
+
+    /// Whether the last sample added counted as a reversal.
+    private(set) var lastSampleReversed = false
 
     /// Creates an empty window; `reversals` are needed at 20 Hz and above, `coarseReversals` below.
     init(
@@ -356,6 +445,7 @@ struct WindowTally: Sendable {
         countsCoarseSamples = rules.coarseDip != nil
         coarseDipSquared = (rules.coarseDip ?? 0) * (rules.coarseDip ?? 0)
         coarseUnmistakableSquared = rules.coarseUnmistakable * rules.coarseUnmistakable
+        sameStrokeCosineSquared = rules.sameStrokeCosine * rules.sameStrokeCosine
         slots = ContiguousArray(repeating: Slot(), count: Self.slotCount)
     }
 
@@ -366,11 +456,13 @@ struct WindowTally: Sendable {
         let magnitudeSquared = motion.magnitudeSquared
         let hasRecentReference = hasReference && time - referenceTime <= window
         let isActive = magnitudeSquared > (coarse ? coarseThresholdSquared : thresholdSquared)
+        lastSampleReversed = false
         if isActive {
             slots[position].activeTime += interval
             activeTime += interval
             if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
             let reversed = hasRecentReference && isReversal(motion, magnitudeSquared, coarse: coarse)
+            lastSampleReversed = reversed
             // Repeated timestamps add samples without moving the window: saturate rather than overflow.
             if reversed && slots[position].reversals < .max {
                 slots[position].reversals += 1
@@ -410,8 +502,17 @@ struct WindowTally: Sendable {
         {
             return true
         }
-        return coarse && countsCoarseSamples
-            && (dippedSinceReference || magnitudeSquared > coarseUnmistakableSquared)
+        guard coarse && countsCoarseSamples else { return false }
+        if dippedSinceReference { return true }
+        guard magnitudeSquared > coarseUnmistakableSquared else { return false }
+        // Pointing the way the previous strong sample did: the same stroke, growing.
+        let dot = motion.dot(reference)
+        return !(dot > 0 && dot * dot > sameStrokeCosineSquared * magnitudeSquared * referenceMagnitudeSquared)
+    }
+
+    /// Whether the window holds no more reversals than it needs (at 20 Hz and above, or below when `coarse`).
+    func hasFewestReversals(coarse: Bool) -> Bool {
+        reversals <= (coarse ? requiredCoarseReversals : requiredReversals)
     }
 
     /// Whether two vectors with dot product `dot` and squared magnitudes' product `magnitudes` point apart by more
@@ -476,5 +577,6 @@ struct WindowTally: Sendable {
         hasReference = false
         strokePeakMagnitudeSquared = 0
         dippedSinceReference = false
+        lastSampleReversed = false
     }
 }

@@ -51,6 +51,11 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
     /// over ``sustainedWindow`` seconds, as for the frequency): gentle up-and-down motion is what walking, climbing
     /// stairs and lifting the device look like. A vigorous vertical shake still qualifies in the brisk window.
     public var sustainedMaximumVerticalShare: Double
+    /// Highest crest factor of the recent motion for the sustained window to qualify: its strongest sample in the
+    /// window over the root mean square of its motion (forgotten over ``sustainedWindow`` seconds, as for the
+    /// frequency). A sine has √2; steady shaking stays near it, while a few jolts between weaker motion (knocking the
+    /// device about) are far above. 2√2 by default.
+    public var sustainedMaximumCrestFactor: Double
     /// Highest rotation (0…1) of the motion's direction for either window to qualify at 20 Hz and above (forgotten
     /// over ``sustainedWindow`` seconds): how consistently the gravity-removed acceleration turns one way, 1 round a
     /// circle, 0 back and forth along a line. A circle or an ellipse drawn in the air keeps turning; a shake that
@@ -70,7 +75,8 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
         minimumReversals: Int,
         sustainedThreshold: Double = 5, sustainedWindow: Double = 0.6, sustainedActiveFraction: Double = 0.4,
         sustainedReversals: Int = 5, sustainedMaximumFrequency: Double = 7, sustainedMaximumVerticalShare: Double = 0.5,
-        maximumRotation: Double = 1, cooldown: Double, gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
+        sustainedMaximumCrestFactor: Double = 2 * 2.0.squareRoot(), maximumRotation: Double = 1, cooldown: Double,
+        gravityTimeConstant: Double = 1.0, maximumGap: Double = 0.5
     ) {
         self.threshold = threshold
         self.coarseThresholdShare = coarseThresholdShare
@@ -83,6 +89,7 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
         self.sustainedReversals = sustainedReversals
         self.sustainedMaximumFrequency = sustainedMaximumFrequency
         self.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
+        self.sustainedMaximumCrestFactor = sustainedMaximumCrestFactor
         self.maximumRotation = maximumRotation
         self.cooldown = cooldown
         self.gravityTimeConstant = gravityTimeConstant
@@ -106,15 +113,15 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
     public static let light = ShakeDetectorTuning(
         threshold: 12, window: 0.4, activeFraction: 0.25, minimumReversals: 1, sustainedThreshold: 4,
         sustainedWindow: 0.6, sustainedActiveFraction: 0.4, sustainedReversals: 4, cooldown: 1.0)
-    /// The default: 0.15 s above 16 m/s² (12.8 m/s² below 20 Hz) within 0.4 s with two reversals (one below
-    /// 20 Hz), or 0.21 s above 4.5 m/s² within 0.6 s with five straight reversals, at most 7 Hz and at most half
-    /// along gravity; at 20 Hz and above, with a rotation of at most 0.4 (a circle 1, a line 0, an ellipse whose
-    /// minor axis is a fifth of its major one about 0.4).
+    /// The default: 0.15 s above 16 m/s² (12 m/s² below 20 Hz) within 0.4 s with two reversals (one below
+    /// 20 Hz), or 0.21 s above 4.5 m/s² within 0.6 s with five straight reversals, at most 7 Hz, at most half
+    /// along gravity and with a crest factor of at most 2√2; at 20 Hz and above, with a rotation of at most 0.4 (a
+    /// circle 1, a line 0, an ellipse whose minor axis is a fifth of its major one about 0.4).
     ///
     /// Brisk or steady shaking counts; walking, bumps, turning the device over, pick-ups, swipes, circles,
     /// vibration and gentle up-and-down motion almost never do.
     public static let medium = ShakeDetectorTuning(
-        threshold: 16, coarseThresholdShare: 0.8, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
+        threshold: 16, coarseThresholdShare: 0.75, window: 0.4, activeFraction: 0.375, minimumReversals: 2,
         sustainedThreshold: 4.5, sustainedWindow: 0.6, sustainedActiveFraction: 0.35, sustainedReversals: 5,
         maximumRotation: 0.4, cooldown: 0.75)
     /// Only vigorous shaking counts: 0.15 s above 20 m/s² (16 m/s² below 20 Hz) within 0.4 s with two reversals
@@ -164,6 +171,9 @@ public struct ShakeDetectorTuning: Codable, Equatable, Sendable {
             sustainedMaximumVerticalShare.isFinite && sustainedMaximumVerticalShare >= 0
                 && sustainedMaximumVerticalShare <= 1, "sustainedMaximumVerticalShare", sustainedMaximumVerticalShare,
             "between 0 and 1")
+        try check(
+            sustainedMaximumCrestFactor.isFinite && sustainedMaximumCrestFactor >= 1, "sustainedMaximumCrestFactor",
+            sustainedMaximumCrestFactor, "a finite number of at least 1")
         try check(
             maximumRotation.isFinite && maximumRotation >= 0 && maximumRotation <= 1, "maximumRotation",
             maximumRotation, "between 0 and 1")

@@ -68,7 +68,8 @@ public struct TraceFormatError: Error, Equatable, Sendable, CustomStringConverti
 ///
 /// Feed it lines in order with ``parse(line:number:)``; it returns a sample for each data line. Data lines are
 /// parsed from their bytes (no string is made for them); a number the fast path does not take (more than 19
-/// significant digits, a hexadecimal float) is handed to the standard library's exact conversion.
+/// significant digits, a hexadecimal float) is handed to the standard library's exact conversion. A file reader
+/// takes runs of plain data lines at once with ``parseCommonLines(_:into:)``.
 public struct TraceLineParser: Sendable {
     /// The file name used in errors.
     public let file: String
@@ -90,6 +91,35 @@ public struct TraceLineParser: Sendable {
             Result { () throws(TraceFormatError) in try parse(bytes: bytes, number: number) }
         }
         return try result.get()
+    }
+
+    /// Parses the data lines at the start of `bytes` that are in the common form (four plain decimal numbers, with
+    /// blanks at most around them, each line ending in `\n` or `\r\n` inside `bytes`), into `samples`, as many as
+    /// fit: the fast path of a file reader, for many lines per call.
+    ///
+    /// Stops before the first line that is anything else, that does not end inside `bytes`, or whose time is out of
+    /// range or not after the last one: hand that line to ``parse(bytes:number:)``, which reads it by the full rules
+    /// or says what is wrong with it. Returns how many samples (each one line) were written and how many bytes they
+    /// took; none before the header has been read.
+    public mutating func parseCommonLines(
+        _ bytes: UnsafeBufferPointer<UInt8>, into samples: UnsafeMutableBufferPointer<AccelSample>
+    ) -> (samples: Int, bytes: Int) {
+        guard sawHeader, let destination = samples.baseAddress else { return (0, 0) }
+        var parsed = 0
+        var consumed = 0
+        var last = lastTimestamp
+        while parsed < samples.count {
+            var index = consumed
+            guard let sample = TraceNumberScanner.sample(bytes, from: &index, untilNewline: true),
+                abs(sample.timestamp) <= TraceFormat.timestampLimit, sample.timestamp > last
+            else { break }
+            destination[parsed] = sample
+            last = sample.timestamp
+            parsed += 1
+            consumed = index
+        }
+        lastTimestamp = last
+        return (parsed, consumed)
     }
 
     /// Parses one line given as its bytes (without the line terminator).
@@ -187,207 +217,6 @@ extension TraceFormat {
     /// The largest timestamp magnitude a trace may hold, seconds: 2³² s, about 136 years, which covers both
     /// monotonic and wall-clock recordings and keeps every later computation with times far from overflow.
     public static let timestampLimit = 4_294_967_296.0
-}
-
-/// The fast path of trace parsing: four plain decimal numbers separated by commas, read straight from bytes.
-enum TraceNumberScanner {
-    /// Powers of ten that are exact doubles.
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-
-    /// The sample in `line` (already stripped of leading blanks and the line end), or `nil` when the line is
-    /// anything but four plain decimal numbers whose value this path can round exactly.
-    static func sample(_ line: UnsafeBufferPointer<UInt8>) -> AccelSample? {
-        var index = 0
-        guard let t = number(line, &index), separator(line, &index),
-            let x = number(line, &index), separator(line, &index),
-            let y = number(line, &index), separator(line, &index),
-            let z = number(line, &index)
-        else { return nil }
-        while index < line.count && line[index].isBlank { index += 1 }
-        guard index == line.count else { return nil }
-        return AccelSample(timestamp: t, x: x, y: y, z: z)
-    }
-
-    private static func separator(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
-        while index < line.count && line[index].isBlank { index += 1 }
-        guard index < line.count && line[index] == UInt8(ascii: ",") else { return false }
-        index += 1
-        while index < line.count && line[index].isBlank { index += 1 }
-        return true
-    }
-
-    /// `[-+]digits[.digits][(e|E)[-+]digits]`, finite. Converted here when its digits fit in 53 bits and the
-    /// power of ten is exact (Clinger's fast path: exact, no rounding step); otherwise the token alone goes to the
-    /// standard library's correctly rounded conversion (17-digit shortest forms such as `0.38306000000000004`).
-    private static func number(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Double? {
-        let count = line.count
-        let start = index
-        var negative = false
-        if index < count && (line[index] == UInt8(ascii: "-") || line[index] == UInt8(ascii: "+")) {
-            negative = line[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        var mantissa: UInt64 = 0
-        var significantDigits = 0
-        var digits = 0
-        var exponent = 0
-        while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
-            if mantissa != 0 || digit != 0 {
-                if significantDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit) } else { exponent += 1 }
-                significantDigits += 1
-            }
-            digits += 1
-            index += 1
-        }
-        if index < count && line[index] == UInt8(ascii: ".") {
-            index += 1
-            // Eight places at a time while the mantissa has room for them (after its leading zeros).
-            while mantissa != 0, significantDigits <= 11, count - index >= 8,
-                let value = eightDigits(UnsafeRawPointer(line.baseAddress! + index))
-            {
-                mantissa = mantissa &* 100_000_000 &+ value
-                exponent -= 8
-                significantDigits += 8
-                digits += 8
-                index += 8
-            }
-            while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
-                if mantissa != 0 || digit != 0 {
-                    if significantDigits < 19 {
-                        mantissa = mantissa &* 10 &+ UInt64(digit)
-                        exponent -= 1
-                    }
-                    significantDigits += 1
-                } else {
-                    exponent -= 1
-                }
-                digits += 1
-                index += 1
-            }
-        }
-        guard digits > 0 else { return nil }
-        if index < count && (line[index] == UInt8(ascii: "e") || line[index] == UInt8(ascii: "E")) {
-            index += 1
-            var exponentNegative = false
-            if index < count && (line[index] == UInt8(ascii: "-") || line[index] == UInt8(ascii: "+")) {
-                exponentNegative = line[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            var written = 0
-            var exponentDigits = 0
-            while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10 {
-                guard written < 10_000 else { return nil }
-                written = written * 10 + Int(digit)
-                exponentDigits += 1
-                index += 1
-            }
-            guard exponentDigits > 0 else { return nil }
-            exponent += exponentNegative ? -written : written
-        }
-        if mantissa == 0 { return negative ? -0.0 : 0.0 }
-        if significantDigits <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            let value =
-                exponent < 0
-                ? Double(mantissa) / exactPowersOfTen[-exponent] : Double(mantissa) * exactPowersOfTen[exponent]
-            return negative ? -value : value
-        }
-        if significantDigits <= 19, exponent < 0, exponent >= -19,
-            let value = correctlyRounded(mantissa, dividedByPowerOfTen: -exponent)
-        {
-            return negative ? -value : value
-        }
-        guard index - start <= 64, let value = Double(String(decoding: line[start..<index], as: UTF8.self)),
-            value.isFinite
-        else { return nil }
-        return value
-    }
-}
-
-extension TraceNumberScanner {
-    /// Powers of ten up to 10¹⁹, the largest that fits in 64 bits.
-    private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in
-        var value: UInt64 = 1
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-
-    /// The value of the eight ASCII digits at `bytes`, or `nil` when any of them is not a digit; read as one word
-    /// and combined pairwise (two digits, then four, then eight) rather than digit by digit.
-    static func eightDigits(_ bytes: UnsafeRawPointer) -> UInt64? {
-        let word = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
-        // Each byte is 0x30...0x39 exactly when its high nibble is 3, also after adding 6.
-        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        let shifted = ((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4
-        guard (word & highNibbles) | shifted == 0x3333_3333_3333_3333 else { return nil }
-        var value = word &- 0x3030_3030_3030_3030
-        value = (value &* 10) &+ (value >> 8)
-        let low = (value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
-        let high = ((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
-        return (low &+ high) >> 32
-    }
-
-    /// `mantissa / 10^power` correctly rounded (to nearest, ties to even), for `power` in 1...19: the shortest
-    /// forms `shakyd record` writes have up to 17 digits, more than Clinger's 53-bit fast path takes.
-    ///
-    /// A first guess from two floating-point operations is at most one unit in the last place off; it is then
-    /// checked, and moved to a neighbour when needed, by comparing the exact decimal with the midpoints between the
-    /// guess and its neighbours in 128-bit integers. `nil` when those products would not fit (not for any value a
-    /// trace holds).
-    static func correctlyRounded(_ mantissa: UInt64, dividedByPowerOfTen power: Int) -> Double? {
-        var guess = Double(mantissa) / exactPowersOfTen[power]
-        for _ in 0..<3 {
-            guard guess.isNormal else { return nil }
-            let significand = guess.significandBitPattern | (1 << 52)
-            let exponent = Int(guess.exponent) - 52
-            let oddSignificand = significand & 1 == 1
-            // Against the midpoint with the next value up: (2M + 1)·2^(E-1).
-            guard
-                let above = compare(
-                    mantissa, power, withMidpoint: 2 * significand + 1, timesPowerOfTwo: exponent - 1)
-            else { return nil }
-            if above > 0 || (above == 0 && oddSignificand) {
-                guess = guess.nextUp
-                continue
-            }
-            // Against the midpoint with the next value down, which is half as far below a power of two.
-            let (lower, lowerExponent) =
-                significand == 1 << 52 ? (4 * significand - 1, exponent - 2) : (2 * significand - 1, exponent - 1)
-            guard let below = compare(mantissa, power, withMidpoint: lower, timesPowerOfTwo: lowerExponent) else {
-                return nil
-            }
-            if below < 0 || (below == 0 && oddSignificand) {
-                guess = guess.nextDown
-                continue
-            }
-            return guess
-        }
-        return nil
-    }
-
-    /// The sign of `mantissa / 10^power − midpoint·2^exponent`, exactly; `nil` when a product overflows 128 bits.
-    private static func compare(
-        _ mantissa: UInt64, _ power: Int, withMidpoint midpoint: UInt64, timesPowerOfTwo exponent: Int
-    ) -> Int? {
-        var decimal = UInt128(mantissa)
-        var binary = UInt128(midpoint) * UInt128(integerPowersOfTen[power])
-        if exponent >= 0 {
-            guard binary.leadingZeroBitCount > exponent else { return nil }
-            binary <<= exponent
-        } else {
-            guard decimal.leadingZeroBitCount > -exponent else { return nil }
-            decimal <<= -exponent
-        }
-        return decimal < binary ? -1 : decimal == binary ? 0 : 1
-    }
-}
-
-extension UInt8 {
-    /// A space or a tab.
-    fileprivate var isBlank: Bool { self == UInt8(ascii: " ") || self == UInt8(ascii: "\t") }
 }
 
 extension StringProtocol {

@@ -10,7 +10,8 @@ import ShakyCore
 
 /// An evdev accelerometer read from its event stream.
 ///
-/// The reader thread sleeps in `poll` until the kernel sends events; each `SYN_REPORT` becomes one sample,
+/// The reader thread wakes a batch at a time (``ReaderSession/waitForBatch()``; sooner when the kernel's queue for it
+/// would fill, ``EvdevQueuePacing``) and reads every queued event; each `SYN_REPORT` becomes one sample,
 /// timestamped with the event time and converted with the device's ``EvdevAxes`` (its axes, units per g and
 /// centre, from the kernel's resolution, the known-device table or udev properties) to m/s².
 /// After `SYN_DROPPED` the device state is resynchronised (libevdev's sync mode) and reading goes on.
@@ -100,6 +101,17 @@ final class EvdevDevice {
             sendsTimestamps: libevdev_has_event_code(handle, UInt32(EV_MSC), UInt32(MSC_TIMESTAMP)) == 1)
     }
 
+    /// The absolute axes (multi-touch ones aside) and relative axes the device declares: what the kernel sizes
+    /// a reader's buffer by (``EvdevQueuePacing``).
+    var declaredAxes: Int {
+        let absolute = (0..<UInt32(ABS_CNT)).filter { code in
+            !(UInt32(ABS_MT_SLOT)...UInt32(ABS_MT_TOOL_Y)).contains(code)
+                && libevdev_has_event_code(handle, UInt32(EV_ABS), code) == 1
+        }
+        let relative = (0..<UInt32(REL_CNT)).filter { libevdev_has_event_code(handle, UInt32(EV_REL), $0) == 1 }
+        return absolute.count + relative.count
+    }
+
     /// The current value of an ABS axis.
     func value(_ code: Int32) -> Int32 {
         libevdev_get_event_value(handle, UInt32(EV_ABS), UInt32(code))
@@ -139,6 +151,12 @@ final class EvdevReading: AccelerometerReading {
     private var y: Int32
     private var z: Int32
     private var clock = EvdevSampleClock()
+    /// Events read since the last `SYN_REPORT`.
+    private var eventsInReport = 0
+
+    /// What one wake-up read: the device's events (not the ones a resynchronisation makes up), and whether the
+    /// kernel had dropped some (`SYN_DROPPED`).
+    private typealias Batch = (events: Int, dropped: Bool)
 
     init(device: EvdevDevice, axes: EvdevAxes, mountMatrix: MountMatrix) {
         self.device = device
@@ -149,40 +167,74 @@ final class EvdevReading: AccelerometerReading {
         z = device.value(Int32(axes.codes.z))
     }
 
+    /// Reads the device a batch per wake-up, paced like the buffered IIO path: the kernel queues the events
+    /// between wake-ups, for as long as ``EvdevQueuePacing`` says its buffer safely holds them.
     func run(_ session: ReaderSession) throws {
-        let normal = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        var queue = EvdevQueuePacing(axes: device.declaredAxes)
+        session.limitPeriod(to: queue.longestPeriod)
+        while true {
+            switch try session.waitForBatch() {
+            case .stopped: return
+            case .timedOut, .readable: break
+            }
+            guard var batch = try readAvailable(session, &queue) else { return }
+            while batch.events == 0 {
+                // Nothing queued (a sensor at rest that sends only changes, or a pause): sleep until an event comes.
+                switch try session.waitForData(readable: device.descriptor, device: device.path) {
+                case .stopped: return
+                case .timedOut: continue
+                case .readable: break
+                }
+                guard let next = try readAvailable(session, &queue) else { return }
+                batch = next
+            }
+            queue.read(events: batch.events, at: monotonicSeconds(), dropped: batch.dropped)
+            session.limitPeriod(to: queue.longestPeriod)
+        }
+    }
+
+    /// Reads every event queued now and yields a sample per report; `nil` when a read failed because the session
+    /// is stopping.
+    ///
+    /// libevdev is asked to read from the kernel only when its own queue is empty (`LIBEVDEV_READ_FLAG_BLOCKING`
+    /// on a non-blocking descriptor): one `read` takes every event the kernel holds, and a last one finds none,
+    /// instead of a `read` per event. After `SYN_DROPPED` the device's state is read again (libevdev's sync mode)
+    /// and reading goes on.
+    private func readAvailable(_ session: ReaderSession, _ queue: inout EvdevQueuePacing) throws -> Batch? {
+        let normal = LIBEVDEV_READ_FLAG_NORMAL.rawValue | LIBEVDEV_READ_FLAG_BLOCKING.rawValue
         let sync = LIBEVDEV_READ_FLAG_SYNC.rawValue
+        var syncing = false
+        var events = 0
+        var dropped = false
         var event = input_event()
         while true {
-            // Not paced: after a SYN_DROPPED libevdev discards what is queued up to the next report, so a reader
-            // that lets events gather would lose whole reports. Every available event is read per wake-up.
-            switch try session.wait(readable: device.descriptor, device: device.path) {
-            case .stopped: return
-            case .timedOut: continue
-            case .readable: break
-            }
-            var flags = normal
-            while true {
-                let status = libevdev_next_event(device.handle, flags, &event)
-                if status == -EAGAIN {
-                    if flags == sync {
-                        flags = normal  // resynchronised; back to the normal stream
-                        continue
-                    }
-                    break
-                }
-                if status == LIBEVDEV_READ_STATUS_SYNC.rawValue && flags == normal {
-                    flags = sync  // SYN_DROPPED: read the device's current state as synthetic events
-                    clock.resynchronise()
+            let status = libevdev_next_event(device.handle, syncing ? sync : normal, &event)
+            if status == -EAGAIN {
+                if syncing {
+                    syncing = false  // resynchronised; back to the normal stream
                     continue
                 }
-                do {
-                    try checkNegativeErrno(status, "read events", device: device.path)
-                } catch {
-                    if session.isStopRequested { return }
-                    throw error.classified
-                }
-                if let sample = apply(event) { session.yield(sample) }
+                return (events, dropped)
+            }
+            if status == LIBEVDEV_READ_STATUS_SYNC.rawValue && !syncing {
+                syncing = true  // SYN_DROPPED: read the device's current state as synthetic events
+                dropped = true
+                eventsInReport = 0
+                clock.resynchronise()
+                continue
+            }
+            do {
+                try checkNegativeErrno(status, "read events", device: device.path)
+            } catch {
+                if session.isStopRequested { return nil }
+                throw error.classified
+            }
+            if !syncing { events += 1 }
+            eventsInReport += 1
+            if let sample = apply(event) { session.yield(sample) }
+            if Int32(event.type) == EV_SYN && Int32(event.code) == SYN_REPORT {
+                queue.reportEnded(events: eventsInReport)
+                eventsInReport = 0
             }
         }
     }

@@ -126,41 +126,70 @@ final class IIOBufferedReading: AccelerometerReading {
     }
 
     /// Reads scans until stopped, a batch per wake-up; each scan becomes one sample.
+    ///
+    /// libiio sets the buffer up; the scans are then read with `read(2)` on its descriptor, as libiio's own refill
+    /// does on a mainline kernel (its "high-speed" block interface needs a vendor kernel), minus what that refill
+    /// adds per wake-up: a second `read` that finds nothing, a clock reading and a copy. One `read` of up to
+    /// ``scansPerRefill`` scans takes all the kernel holds when it returns less; a scan split across two reads is
+    /// put together.
     func run(_ session: ReaderSession) throws {
         let step = iio_buffer_step(buffer.pointer)
+        guard step > 0 else { return }
         let capacity = step * Self.scansPerRefill
+        // The kernel's buffer holds at least a refill's worth: never sleep longer than half of it takes to fill.
+        if let rate, rate > 0 { session.limitPeriod(to: Double(Self.scansPerRefill) / 2 / rate) }
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { storage.deallocate() }
+        var carried = 0
+        /// Reads until the kernel's buffer is empty; the whole scans read, or `nil` when a failed read came with a
+        /// stop request.
+        func readScans() throws -> Int? {
+            var scans = 0
+            while true {
+                let wanted = capacity - carried
+                let count = read(pollDescriptor, storage + carried, wanted)
+                if count < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    if code == EAGAIN { return scans }
+                    if session.isStopRequested { return nil }
+                    throw DeviceError(device: devicePath, operation: "read a scan", code: code).classified
+                }
+                let bytes = carried + count
+                var offset = 0
+                while offset + step <= bytes {
+                    session.yield(decodeScan(storage + offset))
+                    offset += step
+                    scans += 1
+                }
+                carried = bytes - offset
+                if carried > 0 { storage.copyMemory(from: storage + offset, byteCount: carried) }
+                if count < wanted || count == 0 { return scans }
+            }
+        }
         // A buffer that stays empty (an unwired interrupt) ends the run with BufferNeverDeliveredError.
         var watchdog = SampleWatchdog(period: 1 / (rate ?? 100), startedAt: monotonicSeconds())
         while true {
-            let wait = watchdog.remaining(at: monotonicSeconds())
-            switch try session.waitForBatch(readable: pollDescriptor, device: devicePath, timeoutMilliseconds: wait) {
+            switch try session.waitForBatch() {
             case .stopped: return
-            case .timedOut:
+            case .timedOut, .readable: break
+            }
+            guard var scans = try readScans() else { return }
+            while scans == 0 {
                 if watchdog.isStarved(at: monotonicSeconds()) {
                     throw BufferNeverDeliveredError(device: devicePath, timeout: watchdog.timeout)
                 }
-                continue
-            case .readable: break
-            }
-            // A full refill may have left more behind; a partial one read all there was.
-            var count = capacity
-            while count == capacity {
-                count = iio_buffer_refill(buffer.pointer)
-                if count == -Int(EAGAIN) { break }
-                do {
-                    try checkNegativeErrno(count, "read a scan", device: devicePath)
-                } catch {
-                    if session.isStopRequested { return }
-                    throw error.classified
+                let wait = watchdog.remaining(at: monotonicSeconds())
+                switch try session.waitForData(readable: pollDescriptor, device: devicePath, timeoutMilliseconds: wait)
+                {
+                case .stopped: return
+                case .timedOut: continue
+                case .readable: break
                 }
-                let start = UnsafeRawPointer(iio_buffer_start(buffer.pointer)!)
-                if count >= step { watchdog.sampleArrived() }
-                var scan = 0
-                while scan + step <= count {
-                    session.yield(decodeScan(start + scan))
-                    scan += step
-                }
+                guard let next = try readScans() else { return }
+                scans = next
             }
+            watchdog.sampleArrived()
         }
     }
 

@@ -26,6 +26,8 @@ struct ReadPacing {
     var lastWakeup = monotonicSeconds()
     /// Whether the samples gathered when the stop came have been read.
     var drained = false
+    /// The most time between wake-ups the device's own queue allows, seconds (set by a reader that knows it).
+    var longestPeriod = Double.infinity
     private var lastSampleTime = -Double.infinity
     private var movingUntil = -Double.infinity
 
@@ -33,7 +35,7 @@ struct ReadPacing {
     var isMoving: Bool { lastSampleTime < movingUntil }
 
     /// The time to the next wake-up, seconds.
-    var period: Double { isMoving ? Self.motionPeriod : Self.restPeriod }
+    var period: Double { min(isMoving ? Self.motionPeriod : Self.restPeriod, longestPeriod) }
 
     /// Takes note of a sample read.
     mutating func note(_ sample: AccelSample) {

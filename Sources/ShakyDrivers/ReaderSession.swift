@@ -96,39 +96,58 @@ final class ReaderSession: Sendable {
         if filter(sample) { continuation.yield(sample) }
     }
 
-    /// Blocks until the next batch of samples can be read from `fd`, or a stop is requested.
+    /// Sleeps until the next batch is due; ``ReaderWait/readable`` then means: read what the device holds now,
+    /// without blocking (when it holds nothing, wait for it with ``waitForData(readable:device:timeoutMilliseconds:)``).
     ///
-    /// First lets the pacing's period pass since the previous wake-up (``ReadPacing/restPeriod`` at rest,
-    /// ``ReadPacing/motionPeriod`` within ``ReadPacing/motionHold`` of a moving sample), so one wake-up reads
-    /// several samples; a device that fills its buffer up to a watermark is already readable then, and the `poll`
-    /// returns at once. A stop during the wait reads what the device already has, once. After the pacing, the wait
-    /// for `fd` ends after `timeoutMilliseconds` (-1: no timeout) with ``ReaderWait/timedOut``.
-    func waitForBatch(
-        readable fd: Int32, device: String, timeoutMilliseconds: Int32 = -1
-    ) throws(DeviceError) -> ReaderWait {
+    /// The sleep lasts the pacing's period since the previous wake-up (``ReadPacing/restPeriod`` at rest,
+    /// ``ReadPacing/motionPeriod`` within ``ReadPacing/motionHold`` of a moving sample, never more than
+    /// ``ReadPacing/longestPeriod``), so one wake-up reads several samples. The device is not polled first: at the
+    /// end of a period a streaming device has samples waiting, and a read that finds none costs no more than a poll
+    /// would. A stop during the sleep still returns ``ReaderWait/readable`` once, so the reader takes what the device
+    /// already holds; after that, ``ReaderWait/stopped``.
+    func waitForBatch() throws(DeviceError) -> ReaderWait {
         guard try sleep(untilMonotonic: pacing.lastWakeup + pacing.period) else {
             guard !pacing.drained else { return .stopped }
             pacing.drained = true
-            var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = try checkSyscall("wait for data", device: device) { poll(&pending, 1, 0) }
-            return ready > 0 ? .readable : .stopped
+            return .readable
         }
-        let result = try wait(readable: fd, device: device, timeoutMilliseconds: timeoutMilliseconds)
         pacing.lastWakeup = monotonicSeconds()
+        return .readable
+    }
+
+    /// Blocks until `fd` has data (a device that had nothing at its batch's time), a stop is requested, or
+    /// `timeoutMilliseconds` pass (-1: no timeout); a wake-up for data starts the next pacing period.
+    func waitForData(
+        readable fd: Int32, device: String, timeoutMilliseconds: Int32 = -1
+    ) throws(DeviceError)
+        -> ReaderWait
+    {
+        let result = try wait(readable: fd, device: device, timeoutMilliseconds: timeoutMilliseconds)
+        if result == .readable { pacing.lastWakeup = monotonicSeconds() }
         return result
     }
 
-    /// Blocks until `fd` is readable, a stop is requested, or `timeoutMilliseconds` pass (-1: no timeout).
+    /// Caps the time between wake-ups at `seconds`: the most a device's own queue holds safely (evdev's per-client
+    /// buffer, an IIO buffer's length) at the rate it delivers.
+    func limitPeriod(to seconds: Double) {
+        pacing.longestPeriod = seconds
+    }
+
+    /// Blocks until `fd` (-1: none) is readable, a stop is requested, or `timeoutMilliseconds` pass (-1: no timeout).
     func wait(readable fd: Int32, device: String, timeoutMilliseconds: Int32 = -1) throws(DeviceError) -> ReaderWait {
-        var fds = [
-            pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-        ]
         if isStopRequested { return .stopped }
-        let count = try checkSyscall("wait for data", device: device) {
-            poll(&fds, fd < 0 ? 1 : 2, timeoutMilliseconds)
+        // The two descriptors live on the stack: no allocation per wait.
+        var fds = (
+            pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        )
+        let count = try withUnsafeMutableBytes(of: &fds) { bytes throws(DeviceError) in
+            let descriptors = bytes.baseAddress!.assumingMemoryBound(to: pollfd.self)
+            return try checkSyscall("wait for data", device: device) {
+                poll(descriptors, fd < 0 ? 1 : 2, timeoutMilliseconds)
+            }
         }
-        if isStopRequested || fds[0].revents != 0 { return .stopped }
+        if isStopRequested || fds.0.revents != 0 { return .stopped }
         return count == 0 ? .timedOut : .readable
     }
 

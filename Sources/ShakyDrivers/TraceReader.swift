@@ -14,13 +14,16 @@ import ShakyCore
 /// ```
 ///
 /// The file is read in 64 KiB chunks with `read(2)` and its lines are parsed in place; a line longer than
-/// ``maximumLineLength`` is an error rather than a reason to grow without end.
+/// ``maximumLineLength`` is an error rather than a reason to grow without end. Runs of plain data lines are parsed
+/// a batch at a time (``TraceLineParser/parseCommonLines(_:into:)``) and handed out one by one; every other line
+/// (comments, blanks, anything unusual or wrong) goes through the parser's full rules.
 public final class TraceReader {
     /// The path as given.
     public let path: String
     /// The longest line accepted, bytes.
     public static let maximumLineLength = 64 * 1024
     private static let chunkSize = 64 * 1024
+    private static let batchSize = 512
     private var parser: TraceLineParser
     private let descriptor: Int32
     private let storage: UnsafeMutableBufferPointer<UInt8>
@@ -29,6 +32,10 @@ public final class TraceReader {
     private var end = 0
     private var lineNumber = 0
     private var atEndOfFile = false
+    /// Samples parsed ahead: `batch[batchNext..<batchCount]` are still to be handed out.
+    private let batch: UnsafeMutableBufferPointer<AccelSample>
+    private var batchNext = 0
+    private var batchCount = 0
 
     /// Opens `path` and reads up to the header, so ``metadata`` is known.
     public init(path: String) throws(TraceFormatError) {
@@ -41,6 +48,8 @@ public final class TraceReader {
         }
         self.descriptor = descriptor
         storage = .allocate(capacity: Self.chunkSize + Self.maximumLineLength)
+        batch = .allocate(capacity: Self.batchSize)
+        batch.initialize(repeating: AccelSample(timestamp: 0, x: 0, y: 0, z: 0))
         while !parser.sawHeader, let line = try nextLine() {
             lineNumber += 1
             if try parser.parse(bytes: line, number: lineNumber) != nil { break }
@@ -51,6 +60,7 @@ public final class TraceReader {
     deinit {
         close(descriptor)
         storage.deallocate()
+        batch.deallocate()
     }
 
     /// The `# key: value` lines before the header.
@@ -58,11 +68,32 @@ public final class TraceReader {
 
     /// The next sample, or `nil` at the end of the file.
     public func next() throws(TraceFormatError) -> AccelSample? {
-        while let line = try nextLine() {
+        if batchNext < batchCount {
+            defer { batchNext += 1 }
+            return batch[batchNext]
+        }
+        return try nextAfterBatch()
+    }
+
+    /// Parses a batch of plain data lines and returns its first sample; failing that, reads one line by the full
+    /// rules, and so on.
+    private func nextAfterBatch() throws(TraceFormatError) -> AccelSample? {
+        while true {
+            if start < end {
+                let unparsed = UnsafeBufferPointer(start: storage.baseAddress! + start, count: end - start)
+                let (samples, bytes) = parser.parseCommonLines(unparsed, into: batch)
+                if samples > 0 {
+                    start += bytes
+                    lineNumber += samples
+                    batchCount = samples
+                    batchNext = 1
+                    return batch[0]
+                }
+            }
+            guard let line = try nextLine() else { return nil }
             lineNumber += 1
             if let sample = try parser.parse(bytes: line, number: lineNumber) { return sample }
         }
-        return nil
     }
 
     /// Reads every remaining sample. For small files; stream large ones with ``next()``.

@@ -83,6 +83,12 @@ extension Shakyd {
 
         @Option(
             help: ArgumentHelp(
+                "Override: highest crest factor (peak over root mean square, at least 1) of the sustained window's "
+                    + "motion.", valueName: "factor"))
+        var sustainedMaximumCrestFactor: Double?
+
+        @Option(
+            help: ArgumentHelp(
                 "Override: highest rotation (0-1) of the motion's direction, 1 round a circle, 0 along a line.",
                 valueName: "share"))
         var maximumRotation: Double?
@@ -132,6 +138,7 @@ extension Shakyd {
             if let sustainedMaximumVerticalShare {
                 settings.sustainedMaximumVerticalShare = sustainedMaximumVerticalShare
             }
+            if let sustainedMaximumCrestFactor { settings.sustainedMaximumCrestFactor = sustainedMaximumCrestFactor }
             if let maximumRotation { settings.maximumRotation = maximumRotation }
             if let cooldown { settings.cooldown = cooldown }
             return settings

@@ -14,12 +14,17 @@ The evdev scenario feeds whole reports into each emulated node (a pseudo-termina
 part is measured by a third node read by `cat` (the least any reader of such a node does per report: a wake-up and
 a read through umockdev's preloaded read) and shown as shakyd's net figure, shakyd minus that floor.
 The watchers-200 scenario opens 200 watchers during a round, closes them, and shows the RSS kept afterwards.
+With watchers, each run also says how long after the sample that completed a shake was written the first watcher
+heard its hint (the stream fed so far replayed through `shakyd detect` finds that sample). --strace counts each
+daemon's system calls in the window with strace -c (tracing slows them: compare the counts, not that run's CPU).
 
 Run by `make bench-system`; needs root for apt-get when packages are missing. Uses Debian's python3 (GI).
 """
 import argparse
+import json
 import os
 import shutil
+import signal
 import statistics
 import struct
 import subprocess
@@ -28,7 +33,7 @@ import tempfile
 import threading
 import time
 
-PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock"]
+PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock", "strace"]
 SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "evdev-100", "idle", "watchers-200"]
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ShakyDriversTests", "Fixtures")
 
@@ -53,6 +58,9 @@ def arguments():
     parser.add_argument("--settle", type=float, default=3, help="seconds after start-up before measuring")
     parser.add_argument("--watchers", type=int, default=10, help="Game.Watch calls held while a round is open")
     parser.add_argument("--threads", action="store_true", help="also print shakyd's threads: CPU and wake-ups")
+    parser.add_argument("--strace", action="store_true",
+                        help="count each daemon's system calls in the window with strace -c (its tracing slows them, "
+                             "so the CPU figures of such a run are not to be compared)")
     parser.add_argument("--only", action="append", choices=SCENARIOS, help="run only these scenarios")
     return parser.parse_args()
 
@@ -173,6 +181,10 @@ class Feeder(threading.Thread):
         self.dropped = 0
         # Scans or reports that reached shakyd's node whole.
         self.written = 0
+        # When each sample of the stream was written (CLOCK_MONOTONIC seconds), by index, and the time stamped on it
+        # (buffered scans and evdev reports carry the time they are written, as a kernel stamps them).
+        self.times = []
+        self.stamps = []
 
     def run(self):
         start = time.monotonic()
@@ -180,8 +192,9 @@ class Feeder(threading.Thread):
         data_file = os.path.join(self.root, "iio-dev-data.bin")
         while not self.stopped.is_set():
             x, y, z = raw_at(index, self.rate)
+            stamp = time.monotonic_ns()
             if self.mode == "iio-buffer":
-                scan = scan_bytes(x, y, z, time.monotonic_ns())
+                scan = scan_bytes(x, y, z, stamp)
                 try:
                     if os.write(self.node, scan) == len(scan):
                         self.written += 1
@@ -196,7 +209,7 @@ class Feeder(threading.Thread):
                         os.pwrite(descriptor, raw_text(value).encode(), 0)
             elif self.mode == "evdev":
                 # 256 per g, as the fixture's absinfo says; the IIO stream's raw values are 512 per g.
-                report = report_bytes(x // 2, y // 2, z // 2, time.monotonic_ns())
+                report = report_bytes(x // 2, y // 2, z // 2, stamp)
                 for number, master in enumerate(self.masters):
                     try:
                         if os.write(master, report) == len(report):
@@ -205,6 +218,8 @@ class Feeder(threading.Thread):
                             self.dropped += 1
                     except BlockingIOError:
                         self.dropped += 1
+            self.times.append(time.monotonic())
+            self.stamps.append(stamp / 1e9)
             index += 1
             delay = start + index / self.rate - time.monotonic()
             if delay > 0:
@@ -212,6 +227,47 @@ class Feeder(threading.Thread):
         for descriptors in self.attributes:
             for descriptor in descriptors:
                 os.close(descriptor)
+
+
+def shake_completions(shakyd, feeder, directory, since):
+    """When the samples that complete a shake were written (CLOCK_MONOTONIC seconds), from `since` on: the stream
+    fed so far, as shakyd converts it (the devices' scales) and with the times stamped on it (a stalled feeder
+    writes late samples close together, and shakyd's detector sees them so), replayed through `shakyd detect` with
+    the preset `serve` uses. Polled values carry no time: shakyd reads them every period."""
+    count = len(feeder.times)
+    trace = os.path.join(directory, "fed.csv")
+    with open(trace, "w") as file:
+        file.write("t,x,y,z\n")
+        for index in range(count):
+            x, y, z = raw_at(index, feeder.rate)
+            if feeder.mode == "evdev":
+                values = [(value // 2) / 256 * 9.80665 for value in (x, y, z)]
+            else:
+                values = [value * 0.019153 for value in (x, y, z)]
+            stamped = feeder.mode in ("iio-buffer", "evdev")
+            file.write("%r,%r,%r,%r\n" % (feeder.stamps[index] if stamped else index / feeder.rate, *values))
+    output = subprocess.run([shakyd, "detect", "--sensitivity", "medium", trace], capture_output=True, text=True,
+                            check=True).stdout
+    completions = []
+    for line in output.splitlines()[1:]:
+        moment = float(line.split(",")[1])
+        if feeder.mode in ("iio-buffer", "evdev"):
+            index = min(range(count), key=lambda candidate: abs(feeder.stamps[candidate] - moment))
+        else:
+            index = round(moment * feeder.rate)
+        if 0 <= index < count and feeder.times[index] >= since:
+            completions.append(feeder.times[index])
+    return completions
+
+
+def shake_latencies(completions, hints):
+    """For each hint a watcher heard, seconds since the latest shake completed before it (within a second)."""
+    latencies = []
+    for heard in hints:
+        before = [written for written in completions if written <= heard]
+        if before and heard - before[-1] < 1:
+            latencies.append(heard - before[-1])
+    return latencies
 
 
 # --- measuring a process ----------------------------------------------------------------------------------------
@@ -259,6 +315,28 @@ def delta(before, after, seconds):
         wakeups += switches_after - switches_before
     return {"cpu": cpu / 1e6, "wakeups": wakeups / seconds, "reads": after["reads"] - before["reads"],
             "peak": after["peak"] / 1048576}
+
+
+def start_strace(pid, directory, name):
+    """strace -c on every thread of `pid` until stop_strace; its summary goes to a file."""
+    output = os.path.join(directory, "strace-%s.txt" % name)
+    tracer = subprocess.Popen(["strace", "-f", "-c", "-qq", "-U", "calls,errors,name", "-o", output, "-p", str(pid)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return tracer, output, time.monotonic()
+
+
+def stop_strace(tracer, output, started):
+    """The system calls per second strace counted: name -> calls/s, and "total"."""
+    tracer.send_signal(signal.SIGINT)
+    tracer.wait(10)
+    seconds = time.monotonic() - started
+    counts = {}
+    with open(output) as file:
+        for line in file:
+            fields = line.split()
+            if fields and fields[0].isdigit():
+                counts[fields[-1]] = int(fields[0]) / seconds
+    return counts
 
 
 # --- one run ----------------------------------------------------------------------------------------------------
@@ -309,10 +387,14 @@ class Watchers(threading.Thread):
             self.sockets.append(connection)
         self.stopped = threading.Event()
         self.received = 0
+        # When the first watcher heard each hint event (CLOCK_MONOTONIC seconds).
+        self.hints = []
+        self.pending = b""
 
     def run(self):
         while not self.stopped.is_set():
             for key, _ in self.selector.select(0.2):
+                heard = time.monotonic()
                 try:
                     data = key.fileobj.recv(65536)
                 except (BlockingIOError, ConnectionError):
@@ -320,6 +402,16 @@ class Watchers(threading.Thread):
                 if not data:
                     self.selector.unregister(key.fileobj)
                 self.received += len(data)
+                if key.fileobj is self.sockets[0]:
+                    self.pending += data
+                    *messages, self.pending = self.pending.split(b"\0")
+                    for message in messages:
+                        try:
+                            event = json.loads(message).get("parameters", {}).get("event", {})
+                        except ValueError:
+                            continue
+                        if event.get("kind") == "hint":
+                            self.hints.append(heard)
 
     def close(self):
         self.stopped.set()
@@ -404,6 +496,9 @@ def one_run(options, scenario):
             if options.watchers and scenario != "watchers-200":
                 watchers = Watchers(socket, options.watchers)
                 watchers.start()
+        # Samples written before the round opened wait in the node until shakyd reads: their shakes say nothing of
+        # the reading path's latency.
+        round_opened = time.monotonic()
         if mode == "evdev":
             # A kernel's evdev node delivers only events after it is opened: feed once shakyd reads (a round is
             # open), so that no report waits in the pseudo-terminal from before.
@@ -423,10 +518,18 @@ def one_run(options, scenario):
         pids = {"shakyd": shakyd.pid, "proxy": proxy.pid}
         if floor:
             pids["floor"] = floor.pid
+        tracers = {name: start_strace(pid, directory, name) for name, pid in pids.items()} if options.strace else {}
+        if tracers:
+            time.sleep(1)  # strace attaches to every thread
         before = {name: snapshot(pid) for name, pid in pids.items()}
         threads_before = before["shakyd"]["threads"]
         time.sleep(options.seconds)
         after = {name: snapshot(pid) for name, pid in pids.items()}
+        syscalls = {name: stop_strace(*tracer) for name, tracer in tracers.items()}
+        for name, counts in syscalls.items():
+            top = sorted(((calls, call) for call, calls in counts.items() if call != "total"), reverse=True)[:8]
+            print("    %-7s system calls/s (strace): %.1f in all; %s" % (
+                name, counts.get("total", 0), ", ".join("%s %.1f" % (call, calls) for calls, call in top)), flush=True)
         if options.threads:
             for name, (cpu, switches) in sorted(after["shakyd"]["threads"].items()):
                 cpu0, switches0 = threads_before.get(name, (0, 0))
@@ -434,7 +537,11 @@ def one_run(options, scenario):
                     name, (cpu - cpu0) / 1e6, (switches - switches0) / options.seconds))
         if feeder and feeder.dropped:
             print("    the feeder found a node full %d times" % feeder.dropped)
-        return {name: delta(before[name], after[name], options.seconds) for name in before}
+        result = {name: delta(before[name], after[name], options.seconds) for name in before}
+        if watchers and feeder:
+            result["shakyd"]["latencies"] = shake_latencies(
+                shake_completions(options.shakyd, feeder, directory, round_opened), watchers.hints)
+        return result
     finally:
         if watchers:
             watchers.close()
@@ -486,6 +593,11 @@ def main():
             memory[0]))
         print("%-15s reads in the window: shakyd %d, proxy %d (median)" % (
             "", row["shakyd", "reads"][0], row["proxy", "reads"][0]), flush=True)
+        latencies = sorted(latency * 1000 for run in runs for latency in run["shakyd"].get("latencies", []))
+        if latencies:
+            print("%-15s shake → hint at a watcher, after the sample that completed it was written: median %.1f ms, "
+                  "max %.1f ms (%d hints)" % ("", statistics.median(latencies), latencies[-1], len(latencies)),
+                  flush=True)
         if "floor" in runs[0]:
             net_cpu = summary([run["shakyd"]["cpu"] - run["floor"]["cpu"] for run in runs])
             net_wakeups = summary([run["shakyd"]["wakeups"] - run["floor"]["wakeups"] for run in runs])

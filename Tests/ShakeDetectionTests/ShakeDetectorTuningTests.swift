@@ -37,6 +37,8 @@ struct ShakeDetectorTuningTests {
         ("sustainedMaximumVerticalShare", { $0.sustainedMaximumVerticalShare = -0.1 }),
         ("coarseThresholdShare", { $0.coarseThresholdShare = 0 }),
         ("coarseThresholdShare", { $0.coarseThresholdShare = 1.5 }),
+        ("sustainedMaximumCrestFactor", { $0.sustainedMaximumCrestFactor = 0.5 }),
+        ("sustainedMaximumCrestFactor", { $0.sustainedMaximumCrestFactor = .infinity }),
         ("maximumRotation", { $0.maximumRotation = -0.1 }),
         ("maximumRotation", { $0.maximumRotation = 1.5 }),
         ("maximumRotation", { $0.maximumRotation = .nan }),

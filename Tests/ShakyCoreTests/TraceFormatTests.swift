@@ -94,6 +94,51 @@ import Testing
         }
     }
 
+    /// The word-at-a-time path, shape by shape: what `shakyd record` writes (shortest forms of doubles in a trace's
+    /// ranges, up to 17 digits), short decimals, integer parts of 8 to 19 digits, leading zeros, signs, and decimals
+    /// that lie exactly on, or one place beside, the midpoint between two doubles (where rounding to even decides).
+    @Test func wordAtATimeNumbersParseExactlyAsTheStandardLibraryDoes() throws {
+        var generator = SplitMix64(seed: 0x17_0005)
+        var texts: [String] = []
+        for _ in 0..<6_000 {
+            let magnitude = [1e-3, 0.1, 1, 9.80665, 100, 1e5, 4e9][Int(generator.next() % 7)]
+            let value = Double(generator.next() >> 11) / Double(1 << 53) * magnitude
+            texts.append("\(value)")
+            texts.append("\((value * 1000).rounded() / 1000)")
+        }
+        for _ in 0..<3_000 {
+            let integerDigits = Int(generator.next() % 20)
+            let placeDigits = Int(generator.next() % UInt64(20 - integerDigits))
+            func digits(_ count: Int) -> String {
+                String((0..<count).map { _ in Character(String(generator.next() % 10)) })
+            }
+            let sign = ["", "-", "+"][Int(generator.next() % 3)]
+            texts.append(
+                sign + digits(integerDigits) + (placeDigits > 0 || integerDigits == 0 ? "." : "") + digits(placeDigits))
+        }
+        // (2M + 1)·2^-places, the midpoint above M·2^(1-places), written out exactly: `places` binary places are as
+        // many decimal ones.
+        for places in 1...13 {
+            for _ in 0..<40 {
+                let odd = (UInt64(1) << 53 | generator.next() % (1 << 53)) | 1
+                let fraction = (odd & (1 << places - 1)) * (0..<places).reduce(1) { product, _ in product * 5 }
+                let written = String(fraction)
+                let text = "\(odd >> places)." + String(repeating: "0", count: places - written.count) + written
+                let last = text.last?.wholeNumberValue ?? 0
+                let stem = String(text.dropLast())
+                texts += [text, stem + String((last + 1) % 10), stem + String((last + 9) % 10)]
+            }
+        }
+        var parser = TraceLineParser(file: "numbers.csv")
+        _ = try parser.parse(line: "t,x,y,z", number: 1)
+        for (number, text) in texts.enumerated() {
+            guard let expected = Double(text), expected.isFinite else { continue }
+            let sample = try parser.parse(line: "\(number),\(text),-1,\(text)", number: number + 2)
+            #expect(sample?.x.bitPattern == expected.bitPattern, "\(text)")
+            #expect(sample?.z.bitPattern == expected.bitPattern, "\(text) at the end of the line")
+        }
+    }
+
     @Test func metadataIsReadFromCommentsBeforeTheHeader() throws {
         let text = """
             # device: iio:device0 (mpu6050)

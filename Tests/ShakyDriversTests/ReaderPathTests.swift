@@ -81,6 +81,62 @@ import Testing
         #expect(pacing.isMoving, "free fall is motion too")
     }
 
+    @Test func aDevicesQueueCapsThePeriodAtRestAndInMotion() {
+        var pacing = ReadPacing()
+        pacing.longestPeriod = 0.04
+        pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8))
+        #expect(pacing.period == 0.04, "the queue's limit is below the rest period")
+        pacing.note(AccelSample(timestamp: 1.01, x: 15, y: 0, z: 9.8))
+        #expect(pacing.period == ReadPacing.motionPeriod, "the motion period is below the limit")
+    }
+
+    @Test(arguments: [(4, 64), (8, 64), (11, 128), (14, 128), (16, 128), (17, 256), (0, 64), (Int.max, 1 << 23)])
+    func evdevBufferIsEightEstimatedReportsAtLeast64EventsAPowerOfTwo(events: Int, buffer: Int) {
+        #expect(EvdevQueuePacing.buffer(forReportsOf: events) == buffer)
+    }
+
+    @Test func evdevPacingSleepsAtMostHalfWhatTheKernelsBufferHolds() {
+        // An accelerometer: three axes (a buffer of 128 events); ABS_X, ABS_Y, ABS_Z, SYN_REPORT at 100 Hz.
+        var queue = EvdevQueuePacing(axes: 3)
+        #expect(queue.bufferEvents == 128)
+        #expect(queue.longestPeriod == ReadPacing.motionPeriod, "short sleeps until the rate is known")
+        for _ in 0..<30 { queue.reportEnded(events: 4) }
+        queue.read(events: 0, at: 10.000, dropped: false)
+        queue.read(events: 30, at: 10.075, dropped: false)
+        #expect(abs(queue.eventsPerSecond - 400) < 1e-6)
+        #expect(abs(queue.longestPeriod - 0.16) < 1e-9, "half of 128 events at 400 a second")
+        #expect(ReadPacing.restPeriod <= queue.longestPeriod, "so an accelerometer at 100 Hz keeps the rest period")
+        // A DualSense's motion node: six axes; six values, MSC_TIMESTAMP and SYN_REPORT at 250 Hz.
+        var dualSense = EvdevQueuePacing(axes: 6)
+        dualSense.reportEnded(events: 8)
+        dualSense.read(events: 0, at: 0, dropped: false)
+        dualSense.read(events: 50, at: 0.025, dropped: false)
+        #expect(abs(dualSense.longestPeriod - 0.032) < 1e-9, "half of 128 events at 2 000 a second")
+        // A report longer than the kernel's estimate (a driver that raised it) counts eightfold too.
+        dualSense.reportEnded(events: 20)
+        #expect(dualSense.bufferEvents == 256)
+    }
+
+    @Test func evdevPacingFollowsAFasterRateAtOnceASlowerOneSlowlyAndBacksOffAfterADrop() {
+        var queue = EvdevQueuePacing(axes: 3)
+        queue.read(events: 0, at: 0, dropped: false)
+        queue.read(events: 40, at: 0.1, dropped: false)
+        #expect(abs(queue.eventsPerSecond - 400) < 1e-6)
+        queue.read(events: 80, at: 0.2, dropped: false)
+        #expect(abs(queue.eventsPerSecond - 800) < 1e-6, "a faster rate counts at once")
+        queue.read(events: 0, at: 0.3, dropped: false)
+        #expect(abs(queue.eventsPerSecond - 800) < 1e-6, "an empty read says nothing of the rate")
+        queue.read(events: 40, at: 0.4, dropped: false)
+        #expect(abs(queue.eventsPerSecond - 750) < 1e-6, "a slower one moves it by an eighth of the gap")
+        let before = queue.longestPeriod
+        queue.read(events: 75, at: 0.5, dropped: true)
+        #expect(abs(queue.longestPeriod - before / 2) < 1e-9, "SYN_DROPPED halves the share of the buffer used")
+        for step in 0..<20 { queue.read(events: 75, at: 0.6 + Double(step) / 10, dropped: true) }
+        #expect(abs(queue.longestPeriod - 128.0 / 64 / 750) < 1e-9, "down to a 64th of the buffer at the least")
+        queue.read(events: 1_000_000_000, at: 2.6 + 1e-9, dropped: false)
+        #expect(queue.longestPeriod == EvdevQueuePacing.shortestPeriod, "a flood is read every millisecond")
+    }
+
     @Test func theReaderSeesMotionBeforeAnyPresetsShakeCanComplete() {
         // A shake completes after window × activeFraction seconds above the threshold at the least; the first
         // moving sample (already below the threshold) switches to the motion period at the next rest wake-up.

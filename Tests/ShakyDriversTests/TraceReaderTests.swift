@@ -77,6 +77,71 @@ import Testing
         #expect(replayed == samples, "every bit of every sample survives")
     }
 
+    /// The reader parses runs of plain lines a batch at a time and every other line by the full rules: over a file
+    /// of several chunks that mixes the two (blanks around numbers, `\r\n`, comments and blank lines, exponents,
+    /// long and short numbers, a last line without a newline), it gives the same samples, bit for bit, as the
+    /// line-by-line parser.
+    @Test func batchesAndSingleLinesGiveTheSameSamples() throws {
+        var generator = SplitMix64(seed: 0xBA7C4)
+        var text = "# rate: 100\nt,x,y,z\n"
+        var time = 1_000.0
+        for _ in 0..<12_000 {
+            time += Double(generator.next() % 1_000 + 1) / 10_000
+            let value = (Double(generator.next() >> 11) / Double(1 << 53) - 0.5) * 40
+            let columns = ["\(time)", "\(value)", String(format: "%.3f", value), "\(value / 7e6)"]
+            switch generator.next() % 16 {
+            case 0: text += " " + columns.joined(separator: " , ") + " \r\n"
+            case 1: text += columns.joined(separator: ",") + "\r\n"
+            case 2: text += "# a comment\n\n\t\n"
+            case 3:
+                text +=
+                    [time, value, value, value / 7e6].map { String(format: "%.9e", $0) }.joined(separator: ",") + "\n"
+            case 4: text += columns.joined(separator: ",") + "\t\n"
+            default: text += columns.joined(separator: ",") + "\n"
+            }
+        }
+        text += "\(time + 1),0.000000000000000000001234,-0,+9.80665"
+        let path = try temporaryTrace(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let expected = try TraceFormat.parse(text, file: path).samples
+        let replayed = try TraceReader(path: path).readAll()
+        #expect(text.utf8.count > 3 * 64 * 1024, "the file spans several chunks")
+        #expect(replayed.count == expected.count)
+        #expect(replayed.elementsEqual(expected) { $0.bitPatterns == $1.bitPatterns })
+    }
+
+    /// A bad line inside a run of plain lines stops the batch there and is refused with its own line number and the
+    /// same problem as the line-by-line parser gives, after every sample before it.
+    @Test(arguments: [
+        ("4294967296.5,0,0,9.8", "is out of range: timestamps are seconds within ±4294967296"),
+        ("1.005,0,0,9.8", "time goes backwards or repeats: t=1.005 after t="),
+        ("1e17,0,0,9.8", "is out of range"),
+        ("5000,0,0", "expected 4 columns (t,x,y,z), found 3"),
+        ("5000,0,0,9.8,1", "more than 4 columns"),
+        ("5000,0,0.1.2,9.8", "column y is not a finite number: \"0.1.2\""),
+        ("5000,0,12345678901234567890123,abc", "column z is not a finite number: \"abc\""),
+    ])
+    func aBadLineInABatchIsRefusedWithItsLine(bad: String, problem: String) throws {
+        let good = (0..<3_000).map { "\(2 + Double($0) / 100),0.125,-0.019153000000000002,9.80665\n" }.joined()
+        let text = "t,x,y,z\n" + good + bad + "\n" + good
+        let path = try temporaryTrace(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try TraceReader(path: path)
+        var read = 0
+        #expect {
+            while try reader.next() != nil { read += 1 }
+        } throws: { error in
+            guard let error = error as? TraceFormatError else { return false }
+            return error.file == path && error.line == 3_002 && error.problem.contains(problem)
+        }
+        #expect(read == 3_000)
+        #expect {
+            _ = try TraceFormat.parse(text, file: path)
+        } throws: { error in
+            (error as? TraceFormatError).map { $0.line == 3_002 && $0.problem.contains(problem) } ?? false
+        }
+    }
+
     /// Streaming keeps memory bounded: `shakyd detect` reads a generated 5 MB trace through a pipe, and its peak
     /// resident memory (measured by its parent, Debian's python3, since tests run in parallel in this process) stays
     /// within 1 MB of a tiny trace's, where holding the text or its samples would take 5 MB more. The shake at the
@@ -134,4 +199,9 @@ import Testing
         let triggers = lines.dropFirst(2).compactMap { $0.split(separator: ",").last.flatMap { Double($0) } }
         return (figures[0], figures[1] * 1024, triggers)
     }
+}
+
+extension AccelSample {
+    /// The four values' bits, to compare samples exactly (`-0.0` is not `0.0` here).
+    fileprivate var bitPatterns: [UInt64] { [timestamp, x, y, z].map(\.bitPattern) }
 }
