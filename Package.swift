@@ -91,8 +91,8 @@ let package = Package(
         .target(
             name: "ShakyFuzzing",
             dependencies: [
-                "ShakyCore", "ShakeDetection", "Varlink", "ShakyProtocol", "ShakyStore", "ShakyDaemon", "ShakyTesting",
-                logging,
+                "ShakyCore", "ShakeDetection", "Varlink", "ShakyProtocol", "ShakyStore", "ShakyDaemon", "ShakyDrivers",
+                "ShakyTesting", logging,
             ]
         ),
         // Thin mains.

@@ -1,11 +1,9 @@
 import Foundation
-import Logging
 import ShakeDetection
 import ShakyCore
 import ShakyDaemon
 import ShakyProtocol
 import ShakyStore
-import ShakyTesting
 import Varlink
 
 /// The parts of the daemon that read what clients and files send, each as a function of arbitrary bytes.
@@ -14,8 +12,8 @@ import Varlink
 /// corpus (`Tests/Fuzz/Corpus/TARGET`) through the same functions. A target returns normally for every input:
 /// refusing it is fine, trapping is the bug.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// Varlink frames (split at NUL) parsed, checked against the interfaces and answered by an in-process daemon:
-    /// every method's parameters decoded through to the engine and the store.
+    /// Varlink frames (split at NUL) parsed, checked against the interfaces and answered by an in-process daemon
+    /// (``InProcessDaemon``): every method's parameters decoded through to the engine and the store.
     case varlink
     /// A pack file imported, as CSV and as JSON.
     case packImport = "pack-import"
@@ -36,45 +34,29 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     // MARK: varlink
 
-    /// One daemon for the whole run: starting one per input would measure SQLite, not the parsers.
-    private static let daemon: (Daemon, TemporaryDirectory) = {
-        let directory = mustSetUp { try TemporaryDirectory(prefix: "shaky-fuzz") }
-        let result = Box<Daemon>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let configuration = DaemonConfiguration(
-                resolving: DaemonOptions(
-                    socket: directory.appending("shaky.sock"), stateDirectory: directory.appending("state"),
-                    input: "none", soundDevice: "none"))
-            do {
-                result.value = try await Daemon.start(
-                    configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
-                    soundPlayer: RecordingSoundPlayer(),
-                    logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() })
-            } catch {
-                fatalError("the fuzzing daemon did not start: \(error)")
-            }
-            done.signal()
-        }
-        done.wait()
-        return (result.value!, directory)
-    }()
+    /// How many inputs one daemon answers before a fresh one takes over: what the calls store (packs, finished
+    /// games) would otherwise grow without bound over millions of inputs, and slow every later call down.
+    static let inputsPerDaemon = 5_000
+
+    private static let daemons = DaemonRotation()
 
     private static func varlink(_ data: [UInt8]) {
-        let service = daemon.0.service
-        let frames = data.split(separator: 0, maxSplits: 8, omittingEmptySubsequences: true)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            for frame in frames {
-                guard var call = try? VarlinkCall(frame: frame) else { continue }
-                // A stream (Watch) would wait for events that never come; without `more` it is refused at once,
-                // after its parameters are checked.
+        let calls = data.split(separator: 0, maxSplits: 8, omittingEmptySubsequences: true).compactMap { frame in
+            // A stream (Watch) would wait for events that never come; without `more` it is refused at once, after
+            // its parameters are checked.
+            (try? VarlinkCall(frame: frame)).map { call in
+                var call = call
                 call.more = false
+                return call
+            }
+        }
+        guard !calls.isEmpty else { return }
+        let service = daemons.next().service
+        waitFor {
+            for call in calls {
                 try? await service.handle(call, from: .currentProcess) { _ in }
             }
-            done.signal()
         }
-        done.wait()
     }
 
     // MARK: packs, traces, configuration
@@ -119,6 +101,43 @@ private func mustSetUp<T>(_ body: () throws -> T) -> T {
         return try body()
     } catch {
         fatalError("fuzz target setup failed: \(error)")
+    }
+}
+
+/// Runs `body` in a task and waits for it: the fuzzer's thread is not one of the concurrency pool's.
+private func waitFor(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await body()
+        done.signal()
+    }
+    done.wait()
+}
+
+/// The in-process daemon the varlink target calls, replaced by a fresh one every ``FuzzTarget/inputsPerDaemon``
+/// inputs. Used from the fuzzer's one thread only.
+private final class DaemonRotation: @unchecked Sendable {
+    private var daemon: InProcessDaemon?
+    private var inputs = 0
+
+    /// The daemon for the next input.
+    func next() -> InProcessDaemon {
+        if let daemon, inputs < FuzzTarget.inputsPerDaemon {
+            inputs += 1
+            return daemon
+        }
+        if let old = daemon { waitFor { await old.shutDown() } }
+        let fresh = Box<InProcessDaemon>()
+        waitFor {
+            do {
+                fresh.value = try await InProcessDaemon.start()
+            } catch {
+                fatalError("the fuzzing daemon did not start: \(error)")
+            }
+        }
+        daemon = fresh.value
+        inputs = 1
+        return fresh.value!
     }
 }
 
