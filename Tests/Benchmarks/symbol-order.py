@@ -146,6 +146,48 @@ def executed(output, costs):
                 inclusive = False
 
 
+def link_inputs(shakyd):
+    """The objects and archives shakyd is linked from: this build's objects and the static Swift runtime's."""
+    build = os.path.realpath(os.path.dirname(shakyd))
+    objects = [os.path.join(root, name) for root, _, names in os.walk(build) if root.endswith(".build")
+               for name in names if name.endswith(".o")]
+    swiftc = shutil.which("swiftc")
+    static = os.path.join(os.path.dirname(os.path.realpath(swiftc)), "..", "lib", "swift_static", "linux")
+    return objects + [os.path.join(static, name) for name in sorted(os.listdir(static)) if name.endswith(".a")]
+
+
+def shared_section_functions(inputs):
+    """The functions that share their input section with others (code compiled without function sections, such as
+    most of the static Swift runtime's): the linker can only move such a section whole."""
+    shared = set()
+    for path in inputs:
+        listing = subprocess.run(["readelf", "-sW", path], capture_output=True).stdout.decode(errors="replace")
+        per_section = collections.defaultdict(list)
+        for line in listing.splitlines():
+            if line.startswith("File: "):
+                per_section = flush(per_section, shared)
+                continue
+            parts = line.split()
+            if len(parts) >= 8 and parts[3] == "FUNC" and parts[6].isdigit():
+                per_section[parts[6]].append(parts[7])
+        flush(per_section, shared)
+    return shared
+
+
+def flush(per_section, shared):
+    for names in per_section.values():
+        if len(names) > 1:
+            shared.update(names)
+    return collections.defaultdict(list)
+
+
+def ordered(costs, defined, shared):
+    """Functions in sections of their own first, hottest first, so that they pack densely; then the hot functions
+    in shared sections, each of which brings its whole section along."""
+    hottest = [name for name, _ in sorted(costs.items(), key=lambda item: (-item[1], item[0])) if name in defined]
+    return [name for name in hottest if name not in shared] + [name for name in hottest if name in shared]
+
+
 def main():
     options = arguments()
     options.shaky = options.shaky or os.path.join(os.path.dirname(options.shakyd), "shaky")
@@ -153,6 +195,7 @@ def main():
     gi.require_version("UMockdev", "1.0")
     system = load("bench_system", "bench-system.py")
     callgrind = load("bench_callgrind", "bench-callgrind.py")
+    options.original = options.shakyd
     directory = tempfile.mkdtemp(prefix="shaky-symbol-order-")
     try:
         callgrind.prepare(options, directory)
@@ -163,12 +206,13 @@ def main():
             for mode in ("iio-buffer", "iio-poll", "evdev"):
                 print("profiling shakyd serve on %s under callgrind" % mode, flush=True)
                 executed(serve(options, directory, system, mode, log), costs)
-        ordered = [name for name, _ in sorted(costs.items(), key=lambda item: (-item[1], item[0]))
-                   if name in defined]
+        shared = shared_section_functions(link_inputs(options.original))
+        names = ordered(costs, defined, shared)
         with open(options.output, "w") as file:
-            file.write("".join(name + "\n" for name in ordered))
-        print("%s: %d functions ran (%d names not in shakyd's symbol table left out)" % (
-            options.output, len(ordered), len(costs) - len(ordered)))
+            file.write("".join(name + "\n" for name in names))
+        print("%s: %d functions ran, %d of them in sections shared with others (%d names not in shakyd's symbol "
+              "table left out)" % (options.output, len(names), sum(name in shared for name in names),
+                                   len(costs) - len(names)))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
