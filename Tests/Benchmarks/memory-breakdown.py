@@ -9,7 +9,7 @@ is also attributed to the symbols it holds, summed per module (the demangled nam
 
     memory-breakdown.py --pid PID [--symbols .build/release/shakyd] [--top 20]
 
-Used by `bench-system.py --memory` (shakyd's breakdown at the end of each run) and by hand on any process.
+Run by hand on any process, e.g. on shakyd while `make bench-system` runs (its README section shows figures).
 """
 import argparse
 import bisect
