@@ -10,6 +10,7 @@
 #   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
 #   make bench-callgrind  instructions per sample on the reading path and for trace parsing (valgrind)
 #   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
+#   make symbol-order  profile shakyd serve (valgrind) and rewrite release/shakyd.order, the release link's function order
 #   make test-sandbox  boot a minimal Debian in systemd-nspawn and run the installed shakyd under its units' hardening
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 #   make uninstall  remove exactly what make install put there
@@ -38,7 +39,7 @@ GENERATE_MANUAL = .build/debug/generate-manual
 MANUAL_SECTIONS = .build/debug/manual-sections
 
 .PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system bench-callgrind build-release \
-        check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run test-sandbox
+        symbol-order check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run test-sandbox
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -166,7 +167,7 @@ evaluate-detector:
 	python3 Tests/DetectorEvaluation/cross_validate.py --shakyd .build/release/shakyd
 
 bench:
-	$(SWIFT) build -c release $(STATIC_FLAGS) --product shaky-bench
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product shaky-bench
 	.build/release/shaky-bench $(BENCH_ARGS)
 
 # Side by side with iio-sensor-proxy in one umockdev testbed (installs what it needs when missing).
@@ -182,13 +183,32 @@ bench-callgrind: build-release
 
 # The installed binaries carry the Swift runtime inside (--static-swift-stdlib), so a Pi needs none installed.
 STATIC_FLAGS := --static-swift-stdlib
+# Resident memory of the release binaries (README, "Against iio-sensor-proxy"): every Swift function in a section of
+# its own (-function-sections), linked by the toolchain's lld in the order of release/shakyd.order (the functions
+# shakyd runs, first, so that they share few pages; `make symbol-order` regenerates it), relative relocations
+# packed (DT_RELR, glibc 2.36) and no symbol table exported that nothing looks up (the static runtime's link
+# arguments ask for -export-dynamic).
+SYMBOL_ORDER   := release/shakyd.order
+RELEASE_FLAGS  := $(STATIC_FLAGS) -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
+                  -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
+                  -Xlinker --symbol-ordering-file=$(CURDIR)/$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering
 
 build-release:
-	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shakyd
-	$(SWIFT) build -c $(CONFIGURATION) $(STATIC_FLAGS) --product shaky
+	@# A new function order changes no flag, so SwiftPM would not link again by itself.
+	@for tool in shakyd shaky; do \
+	    if [ $(SYMBOL_ORDER) -nt $(BIN_PATH)/$$tool ]; then rm -f $(BIN_PATH)/$$tool; fi; done
+	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) --product shakyd
+	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) --product shaky
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) build --product manual-sections
 	$(MAKE) manual
+
+# The functions shakyd runs, hottest first, from a profile of `shakyd serve` under valgrind's callgrind in a umockdev
+# testbed (start-up, a game on buffered IIO, polled IIO and evdev with watchers, shakes and hints); commit the file.
+# Renamed functions only lose their place, so an old file still links. Installs valgrind and umockdev when missing.
+symbol-order: build-release
+	/usr/bin/python3 Tests/Benchmarks/symbol-order.py --shakyd $(BIN_PATH)/shakyd --output $(SYMBOL_ORDER)
+	$(MAKE) build-release
 
 # The installed binaries need no Swift toolchain: no RUNPATH but $ORIGIN, no Swift library in `ldd`, stripped;
 # prints their sizes.

@@ -1,0 +1,235 @@
+#!/usr/bin/python3
+"""The functions shakyd runs, as a symbol ordering file for the release link (`make symbol-order`).
+
+The kernel maps up to 64 KiB around every page fault in a file (fault-around), so code spread thinly across a
+large binary costs many times what runs in resident memory. Linked in the order this file gives (lld's
+--symbol-ordering-file; every Swift function, and the static Swift runtime's, is in a section of its own), the
+functions that run share a few pages at the start of .text.
+
+The profile is a realistic run of `shakyd serve` under valgrind's callgrind, in a umockdev testbed: start-up,
+idle, a game with a round open on an emulated accelerometer (buffered IIO, then polled IIO, then evdev) with
+watchers on the socket, shakes, hints, buzzes, answers, score changes, the status and the end of the game, and a
+shutdown. Every function callgrind saw run is written, hottest (by its own instruction count) first, as the
+mangled names of the symbol table. A function missing from the file (renamed since, or not in the profile) is
+only placed after the ordered ones: the file ages gracefully, and `make symbol-order` refreshes it.
+
+Needs a release shakyd with symbols (.build/release/shakyd) and the `shaky` client beside it.
+"""
+import argparse
+import collections
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGES = ["valgrind", "umockdev", "python3-gi", "gir1.2-umockdev-1.0"]
+
+
+def load(name, file):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def arguments():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shakyd", required=True, help="a release shakyd with symbols")
+    parser.add_argument("--shaky", help="the shaky client (default: beside shakyd)")
+    parser.add_argument("--output", required=True, help="the symbol ordering file to write")
+    parser.add_argument("--seconds", type=float, default=12, help="how long each input is read with a round open")
+    return parser.parse_args()
+
+
+def game(options, environment, socket):
+    """The host's side of a game: every call a party makes, refusals included (they run code too)."""
+    client = dict(environment, SHAKY_SOCKET=socket)
+
+    def shaky(*command):
+        subprocess.run([options.shaky] + list(command), env=client, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=300, check=False)
+
+    shaky("status")
+    shaky("new", "--team", "A", "--team", "B")
+    shaky("next")
+    shaky("status")
+    shaky("hint")
+    shaky("buzz", "A")
+    shaky("answer", "A", "not", "it")
+    shaky("buzz", "B")
+    shaky("answer", "B", "wrong")
+    shaky("score", "A", "+2", "--reason", "bonus")
+    shaky("scoreboard")
+    shaky("skip")
+    shaky("next")
+    return shaky
+
+
+def serve(options, directory, system, mode, log):
+    """`shakyd serve` under callgrind on one emulated input: a game, watchers and shakes, then a shutdown."""
+    from gi.repository import UMockdev
+    testbed = UMockdev.Testbed.new()
+    root = testbed.get_root_dir()
+    rate = 100
+    evdev_nodes = {}
+    sys_path = None
+    if mode == "evdev":
+        evdev_nodes = {who: system.add_evdev_device(testbed, who, directory, who == "proxy")
+                       for who in system.EVDEV_MINOR}
+        source = "evdev:" + evdev_nodes["shakyd"]
+    else:
+        sys_path = system.add_iio_device(testbed, "shakyd-accel", 0, mode == "iio-buffer", rate, [])
+        source = "iio:shakyd-accel"
+    environment = dict(os.environ, UMOCKDEV_DIR=root)
+    socket = os.path.join(directory, "shaky-%s.sock" % mode)
+    state = os.path.join(directory, "state-" + mode)
+    os.mkdir(state)
+    output = os.path.join(directory, mode + ".callgrind")
+    shakyd = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + output, "--dump-instr=no",
+         "--compress-strings=no", "--compress-pos=no", "--demangle=no",
+         options.shakyd, "serve", "--socket", socket, "--state-dir", state, "--input", source,
+         "--log-level", "info", "--sound-device", "none"],
+        env=environment, stdout=subprocess.DEVNULL, stderr=log)
+    feeder = watchers = None
+    try:
+        system.wait_for(lambda: os.path.exists(socket), 300, "shakyd's socket (under valgrind)")
+        if mode != "evdev":
+            # The feeder writes a polled device's attributes for two readers: both are shakyd's here.
+            feeder = system.Feeder(testbed, mode, rate, sys_path, sys_path, root)
+            feeder.start()
+        time.sleep(2)  # idle
+        shaky = game(options, environment, socket)
+        watchers = system.Watchers(socket, 10)
+        watchers.start()
+        if mode == "evdev":
+            feeder = system.Feeder(testbed, mode, rate, None, None, root, [evdev_nodes["shakyd"]])
+            feeder.start()
+        time.sleep(options.seconds)  # shakes every 10 s
+        shaky("hint")
+        shaky("status")
+        shaky("end")
+        shaky("leaderboard")
+        shaky("history")
+        time.sleep(1)
+    finally:
+        if watchers:
+            watchers.close()
+        if feeder:
+            feeder.stopped.set()
+            feeder.join()
+        shakyd.terminate()
+        shakyd.wait(300)
+    return output
+
+
+def executed(output, costs):
+    """Adds each function's own instruction count in a callgrind file (uncompressed names) to `costs`."""
+    function = None
+    inclusive = False  # the cost line after `calls=` is a call's inclusive cost, not the caller's own
+    with open(output) as file:
+        for line in file:
+            if line.startswith("fn="):
+                function = line[3:].strip()
+            elif line.startswith("calls="):
+                inclusive = True
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                if function and not inclusive:
+                    parts = line.split()
+                    if len(parts) >= 2:
+                        costs[function] += int(parts[1])
+                inclusive = False
+
+
+def link_inputs(shakyd):
+    """The objects and archives shakyd is linked from: this build's objects and the static Swift runtime's."""
+    build = os.path.realpath(os.path.dirname(shakyd))
+    objects = [os.path.join(root, name) for root, _, names in os.walk(build) if root.endswith(".build")
+               for name in names if name.endswith(".o")]
+    swiftc = shutil.which("swiftc")
+    static = os.path.join(os.path.dirname(os.path.realpath(swiftc)), "..", "lib", "swift_static", "linux")
+    return objects + [os.path.join(static, name) for name in sorted(os.listdir(static)) if name.endswith(".a")]
+
+
+def shared_section_functions(inputs):
+    """The functions that share their input section with others (code compiled without function sections, such as
+    most of the static Swift runtime's): the linker can only move such a section whole."""
+    shared = set()
+    for path in inputs:
+        listing = subprocess.run(["readelf", "-sW", path], capture_output=True).stdout.decode(errors="replace")
+        per_section = collections.defaultdict(list)
+        for line in listing.splitlines():
+            if line.startswith("File: "):
+                per_section = flush(per_section, shared)
+                continue
+            parts = line.split()
+            if len(parts) >= 8 and parts[3] == "FUNC" and parts[6].isdigit():
+                per_section[parts[6]].append(parts[7])
+        flush(per_section, shared)
+    return shared
+
+
+def flush(per_section, shared):
+    for names in per_section.values():
+        if len(names) > 1:
+            shared.update(names)
+    return collections.defaultdict(list)
+
+
+def ordered(costs, defined, shared):
+    """Functions in sections of their own first, hottest first, so that they pack densely; then the hot functions
+    in shared sections, each of which brings its whole section along."""
+    hottest = [name for name, _ in sorted(costs.items(), key=lambda item: (-item[1], item[0])) if name in defined]
+    return [name for name in hottest if name not in shared] + [name for name in hottest if name in shared]
+
+
+def main():
+    options = arguments()
+    options.shaky = options.shaky or os.path.join(os.path.dirname(options.shakyd), "shaky")
+    import gi
+    gi.require_version("UMockdev", "1.0")
+    system = load("bench_system", "bench-system.py")
+    callgrind = load("bench_callgrind", "bench-callgrind.py")
+    options.original = options.shakyd
+    directory = tempfile.mkdtemp(prefix="shaky-symbol-order-")
+    try:
+        callgrind.prepare(options, directory)
+        defined = set(subprocess.run(["nm", "--defined-only", "--format=just-symbols", options.shakyd],
+                                     capture_output=True, text=True, check=True).stdout.split())
+        costs = collections.Counter()
+        with open(os.path.join(directory, "shakyd.log"), "w") as log:
+            for mode in ("iio-buffer", "iio-poll", "evdev"):
+                print("profiling shakyd serve on %s under callgrind" % mode, flush=True)
+                executed(serve(options, directory, system, mode, log), costs)
+        shared = shared_section_functions(link_inputs(options.original))
+        names = ordered(costs, defined, shared)
+        with open(options.output, "w") as file:
+            file.write("".join(name + "\n" for name in names))
+        print("%s: %d functions ran, %d of them in sections shared with others (%d names not in shakyd's symbol "
+              "table left out)" % (options.output, len(names), sum(name in shared for name in names),
+                                   len(costs) - len(names)))
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def ensure_packages():
+    missing = [p for p in PACKAGES
+               if subprocess.run(["dpkg-query", "-W", "-f=${Status}", p], capture_output=True,
+                                 text=True).stdout != "install ok installed"]
+    if missing:
+        print("installing: " + " ".join(missing), flush=True)
+        sudo = [] if os.geteuid() == 0 else ["sudo"]
+        subprocess.run(sudo + ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + missing, check=True,
+                       env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+
+
+if __name__ == "__main__":
+    if "umockdev" not in os.environ.get("LD_PRELOAD", ""):
+        ensure_packages()
+        os.execvp("umockdev-wrapper", ["umockdev-wrapper", sys.executable] + sys.argv)
+    main()
