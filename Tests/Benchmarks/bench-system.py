@@ -38,8 +38,9 @@ SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "evdev-100", "id
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ShakyDriversTests", "Fixtures")
 
 
-def ensure_packages():
-    missing = [p for p in PACKAGES
+def ensure_packages(packages=PACKAGES):
+    """Installs the Debian packages of `packages` that are missing (the other benchmark scripts call it too)."""
+    missing = [p for p in packages
                if subprocess.run(["dpkg-query", "-W", "-f=${Status}", p], capture_output=True,
                                  text=True).stdout != "install ok installed"]
     if missing:

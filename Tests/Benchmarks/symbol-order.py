@@ -217,19 +217,8 @@ def main():
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def ensure_packages():
-    missing = [p for p in PACKAGES
-               if subprocess.run(["dpkg-query", "-W", "-f=${Status}", p], capture_output=True,
-                                 text=True).stdout != "install ok installed"]
-    if missing:
-        print("installing: " + " ".join(missing), flush=True)
-        sudo = [] if os.geteuid() == 0 else ["sudo"]
-        subprocess.run(sudo + ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + missing, check=True,
-                       env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
-
-
 if __name__ == "__main__":
     if "umockdev" not in os.environ.get("LD_PRELOAD", ""):
-        ensure_packages()
+        load("bench_system", "bench-system.py").ensure_packages(PACKAGES)
         os.execvp("umockdev-wrapper", ["umockdev-wrapper", sys.executable] + sys.argv)
     main()
