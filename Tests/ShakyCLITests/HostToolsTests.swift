@@ -236,75 +236,43 @@ struct HostToolsTests {
 /// `shaky play` in a real terminal (tmux) against a real daemon.
 @Suite("shaky play at a terminal", .serialized)
 struct PlayTerminalTests {
-    /// Runs `tmux ARGUMENTS` on the private server `socket` and returns its standard output.
-    @discardableResult
-    private func tmux(_ socket: String, _ arguments: [String]) async throws -> String {
-        let run = try ChildProcess("/usr/bin/tmux", ["-S", socket] + arguments)
-        _ = try await run.waitForExit(within: .seconds(10))
-        return run.standardOutput
-    }
-
-    /// Polls the pane until `condition` holds for its text, for at most `limit`.
-    private func pane(
-        _ socket: String, until condition: (String) -> Bool, within limit: Duration = .seconds(15)
-    ) async throws -> String {
-        let deadline = ContinuousClock.now + limit
-        var text = ""
-        while ContinuousClock.now < deadline {
-            text = try await tmux(socket, ["capture-pane", "-p", "-t", "play"])
-            if condition(text) { return text }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return text
-    }
-
     @Test func theCountdownNeverErasesWhatTheHostTypesAndEndingAsksFirst() async throws {
         let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
         try await daemon.start()
-        let socket = daemon.folder.appendingPathComponent("tmux.sock").path
-        // The tmux server runs in the foreground as our child, so no forked server holds our pipes.
-        let server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
         defer {
-            server.send(SIGTERM)
             Task {
                 _ = await daemon.terminate()
                 await daemon.removeFiles()
             }
         }
-        try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
-            FileManager.default.fileExists(atPath: socket)
-        }
         let new = try await runBinary(
             ["new", "--team", "Owls", "--team", "Foxes", "--questions", "2"],
             environment: ["SHAKY_SOCKET": daemon.socketPath])
         #expect(new.status == 0, "\(new)")
-        try await tmux(
-            socket,
-            [
-                "new-session", "-d", "-s", "play", "-x", "36", "-y", "12", "-e", "SHAKY_SOCKET=\(daemon.socketPath)",
-                try BuiltProduct.path("shaky"), "play",
-            ])
-        _ = try await pane(socket) { $0.contains("Teams: 1 Owls") }
-        try await tmux(socket, ["send-keys", "-t", "play", "n", "Enter"])
-        try await tmux(socket, ["send-keys", "-t", "play", "a tig"])
-        let first = try await pane(socket) { $0.contains("[00:5") && $0.contains("> a tig") }
+        let terminal = try await TerminalSession.play(
+            in: daemon.folder, daemonSocket: daemon.socketPath, columns: 36, rows: 12)
+        defer { terminal.stop() }
+        _ = try await terminal.screen { $0.contains("Teams: 1 Owls") }
+        try await terminal.type("n", "Enter")
+        try await terminal.type("a tig")
+        let first = try await terminal.screen { $0.contains("[00:5") && $0.contains("> a tig") }
         let countdown = first.split(separator: "\n").first { $0.hasPrefix("[00:") }.map(String.init) ?? ""
         // Wait for the countdown to move on, then the typed text must still be there, on one line.
-        let later = try await pane(socket) { text in
+        let later = try await terminal.screen { text in
             text.split(separator: "\n").contains { $0.hasPrefix("[00:") && String($0) != countdown }
         }
         let lines = later.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.contains("> a tig"), "\(later)")
         #expect(lines.allSatisfy { $0.count <= 36 })
-        try await tmux(socket, ["send-keys", "-t", "play", "C-u", "e", "Enter"])
-        _ = try await pane(socket) { $0.contains("End the game now") }
-        try await tmux(socket, ["send-keys", "-t", "play", "no", "Enter"])
-        let goesOn = try await pane(socket) { $0.contains("The game goes on.") }
+        try await terminal.type("C-u", "e", "Enter")
+        _ = try await terminal.screen { $0.contains("End the game now") }
+        try await terminal.type("no", "Enter")
+        let goesOn = try await terminal.screen { $0.contains("The game goes on.") }
         #expect(goesOn.contains("The game goes on."), "\(goesOn)")
         let status = try await runBinary(["status"], environment: ["SHAKY_SOCKET": daemon.socketPath])
         #expect(status.output.contains("Question 1/2"), "\(status)")
-        try await tmux(socket, ["send-keys", "-t", "play", "e", "Enter", "y", "Enter"])
-        let over = try await pane(socket) { $0.contains("Game over") }
+        try await terminal.type("e", "Enter", "y", "Enter")
+        let over = try await terminal.screen { $0.contains("Game over") }
         #expect(over.contains("Game over"), "\(over)")
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import ShakyTesting
+
+/// `shaky play` in a real terminal: a private tmux server of one test, running one window named `play`.
+///
+/// The server runs in the foreground as the test's child, so no forked server holds the test's pipes.
+struct TerminalSession {
+    /// The tmux server's socket.
+    let socket: String
+    private let server: ChildProcess
+
+    /// Starts a tmux server in `folder` and, in it, `shaky play` against `daemonSocket`, `columns` wide and
+    /// `rows` high.
+    static func play(
+        in folder: URL, daemonSocket: String, columns: Int, rows: Int
+    ) async throws -> TerminalSession {
+        let socket = folder.appendingPathComponent("tmux.sock").path
+        let server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
+        let session = TerminalSession(socket: socket, server: server)
+        do {
+            try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
+                FileManager.default.fileExists(atPath: socket)
+            }
+            try await session.tmux([
+                "new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)", "-e",
+                "SHAKY_SOCKET=\(daemonSocket)", try BuiltProduct.path("shaky"), "play",
+            ])
+        } catch {
+            session.stop()
+            throw error
+        }
+        return session
+    }
+
+    /// Runs `tmux ARGUMENTS` on this server and returns its standard output.
+    @discardableResult
+    func tmux(_ arguments: [String]) async throws -> String {
+        let run = try ChildProcess("/usr/bin/tmux", ["-S", socket] + arguments)
+        _ = try await run.waitForExit(within: .seconds(10))
+        return run.standardOutput
+    }
+
+    /// Types `keys` (tmux key names, such as `Enter` or `C-u`) into `shaky play`.
+    func type(_ keys: String...) async throws {
+        try await tmux(["send-keys", "-t", "play"] + keys)
+    }
+
+    /// The screen's text once `condition` holds for it, or as it is after `limit`.
+    func screen(until condition: (String) -> Bool, within limit: Duration = .seconds(15)) async throws -> String {
+        let deadline = ContinuousClock.now + limit
+        var text = ""
+        while ContinuousClock.now < deadline {
+            text = try await tmux(["capture-pane", "-p", "-t", "play"])
+            if condition(text) { return text }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return text
+    }
+
+    /// The screen's lines once `condition` holds for them, or as they are after 15 s.
+    func lines(until condition: ([String]) -> Bool) async throws -> [String] {
+        let text = try await screen { condition(Self.lines(of: $0)) }
+        return Self.lines(of: text)
+    }
+
+    /// Stops the tmux server, and `shaky play` with it.
+    func stop() {
+        server.send(SIGTERM)
+    }
+
+    private static func lines(of text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
