@@ -587,10 +587,10 @@ public actor SensorPipeline {
         source = reopened
         state = .ready
         message = nil
+        await report()  // before the log line, so that Sensor.Status shows what the log says
         logger.notice(
             first ? "an accelerometer was plugged in" : "the accelerometer is back",
             metadata: ["device": "\(reopened.info)"])
-        await report()
         if wanted { await startReading() }
     }
 
