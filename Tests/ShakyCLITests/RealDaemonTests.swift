@@ -45,13 +45,8 @@ struct RealDaemonTests {
 
     /// A 100 Hz trace of a device shaken hard (4 Hz, ±8 g across gravity) for 3.2 s, then lying still.
     static func calibrationTrace() -> String {
-        var lines = ["# device: calibration board", "# rate: 100", "t,x,y,z"]
-        for index in 0..<800 {
-            let time = Double(index) / 100
-            let y = time < 3.2 ? 8 * 9.80665 * sin(2 * Double.pi * 4 * time) : 0
-            lines.append(String(format: "%.2f,0.0100,%.4f,9.8100", time, y))
-        }
-        return lines.joined(separator: "\n") + "\n"
+        SyntheticTrace.shake(
+            device: "calibration board", seconds: 8, shakingFrom: 0, to: 3.2, peakG: 8, along: .y)
     }
 
     @Test func sensorCalibrateTeachesTheDaemonOverTheSocket() async throws {

@@ -9,19 +9,7 @@ import Testing
 struct SoundEndToEndTests {
     /// A trace at 100 Hz, face up: `rest` seconds still, one second of 4 Hz ±2 g shaking along x, then still again.
     static func shakeTrace(rest: Double = 1.5) -> String {
-        var lines = ["# device: synthetic shake", "# rate: 100", "t,x,y,z"]
-        let shakeStart = rest
-        let shakeEnd = rest + 1
-        let end = shakeEnd + rest
-        for index in 0..<Int((end * 100).rounded()) {
-            let time = Double(index) / 100
-            var x = 0.0
-            if time >= shakeStart && time < shakeEnd {
-                x = 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - shakeStart))
-            }
-            lines.append(String(format: "%.2f,%.4f,0.0000,9.8100", time, x))
-        }
-        return lines.joined(separator: "\n") + "\n"
+        SyntheticTrace.shake(device: "synthetic shake", seconds: 2 * rest + 1, shakingFrom: rest, to: rest + 1)
     }
 
     /// The samples of a 16-bit PCM WAV file's `data` chunk.

@@ -10,13 +10,7 @@ struct BuzzerGameTests {
     /// One shake along x, 0.2 s after the sensor starts (when the question opens), then rest: the hint comes
     /// well before the buttons' next pair of presses (every 6 s, see game-event30.events).
     static func shakeTrace() -> String {
-        var lines = ["# device: synthetic shake", "# rate: 100", "t,x,y,z"]
-        for index in 0..<300 {
-            let time = Double(index) / 100
-            let x = time >= 0.2 && time < 1.2 ? 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - 0.2)) : 0
-            lines.append(String(format: "%.2f,%.4f,0.0000,9.8100", time, x))
-        }
-        return lines.joined(separator: "\n") + "\n"
+        SyntheticTrace.shake(device: "synthetic shake", seconds: 3, shakingFrom: 0.2, to: 1.2)
     }
 
     @Test func buttonsAndAShakePlayAGameToTheRightScoreboard() async throws {

@@ -11,13 +11,7 @@ import Testing
 struct ShakerUmockdevTests {
     /// The board lies still, then is shaken 10 s after the question opens (well after the controller's shakes).
     static func boardTrace() -> String {
-        var lines = ["# device: the board", "# rate: 100", "t,x,y,z"]
-        for index in 0..<1200 {
-            let time = Double(index) / 100
-            let x = time >= 10 && time < 11 ? 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - 10)) : 0
-            lines.append(String(format: "%.2f,%.4f,0.0000,9.8100", time, x))
-        }
-        return lines.joined(separator: "\n") + "\n"
+        SyntheticTrace.shake(device: "the board", seconds: 12, shakingFrom: 10, to: 11)
     }
 
     @Test func aControllerShakeAndABoardShakeAreHintsThatSayWhichDeviceAndWhoseTeam() async throws {
