@@ -17,7 +17,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case varlink
     /// A pack file imported, as CSV and as JSON.
     case packImport = "pack-import"
-    /// A trace parsed line by line, its samples fed to the shake detector at every sensitivity.
+    /// A trace parsed line by line and, as the file reader does, a batch of plain lines at a time (the two must
+    /// agree bit for bit), its samples fed to the shake detector at every sensitivity.
     case trace
     /// The daemon's YAML configuration file.
     case config
@@ -73,19 +74,62 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     private static func trace(_ data: [UInt8]) {
-        var parser = TraceLineParser(file: "fuzz.csv")
-        var samples: [AccelSample] = []
-        let text = String(decoding: data, as: UTF8.self)
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            // The parser refuses times beyond ±2^32 s and values that are not finite, so every sample it gives
-            // goes to the detector as it is.
-            guard let sample = try? parser.parse(line: line, number: index + 1) else { continue }
-            samples.append(sample)
+        // The parser refuses times beyond ±2^32 s and values that are not finite, so every sample it gives goes
+        // to the detector as it is.
+        let samples = data.withUnsafeBufferPointer { bytes in
+            let lineByLine = traceSamples(bytes, inBatches: false)
+            // The batch path is the file reader's fast path: it must read exactly what the full rules read.
+            let batched = traceSamples(bytes, inBatches: true)
+            guard lineByLine.elementsEqual(batched, by: sameBits) else {
+                fatalError(
+                    "the batch parser read \(batched.count) samples where the line parser read \(lineByLine.count)")
+            }
+            return lineByLine
         }
         for sensitivity in ShakeSensitivity.allCases {
             var detector = ShakeDetector(sensitivity: sensitivity)
             for sample in samples { _ = detector.process(sample) }
         }
+    }
+
+    /// The samples of a trace up to its first refused line, read as `TraceReader` reads a file: runs of plain
+    /// lines a batch at a time (`inBatches`), every other line by the full rules.
+    private static func traceSamples(_ bytes: UnsafeBufferPointer<UInt8>, inBatches: Bool) -> [AccelSample] {
+        var parser = TraceLineParser(file: "fuzz.csv")
+        var samples: [AccelSample] = []
+        let batch = UnsafeMutableBufferPointer<AccelSample>.allocate(capacity: 64)
+        defer { batch.deallocate() }
+        var start = 0
+        var number = 0
+        while start < bytes.count {
+            if inBatches {
+                let (count, used) = parser.parseCommonLines(UnsafeBufferPointer(rebasing: bytes[start...]), into: batch)
+                if count > 0 {
+                    samples.append(contentsOf: batch[0..<count])
+                    start += used
+                    number += count
+                    continue
+                }
+            }
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            number += 1
+            do {
+                if let sample = try parser.parse(
+                    bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]), number: number)
+                {
+                    samples.append(sample)
+                }
+            } catch {
+                break
+            }
+            start = end + 1
+        }
+        return samples
+    }
+
+    private static func sameBits(_ one: AccelSample, _ other: AccelSample) -> Bool {
+        one.timestamp.bitPattern == other.timestamp.bitPattern && one.x.bitPattern == other.x.bitPattern
+            && one.y.bitPattern == other.y.bitPattern && one.z.bitPattern == other.z.bitPattern
     }
 
     private static func config(_ data: [UInt8]) {
