@@ -9,7 +9,7 @@
 #   make evaluate-detector  score the shake detector on ../shared/traces/dev (plain and cross-validated)
 #   make bench-system  shakyd against iio-sensor-proxy on emulated sensors: CPU, wake-ups, reads, memory
 #   make bench-callgrind  instructions per sample on the reading path and for trace parsing (valgrind)
-#   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped)
+#   make check-release  the installed binaries need no Swift toolchain (no RUNPATH, no Swift in ldd, stripped), no libiio/libsndfile linked
 #   make symbol-order  profile shakyd serve (valgrind) and rewrite release/shakyd.order, the release link's function order
 #   make test-sandbox  boot a minimal Debian in systemd-nspawn and run the installed shakyd under its units' hardening
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
@@ -211,7 +211,7 @@ symbol-order: build-release
 	$(MAKE) build-release
 
 # The installed binaries need no Swift toolchain: no RUNPATH but $ORIGIN, no Swift library in `ldd`, stripped;
-# prints their sizes.
+# libiio and libsndfile are not linked (loaded at first need); prints their sizes.
 check-release:
 	@for tool in shakyd shaky; do \
 	    bin=$(DESTDIR)$(BINDIR)/$$tool; test -x $$bin || { echo "$$bin: not installed (make install)"; exit 1; }; \
@@ -219,6 +219,8 @@ check-release:
 	        echo "$$bin: has a RUNPATH outside its own folder"; exit 1; fi; \
 	    if ldd $$bin | grep -iE 'swift|Foundation|dispatch|BlocksRuntime'; then \
 	        echo "$$bin: links the Swift runtime"; exit 1; fi; \
+	    if readelf -d $$bin | grep NEEDED | grep -E 'libiio|libsndfile'; then \
+	        echo "$$bin: links libiio or libsndfile, which shakyd loads only when its input or sound needs them"; exit 1; fi; \
 	    if readelf -S $$bin | grep -q '\.symtab'; then echo "$$bin: not stripped"; exit 1; fi; \
 	    echo "$$bin: $$(stat -c %s $$bin) bytes, $$(ldd $$bin | wc -l) shared libraries, no Swift runtime"; \
 	done

@@ -3,10 +3,12 @@ import PackageDescription
 
 /// System libraries: headers only, one per C library; shims only wrap macros.
 let systemLibraries: [Target] = [
-    .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+    // libiio and libsndfile: headers only (libiio-dev, libsndfile1-dev), not linked; ShakyDrivers loads each at
+    // first need (LibIIO, LibSndfile), so a daemon that reads no IIO device or plays no sound never maps them.
+    .systemLibrary(name: "CIIO"),
     .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
     .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-    .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CSndfile"),
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
     // ncursesw's pkg-config flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses; its headers need none of them.

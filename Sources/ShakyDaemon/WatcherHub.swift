@@ -15,12 +15,9 @@ public final class WatcherHub: Sendable {
     private struct Watchers {
         var nextID = 0
         var sinks: [Int: Sink] = [:]
-        /// The most watchers since memory was last given back.
-        var peak = 0
+        /// When a burst of watchers that left gives its memory back.
+        var trim = WatcherBurstTrim()
     }
-
-    /// At least this many watchers, most of them gone, make a burst worth giving its memory back after.
-    private static let burst = 32
 
     private let watchers = Mutex(Watchers())
     private let logger: Logger
@@ -35,6 +32,8 @@ public final class WatcherHub: Sendable {
 
     /// Sends `event` to every watcher, dropping those that cannot take it.
     public func publish(_ event: RuntimeEvent) {
+        // After the fan-out: what the last watchers of a burst left behind, once their connections are freed.
+        defer { if watchers.withLock({ $0.trim.published() }) { MallocTuning.releaseFreeMemory() } }
         let sinks = watchers.withLock { $0.sinks }
         guard !sinks.isEmpty, let reply = encode(event) else { return }
         var dropped: [Int] = []
@@ -57,7 +56,7 @@ public final class WatcherHub: Sendable {
             if let reply = encode(state), sink(reply) {
                 watchers.withLock { watchers in
                     watchers.sinks[id] = sink
-                    watchers.peak = max(watchers.peak, watchers.sinks.count)
+                    watchers.trim.joined(count: watchers.sinks.count)
                 }
             }
         }
@@ -67,13 +66,11 @@ public final class WatcherHub: Sendable {
     /// Removes a watcher (it hung up).
     ///
     /// When a burst of watchers is mostly gone (a quarter of its peak left), the memory it used goes back to the
-    /// kernel rather than staying resident.
+    /// kernel rather than staying resident, and again at the next event (``WatcherBurstTrim``).
     public func remove(_ id: Int) {
         let burstOver = watchers.withLock { watchers in
             watchers.sinks.removeValue(forKey: id)
-            guard watchers.peak >= Self.burst, watchers.sinks.count * 4 <= watchers.peak else { return false }
-            watchers.peak = watchers.sinks.count
-            return true
+            return watchers.trim.left(count: watchers.sinks.count)
         }
         if burstOver { MallocTuning.releaseFreeMemory() }
     }

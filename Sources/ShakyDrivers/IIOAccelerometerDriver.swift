@@ -11,7 +11,7 @@ public struct IIOBufferedDriver: AccelerometerDriver {
 
     public func discover(_ spec: InputSpec, options: AccelerometerOptions) -> [DiscoveredDevice] {
         IIODiscovery.discover(spec, driver: name) { device, channels, udev, info in
-            guard channels.allSatisfy({ iio_channel_is_scan_element($0) }) else {
+            guard channels.allSatisfy({ device.iio.iio_channel_is_scan_element($0) }) else {
                 return .failure("no buffer support (accel channels are not scan elements)")
             }
             do {
@@ -54,7 +54,7 @@ public struct IIOPolledDriver: AccelerometerDriver {
 
     public func discover(_ spec: InputSpec, options: AccelerometerOptions) -> [DiscoveredDevice] {
         IIODiscovery.discover(spec, driver: name) { device, channels, udev, info in
-            guard channels.allSatisfy({ iio_channel_find_attr($0, "raw") != nil }) else {
+            guard channels.allSatisfy({ device.iio.iio_channel_find_attr($0, "raw") != nil }) else {
                 return .failure("no in_accel_{x,y,z}_raw attributes")
             }
             var described = info
@@ -85,6 +85,19 @@ enum IIODiscovery {
             + "shakes will be missed more often"
     }
 
+    /// Whether `directory` exists and lists anything.
+    static func listsDevices(at directory: String) -> Bool {
+        guard let listing = opendir(directory) else { return false }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return true }
+        }
+        return false
+    }
+
     static func discover(
         _ spec: InputSpec, driver: String,
         check: (IIODevice, [OpaquePointer], UdevDevice?, SourceInfo) -> Verdict
@@ -95,16 +108,23 @@ enum IIODiscovery {
         case .iio(let name): wanted = name
         case .evdev, .trace: return []
         }
+        // Looking for any device on a machine that lists none needs no libiio (and does not load it).
+        if wanted == nil, !listsDevices(at: "/sys/bus/iio/devices") { return [] }
+        let rejected = { (reason: String) in
+            [DiscoveredDevice(driver: driver, devicePath: "/sys/bus/iio/devices", deviceName: "-", rejection: reason)]
+        }
+        let library: LibIIO
+        switch LibIIO.shared {
+        case .success(let loaded): library = loaded
+        case .failure(let error): return rejected("\(error)")
+        }
         let context: IIOContext
         do {
-            context = try IIOContext()
+            context = try IIOContext(library: library)
         } catch  where error.code == ENOENT {
             return []  // no IIO subsystem at all
         } catch {
-            return [
-                DiscoveredDevice(
-                    driver: driver, devicePath: "/sys/bus/iio/devices", deviceName: "-", rejection: "\(error)")
-            ]
+            return rejected("\(error)")
         }
         let udevDevices = (try? UdevContext().enumerate(subsystem: "iio")) ?? []
         var found: [DiscoveredDevice] = []

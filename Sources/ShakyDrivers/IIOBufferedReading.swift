@@ -17,7 +17,7 @@ final class IIOBuffer {
     init(device: IIODevice, scansPerRefill: Int) throws(DeviceError) {
         var buffer: OpaquePointer?
         try checkSyscall("enable the buffer", device: device.devicePath) {
-            buffer = iio_device_create_buffer(device.pointer, scansPerRefill, false)
+            buffer = device.iio.iio_device_create_buffer(device.pointer, scansPerRefill, false)
             return buffer == nil ? -1 : 0
         }
         self.pointer = buffer!
@@ -25,7 +25,7 @@ final class IIOBuffer {
     }
 
     deinit {
-        iio_buffer_destroy(pointer)
+        device.iio.iio_buffer_destroy(pointer)
     }
 }
 
@@ -33,6 +33,8 @@ final class IIOBuffer {
 final class IIOBufferedReading: AccelerometerReading {
     let buffer: IIOBuffer
     let devicePath: String
+    /// libiio's functions.
+    private let iio: shaky_iio_functions
     /// Per axis: the channel's layout, its byte offset within a scan, scale and offset.
     private let axes: [(format: IIOScanFormat, byteOffset: Int, scale: Double, offset: Double)]
     private let timestamp: (format: IIOScanFormat, byteOffset: Int)?
@@ -59,19 +61,21 @@ final class IIOBufferedReading: AccelerometerReading {
         guard let device = context.devices().first(where: { $0.id == deviceID }) else {
             throw AccelerometerGoneError(device: "/dev/\(deviceID)", reason: "no longer listed in /sys/bus/iio")
         }
+        let iio = device.iio
         guard let channels = device.accelerationChannels() else {
             throw IIOSetupError(device: device.devicePath, problem: "no accel_x/y/z channels")
         }
-        guard channels.allSatisfy({ iio_channel_is_scan_element($0) }) else {
+        guard channels.allSatisfy({ iio.iio_channel_is_scan_element($0) }) else {
             throw IIOSetupError(
                 device: device.devicePath, problem: "no buffer support (accel channels are not scan elements)")
         }
         devicePath = device.devicePath
+        self.iio = iio
         let calibration = try device.calibration(of: channels)
         mountMatrix = try device.mountMatrix(udev: udev, channel: channels[0])
         let timestampChannel = device.timestampChannel()
-        for channel in channels { iio_channel_enable(channel) }
-        if let timestampChannel { iio_channel_enable(timestampChannel) }
+        for channel in channels { iio.iio_channel_enable(channel) }
+        if let timestampChannel { iio.iio_channel_enable(timestampChannel) }
         try device.ensureTrigger()
         rate = device.configureSamplingFrequency(wantedRate, channel: channels[0])
         if device.attribute("current_timestamp_clock") != nil {
@@ -81,16 +85,17 @@ final class IIOBufferedReading: AccelerometerReading {
         // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
         // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
         let watermark = Self.watermark(forRate: rate ?? wantedRate)
-        _ = iio_device_buffer_attr_write(device.pointer, "watermark", "\(watermark)")
+        _ = iio.iio_device_buffer_attr_write(device.pointer, "watermark", "\(watermark)")
         let buffer = try IIOBuffer(device: device, scansPerRefill: Self.scansPerRefill)
         self.buffer = buffer
         try checkNegativeErrno(
-            iio_buffer_set_blocking_mode(buffer.pointer, false), "set non-blocking reads", device: device.devicePath)
+            iio.iio_buffer_set_blocking_mode(buffer.pointer, false), "set non-blocking reads", device: device.devicePath
+        )
         pollDescriptor = try checkNegativeErrno(
-            iio_buffer_get_poll_fd(buffer.pointer), "get the buffer's descriptor", device: device.devicePath)
-        let start = iio_buffer_start(buffer.pointer)!
+            iio.iio_buffer_get_poll_fd(buffer.pointer), "get the buffer's descriptor", device: device.devicePath)
+        let start = iio.iio_buffer_start(buffer.pointer)!
         func layout(_ channel: OpaquePointer) throws -> (IIOScanFormat, Int) {
-            let format = iio_channel_get_data_format(channel)!.pointee
+            let format = iio.iio_channel_get_data_format(channel)!.pointee
             guard
                 let scanFormat = IIOScanFormat(
                     isBigEndian: format.is_be, isSigned: format.is_signed, bits: Int(format.bits),
@@ -99,7 +104,7 @@ final class IIOBufferedReading: AccelerometerReading {
                 throw IIOSetupError(
                     device: device.devicePath, problem: "unsupported scan type of \(format.length) bits")
             }
-            return (scanFormat, start.distance(to: iio_buffer_first(buffer.pointer, channel)!))
+            return (scanFormat, start.distance(to: iio.iio_buffer_first(buffer.pointer, channel)!))
         }
         axes = try zip(channels, calibration).map { channel, calibration in
             let (format, byteOffset) = try layout(channel)
@@ -119,9 +124,9 @@ final class IIOBufferedReading: AccelerometerReading {
             let ready = poll(&descriptor, 1, Int32(min((left * 1000).rounded(.up), 60_000)))
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { return false }
-            let count = iio_buffer_refill(buffer.pointer)
+            let count = iio.iio_buffer_refill(buffer.pointer)
             if count == -Int(EAGAIN) { continue }
-            return count >= iio_buffer_step(buffer.pointer)
+            return count >= iio.iio_buffer_step(buffer.pointer)
         }
     }
 
@@ -133,7 +138,7 @@ final class IIOBufferedReading: AccelerometerReading {
     /// ``scansPerRefill`` scans takes all the kernel holds when it returns less; a scan split across two reads is
     /// put together.
     func run(_ session: ReaderSession) throws {
-        let step = iio_buffer_step(buffer.pointer)
+        let step = iio.iio_buffer_step(buffer.pointer)
         guard step > 0 else { return }
         let capacity = step * Self.scansPerRefill
         // The kernel's buffer holds at least a refill's worth: never sleep longer than half of it takes to fill.

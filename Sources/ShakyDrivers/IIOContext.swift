@@ -11,25 +11,34 @@ import Foundation
 /// pointer borrowed from it lives as long as this object.
 final class IIOContext: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// libiio's functions, for this context and everything borrowed from it.
+    let iio: shaky_iio_functions
 
-    /// Scans `/sys/bus/iio/devices`.
-    init() throws(DeviceError) {
+    /// Scans `/sys/bus/iio/devices` with `library`.
+    init(library: LibIIO) throws(DeviceError) {
+        let iio = library.functions
         var context: OpaquePointer?
         try checkSyscall("scan IIO devices", device: "/sys/bus/iio/devices") {
-            context = iio_create_local_context()
+            context = iio.iio_create_local_context()
             return context == nil ? -1 : 0
         }
         pointer = context!
+        self.iio = iio
+    }
+
+    /// Scans `/sys/bus/iio/devices` with the process's libiio, loading it at the first call.
+    convenience init() throws {
+        try self.init(library: LibIIO.shared.get())
     }
 
     deinit {
-        iio_context_destroy(pointer)
+        iio.iio_context_destroy(pointer)
     }
 
     /// Every IIO device that is not a trigger.
     func devices() -> [IIODevice] {
-        (0..<iio_context_get_devices_count(pointer)).compactMap { index in
-            guard let device = iio_context_get_device(pointer, index), !iio_device_is_trigger(device) else {
+        (0..<iio.iio_context_get_devices_count(pointer)).compactMap { index in
+            guard let device = iio.iio_context_get_device(pointer, index), !iio.iio_device_is_trigger(device) else {
                 return nil
             }
             return IIODevice(context: self, pointer: device)
@@ -38,12 +47,12 @@ final class IIOContext: @unchecked Sendable {
 
     /// Every trigger device, as (id, name, pointer).
     func triggers() -> [(id: String, name: String, pointer: OpaquePointer)] {
-        (0..<iio_context_get_devices_count(pointer)).compactMap { index in
-            guard let device = iio_context_get_device(pointer, index), iio_device_is_trigger(device) else {
+        (0..<iio.iio_context_get_devices_count(pointer)).compactMap { index in
+            guard let device = iio.iio_context_get_device(pointer, index), iio.iio_device_is_trigger(device) else {
                 return nil
             }
-            let id = String(cString: iio_device_get_id(device))
-            let name = iio_device_get_name(device).map { String(cString: $0) } ?? id
+            let id = iio.iio_device_get_id(device).map { String(cString: $0) } ?? ""
+            let name = iio.iio_device_get_name(device).map { String(cString: $0) } ?? id
             return (id, name, device)
         }
     }
@@ -58,11 +67,16 @@ final class IIODevice {
     /// The driver's name, e.g. `mpu6050`; the id when it has none.
     let name: String
 
+    /// libiio's functions (the context's).
+    var iio: shaky_iio_functions { context.iio }
+
     init(context: IIOContext, pointer: OpaquePointer) {
+        let iio = context.iio
         self.context = context
         self.pointer = pointer
-        id = String(cString: iio_device_get_id(pointer))
-        name = iio_device_get_name(pointer).map { String(cString: $0) } ?? String(cString: iio_device_get_id(pointer))
+        let id = iio.iio_device_get_id(pointer).map { String(cString: $0) } ?? ""
+        self.id = id
+        name = iio.iio_device_get_name(pointer).map { String(cString: $0) } ?? id
     }
 
     /// `/dev/iio:device0`.
@@ -80,35 +94,36 @@ final class IIODevice {
     /// The input channels accel_x, accel_y and accel_z, or `nil` when this is not an accelerometer.
     func accelerationChannels() -> [OpaquePointer]? {
         let identifiers: [String] = ["accel_x", "accel_y", "accel_z"]
-        let channels = identifiers.compactMap { identifier in iio_device_find_channel(pointer, identifier, false) }
+        let channels = identifiers.compactMap { identifier in iio.iio_device_find_channel(pointer, identifier, false) }
         return channels.count == 3 ? channels : nil
     }
 
     /// The input channel `timestamp`, when it is a scan element.
     func timestampChannel() -> OpaquePointer? {
-        guard let channel = iio_device_find_channel(pointer, "timestamp", false), iio_channel_is_scan_element(channel)
+        guard let channel = iio.iio_device_find_channel(pointer, "timestamp", false),
+            iio.iio_channel_is_scan_element(channel)
         else { return nil }
         return channel
     }
 
     /// A device attribute's text, or `nil` when it does not exist or cannot be read.
     func attribute(_ name: String) -> String? {
-        guard iio_device_find_attr(pointer, name) != nil else { return nil }
+        guard iio.iio_device_find_attr(pointer, name) != nil else { return nil }
         var buffer = [CChar](repeating: 0, count: 512)
-        guard iio_device_attr_read(pointer, name, &buffer, buffer.count) >= 0 else { return nil }
+        guard iio.iio_device_attr_read(pointer, name, &buffer, buffer.count) >= 0 else { return nil }
         return Self.text(of: buffer)
     }
 
     /// Writes a device attribute.
     func writeAttribute(_ name: String, _ value: String) throws(DeviceError) {
-        try checkNegativeErrno(iio_device_attr_write(pointer, name, value), "write \(name)", device: devicePath)
+        try checkNegativeErrno(iio.iio_device_attr_write(pointer, name, value), "write \(name)", device: devicePath)
     }
 
     /// A channel attribute's text (`scale`, `offset`, `mount_matrix`), or `nil`.
     func attribute(_ name: String, of channel: OpaquePointer) -> String? {
-        guard iio_channel_find_attr(channel, name) != nil else { return nil }
+        guard iio.iio_channel_find_attr(channel, name) != nil else { return nil }
         var buffer = [CChar](repeating: 0, count: 512)
-        guard iio_channel_attr_read(channel, name, &buffer, buffer.count) >= 0 else { return nil }
+        guard iio.iio_channel_attr_read(channel, name, &buffer, buffer.count) >= 0 else { return nil }
         return Self.text(of: buffer)
     }
 
@@ -145,7 +160,7 @@ final class IIODevice {
     /// `in_accel_mount_matrix`, then its `in_mount_matrix` (bmc150, bma180, bma400, bmi160: libiio shows that file as
     /// the attribute `matrix` of a channel `mount`), then a device-wide `mount_matrix`.
     func mountMatrix(udev: UdevDevice?, channel: OpaquePointer) throws(MountMatrixError) -> MountMatrix {
-        let mountChannel = iio_device_find_channel(pointer, "mount", false)
+        let mountChannel = iio.iio_device_find_channel(pointer, "mount", false)
         let text =
             udev?.accelMountMatrix ?? attribute("mount_matrix", of: channel)
             ?? mountChannel.flatMap { attribute("matrix", of: $0) } ?? attribute("in_accel_mount_matrix")
@@ -169,11 +184,11 @@ final class IIODevice {
             if attribute("sampling_frequency") != nil {
                 try? writeAttribute("sampling_frequency", text)
             } else if attribute("sampling_frequency", of: channel) != nil {
-                _ = iio_channel_attr_write(channel, "sampling_frequency", text)
+                _ = iio.iio_channel_attr_write(channel, "sampling_frequency", text)
             }
         }
         if let hysteresis = attribute("hysteresis", of: channel), Double(hysteresis) != 0 {
-            _ = iio_channel_attr_write(channel, "hysteresis", "0")
+            _ = iio.iio_channel_attr_write(channel, "hysteresis", "0")
         }
         let current = attribute("sampling_frequency") ?? attribute("sampling_frequency", of: channel)
         return current.flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }

@@ -15,12 +15,12 @@ extension IIODevice {
     @discardableResult
     func ensureTrigger() throws -> String? {
         var current: OpaquePointer?
-        let result = iio_device_get_trigger(pointer, &current)
+        let result = iio.iio_device_get_trigger(pointer, &current)
         if result == -ENOENT || result == -EINVAL { return nil }
         try checkNegativeErrno(result, "read the current trigger", device: devicePath)
         if let current {
-            return iio_device_get_name(current).map { String(cString: $0) }
-                ?? String(cString: iio_device_get_id(current))
+            return iio.iio_device_get_name(current).map { String(cString: $0) }
+                ?? iio.iio_device_get_id(current).map { String(cString: $0) }
         }
         let udevDevices = (try? UdevContext().enumerate(subsystem: "iio")) ?? []
         guard let chosen = chooseTrigger(udevDevices: udevDevices) else {
@@ -30,7 +30,7 @@ extension IIODevice {
                     + "\"\(name)-dev\(index ?? 0)\" or \"\(name)-trigger\"); is its interrupt line in the device tree?")
         }
         try checkNegativeErrno(
-            iio_device_set_trigger(pointer, chosen.pointer), "set trigger \(chosen.name)", device: devicePath)
+            iio.iio_device_set_trigger(pointer, chosen.pointer), "set trigger \(chosen.name)", device: devicePath)
         return chosen.name
     }
 

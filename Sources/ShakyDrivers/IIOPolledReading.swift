@@ -24,8 +24,9 @@ final class IIOPolledReading: AccelerometerReading {
         guard let device = context.devices().first(where: { $0.id == deviceID }) else {
             throw AccelerometerGoneError(device: "/dev/\(deviceID)", reason: "no longer listed in /sys/bus/iio")
         }
+        let iio = device.iio
         guard let channels = device.accelerationChannels(),
-            channels.allSatisfy({ iio_channel_find_attr($0, "raw") != nil })
+            channels.allSatisfy({ iio.iio_channel_find_attr($0, "raw") != nil })
         else {
             throw IIOSetupError(device: device.devicePath, problem: "no in_accel_{x,y,z}_raw attributes")
         }
@@ -37,7 +38,7 @@ final class IIOPolledReading: AccelerometerReading {
         device.configureSamplingFrequency(rate, channel: channels[0])
         period = 1 / max(rate, 0.001)
         attributes = try channels.map { channel in
-            let name = iio_channel_attr_get_filename(channel, "raw").map { String(cString: $0) } ?? "raw"
+            let name = iio.iio_channel_attr_get_filename(channel, "raw").map { String(cString: $0) } ?? "raw"
             return try RawAttributeFile(path: "\(sysfsPath)/\(name)", device: device.devicePath)
         }
     }

@@ -41,14 +41,31 @@ public struct SoundBank: Sendable {
         builtin: URL? = InstallLayout.directory(for: .sounds),
         logger: Logger
     ) -> SoundBank {
+        load(overrides: overrides, builtin: builtin, sndfile: LibSndfile.shared, logger: logger)
+    }
+
+    /// Loads every cue with `sndfile`; when it could not be loaded, every cue is silent and the bank's one problem
+    /// says what to install.
+    static func load(
+        overrides: URL?, builtin: URL?, sndfile: Result<LibSndfile, SharedLibraryError>, logger: Logger
+    ) -> SoundBank {
         var bank = SoundBank(samples: [:])
+        let library: LibSndfile
+        switch sndfile {
+        case .success(let loaded): library = loaded
+        case .failure(let error):
+            let problem = SoundFileError(file: "every cue", reason: "\(error)")
+            bank.problems.append(problem)
+            logger.warning("sound cues are silent: \(error)")
+            return bank
+        }
         for cue in SoundCue.allCases {
             var candidates: [URL] = []
             if let overrides { candidates.append(overrides.appendingPathComponent(cue.fileName)) }
             if let builtin { candidates.append(builtin.appendingPathComponent(cue.fileName)) }
             for file in candidates where FileManager.default.fileExists(atPath: file.path) {
                 do {
-                    bank.samples[cue] = try decode(file)
+                    bank.samples[cue] = try decode(file, sndfile: library.functions)
                     bank.sources[cue] = file
                     break
                 } catch {
@@ -69,11 +86,22 @@ public struct SoundBank: Sendable {
 
     /// Decodes one sound file into 16-bit mono samples at ``sampleRate``.
     public static func decode(_ file: URL) throws(SoundFileError) -> [Int16] {
-        var info = SF_INFO()
-        guard let handle = sf_open(file.path, Int32(SFM_READ), &info) else {
-            throw SoundFileError(file: file.path, reason: String(cString: sf_strerror(nil)))
+        switch LibSndfile.shared {
+        case .success(let library): return try decode(file, sndfile: library.functions)
+        case .failure(let error): throw SoundFileError(file: file.path, reason: "cannot be decoded: \(error)")
         }
-        defer { sf_close(handle) }
+    }
+
+    /// Decodes one sound file with libsndfile's `sndfile` functions.
+    static func decode(_ file: URL, sndfile: shaky_sndfile_functions) throws(SoundFileError) -> [Int16] {
+        let strerror = { (handle: OpaquePointer?) in
+            sndfile.sf_strerror(handle).map { String(cString: $0) } ?? "unknown libsndfile error"
+        }
+        var info = SF_INFO()
+        guard let handle = sndfile.sf_open(file.path, Int32(SFM_READ), &info) else {
+            throw SoundFileError(file: file.path, reason: strerror(nil))
+        }
+        defer { _ = sndfile.sf_close(handle) }
         guard info.samplerate == Int32(sampleRate) else {
             throw SoundFileError(
                 file: file.path,
@@ -86,10 +114,10 @@ public struct SoundBank: Sendable {
         }
         var interleaved = [Int16](repeating: 0, count: frames * channels)
         let read = interleaved.withUnsafeMutableBufferPointer { buffer in
-            sf_readf_short(handle, buffer.baseAddress, sf_count_t(frames))
+            sndfile.sf_readf_short(handle, buffer.baseAddress, sf_count_t(frames))
         }
         guard read == frames else {
-            let reason = sf_error(handle) != 0 ? String(cString: sf_strerror(handle)) : "ends early"
+            let reason = sndfile.sf_error(handle) != 0 ? strerror(handle) : "ends early"
             throw SoundFileError(file: file.path, reason: "read \(read) of \(frames) frames: \(reason)")
         }
         guard channels > 1 else { return interleaved }
