@@ -31,7 +31,8 @@ public actor GameRuntime {
     private let logger: Logger
     private let sound: any SoundPlayer
     private var game: Game?
-    private var wakeTask: Task<Void, Never>?
+    /// The engine's next wake-up, on the inbox.
+    private var wakeTimer: RuntimeTimer?
     private var wakeGeneration = 0
     private var observer: EventObserver?
     private var sensor = SensorReport(state: .absent, shakes: 0, sensitivity: .medium)
@@ -122,8 +123,8 @@ public actor GameRuntime {
                 }
             }
         }
-        wakeTask?.cancel()
-        wakeTask = nil
+        wakeTimer?.cancel()
+        wakeTimer = nil
         observer = nil
         return saved
     }
@@ -406,30 +407,29 @@ public actor GameRuntime {
         }
     }
 
+    /// Wakes the engine at `reading`: the timer runs on the inbox's own queue, so a countdown's tick reaches the
+    /// watchers' connections with no task in between.
     private func scheduleWake(at reading: Duration) {
-        wakeTask?.cancel()
+        wakeTimer?.cancel()
         wakeGeneration += 1
         let generation = wakeGeneration
-        let clock = clock
-        wakeTask = Task { [weak self] in
-            do {
-                try await clock.sleepUntil(reading)
-            } catch {
-                return
-            }
-            await self?.wake(generation)
-        }
+        wakeTimer = clock.wakeUp(reading, inbox.queue) { [weak self] in self?.wakeOnInbox(generation) }
+    }
+
+    /// ``wake(_:)``, from a timer's work, which runs on the inbox's queue.
+    private nonisolated func wakeOnInbox(_ generation: Int) {
+        assumeIsolated { $0.wake(generation) }
     }
 
     private func cancelWake() {
-        wakeTask?.cancel()
-        wakeTask = nil
+        wakeTimer?.cancel()
+        wakeTimer = nil
         wakeGeneration += 1
     }
 
     private func wake(_ generation: Int) {
         guard generation == wakeGeneration else { return }
-        wakeTask = nil
+        wakeTimer = nil
         do {
             try handle(.clockAdvanced, fromClient: false)
         } catch {
