@@ -16,7 +16,9 @@ import Synchronization
 /// one `execute`, which writes and flushes it on each of that loop's connections. The stream such a call's handler
 /// returns carries no replies; it ends when the subscriber is dropped, and the call with it. An in-process call
 /// (``VarlinkService/handle(_:from:hangUp:send:)``) gets its replies through that stream, and
-/// ``add(first:sink:onLeave:)`` adds a listener that is handed each reply as it is sent.
+/// ``add(first:sink:onLeave:)`` adds a listener that is handed each reply as it is sent. (Debug builds check the
+/// replies of in-process calls against the interface, as every other reply; those written to connections are not
+/// checked.)
 ///
 /// - Order: a subscriber gets its first reply, then every reply sent after it joined, in the order of the
 ///   ``send(_:)`` calls (make them, and the subscribing, from one serial context).
@@ -145,21 +147,23 @@ public final class VarlinkBroadcast: Sendable {
     }
 
     /// Sends `parameters` as the next reply to every subscriber, dropping those that fell too far behind.
+    ///
+    /// Sinks are handed the reply first, on this thread, then each event loop gets it.
     public func send(_ parameters: VarlinkEncodedParameters) {
         let (loops, sinks) = members.withLock { (Array($0.loops.values), $0.sinks) }
-        if !loops.isEmpty {
-            let frame = Self.frame(parameters)
-            for subscribers in loops {
-                subscribers.loop.execute {
-                    for subscriber in subscribers.connections.values { subscriber.send(frame) }
-                }
+        if !sinks.isEmpty {
+            let reply = VarlinkStreamReply(encodedParameters: parameters, continues: true)
+            var refused: [Int] = []
+            for (id, sink) in sinks where !sink(reply) { refused.append(id) }
+            for id in refused { leave(id, .fellBehind) }
+        }
+        guard !loops.isEmpty else { return }
+        let frame = Self.frame(parameters)
+        for subscribers in loops {
+            subscribers.loop.execute {
+                for subscriber in subscribers.connections.values { subscriber.send(frame) }
             }
         }
-        guard !sinks.isEmpty else { return }
-        let reply = VarlinkStreamReply(encodedParameters: parameters, continues: true)
-        var refused: [Int] = []
-        for (id, sink) in sinks where !sink(reply) { refused.append(id) }
-        for id in refused { leave(id, .fellBehind) }
     }
 
     /// An in-process call's subscription: its replies go through its stream, at most `backlogLimit` unread.
