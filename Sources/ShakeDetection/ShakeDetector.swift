@@ -55,6 +55,13 @@ import ShakyCore
 /// along the waiting sample's direction falls below ``coarseDipFraction`` of the threshold (or points back), and
 /// otherwise not until a new reversal.
 ///
+/// A knock is the other thing that looks like a shake's first stroke at 10 Hz: one sample far beyond
+/// ``coarseJoltMagnitude`` and one weak sample pointing back (the hand absorbing it), then nothing. In a shake the
+/// way back carries as much impulse (∫a dt) as the stroke it reverses; so when the stroke reversed was stronger than
+/// ``coarseJoltMagnitude``, the waiting window fires only when the motion back against it, summed from the reversing
+/// sample through the one that comes back, carries at least ``coarseReturnImpulseShare`` of that stroke's strongest
+/// sample's impulse, or when the sample that comes back is itself a new reversal (a third stroke).
+///
 /// Each window is kept as a fixed number of time slots, so memory is constant and nothing is allocated per sample.
 /// Pure: time comes only from the samples' timestamps.
 public struct ShakeDetector: Sendable {
@@ -83,6 +90,13 @@ public struct ShakeDetector: Sendable {
     /// Below 20 Hz: how long, seconds, a waiting brisk window waits for the motion to come back (a turn leaves it
     /// for about half a second, a shake's stroke lasts at most a quarter of one).
     public static let coarseConfirmationTime = 0.2
+    /// Below 20 Hz: a stroke stronger than this, m/s², that a waiting brisk window reversed must be answered by a way
+    /// back carrying ``coarseReturnImpulseShare`` of its impulse (2.5 g: a knock, beyond what turning fakes).
+    public static let coarseJoltMagnitude = 2.5 * AccelSample.standardGravity
+    /// Below 20 Hz: the share of the impulse of a stroke beyond ``coarseJoltMagnitude`` (its strongest sample times
+    /// that sample's interval) that the way back against it must carry for a waiting brisk window to fire. A shake's
+    /// way back carries all of it; a knock's weak rebound, spread out as the hand absorbs it, about 0.4 by then.
+    public static let coarseReturnImpulseShare = 0.5
 
     /// The largest reading on any axis, m/s², that the detector takes in (about 100 000 g: no accelerometer reads
     /// more); beyond it a sample is ignored, so that squares and sums of readings stay finite.
@@ -95,6 +109,7 @@ public struct ShakeDetector: Sendable {
     private let maximumRotationSquared: Double
     private let maximumCrestSquared: Double
     private let returnLevelSquared: Double
+    private static let coarseJoltMagnitudeSquared = coarseJoltMagnitude * coarseJoltMagnitude
 
     private var started = false
     private var lastTimestamp = 0.0
@@ -209,9 +224,15 @@ public struct ShakeDetector: Sendable {
                 timeConstant: settings.sustainedWindow)
         if brisk.lastSampleReversed { briskWithheld = false }
         if coarse && briskWithheld { briskReady = false }
-        if let waiting {
+        if var waiting {
+            waiting.addReturn(motion, interval: interval)
             if waiting.cameBack(motion, belowSquared: returnLevelSquared) {
                 self.waiting = nil
+                // A knock's weak rebound: the way back did not carry the stroke's impulse, and no third stroke came.
+                if !brisk.lastSampleReversed && !waiting.returnedImpulse(share: Self.coarseReturnImpulseShare) {
+                    briskWithheld = true
+                    return nil
+                }
                 if time >= cooldownEnd { return fire(at: time) }
             } else if time - waiting.time > Self.coarseConfirmationTime {
                 // The motion stayed where the first strong samples left it: a turn, not a shake.
@@ -219,6 +240,7 @@ public struct ShakeDetector: Sendable {
                 briskWithheld = true
                 briskReady = false
             } else {
+                self.waiting = waiting
                 briskReady = false
             }
         }
@@ -228,7 +250,14 @@ public struct ShakeDetector: Sendable {
         if coarse && !sustainedReady && brisk.hasFewestReversals(coarse: true)
             && motion.magnitudeSquared <= Self.coarseTurnMagnitude * Self.coarseTurnMagnitude
         {
-            waiting = CoarseConfirmation(direction: motion, time: time)
+            var confirmation = CoarseConfirmation(direction: motion, time: time)
+            if brisk.lastSampleReversed, let stroke = brisk.reversedStroke,
+                stroke.peak.magnitudeSquared > Self.coarseJoltMagnitudeSquared
+            {
+                confirmation.watchReturn(against: stroke.peak, impulse: stroke.interval)
+                confirmation.addReturn(motion, interval: interval)
+            }
+            waiting = confirmation
             return nil
         }
         return fire(at: time)
@@ -282,6 +311,38 @@ struct CoarseConfirmation: Sendable {
     var direction: Motion
     /// Its timestamp, seconds.
     var time: Double
+    /// When the strong sample reversed a stroke beyond ``ShakeDetector/coarseJoltMagnitude``: that stroke's strongest
+    /// sample, whose direction the way back is measured against (zero otherwise).
+    private var jolt = Motion(x: 0, y: 0, z: 0)
+    /// That sample's impulse times its magnitude, |jolt|²·dt (so that the way back compares without a square root).
+    private var joltImpulse = 0.0
+    /// The impulse of the way back so far, times |jolt|: Σ max(0, −a·jolt)·dt.
+    private var returnImpulse = 0.0
+
+    init(direction: Motion, time: Double) {
+        self.direction = direction
+        self.time = time
+    }
+
+    /// Measures the way back against `stroke`, a stroke's strongest sample taken `interval` seconds after the one
+    /// before it.
+    mutating func watchReturn(against stroke: Motion, impulse interval: Double) {
+        jolt = stroke
+        joltImpulse = stroke.magnitudeSquared * interval
+    }
+
+    /// Adds a sample's motion, `interval` seconds after the previous one, to the way back (its part against the jolt).
+    @inline(__always)
+    mutating func addReturn(_ motion: Motion, interval: Double) {
+        let dot = motion.dot(jolt)
+        if dot < 0 { returnImpulse -= dot * interval }
+    }
+
+    /// Whether the way back carried at least `share` of the jolt's impulse (always, when no jolt is watched):
+    /// Σ(−a·ĵ)dt ≥ share·|jolt|·dt  ⇔  Σ(−a·jolt)dt ≥ share·|jolt|²·dt.
+    func returnedImpulse(share: Double) -> Bool {
+        returnImpulse >= share * joltImpulse
+    }
 
     /// Whether `motion` came back: along ``direction`` below the root of `belowSquared` m/s², or pointing back.
     /// dot/|direction| < level  ⇔  dot < 0 or dot² < level²·|direction|².
@@ -421,10 +482,14 @@ struct WindowTally: Sendable {
     private var referenceTime = 0.0
     private var strokePeak = Motion(x: 0, y: 0, z: 0)
     private var strokePeakMagnitudeSquared = 0.0
+    private var strokePeakInterval = 0.0
     private var dippedSinceReference = false
 
     /// Whether the last sample added counted as a reversal.
     private(set) var lastSampleReversed = false
+    /// When the last sample added counted as a reversal: the strongest sample of the stroke it reversed, and the
+    /// interval before that sample, seconds.
+    private(set) var reversedStroke: (peak: Motion, interval: Double)?
 
     /// Creates an empty window; `reversals` are needed at 20 Hz and above, `coarseReversals` below.
     init(
@@ -457,12 +522,14 @@ struct WindowTally: Sendable {
         let hasRecentReference = hasReference && time - referenceTime <= window
         let isActive = magnitudeSquared > (coarse ? coarseThresholdSquared : thresholdSquared)
         lastSampleReversed = false
+        reversedStroke = nil
         if isActive {
             slots[position].activeTime += interval
             activeTime += interval
             if magnitudeSquared > slots[position].peakSquared { slots[position].peakSquared = magnitudeSquared }
             let reversed = hasRecentReference && isReversal(motion, magnitudeSquared, coarse: coarse)
             lastSampleReversed = reversed
+            if reversed { reversedStroke = (strokePeak, strokePeakInterval) }
             // Repeated timestamps add samples without moving the window: saturate rather than overflow.
             if reversed && slots[position].reversals < .max {
                 slots[position].reversals += 1
@@ -471,6 +538,7 @@ struct WindowTally: Sendable {
             if reversed || !hasRecentReference || magnitudeSquared > strokePeakMagnitudeSquared {
                 strokePeak = motion
                 strokePeakMagnitudeSquared = magnitudeSquared
+                strokePeakInterval = interval
             }
             hasReference = true
             reference = motion
@@ -578,5 +646,6 @@ struct WindowTally: Sendable {
         strokePeakMagnitudeSquared = 0
         dippedSinceReference = false
         lastSampleReversed = false
+        reversedStroke = nil
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 private let g = AccelSample.standardGravity
 
-@Suite("ShakeDetector below 20 Hz: turns, strokes that grow, short gentle shakes; steady sustained shaking")
+@Suite("ShakeDetector below 20 Hz: turns, knocks, strokes that grow, short gentle shakes; steady sustained shaking")
 struct ShakeDetectorCoarseTests {
     /// Samples every 0.1 s from 0 to 5 s of a device lying face-up, with the readings at 2.0 s, 2.1 s, … replaced
     /// by `readings` (each including gravity, m/s²) and every later one by the last of them.
@@ -32,6 +32,30 @@ struct ShakeDetectorCoarseTests {
         let rest = (x: 0.0, y: 0.0, z: g)
         let times = try triggerTimes(Self.tenHertz(from: [jolt, turned, rest]), settings: .medium)
         try #require(times.count == 1)
+        #expect(abs(times[0] - 2.2) < 1e-9, "\(times)")
+    }
+
+    @Test("At 10 Hz a knock (one strong sample, a weak rebound, then nothing) does not trigger medium")
+    func knockWithWeakRebound() throws {
+        let rest = (x: 0.0, y: 0.0, z: g)
+        // 4 g along +x, then 1 g back: the hand absorbing a knock. With the gravity estimate's lag the way back shows
+        // about 1.3 g, then 0.3 g: under half of the knock's impulse; a shake's way back carries all of it.
+        let knock = [(x: 4 * g, y: 0.0, z: g), (x: -g, y: 0.0, z: g)]
+        #expect(try triggerTimes(Self.tenHertz(from: knock + [rest]), settings: .medium).isEmpty)
+        // The same stroke answered by a way back over two samples (1.3 g, then 1 g) is a short shake: it fires when
+        // the motion comes back.
+        let shake = [(x: 4 * g, y: 0.0, z: g), (x: -1.3 * g, y: 0.0, z: g), (x: -g, y: 0.0, z: g), rest]
+        let times = try triggerTimes(Self.tenHertz(from: shake), settings: .medium)
+        try #require(times.count == 1, "\(times)")
+        #expect(abs(times[0] - 2.3) < 1e-9, "\(times)")
+    }
+
+    @Test("At 10 Hz a knock's weak rebound followed by a third stroke triggers medium at once")
+    func knockThenThirdStroke() throws {
+        // After the weak rebound the motion swings back strongly: a third stroke, a shake after all.
+        let strokes = [(x: 4 * g, y: 0.0, z: g), (x: -g, y: 0.0, z: g), (x: 2 * g, y: 0.0, z: g)]
+        let times = try triggerTimes(Self.tenHertz(from: strokes), settings: .medium)
+        try #require(times.count == 1, "\(times)")
         #expect(abs(times[0] - 2.2) < 1e-9, "\(times)")
     }
 
