@@ -268,7 +268,7 @@ public actor GameRuntime {
             noteUnsavedChange(error)
         }
         game = next
-        carryOut(actions)
+        carryOut(actions, at: now)
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return outcomes
@@ -330,8 +330,9 @@ public actor GameRuntime {
         guard var next = game else { throw .noGame }
         let wasOpen = isRoundOpen
         let actions: [GameAction]
+        let now = clock.now()
         do {
-            actions = try next.handle(event, at: clock.now())
+            actions = try next.handle(event, at: now)
         } catch {
             throw .refused(error)
         }
@@ -350,7 +351,7 @@ public actor GameRuntime {
             noteUnsavedChange(error)
         }
         game = next
-        carryOut(actions)
+        carryOut(actions, at: now)
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions
@@ -390,11 +391,13 @@ public actor GameRuntime {
     }
 
     /// Does what the engine's actions ask: timers, sound cues, events.
-    private func carryOut(_ actions: [GameAction]) {
+    /// `now` is the reading the engine made the actions at: a wake-up's delay counts from it (a later reading would
+    /// put the wake-up late by however long the events took to hand out, and a watcher may already have heard them).
+    private func carryOut(_ actions: [GameAction], at now: Duration) {
         for action in actions {
             switch action {
             case .wake(let delay):
-                scheduleWake(at: clock.now() + delay)
+                scheduleWake(at: now + delay)
             case .cancelWake:
                 cancelWake()
             case .hintRevealed where shakingNow != nil:

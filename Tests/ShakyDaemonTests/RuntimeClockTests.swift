@@ -1,7 +1,10 @@
 import Dispatch
+import Logging
+import ShakyStore
 import ShakyTesting
 import Synchronization
 import Testing
+import TriviaEngine
 
 @testable import ShakyDaemon
 
@@ -47,5 +50,36 @@ import Testing
         #expect(RuntimeClock.nanoseconds(.nanoseconds(7)) == 7)
         #expect(RuntimeClock.nanoseconds(.seconds(-3)) == 0)
         #expect(RuntimeClock.nanoseconds(.seconds(Int64.max)) == .max)
+    }
+
+    @Test("The next tick counts from the reading the engine handled the last one at, however long handing it out took")
+    func nextTickCountsFromTheHandledReading() async throws {
+        let manual = ManualClock()
+        let database = try AppDatabase.inMemory(builtinPacks: .skip)
+        try database.createPack(named: "Quiz")
+        try database.addQuestion(Question(text: "Largest ocean?", answer: "Pacific", difficulty: .easy), toPack: "Quiz")
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(manual as any Clock<Duration>), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "runtime") { _ in SwiftLogNoOpLogHandler() })
+        let (events, sink) = AsyncThrowingStream<Duration, any Error>.makeStream()
+        let slowed = Mutex(false)
+        await runtime.setEventObserver { event in
+            guard case .action(.tick(_, let remaining)) = event else { return }
+            // The first tick takes half a second to hand out (a watcher may hear it meanwhile).
+            let first = slowed.withLock { seen in
+                defer { seen = true }
+                return !seen
+            }
+            if first { manual.advance(by: .milliseconds(500)) }
+            sink.yield(remaining)
+        }
+        let ticks = await WatchStream.reading(events)
+        _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 1, seed: 1))
+        try await runtime.makeMove(.nextQuestion)
+        manual.advance(by: .seconds(1))
+        #expect(try await ticks.next() == .seconds(59))
+        // Half a second more reaches the next whole second of the countdown, counted from the first tick's reading.
+        manual.advance(by: .milliseconds(500))
+        #expect(try await ticks.next() == .seconds(58))
     }
 }
