@@ -185,25 +185,46 @@ public actor BuzzerService {
     /// Follows the game: a buzzing team's lights go on; every light goes off when the round or game ends, and
     /// when a new game starts.
     public func follow(_ event: RuntimeEvent) async {
+        switch Self.lightChange(for: event) {
+        case .light(let team)?:
+            let buttons = (try? database.buzzerAssignments())?.filter {
+                $0.teamKey == BuzzerAssignment.key(team)
+            }.map { ButtonID(device: $0.device, key: $0.keyCode) }
+            let slot = await runtime.teamNames().firstIndex {
+                BuzzerAssignment.key($0) == BuzzerAssignment.key(team)
+            }
+            light(team: team, slot: slot, for: buttons ?? [])
+        case .allOff?:
+            allOff()
+        case nil:
+            break
+        }
+    }
+
+    /// What an event does to the lights.
+    public enum LightChange: Sendable, Equatable {
+        /// A team buzzed: its lights go on.
+        case light(team: String)
+        /// A new game, or the round or game ended: every light goes off.
+        case allOff
+    }
+
+    /// What ``follow(_:)`` does for `event`; `nil` for most events (a countdown's tick, a hint), which need not be
+    /// handed to the service at all.
+    public nonisolated static func lightChange(for event: RuntimeEvent) -> LightChange? {
         switch event {
         case .state:
-            allOff()
+            return .allOff
         case .sensor, .buzzer, .shakeHint:
-            break
+            return nil
         case .action(let action):
             switch action {
             case .buzzed(let team, _, _, _):
-                let buttons = (try? database.buzzerAssignments())?.filter {
-                    $0.teamKey == BuzzerAssignment.key(team)
-                }.map { ButtonID(device: $0.device, key: $0.keyCode) }
-                let slot = await runtime.teamNames().firstIndex {
-                    BuzzerAssignment.key($0) == BuzzerAssignment.key(team)
-                }
-                light(team: team, slot: slot, for: buttons ?? [])
+                return .light(team: team)
             case .answerRevealed, .gameOver, .roundStarted:
-                allOff()
+                return .allOff
             default:
-                break
+                return nil
             }
         }
     }

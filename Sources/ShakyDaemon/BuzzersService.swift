@@ -65,7 +65,7 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
             case .enqueued:
                 return true
             case .dropped:
-                continuation.finish(throwing: GameService.WatcherOverflow())
+                continuation.finish(throwing: VarlinkBroadcast.Overflow(backlogLimit: ShakyService.watcherQueueLimit))
                 hangUp()
                 return false
             case .terminated:

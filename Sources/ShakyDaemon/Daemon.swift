@@ -108,11 +108,12 @@ public final class Daemon: Sendable {
         let buzzers = BuzzerService(
             runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(), logger: logger)
         let watchers = WatcherHub(logger: logger)
-        // One observer: watchers hear each event at once; the buzzer lights follow the same events in order.
+        // One observer: watchers hear each event at once; the buzzer lights follow the events that change them, in
+        // order (the others, a countdown's tick each second above all, would only wake the lights' task).
         let (gameEvents, gameEventSink) = AsyncStream.makeStream(of: RuntimeEvent.self)
         await runtime.setEventObserver { event in
             watchers.publish(event)
-            gameEventSink.yield(event)
+            if BuzzerService.lightChange(for: event) != nil { gameEventSink.yield(event) }
         }
         let service = try ShakyService.make(
             runtime: runtime, watchers: watchers, database: database, settings: settings,

@@ -7,7 +7,8 @@ import Dispatch
 /// executor can make a synchronous call that takes long (an SQLite write to a slow SD card) without taking a
 /// thread from that pool.
 final class DispatchQueueExecutor: SerialExecutor {
-    private let queue: DispatchQueue
+    /// The queue every job runs on; work handed to it directly (a timer's) runs on the actor's executor too.
+    let queue: DispatchQueue
 
     /// Creates an executor on a new serial queue named `label`.
     init(label: String) {
@@ -26,6 +27,12 @@ final class DispatchQueueExecutor: SerialExecutor {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
         queue.async { job.runSynchronously(on: executor) }
+    }
+
+    /// Stops the process unless called on the queue: how `assumeIsolated` knows that work dispatch runs on the queue
+    /// (a timer's) is on the actor's executor.
+    func checkIsolated() {
+        dispatchPrecondition(condition: .onQueue(queue))
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {

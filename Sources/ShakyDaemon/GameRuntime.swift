@@ -31,7 +31,8 @@ public actor GameRuntime {
     private let logger: Logger
     private let sound: any SoundPlayer
     private var game: Game?
-    private var wakeTask: Task<Void, Never>?
+    /// The engine's next wake-up, on the inbox.
+    private var wakeTimer: RuntimeTimer?
     private var wakeGeneration = 0
     private var observer: EventObserver?
     private var sensor = SensorReport(state: .absent, shakes: 0, sensitivity: .medium)
@@ -122,8 +123,8 @@ public actor GameRuntime {
                 }
             }
         }
-        wakeTask?.cancel()
-        wakeTask = nil
+        wakeTimer?.cancel()
+        wakeTimer = nil
         observer = nil
         return saved
     }
@@ -267,7 +268,7 @@ public actor GameRuntime {
             noteUnsavedChange(error)
         }
         game = next
-        carryOut(actions)
+        carryOut(actions, at: now)
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return outcomes
@@ -329,8 +330,9 @@ public actor GameRuntime {
         guard var next = game else { throw .noGame }
         let wasOpen = isRoundOpen
         let actions: [GameAction]
+        let now = clock.now()
         do {
-            actions = try next.handle(event, at: clock.now())
+            actions = try next.handle(event, at: now)
         } catch {
             throw .refused(error)
         }
@@ -349,7 +351,7 @@ public actor GameRuntime {
             noteUnsavedChange(error)
         }
         game = next
-        carryOut(actions)
+        carryOut(actions, at: now)
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions
@@ -389,11 +391,13 @@ public actor GameRuntime {
     }
 
     /// Does what the engine's actions ask: timers, sound cues, events.
-    private func carryOut(_ actions: [GameAction]) {
+    /// `now` is the reading the engine made the actions at: a wake-up's delay counts from it (a later reading would
+    /// put the wake-up late by however long the events took to hand out, and a watcher may already have heard them).
+    private func carryOut(_ actions: [GameAction], at now: Duration) {
         for action in actions {
             switch action {
             case .wake(let delay):
-                scheduleWake(at: clock.now() + delay)
+                scheduleWake(at: now + delay)
             case .cancelWake:
                 cancelWake()
             case .hintRevealed where shakingNow != nil:
@@ -406,30 +410,29 @@ public actor GameRuntime {
         }
     }
 
+    /// Wakes the engine at `reading`: the timer runs on the inbox's own queue, so a countdown's tick reaches the
+    /// watchers' connections with no task in between.
     private func scheduleWake(at reading: Duration) {
-        wakeTask?.cancel()
+        wakeTimer?.cancel()
         wakeGeneration += 1
         let generation = wakeGeneration
-        let clock = clock
-        wakeTask = Task { [weak self] in
-            do {
-                try await clock.sleepUntil(reading)
-            } catch {
-                return
-            }
-            await self?.wake(generation)
-        }
+        wakeTimer = clock.wakeUp(reading, inbox.queue) { [weak self] in self?.wakeOnInbox(generation) }
+    }
+
+    /// ``wake(_:)``, from a timer's work, which runs on the inbox's queue.
+    private nonisolated func wakeOnInbox(_ generation: Int) {
+        assumeIsolated { $0.wake(generation) }
     }
 
     private func cancelWake() {
-        wakeTask?.cancel()
-        wakeTask = nil
+        wakeTimer?.cancel()
+        wakeTimer = nil
         wakeGeneration += 1
     }
 
     private func wake(_ generation: Int) {
         guard generation == wakeGeneration else { return }
-        wakeTask = nil
+        wakeTimer = nil
         do {
             try handle(.clockAdvanced, fromClient: false)
         } catch {

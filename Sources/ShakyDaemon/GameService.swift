@@ -71,32 +71,11 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         ShakyAPI.State(try await runtime.makeMove(move))
     }
 
-    /// A watcher's stream: a bounded queue; a watcher that falls behind is disconnected, never waited for.
+    /// A watcher's stream: the game as it stands, then every event; a watcher that falls behind is disconnected,
+    /// never waited for.
     func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
-        let request = VarlinkRequest.current
-        let hangUp: @Sendable () -> Void = { request?.hangUp() }
-        let (stream, continuation) = AsyncThrowingStream<VarlinkStreamReply, any Error>.makeStream(
-            bufferingPolicy: .bufferingOldest(ShakyService.watcherQueueLimit))
-        let id = await watchers.add(to: runtime) { reply in
-            switch continuation.yield(reply) {
-            case .enqueued:
-                return true
-            case .dropped:
-                continuation.finish(throwing: WatcherOverflow())
-                hangUp()
-                return false
-            case .terminated:
-                return false
-            @unknown default:
-                return false
-            }
-        }
-        continuation.onTermination = { [watchers] _ in watchers.remove(id) }
-        return stream
+        await watchers.watch(runtime, for: VarlinkRequest.current)
     }
-
-    /// A watcher read too slowly and was disconnected.
-    struct WatcherOverflow: Error {}
 
     func history(limit: Int?) async throws -> [ShakyAPI.FinishedGame] {
         let games = try PacksService.storeCall { try database.history(limit: limit ?? 20) }

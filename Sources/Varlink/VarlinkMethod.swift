@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SystemCalls
 
 #if canImport(Glibc)
@@ -57,11 +58,23 @@ public struct VarlinkRequest: Sendable {
     /// Closes the caller's connection at once, even while a reply is waiting for a client that does not read
     /// (for a stream whose reader fell too far behind). Does nothing for in-process calls.
     public var hangUp: @Sendable () -> Void
+    /// The connection the call came on (`nil` for in-process calls), which a ``VarlinkBroadcast`` writes its replies
+    /// to.
+    let channel: (any Channel)?
 
     /// Creates a request.
     public init(call: VarlinkCall, peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {}) {
+        self.init(call: call, peer: peer, channel: nil, hangUp: hangUp)
+    }
+
+    /// Creates a request that came on `channel`.
+    init(
+        call: VarlinkCall, peer: VarlinkPeerCredentials, channel: (any Channel)?,
+        hangUp: @escaping @Sendable () -> Void
+    ) {
         self.call = call
         self.peer = peer
+        self.channel = channel
         self.hangUp = hangUp
     }
 
@@ -175,7 +188,8 @@ public enum VarlinkMethodResult: Sendable {
     /// ``VarlinkErrorConvertible`` ends the call with that error reply; throwing anything else, or
     /// finishing without a final element, closes the connection. When the client hangs up, the server
     /// stops iterating, so the stream's `onTermination` runs with `.cancelled`: that is where a handler
-    /// drops its watcher.
+    /// drops its watcher. The stream of a ``VarlinkBroadcast`` subscriber on a connection carries no replies (they
+    /// are written to the connection directly): the call lasts until it ends.
     case stream(AsyncThrowingStream<VarlinkStreamReply, any Error>)
 
     /// One reply made from an `Encodable` value that encodes as a JSON object, encoded once (see

@@ -279,8 +279,9 @@ public final class VarlinkServer: Sendable {
                 logger.notice("closing the connection: \(error)")
                 return
             }
-            try await service.respond(to: call, from: peer, hangUp: { [channel] in channel.close(promise: nil) }) {
-                reply in
+            try await service.respond(
+                to: call, from: peer, on: channel, hangUp: { [channel] in channel.close(promise: nil) }
+            ) { reply in
                 let message = reply.messageBytes
                 var buffer = channel.allocator.buffer(capacity: message.count + 1)
                 buffer.writeBytes(message)

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 
 /// A Varlink service: `org.varlink.service` plus the registered interfaces, and the dispatch of calls.
 ///
@@ -73,8 +74,16 @@ public struct VarlinkService: Sendable {
         to call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void = {},
         send: (VarlinkEncodedReply) async throws -> Void
     ) async throws {
+        try await respond(to: call, from: peer, on: nil, hangUp: hangUp, send: send)
+    }
+
+    /// Handles one call that came on `channel` (`nil`: in-process), as ``respond(to:from:hangUp:send:)`` does.
+    func respond(
+        to call: VarlinkCall, from peer: VarlinkPeerCredentials, on channel: (any Channel)?,
+        hangUp: @escaping @Sendable () -> Void, send: (VarlinkEncodedReply) async throws -> Void
+    ) async throws {
         do {
-            let result = try await result(for: call, from: peer, hangUp: hangUp)
+            let result = try await result(for: call, from: peer, on: channel, hangUp: hangUp)
             guard !call.oneway else { return }
             switch result {
             case .reply(let parameters):
@@ -153,7 +162,8 @@ public struct VarlinkService: Sendable {
 
     /// Checks the call against the interface and access policy, then runs its handler.
     private func result(
-        for call: VarlinkCall, from peer: VarlinkPeerCredentials, hangUp: @escaping @Sendable () -> Void
+        for call: VarlinkCall, from peer: VarlinkPeerCredentials, on channel: (any Channel)?,
+        hangUp: @escaping @Sendable () -> Void
     ) async throws -> VarlinkMethodResult {
         guard let interface = interfacesByName[call.interfaceName] else {
             throw VarlinkReplyError.interfaceNotFound(call.interfaceName)
@@ -172,7 +182,7 @@ public struct VarlinkService: Sendable {
         if let invalid = interface.definition.firstInvalidParameter(in: call.parameters, against: signature.input) {
             throw VarlinkReplyError.invalidParameter(invalid)
         }
-        let request = VarlinkRequest(call: call, peer: peer, hangUp: hangUp)
+        let request = VarlinkRequest(call: call, peer: peer, channel: channel, hangUp: hangUp)
         return try await VarlinkRequest.$current.withValue(request) { try await method.handler(request) }
     }
 

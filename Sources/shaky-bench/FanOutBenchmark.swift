@@ -38,7 +38,7 @@ private func runFanOutBenchmark(_ arguments: BenchmarkArguments) async throws {
 
             // The broadcast instant: a sink registered on the watcher hub itself, called in the broadcast loop.
             let stamp = BroadcastStamp()
-            _ = await bench.daemon.watchers.add(to: bench.daemon.runtime) { reply in
+            await bench.daemon.watchers.add(to: bench.daemon.runtime) { reply in
                 if let event = reply.parameters["event"]?.objectValue, let reason = event["reason"]?.stringValue {
                     stamp.record(reason)
                 }

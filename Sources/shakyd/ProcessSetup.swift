@@ -7,8 +7,9 @@ enum ProcessSetup {
     /// Applies the choices; call once, before anything else runs.
     static func apply() {
         MallocTuning.apply()
-        // One thread does what NIO does off its event loops. The loops stay one per core: a single loop spreads a
-        // broadcast to 200 watchers too slowly (LoadTests).
+        // One thread does what NIO does off its event loops, and one event loop serves every connection: a broadcast
+        // is then one hand-over to one thread, however many watchers there are.
+        NIOSingletons.groupLoopCountSuggestion = 1
         NIOSingletons.blockingPoolThreadCountSuggestion = 1
     }
 }

@@ -222,3 +222,19 @@ extension BuzzerServiceTests {
         #expect(Self.read(seats[1].path + "/brightness") == "0")
     }
 }
+
+extension BuzzerServiceTests {
+    @Test func onlyANewGameABuzzAndTheEndOfARoundOrGameChangeTheLights() {
+        let buzz = RuntimeEvent.action(
+            .buzzed(team: "Foxes", order: 1, elapsed: .seconds(1), indicationRemaining: .seconds(20)))
+        #expect(BuzzerService.lightChange(for: buzz) == .light(team: "Foxes"))
+        #expect(BuzzerService.lightChange(for: .state(nil)) == .allOff)
+        #expect(BuzzerService.lightChange(for: .action(.answerRevealed(answer: "Pacific", winner: nil))) == .allOff)
+        let over = GameResult(teams: [], questionsPlayed: 1, questionCount: 1, endedEarly: false)
+        #expect(BuzzerService.lightChange(for: .action(.gameOver(over))) == .allOff)
+        // The events of a running round that leave the lights as they are: the daemon does not hand them over.
+        #expect(BuzzerService.lightChange(for: .action(.tick(phase: .indication, remaining: .seconds(59)))) == nil)
+        #expect(BuzzerService.lightChange(for: .action(.paused)) == nil)
+        #expect(BuzzerService.lightChange(for: .sensor(present: true, device: nil)) == nil)
+    }
+}

@@ -15,9 +15,9 @@ import Varlink
 /// The test runs in two parts, one round throughout:
 /// 1. **Overflow:** a watcher that sends `Watch` and never reads, ten well-behaved watchers, and a flood of
 ///    AdjustScore calls (each one an event for every watcher) until the daemon drops the stalled watcher. The ten
-///    must get every event and every tick meanwhile. (It takes about 1 100 events to fill the stalled watcher's
-///    socket, NIO buffer and 256-event queue; sent to 200 watchers that is over 200 000 messages, which a debug build
-///    on a shared machine takes far too long to deliver, so the other 190 attach after the drop.)
+///    must get every event and every tick meanwhile. (It takes several hundred events to fill the stalled watcher's
+///    socket and then 256 more waiting unwritten in NIO; sent to 200 watchers that is over 100 000 messages, which a
+///    debug build on a shared machine takes far too long to deliver, so the other 190 attach after the drop.)
 /// 2. **Flood with 200 watchers:** 190 more watchers attach (the stalled connection was closed by the daemon) and a client floods
 ///    Status and Hint calls with an AdjustScore now and then, while ticks are measured.
 ///

@@ -1,5 +1,7 @@
+import Logging
 import ShakyDaemon
 import ShakyProtocol
+import ShakyStore
 import ShakyTesting
 import Testing
 import Varlink
@@ -216,5 +218,38 @@ func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
     while !(await condition()) {
         try #require(ContinuousClock.now < deadline, "timed out waiting until \(what)")
         try await Task.sleep(for: .milliseconds(2))
+    }
+}
+
+/// The hub itself: a watcher that stops reading is dropped, logged, and its stream ends with the overflow.
+@Suite("Watcher hub")
+struct WatcherHubTests {
+    @Test("A watcher that stops reading is dropped at the queue limit and the log says so")
+    func stalledWatcherIsDropped() async throws {
+        let recorder = ShutdownLogTests.LogRecorder()
+        let hub = WatcherHub(logger: Logger(label: "hub") { _ in recorder })
+        let runtime = GameRuntime(
+            database: try AppDatabase.inMemory(builtinPacks: .skip), clock: RuntimeClock(ManualClock()),
+            sound: RecordingSoundPlayer(), logger: Logger(label: "runtime") { _ in SwiftLogNoOpLogHandler() })
+        let replies = await hub.watch(runtime, for: nil)
+        #expect(hub.count == 1)
+        // The state and 255 events fill the watcher's queue; the next event overflows it.
+        for _ in 1..<ShakyService.watcherQueueLimit { hub.publish(.sensor(present: true, device: nil)) }
+        #expect(hub.count == 1)
+        hub.publish(.sensor(present: false, device: nil))
+        #expect(hub.count == 0)
+        #expect(recorder.messages.withLock { $0 } == ["dropped a watcher that stopped reading"])
+        var kinds: [ShakyAPI.Event.Kind] = []
+        do {
+            for try await reply in replies {
+                kinds.append(
+                    try JSONValue.object(reply.parameters).decode(as: ShakyAPI.GameInterface.WatchReply.self).event.kind
+                )
+            }
+            Issue.record("the stream ended without an error")
+        } catch {
+            #expect(error is VarlinkBroadcast.Overflow, "\(error)")
+        }
+        #expect(kinds == [.state] + Array(repeating: .sensor, count: ShakyService.watcherQueueLimit - 1))
     }
 }
