@@ -55,16 +55,8 @@ struct LazyLibraryLoadingTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = folder.appendingPathComponent("asound.conf")
-        try """
-        </usr/share/alsa/alsa.conf>
-        pcm.shakytest {
-            type file
-            slave.pcm "null"
-            file "\(folder.appendingPathComponent("capture.raw").path)"
-            format "raw"
-        }
-
-        """.write(to: configuration, atomically: true, encoding: .utf8)
+        try ALSAFilePCM.configuration([("shakytest", folder.appendingPathComponent("capture.raw").path)])
+            .write(to: configuration, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(
             arguments: ["--input", "iio:shaky-test-accel", "--sound-device", "shakytest"],
             environment: ["ALSA_CONFIG_PATH": configuration.path])

@@ -77,16 +77,8 @@ struct SoundEndToEndTests {
         try Self.shakeTrace().write(to: trace, atomically: true, encoding: .utf8)
         let capture = folder.appendingPathComponent("capture.raw")
         let configuration = folder.appendingPathComponent("asound.conf")
-        try """
-        </usr/share/alsa/alsa.conf>
-        pcm.shakytest {
-            type file
-            slave.pcm "null"
-            file "\(capture.path)"
-            format "raw"
-        }
-
-        """.write(to: configuration, atomically: true, encoding: .utf8)
+        try ALSAFilePCM.configuration([("shakytest", capture.path)])
+            .write(to: configuration, atomically: true, encoding: .utf8)
 
         let daemon = try DaemonProcess(
             arguments: ["--sound-device", "shakytest", "--input", "trace:\(trace.path)"],

@@ -1,4 +1,5 @@
 import Foundation
+import ShakyTesting
 import Synchronization
 import Testing
 
@@ -46,15 +47,7 @@ enum ALSACaptureDevices {
     }()
 
     private static func pcmDefinition(name: String, file: URL) -> String {
-        """
-        pcm.\(name) {
-            type file
-            slave.pcm "null"
-            file "\(file.path)"
-            format "raw"
-        }
-
-        """
+        ALSAFilePCM.definition(name: name, capturePath: file.path)
     }
 
     /// Claims a capture PCM of its own for one test; fails the test when alsa-lib's configuration is missing.
