@@ -214,11 +214,7 @@ public final class VarlinkBroadcast: Sendable {
 
     /// A reply as it goes on the wire: the message, continued, and its terminating NUL.
     private static func frame(_ parameters: VarlinkEncodedParameters) -> ByteBuffer {
-        let message = VarlinkEncodedReply(parameters: parameters, continues: true).messageBytes
-        var buffer = ByteBufferAllocator().buffer(capacity: message.count + 1)
-        buffer.writeBytes(message)
-        buffer.writeInteger(UInt8(0))
-        return buffer
+        .varlinkFrame(VarlinkEncodedReply(parameters: parameters, continues: true), allocator: ByteBufferAllocator())
     }
 }
 

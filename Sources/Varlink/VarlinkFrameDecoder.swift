@@ -61,4 +61,13 @@ extension ByteBuffer {
         writeBytes(value.serializedBytes())
         writeInteger(UInt8(0))
     }
+
+    /// A buffer from `allocator` holding `reply` as it goes on the wire: the message and its terminating NUL.
+    static func varlinkFrame(_ reply: VarlinkEncodedReply, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let message = reply.messageBytes
+        var buffer = allocator.buffer(capacity: message.count + 1)
+        buffer.writeBytes(message)
+        buffer.writeInteger(UInt8(0))
+        return buffer
+    }
 }

@@ -282,11 +282,7 @@ public final class VarlinkServer: Sendable {
             try await service.respond(
                 to: call, from: peer, on: channel, hangUp: { [channel] in channel.close(promise: nil) }
             ) { reply in
-                let message = reply.messageBytes
-                var buffer = channel.allocator.buffer(capacity: message.count + 1)
-                buffer.writeBytes(message)
-                buffer.writeInteger(UInt8(0))
-                try await outbound.write(buffer)
+                try await outbound.write(.varlinkFrame(reply, allocator: channel.allocator))
             }
         }
     }
