@@ -170,6 +170,10 @@ public struct ShakeDetector: Sendable {
         returnLevelSquared = Self.coarseDipFraction * settings.threshold * Self.coarseDipFraction * settings.threshold
     }
 
+    /// The sample time, seconds, before which the detector does not fire whatever it is fed: the end of the
+    /// cooldown, `-infinity` when none runs. A timestamp that goes backwards ends the cooldown at once.
+    public var firesNoSoonerThan: Double { cooldownEnd }
+
     /// Forgets everything seen so far, as if newly created.
     public mutating func reset() {
         restart()
