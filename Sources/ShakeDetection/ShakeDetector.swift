@@ -170,9 +170,20 @@ public struct ShakeDetector: Sendable {
         returnLevelSquared = Self.coarseDipFraction * settings.threshold * Self.coarseDipFraction * settings.threshold
     }
 
-    /// The sample time, seconds, before which the detector does not fire whatever it is fed: the end of the
-    /// cooldown, `-infinity` when none runs. A timestamp that goes backwards ends the cooldown at once.
-    public var firesNoSoonerThan: Double { cooldownEnd }
+    /// The sample time, seconds, before which the detector does not fire whatever it is fed next.
+    ///
+    /// The later of the cooldown's end and the last sample's time plus the active time both windows still lack: a
+    /// window qualifies only once it holds ``ShakeDetectorTuning/activeFraction`` of its length above the threshold,
+    /// and each later sample adds at most the time since the one before. At rest that is the shortest shake the
+    /// settings detect (0.15 s with the default preset); while a knock below 20 Hz waits for its way back, the next
+    /// sample may fire. `-infinity` before the first sample. A timestamp that goes backwards resets the detector,
+    /// and the time with it. Made for a reader that need not look at the samples before then.
+    public var firesNoSoonerThan: Double {
+        guard started, waiting == nil else { return cooldownEnd }
+        let lacking = min(brisk.activeTimeLacking, sustained.activeTimeLacking)
+        // Sums of intervals round differently from the difference of the times: a microsecond to spare.
+        return max(cooldownEnd, lastTimestamp + lacking - 1e-6)
+    }
 
     /// Forgets everything seen so far, as if newly created.
     public mutating func reset() {
@@ -581,6 +592,10 @@ struct WindowTally: Sendable {
         let dot = motion.dot(reference)
         return !(dot > 0 && dot * dot > sameStrokeCosineSquared * magnitudeSquared * referenceMagnitudeSquared)
     }
+
+    /// The active time the window still lacks to qualify, seconds: a sample adds at most the time since the one
+    /// before, so it cannot qualify sooner.
+    var activeTimeLacking: Double { max(0, requiredActiveTime - activeTime) }
 
     /// Whether the window holds no more reversals than it needs (at 20 Hz and above, or below when `coarse`).
     func hasFewestReversals(coarse: Bool) -> Bool {

@@ -99,32 +99,32 @@ import Testing
         #expect(pacing.isMoving, "free fall is motion too")
     }
 
-    @Test func inMotionTheCooldownKeepsTheRestPeriodUntilTheFirstSampleThatCouldBeKeptIsDue() {
+    @Test func aFilterThatSaysHowSoonItCouldKeepASampleSetsThePace() {
         var pacing = ReadPacing()
-        pacing.note(AccelSample(timestamp: 1.00, x: 15, y: 0, z: 9.8))
-        pacing.note(AccelSample(timestamp: 1.01, x: -15, y: 0, z: 9.8), keepsNoneBefore: 1.76)
-        #expect(pacing.isMoving)
-        #expect(pacing.period == ReadPacing.restPeriod, "nothing can be kept for 0.75 s: no need to look sooner")
-        pacing.note(AccelSample(timestamp: 1.69, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.76)
-        pacing.note(AccelSample(timestamp: 1.70, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.76)
-        // The sample of 1.76 is taken at most 0.06 s after this wake-up (the 1.70 one is at most 0.01 s old), so a
-        // wake-up 0.05 + 0.025 s from now finds it at most a motion period old.
-        #expect(abs(pacing.period - (0.06 - 0.01 + ReadPacing.motionPeriod)) < 1e-9)
-        pacing.note(AccelSample(timestamp: 1.75, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.76)
+        pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8), keepsNoneBefore: 1.15)
+        pacing.note(AccelSample(timestamp: 1.01, x: 0, y: 0, z: 9.8), keepsNoneBefore: 1.16)
+        // The sample of 1.16 is taken at most 0.15 s after this wake-up (the 1.01 one is at most 0.01 s old), so a
+        // wake-up 0.14 + 0.025 s from now finds it at most a motion period old.
+        #expect(abs(pacing.period - (0.15 - 0.01 + ReadPacing.motionPeriod)) < 1e-9)
+        #expect(pacing.period > ReadPacing.restPeriod, "at rest, longer than without the filter's word")
+        pacing.note(AccelSample(timestamp: 1.02, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.77)
+        #expect(pacing.period == ReadPacing.longestQuietPeriod, "a cooldown: never longer than the quiet period")
+        pacing.note(AccelSample(timestamp: 1.75, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.77)
         #expect(pacing.period == ReadPacing.motionPeriod, "never sooner than the motion period")
-        pacing.note(AccelSample(timestamp: 1.76, x: 15, y: 0, z: 9.8))
-        #expect(pacing.period == ReadPacing.motionPeriod, "after the cooldown, the motion period again")
+        pacing.note(AccelSample(timestamp: 1.76, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.76)
+        #expect(pacing.period == ReadPacing.motionPeriod, "the next sample may be kept: the motion period")
     }
 
-    @Test func theCooldownNeverStretchesARestPeriodOrADevicesQueue() {
+    @Test func aDevicesQueueCapsTheQuietPeriodAndNoTimeIsNoLongSleep() {
         var pacing = ReadPacing()
-        pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8), keepsNoneBefore: 5)
-        #expect(pacing.period == ReadPacing.restPeriod, "at rest the rest period, however long the cooldown")
         pacing.longestPeriod = 0.04
-        pacing.note(AccelSample(timestamp: 1.01, x: 15, y: 0, z: 9.8), keepsNoneBefore: 5)
-        #expect(pacing.period == 0.04, "the queue's limit holds in a cooldown too")
+        pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8), keepsNoneBefore: 5)
+        #expect(pacing.period == 0.04, "the queue's limit holds while the filter can keep nothing")
+        pacing.longestPeriod = .infinity
         pacing.note(AccelSample(timestamp: .nan, x: 15, y: 0, z: 9.8), keepsNoneBefore: .nan)
-        #expect(pacing.period <= 0.04 && pacing.period >= ReadPacing.motionPeriod, "no time is not a long sleep")
+        #expect(pacing.period == ReadPacing.motionPeriod || pacing.period == ReadPacing.restPeriod)
+        pacing.note(AccelSample(timestamp: 2, x: 15, y: 0, z: 9.8), keepsNoneBefore: .infinity)
+        #expect(pacing.period == ReadPacing.longestQuietPeriod)
     }
 
     @Test func theDetectorsVerdictReachesThePacingFromTheReaderThread() async throws {
@@ -137,8 +137,10 @@ import Testing
         let first = try #require(shakes.first, "the 4 Hz shake fires")
         let recorded = reading.periods.withLock { $0 }
         let afterFirst = try #require(Self.shake.firstIndex { $0.timestamp == first })
-        #expect(recorded[afterFirst] == ReadPacing.restPeriod, "right after a shake, the cooldown: rest period")
-        #expect(recorded[afterFirst - 1] == ReadPacing.motionPeriod, "before it, in motion: the motion period")
+        // Medium needs 0.15 s above its threshold: at rest the reader waits for the 15th sample from now to be due.
+        #expect(abs(recorded[10] - (0.15 - 0.01 + ReadPacing.motionPeriod)) < 1e-5, "at rest")
+        #expect(recorded[afterFirst - 1] == ReadPacing.motionPeriod, "a shake about to complete: the motion period")
+        #expect(recorded[afterFirst] == ReadPacing.longestQuietPeriod, "right after a shake, the cooldown")
     }
 
     @Test func aDevicesQueueCapsThePeriodAtRestAndInMotion() {
