@@ -112,7 +112,8 @@ EVDEV_MINOR = {"shakyd": 85, "proxy": 86, "floor": 87}
 
 
 def add_evdev_device(testbed, who, directory, proxy):
-    """Adds an evdev accelerometer (ABS_X/Y/Z, 256 per g) answering the fixture's ioctls; returns its node."""
+    """Adds an evdev accelerometer (ABS_X/Y/Z; 256, 256 and 512 per g) answering the fixture's ioctls; returns its
+    node."""
     number = 21 + list(EVDEV_MINOR).index(who)
     node = "/dev/input/event%d" % number
     properties = ["E: IIO_SENSOR_PROXY_TYPE=input-accel"] if proxy else []
@@ -137,6 +138,13 @@ def add_evdev_device(testbed, who, directory, proxy):
 
 
 INPUT_EVENT = struct.Struct("=qqHHi")
+# The fixture's absinfo resolutions (units per g) of ABS_X, ABS_Y and ABS_Z; the IIO stream's raw values are 512 per g.
+EVDEV_UNITS_PER_G = (256, 256, 512)
+
+
+def evdev_values(x, y, z):
+    """The IIO stream's raw values (512 per g) in the emulated evdev device's units."""
+    return tuple(value * units // 512 for value, units in zip((x, y, z), EVDEV_UNITS_PER_G))
 
 
 def report_bytes(x, y, z, nanoseconds):
@@ -209,8 +217,7 @@ class Feeder(threading.Thread):
                     for descriptor, value in zip(descriptors, (x, y, z)):
                         os.pwrite(descriptor, raw_text(value).encode(), 0)
             elif self.mode == "evdev":
-                # 256 per g, as the fixture's absinfo says; the IIO stream's raw values are 512 per g.
-                report = report_bytes(x // 2, y // 2, z // 2, stamp)
+                report = report_bytes(*evdev_values(x, y, z), stamp)
                 for number, master in enumerate(self.masters):
                     try:
                         if os.write(master, report) == len(report):
@@ -242,7 +249,7 @@ def shake_completions(shakyd, feeder, directory, since):
         for index in range(count):
             x, y, z = raw_at(index, feeder.rate)
             if feeder.mode == "evdev":
-                values = [(value // 2) / 256 * 9.80665 for value in (x, y, z)]
+                values = [value / units * 9.80665 for value, units in zip(evdev_values(x, y, z), EVDEV_UNITS_PER_G)]
             else:
                 values = [value * 0.019153 for value in (x, y, z)]
             stamped = feeder.mode in ("iio-buffer", "evdev")
