@@ -297,6 +297,7 @@ public struct ShakeDetector: Sendable {
     }
 
     /// Updates the gravity estimate: an exponential average whose weights follow the real sample intervals.
+    @inline(__always)
     private mutating func updateGravity(with sample: AccelSample, interval: Double) {
         guard interval > 0 else { return }
         // The first sample weighs as much as the first interval, so the cold-start estimate is a plain mean.
@@ -618,6 +619,7 @@ struct WindowTally: Sendable {
     }
 
     /// Moves the window so that it ends in the slot holding `time`; returns that slot's position.
+    @inline(__always)
     private mutating func advance(to time: Double) -> Int {
         let slot = Self.slotNumber(time * slotsPerSecond)
         let count = Int64(Self.slotCount)
@@ -645,10 +647,11 @@ struct WindowTally: Sendable {
     @inline(__always)
     static func slotNumber(_ slotTime: Double) -> Int64 {
         let limit = 4.611_686_018_427_387_904e18  // 2⁶²
-        let floor = slotTime.rounded(.down)
-        guard floor > -limit else { return -(1 << 62) }
-        guard floor < limit else { return 1 << 62 }
-        return Int64(floor)
+        guard slotTime > -limit else { return -(1 << 62) }
+        guard slotTime < limit else { return 1 << 62 }
+        // Floor by truncation: `rounded(.down)` is a call into libm on the baseline x86-64, twice a sample.
+        let truncated = Int64(slotTime)
+        return Double(truncated) > slotTime ? truncated - 1 : truncated
     }
 
     private mutating func clearSlots() {
