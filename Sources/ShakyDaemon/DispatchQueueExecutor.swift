@@ -6,7 +6,11 @@ import Dispatch
 /// the cooperative pool that runs every other task (as wide as the machine has cores): an actor on this
 /// executor can make a synchronous call that takes long (an SQLite write to a slow SD card) without taking a
 /// thread from that pool.
-final class DispatchQueueExecutor: SerialExecutor {
+///
+/// It is a task executor as well: a task that prefers it (`Task(executorPreference:)`) runs on the same queue, so a
+/// task that only waits for something and then calls the actor (a sensor's shakes) wakes one thread, the queue's,
+/// instead of a thread of the pool and then the queue's.
+final class DispatchQueueExecutor: SerialExecutor, TaskExecutor {
     /// The queue every job runs on; work handed to it directly (a timer's) runs on the actor's executor too.
     let queue: DispatchQueue
 
@@ -37,5 +41,9 @@ final class DispatchQueueExecutor: SerialExecutor {
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
     }
 }

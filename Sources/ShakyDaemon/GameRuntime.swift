@@ -25,6 +25,10 @@ public actor GameRuntime {
     /// The actor's executor: its own serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { inbox.asUnownedSerialExecutor() }
 
+    /// The inbox's queue as a task executor: a task that mostly calls the runtime (a sensor's shakes) runs there, and
+    /// reaches the runtime without a thread of the pool in between.
+    nonisolated var inboxTaskExecutor: any TaskExecutor { inbox }
+
     private let database: AppDatabase
     private let clock: RuntimeClock
     private let wallClock: @Sendable () -> Date

@@ -168,7 +168,7 @@ public actor SensorPipeline {
                 let runtime = runtime
                 controllerGeneration += 1
                 let generation = controllerGeneration
-                let task = Task { [weak self] in
+                let task = Task(executorPreference: runtime.inboxTaskExecutor) { [weak self] in
                     var failure: (any Error)?
                     do {
                         for try await _ in stream { await runtime.shake(from: shaker) }
@@ -255,7 +255,8 @@ public actor SensorPipeline {
         readingGeneration += 1
         let generation = readingGeneration
         let runtime = runtime
-        readingTask = Task { [weak self] in
+        // On the runtime's queue: a shake wakes that queue's thread only, not a thread of the pool first.
+        readingTask = Task(executorPreference: runtime.inboxTaskExecutor) { [weak self] in
             do {
                 for try await _ in stream { await runtime.shake(from: shaker) }
                 await self?.readingEnded(generation, nil)

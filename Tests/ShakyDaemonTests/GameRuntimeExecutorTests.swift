@@ -31,6 +31,17 @@ import TriviaEngine
         #expect(label == "shaky.game-runtime")
     }
 
+    @Test("A task that prefers the runtime's task executor runs on its queue, and reaches the runtime there")
+    func aTaskPreferringTheInboxRunsOnItsQueue() async throws {
+        let runtime = try Self.runtime(database: try AppDatabase.inMemory())
+        let labels = await Task(executorPreference: runtime.inboxTaskExecutor) {
+            let before = DispatchQueueExecutor.currentLabel
+            let inside = await runtime.withCurrentState { _ in DispatchQueueExecutor.currentLabel }
+            return [before, inside, DispatchQueueExecutor.currentLabel]
+        }.value
+        #expect(labels == ["shaky.game-runtime", "shaky.game-runtime", "shaky.game-runtime"])
+    }
+
     @Test("A save held up by a slow store finishes once the store answers; calls keep to the runtime's queue")
     func blockedSaveWaitsOnTheRuntimeQueue() async throws {
         let database = try AppDatabase.inMemory()
