@@ -55,9 +55,25 @@ enum ShakydExitStatus: Int32 {
 }
 
 extension Shakyd {
-    /// Runs the command; unlike the default, a wrong command line exits with 2, not 64.
-    static func main() async {
+    /// Runs the command on a task while the main thread waits for it.
+    ///
+    /// An `async` main ends the main thread with `dispatch_main`, whose `pthread_exit` unwinds the thread's stack:
+    /// that read the binary's unwind tables (`.eh_frame_hdr`, `.eh_frame`) and libgcc's unwinder into memory, which
+    /// nothing else in the daemon touches. Waiting on a semaphore leaves them on disk. Nothing in the daemon runs on
+    /// the main actor, which this leaves without a thread.
+    static func main() {
         ProcessSetup.apply()
+        let finished = DispatchSemaphore(value: 0)
+        // Detached: `main` is on the main actor, whose jobs would wait for the main thread.
+        Task.detached {
+            await runCommand()
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    /// Runs the command; unlike the default, a wrong command line exits with 2, not 64.
+    private static func runCommand() async {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
