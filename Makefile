@@ -189,14 +189,17 @@ STATIC_FLAGS := --static-swift-stdlib
 # packed (DT_RELR, glibc 2.36) and no symbol table exported that nothing looks up (the static runtime's link
 # arguments ask for -export-dynamic).
 SYMBOL_ORDER   := release/shakyd.order
+PRIVATE_FIRST  := release/private-functions-first.ld
 RELEASE_FLAGS  := $(STATIC_FLAGS) -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
                   -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
-                  -Xlinker --symbol-ordering-file=$(CURDIR)/$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering
+                  -Xlinker --symbol-ordering-file=$(CURDIR)/$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering \
+                  -Xlinker --script=$(CURDIR)/$(PRIVATE_FIRST)
 
 build-release:
 	@# A new function order changes no flag, so SwiftPM would not link again by itself.
 	@for tool in shakyd shaky; do \
-	    if [ $(SYMBOL_ORDER) -nt $(BIN_PATH)/$$tool ]; then rm -f $(BIN_PATH)/$$tool; fi; done
+	    if [ $(SYMBOL_ORDER) -nt $(BIN_PATH)/$$tool ] || [ $(PRIVATE_FIRST) -nt $(BIN_PATH)/$$tool ]; then \
+	        rm -f $(BIN_PATH)/$$tool; fi; done
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) --product shakyd
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) --product shaky
 	$(SWIFT) build --product generate-manual
