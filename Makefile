@@ -185,7 +185,8 @@ bench-callgrind: build-release
 STATIC_FLAGS := --static-swift-stdlib
 # Resident memory of the release binaries (README, "Against iio-sensor-proxy"): every Swift function in a section of
 # its own (-function-sections), linked by the toolchain's lld in the order of release/shakyd.order (the functions
-# shakyd runs, first, so that they share few pages; `make symbol-order` regenerates it), relative relocations
+# shakyd runs, first, so that they share few pages; `make symbol-order` regenerates it) after the functions without
+# a symbol, which no ordering file can name (release/private-functions-first.ld), relative relocations
 # packed (DT_RELR, glibc 2.36) and no symbol table exported that nothing looks up (the static runtime's link
 # arguments ask for -export-dynamic).
 SYMBOL_ORDER   := release/shakyd.order
@@ -207,8 +208,9 @@ build-release:
 	$(MAKE) manual
 
 # The functions shakyd runs, hottest first, from a profile of `shakyd serve` under valgrind's callgrind in a umockdev
-# testbed (start-up, a game on buffered IIO, polled IIO and evdev with watchers, shakes and hints); commit the file.
-# Renamed functions only lose their place, so an old file still links. Installs valgrind and umockdev when missing.
+# testbed (start-up, a game on buffered IIO, polled IIO and evdev with watchers, shakes and hints), then those that
+# only the same runs at full speed enter (Tests/Benchmarks/entry-breakpoints.c); commit the file. Renamed functions
+# only lose their place, so an old file still links. Installs valgrind, umockdev and gcc when missing.
 symbol-order: build-release
 	/usr/bin/python3 Tests/Benchmarks/symbol-order.py --shakyd $(BIN_PATH)/shakyd --output $(SYMBOL_ORDER)
 	$(MAKE) build-release
