@@ -16,8 +16,8 @@ only placed after the ordered ones: the file ages gracefully, and `make symbol-o
 The same runs are then made outside valgrind, at full speed, with `entry-breakpoints.c` preloaded: it records
 each function of shakyd's symbol table the first time it is entered. What runs only with real timing (under
 valgrind shakyd runs many times slower, so its timers, pacing and the watchers' streams can take other paths) is
-written after the profile's functions, in the order it was first entered. Functions without a symbol (private linkage) can be
-named by neither; release/private-functions-first.ld places them.
+written after the profile's functions, in the order it was first entered. Functions without a symbol (private
+linkage) can be named by neither; release/private-functions-first.ld places them.
 
 Needs a release shakyd with symbols (.build/release/shakyd) and the `shaky` client beside it.
 """
