@@ -120,8 +120,8 @@ let package = Package(
 
         .testTarget(name: "ShakyCoreTests", dependencies: ["ShakyCore", "ShakyTesting"]),
         .testTarget(
-            name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyCore"], exclude: ["Fixtures"]
-        ),
+            name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "ShakyCore", "ShakyTesting"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "TriviaEngineTests", dependencies: ["TriviaEngine", propertyBased]),
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "TriviaEngine", grdb], exclude: ["Fixtures"]),

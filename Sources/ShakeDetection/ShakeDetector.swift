@@ -170,6 +170,21 @@ public struct ShakeDetector: Sendable {
         returnLevelSquared = Self.coarseDipFraction * settings.threshold * Self.coarseDipFraction * settings.threshold
     }
 
+    /// The sample time, seconds, before which the detector does not fire whatever it is fed next.
+    ///
+    /// The later of the cooldown's end and the last sample's time plus the active time both windows still lack: a
+    /// window qualifies only once it holds ``ShakeDetectorTuning/activeFraction`` of its length above the threshold,
+    /// and each later sample adds at most the time since the one before. At rest that is the shortest shake the
+    /// settings detect (0.15 s with the default preset); while a knock below 20 Hz waits for its way back, the next
+    /// sample may fire. `-infinity` before the first sample. A timestamp that goes backwards resets the detector,
+    /// and the time with it. Made for a reader that need not look at the samples before then.
+    public var firesNoSoonerThan: Double {
+        guard started, waiting == nil else { return cooldownEnd }
+        let lacking = min(brisk.activeTimeLacking, sustained.activeTimeLacking)
+        // Sums of intervals round differently from the difference of the times: a microsecond to spare.
+        return max(cooldownEnd, lastTimestamp + lacking - 1e-6)
+    }
+
     /// Forgets everything seen so far, as if newly created.
     public mutating func reset() {
         restart()
@@ -282,6 +297,7 @@ public struct ShakeDetector: Sendable {
     }
 
     /// Updates the gravity estimate: an exponential average whose weights follow the real sample intervals.
+    @inline(__always)
     private mutating func updateGravity(with sample: AccelSample, interval: Double) {
         guard interval > 0 else { return }
         // The first sample weighs as much as the first interval, so the cold-start estimate is a plain mean.
@@ -578,6 +594,10 @@ struct WindowTally: Sendable {
         return !(dot > 0 && dot * dot > sameStrokeCosineSquared * magnitudeSquared * referenceMagnitudeSquared)
     }
 
+    /// The active time the window still lacks to qualify, seconds: a sample adds at most the time since the one
+    /// before, so it cannot qualify sooner.
+    var activeTimeLacking: Double { max(0, requiredActiveTime - activeTime) }
+
     /// Whether the window holds no more reversals than it needs (at 20 Hz and above, or below when `coarse`).
     func hasFewestReversals(coarse: Bool) -> Bool {
         reversals <= (coarse ? requiredCoarseReversals : requiredReversals)
@@ -599,6 +619,7 @@ struct WindowTally: Sendable {
     }
 
     /// Moves the window so that it ends in the slot holding `time`; returns that slot's position.
+    @inline(__always)
     private mutating func advance(to time: Double) -> Int {
         let slot = Self.slotNumber(time * slotsPerSecond)
         let count = Int64(Self.slotCount)
@@ -626,10 +647,11 @@ struct WindowTally: Sendable {
     @inline(__always)
     static func slotNumber(_ slotTime: Double) -> Int64 {
         let limit = 4.611_686_018_427_387_904e18  // 2⁶²
-        let floor = slotTime.rounded(.down)
-        guard floor > -limit else { return -(1 << 62) }
-        guard floor < limit else { return 1 << 62 }
-        return Int64(floor)
+        guard slotTime > -limit else { return -(1 << 62) }
+        guard slotTime < limit else { return 1 << 62 }
+        // Floor by truncation: `rounded(.down)` is a call into libm on the baseline x86-64, twice a sample.
+        let truncated = Int64(slotTime)
+        return Double(truncated) > slotTime ? truncated - 1 : truncated
     }
 
     private mutating func clearSlots() {

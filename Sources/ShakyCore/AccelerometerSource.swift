@@ -39,8 +39,31 @@ public protocol AccelerometerSource: AnyObject, Sendable {
     func onInfoChange(_ handler: @escaping @Sendable () -> Void)
 }
 
-/// Decides, for each sample in order, whether it goes on to the stream (`true`) or stops where it was read.
-public typealias SampleFilter = (AccelSample) -> Bool
+/// Decides, for each sample in order, whether it goes on to the stream or stops where it was read, and how soon the
+/// next one could go on.
+public typealias SampleFilter = (AccelSample) -> SampleVerdict
+
+/// What a ``SampleFilter`` decided about one sample.
+public struct SampleVerdict: Sendable, Hashable {
+    /// Whether the sample goes on to the stream.
+    public var isKept: Bool
+    /// The sample time, seconds, before which the filter keeps no sample whatever comes (a shake detector's
+    /// cooldown); `-infinity` when the very next sample may be kept.
+    ///
+    /// A reader may read less often until shortly before then: no sample it would pass on can be waiting.
+    public var keepsNoneBefore: Double
+
+    /// Creates a verdict.
+    public init(isKept: Bool, keepsNoneBefore: Double = -.infinity) {
+        self.isKept = isKept
+        self.keepsNoneBefore = keepsNoneBefore
+    }
+
+    /// The sample goes on; so may the next.
+    public static let kept = SampleVerdict(isKept: true)
+    /// The sample stops where it was read; the next may go on.
+    public static let dropped = SampleVerdict(isKept: false)
+}
 
 extension AccelerometerSource {
     /// Never calls `handler`: the source is read one way only.
@@ -67,7 +90,7 @@ private final class FilteredSamples: @unchecked Sendable {
 
     func next() async throws -> AccelSample? {
         while let sample = try await samples.next() {
-            if filter(sample) { return sample }
+            if filter(sample).isKept { return sample }
         }
         return nil
     }

@@ -31,9 +31,8 @@ public actor GameRuntime {
     private let logger: Logger
     private let sound: any SoundPlayer
     private var game: Game?
-    /// The engine's next wake-up, on the inbox.
-    private var wakeTimer: RuntimeTimer?
-    private var wakeGeneration = 0
+    /// The engine's next wake-up, on the inbox; made at the first.
+    private var wakeAlarm: (any RuntimeAlarm)?
     private var observer: EventObserver?
     private var sensor = SensorReport(state: .absent, shakes: 0, sensitivity: .medium)
     private var sensorDemand: (@Sendable (Bool) -> Void)?
@@ -123,8 +122,7 @@ public actor GameRuntime {
                 }
             }
         }
-        wakeTimer?.cancel()
-        wakeTimer = nil
+        wakeAlarm?.clear()
         observer = nil
         return saved
     }
@@ -410,29 +408,25 @@ public actor GameRuntime {
         }
     }
 
-    /// Wakes the engine at `reading`: the timer runs on the inbox's own queue, so a countdown's tick reaches the
+    /// Wakes the engine at `reading`: the alarm fires on the inbox's own queue, so a countdown's tick reaches the
     /// watchers' connections with no task in between.
     private func scheduleWake(at reading: Duration) {
-        wakeTimer?.cancel()
-        wakeGeneration += 1
-        let generation = wakeGeneration
-        wakeTimer = clock.wakeUp(reading, inbox.queue) { [weak self] in self?.wakeOnInbox(generation) }
+        if wakeAlarm == nil {
+            wakeAlarm = clock.makeAlarm(inbox.queue) { [weak self] in self?.wakeOnInbox() }
+        }
+        wakeAlarm?.set(at: reading)
     }
 
-    /// ``wake(_:)``, from a timer's work, which runs on the inbox's queue.
-    private nonisolated func wakeOnInbox(_ generation: Int) {
-        assumeIsolated { $0.wake(generation) }
+    /// ``wake()``, from the alarm, which fires on the inbox's queue.
+    private nonisolated func wakeOnInbox() {
+        assumeIsolated { $0.wake() }
     }
 
     private func cancelWake() {
-        wakeTimer?.cancel()
-        wakeTimer = nil
-        wakeGeneration += 1
+        wakeAlarm?.clear()
     }
 
-    private func wake(_ generation: Int) {
-        guard generation == wakeGeneration else { return }
-        wakeTimer = nil
+    private func wake() {
         do {
             try handle(.clockAdvanced, fromClient: false)
         } catch {

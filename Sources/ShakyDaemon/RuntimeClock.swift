@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The runtime's view of a monotonic clock: time since the runtime started, and sleeping until such a time.
 ///
@@ -10,12 +9,13 @@ public struct RuntimeClock: Sendable {
     public let now: @Sendable () -> Duration
     /// Suspends until `now()` reaches the given reading; throws on cancellation.
     public let sleepUntil: @Sendable (Duration) async throws -> Void
-    /// Runs the work on the queue once `now()` reaches the reading, unless the timer is cancelled first.
+    /// Makes the alarm that runs `fire` on the queue when `now()` reaches the reading it is set to.
     ///
-    /// On the continuous clock dispatch runs it on the queue at the deadline, with no task in between (one thread
-    /// woken, not a task's thread and then the queue's); on any other clock (a `ManualClock` in tests) a task sleeps
-    /// until the reading, then hands the work to the queue.
-    let wakeUp: @Sendable (Duration, DispatchQueue, @escaping @Sendable () -> Void) -> RuntimeTimer
+    /// On the continuous clock it is a dispatch timer on the queue: dispatch runs `fire` there at the deadline, with
+    /// no task in between, and a wake-up set one interval on from the last, as a countdown's ticks are, needs no new
+    /// deadline. On any other clock (a `ManualClock` in tests) a task sleeps until the reading, then hands the work
+    /// to the queue.
+    let makeAlarm: @Sendable (DispatchQueue, @escaping @Sendable () -> Void) -> any RuntimeAlarm
 
     /// Wraps `clock`, taking its current reading as zero.
     public init<C: Clock>(_ clock: C) where C.Duration == Duration {
@@ -29,11 +29,11 @@ public struct RuntimeClock: Sendable {
 
     private init(
         now: @escaping @Sendable () -> Duration, sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
-        wakeUp: @escaping @Sendable (Duration, DispatchQueue, @escaping @Sendable () -> Void) -> RuntimeTimer
+        makeAlarm: @escaping @Sendable (DispatchQueue, @escaping @Sendable () -> Void) -> any RuntimeAlarm
     ) {
         self.now = now
         self.sleepUntil = sleepUntil
-        self.wakeUp = wakeUp
+        self.makeAlarm = makeAlarm
     }
 
     private static func wrapping<C: Clock<Duration>>(_ clock: C) -> RuntimeClock {
@@ -43,24 +43,12 @@ public struct RuntimeClock: Sendable {
             try await clock.sleep(until: start.advanced(by: reading), tolerance: nil)
         }
         guard clock is ContinuousClock else {
-            return RuntimeClock(now: now, sleepUntil: sleepUntil) { reading, queue, work in
-                let sleeper = Task {
-                    do {
-                        try await sleepUntil(reading)
-                    } catch {
-                        return
-                    }
-                    queue.async(execute: work)
-                }
-                return RuntimeTimer { sleeper.cancel() }
+            return RuntimeClock(now: now, sleepUntil: sleepUntil) { queue, fire in
+                TaskRuntimeAlarm(queue: queue, sleepUntil: sleepUntil, fire: fire)
             }
         }
-        return RuntimeClock(now: now, sleepUntil: sleepUntil) { reading, queue, work in
-            let cancelled = CancelFlag()
-            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds(reading - now()))) {
-                if !cancelled.isSet { work() }
-            }
-            return RuntimeTimer { cancelled.set() }
+        return RuntimeClock(now: now, sleepUntil: sleepUntil) { queue, fire in
+            DispatchRuntimeAlarm(queue: queue, now: now, fire: fire)
         }
     }
 
@@ -70,21 +58,5 @@ public struct RuntimeClock: Sendable {
         guard seconds >= 0 else { return 0 }
         guard seconds < Int64.max / 1_000_000_000 - 1 else { return .max }
         return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    }
-}
-
-/// A wake-up that ``RuntimeClock`` scheduled: cancelling it before it runs means it never runs.
-struct RuntimeTimer: Sendable {
-    let cancel: @Sendable () -> Void
-}
-
-/// Whether a dispatched timer was cancelled (it still runs, and does nothing).
-private final class CancelFlag: Sendable {
-    private let flag = Atomic(false)
-
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-
-    func set() {
-        flag.store(true, ordering: .releasing)
     }
 }

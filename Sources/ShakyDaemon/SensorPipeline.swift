@@ -216,11 +216,11 @@ public actor SensorPipeline {
     }
 
     /// A shake detector for one device's samples, with `settings` (the preset when they are invalid).
-    private func detecting(settings: ShakeDetectorTuning) -> @Sendable () -> (AccelSample) -> Bool {
+    private func detecting(settings: ShakeDetectorTuning) -> @Sendable () -> SampleFilter {
         let sensitivity = sensitivity
         let logger = logger
         return {
-            var detector: ShakeDetector
+            let detector: ShakeDetector
             do {
                 detector = try ShakeDetector(settings: settings)
             } catch {
@@ -229,7 +229,7 @@ public actor SensorPipeline {
                     metadata: ["sensitivity": "\(sensitivity.rawValue)", "error": "\(error)"])
                 detector = ShakeDetector(sensitivity: sensitivity)
             }
-            return { sample in detector.process(sample) != nil }
+            return detector.sampleFilter()
         }
     }
 

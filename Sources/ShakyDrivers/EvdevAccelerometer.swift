@@ -35,7 +35,7 @@ public final class EvdevAccelerometer: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        try start(keeping: { { _ in true } })
+        try start(keeping: { { _ in .kept } })
     }
 
     public func start(

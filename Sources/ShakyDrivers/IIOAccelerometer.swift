@@ -44,7 +44,7 @@ public final class IIOAccelerometer: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
-        try start(keeping: { { _ in true } })
+        try start(keeping: { { _ in .kept } })
     }
 
     public func start(

@@ -6,18 +6,26 @@ import ShakyCore
     import Musl
 #endif
 
-/// When a reader thread wakes up: every ``restPeriod`` at rest, every ``motionPeriod`` in motion.
+/// When a reader thread wakes up: as late as the filter allows, never so late that a sample it keeps waits more
+/// than ``motionPeriod``.
 ///
-/// At 100 Hz that is about 13 wake-ups a second at rest (7–8 samples each) and 40 in motion (2–3 samples each),
-/// instead of 100. A shake needs sustained motion before it completes (at least 0.1 s above the threshold with
-/// the lightest preset), longer than ``restPeriod``: the wake-up that first sees the motion comes before the
-/// shake can complete, so by then the reader wakes every ``motionPeriod`` and the shake is passed on within 25 ms
-/// of the sample that completed it.
+/// A filter that knows how soon it could keep a sample (``SampleVerdict/keepsNoneBefore``: the shake detector, by
+/// the active time its windows still lack and by its cooldown) sets the pace: the reader wakes when the first
+/// sample the filter could keep may be ``motionPeriod`` old, at least ``motionPeriod`` and at most
+/// ``longestQuietPeriod`` after the last wake-up. At rest with the default preset a shake needs 0.15 s of motion
+/// above its threshold, so the reader wakes about every 165 ms (6 times a second at 100 Hz, 16 samples each); in a
+/// shake that is about to complete, every 25 ms; in the cooldown after it, every 250 ms until the cooldown nears
+/// its end. A shake is passed on within 25 ms of the sample that completed it.
+///
+/// Without such a filter (every sample kept) the reader wakes every ``restPeriod`` at rest and every
+/// ``motionPeriod`` within ``motionHold`` of a moving sample.
 struct ReadPacing {
-    /// The time between wake-ups at rest, seconds: shorter than the shortest shake a preset detects.
+    /// The time between wake-ups at rest when the filter says nothing of how soon it keeps a sample, seconds.
     static let restPeriod = 0.075
-    /// The time between wake-ups in motion, seconds: the most a shake waits on the reader.
+    /// The shortest time between wake-ups, seconds: the most a kept sample waits on the reader.
     static let motionPeriod = 0.025
+    /// The longest time between wake-ups while the filter can keep nothing, seconds.
+    static let longestQuietPeriod = 0.25
     /// How long after a moving sample (sample time) the reader keeps the motion period, seconds.
     static let motionHold = 0.5
     /// How far the magnitude may stray from 1 g and still count as rest, m/s².
@@ -30,15 +38,34 @@ struct ReadPacing {
     var longestPeriod = Double.infinity
     private var lastSampleTime = -Double.infinity
     private var movingUntil = -Double.infinity
+    /// The time between the last two samples, seconds (sample time): how long ago, at most, the last one read was
+    /// taken, when the reader takes everything the device holds.
+    private var lastInterval = 0.0
+    /// Sample time before which the filter keeps nothing (``SampleVerdict/keepsNoneBefore`` of the last sample).
+    private var keepsNoneBefore = -Double.infinity
 
     /// Whether the latest samples were moving.
     var isMoving: Bool { lastSampleTime < movingUntil }
 
     /// The time to the next wake-up, seconds.
-    var period: Double { min(isMoving ? Self.motionPeriod : Self.restPeriod, longestPeriod) }
+    ///
+    /// The first sample the filter could keep is taken at least ``keepsNoneBefore`` minus the last sample's time
+    /// after the last sample, and the last sample was taken less than one sample interval before this wake-up (the
+    /// reader took all there was): waking that long, less the interval, plus ``motionPeriod`` from now finds it at
+    /// most ``motionPeriod`` old.
+    var period: Double {
+        guard keepsNoneBefore > -.infinity else {
+            return min(isMoving ? Self.motionPeriod : Self.restPeriod, longestPeriod)
+        }
+        let quiet = keepsNoneBefore - lastSampleTime - lastInterval + Self.motionPeriod
+        return min(max(Self.motionPeriod, min(quiet, Self.longestQuietPeriod)), longestPeriod)
+    }
 
-    /// Takes note of a sample read.
-    mutating func note(_ sample: AccelSample) {
+    /// Takes note of a sample read and of the time before which the filter keeps nothing.
+    mutating func note(_ sample: AccelSample, keepsNoneBefore: Double = -.infinity) {
+        let interval = sample.timestamp - lastSampleTime
+        lastInterval = interval.isFinite && interval > 0 ? interval : 0
+        self.keepsNoneBefore = keepsNoneBefore
         lastSampleTime = sample.timestamp
         let squared = sample.x * sample.x + sample.y * sample.y + sample.z * sample.z
         let low = AccelSample.standardGravity - Self.restTolerance

@@ -31,7 +31,7 @@ final class ReaderSession: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     /// Set and used only by the reader thread, from the start of its body to its end.
-    private nonisolated(unsafe) var filter: SampleFilter = { _ in true }
+    private nonisolated(unsafe) var filter: SampleFilter = { _ in .kept }
     /// Used only by the reader thread.
     private nonisolated(unsafe) var pacing = ReadPacing()
 
@@ -60,7 +60,7 @@ final class ReaderSession: Sendable {
             } catch {
                 session.continuation.finish(throwing: error)
             }
-            session.filter = { _ in true }
+            session.filter = { _ in .kept }
             session.finished.signal()
         }
         thread.name = name
@@ -90,10 +90,12 @@ final class ReaderSession: Sendable {
         waitUntilFinished()
     }
 
-    /// Delivers one sample: the filter runs here, on the reader thread; only a kept sample enters the stream.
+    /// Delivers one sample: the filter runs here, on the reader thread; only a kept sample enters the stream, and
+    /// the pacing hears how soon the filter could keep another.
     func yield(_ sample: AccelSample) {
-        pacing.note(sample)
-        if filter(sample) { continuation.yield(sample) }
+        let verdict = filter(sample)
+        pacing.note(sample, keepsNoneBefore: verdict.keepsNoneBefore)
+        if verdict.isKept { continuation.yield(sample) }
     }
 
     /// Sleeps until the next batch is due; ``ReaderWait/readable`` then means: read what the device holds now,
@@ -126,6 +128,9 @@ final class ReaderSession: Sendable {
         if result == .readable { pacing.lastWakeup = monotonicSeconds() }
         return result
     }
+
+    /// The time from this wake-up to the next, seconds, as the samples read so far set it; read on the reader thread.
+    var currentPeriod: Double { pacing.period }
 
     /// Caps the time between wake-ups at `seconds`: the most a device's own queue holds safely (evdev's per-client
     /// buffer, an IIO buffer's length) at the rate it delivers.

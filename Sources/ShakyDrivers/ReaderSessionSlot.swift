@@ -23,7 +23,7 @@ final class ReaderSessionSlot: Sendable {
     /// Stops the previous session, sets the device up with `open` (its errors reach the caller, on the caller's
     /// thread), then reads it on a new thread, which owns the reading from then on.
     func start(
-        name: String, keeping makeFilter: @escaping @Sendable () -> SampleFilter = { { _ in true } },
+        name: String, keeping makeFilter: @escaping @Sendable () -> SampleFilter = { { _ in .kept } },
         opening open: () throws -> any AccelerometerReading
     ) throws -> AsyncThrowingStream<AccelSample, any Error> {
         stop()

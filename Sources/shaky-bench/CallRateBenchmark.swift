@@ -18,14 +18,16 @@ private func runCallRateBenchmark(_ arguments: BenchmarkArguments) async throws 
     let clients = try arguments.int("--clients", default: 8)
     try await DaemonBenchmark.run { bench in
         let host = try await bench.connect()
-        try await bench.newGame(client: host)
-        try await bench.game("Next", on: host)
         let cases: [(String, ShakyAPI.GameInterface.AdjustScoreParameters?)] = [
             ("Status", nil),
             ("AdjustScore", ShakyAPI.GameInterface.AdjustScoreParameters(team: "Owls", delta: 1, reason: "bench")),
         ]
         for (method, adjustment) in cases {
             for (connections, inFlight) in [(1, 1), (1, 16), (clients, 16)] {
+                // Each case from a new game: every AdjustScore adds to the team's adjustments, which each save writes
+                // whole, so a case run after another would start from a larger game.
+                try await bench.newGame(client: host)
+                try await bench.game("Next", on: host)
                 let rate = try await measureCallRate(
                     bench, method: method, adjustment: adjustment, connections: connections, inFlight: inFlight,
                     seconds: seconds)

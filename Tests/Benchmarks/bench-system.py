@@ -12,7 +12,8 @@ would. Polled devices are written in place (the same inode, as the kernel's sysf
 shakyd keeps the attributes open and reads them with pread, which a replaced file would hide from it.
 The evdev scenario feeds whole reports into each emulated node (a pseudo-terminal under umockdev); umockdev's own
 part is measured by a third node read by `cat` (the least any reader of such a node does per report: a wake-up and
-a read through umockdev's preloaded read) and shown as shakyd's net figure, shakyd minus that floor.
+a read through umockdev's preloaded read): its CPU over its reads is umockdev's cost per read, and shakyd's net
+figure is its CPU less that cost for each of its own reads.
 The watchers-200 scenario opens 200 watchers during a round, closes them, and shows the RSS kept afterwards.
 With watchers, each run also says how long after the sample that completed a shake was written the first watcher
 heard its hint (the stream fed so far replayed through `shakyd detect` finds that sample). --strace counts each
@@ -112,7 +113,8 @@ EVDEV_MINOR = {"shakyd": 85, "proxy": 86, "floor": 87}
 
 
 def add_evdev_device(testbed, who, directory, proxy):
-    """Adds an evdev accelerometer (ABS_X/Y/Z, 256 per g) answering the fixture's ioctls; returns its node."""
+    """Adds an evdev accelerometer (ABS_X/Y/Z; 256, 256 and 512 per g) answering the fixture's ioctls; returns its
+    node."""
     number = 21 + list(EVDEV_MINOR).index(who)
     node = "/dev/input/event%d" % number
     properties = ["E: IIO_SENSOR_PROXY_TYPE=input-accel"] if proxy else []
@@ -137,6 +139,13 @@ def add_evdev_device(testbed, who, directory, proxy):
 
 
 INPUT_EVENT = struct.Struct("=qqHHi")
+# The fixture's absinfo resolutions (units per g) of ABS_X, ABS_Y and ABS_Z; the IIO stream's raw values are 512 per g.
+EVDEV_UNITS_PER_G = (256, 256, 512)
+
+
+def evdev_values(x, y, z):
+    """The IIO stream's raw values (512 per g) in the emulated evdev device's units."""
+    return tuple(value * units // 512 for value, units in zip((x, y, z), EVDEV_UNITS_PER_G))
 
 
 def report_bytes(x, y, z, nanoseconds):
@@ -209,8 +218,7 @@ class Feeder(threading.Thread):
                     for descriptor, value in zip(descriptors, (x, y, z)):
                         os.pwrite(descriptor, raw_text(value).encode(), 0)
             elif self.mode == "evdev":
-                # 256 per g, as the fixture's absinfo says; the IIO stream's raw values are 512 per g.
-                report = report_bytes(x // 2, y // 2, z // 2, stamp)
+                report = report_bytes(*evdev_values(x, y, z), stamp)
                 for number, master in enumerate(self.masters):
                     try:
                         if os.write(master, report) == len(report):
@@ -242,7 +250,7 @@ def shake_completions(shakyd, feeder, directory, since):
         for index in range(count):
             x, y, z = raw_at(index, feeder.rate)
             if feeder.mode == "evdev":
-                values = [(value // 2) / 256 * 9.80665 for value in (x, y, z)]
+                values = [value / units * 9.80665 for value, units in zip(evdev_values(x, y, z), EVDEV_UNITS_PER_G)]
             else:
                 values = [value * 0.019153 for value in (x, y, z)]
             stamped = feeder.mode in ("iio-buffer", "evdev")
@@ -600,16 +608,20 @@ def main():
                   "max %.1f ms (%d hints)" % ("", statistics.median(latencies), latencies[-1], len(latencies)),
                   flush=True)
         if "floor" in runs[0]:
-            net_cpu = summary([run["shakyd"]["cpu"] - run["floor"]["cpu"] for run in runs])
-            net_wakeups = summary([run["shakyd"]["wakeups"] - run["floor"]["wakeups"] for run in runs])
-            net_ratio = summary([(run["shakyd"]["cpu"] - run["floor"]["cpu"]) / max(run["proxy"]["cpu"], 1e-3)
-                                 for run in runs])
-            print("%-15s umockdev's floor (cat of a third node): %.1f ms CPU, %.1f wake-ups/s; shakyd net: "
-                  "%.1f [%.1f–%.1f] ms (%.2f× the proxy), %.1f wake-ups/s" % (
-                      "", summary([run["floor"]["cpu"] for run in runs])[0],
-                      summary([run["floor"]["wakeups"] for run in runs])[0], *net_cpu, net_ratio[0],
-                      net_wakeups[0]), flush=True)
-
+            # umockdev's cost per read of an emulated node: the floor's CPU over the reports it read (a read, a
+            # write to /dev/null and umockdev's round trip each). shakyd's net: its CPU less that cost for each of
+            # its reads (on the node, mostly: its other reads are a few eventfd and socket ones).
+            per_read = [run["floor"]["cpu"] / max(run["floor"]["reads"], 1) for run in runs]
+            net_cpu = summary([run["shakyd"]["cpu"] - run["shakyd"]["reads"] * cost
+                               for run, cost in zip(runs, per_read)])
+            net_ratio = summary([(run["shakyd"]["cpu"] - run["shakyd"]["reads"] * cost)
+                                 / max(run["proxy"]["cpu"], 1e-3) for run, cost in zip(runs, per_read)])
+            print("%-15s umockdev's floor (cat of a third node): %.1f ms CPU, %.1f wake-ups/s, %d reads: %.3f ms a "
+                  "read; shakyd less that for each of its reads: %.1f [%.1f–%.1f] ms (%.2f× the proxy's whole CPU)"
+                  % ("", summary([run["floor"]["cpu"] for run in runs])[0],
+                     summary([run["floor"]["wakeups"] for run in runs])[0],
+                     summary([run["floor"]["reads"] for run in runs])[0], summary(per_read)[0], *net_cpu,
+                     net_ratio[0]), flush=True)
 
 if __name__ == "__main__":
     if "umockdev" not in os.environ.get("LD_PRELOAD", ""):

@@ -21,6 +21,24 @@ import Testing
         }
     }
 
+    /// Yields ``shake`` on the reader thread, noting the pacing's period after each sample.
+    final class PeriodReading: AccelerometerReading {
+        let periods = Mutex<[Double]>([])
+        func run(_ session: ReaderSession) throws {
+            for sample in ReaderPathTests.shake {
+                session.yield(sample)
+                periods.withLock { $0.append(session.currentPeriod) }
+            }
+        }
+    }
+
+    /// 0.2 s at rest, then a 4 Hz ±2 g shake across gravity, at 100 Hz: 1.5 s in all.
+    static let shake = (0..<150).map { index in
+        let time = 10 + Double(index) / 100
+        let motion = index < 20 ? 0 : 2 * 9.80665 * sin(2 * Double.pi * 4 * (time - 10.2))
+        return AccelSample(timestamp: time, x: motion, y: 0, z: 9.81)
+    }
+
     private static func samples(_ count: Int) -> [AccelSample] {
         (0..<count).map { AccelSample(timestamp: Double($0) / 100, x: Double($0), y: 0, z: 9.8) }
     }
@@ -35,8 +53,8 @@ import Testing
                 var seen = 0
                 return { _ in
                     seen += 1
-                    threads.withLock { $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
-                    return seen % 4 == 0
+                    _ = threads.withLock { $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+                    return seen % 4 == 0 ? .kept : .dropped
                 }
             },
             opening: { reading })
@@ -57,7 +75,7 @@ import Testing
 
     @Test func theDefaultFilteringRunsOverTheSourcesStream() async throws {
         let source = ScriptedAccelerometerSource()
-        let stream = try source.start(keeping: { { $0.x > 2 } })
+        let stream = try source.start(keeping: { { $0.x > 2 ? .kept : .dropped } })
         source.feed(Self.samples(6))
         source.stop()
         var kept: [Double] = []
@@ -79,6 +97,50 @@ import Testing
         #expect(!pacing.isMoving)
         pacing.note(AccelSample(timestamp: 1.53, x: 0, y: 0, z: 0))
         #expect(pacing.isMoving, "free fall is motion too")
+    }
+
+    @Test func aFilterThatSaysHowSoonItCouldKeepASampleSetsThePace() {
+        var pacing = ReadPacing()
+        pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8), keepsNoneBefore: 1.15)
+        pacing.note(AccelSample(timestamp: 1.01, x: 0, y: 0, z: 9.8), keepsNoneBefore: 1.16)
+        // The sample of 1.16 is taken at most 0.15 s after this wake-up (the 1.01 one is at most 0.01 s old), so a
+        // wake-up 0.14 + 0.025 s from now finds it at most a motion period old.
+        #expect(abs(pacing.period - (0.15 - 0.01 + ReadPacing.motionPeriod)) < 1e-9)
+        #expect(pacing.period > ReadPacing.restPeriod, "at rest, longer than without the filter's word")
+        pacing.note(AccelSample(timestamp: 1.02, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.77)
+        #expect(pacing.period == ReadPacing.longestQuietPeriod, "a cooldown: never longer than the quiet period")
+        pacing.note(AccelSample(timestamp: 1.75, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.77)
+        #expect(pacing.period == ReadPacing.motionPeriod, "never sooner than the motion period")
+        pacing.note(AccelSample(timestamp: 1.76, x: 15, y: 0, z: 9.8), keepsNoneBefore: 1.76)
+        #expect(pacing.period == ReadPacing.motionPeriod, "the next sample may be kept: the motion period")
+    }
+
+    @Test func aDevicesQueueCapsTheQuietPeriodAndNoTimeIsNoLongSleep() {
+        var pacing = ReadPacing()
+        pacing.longestPeriod = 0.04
+        pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8), keepsNoneBefore: 5)
+        #expect(pacing.period == 0.04, "the queue's limit holds while the filter can keep nothing")
+        pacing.longestPeriod = .infinity
+        pacing.note(AccelSample(timestamp: .nan, x: 15, y: 0, z: 9.8), keepsNoneBefore: .nan)
+        #expect(pacing.period == ReadPacing.motionPeriod || pacing.period == ReadPacing.restPeriod)
+        pacing.note(AccelSample(timestamp: 2, x: 15, y: 0, z: 9.8), keepsNoneBefore: .infinity)
+        #expect(pacing.period == ReadPacing.longestQuietPeriod)
+    }
+
+    @Test func theDetectorsVerdictReachesThePacingFromTheReaderThread() async throws {
+        let slot = ReaderSessionSlot()
+        let reading = PeriodReading()
+        let stream = try slot.start(
+            name: "reader", keeping: { ShakeDetector(sensitivity: .medium).sampleFilter() }, opening: { reading })
+        var shakes: [Double] = []
+        for try await sample in stream { shakes.append(sample.timestamp) }
+        let first = try #require(shakes.first, "the 4 Hz shake fires")
+        let recorded = reading.periods.withLock { $0 }
+        let afterFirst = try #require(Self.shake.firstIndex { $0.timestamp == first })
+        // Medium needs 0.15 s above its threshold: at rest the reader waits for the 15th sample from now to be due.
+        #expect(abs(recorded[10] - (0.15 - 0.01 + ReadPacing.motionPeriod)) < 1e-5, "at rest")
+        #expect(recorded[afterFirst - 1] == ReadPacing.motionPeriod, "a shake about to complete: the motion period")
+        #expect(recorded[afterFirst] == ReadPacing.longestQuietPeriod, "right after a shake, the cooldown")
     }
 
     @Test func aDevicesQueueCapsThePeriodAtRestAndInMotion() {
