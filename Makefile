@@ -185,18 +185,22 @@ bench-callgrind: build-release
 STATIC_FLAGS := --static-swift-stdlib
 # Resident memory of the release binaries (README, "Against iio-sensor-proxy"): every Swift function in a section of
 # its own (-function-sections), linked by the toolchain's lld in the order of release/shakyd.order (the functions
-# shakyd runs, first, so that they share few pages; `make symbol-order` regenerates it), relative relocations
+# shakyd runs, first, so that they share few pages; `make symbol-order` regenerates it) after the functions without
+# a symbol, which no ordering file can name (release/private-functions-first.ld), relative relocations
 # packed (DT_RELR, glibc 2.36) and no symbol table exported that nothing looks up (the static runtime's link
 # arguments ask for -export-dynamic).
 SYMBOL_ORDER   := release/shakyd.order
+PRIVATE_FIRST  := release/private-functions-first.ld
 RELEASE_FLAGS  := $(STATIC_FLAGS) -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
                   -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
-                  -Xlinker --symbol-ordering-file=$(CURDIR)/$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering
+                  -Xlinker --symbol-ordering-file=$(CURDIR)/$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering \
+                  -Xlinker --script=$(CURDIR)/$(PRIVATE_FIRST)
 
 build-release:
 	@# A new function order changes no flag, so SwiftPM would not link again by itself.
 	@for tool in shakyd shaky; do \
-	    if [ $(SYMBOL_ORDER) -nt $(BIN_PATH)/$$tool ]; then rm -f $(BIN_PATH)/$$tool; fi; done
+	    if [ $(SYMBOL_ORDER) -nt $(BIN_PATH)/$$tool ] || [ $(PRIVATE_FIRST) -nt $(BIN_PATH)/$$tool ]; then \
+	        rm -f $(BIN_PATH)/$$tool; fi; done
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) --product shakyd
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) --product shaky
 	$(SWIFT) build --product generate-manual
@@ -204,8 +208,9 @@ build-release:
 	$(MAKE) manual
 
 # The functions shakyd runs, hottest first, from a profile of `shakyd serve` under valgrind's callgrind in a umockdev
-# testbed (start-up, a game on buffered IIO, polled IIO and evdev with watchers, shakes and hints); commit the file.
-# Renamed functions only lose their place, so an old file still links. Installs valgrind and umockdev when missing.
+# testbed (start-up, a game on buffered IIO, polled IIO and evdev with watchers, shakes and hints), then those that
+# only the same runs at full speed enter (Tests/Benchmarks/entry-breakpoints.c); commit the file. Renamed functions
+# only lose their place, so an old file still links. Installs valgrind, umockdev and gcc when missing.
 symbol-order: build-release
 	/usr/bin/python3 Tests/Benchmarks/symbol-order.py --shakyd $(BIN_PATH)/shakyd --output $(SYMBOL_ORDER)
 	$(MAKE) build-release

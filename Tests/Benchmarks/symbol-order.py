@@ -13,6 +13,12 @@ shutdown. Every function callgrind saw run is written, hottest (by its own instr
 mangled names of the symbol table. A function missing from the file (renamed since, or not in the profile) is
 only placed after the ordered ones: the file ages gracefully, and `make symbol-order` refreshes it.
 
+The same runs are then made outside valgrind, at full speed, with `entry-breakpoints.c` preloaded: it records
+each function of shakyd's symbol table the first time it is entered. What runs only with real timing (under
+valgrind shakyd runs many times slower, so its timers, pacing and the watchers' streams can take other paths) is
+written after the profile's functions, in the order it was first entered. Functions without a symbol (private
+linkage) can be named by neither; release/private-functions-first.ld places them.
+
 Needs a release shakyd with symbols (.build/release/shakyd) and the `shaky` client beside it.
 """
 import argparse
@@ -21,13 +27,14 @@ import importlib.util
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGES = ["valgrind", "umockdev", "python3-gi", "gir1.2-umockdev-1.0"]
+PACKAGES = ["valgrind", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "gcc"]
 
 
 def load(name, file):
@@ -70,8 +77,26 @@ def game(options, environment, socket):
     return shaky
 
 
-def serve(options, directory, system, mode, log):
-    """`shakyd serve` under callgrind on one emulated input: a game, watchers and shakes, then a shutdown."""
+def under_callgrind(directory, mode):
+    """The command prefix, environment and output file of a run under callgrind."""
+    output = os.path.join(directory, mode + ".callgrind")
+    return (["valgrind", "--tool=callgrind", "--callgrind-out-file=" + output, "--dump-instr=no",
+             "--compress-strings=no", "--compress-pos=no", "--demangle=no"], {}, output)
+
+
+def with_entry_breakpoints(directory, mode, options):
+    """The command prefix, environment and output file of a run at full speed that records each function's first
+    entry (entry-breakpoints.c, preloaded after umockdev's library)."""
+    output = os.path.join(directory, mode + ".entries")
+    preload = (os.environ.get("LD_PRELOAD", "") + " " + options.entry_library).strip()
+    return ([], {"LD_PRELOAD": preload, "SHAKY_ENTRY_EXECUTABLE": options.shakyd,
+                 "SHAKY_ENTRY_ADDRESSES": options.entry_addresses, "SHAKY_ENTRY_OUTPUT": output,
+                 "SWIFT_BACKTRACE": "enable=no"}, output)
+
+
+def serve(options, directory, system, mode, log, profiler):
+    """`shakyd serve` on one emulated input, under `profiler` (a prefix, an environment and the file it writes): a
+    game, watchers and shakes, then a shutdown."""
     from gi.repository import UMockdev
     testbed = UMockdev.Testbed.new()
     root = testbed.get_root_dir()
@@ -88,17 +113,19 @@ def serve(options, directory, system, mode, log):
     environment = dict(os.environ, UMOCKDEV_DIR=root)
     socket = os.path.join(directory, "shaky-%s.sock" % mode)
     state = os.path.join(directory, "state-" + mode)
+    if os.path.exists(state):  # left by the mode's run under the other profiler
+        shutil.rmtree(state)
+    if os.path.exists(socket):
+        os.unlink(socket)
     os.mkdir(state)
-    output = os.path.join(directory, mode + ".callgrind")
+    prefix, profiler_environment, output = profiler
     shakyd = subprocess.Popen(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + output, "--dump-instr=no",
-         "--compress-strings=no", "--compress-pos=no", "--demangle=no",
-         options.shakyd, "serve", "--socket", socket, "--state-dir", state, "--input", source,
-         "--log-level", "info", "--sound-device", "none"],
-        env=environment, stdout=subprocess.DEVNULL, stderr=log)
+        prefix + [options.shakyd, "serve", "--socket", socket, "--state-dir", state, "--input", source,
+                  "--log-level", "info", "--sound-device", "none"],
+        env=dict(environment, **profiler_environment), stdout=subprocess.DEVNULL, stderr=log)
     feeder = watchers = None
     try:
-        system.wait_for(lambda: os.path.exists(socket), 300, "shakyd's socket (under valgrind)")
+        system.wait_for(lambda: os.path.exists(socket), 300, "shakyd's socket")
         if mode != "evdev":
             # The feeder writes a polled device's attributes for two readers: both are shakyd's here.
             feeder = system.Feeder(testbed, mode, rate, sys_path, sys_path, root)
@@ -146,6 +173,33 @@ def executed(output, costs):
                 inclusive = False
 
 
+def function_addresses(shakyd, path):
+    """Writes the start of every function in shakyd's symbol table, one per line, ascending; returns the names at
+    each address."""
+    names = collections.defaultdict(list)
+    listing = subprocess.run(["readelf", "-sW", shakyd], capture_output=True, text=True, check=True).stdout
+    for line in listing.splitlines():
+        parts = line.split()
+        if len(parts) >= 8 and parts[3] == "FUNC" and parts[6].isdigit() and int(parts[2]) > 0:
+            names[int(parts[1], 16)].append(parts[7])
+    with open(path, "w") as file:
+        file.write("".join("%x\n" % address for address in sorted(names)))
+    return names
+
+
+def entered(output, names, first_entered):
+    """Appends the functions an entry-breakpoints run recorded to `first_entered`, in the order they were first
+    entered, each once."""
+    if not os.path.exists(output):
+        return
+    with open(output, "rb") as file:
+        data = file.read()
+    for (address,) in struct.iter_unpack("<Q", data[:len(data) // 8 * 8]):
+        for name in names.get(address, []):
+            if name not in first_entered:
+                first_entered[name] = len(first_entered)
+
+
 def link_inputs(shakyd):
     """The objects and archives shakyd is linked from: this build's objects and the static Swift runtime's."""
     build = os.path.realpath(os.path.dirname(shakyd))
@@ -181,10 +235,14 @@ def flush(per_section, shared):
     return collections.defaultdict(list)
 
 
-def ordered(costs, defined, shared):
-    """Functions in sections of their own first, hottest first, so that they pack densely; then the hot functions
-    in shared sections, each of which brings its whole section along."""
+def ordered(costs, first_entered, defined, shared):
+    """Functions in sections of their own first, so that they pack densely: the profile's, hottest first, then
+    those seen only at full speed, in the order they were first entered; then the same for functions in shared
+    sections, each of which brings its whole section along."""
     hottest = [name for name, _ in sorted(costs.items(), key=lambda item: (-item[1], item[0])) if name in defined]
+    profiled = set(hottest)
+    hottest += [name for name in sorted(first_entered, key=first_entered.get)
+                if name in defined and name not in profiled]
     return [name for name in hottest if name not in shared] + [name for name in hottest if name in shared]
 
 
@@ -202,17 +260,30 @@ def main():
         defined = set(subprocess.run(["nm", "--defined-only", "--format=just-symbols", options.shakyd],
                                      capture_output=True, text=True, check=True).stdout.split())
         costs = collections.Counter()
+        options.entry_library = os.path.join(directory, "entry-breakpoints.so")
+        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", options.entry_library,
+                        os.path.join(HERE, "entry-breakpoints.c")], check=True)
+        options.entry_addresses = os.path.join(directory, "function-addresses")
+        names_at = function_addresses(options.shakyd, options.entry_addresses)
+        first_entered = {}
+        modes = ("iio-buffer", "iio-poll", "evdev")
         with open(os.path.join(directory, "shakyd.log"), "w") as log:
-            for mode in ("iio-buffer", "iio-poll", "evdev"):
+            for mode in modes:
                 print("profiling shakyd serve on %s under callgrind" % mode, flush=True)
-                executed(serve(options, directory, system, mode, log), costs)
+                executed(serve(options, directory, system, mode, log, under_callgrind(directory, mode)), costs)
+            for mode in modes:
+                print("recording the functions shakyd serve enters on %s at full speed" % mode, flush=True)
+                run = with_entry_breakpoints(directory, mode, options)
+                entered(serve(options, directory, system, mode, log, run), names_at, first_entered)
         shared = shared_section_functions(link_inputs(options.original))
-        names = ordered(costs, defined, shared)
+        names = ordered(costs, first_entered, defined, shared)
         with open(options.output, "w") as file:
             file.write("".join(name + "\n" for name in names))
-        print("%s: %d functions ran, %d of them in sections shared with others (%d names not in shakyd's symbol "
-              "table left out)" % (options.output, len(names), sum(name in shared for name in names),
-                                   len(costs) - len(names)))
+        profiled = set(costs)
+        print("%s: %d functions ran, %d of them in sections shared with others, %d seen only at full speed (%d "
+              "names not in shakyd's symbol table left out); %d entered at full speed" % (
+                  options.output, len(names), sum(name in shared for name in names),
+                  sum(name not in profiled for name in names), len(set(costs) - set(names)), len(first_entered)))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
