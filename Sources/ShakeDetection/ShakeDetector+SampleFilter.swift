@@ -2,7 +2,7 @@ import ShakyCore
 
 extension ShakeDetector {
     /// A filter for a reader thread that runs this detector: it keeps the samples the detector fires at, and tells
-    /// the reader when the cooldown ends, before which nothing can be kept.
+    /// the reader the earliest time it could fire at (``firesNoSoonerThan``), before which nothing can be kept.
     public func sampleFilter() -> SampleFilter {
         var detector = self
         return { sample in

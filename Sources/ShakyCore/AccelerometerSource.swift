@@ -48,7 +48,7 @@ public struct SampleVerdict: Sendable, Hashable {
     /// Whether the sample goes on to the stream.
     public var isKept: Bool
     /// The sample time, seconds, before which the filter keeps no sample whatever comes (a shake detector's
-    /// cooldown); `-infinity` when the very next sample may be kept.
+    /// cooldown, or the motion it still lacks); `-infinity` when the very next sample may be kept.
     ///
     /// A reader may read less often until shortly before then: no sample it would pass on can be waiting.
     public var keepsNoneBefore: Double
