@@ -6,6 +6,7 @@ import ShakyCore
 import ShakyDrivers
 import ShakyProtocol
 import ShakyStore
+import Synchronization
 import Varlink
 
 /// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
@@ -33,6 +34,8 @@ public final class Daemon: Sendable {
     private let buzzerReading: BuzzerReading?
     private let sound: any SoundPlayer
     private let stateLock: StateDirectoryLock
+    /// Set by the first ``shutDown()``: the database is closed then, so a second one does nothing.
+    private let isShutDown = Atomic(false)
     private let logger: Logger
 
     private init(
@@ -167,8 +170,9 @@ public final class Daemon: Sendable {
         try await group.run()
     }
 
-    /// Stops timers, the sensor and sound, after saving the game as it stands.
+    /// Stops timers, the sensor and sound, after saving the game as it stands, and closes the database; once.
     public func shutDown() async {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let saved = await runtime.shutDown()
         await sensor.stop()
         await buzzerReading?.stop()
@@ -177,6 +181,13 @@ public final class Daemon: Sendable {
         case true?: logger.info("stopped; the game is saved")
         case false?: logger.error("stopped; the game could not be saved, so it will come back as it was last saved")
         case nil: logger.info("stopped; there is no game to save")
+        }
+        // Closed here, not whenever the last reference goes: the process may end first, which leaves the
+        // write-ahead log beside the file (nothing is lost, but a restart on a full disk then finds room in it).
+        do {
+            try database.close()
+        } catch {
+            logger.error("cannot close the database", metadata: ["error": "\(error)"])
         }
         stateLock.release()
     }

@@ -56,6 +56,12 @@ public final class AppDatabase: Sendable {
     /// was freed), the database is writable for good and this is `nil`; until then the change throws this reason.
     public var readOnlyReason: StoreError? { connection.readOnlyReason }
 
+    /// Closes the database for good, on the way out: the write-ahead log is folded into the file and deleted, so
+    /// what is saved is all in `shaky.sqlite` when the process ends. Every later read or write throws.
+    public func close() throws {
+        try connection.close()
+    }
+
     /// Opens (or creates) the database file at `path` and installs the built-in packs.
     ///
     /// The parent folder is created if needed. The file uses write-ahead logging, enforces foreign keys

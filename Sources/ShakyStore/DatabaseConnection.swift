@@ -67,6 +67,18 @@ final class DatabaseConnection: @unchecked Sendable {
         return try becomeWritable().write(updates)
     }
 
+    /// Closes the connection in use: the last connection to close folds the write-ahead log into the file and
+    /// deletes it. Every later use throws.
+    func close() throws {
+        readOnlyLock.lock()
+        defer { readOnlyLock.unlock() }
+        let current = writer
+        // A pool closes its writer first, and its readers, opened read-only, cannot fold the log in when the last of
+        // them closes: release them (closing them) first, so the writer is the last.
+        (current as? DatabasePool)?.releaseMemory()
+        try current.close()
+    }
+
     private func writableWriter() -> (any DatabaseWriter)? {
         modeLock.lock()
         defer { modeLock.unlock() }

@@ -1,3 +1,4 @@
+import Foundation
 import ShakyProtocol
 import ShakyTesting
 import Testing
@@ -5,6 +6,28 @@ import Testing
 /// A daemon stopped mid-round and started again on the same state directory takes the game over exactly, paused.
 @Suite("Restart")
 struct RestartTests {
+    @Test(
+        "A daemon shut down leaves its games in shaky.sqlite alone: no write-ahead log beside it",
+        arguments: TestDaemon.Mode.allCases)
+    func shutDownFoldsTheLogIntoTheFile(mode: TestDaemon.Mode) async throws {
+        let state = try TemporaryDirectory(prefix: "shakyd-close")
+        defer { state.remove() }
+        let log = state.path + "/shaky.sqlite-wal"
+        try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            try await PartyPack.create(on: client)
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            #expect(FileManager.default.fileExists(atPath: log), "serving, the game is written to the log")
+            // The test still holds the daemon, so only an explicit close can fold the log in now.
+            await client.daemon.shutDown()
+            #expect(!FileManager.default.fileExists(atPath: log))
+            #expect(!FileManager.default.fileExists(atPath: state.path + "/shaky.sqlite-shm"))
+        }
+        try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            let scores = try await client.status().scores
+            #expect(scores == ["Owls": 0, "Foxes": 0], "the game is in the file")
+        }
+    }
+
     @Test(
         "Mid-round with 37.5 s left: after a restart the same question, scores, buzzes, paused, 37.5 s left",
         arguments: TestDaemon.Mode.allCases)
