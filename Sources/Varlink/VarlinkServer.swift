@@ -399,7 +399,14 @@ struct ServerClock: Sendable {
     init<C: Clock<Duration>>(_ clock: C) {
         let start = clock.now
         now = { start.duration(to: clock.now) }
-        sleepUntil = { reading in try await clock.sleep(until: start.advanced(by: reading), tolerance: nil) }
+        if let continuousStart = start as? ContinuousClock.Instant {
+            // A connection that hangs up releases its idle timer at once (`DispatchSleepTimer` says why).
+            sleepUntil = { reading in
+                try await DispatchSleepTimer().sleep(until: continuousStart.advanced(by: reading))
+            }
+        } else {
+            sleepUntil = { reading in try await clock.sleep(until: start.advanced(by: reading), tolerance: nil) }
+        }
     }
 }
 
