@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ShakyCore
 
 /// Writes log lines to standard error, in the shape journald expects when it is the reader.
 ///
@@ -42,7 +43,8 @@ public struct DaemonLogHandler: LogHandler {
         if forJournal {
             line = "<\(Self.syslogPriority(event.level))>\(event.message)\(suffix)\n"
         } else {
-            let time = Date().formatted(.iso8601)
+            let now = Date()
+            let time = UTCDateText.iso8601(now) ?? now.formatted(.iso8601)
             line = "\(time) \(event.level) \(label): \(event.message)\(suffix)\n"
         }
         write(line)

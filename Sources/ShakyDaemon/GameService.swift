@@ -1,3 +1,4 @@
+import ShakyCore
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
@@ -93,7 +94,8 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
 extension ShakyAPI.FinishedGame {
     init(_ summary: FinishedGameSummary) {
         self.init(
-            id: Int(summary.id), finishedAt: summary.finishedAt.formatted(.iso8601),
+            id: Int(summary.id),
+            finishedAt: UTCDateText.iso8601(summary.finishedAt) ?? summary.finishedAt.formatted(.iso8601),
             teams: summary.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.points) },
             winners: summary.winners, kind: Kind(rawValue: summary.kind.rawValue),
             adjustments: summary.teams.flatMap { team in

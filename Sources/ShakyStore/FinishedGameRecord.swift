@@ -5,6 +5,16 @@ import GRDB
 struct FinishedGameRecord: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "finishedGame"
 
+    /// GRDB's text for dates, written without ICU (``StorageDateText``).
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        StorageDateText.encodingStrategy
+    }
+
+    /// GRDB's text for dates, read without ICU (``StorageDateText``).
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        StorageDateText.decodingStrategy
+    }
+
     var id: Int64?
     /// When the game ended (stored to the millisecond, UTC).
     var finishedAt: Date
