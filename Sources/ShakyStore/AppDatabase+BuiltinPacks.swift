@@ -10,11 +10,24 @@ extension AppDatabase {
     /// questions. A built-in pack whose file is gone stays. When a custom pack already uses a new built-in
     /// pack's name, the built-in pack is installed as "Name (built-in)".
     ///
+    /// Every file's `id`, `version` and `name` are read; only the files to install are read whole and checked, so
+    /// a start with every pack up to date checks no question (that took Foundation's string machinery, and the
+    /// memory its Unicode tables take, on every start).
+    ///
     /// - Returns: the names of the packs installed or updated.
     /// - Throws: ``StoreError/builtinPackInvalid(file:problem:)`` (nothing is installed then).
     @discardableResult
     public func installBuiltinPacks(from directory: URL) throws -> [String] {
-        let files = try Self.readBuiltinPackFiles(in: directory)
+        let headers = try Self.builtinPackHeaders(in: directory)
+        let installed = try read { db in
+            try Dictionary(
+                PackRecord.filter(PackRecord.Columns.builtinId != nil).fetchAll(db).compactMap { pack in
+                    pack.builtinId.map { ($0, pack.builtinVersion ?? 0) }
+                },
+                uniquingKeysWith: max)
+        }
+        let files = try headers.filter { $0.version > installed[$0.id, default: 0] }.map(Self.readBuiltinPackFile)
+        guard !files.isEmpty else { return [] }
         return try write { db in
             var changed: [String] = []
             for file in files {
@@ -24,8 +37,43 @@ extension AppDatabase {
         }
     }
 
-    /// Parses and checks every pack file in `directory`, sorted by file name.
-    static func readBuiltinPackFiles(in directory: URL) throws -> [PackFile] {
+    /// What a built-in pack file says it is, and where it is.
+    struct BuiltinPackHeader {
+        var id: String
+        var version: Int
+        var url: URL
+
+        private struct Fields: Decodable {
+            var id: String?
+            var version: Int?
+            var name: String?
+        }
+
+        /// Reads the `id`, `version` and `name` of the pack file at `url` (the name only to see that there is one).
+        init(url: URL) throws {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read (\(error))")
+            }
+            guard let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
+                // The whole reader says what is wrong, and where.
+                _ = try AppDatabase.readBuiltinPackFile(at: url, data: data)
+                throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read")
+            }
+            guard let id = fields.id, !id.isEmpty, let version = fields.version, version >= 1, fields.name != nil else {
+                throw StoreError.builtinPackInvalid(
+                    file: url.path, problem: "it needs an “id”, a “version” (1 or more) and a “name”")
+            }
+            self.id = id
+            self.version = version
+            self.url = url
+        }
+    }
+
+    /// The header of every pack file in `directory`, sorted by file name; two files with one id are refused.
+    static func builtinPackHeaders(in directory: URL) throws -> [BuiltinPackHeader] {
         let urls: [URL]
         do {
             urls = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
@@ -34,34 +82,56 @@ extension AppDatabase {
         } catch {
             throw StoreError.builtinPackInvalid(file: directory.path, problem: "the folder cannot be read (\(error))")
         }
-        var files: [PackFile] = []
+        var headers: [BuiltinPackHeader] = []
         var ids: [String: URL] = [:]
         for url in urls {
-            let file: PackFile
-            do {
-                file = try PackFile.readJSON(try Data(contentsOf: url))
-            } catch let error as StoreError {
-                throw StoreError.builtinPackInvalid(file: url.path, problem: error.description)
-            } catch {
-                throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read (\(error))")
-            }
-            guard let id = file.id, !id.isEmpty, let version = file.version, version >= 1, let name = file.name else {
+            let header = try BuiltinPackHeader(url: url)
+            if let other = ids[header.id] {
                 throw StoreError.builtinPackInvalid(
-                    file: url.path, problem: "it needs an “id”, a “version” (1 or more) and a “name”")
+                    file: url.path, problem: "its id “\(header.id)” is also the id of \(other.lastPathComponent)")
             }
-            do throws(PackRules.Violation) {
-                _ = try PackRules.packName(name)
-            } catch {
-                throw StoreError.builtinPackInvalid(file: url.path, problem: error.problem)
-            }
-            if let other = ids[id] {
-                throw StoreError.builtinPackInvalid(
-                    file: url.path, problem: "its id “\(id)” is also the id of \(other.lastPathComponent)")
-            }
-            ids[id] = url
-            files.append(file)
+            ids[header.id] = url
+            headers.append(header)
         }
-        return files
+        return headers
+    }
+
+    /// Parses and checks the pack file `header` names, whole.
+    static func readBuiltinPackFile(_ header: BuiltinPackHeader) throws -> PackFile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: header.url)
+        } catch {
+            throw StoreError.builtinPackInvalid(file: header.url.path, problem: "it cannot be read (\(error))")
+        }
+        let file = try readBuiltinPackFile(at: header.url, data: data)
+        // The file changed since its header was read.
+        guard file.id == header.id, file.version == header.version else {
+            throw StoreError.builtinPackInvalid(file: header.url.path, problem: "it changed while it was read")
+        }
+        return file
+    }
+
+    /// Parses and checks a pack file's `data`, whole: its questions and its name.
+    private static func readBuiltinPackFile(at url: URL, data: Data) throws -> PackFile {
+        let file: PackFile
+        do {
+            file = try PackFile.readJSON(data)
+        } catch let error as StoreError {
+            throw StoreError.builtinPackInvalid(file: url.path, problem: error.description)
+        } catch {
+            throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read (\(error))")
+        }
+        guard let id = file.id, !id.isEmpty, let version = file.version, version >= 1, let name = file.name else {
+            throw StoreError.builtinPackInvalid(
+                file: url.path, problem: "it needs an “id”, a “version” (1 or more) and a “name”")
+        }
+        do throws(PackRules.Violation) {
+            _ = try PackRules.packName(name)
+        } catch {
+            throw StoreError.builtinPackInvalid(file: url.path, problem: error.problem)
+        }
+        return file
     }
 
     /// Installs or updates one built-in pack; returns its name when something changed.

@@ -70,6 +70,58 @@ import TriviaEngine
         #expect(try database.pack(named: "Tested").questions.map(\.question.answer) == ["Three"])
     }
 
+    @Test func onlyTheFilesToInstallAreReadWhole() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func writePack(version: Int, answer: String) throws {
+            let json: [String: Any] = [
+                "id": "test", "version": version, "name": "Test",
+                "questions": [["question": "Q?", "answer": answer, "difficulty": "easy"]],
+            ]
+            try JSONSerialization.data(withJSONObject: json).write(to: folder.appendingPathComponent("test.json"))
+        }
+        try writePack(version: 1, answer: "One")
+        let database = try AppDatabase.inMemory(builtinPacks: .directory(folder))
+        let before = try StoreFixtures.dump(database)
+
+        // Installed at this version: its questions are not read, so an empty answer goes unseen and changes nothing.
+        try writePack(version: 1, answer: "")
+        #expect(try database.installBuiltinPacks(from: folder).isEmpty)
+        #expect(try StoreFixtures.dump(database) == before)
+
+        // A newer version is read whole and checked: refused, and nothing changes.
+        try writePack(version: 2, answer: "")
+        let error = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
+        guard case .builtinPackInvalid(_, let problem) = error else {
+            Issue.record("unexpected error \(String(describing: error))")
+            return
+        }
+        #expect(problem.contains("questions[0].answer"))
+        #expect(try StoreFixtures.dump(database) == before)
+    }
+
+    @Test func aFileWithoutAnIdOrNotJSONIsRefusedWithWhatIsWrong() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("broken.json")
+        try Data(#"{"version": 1, "name": "No id", "questions": []}"#.utf8).write(to: file)
+        let database = try AppDatabase.inMemory()
+        #expect(
+            throws: StoreError.builtinPackInvalid(
+                file: file.path, problem: "it needs an “id”, a “version” (1 or more) and a “name”"
+            )
+        ) { try database.installBuiltinPacks(from: folder) }
+
+        try Data(#"{"id": "x", "version": 1, "name": "Broken", "questions": [}"#.utf8).write(to: file)
+        let error = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
+        guard case .builtinPackInvalid(_, let problem) = error else {
+            Issue.record("unexpected error \(String(describing: error))")
+            return
+        }
+        #expect(problem.contains("not valid JSON at column"), "\(problem)")
+        #expect(try database.packs().isEmpty)
+    }
+
     @Test func aCustomPackKeepsItsNameWhenABuiltinPackArrivesWithIt() throws {
         let database = try StoreFixtures.database(withPack: "Animals")
         try database.installBuiltinPacks(from: StoreFixtures.builtinPacksFolder)
