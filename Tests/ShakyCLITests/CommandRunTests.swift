@@ -155,16 +155,17 @@ import Testing
 
     @Test func exportWritesStandardOutputOrAFile() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer("Packs.Export", with: .reply(["data": "question,answer\nQ?,A\n"]))
+            // The daemon's CSV has CRLF line breaks, which must reach the file as they are.
+            daemon.answer("Packs.Export", with: .reply(["data": "question,answer\r\nQ?,A\r\n"]))
             let printed = await shaky(daemon, ["pack", "export", "Animals", "--format", "csv"])
-            #expect(printed.output == "question,answer\nQ?,A\n")
+            #expect(printed.output == "question,answer\r\nQ?,A\r\n")
             let file = "/tmp/shaky-cli-export-\(UUID().uuidString.prefix(8)).csv"
             defer { try? FileManager.default.removeItem(atPath: file) }
             let written = await shaky(daemon, ["pack", "export", "Animals", "--output", file])
             #expect(written.status == 0)
             #expect(written.output.isEmpty)
             let contents = try String(contentsOfFile: file, encoding: .utf8)
-            #expect(contents == "question,answer\nQ?,A\n")
+            #expect(contents == "question,answer\r\nQ?,A\r\n")
             #expect(
                 daemon.calls == [
                     .init("Packs.Export", ["name": "Animals", "format": "csv"]),

@@ -43,6 +43,32 @@ struct HostToolsTests {
         }
     }
 
+    @Test func anExportedCSVFileImportsBackWhole() async throws {
+        try await withDaemon { daemon in
+            let file = daemon.folder.appendingPathComponent("animals.csv")
+            let exported = try await shaky(["pack", "export", "Animals", "--output", file.path], on: daemon)
+            #expect(exported.status == 0, "\(exported)")
+            // The daemon writes CSV with CRLF line breaks: they reach the file as they are, nothing in their place.
+            let bytes = try Data(contentsOf: file)
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("\u{FFFD}"))
+            #expect(bytes.starts(with: Data("question,answer,difficulty,alternates\r\n".utf8)))
+            let imported = try await shaky(["pack", "import", file.path, "--name", "Animals again"], on: daemon)
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.error.isEmpty, "no warning: \(imported)")
+            let original = try await shaky(["pack", "export", "Animals", "--format", "json"], on: daemon)
+            let copy = try await shaky(["pack", "export", "Animals again", "--format", "json"], on: daemon)
+            // The questions, in one canonical form (keys sorted).
+            let questions = { (text: String) -> Data? in
+                guard let pack = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                    let questions = pack["questions"]
+                else { return nil }
+                return try? JSONSerialization.data(withJSONObject: questions, options: .sortedKeys)
+            }
+            #expect(questions(original.output) != nil)
+            #expect(questions(original.output) == questions(copy.output))
+        }
+    }
+
     @Test func importWarningsReachTheHostAndJSONOutputStaysOneDocument() async throws {
         try await withDaemon { daemon in
             let file = daemon.folder.appendingPathComponent("Repeats.csv")

@@ -19,4 +19,12 @@ struct TerminalTextTests {
         #expect(TerminalText.printable("\u{202E}evil\u{1B}[31m\nok") == "\u{FFFD}evil\u{FFFD}[31m\nok")
         #expect(TerminalText.problem(in: "x\u{1B}") == "holds the control character U+001B, which cannot be shown")
     }
+
+    @Test func keepsTheCarriageReturnOfACRLFLineBreakOnly() {
+        // An exported CSV file's lines end in CRLF: the file must come through whole.
+        #expect(TerminalText.printable("question,answer\r\nQ?,A\r\n") == "question,answer\r\nQ?,A\r\n")
+        #expect(TerminalText.printable("fake\rreal") == "fake\u{FFFD}real")
+        #expect(TerminalText.printable("end\r") == "end\u{FFFD}")
+        #expect(TerminalText.printable("\r\r\n") == "\u{FFFD}\r\n")
+    }
 }

@@ -50,7 +50,8 @@ extension Shaky.Pack {
                 return
             }
             guard let output, output != "-" else {
-                console.write(data.hasSuffix("\n") ? data : data + "\n")
+                // By bytes: a CSV file's last line break is CRLF, one Character that `hasSuffix("\n")` does not see.
+                console.write(data.utf8.last == UInt8(ascii: "\n") ? data : data + "\n")
                 return
             }
             do {
