@@ -15,6 +15,9 @@ part is measured by a third node read by `cat` (the least any reader of such a n
 a read through umockdev's preloaded read): its CPU over its reads is umockdev's cost per read, and shakyd's net
 figure is its CPU less that cost for each of its own reads.
 The watchers-200 scenario opens 200 watchers during a round, closes them, and shows the RSS kept afterwards.
+The party scenario plays what a party asks of shakyd (PARTY: the scripted demo game, the history and leaderboard,
+a pack exported and imported again, a pack made and searched, the settings, a second game with a buzz, ended) with
+10 watchers held throughout, and shows both daemons' peak RSS after it.
 With watchers, each run also says how long after the sample that completed a shake was written the first watcher
 heard its hint (the stream fed so far replayed through `shakyd detect` finds that sample). --strace counts each
 daemon's system calls in the window with strace -c (tracing slows them: compare the counts, not that run's CPU).
@@ -35,7 +38,7 @@ import threading
 import time
 
 PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock", "strace"]
-SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "evdev-100", "idle", "watchers-200"]
+SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "evdev-100", "idle", "watchers-200", "party"]
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ShakyDriversTests", "Fixtures")
 
 
@@ -438,11 +441,22 @@ def resident(pid):
     return 0
 
 
+# The party scenario's `shaky` commands, in order ({folder}: the run's temporary folder).
+PARTY = [
+    ["demo", "--replace"], ["history"], ["leaderboard"], ["pack", "list"],
+    ["pack", "export", "Animals", "--format", "csv", "--output", "{folder}/animals.csv"],
+    ["pack", "import", "{folder}/animals.csv", "--name", "Animals again"], ["pack", "create", "Mine"],
+    ["pack", "add", "Mine", "--question", "Capital of France?", "--answer", "Paris", "--difficulty", "easy"],
+    ["pack", "search", "élan"], ["settings"], ["sensor"], ["buzzers"],
+    ["new", "--team", "Équipe", "--team", "B", "--replace"], ["next"], ["buzz", "équipe"], ["end"], ["history"],
+]
+
+
 def one_run(options, scenario):
     from gi.repository import UMockdev
     mode, _, rate_text = scenario.rpartition("-")
     rate = int(rate_text) if mode in ("iio-buffer", "iio-poll", "evdev") else 100
-    if scenario in ("idle", "watchers-200"):
+    if scenario in ("idle", "watchers-200", "party"):
         mode = "iio-buffer"
     buffered = mode == "iio-buffer"
     round_open = scenario != "idle"
@@ -515,6 +529,13 @@ def one_run(options, scenario):
             feeder = Feeder(testbed, mode, rate, None, None, root, [evdev_nodes["shakyd"], evdev_nodes["floor"]])
             feeder.start()
         time.sleep(options.settle)
+        if scenario == "party":
+            client = dict(environment, SHAKY_SOCKET=socket)
+            for command in PARTY:
+                subprocess.run([options.shaky] + [part.format(folder=directory) for part in command], env=client,
+                               check=True, stdout=subprocess.DEVNULL, timeout=300)
+            return {who: {"peak": snapshot(process.pid)["peak"] / 1048576}
+                    for who, process in (("shakyd", shakyd), ("proxy", proxy))}
         if scenario == "watchers-200":
             before_rss = resident(shakyd.pid)
             crowd = Watchers(socket, 200)
@@ -588,6 +609,11 @@ def main():
                   "(kept: %.1f [%.1f–%.1f])" % (
                       scenario, figures["before"][0], figures["during"][0], figures["after"][0],
                       *summary([run["shakyd"]["after"] - run["shakyd"]["before"] for run in runs])), flush=True)
+            continue
+        if scenario == "party":
+            shakyd_peak, proxy_peak = (summary([run[who]["peak"] for run in runs]) for who in ("shakyd", "proxy"))
+            print("%-15s peak RSS MiB after a party's calls: shakyd %.1f [%.1f–%.1f], proxy %.1f (%.2f×)" % (
+                scenario, *shakyd_peak, proxy_peak[0], shakyd_peak[0] / max(proxy_peak[0], 1e-3)), flush=True)
             continue
         row = {}
         for who in ("shakyd", "proxy"):
