@@ -532,8 +532,10 @@ def one_run(options, scenario):
         if scenario == "party":
             client = dict(environment, SHAKY_SOCKET=socket)
             for command in PARTY:
-                subprocess.run([options.shaky] + [part.format(folder=directory) for part in command], env=client,
-                               check=True, stdout=subprocess.DEVNULL, timeout=300)
+                done = subprocess.run([options.shaky] + [part.format(folder=directory) for part in command],
+                                      env=client, capture_output=True, text=True, timeout=300)
+                if done.returncode != 0:
+                    raise RuntimeError("shaky %s failed: %s" % (" ".join(command), done.stderr.strip()))
             return {who: {"peak": snapshot(process.pid)["peak"] / 1048576}
                     for who, process in (("shakyd", shakyd), ("proxy", proxy))}
         if scenario == "watchers-200":
