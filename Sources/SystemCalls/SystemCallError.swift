@@ -37,6 +37,10 @@ public struct SystemCallError: Error, Equatable, Hashable, Sendable, CustomStrin
 /// Runs a libc call that returns `-1` and sets `errno` on failure, retrying it on `EINTR`; returns its result.
 ///
 /// Not for `close`, which must not be retried on Linux: use ``closeDescriptor(_:)``.
+///
+/// Inlinable, so that each call is specialized for its result type: the readers call it around every `poll` and
+/// `read`, and the generic version compared with -1 through the integer protocol's witnesses.
+@inlinable
 @discardableResult
 public func checkSyscall<Result: BinaryInteger>(
     _ operation: @autoclosure () -> String, _ call: () -> Result
@@ -51,7 +55,8 @@ public func checkSyscall<Result: BinaryInteger>(
 }
 
 /// Returns `result` when it is zero or positive; throws when it is a negative errno (libiio, libevdev and
-/// alsa-lib return `-errno` on failure).
+/// alsa-lib return `-errno` on failure). Inlinable, as ``checkSyscall(_:_:)`` is.
+@inlinable
 @discardableResult
 public func checkNegativeErrno<Result: BinaryInteger>(
     _ result: Result, _ operation: @autoclosure () -> String
