@@ -11,8 +11,7 @@ extension AppDatabase {
     /// pack's name, the built-in pack is installed as "Name (built-in)".
     ///
     /// Every file's `id`, `version` and `name` are read; only the files to install are read whole and checked, so
-    /// a start with every pack up to date checks no question (that took Foundation's string machinery, and the
-    /// memory its Unicode tables take, on every start).
+    /// a start with every pack up to date checks no question (checking them all took a sixth of the start-up).
     ///
     /// - Returns: the names of the packs installed or updated.
     /// - Throws: ``StoreError/builtinPackInvalid(file:problem:)`` (nothing is installed then).
