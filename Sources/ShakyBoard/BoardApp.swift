@@ -80,6 +80,10 @@ public struct BoardApp: Sendable {
         }
     }
 
+    /// The longest the screen loop sleeps: curses learns of a resize in its `SIGWINCH` handler, which may run on
+    /// another of the process's threads than the one waiting, and reports it at the next key read.
+    static let longestSleep: Duration = .seconds(1)
+
     private static func drawFullScreen(_ model: BoardModel, colour: Bool, now: () -> Duration) throws {
         let terminal = try CursesTerminal(colour: colour)
         defer { terminal.close() }
@@ -88,15 +92,32 @@ public struct BoardApp: Sendable {
             let (state, version) = model.snapshot
             let (width, height) = terminal.size
             let time = now()
-            // Redraw on a change, and twice a second anyway so that a hint's highlight fades on time.
+            // Redraw on a change, and when the board changes with time alone (a hint's highlight ending).
+            let timedChange = drawn.flatMap { state.nextTimedChange(after: $0.at) }
             if drawn == nil || drawn?.version != version || drawn?.width != width || drawn?.height != height
-                || time - (drawn?.at ?? .zero) >= .milliseconds(500)
+                || timedChange.map({ time >= $0 }) == true
             {
                 terminal.draw(BoardLayout.render(state, width: width, height: height, now: time))
                 drawn = (version, width, height, time)
             }
-            if terminal.readKey(waitingAtMost: 100) == .quit { model.requestQuit() }
+            // Sleep until a change, a key, the next timed change or a second (for a resize), then read every key
+            // curses has.
+            let wake = model.waitForChange(
+                orInputOn: STDIN_FILENO,
+                timeoutMilliseconds: sleepMilliseconds(until: state.nextTimedChange(after: time), now: now()))
+            if wake == .input || wake == .timedOut {
+                while let key = terminal.readKey(waitingAtMost: 0) {
+                    if key == .quit { model.requestQuit() }
+                }
+            }
         }
+    }
+
+    /// How long to sleep from `now`: until `deadline` (rounded up to the millisecond), at most ``longestSleep``.
+    static func sleepMilliseconds(until deadline: Duration?, now: Duration) -> Int32 {
+        let wait = min(max(deadline.map { $0 - now } ?? longestSleep, .zero), longestSleep)
+        let (seconds, attoseconds) = wait.components
+        return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
     private static func printPlain(_ model: BoardModel, width: Int, height: Int, now: () -> Duration) {
@@ -106,7 +127,8 @@ public struct BoardApp: Sendable {
             if let remaining = state.remaining, remaining.isFinite {
                 state.remaining = (max(0, min(remaining, 86_400)) / 10).rounded(.up) * 10
             }
-            let text = BoardLayout.render(state, width: width, height: height, now: now()).text
+            let time = now()
+            let text = BoardLayout.render(state, width: width, height: height, now: time).text
             if text != printed {
                 let frame = text + "\n" + String(repeating: "=", count: width) + "\n"
                 do {
@@ -117,7 +139,9 @@ public struct BoardApp: Sendable {
                 }
                 printed = text
             }
-            usleep(200_000)
+            _ = model.waitForChange(
+                orInputOn: -1,
+                timeoutMilliseconds: sleepMilliseconds(until: state.nextTimedChange(after: time), now: now()))
         }
     }
 }

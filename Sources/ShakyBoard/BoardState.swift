@@ -255,6 +255,13 @@ public struct BoardState: Equatable, Sendable {
         return now >= hintedAt && now - hintedAt < Self.hintHighlight
     }
 
+    /// When the board drawn at `now` next looks different with no event (a hint's highlight ending), if it will.
+    public func nextTimedChange(after now: Duration) -> Duration? {
+        guard let hintedAt, !hintedTiles.isEmpty else { return nil }
+        let end = hintedAt + Self.hintHighlight
+        return end > now ? end : nil
+    }
+
     /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons).
     mutating func clearGame() {
         let kept = (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam)
