@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A 5 × 5 block font for the big letters, drawn with the half-block characters `▀ ▄ █` so that one
 /// terminal row holds two rows of pixels and the pixels come out square. These characters are in every
@@ -30,8 +31,33 @@ public enum BlockFont {
         pixels(for: character) != nil && character.uppercased() != baseLetter(of: character)
     }
 
+    /// Glyphs drawn so far, by character and scale: the board draws the same letters every second, and drawing
+    /// one (its base letter through Foundation's decomposition, then each pixel) was a quarter of the board's CPU
+    /// with a round open. Emptied when full, so answers from the daemon cannot grow it without bound.
+    private static let drawnGlyphs = Mutex<[GlyphKey: [String]]>([:])
+    private static let drawnGlyphsLimit = 512
+
+    private struct GlyphKey: Hashable {
+        var character: String
+        var scaleX: Int
+        var scaleY: Int
+    }
+
+    /// Base letters found so far (each through Foundation's decomposition), emptied when full.
+    private static let baseLetters = Mutex<[String: String]>([:])
+
     /// `Ế` → `E`, `ß` stays `ß`: the upper-case letter without its combining marks.
     static func baseLetter(of character: String) -> String {
+        if let known = baseLetters.withLock({ $0[character] }) { return known }
+        let base = decomposedBaseLetter(of: character)
+        baseLetters.withLock { letters in
+            if letters.count >= drawnGlyphsLimit { letters.removeAll(keepingCapacity: true) }
+            letters[character] = base
+        }
+        return base
+    }
+
+    private static func decomposedBaseLetter(of character: String) -> String {
         let upper = character.uppercased()
         let base = upper.decomposedStringWithCanonicalMapping.unicodeScalars.filter {
             $0.properties.generalCategory != .nonspacingMark
@@ -42,6 +68,17 @@ public enum BlockFont {
     /// `character` drawn `scaleX` times as wide and `scaleY` times as high as the font's pixels (taller
     /// than wide where the screen has rows to spare): `glyphWidth(scaleX)` × `glyphHeight(scaleY)` lines.
     public static func render(_ character: String, scaleX: Int, scaleY: Int) -> [String] {
+        let key = GlyphKey(character: character, scaleX: scaleX, scaleY: scaleY)
+        if let drawn = drawnGlyphs.withLock({ $0[key] }) { return drawn }
+        let lines = draw(character, scaleX: scaleX, scaleY: scaleY)
+        drawnGlyphs.withLock { glyphs in
+            if glyphs.count >= drawnGlyphsLimit { glyphs.removeAll(keepingCapacity: true) }
+            glyphs[key] = lines
+        }
+        return lines
+    }
+
+    private static func draw(_ character: String, scaleX: Int, scaleY: Int) -> [String] {
         let width = glyphWidth(scale: scaleX)
         let height = glyphHeight(scale: scaleY)
         guard let pixels = pixels(for: character) else { return frame(character, width: width, height: height) }
