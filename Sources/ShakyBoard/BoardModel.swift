@@ -7,9 +7,9 @@ import Synchronization
 /// What the board knows, shared between the feed (which updates it) and the screen loop (which draws it): the
 /// state, a version that counts changes, and a quit request.
 ///
-/// Each change also writes a byte into a pipe, so the screen loop sleeps until there is something to draw (or a key to
-/// read) instead of looking every tenth of a second: a board left on between games wakes about once a second,
-/// not seventeen times.
+/// Each change also writes a byte into a pipe, so the screen loop sleeps until there is something to draw (or a
+/// key to read) instead of looking every tenth of a second: with nothing to show it wakes once a second, not ten
+/// times.
 public final class BoardModel: Sendable {
     private let guarded = Mutex<(state: BoardState, version: Int, quit: Bool)>((BoardState(), 0, false))
     /// The pipe's ends: readable after a change or a quit request until
