@@ -14,11 +14,16 @@ import Foundation
 /// ICU's zone or locale data, about 1 to 2.5 MiB that stay resident for the rest of the daemon's life. These write
 /// the same text (`UTCDateTextTests` and `StorageDateTextTests` check them against Foundation's and GRDB's over
 /// many dates). Both cover years 1600 to 9999: before the Gregorian calendar's adoption Foundation counts Julian
-/// days, and callers leave other dates to Foundation.
+/// days, so other dates are left to Foundation (by ``iso8601(_:)`` itself, by GRDB for ``storage(_:)``).
 public enum UTCDateText {
     /// `date` as `Date.ISO8601FormatStyle` writes it by default ("2026-11-26T21:52:00Z", the seconds rounded
-    /// down), or `nil` outside years 1600 to 9999.
-    public static func iso8601(_ date: Date) -> String? {
+    /// down): by ``nativeISO8601(_:)`` from 1600 to 9999, by Foundation outside (which does not trap on any date).
+    public static func iso8601(_ date: Date) -> String {
+        nativeISO8601(date) ?? date.formatted(.iso8601)
+    }
+
+    /// ``iso8601(_:)`` with the C library, or `nil` outside years 1600 to 9999.
+    static func nativeISO8601(_ date: Date) -> String? {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         guard let fields = fields(ofSecond: seconds) else { return nil }
         return fields.date + "T" + fields.time + "Z"

@@ -43,8 +43,7 @@ public struct DaemonLogHandler: LogHandler {
         if forJournal {
             line = "<\(Self.syslogPriority(event.level))>\(event.message)\(suffix)\n"
         } else {
-            let now = Date()
-            let time = UTCDateText.iso8601(now) ?? now.formatted(.iso8601)
+            let time = UTCDateText.iso8601(Date())
             line = "\(time) \(event.level) \(label): \(event.message)\(suffix)\n"
         }
         write(line)

@@ -95,7 +95,7 @@ extension ShakyAPI.FinishedGame {
     init(_ summary: FinishedGameSummary) {
         self.init(
             id: Int(summary.id),
-            finishedAt: UTCDateText.iso8601(summary.finishedAt) ?? summary.finishedAt.formatted(.iso8601),
+            finishedAt: UTCDateText.iso8601(summary.finishedAt),
             teams: summary.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.points) },
             winners: summary.winners, kind: Kind(rawValue: summary.kind.rawValue),
             adjustments: summary.teams.flatMap { team in
