@@ -43,13 +43,15 @@ final class DispatchSleepTimer: Sendable {
 
     private func arm(at deadline: ContinuousClock.Instant, resuming continuation: CheckedContinuation<Void, any Error>)
     {
-        let wait = Self.nanoseconds(ContinuousClock.now.duration(to: deadline))
+        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+        // Dispatch adds seconds as a Double saturating: a deadline past, or centuries away, is now or never.
+        let wait = max(Double(seconds) + Double(attoseconds) * 1e-18, 0)
         // Armed under the lock, so that neither its event nor a cancellation finds the state before it is set.
         let alreadyCancelled = state.withLock { state -> Bool in
             if case .cancelled = state { return true }
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.setEventHandler { [self] in finish(cancelled: false) }
-            timer.schedule(deadline: .now() + .nanoseconds(wait), leeway: .milliseconds(10))
+            timer.schedule(deadline: .now() + wait, leeway: .milliseconds(10))
             timer.resume()
             state = .armed(timer, continuation)
             return false
@@ -79,14 +81,5 @@ final class DispatchSleepTimer: Sendable {
         } else {
             continuation.resume()
         }
-    }
-
-    /// `duration` in whole nanoseconds: 0 for a deadline already past, `Int.max` (never, as good as) past that.
-    private static func nanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return overflow || carry ? Int.max : Int(clamping: total)
     }
 }
