@@ -25,7 +25,9 @@ extension AppDatabase {
                 },
                 uniquingKeysWith: max)
         }
-        let files = try headers.filter { $0.version > installed[$0.id, default: 0] }.map(Self.readBuiltinPackFile)
+        let files = try headers.filter { $0.version > installed[$0.id, default: 0] }.map {
+            try Self.readBuiltinPackFile(at: $0.url, data: $0.data)
+        }
         guard !files.isEmpty else { return [] }
         return try write { db in
             var changed: [String] = []
@@ -36,11 +38,12 @@ extension AppDatabase {
         }
     }
 
-    /// What a built-in pack file says it is, and where it is.
+    /// What a built-in pack file says it is, where it is, and what it holds (read once).
     struct BuiltinPackHeader {
         var id: String
         var version: Int
         var url: URL
+        var data: Data
 
         private struct Fields: Decodable {
             var id: String?
@@ -68,6 +71,7 @@ extension AppDatabase {
             self.id = id
             self.version = version
             self.url = url
+            self.data = data
         }
     }
 
@@ -93,22 +97,6 @@ extension AppDatabase {
             headers.append(header)
         }
         return headers
-    }
-
-    /// Parses and checks the pack file `header` names, whole.
-    static func readBuiltinPackFile(_ header: BuiltinPackHeader) throws -> PackFile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: header.url)
-        } catch {
-            throw StoreError.builtinPackInvalid(file: header.url.path, problem: "it cannot be read (\(error))")
-        }
-        let file = try readBuiltinPackFile(at: header.url, data: data)
-        // The file changed since its header was read.
-        guard file.id == header.id, file.version == header.version else {
-            throw StoreError.builtinPackInvalid(file: header.url.path, problem: "it changed while it was read")
-        }
-        return file
     }
 
     /// Parses and checks a pack file's `data`, whole: its questions and its name.
