@@ -15,6 +15,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CNcurses"),
     // glibc's malloc.h (mallopt): part of libc.
     .systemLibrary(name: "CMalloc"),
+    // glibc's thread names (pthread_setname_np): part of libc.
+    .systemLibrary(name: "CPthread"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -73,7 +75,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                "SystemCalls", logging, serviceLifecycle, yams,
+                "SystemCalls", "CPthread", logging, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),

@@ -12,20 +12,21 @@ import TriviaEngine
 /// tells its observer every event (``RuntimeEvent``). A change a client asked for is refused when it cannot be
 /// saved. It speaks the engine's and the store's types; the Varlink service maps them to the wire.
 ///
-/// The actor runs on a serial queue of its own (``DispatchQueueExecutor``), not on the shared cooperative pool: saving the snapshot is a
-/// synchronous SQLite write, and a slow SD card then blocks only the game's inbox, never the pool that serves
-/// the sockets, the sensor and every other task.
+/// The actor runs on a thread of its own (``InboxThread``), not on the shared cooperative pool: saving the snapshot
+/// is a synchronous SQLite write, and a slow SD card then blocks only the game's inbox, never the pool that serves
+/// the sockets, the sensor and every other task. The thread's wait for work is also the engine's alarm, so a
+/// countdown's tick wakes that one thread.
 public actor GameRuntime {
     /// Hears every event, on the inbox, in order.
     public typealias EventObserver = @Sendable (RuntimeEvent) -> Void
 
-    /// The inbox's own serial queue: every call on the runtime, and its synchronous saves, run there.
-    private let inbox = DispatchQueueExecutor(label: "shaky.game-runtime")
+    /// The inbox's own thread: every call on the runtime, its synchronous saves and the engine's wake-ups run there.
+    nonisolated let inbox = InboxThread(name: "shaky-runtime")
 
-    /// The actor's executor: its own serial queue.
+    /// The actor's executor: its own thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { inbox.asUnownedSerialExecutor() }
 
-    /// The inbox's queue as a task executor: a task that mostly calls the runtime (a sensor's shakes) runs there, and
+    /// The inbox's thread as a task executor: a task that mostly calls the runtime (a sensor's shakes) runs there, and
     /// reaches the runtime without a thread of the pool in between.
     nonisolated var inboxTaskExecutor: any TaskExecutor { inbox }
 
@@ -412,16 +413,16 @@ public actor GameRuntime {
         }
     }
 
-    /// Wakes the engine at `reading`: the alarm fires on the inbox's own queue, so a countdown's tick reaches the
+    /// Wakes the engine at `reading`: the alarm fires on the inbox's own thread, so a countdown's tick reaches the
     /// watchers' connections with no task in between.
     private func scheduleWake(at reading: Duration) {
         if wakeAlarm == nil {
-            wakeAlarm = clock.makeAlarm(inbox.queue) { [weak self] in self?.wakeOnInbox() }
+            wakeAlarm = clock.makeAlarm(inbox) { [weak self] in self?.wakeOnInbox() }
         }
         wakeAlarm?.set(at: reading)
     }
 
-    /// ``wake()``, from the alarm, which fires on the inbox's queue.
+    /// ``wake()``, from the alarm, which fires on the inbox's thread.
     private nonisolated func wakeOnInbox() {
         assumeIsolated { $0.wake() }
     }

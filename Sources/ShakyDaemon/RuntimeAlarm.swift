@@ -1,8 +1,6 @@
-import Dispatch
-
-/// The engine's next wake-up: runs its work on the runtime's queue once the clock reaches the reading it was set to.
+/// The engine's next wake-up: runs its work on the runtime's inbox once the clock reaches the reading it was set to.
 ///
-/// Set, cleared and fired on that queue only (the runtime actor's own), so it needs no lock. Setting the reading it
+/// Set, cleared and fired on the inbox only (the runtime actor's own), so it needs no lock. Setting the reading it
 /// is already set to changes nothing: the engine names its next wake-up after every event, and most events leave it
 /// where it was.
 protocol RuntimeAlarm: AnyObject, Sendable {
@@ -12,97 +10,68 @@ protocol RuntimeAlarm: AnyObject, Sendable {
     func clear()
 }
 
-/// An alarm on a dispatch timer of the queue, on the continuous clock.
+/// An alarm on the continuous clock: the inbox thread's own (``InboxThread/setAlarm(atMonotonicNanoseconds:fire:)``),
+/// the deadline of the wait in which it sleeps between jobs.
 ///
-/// Each change of deadline is handed to libdispatch's timer thread (a wake-up of its own), so a wake-up set one
-/// interval after the one that is firing (the countdown's next tick, set while the last one is handled) makes the
-/// timer repeat at that interval: its next deadline is then already known, and a tick costs the timer thread's
-/// wake-up and the queue's, nothing more. When the firing work sets another reading or none, the timer is
-/// changed or stopped.
-final class DispatchRuntimeAlarm: RuntimeAlarm, @unchecked Sendable {
-    private let timer: DispatchSourceTimer
+/// A tick of a countdown is then one wake-up of that thread, and the next tick, set while the last is handled,
+/// only moves the deadline the thread waits for next. The wait runs on CLOCK_MONOTONIC, the runtime on the
+/// continuous clock: a firing that finds the clock short of the reading (whole nanoseconds) waits again, and after a
+/// suspend, which CLOCK_MONOTONIC does not count, the alarm fires late and the engine catches up.
+final class InboxAlarm: RuntimeAlarm, @unchecked Sendable {
+    private let inbox: InboxThread
     private let now: @Sendable () -> Duration
     private let fire: @Sendable () -> Void
-    /// The reading the timer fires at next, if armed.
+    /// The reading the alarm is set to, if any.
     private var nextReading: Duration?
-    /// The time between firings of a repeating timer; `nil` for a single firing.
-    private var interval: Duration?
-    /// The reading being fired, while the work runs.
-    private var firingReading: Duration?
-    /// Whether the work that is running set or cleared the alarm.
-    private var changedWhileFiring = false
-    /// How many deadlines were handed to dispatch (each a wake-up of its timer thread), read on the queue.
-    private(set) var deadlinesHandedOver = 0
-    /// Whether the timer will fire, read on the queue.
-    var isArmed: Bool { nextReading != nil }
 
-    init(queue: DispatchQueue, now: @escaping @Sendable () -> Duration, fire: @escaping @Sendable () -> Void) {
+    init(inbox: InboxThread, now: @escaping @Sendable () -> Duration, fire: @escaping @Sendable () -> Void) {
+        self.inbox = inbox
         self.now = now
         self.fire = fire
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [weak self] in self?.timerFired() }
-        timer.activate()
     }
 
     deinit {
-        timer.cancel()
+        if nextReading != nil { inbox.clearAlarm() }
     }
 
+    /// Whether the alarm will fire, read on the inbox.
+    var isArmed: Bool { nextReading != nil }
+
     func set(at reading: Duration) {
-        changedWhileFiring = true
         guard reading != nextReading else { return }
-        let repeating: Duration? =
-            if let firingReading, reading > firingReading { reading - firingReading } else { nil }
-        schedule(reading, repeating: repeating)
+        nextReading = reading
+        arm(reading)
     }
 
     func clear() {
-        changedWhileFiring = true
         guard nextReading != nil else { return }
         nextReading = nil
-        interval = nil
-        deadlinesHandedOver += 1
-        timer.schedule(deadline: .distantFuture, repeating: .never)
+        inbox.clearAlarm()
     }
 
-    private func schedule(_ reading: Duration, repeating: Duration?) {
-        nextReading = reading
-        interval = repeating
-        deadlinesHandedOver += 1
-        let deadline = DispatchTime.now() + .nanoseconds(RuntimeClock.nanoseconds(reading - now()))
-        if let repeating {
-            timer.schedule(deadline: deadline, repeating: .nanoseconds(RuntimeClock.nanoseconds(repeating)))
-        } else {
-            timer.schedule(deadline: deadline, repeating: .never)
-        }
+    private func arm(_ reading: Duration) {
+        let delay = RuntimeClock.nanoseconds(reading - now())
+        let (deadline, overflow) = InboxThread.monotonicNanoseconds().addingReportingOverflow(delay)
+        // Weakly: the thread keeps its alarm's work, and the alarm keeps the thread's executor.
+        inbox.setAlarm(atMonotonicNanoseconds: overflow ? .max : deadline) { [weak self] in self?.deadlineReached() }
     }
 
-    /// Runs on the queue when dispatch fires the timer.
-    private func timerFired() {
-        // A firing dispatch had already queued when the alarm was cleared or moved later.
+    /// Runs on the inbox when the thread's wait reached the deadline.
+    private func deadlineReached() {
         guard let reading = nextReading else { return }
         guard now() >= reading else {
-            schedule(reading, repeating: interval)
+            arm(reading)
             return
         }
-        if let interval {
-            nextReading = reading + interval
-        } else {
-            nextReading = nil
-        }
-        firingReading = reading
-        changedWhileFiring = false
+        nextReading = nil
         fire()
-        firingReading = nil
-        // The work did not ask for the repeat that dispatch will fire: stop it.
-        if !changedWhileFiring { clear() }
     }
 }
 
 /// An alarm on any other clock (a `ManualClock` in tests): a task sleeps until the reading, then hands the work to
-/// the queue.
+/// the inbox.
 final class TaskRuntimeAlarm: RuntimeAlarm, @unchecked Sendable {
-    private let queue: DispatchQueue
+    private let inbox: InboxThread
     private let sleepUntil: @Sendable (Duration) async throws -> Void
     private let fire: @Sendable () -> Void
     private var nextReading: Duration?
@@ -111,10 +80,10 @@ final class TaskRuntimeAlarm: RuntimeAlarm, @unchecked Sendable {
     private var generation = 0
 
     init(
-        queue: DispatchQueue, sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
+        inbox: InboxThread, sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
         fire: @escaping @Sendable () -> Void
     ) {
-        self.queue = queue
+        self.inbox = inbox
         self.sleepUntil = sleepUntil
         self.fire = fire
     }
@@ -128,7 +97,7 @@ final class TaskRuntimeAlarm: RuntimeAlarm, @unchecked Sendable {
         sleeper?.cancel()
         generation += 1
         nextReading = reading
-        let (queue, sleepUntil, generation) = (queue, sleepUntil, generation)
+        let (inbox, sleepUntil, generation) = (inbox, sleepUntil, generation)
         sleeper = Task { [weak self] in
             do {
                 try await sleepUntil(reading)
@@ -136,7 +105,7 @@ final class TaskRuntimeAlarm: RuntimeAlarm, @unchecked Sendable {
                 return
             }
             guard let alarm = self else { return }
-            queue.async { alarm.sleeperWoke(generation) }
+            inbox.async { alarm.sleeperWoke(generation) }
         }
     }
 
@@ -147,7 +116,7 @@ final class TaskRuntimeAlarm: RuntimeAlarm, @unchecked Sendable {
         generation += 1
     }
 
-    /// Runs on the queue when a sleeper reached its reading.
+    /// Runs on the inbox when a sleeper reached its reading.
     private func sleeperWoke(_ generation: Int) {
         guard generation == self.generation else { return }
         sleeper = nil

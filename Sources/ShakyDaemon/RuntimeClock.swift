@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The runtime's view of a monotonic clock: time since the runtime started, and sleeping until such a time.
 ///
 /// Wraps any `Clock<Duration>` (a `ContinuousClock` in the daemon, a `ManualClock` in tests), so the game
@@ -9,13 +7,12 @@ public struct RuntimeClock: Sendable {
     public let now: @Sendable () -> Duration
     /// Suspends until `now()` reaches the given reading; throws on cancellation.
     public let sleepUntil: @Sendable (Duration) async throws -> Void
-    /// Makes the alarm that runs `fire` on the queue when `now()` reaches the reading it is set to.
+    /// Makes the alarm that runs `fire` on the inbox when `now()` reaches the reading it is set to.
     ///
-    /// On the continuous clock it is a dispatch timer on the queue: dispatch runs `fire` there at the deadline, with
-    /// no task in between, and a wake-up set one interval on from the last, as a countdown's ticks are, needs no new
-    /// deadline. On any other clock (a `ManualClock` in tests) a task sleeps until the reading, then hands the work
-    /// to the queue.
-    let makeAlarm: @Sendable (DispatchQueue, @escaping @Sendable () -> Void) -> any RuntimeAlarm
+    /// On the continuous clock it is the inbox thread's own alarm (``InboxAlarm``): the thread runs `fire` when its
+    /// wait for work reaches the deadline, with no task and no other thread in between. On any other clock (a
+    /// `ManualClock` in tests) a task sleeps until the reading, then hands the work to the inbox.
+    let makeAlarm: @Sendable (InboxThread, @escaping @Sendable () -> Void) -> any RuntimeAlarm
 
     /// Wraps `clock`, taking its current reading as zero.
     public init<C: Clock>(_ clock: C) where C.Duration == Duration {
@@ -29,7 +26,7 @@ public struct RuntimeClock: Sendable {
 
     private init(
         now: @escaping @Sendable () -> Duration, sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
-        makeAlarm: @escaping @Sendable (DispatchQueue, @escaping @Sendable () -> Void) -> any RuntimeAlarm
+        makeAlarm: @escaping @Sendable (InboxThread, @escaping @Sendable () -> Void) -> any RuntimeAlarm
     ) {
         self.now = now
         self.sleepUntil = sleepUntil
@@ -43,12 +40,12 @@ public struct RuntimeClock: Sendable {
             try await clock.sleep(until: start.advanced(by: reading), tolerance: nil)
         }
         guard clock is ContinuousClock else {
-            return RuntimeClock(now: now, sleepUntil: sleepUntil) { queue, fire in
-                TaskRuntimeAlarm(queue: queue, sleepUntil: sleepUntil, fire: fire)
+            return RuntimeClock(now: now, sleepUntil: sleepUntil) { inbox, fire in
+                TaskRuntimeAlarm(inbox: inbox, sleepUntil: sleepUntil, fire: fire)
             }
         }
-        return RuntimeClock(now: now, sleepUntil: sleepUntil) { queue, fire in
-            DispatchRuntimeAlarm(queue: queue, now: now, fire: fire)
+        return RuntimeClock(now: now, sleepUntil: sleepUntil) { inbox, fire in
+            InboxAlarm(inbox: inbox, now: now, fire: fire)
         }
     }
 

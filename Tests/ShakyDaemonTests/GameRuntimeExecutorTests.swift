@@ -10,8 +10,8 @@ import TriviaEngine
 @testable import ShakyDaemon
 @testable import ShakyStore
 
-/// The runtime runs, and saves synchronously, on a serial queue of its own, so a slow store cannot hold a thread
-/// of the shared cooperative pool.
+/// The runtime runs, and saves synchronously, on a thread of its own, so a slow store cannot hold a thread of the
+/// shared cooperative pool.
 @Suite struct GameRuntimeExecutorTests {
     static func runtime(database: AppDatabase) throws -> GameRuntime {
         try database.createPack(named: "Quiz")
@@ -23,26 +23,25 @@ import TriviaEngine
             logger: Logger(label: "test"))
     }
 
-    @Test("Every call on the runtime runs on its own serial queue, not on a thread of the cooperative pool")
-    func callsRunOnTheRuntimeQueue() async throws {
+    @Test("Every call on the runtime runs on its own thread, not on a thread of the cooperative pool")
+    func callsRunOnTheRuntimeThread() async throws {
         let runtime = try Self.runtime(database: try AppDatabase.inMemory())
-        #expect(DispatchQueueExecutor.currentLabel == nil, "the test itself runs on the pool")
-        let label = await runtime.withCurrentState { _ in DispatchQueueExecutor.currentLabel }
-        #expect(label == "shaky.game-runtime")
+        #expect(!runtime.inbox.isCurrent, "the test itself runs on the pool")
+        #expect(await runtime.withCurrentState { _ in runtime.inbox.isCurrent })
     }
 
-    @Test("A task that prefers the runtime's task executor runs on its queue, and reaches the runtime there")
-    func aTaskPreferringTheInboxRunsOnItsQueue() async throws {
+    @Test("A task that prefers the runtime's task executor runs on its thread, and reaches the runtime there")
+    func aTaskPreferringTheInboxRunsOnItsThread() async throws {
         let runtime = try Self.runtime(database: try AppDatabase.inMemory())
-        let labels = await Task(executorPreference: runtime.inboxTaskExecutor) {
-            let before = DispatchQueueExecutor.currentLabel
-            let inside = await runtime.withCurrentState { _ in DispatchQueueExecutor.currentLabel }
-            return [before, inside, DispatchQueueExecutor.currentLabel]
+        let onInbox = await Task(executorPreference: runtime.inboxTaskExecutor) {
+            let before = runtime.inbox.isCurrent
+            let inside = await runtime.withCurrentState { _ in runtime.inbox.isCurrent }
+            return [before, inside, runtime.inbox.isCurrent]
         }.value
-        #expect(labels == ["shaky.game-runtime", "shaky.game-runtime", "shaky.game-runtime"])
+        #expect(onInbox == [true, true, true])
     }
 
-    @Test("A save held up by a slow store finishes once the store answers; calls keep to the runtime's queue")
+    @Test("A save held up by a slow store finishes once the store answers; calls keep to the runtime's thread")
     func blockedSaveWaitsOnTheRuntimeQueue() async throws {
         let database = try AppDatabase.inMemory()
         let runtime = try Self.runtime(database: database)
@@ -65,13 +64,13 @@ import TriviaEngine
         let save = Task {
             try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 1))
         }
-        // Another call on the runtime runs on the same queue (before or after the save, as the two arrive).
-        let next = Task { await runtime.withCurrentState { _ in DispatchQueueExecutor.currentLabel } }
+        // Another call on the runtime runs on the same thread (before or after the save, as the two arrive).
+        let next = Task { await runtime.withCurrentState { _ in runtime.inbox.isCurrent } }
         // The pool goes on meanwhile: this test's own task runs while the save is held.
         await Task.yield()
         gate.signal()
         let status = try await save.value
         #expect(status.teams.map(\.name) == ["Owls", "Foxes"])
-        #expect(await next.value == "shaky.game-runtime")
+        #expect(await next.value)
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ShakyDaemon
+
+extension InboxThread {
+    /// Runs `work` on the thread and returns what it returns, once the work handed over before has run.
+    func perform<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// The runtime's inbox: one thread that runs what it is handed in order, and fires its one alarm at the deadline.
+@Suite struct InboxThreadTests {
+    @Test("Work runs on the thread, one item at a time, in the order it was handed over")
+    func workRunsInOrderOnTheThread() async {
+        let inbox = InboxThread(name: "inbox-test")
+        let seen = Mutex<[Int]>([])
+        let offThread = Mutex(0)
+        for number in 0..<500 {
+            inbox.async {
+                if !inbox.isCurrent { offThread.withLock { $0 += 1 } }
+                seen.withLock { $0.append(number) }
+            }
+        }
+        await inbox.perform {}
+        #expect(seen.withLock { $0 } == Array(0..<500))
+        #expect(offThread.withLock { $0 } == 0)
+        #expect(!inbox.isCurrent, "the test runs elsewhere")
+    }
+
+    @Test("The thread carries its name, for ps, top and the benchmark's thread list")
+    func theThreadIsNamed() async throws {
+        let inbox = InboxThread(name: "inbox-test")
+        let name = await inbox.perform { try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
+        #expect(name == "inbox-test\n")
+    }
+
+    @Test("An alarm whose deadline has passed fires at once, on the thread")
+    func anAlarmDueFiresAtOnce() async {
+        let inbox = InboxThread(name: "inbox-test")
+        let onThread = await withCheckedContinuation { continuation in
+            inbox.setAlarm(atMonotonicNanoseconds: InboxThread.monotonicNanoseconds() - 1_000_000) {
+                continuation.resume(returning: inbox.isCurrent)
+            }
+        }
+        #expect(onThread)
+    }
+
+    @Test("A new setting replaces the alarm, and a cleared alarm does not fire")
+    func aNewSettingReplacesTheAlarm() async {
+        let inbox = InboxThread(name: "inbox-test")
+        let fired = Mutex<[String]>([])
+        let now = InboxThread.monotonicNanoseconds()
+        let heard = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+            inbox.setAlarm(atMonotonicNanoseconds: now + 1_000_000) { fired.withLock { $0.append("cleared") } }
+            inbox.clearAlarm()
+            inbox.setAlarm(atMonotonicNanoseconds: now + 2_000_000) { fired.withLock { $0.append("replaced") } }
+            // Later than both: had either fired, it would be heard first.
+            inbox.setAlarm(atMonotonicNanoseconds: now + 20_000_000) {
+                continuation.resume(returning: fired.withLock { $0 + ["last"] })
+            }
+        }
+        #expect(heard == ["last"])
+        #expect(InboxThread.monotonicNanoseconds() >= now + 20_000_000, "it fired at its deadline, not before")
+    }
+
+    @Test("Work handed over keeps the alarm waiting until it has run; the alarm then fires")
+    func workComesBeforeTheAlarm() async {
+        let inbox = InboxThread(name: "inbox-test")
+        let order = Mutex<[String]>([])
+        let heard = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+            inbox.async {
+                // The alarm is due before this work ends; it fires after it, and after the work queued behind it.
+                inbox.setAlarm(atMonotonicNanoseconds: InboxThread.monotonicNanoseconds()) {
+                    continuation.resume(returning: order.withLock { $0 + ["alarm"] })
+                }
+                inbox.async { order.withLock { $0.append("queued") } }
+                order.withLock { $0.append("work") }
+            }
+        }
+        #expect(heard == ["work", "queued", "alarm"])
+    }
+
+    @Test("The thread ends once the executor is released, after the work handed to it has run")
+    func theThreadEndsWithItsExecutor() async {
+        let ran = Mutex(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var inbox: InboxThread? = InboxThread(name: "inbox-test") { continuation.resume() }
+            inbox?.setAlarm(atMonotonicNanoseconds: .max) {}
+            inbox?.async { ran.withLock { $0 = true } }
+            inbox = nil
+        }
+        #expect(ran.withLock { $0 }, "the work handed over before the release ran")
+    }
+}
