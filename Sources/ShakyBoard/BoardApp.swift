@@ -55,6 +55,8 @@ public struct BoardApp: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             // Curses blocks while it waits for keys: it gets a thread of its own, not one of the pool's.
             let thread = Thread {
+                // Foundation on Linux names a thread only when the name is set on the thread itself.
+                Thread.current.name = "board-screen"
                 do {
                     switch mode {
                     case .fullScreen(let colour): try Self.drawFullScreen(model, colour: colour, now: now)
@@ -65,7 +67,6 @@ public struct BoardApp: Sendable {
                     continuation.resume(throwing: error)
                 }
             }
-            thread.name = "shaky-board-screen"
             thread.start()
         }
     }

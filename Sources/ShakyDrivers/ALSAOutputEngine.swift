@@ -61,8 +61,11 @@ final class ALSAOutputEngine: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "shaky-sound"
+        let thread = Thread { [self] in
+            // Foundation on Linux names a thread only when the name is set on the thread itself.
+            Thread.current.name = "shaky-sound"
+            run()
+        }
         started = true
         thread.start()
     }

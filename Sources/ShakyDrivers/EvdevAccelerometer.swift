@@ -41,7 +41,7 @@ public final class EvdevAccelerometer: AccelerometerSource {
     public func start(
         keeping makeFilter: @escaping @Sendable () -> SampleFilter
     ) throws -> AsyncThrowingStream<AccelSample, any Error> {
-        try slot.start(name: "evdev \(info.devicePath)", keeping: makeFilter) {
+        try slot.start(name: "evdev-reader", keeping: makeFilter) {
             let device = try EvdevDevice(path: info.devicePath)
             device.useMonotonicClock()
             return EvdevReading(device: device, axes: axes, mountMatrix: mountMatrix)

@@ -57,13 +57,14 @@ public final class EvdevBuzzerReader: Sendable {
         let finished = finished
         let stopRequested = stopRequested
         let thread = Thread {
+            // Foundation on Linux names a thread only when the name is set on the thread itself.
+            Thread.current.name = "buzzers"
             let loop = loop.take()
             for candidate in candidates where candidate.isUsable { loop.attach(candidate, isReturn: false) }
             loop.run(wakeup: wakeup) { stopRequested.isSet }
             continuation.finish()
             finished.signal()
         }
-        thread.name = "buzzers"
         thread.start()
     }
 

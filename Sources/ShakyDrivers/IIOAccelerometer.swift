@@ -53,13 +53,13 @@ public final class IIOAccelerometer: AccelerometerSource {
         let (deviceID, rate, udev) = (deviceID, rate, udev)
         switch mode {
         case .polled:
-            return try slot.start(name: "iio-poll \(deviceID)", keeping: makeFilter) {
+            return try slot.start(name: "iio-poll", keeping: makeFilter) {
                 try IIOPolledReading(deviceID: deviceID, rate: rate, udev: udev)
             }
         case .buffered:
             slot.stop()
             let reading = HandOver(try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev))
-            return try slot.start(name: "iio-buffer \(deviceID)", keeping: makeFilter) { [weak self] session in
+            return try slot.start(name: "iio-buffer", keeping: makeFilter) { [weak self] session in
                 var buffered: IIOBufferedReading? = reading.take()
                 do {
                     try buffered?.run(session)

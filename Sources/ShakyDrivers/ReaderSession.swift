@@ -42,6 +42,9 @@ final class ReaderSession: Sendable {
 
     /// Starts `body` on a new thread named `name` and returns the session and its stream.
     ///
+    /// The name shows in `top -H`, `ps -L` and `/proc` when it fits the kernel's 15 bytes; a longer one leaves the
+    /// thread with its creator's name.
+    ///
     /// The thread first makes its filter with `makeFilter`; the stream carries the samples the filter keeps and
     /// finishes when `body` returns (normally) or throws (with that error).
     static func launch(
@@ -52,7 +55,10 @@ final class ReaderSession: Sendable {
             bufferingPolicy: .bufferingNewest(16 * 1024))
         let session = ReaderSession(continuation: continuation, wakeup: try WakeupPipe())
         continuation.onTermination = { [weak session] _ in session?.requestStop() }
+        assert(name.utf8.count <= 15, "the kernel keeps 15 bytes of a thread's name")
         let thread = Thread {
+            // Foundation on Linux names a thread only when the name is set on the thread itself.
+            Thread.current.name = name
             session.filter = makeFilter()
             do {
                 try body(session)
@@ -63,7 +69,6 @@ final class ReaderSession: Sendable {
             session.filter = { _ in .kept }
             session.finished.signal()
         }
-        thread.name = name
         thread.stackSize = 256 * 1024
         thread.start()
         return (session, stream)

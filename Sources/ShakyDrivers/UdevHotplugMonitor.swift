@@ -139,6 +139,8 @@ public final class UdevHotplugMonitor: Sendable {
         self.state = state
         self.wakeup = wakeup
         let thread = Thread {
+            // Foundation on Linux names a thread only when the name is set on the thread itself.
+            Thread.current.name = "udev-hotplug"
             let monitor = monitor.take()
             while let device = monitor.next(wakeup: wakeup) {
                 if let event = state.tracker.withLock({ $0.handle(device) }) { continuation.yield(event) }
@@ -146,7 +148,6 @@ public final class UdevHotplugMonitor: Sendable {
             continuation.finish()
             state.finished.signal()
         }
-        thread.name = "udev hotplug"
         thread.start()
     }
 

@@ -14,9 +14,13 @@ import Testing
         let samples: [AccelSample]
         /// The thread `run` ran on.
         let thread = Mutex<UInt?>(nil)
+        /// That thread's name, as the kernel has it.
+        let threadName = Mutex<String?>(nil)
         init(_ samples: [AccelSample]) { self.samples = samples }
         func run(_ session: ReaderSession) throws {
             thread.withLock { $0 = UInt(bitPattern: Int(bitPattern: pthread_self())) }
+            let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+            threadName.withLock { $0 = name }
             for sample in samples { session.yield(sample) }
         }
     }
@@ -48,7 +52,7 @@ import Testing
         let slot = ReaderSessionSlot()
         let reading = ListReading(Self.samples(20))
         let stream = try slot.start(
-            name: "reader under test",
+            name: "reader-test",
             keeping: {
                 var seen = 0
                 return { _ in
@@ -71,6 +75,15 @@ import Testing
         var count = 0
         for try await _ in stream { count += 1 }
         #expect(count == 7)
+    }
+
+    @Test("The reader thread carries its name, for top -H, ps -L and the benchmark's thread list")
+    func theReaderThreadIsNamed() async throws {
+        let slot = ReaderSessionSlot()
+        let reading = ListReading(Self.samples(1))
+        let stream = try slot.start(name: "iio-buffer", opening: { reading })
+        for try await _ in stream {}
+        #expect(reading.threadName.withLock { $0 } == "iio-buffer\n")
     }
 
     @Test func theDefaultFilteringRunsOverTheSourcesStream() async throws {
