@@ -14,7 +14,9 @@ The evdev scenario feeds whole reports into each emulated node (a pseudo-termina
 part is measured by a third node read by `cat` (the least any reader of such a node does per report: a wake-up and
 a read through umockdev's preloaded read): its CPU over its reads is umockdev's cost per read, and shakyd's net
 figure is its CPU less that cost for each of its own reads.
-The watchers-200 scenario opens 200 watchers during a round, closes them, and shows the RSS kept afterwards.
+The watchers-200 scenario opens 200 watchers during a round, closes them, and shows the RSS kept afterwards, split
+into anonymous memory and pages of files (code that first ran in the burst), then opens and closes 200 more and
+shows what that second burst added.
 The party scenario plays what a party asks of shakyd (PARTY: the scripted demo game, the history and leaderboard,
 a pack exported and imported again, a pack made and searched, the settings, a second game with a buzz, ended) with
 10 watchers held throughout, and shows both daemons' peak RSS after it.
@@ -432,13 +434,18 @@ class Watchers(threading.Thread):
             connection.close()
 
 
-def resident(pid):
-    """The current RSS of `pid`, MiB."""
+def resident(pid, field="VmRSS"):
+    """The current RSS of `pid`, MiB: all of it (VmRSS), or its anonymous (RssAnon) or file-backed (RssFile) part."""
     with open("/proc/%d/status" % pid) as status:
         for line in status:
-            if line.startswith("VmRSS"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0
+
+
+def resident_parts(pid):
+    """VmRSS, RssAnon and RssFile of `pid`, MiB."""
+    return {field: resident(pid, field) for field in ("VmRSS", "RssAnon", "RssFile")}
 
 
 # The party scenario's `shaky` commands, in order ({folder}: the run's temporary folder).
@@ -539,14 +546,23 @@ def one_run(options, scenario):
             return {who: {"peak": snapshot(process.pid)["peak"] / 1048576}
                     for who, process in (("shakyd", shakyd), ("proxy", proxy))}
         if scenario == "watchers-200":
-            before_rss = resident(shakyd.pid)
-            crowd = Watchers(socket, 200)
-            crowd.start()
-            time.sleep(2)
-            during_rss = resident(shakyd.pid)
-            crowd.close()
-            time.sleep(2)
-            return {"shakyd": {"before": before_rss, "during": during_rss, "after": resident(shakyd.pid)}}
+            # Two bursts: what the first leaves is split into anonymous memory (heap, stacks) and pages of files
+            # (code that first ran in the burst, clean and shared); the second shows whether it keeps growing.
+            parts = [resident_parts(shakyd.pid)]
+            during_rss = 0
+            for _ in range(2):
+                crowd = Watchers(socket, 200)
+                crowd.start()
+                time.sleep(2)
+                during_rss = max(during_rss, resident(shakyd.pid))
+                crowd.close()
+                time.sleep(2)
+                parts.append(resident_parts(shakyd.pid))
+            before, first, second = parts
+            return {"shakyd": {
+                "before": before["VmRSS"], "during": during_rss, "after": first["VmRSS"],
+                "anonymous": first["RssAnon"] - before["RssAnon"], "file": first["RssFile"] - before["RssFile"],
+                "second": second["VmRSS"] - first["VmRSS"]}}
         pids = {"shakyd": shakyd.pid, "proxy": proxy.pid}
         if floor:
             pids["floor"] = floor.pid
@@ -611,6 +627,11 @@ def main():
                   "(kept: %.1f [%.1f–%.1f])" % (
                       scenario, figures["before"][0], figures["during"][0], figures["after"][0],
                       *summary([run["shakyd"]["after"] - run["shakyd"]["before"] for run in runs])), flush=True)
+            anonymous, file, second = (summary([run["shakyd"][key] for run in runs])
+                                       for key in ("anonymous", "file", "second"))
+            print("                of what the first burst kept: anonymous %.1f [%.1f–%.1f], file pages %.1f "
+                  "[%.1f–%.1f]; a second burst of 200 added %.1f [%.1f–%.1f]" % (
+                      *anonymous, *file, *second), flush=True)
             continue
         if scenario == "party":
             shakyd_peak, proxy_peak = (summary([run[who]["peak"] for run in runs]) for who in ("shakyd", "proxy"))
