@@ -15,8 +15,6 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CNcurses"),
     // glibc's malloc.h (mallopt): part of libc.
     .systemLibrary(name: "CMalloc"),
-    // glibc's thread names (pthread_setname_np): part of libc.
-    .systemLibrary(name: "CPthread"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -75,7 +73,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                "SystemCalls", "CPthread", logging, serviceLifecycle, yams,
+                "SystemCalls", logging, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),

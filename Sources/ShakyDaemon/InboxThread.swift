@@ -1,4 +1,4 @@
-import CPthread
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -25,13 +25,14 @@ final class InboxThread: SerialExecutor, TaskExecutor {
 
     /// Starts a thread named `name` (at most 15 bytes: the kernel's limit); `onExit` runs on it as it ends.
     ///
-    /// A POSIX thread, not Foundation's `Thread`, whose start-up and thread dictionary the inbox does not need (on
-    /// Linux `Thread.name` also names the thread only when set on the thread itself).
+    /// A POSIX thread rather than Foundation's `Thread`, whose start-up the inbox does not need; it takes its name
+    /// through `Thread.current`, as Foundation on Linux names a thread only from the thread itself.
     init(name: String, onExit: (@Sendable () -> Void)? = nil) {
         let mailbox = Mailbox()
         self.mailbox = mailbox
         let body = Unmanaged.passRetained(
             ThreadBody {
+                Thread.current.name = name
                 mailbox.run()
                 onExit?()
             }
@@ -40,7 +41,6 @@ final class InboxThread: SerialExecutor, TaskExecutor {
         let created = pthread_create(&thread, nil, Self.threadEntry, body)
         // Only at start-up, when the system has no thread left to give: nothing to serve the game with.
         precondition(created == 0, "cannot start the game's inbox thread: \(String(cString: strerror(created)))")
-        pthread_setname_np(thread, name)
         pthread_detach(thread)
     }
 
