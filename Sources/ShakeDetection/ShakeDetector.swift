@@ -121,6 +121,12 @@ public struct ShakeDetector: Sendable {
     private var gravityDecay = 0.0
     private var shapeDecay = 0.0
     private var inverseInterval = 0.0
+    /// The interval whose decays were last computed with `exp`, and those decays (see ``cacheIntervalTerms(_:)``).
+    private var anchorInterval = -1.0
+    private var anchorGravityDecay = 0.0
+    private var anchorShapeDecay = 0.0
+    private let inverseGravityTimeConstant: Double
+    private let inverseSustainedWindow: Double
 
     private var cooldownEnd = -Double.infinity
 
@@ -144,6 +150,8 @@ public struct ShakeDetector: Sendable {
     /// Creates a detector from settings already validated.
     private init(validated settings: ShakeDetectorTuning) {
         self.settings = settings
+        inverseGravityTimeConstant = 1 / settings.gravityTimeConstant
+        inverseSustainedWindow = 1 / settings.sustainedWindow
         brisk = WindowTally(
             threshold: settings.threshold, coarseThreshold: settings.coarseThresholdShare * settings.threshold,
             window: settings.window, activeFraction: settings.activeFraction, reversals: settings.minimumReversals,
@@ -287,13 +295,39 @@ public struct ShakeDetector: Sendable {
 
     /// Computes the decays and the inverse of a (positive) sample interval, once per new interval: those of a steady
     /// stream differ only by rounding, so they are reused while within a nanosecond.
+    ///
+    /// A real device's intervals jitter by microseconds, which would make each sample call `exp` twice. Within
+    /// ``seriesStepLimit`` time constants of the interval whose decays were last computed with `exp` (the anchor),
+    /// each decay is the anchor's times exp(−step) by its series to the third power: the first term left out is
+    /// step⁴/24, under 5·10⁻¹⁴ of the decay, the rounding of the arithmetic around it. Each interval is measured
+    /// from the anchor, not from the previous one, so no error adds up over a stream.
     @inline(__always)
     private mutating func cacheIntervalTerms(_ interval: Double) {
         guard abs(interval - cachedInterval) > 1e-9 else { return }
         cachedInterval = interval
-        gravityDecay = exp(-interval / settings.gravityTimeConstant)
-        shapeDecay = exp(-interval / settings.sustainedWindow)
         inverseInterval = 1 / interval
+        let step = interval - anchorInterval
+        let gravityStep = step * inverseGravityTimeConstant
+        let shapeStep = step * inverseSustainedWindow
+        guard abs(gravityStep) <= Self.seriesStepLimit, abs(shapeStep) <= Self.seriesStepLimit else {
+            anchorInterval = interval
+            anchorGravityDecay = exp(-interval / settings.gravityTimeConstant)
+            anchorShapeDecay = exp(-interval / settings.sustainedWindow)
+            gravityDecay = anchorGravityDecay
+            shapeDecay = anchorShapeDecay
+            return
+        }
+        gravityDecay = anchorGravityDecay * Self.decaySeries(gravityStep)
+        shapeDecay = anchorShapeDecay * Self.decaySeries(shapeStep)
+    }
+
+    /// How far, in time constants, an interval may be from the anchor's for its decays to come from the anchor's.
+    static let seriesStepLimit = 0.001
+
+    /// exp(−x) for |x| ≤ ``seriesStepLimit``: 1 − x + x²/2 − x³/6.
+    @inline(__always)
+    static func decaySeries(_ x: Double) -> Double {
+        1 - x * (1 - x * (0.5 - x * (1.0 / 6)))
     }
 
     /// Updates the gravity estimate: an exponential average whose weights follow the real sample intervals.
