@@ -88,7 +88,7 @@ let package = Package(
             name: "ShakyCLI",
             dependencies: ["ShakyCore", "SystemCalls", "Varlink", "ShakyProtocol", "ShakyBoard", argumentParser]),
         // The room's board: a pure layout and a thin ncurses edge.
-        .target(name: "ShakyBoard", dependencies: ["ShakyProtocol", "CNcurses"]),
+        .target(name: "ShakyBoard", dependencies: ["ShakyCore", "ShakyProtocol", "CNcurses"]),
         // The parsers and handlers of outside input as functions of bytes, for fuzzing and its corpus.
         .target(
             name: "ShakyFuzzing",

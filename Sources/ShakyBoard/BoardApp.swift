@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ShakyCore
 
 #if canImport(Glibc)
     import Glibc
@@ -54,9 +55,7 @@ public struct BoardApp: Sendable {
         let mode = self.mode
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             // Curses blocks while it waits for keys: it gets a thread of its own, not one of the pool's.
-            let thread = Thread {
-                // Foundation on Linux names a thread only when the name is set on the thread itself.
-                Thread.current.name = "board-screen"
+            let thread = Thread(named: "board-screen") {
                 do {
                     switch mode {
                     case .fullScreen(let colour): try Self.drawFullScreen(model, colour: colour, now: now)

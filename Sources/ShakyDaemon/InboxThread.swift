@@ -26,7 +26,7 @@ final class InboxThread: SerialExecutor, TaskExecutor {
     /// Starts a thread named `name` (at most 15 bytes: the kernel's limit); `onExit` runs on it as it ends.
     ///
     /// A POSIX thread rather than Foundation's `Thread`, whose start-up the inbox does not need; it takes its name
-    /// through `Thread.current`, as Foundation on Linux names a thread only from the thread itself.
+    /// through `Thread.current` on itself, as `Thread(named:body:)` (ShakyCore) does.
     init(name: String, onExit: (@Sendable () -> Void)? = nil) {
         let mailbox = Mailbox()
         self.mailbox = mailbox

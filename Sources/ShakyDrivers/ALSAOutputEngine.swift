@@ -61,11 +61,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
-            // Foundation on Linux names a thread only when the name is set on the thread itself.
-            Thread.current.name = "shaky-sound"
-            run()
-        }
+        let thread = Thread(named: "shaky-sound") { [self] in run() }
         started = true
         thread.start()
     }

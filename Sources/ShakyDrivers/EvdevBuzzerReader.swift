@@ -56,9 +56,7 @@ public final class EvdevBuzzerReader: Sendable {
                 discovery: discovery, emit: { continuation.yield($0) }))
         let finished = finished
         let stopRequested = stopRequested
-        let thread = Thread {
-            // Foundation on Linux names a thread only when the name is set on the thread itself.
-            Thread.current.name = "buzzers"
+        let thread = Thread(named: "buzzers") {
             let loop = loop.take()
             for candidate in candidates where candidate.isUsable { loop.attach(candidate, isReturn: false) }
             loop.run(wakeup: wakeup) { stopRequested.isSet }

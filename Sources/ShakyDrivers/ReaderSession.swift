@@ -56,9 +56,7 @@ final class ReaderSession: Sendable {
         let session = ReaderSession(continuation: continuation, wakeup: try WakeupPipe())
         continuation.onTermination = { [weak session] _ in session?.requestStop() }
         assert(name.utf8.count <= 15, "the kernel keeps 15 bytes of a thread's name")
-        let thread = Thread {
-            // Foundation on Linux names a thread only when the name is set on the thread itself.
-            Thread.current.name = name
+        let thread = Thread(named: name) {
             session.filter = makeFilter()
             do {
                 try body(session)

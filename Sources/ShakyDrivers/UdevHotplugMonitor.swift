@@ -138,9 +138,7 @@ public final class UdevHotplugMonitor: Sendable {
         self.events = events
         self.state = state
         self.wakeup = wakeup
-        let thread = Thread {
-            // Foundation on Linux names a thread only when the name is set on the thread itself.
-            Thread.current.name = "udev-hotplug"
+        let thread = Thread(named: "udev-hotplug") {
             let monitor = monitor.take()
             while let device = monitor.next(wakeup: wakeup) {
                 if let event = state.tracker.withLock({ $0.handle(device) }) { continuation.yield(event) }
