@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TriviaEngine
 
 // The packs that ship with Shaky Words: JSON files (see ``PackFileFormat``) with an `id` and a `version`.
 extension AppDatabase {
@@ -26,13 +27,15 @@ extension AppDatabase {
                 uniquingKeysWith: max)
         }
         let files = try headers.filter { $0.version > installed[$0.id, default: 0] }.map {
-            try Self.readBuiltinPackFile(at: $0.url, data: $0.data)
+            ($0, try Self.readBuiltinPackFile(at: $0.url, data: $0.data))
         }
         guard !files.isEmpty else { return [] }
         return try write { db in
             var changed: [String] = []
-            for file in files {
-                if let name = try Self.installBuiltinPack(file, db) { changed.append(name) }
+            for (header, file) in files {
+                if let name = try Self.installBuiltinPack(header, questions: file.questions, db) {
+                    changed.append(name)
+                }
             }
             return changed
         }
@@ -42,6 +45,7 @@ extension AppDatabase {
     struct BuiltinPackHeader {
         var id: String
         var version: Int
+        var name: String
         var url: URL
         var data: Data
 
@@ -51,7 +55,7 @@ extension AppDatabase {
             var name: String?
         }
 
-        /// Reads the `id`, `version` and `name` of the pack file at `url` (the name only to see that there is one).
+        /// Reads and checks the `id`, `version` and `name` of the pack file at `url`.
         init(url: URL) throws {
             let data: Data
             do {
@@ -64,12 +68,19 @@ extension AppDatabase {
                 _ = try AppDatabase.readBuiltinPackFile(at: url, data: data)
                 throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read")
             }
-            guard let id = fields.id, !id.isEmpty, let version = fields.version, version >= 1, fields.name != nil else {
+            guard let id = fields.id, !id.isEmpty, let version = fields.version, version >= 1, let name = fields.name
+            else {
                 throw StoreError.builtinPackInvalid(
                     file: url.path, problem: "it needs an “id”, a “version” (1 or more) and a “name”")
             }
+            do throws(PackRules.Violation) {
+                _ = try PackRules.packName(name)
+            } catch {
+                throw StoreError.builtinPackInvalid(file: url.path, problem: error.problem)
+            }
             self.id = id
             self.version = version
+            self.name = name
             self.url = url
             self.data = data
         }
@@ -99,32 +110,22 @@ extension AppDatabase {
         return headers
     }
 
-    /// Parses and checks a pack file's `data`, whole: its questions and its name.
+    /// Parses and checks a pack file's `data`, whole: its questions (its header is ``BuiltinPackHeader``'s to check).
     private static func readBuiltinPackFile(at url: URL, data: Data) throws -> PackFile {
-        let file: PackFile
         do {
-            file = try PackFile.readJSON(data)
+            return try PackFile.readJSON(data)
         } catch let error as StoreError {
             throw StoreError.builtinPackInvalid(file: url.path, problem: error.description)
         } catch {
             throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read (\(error))")
         }
-        guard let id = file.id, !id.isEmpty, let version = file.version, version >= 1, let name = file.name else {
-            throw StoreError.builtinPackInvalid(
-                file: url.path, problem: "it needs an “id”, a “version” (1 or more) and a “name”")
-        }
-        do throws(PackRules.Violation) {
-            _ = try PackRules.packName(name)
-        } catch {
-            throw StoreError.builtinPackInvalid(file: url.path, problem: error.problem)
-        }
-        return file
     }
 
-    /// Installs or updates one built-in pack; returns its name when something changed.
-    private static func installBuiltinPack(_ file: PackFile, _ db: Database) throws -> String? {
-        let id = file.id!
-        let version = file.version!
+    /// Installs or updates the built-in pack `header` names, with `questions`; returns its name when something changed.
+    private static func installBuiltinPack(
+        _ header: BuiltinPackHeader, questions: [Question], _ db: Database
+    ) throws -> String? {
+        let (id, version) = (header.id, header.version)
         let existing = try PackRecord.filter(PackRecord.Columns.builtinId == id).fetchOne(db)
         if let existing, let installed = existing.builtinVersion, installed >= version {
             return nil
@@ -132,14 +133,14 @@ extension AppDatabase {
         var pack =
             existing ?? PackRecord(id: nil, name: "", isBuiltin: true, builtinId: id, builtinVersion: version)
         pack.builtinVersion = version
-        pack.name = try builtinName(PackRules.normalized(file.name!), for: pack.id, db)
+        pack.name = try builtinName(PackRules.normalized(header.name), for: pack.id, db)
         if pack.id == nil {
             try pack.insert(db)
         } else {
             try pack.update(db)
             try QuestionRecord.filter(QuestionRecord.Columns.packId == pack.id!).deleteAll(db)
         }
-        try insert(file.questions, intoPack: pack.id!, db)
+        try insert(questions, intoPack: pack.id!, db)
         return pack.name
     }
 

@@ -120,6 +120,17 @@ import TriviaEngine
         }
         #expect(problem.contains("not valid JSON at column"), "\(problem)")
         #expect(try database.packs().isEmpty)
+
+        // A name the pack rules refuse is refused from the header, before any question is read.
+        try Data(#"{"id": "x", "version": 1, "name": "Tab\there", "questions": []}"#.utf8).write(to: file)
+        let badName = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
+        guard case .builtinPackInvalid(let path, let nameProblem) = badName else {
+            Issue.record("unexpected error \(String(describing: badName))")
+            return
+        }
+        #expect(path == file.path)
+        #expect(nameProblem.contains("control character"), "\(nameProblem)")
+        #expect(try database.packs().isEmpty)
     }
 
     @Test func aCustomPackKeepsItsNameWhenABuiltinPackArrivesWithIt() throws {
