@@ -133,7 +133,7 @@ public final class VarlinkServer: Sendable {
         }
         return VarlinkServer(
             address: address, service: service, serverChannel: serverChannel, limits: limits,
-            idleTimeout: idleTimeout, clock: ServerClock(clock), logger: logger)
+            idleTimeout: idleTimeout, clock: ServerClock(clock, sleepingOn: eventLoopGroup.any()), logger: logger)
     }
 
     /// Accepts and serves connections until the task is cancelled; then closes them all, removes the
@@ -396,13 +396,14 @@ struct ServerClock: Sendable {
     let now: @Sendable () -> Duration
     let sleepUntil: @Sendable (Duration) async throws -> Void
 
-    init<C: Clock<Duration>>(_ clock: C) {
+    /// On the continuous clock (``EventLoopClock`` too), sleeps are scheduled on `loop`.
+    init<C: Clock<Duration>>(_ clock: C, sleepingOn loop: any EventLoop) {
         let start = clock.now
         now = { start.duration(to: clock.now) }
         if let continuousStart = start as? ContinuousClock.Instant {
-            // A connection that hangs up releases its idle timer at once (`DispatchSleepTimer` says why).
+            // A connection that hangs up releases its idle timer at once (`EventLoopSleepTimer` says why).
             sleepUntil = { reading in
-                try await DispatchSleepTimer().sleep(until: continuousStart.advanced(by: reading))
+                try await EventLoopSleepTimer(on: loop).sleep(until: continuousStart.advanced(by: reading))
             }
         } else {
             sleepUntil = { reading in try await clock.sleep(until: start.advanced(by: reading), tolerance: nil) }
