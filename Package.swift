@@ -15,6 +15,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CNcurses"),
     // glibc's malloc.h (mallopt): part of libc.
     .systemLibrary(name: "CMalloc"),
+    // The Swift runtime's hook for tasks with no executor of their own: part of the runtime.
+    .systemLibrary(name: "CConcurrencyHook"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -73,7 +75,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                "SystemCalls", logging, serviceLifecycle, yams,
+                "SystemCalls", logging, nioPosix, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),
@@ -101,7 +103,8 @@ let package = Package(
         .executableTarget(
             name: "shakyd",
             dependencies: [
-                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", argumentParser, logging, nioCore,
+                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", "CConcurrencyHook", argumentParser,
+                logging, nioCore, nioPosix,
             ]),
         .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
         // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.

@@ -141,7 +141,10 @@ public final class Daemon: Sendable {
     /// it is ready once the socket serves, pings the watchdog from the runtime's inbox, and saves on the way out.
     public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
         let notifier = SystemdNotifier()
-        let daemon = try await start(configuration: configuration, logger: logger)
+        // Sleeps scheduled on the event loop, which runs the tasks too (`ProcessSetup` in `shakyd`): libdispatch
+        // never starts, and a daemon with nothing to do never wakes.
+        let clock = EventLoopClock()
+        let daemon = try await start(configuration: configuration, clock: clock, logger: logger)
         let address: VarlinkServer.Address
         let inherited = try SystemdSocketActivation.listeningDescriptors(
             environment: ProcessInfo.processInfo.environment, processID: getpid())
@@ -161,7 +164,7 @@ public final class Daemon: Sendable {
         let services: [any Service] = [
             DaemonService(daemon: daemon, notifier: notifier),
             ServerService(server: server),
-            WatchdogService(runtime: daemon.runtime, notifier: notifier),
+            WatchdogService(runtime: daemon.runtime, notifier: notifier, clock: clock),
         ]
         let group = ServiceGroup(
             configuration: .init(
@@ -264,6 +267,7 @@ struct ServerService: Service {
 struct WatchdogService: Service {
     let runtime: GameRuntime
     let notifier: SystemdNotifier
+    let clock: EventLoopClock
 
     func run() async throws {
         guard let interval = notifier.watchdogInterval() else {
@@ -274,7 +278,7 @@ struct WatchdogService: Service {
             while !Task.isCancelled {
                 if await runtime.ping() { notifier.watchdog() }
                 // Shutdown cancels the sleep: that ends the loop, it is not a failure of the service.
-                try? await Task.sleep(for: interval)
+                try? await clock.sleep(for: interval)
             }
         }
     }

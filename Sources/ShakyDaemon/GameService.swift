@@ -79,12 +79,12 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
     }
 
     func history(limit: Int?) async throws -> [ShakyAPI.FinishedGame] {
-        let games = try PacksService.storeCall { try database.history(limit: limit ?? 20) }
+        let games = try await PacksService.storeCall { try database.history(limit: limit ?? 20) }
         return games.map(ShakyAPI.FinishedGame.init)
     }
 
     func leaderboard(limit: Int?) async throws -> [ShakyAPI.LeaderboardEntry] {
-        let entries = try PacksService.storeCall { try database.leaderboard(limit: limit) }
+        let entries = try await PacksService.storeCall { try database.leaderboard(limit: limit) }
         return entries.map {
             ShakyAPI.LeaderboardEntry(team: $0.team, games: $0.gamesPlayed, wins: $0.wins, points: $0.totalPoints)
         }

@@ -13,21 +13,21 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     let uploads = PackUploads()
 
     func list() async throws -> [ShakyAPI.Pack] {
-        try Self.storeCall { try database.packs() }.map(ShakyAPI.Pack.init)
+        try await Self.storeCall { try database.packs() }.map(ShakyAPI.Pack.init)
     }
 
     func show(name: String) async throws -> ShakyAPI.PacksInterface.ShowReply {
-        let details = try Self.storeCall { try database.pack(named: name) }
+        let details = try await Self.storeCall { try database.pack(named: name) }
         return ShakyAPI.PacksInterface.ShowReply(
             pack: ShakyAPI.Pack(details.summary), questions: details.questions.map(ShakyAPI.StoredQuestion.init))
     }
 
     func create(name: String) async throws -> ShakyAPI.Pack {
-        ShakyAPI.Pack(try Self.storeCall { try database.createPack(named: name) })
+        ShakyAPI.Pack(try await Self.storeCall { try database.createPack(named: name) })
     }
 
     func rename(name: String, newName: String) async throws -> ShakyAPI.Pack {
-        let details = try Self.storeCall {
+        let details = try await Self.storeCall {
             try database.renamePack(name, to: newName)
             return try database.pack(named: newName)
         }
@@ -35,35 +35,36 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func delete(name: String) async throws {
-        try Self.storeCall { try database.deletePack(named: name) }
+        try await Self.storeCall { try database.deletePack(named: name) }
     }
 
     func duplicate(name: String, newName: String) async throws -> ShakyAPI.Pack {
-        ShakyAPI.Pack(try Self.storeCall { try database.duplicate(pack: name, newName: newName) })
+        ShakyAPI.Pack(try await Self.storeCall { try database.duplicate(pack: name, newName: newName) })
     }
 
     func addQuestion(pack: String, question: ShakyAPI.Question) async throws -> ShakyAPI.StoredQuestion {
-        ShakyAPI.StoredQuestion(try Self.storeCall { try database.addQuestion(question.engineQuestion, toPack: pack) })
+        ShakyAPI.StoredQuestion(
+            try await Self.storeCall { try database.addQuestion(question.engineQuestion, toPack: pack) })
     }
 
     func editQuestion(id: Int, question: ShakyAPI.Question) async throws -> ShakyAPI.StoredQuestion {
         ShakyAPI.StoredQuestion(
-            try Self.storeCall { try database.updateQuestion(id: Int64(id), to: question.engineQuestion) })
+            try await Self.storeCall { try database.updateQuestion(id: Int64(id), to: question.engineQuestion) })
     }
 
     func deleteQuestion(id: Int) async throws {
-        try Self.storeCall { try database.deleteQuestion(id: Int64(id)) }
+        try await Self.storeCall { try database.deleteQuestion(id: Int64(id)) }
     }
 
     func search(text: String, pack: String?, limit: Int?) async throws -> [ShakyAPI.StoredQuestion] {
-        let found = try Self.storeCall {
+        let found = try await Self.storeCall {
             try database.searchQuestions(matching: text, inPack: pack, limit: limit ?? 50)
         }
         return found.map(ShakyAPI.StoredQuestion.init)
     }
 
     func `import`(data: String, format: Format, name: String?) async throws -> ShakyAPI.PacksInterface.ImportReply {
-        let imported = try Self.storeCall {
+        let imported = try await Self.storeCall {
             try database.importPackWithWarnings(Data(data.utf8), format: format.packFileFormat, name: name)
         }
         return ShakyAPI.PacksInterface.ImportReply(
@@ -89,7 +90,7 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
         let text = try Self.uploadCall { () throws(PackUploads.Refusal) in
             try uploads.finish(upload, owner: Self.callerID)
         }
-        let imported = try Self.storeCall {
+        let imported = try await Self.storeCall {
             try database.importPackWithWarnings(
                 Data(text.utf8), format: format == .json ? .json : .csv, name: name)
         }
@@ -117,14 +118,16 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func export(name: String, format: Format) async throws -> String {
-        let data = try Self.storeCall { try database.exportPack(named: name, format: format.packFileFormat) }
+        let data = try await Self.storeCall { try database.exportPack(named: name, format: format.packFileFormat) }
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Runs a store call, turning its errors into the Packs interface's errors.
-    static func storeCall<T>(_ body: () throws -> T) throws(ShakyAPI.PacksInterface.ReplyError) -> T {
+    /// Runs a store call off the event loop (``BlockingWork``), turning its errors into the Packs interface's errors.
+    static func storeCall<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T
+    ) async throws(ShakyAPI.PacksInterface.ReplyError) -> T {
         do {
-            return try body()
+            return try await BlockingWork.run(body)
         } catch let error as StoreError {
             throw error.packsReplyError
         } catch {

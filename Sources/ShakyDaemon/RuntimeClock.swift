@@ -9,7 +9,7 @@ public struct RuntimeClock: Sendable {
     public let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Makes the alarm that runs `fire` on the inbox when `now()` reaches the reading it is set to.
     ///
-    /// On the continuous clock it is the inbox thread's own alarm (``InboxAlarm``): the thread runs `fire` when its
+    /// On the continuous clock (or a clock reading it) it is the inbox thread's own alarm (``InboxAlarm``): the thread runs `fire` when its
     /// wait for work reaches the deadline, with no task and no other thread in between. On any other clock (a
     /// `ManualClock` in tests) a task sleeps until the reading, then hands the work to the inbox.
     let makeAlarm: @Sendable (InboxThread, @escaping @Sendable () -> Void) -> any RuntimeAlarm
@@ -39,7 +39,8 @@ public struct RuntimeClock: Sendable {
         let sleepUntil: @Sendable (Duration) async throws -> Void = { reading in
             try await clock.sleep(until: start.advanced(by: reading), tolerance: nil)
         }
-        guard clock is ContinuousClock else {
+        // The continuous clock, or one reading it (`EventLoopClock`): the inbox thread waits on the same time.
+        guard C.Instant.self == ContinuousClock.Instant.self else {
             return RuntimeClock(now: now, sleepUntil: sleepUntil) { inbox, fire in
                 TaskRuntimeAlarm(inbox: inbox, sleepUntil: sleepUntil, fire: fire)
             }

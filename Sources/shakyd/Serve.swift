@@ -107,6 +107,9 @@ extension Shakyd {
                 return handler
             }
             let logger = Logger(label: "shakyd")
+            if !ProcessSetup.tasksRunOnEventLoop {
+                logger.notice("tasks run on libdispatch's threads, which wake the process every second")
+            }
             do {
                 try await Daemon.run(configuration: configuration, logger: logger)
             } catch {

@@ -4,6 +4,7 @@ import ShakyTesting
 import Synchronization
 import Testing
 import TriviaEngine
+import Varlink
 
 @testable import ShakyDaemon
 
@@ -25,6 +26,16 @@ import TriviaEngine
     @Test("On the continuous clock, the inbox thread runs the work itself")
     func continuousClockRunsOnTheInbox() async {
         let clock = RuntimeClock(ContinuousClock() as any Clock<Duration>)
+        #expect(await Self.alarmRunsOnTheInbox(clock, at: clock.now()))
+    }
+
+    @Test("The daemon's event loop clock reads the continuous clock: its alarm is the inbox thread's own too")
+    func eventLoopClockGetsTheInboxAlarm() async {
+        let clock = RuntimeClock(EventLoopClock() as any Clock<Duration>)
+        #expect(clock.makeAlarm(InboxThread(name: "clock-test")) {} is InboxAlarm)
+        #expect(
+            RuntimeClock(ManualClock() as any Clock<Duration>).makeAlarm(InboxThread(name: "clock-test")) {}
+                is TaskRuntimeAlarm)
         #expect(await Self.alarmRunsOnTheInbox(clock, at: clock.now()))
     }
 

@@ -1,0 +1,15 @@
+import NIOPosix
+
+/// Work that may block for long (a store call: a pack's import or export, a search, the history), run on NIO's
+/// blocking pool rather than where the calling task runs.
+///
+/// In `shakyd` tasks run on the event loop that serves every connection and carries every watcher's events: a
+/// 16 MiB pack imported there would hold back every other client and the board until it is done. The pool's one
+/// thread (`NIOSingletons.blockingPoolThreadCountSuggestion`) starts with the first such call and then sleeps until
+/// the next.
+enum BlockingWork {
+    /// Runs `body` on the blocking pool and returns what it returns, or throws what it throws.
+    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
+    }
+}
