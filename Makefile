@@ -219,9 +219,10 @@ build-release: static-libstdc++
 	$(MAKE) manual
 
 # The functions shakyd runs, hottest first, from a profile of `shakyd serve` under valgrind's callgrind in a umockdev
-# testbed (start-up, a game on buffered IIO, polled IIO and evdev with watchers, shakes and hints), then those that
-# only the same runs at full speed enter (Tests/Benchmarks/entry-breakpoints.c); commit the file. Renamed functions
-# only lose their place, so an old file still links. Installs valgrind, umockdev and gcc when missing.
+# testbed (start-up, a game on buffered IIO, polled IIO and evdev with watchers, shakes and hints, the host's pack,
+# settings, sensor and button calls), then those that only the same runs at full speed enter
+# (Tests/Benchmarks/entry-breakpoints.c); commit the file. Renamed functions only lose their place, so an old file
+# still links. Installs valgrind, umockdev and gcc when missing.
 symbol-order: build-release
 	/usr/bin/python3 Tests/Benchmarks/symbol-order.py --shakyd $(BIN_PATH)/shakyd --output $(SYMBOL_ORDER)
 	$(MAKE) build-release

@@ -9,9 +9,10 @@ public struct RuntimeClock: Sendable {
     public let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Makes the alarm that runs `fire` on the inbox when `now()` reaches the reading it is set to.
     ///
-    /// On the continuous clock (or a clock reading it) it is the inbox thread's own alarm (``InboxAlarm``): the thread runs `fire` when its
-    /// wait for work reaches the deadline, with no task and no other thread in between. On any other clock (a
-    /// `ManualClock` in tests) a task sleeps until the reading, then hands the work to the inbox.
+    /// On the continuous clock, or a clock reading it (`EventLoopClock`), it is the inbox thread's own alarm
+    /// (``InboxAlarm``): the thread runs `fire` when its wait for work reaches the deadline, with no task and no
+    /// other thread in between. On any other clock (a `ManualClock` in tests) a task sleeps until the reading, then
+    /// hands the work to the inbox.
     let makeAlarm: @Sendable (InboxThread, @escaping @Sendable () -> Void) -> any RuntimeAlarm
 
     /// Wraps `clock`, taking its current reading as zero.

@@ -8,7 +8,8 @@ functions that run share a few pages at the start of .text.
 
 The profile is a realistic run of `shakyd serve` under valgrind's callgrind, in a umockdev testbed: start-up,
 idle, a game with a round open on an emulated accelerometer (buffered IIO, then polled IIO, then evdev) with
-watchers on the socket, shakes, hints, buzzes, answers, score changes, the status and the end of the game, and a
+watchers on the socket, shakes, hints, buzzes, answers, score changes, the status and the end of the game, the
+host's tools between games (packs exported, imported, made and searched; settings, sensor, buttons), and a
 shutdown. Every function callgrind saw run is written, hottest (by its own instruction count) first, as the
 mangled names of the symbol table. A function missing from the file (renamed since, or not in the profile) is
 only placed after the ordered ones: the file ages gracefully, and `make symbol-order` refreshes it.
@@ -77,6 +78,21 @@ def game(options, environment, socket):
     return shaky
 
 
+def host_tools(shaky, directory, mode):
+    """What a host does between games: the packs (list, export, import, a new one, a question, a search), the
+    settings, the sensor and the buttons."""
+    exported = os.path.join(directory, "animals-%s.csv" % mode)
+    shaky("pack", "list")
+    shaky("pack", "export", "Animals", "--format", "csv", "--output", exported)
+    shaky("pack", "import", exported, "--name", "Animals again")
+    shaky("pack", "create", "Mine")
+    shaky("pack", "add", "Mine", "--question", "Capital of France?", "--answer", "Paris", "--difficulty", "easy")
+    shaky("pack", "search", "élan")
+    shaky("settings")
+    shaky("sensor")
+    shaky("buzzers")
+
+
 def under_callgrind(directory, mode):
     """The command prefix, environment and output file of a run under callgrind."""
     output = os.path.join(directory, mode + ".callgrind")
@@ -143,6 +159,7 @@ def serve(options, directory, system, mode, log, profiler):
         shaky("end")
         shaky("leaderboard")
         shaky("history")
+        host_tools(shaky, directory, mode)
         time.sleep(1)
     finally:
         if watchers:
