@@ -97,10 +97,10 @@ final class EventLoopSleepTimer: Sendable {
 ///
 /// `Task.sleep` hands its wake-up to libdispatch, which on Linux starts a monitor of its worker threads with the
 /// first such use and from then on wakes the process every second, for good. A daemon whose tasks run on NIO's event
-/// loop (`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`) and sleep on
-/// this clock never starts it: waiting, it does not wake at all. A cancelled sleep also gives its scheduled task back
-/// at once (``EventLoopSleepTimer``).
+/// loop (as `shakyd` sets them to) and sleep on this clock never starts it: waiting, it does not wake at all. A
+/// cancelled sleep also gives its scheduled task back at once (``EventLoopSleepTimer``).
 public struct EventLoopClock: Clock {
+    /// The continuous clock's instants: readings of the two clocks compare.
     public typealias Instant = ContinuousClock.Instant
 
     private let loop: any EventLoop
@@ -116,8 +116,10 @@ public struct EventLoopClock: Clock {
         self.loop = loop
     }
 
+    /// The continuous clock's reading now.
     public var now: Instant { ContinuousClock.now }
 
+    /// The continuous clock's resolution.
     public var minimumResolution: Duration { ContinuousClock().minimumResolution }
 
     /// Returns at `deadline` (on the continuous clock), or throws `CancellationError` as soon as the task is
