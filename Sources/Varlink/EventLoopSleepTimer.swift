@@ -48,8 +48,9 @@ final class EventLoopSleepTimer: Sendable {
 
     private func arm(at deadline: ContinuousClock.Instant, resuming continuation: CheckedContinuation<Void, any Error>)
     {
-        // The loop's deadlines are on CLOCK_MONOTONIC, the continuous clock's on CLOCK_BOOTTIME: carry the time left.
-        let loopDeadline = NIODeadline.now() + Self.timeAmount(ContinuousClock.now.duration(to: deadline))
+        // The loop's deadlines are on CLOCK_MONOTONIC, the continuous clock's on CLOCK_BOOTTIME: carry the time left
+        // (NIO's conversion saturates; a deadline past is due at once).
+        let loopDeadline = NIODeadline.now() + TimeAmount(ContinuousClock.now.duration(to: deadline))
         // Armed under the lock, so that neither its run nor a cancellation finds the state before it is set.
         let alreadyCancelled = state.withLock { state -> Bool in
             if case .cancelled = state { return true }
@@ -58,14 +59,6 @@ final class EventLoopSleepTimer: Sendable {
             return false
         }
         if alreadyCancelled { continuation.resume(throwing: CancellationError()) }
-    }
-
-    /// `duration` as the loop's time amount: none when negative, saturating at the longest it can count.
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return .zero }
-        guard seconds < Int64.max / 1_000_000_000 - 1 else { return .nanoseconds(.max) }
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Resumes the sleep, once: at the deadline, or with `CancellationError` when `cancelled`.

@@ -97,12 +97,13 @@ public final class VarlinkServer: Sendable {
     ///   - limits: how many connections are served at once.
     ///   - idleTimeout: how long a connection with no call running may send nothing before it is closed (`nil`:
     ///     never closed for that).
-    ///   - clock: the clock the idle timeout is measured on.
+    ///   - clock: the clock the idle timeout is measured on (`nil`: the continuous clock, sleeping on the server's
+    ///     event loop, ``EventLoopClock``).
     public static func bind(
         to address: Address, service: VarlinkService, socketGroup: String? = nil,
         maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
         limits: ConnectionLimits = ConnectionLimits(),
-        idleTimeout: Duration? = defaultIdleTimeout, clock: any Clock<Duration> = ContinuousClock(),
+        idleTimeout: Duration? = defaultIdleTimeout, clock: (any Clock<Duration>)? = nil,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "varlink.server")
     ) async throws -> VarlinkServer {
@@ -131,9 +132,10 @@ public final class VarlinkServer: Sendable {
             try checkSyscall("mark the inherited socket close-on-exec") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             serverChannel = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
         }
+        let idleClock: any Clock<Duration> = clock ?? EventLoopClock(on: eventLoopGroup.any())
         return VarlinkServer(
             address: address, service: service, serverChannel: serverChannel, limits: limits,
-            idleTimeout: idleTimeout, clock: ServerClock(clock, sleepingOn: eventLoopGroup.any()), logger: logger)
+            idleTimeout: idleTimeout, clock: ServerClock(idleClock), logger: logger)
     }
 
     /// Accepts and serves connections until the task is cancelled; then closes them all, removes the
@@ -396,18 +398,10 @@ struct ServerClock: Sendable {
     let now: @Sendable () -> Duration
     let sleepUntil: @Sendable (Duration) async throws -> Void
 
-    /// On the continuous clock (``EventLoopClock`` too), sleeps are scheduled on `loop`.
-    init<C: Clock<Duration>>(_ clock: C, sleepingOn loop: any EventLoop) {
+    init<C: Clock<Duration>>(_ clock: C) {
         let start = clock.now
         now = { start.duration(to: clock.now) }
-        if let continuousStart = start as? ContinuousClock.Instant {
-            // A connection that hangs up releases its idle timer at once (`EventLoopSleepTimer` says why).
-            sleepUntil = { reading in
-                try await EventLoopSleepTimer(on: loop).sleep(until: continuousStart.advanced(by: reading))
-            }
-        } else {
-            sleepUntil = { reading in try await clock.sleep(until: start.advanced(by: reading), tolerance: nil) }
-        }
+        sleepUntil = { reading in try await clock.sleep(until: start.advanced(by: reading), tolerance: nil) }
     }
 }
 

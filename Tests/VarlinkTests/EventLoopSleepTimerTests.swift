@@ -63,14 +63,6 @@ struct EventLoopSleepTimerTests {
         await #expect(throws: CancellationError.self) { try await sleeper.value }
     }
 
-    @Test("Time left becomes the loop's time amount: none when past, saturating when beyond nanoseconds")
-    func timeAmounts() {
-        #expect(EventLoopSleepTimer.timeAmount(.seconds(-3)) == .zero)
-        #expect(EventLoopSleepTimer.timeAmount(.milliseconds(1500)) == .nanoseconds(1_500_000_000))
-        #expect(EventLoopSleepTimer.timeAmount(.nanoseconds(7)) == .nanoseconds(7))
-        #expect(EventLoopSleepTimer.timeAmount(.seconds(Int64.max)) == .nanoseconds(.max))
-    }
-
     @Test("The event loop clock reads the continuous clock and sleeps on the loop until its deadline")
     func clockSleepsUntilItsDeadline() async throws {
         let clock = EventLoopClock(on: Self.loop)

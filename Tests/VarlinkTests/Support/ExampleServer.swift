@@ -13,7 +13,7 @@ struct ExampleServer {
     static func run<Result>(
         accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
         limits: VarlinkServer.ConnectionLimits = VarlinkServer.ConnectionLimits(),
-        idleTimeout: Duration? = VarlinkServer.defaultIdleTimeout, clock: any Clock<Duration> = ContinuousClock(),
+        idleTimeout: Duration? = VarlinkServer.defaultIdleTimeout, clock: (any Clock<Duration>)? = nil,
         _ body: (ExampleServer) async throws -> Result
     ) async throws -> Result {
         let directory = temporaryDirectory()
