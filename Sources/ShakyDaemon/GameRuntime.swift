@@ -12,9 +12,9 @@ import TriviaEngine
 /// tells its observer every event (``RuntimeEvent``). A change a client asked for is refused when it cannot be
 /// saved. It speaks the engine's and the store's types; the Varlink service maps them to the wire.
 ///
-/// The actor runs on a thread of its own (``InboxThread``), not on the shared cooperative pool: saving the snapshot
-/// is a synchronous SQLite write, and a slow SD card then blocks only the game's inbox, never the pool that serves
-/// the sockets, the sensor and every other task. The thread's wait for work is also the engine's alarm, so a
+/// The actor runs on a thread of its own (``InboxThread``), not where every other task runs (in `shakyd`, the event
+/// loop that serves the sockets): saving the snapshot is a synchronous SQLite write, and a slow SD card then blocks
+/// only the game's inbox. The thread's wait for work is also the engine's alarm, so a
 /// countdown's tick wakes that one thread.
 public actor GameRuntime {
     /// Hears every event, on the inbox, in order.
@@ -27,7 +27,7 @@ public actor GameRuntime {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { inbox.asUnownedSerialExecutor() }
 
     /// The inbox's thread as a task executor: a task that mostly calls the runtime (a sensor's shakes) runs there, and
-    /// reaches the runtime without a thread of the pool in between.
+    /// reaches the runtime without another thread in between.
     nonisolated var inboxTaskExecutor: any TaskExecutor { inbox }
 
     private let database: AppDatabase

@@ -13,8 +13,8 @@ import Foundation
 /// dispatch's own timer thread, which then wakes a worker for the queue: two wake-ups for every tick of a countdown.
 /// Here the thread that runs the jobs sleeps on a condition variable until the next job or the alarm's deadline,
 /// whichever comes first, so a tick is one wake-up, and the next tick, set while this one is handled, costs no
-/// system call at all. Like a serial queue, it is apart from the cooperative pool: a job may block (a synchronous
-/// SQLite write to a slow SD card) without taking a thread from the pool that serves every other task.
+/// system call at all. It is apart from where every other task runs: a job may block (a synchronous SQLite write to
+/// a slow SD card) without holding up the event loop that serves the sockets.
 ///
 /// It is a task executor as well: a task that prefers it (`Task(executorPreference:)`) runs on the same thread, so a
 /// task that only waits for something and then calls the actor (a sensor's shakes) wakes this thread only.
@@ -25,8 +25,8 @@ final class InboxThread: SerialExecutor, TaskExecutor {
 
     /// Starts a thread named `name` (at most 15 bytes: the kernel's limit); `onExit` runs on it as it ends.
     ///
-    /// A POSIX thread rather than Foundation's `Thread`, whose start-up the inbox does not need; it takes its name
-    /// through `Thread.current` on itself, as `Thread(named:body:)` (ShakyCore) does.
+    /// A POSIX thread rather than Foundation's `Thread`, whose `start()` says nothing when the thread cannot be
+    /// made; it takes its name through `Thread.current` on itself, as `Thread(named:body:)` (ShakyCore) does.
     init(name: String, onExit: (@Sendable () -> Void)? = nil) {
         let mailbox = Mailbox()
         self.mailbox = mailbox

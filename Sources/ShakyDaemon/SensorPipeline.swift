@@ -255,7 +255,7 @@ public actor SensorPipeline {
         readingGeneration += 1
         let generation = readingGeneration
         let runtime = runtime
-        // On the runtime's inbox thread: a shake wakes that thread only, not a thread of the pool first.
+        // On the runtime's inbox thread: a shake wakes that thread only, not the event loop first.
         readingTask = Task(executorPreference: runtime.inboxTaskExecutor) { [weak self] in
             do {
                 for try await _ in stream { await runtime.shake(from: shaker) }
