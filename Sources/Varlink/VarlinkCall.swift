@@ -62,7 +62,9 @@ extension VarlinkCall {
     public init(frame: some Collection<UInt8>) throws(VarlinkProtocolViolation) {
         let members = try parseVarlinkMessage(frame, kind: "a call")
         for key in members.keys
-        where !key.contains(".") && !["method", "parameters", "oneway", "more", "upgrade"].contains(key) {
+        where !key.utf8.contains(UInt8(ascii: "."))
+            && !["method", "parameters", "oneway", "more", "upgrade"].contains(key)
+        {
             throw VarlinkProtocolViolation("unknown key \"\(key)\" in a call")
         }
         guard let methodValue = members["method"] else {

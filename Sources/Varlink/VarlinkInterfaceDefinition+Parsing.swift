@@ -136,7 +136,9 @@ private struct IDLParser {
     }
 
     static func isFieldName(_ text: String) -> Bool {
-        guard let first = text.first, first.isASCII, first.isLetter, text.last != "_", !text.contains("__") else {
+        // Checked on the bytes: Foundation's `contains` would search through CoreFoundation's Unicode tables.
+        let twoUnderscores = zip(text.utf8, text.utf8.dropFirst()).contains { $0 == UInt8(ascii: "_") && $1 == $0 }
+        guard let first = text.first, first.isASCII, first.isLetter, text.last != "_", !twoUnderscores else {
             return false
         }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }

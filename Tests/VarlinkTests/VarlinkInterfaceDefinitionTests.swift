@@ -49,6 +49,9 @@ struct VarlinkInterfaceDefinitionTests {
             ("interface org.example\nmethod foo() -> ()", 2, "not a member name"),
             ("interface org.example\nmethod Foo() -> ()\nerror Foo ()", 3, "\"Foo\" is defined twice"),
             ("interface org.example\nmethod Foo(a: int, a: int) -> ()", 2, "field \"a\" appears twice"),
+            ("interface org.example\nmethod Foo(a__b: int) -> ()", 2, "\"a__b\" is not a field name"),
+            ("interface org.example\nmethod Foo(a_: int) -> ()", 2, "\"a_\" is not a field name"),
+            ("interface org.example\nmethod Foo(a_b__: int) -> ()", 2, "\"a_b__\" is not a field name"),
             ("interface example\n", 1, "not a reverse-domain interface name"),
             ("interface org.example\nmethod Foo() (x: int)", 2, "expected \"->\""),
             ("# no interface line\nmethod Foo() -> ()", 2, "expected \"interface\""),
@@ -61,6 +64,13 @@ struct VarlinkInterfaceDefinitionTests {
             #expect(error.line == line)
             #expect(error.reason.contains(reason), "\(error.reason)")
         }
+    }
+
+    @Test("Field names may hold single underscores and digits")
+    func acceptsUnderscoredFieldNames() throws {
+        let definition = try VarlinkInterfaceDefinition(
+            parsing: "interface org.example\nmethod Foo(a_b_c: int, x1_y2: string) -> ()")
+        #expect(definition.methods["Foo"] != nil)
     }
 
     @Test("A handler for an undeclared method is refused when the interface is made")
