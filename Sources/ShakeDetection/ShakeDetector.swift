@@ -606,6 +606,7 @@ struct WindowTally: Sendable {
 
     /// Whether `motion` reverses the stroke: against the previous strong sample, against the stroke's peak, or
     /// (below 20 Hz) after a dip or beyond what turning the device can fake.
+    @inline(__always)
     private func isReversal(_ motion: Motion, _ magnitudeSquared: Double, coarse: Bool) -> Bool {
         if Self.pointsBack(
             motion.dot(reference), magnitudeSquared * referenceMagnitudeSquared, successiveCosineSquared,
