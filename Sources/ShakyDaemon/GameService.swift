@@ -52,13 +52,7 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
     func undoBuzz(team: String) async throws -> ShakyAPI.State { try await move(.undoBuzz(team: team)) }
 
     func deleteHistory(id: Int) async throws {
-        do {
-            try database.deleteFinishedGame(id: Int64(id))
-        } catch StoreError.finishedGameNotFound {
-            throw ShakyAPI.GameInterface.ReplyError.gameNotFound(id: id)
-        } catch {
-            throw ShakyAPI.GameInterface.ReplyError.storageFailed(message: "\(error)")
-        }
+        try await Self.storeCall { try database.deleteFinishedGame(id: Int64(id)) }
     }
 
     func status() async throws -> ShakyAPI.State { ShakyAPI.State(try await runtime.status()) }
@@ -79,14 +73,28 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
     }
 
     func history(limit: Int?) async throws -> [ShakyAPI.FinishedGame] {
-        let games = try await PacksService.storeCall { try database.history(limit: limit ?? 20) }
+        let games = try await Self.storeCall { try database.history(limit: limit ?? 20) }
         return games.map(ShakyAPI.FinishedGame.init)
     }
 
     func leaderboard(limit: Int?) async throws -> [ShakyAPI.LeaderboardEntry] {
-        let entries = try await PacksService.storeCall { try database.leaderboard(limit: limit) }
+        let entries = try await Self.storeCall { try database.leaderboard(limit: limit) }
         return entries.map {
             ShakyAPI.LeaderboardEntry(team: $0.team, games: $0.gamesPlayed, wins: $0.wins, points: $0.totalPoints)
+        }
+    }
+
+    /// Runs a store call off the event loop (``BlockingWork``), turning its errors into the Game interface's errors:
+    /// a finished game that is not there is `GameNotFound`, anything else `StorageFailed`.
+    static func storeCall<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T
+    ) async throws(ShakyAPI.GameInterface.ReplyError) -> T {
+        do {
+            return try await BlockingWork.run(body)
+        } catch StoreError.finishedGameNotFound(let id) {
+            throw .gameNotFound(id: Int(truncatingIfNeeded: id))
+        } catch {
+            throw .storageFailed(message: "\(error)")
         }
     }
 }
