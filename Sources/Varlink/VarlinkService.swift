@@ -132,16 +132,18 @@ public struct VarlinkService: Sendable {
     }
 
     /// What in `reply` does not have the fields and types the interface declares for `call`'s method (or, for
-    /// an error of the interface, for that error), or `nil` when it matches. Errors of other interfaces
-    /// (`org.varlink.service`'s) are not checked.
+    /// an error of the interface, for that error), or `nil` when it matches. An error must be one the interface
+    /// declares or one of `org.varlink.service`'s, which answer any interface's calls (and are not checked here):
+    /// a client reads another interface's error as one it was never told of.
     func interfaceMismatch(of reply: VarlinkEncodedReply, to call: VarlinkCall) -> String? {
         guard let interface = interfacesByName[call.interfaceName] else { return nil }
         let fields: [VarlinkField]
         if let error = reply.error {
+            if error.hasPrefix("org.varlink.service.") { return nil }
             let prefix = interface.name + "."
             guard error.hasPrefix(prefix),
                 let declared = interface.definition.errors[String(error.dropFirst(prefix.count))]
-            else { return nil }
+            else { return "\(error) is not an error of \(interface.name), which \(call.method) belongs to" }
             fields = declared
         } else {
             guard let signature = interface.definition.methods[call.memberName] else { return nil }

@@ -28,7 +28,7 @@ struct ReplyCheckTests {
         #expect(service.checksReplies, "on by default, so every test's replies are checked")
     }
 
-    @Test("A reply or an error of the interface that breaks it is named with the offending path")
+    @Test("A reply or an error that breaks the interface is named with the offending path or error")
     func mismatches() throws {
         let service = try Self.service(reply: [:])
         let wrongType = VarlinkEncodedReply(parameters: VarlinkEncodedParameters(["count": "two"]))
@@ -46,5 +46,12 @@ struct ReplyCheckTests {
         let serviceError = VarlinkEncodedReply(
             parameters: VarlinkEncodedParameters(["parameter": "x"]), error: "org.varlink.service.InvalidParameter")
         #expect(service.interfaceMismatch(of: serviceError, to: Self.get) == nil)
+        // Any other interface's error, or one the interface does not declare, is not the client's to expect.
+        for name in ["org.example.Other.Failed", "org.example.Checked.Unknown"] {
+            let foreignError = VarlinkEncodedReply(parameters: VarlinkEncodedParameters([:]), error: name)
+            #expect(
+                service.interfaceMismatch(of: foreignError, to: Self.get)
+                    == "\(name) is not an error of org.example.Checked, which org.example.Checked.Get belongs to")
+        }
     }
 }
