@@ -13,13 +13,18 @@ extension AppDatabase {
     ///     try store.recordFinishedGame(result, finishedAt: now)
     /// }
     /// ```
-    public func transaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try write { db in try body(StoreTransaction(db: db)) }
+    ///
+    /// The commit is on the disk when this returns unless `durability` says otherwise (``SaveDurability``).
+    public func transaction<T>(
+        durability: SaveDurability = .disk, _ body: (StoreTransaction) throws -> T
+    ) throws -> T {
+        try write(durability) { db in try body(StoreTransaction(db: db)) }
     }
 
-    /// Saves `game` as the current game snapshot, replacing the previous one.
-    public func saveSnapshot(_ game: Game) throws {
-        try transaction { try $0.saveSnapshot(game) }
+    /// Saves `game` as the current game snapshot, replacing the previous one; on the disk when this returns unless
+    /// `durability` says otherwise.
+    public func saveSnapshot(_ game: Game, durability: SaveDurability = .disk) throws {
+        try transaction(durability: durability) { try $0.saveSnapshot(game) }
     }
 
     /// The saved game snapshot, or `nil` when none is saved.

@@ -179,6 +179,14 @@ public final class AppDatabase: Sendable {
         try mapDatabaseErrors { try connection.write(updates) }
     }
 
+    /// ``write(_:)``, with the commit going as far as `durability` says before it returns.
+    func write<T>(_ durability: SaveDurability, _ updates: (Database) throws -> T) throws -> T {
+        switch durability {
+        case .disk: try mapDatabaseErrors { try connection.writeToDisk(updates) }
+        case .written: try write(updates)
+        }
+    }
+
     /// Runs `value` in one read transaction, turning storage failures into ``StoreError``.
     func read<T>(_ value: (Database) throws -> T) throws -> T {
         try mapDatabaseErrors { try connection.read(value) }

@@ -67,6 +67,34 @@ final class DatabaseConnection: @unchecked Sendable {
         return try becomeWritable().write(updates)
     }
 
+    /// Runs `updates` in a write transaction whose commit is on the disk when this returns (see
+    /// ``SaveDurability/disk``); otherwise as ``write(_:)``.
+    func writeToDisk<T>(_ updates: (Database) throws -> T) throws -> T {
+        if let writer = writableWriter() { return try Self.writeToDisk(with: writer, updates) }
+        readOnlyLock.lock()
+        defer { readOnlyLock.unlock() }
+        return try Self.writeToDisk(with: becomeWritable(), updates)
+    }
+
+    /// One transaction with `synchronous = FULL`, which SQLite lets change only between transactions; the
+    /// connection's own setting is put back after it, whatever happened.
+    private static func writeToDisk<T>(
+        with writer: any DatabaseWriter, _ updates: (Database) throws -> T
+    ) throws -> T {
+        try writer.writeWithoutTransaction { db in
+            let usual = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 1
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = \(usual)") }
+            var result: T?
+            try db.inTransaction {
+                result = try updates(db)
+                return .commit
+            }
+            guard let result else { throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "no result") }
+            return result
+        }
+    }
+
     /// Closes the connection in use: the last connection to close folds the write-ahead log into the file and
     /// deletes it. Every later use throws.
     func close() throws {

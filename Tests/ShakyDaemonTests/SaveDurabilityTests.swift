@@ -1,0 +1,71 @@
+import Foundation
+import ShakyProtocol
+import ShakyTesting
+import Testing
+import TriviaEngine
+
+@testable import ShakyDaemon
+
+/// What a power cut may take back: every save that matters reaches the disk before it is announced; a hint's save
+/// is only written (a crash keeps it), so a shake's hint does not wait for an SD card.
+@Suite("Saves that reach the disk")
+struct SaveDurabilityTests {
+    @Test("Only a save of hints alone is left unsynced")
+    func durabilityOfActions() {
+        let hint = GameAction.hintRevealed(
+            display: ScrambleDisplay(tiles: [.init(text: "O", isLetter: true, isFixed: true)]), points: 8,
+            hintsUsed: 1, source: .shake)
+        #expect(GameRuntime.durability(of: [hint]) == .written)
+        #expect(GameRuntime.durability(of: [hint, .wake(after: .seconds(1))]) == .written)
+        #expect(GameRuntime.durability(of: [hint, .phaseChanged(.answering(team: "Owls"))]) == .disk)
+        #expect(GameRuntime.durability(of: [.buzzUndone(team: "Owls")]) == .disk)
+        #expect(GameRuntime.durability(of: [.paused, .cancelWake]) == .disk)
+    }
+
+    @Test("A round opening and a buzz sync the write-ahead log before they are answered; hints do not")
+    func onlyHintsSkipTheSync() async throws {
+        let daemon = try DaemonProcess()
+        defer { Task { await daemon.removeFiles() } }
+        try await daemon.start()
+        let pid = try #require(daemon.processID)
+        let game = DaemonProcess.GameClient(try await daemon.connect())
+        try await game.createPack(
+            "Durable",
+            questions: [ShakyAPI.Question(text: "A bird of the night", answer: "nightingale", difficulty: .easy)])
+        _ = try await game.new(
+            teams: ["Owls", "Foxes"], packs: ["Durable"], questions: 1,
+            rules: .init(indicationTime: 3600, maximumHints: 3, hintCooldown: 0))
+
+        // strace stops each of the daemon's threads as its fdatasync or fsync returns and writes the line (with the
+        // file's path, -y) before letting it go on, so a reply that comes after a sync finds its line written.
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("syncs-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let strace = try ChildProcess(
+            "/usr/bin/strace", ["-f", "-y", "-e", "trace=fdatasync,fsync", "-p", "\(pid)", "-o", trace])
+        defer { strace.send(SIGKILL) }
+        try await strace.wait(for: "strace to attach to shakyd", within: .seconds(20)) {
+            strace.standardError.contains("attached")
+        }
+        let log = daemon.stateDirectory + "/shaky.sqlite-wal>"
+        func logSyncs() -> Int {
+            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").filter { $0.contains(log) }.count
+        }
+
+        let before = logSyncs()
+        _ = try await game.next()
+        #expect(logSyncs() == before + 1, "the round's opening is on the disk when it is answered")
+        _ = try await game.hint()
+        _ = try await game.hint()
+        _ = try await game.buzz(team: "Owls")
+        #expect(logSyncs() == before + 2, "two hints add no sync, the buzz one")
+        await game.transport.close()
+        // SIGKILL: the test's threads block the other signals, and strace inherits that. The kernel lets the
+        // daemon go on when its tracer ends.
+        strace.send(SIGKILL)
+        _ = try await strace.waitForExit()
+        let after = DaemonProcess.GameClient(try await daemon.connect())
+        #expect(try await after.status().hintsUsed == 2, "the daemon goes on without its tracer")
+        await after.transport.close()
+    }
+}
