@@ -112,6 +112,10 @@ public final class AppDatabase: Sendable {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB sets a pool's connections to `synchronous = NORMAL`, which syncs the write-ahead log only at
+            // checkpoints: a power cut, the usual way to turn a Pi off, could take back the last seconds of
+            // writes. The writer syncs the log at every commit instead (``SaveDurability``).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch let error as DatabaseError {
             throw openError(for: error, path: path, folder: folder)
         }
@@ -182,8 +186,8 @@ public final class AppDatabase: Sendable {
     /// ``write(_:)``, with the commit going as far as `durability` says before it returns.
     func write<T>(_ durability: SaveDurability, _ updates: (Database) throws -> T) throws -> T {
         switch durability {
-        case .disk: try mapDatabaseErrors { try connection.writeToDisk(updates) }
-        case .written: try write(updates)
+        case .disk: try write(updates)
+        case .written: try mapDatabaseErrors { try connection.writeWithoutSync(updates) }
         }
     }
 

@@ -67,23 +67,23 @@ final class DatabaseConnection: @unchecked Sendable {
         return try becomeWritable().write(updates)
     }
 
-    /// Runs `updates` in a write transaction whose commit is on the disk when this returns (see
-    /// ``SaveDurability/disk``); otherwise as ``write(_:)``.
-    func writeToDisk<T>(_ updates: (Database) throws -> T) throws -> T {
-        if let writer = writableWriter() { return try Self.writeToDisk(with: writer, updates) }
+    /// Runs `updates` in a write transaction whose commit does not wait for the disk (see
+    /// ``SaveDurability/written``); otherwise as ``write(_:)``.
+    func writeWithoutSync<T>(_ updates: (Database) throws -> T) throws -> T {
+        if let writer = writableWriter() { return try Self.writeWithoutSync(with: writer, updates) }
         readOnlyLock.lock()
         defer { readOnlyLock.unlock() }
-        return try Self.writeToDisk(with: becomeWritable(), updates)
+        return try Self.writeWithoutSync(with: becomeWritable(), updates)
     }
 
-    /// One transaction with `synchronous = FULL`, which SQLite lets change only between transactions; the
+    /// One transaction with `synchronous = NORMAL`, which SQLite lets change only between transactions; the
     /// connection's own setting is put back after it, whatever happened.
-    private static func writeToDisk<T>(
+    private static func writeWithoutSync<T>(
         with writer: any DatabaseWriter, _ updates: (Database) throws -> T
     ) throws -> T {
         try writer.writeWithoutTransaction { db in
-            let usual = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 1
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            let usual = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             defer { try? db.execute(sql: "PRAGMA synchronous = \(usual)") }
             var result: T?
             try db.inTransaction {

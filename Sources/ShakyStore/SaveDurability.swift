@@ -1,9 +1,10 @@
-/// How far a game's save has gone when the call that saves it returns.
+/// How far a save has gone when the call that makes it returns.
 ///
-/// The database is in write-ahead-log mode with `synchronous = NORMAL`: a commit is written to the log, which
-/// survives the daemon's crash or `kill -9` at once, but reaches the disk only at the log's next checkpoint or
-/// with the kernel's own write-back, seconds later. A save that must survive a power cut syncs the log as it
-/// commits (`synchronous = FULL` for that commit); that sync also takes every commit before it to the disk.
+/// The database is in write-ahead-log mode, and its writer syncs the log as each transaction commits
+/// (`synchronous = FULL`): what a call wrote is on the disk when it returns, and survives a power cut. A save
+/// made ``written`` skips that sync (`synchronous = NORMAL` for that commit): it survives the daemon's crash or
+/// `kill -9` at once, and reaches the disk with the next synced commit (whose sync takes every commit before it)
+/// or the kernel's own write-back, seconds later.
 public enum SaveDurability: Sendable, Equatable {
     /// On the disk when the call returns: the log is synced (`fdatasync`) as the transaction commits.
     case disk

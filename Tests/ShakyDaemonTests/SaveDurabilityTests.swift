@@ -6,8 +6,8 @@ import TriviaEngine
 
 @testable import ShakyDaemon
 
-/// What a power cut may take back: every save that matters reaches the disk before it is announced; a hint's save
-/// is only written (a crash keeps it), so a shake's hint does not wait for an SD card.
+/// What a power cut may take back: every write reaches the disk before it is answered or announced, except a hint's
+/// save, which is only written (a crash keeps it), so a shake's hint does not wait for an SD card.
 @Suite("Saves that reach the disk")
 struct SaveDurabilityTests {
     @Test("Only a save of hints alone is left unsynced")
@@ -22,7 +22,7 @@ struct SaveDurabilityTests {
         #expect(GameRuntime.durability(of: [.paused, .cancelWake]) == .disk)
     }
 
-    @Test("A round opening and a buzz sync the write-ahead log before they are answered; hints do not")
+    @Test("A round opening, a buzz and a new pack sync the write-ahead log before they are answered; hints do not")
     func onlyHintsSkipTheSync() async throws {
         let daemon = try DaemonProcess()
         defer { Task { await daemon.removeFiles() } }
@@ -59,6 +59,8 @@ struct SaveDurabilityTests {
         _ = try await game.hint()
         _ = try await game.buzz(team: "Owls")
         #expect(logSyncs() == before + 2, "two hints add no sync, the buzz one")
+        _ = try await ShakyAPI.PacksInterface.Client(game.transport).create(name: "Made at the party")
+        #expect(logSyncs() == before + 3, "a pack made is on the disk when it is answered, as every other write")
         await game.transport.close()
         // SIGKILL: the test's threads block the other signals, and strace inherits that. The kernel lets the
         // daemon go on when its tracer ends.
