@@ -16,7 +16,8 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
                 kind: device.candidate.kind?.rawValue ?? "buttons", keys: device.candidate.keys.map(BuzzerKeys.name),
                 lights: device.candidate.lights.map(\.name), present: device.isPresent)
         }
-        let assignments = try Self.storeCall { try database.buzzerAssignments() }.map(ShakyAPI.ButtonAssignment.init)
+        let assignments = try await Self.storeCall { try database.buzzerAssignments() }.map(
+            ShakyAPI.ButtonAssignment.init)
         return ShakyAPI.BuzzersInterface.ListReply(
             devices: devices, assignments: assignments, joining: await buzzers.joining()?.waiting ?? [])
     }
@@ -39,7 +40,7 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
             throw ShakyAPI.BuzzersInterface.ReplyError.unknownKey(key: key)
         }
         let assignment = BuzzerAssignment(device: identity, keyCode: code, keyName: BuzzerKeys.name(code), team: team)
-        try Self.storeCall { try database.assignBuzzer(assignment) }
+        try await Self.storeCall { try database.assignBuzzer(assignment) }
         return ShakyAPI.ButtonAssignment(assignment)
     }
 
@@ -80,10 +81,13 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
         return stream
     }
 
-    /// Runs a store call; a refusal or failure becomes `InvalidAssignment` with the store's message.
-    static func storeCall<T>(_ body: () throws -> T) throws(ShakyAPI.BuzzersInterface.ReplyError) -> T {
+    /// Runs a store call off the event loop (``BlockingWork``); a refusal or failure becomes `InvalidAssignment` with
+    /// the store's message.
+    static func storeCall<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T
+    ) async throws(ShakyAPI.BuzzersInterface.ReplyError) -> T {
         do {
-            return try body()
+            return try await BlockingWork.run(body)
         } catch {
             throw .invalidAssignment(message: "\(error)")
         }
