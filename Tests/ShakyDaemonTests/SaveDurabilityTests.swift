@@ -38,6 +38,7 @@ struct SaveDurabilityTests {
 
         // strace stops each of the daemon's threads as its fdatasync or fsync returns and writes the line (with the
         // file's path, -y) before letting it go on, so a reply that comes after a sync finds its line written.
+        // Attaching to a running process takes root (or CAP_SYS_PTRACE), as the tests have, as CI does.
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("syncs-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let strace = try ChildProcess(
