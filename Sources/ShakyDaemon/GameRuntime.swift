@@ -378,7 +378,7 @@ public actor GameRuntime {
 
     /// How far the save of `actions` must go before they are announced: to the disk, so that a power cut loses
     /// nothing announced, except for hints alone. A hint's save is only written (a crash keeps it; a power cut
-    /// within seconds may take it back): syncing the log to an SD card would take more than the 30 ms a shake
+    /// before the next save may take it back): syncing the log to an SD card would take more than the 30 ms a shake
     /// has to show its hint, and the next save that matters takes the hint to the disk with it.
     static func durability(of actions: [GameAction]) -> SaveDurability {
         let hintsOnly = actions.allSatisfy { action in

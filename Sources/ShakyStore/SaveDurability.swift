@@ -4,7 +4,7 @@
 /// (`synchronous = FULL`): what a call wrote is on the disk when it returns, and survives a power cut. A save
 /// made ``written`` skips that sync (`synchronous = NORMAL` for that commit): it survives the daemon's crash or
 /// `kill -9` at once, and reaches the disk with the next synced commit (whose sync takes every commit before it)
-/// or the kernel's own write-back, seconds later.
+/// or the kernel's own write-back (`vm.dirty_expire_centisecs`: 30 s by default) at the latest.
 public enum SaveDurability: Sendable, Equatable {
     /// On the disk when the call returns: the log is synced (`fdatasync`) as the transaction commits.
     case disk
