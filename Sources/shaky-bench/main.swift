@@ -27,7 +27,11 @@ do {
     }
     for benchmark in allBenchmarks where arguments.only.isEmpty || arguments.only.contains(benchmark.name) {
         print("== \(benchmark.name)")
+        let before = HostSteal()
         try await benchmark.run(arguments)
+        if let before, let after = HostSteal() {
+            print(String(format: "host steal while it ran: %.1f %% of the CPU time", after.share(since: before) * 100))
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("shaky-bench: \(error)\n".utf8))
