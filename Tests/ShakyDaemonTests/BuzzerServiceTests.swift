@@ -57,7 +57,7 @@ struct BuzzerServiceTests {
         _ = try await runtime.newGame(
             NewGameRequest(teams: teams, questionCount: 2, earlyPressLockout: earlyPressLockout, seed: 3))
         let folder = try TemporaryDirectory(prefix: "buzzer-leds")
-        let buzzLights = try (1...4).map { handset in
+        let buzzLights = try (1...4).map { (handset: Int) in
             try makeLight(in: folder, name: "0003:054C:0002.0001::buzz\(handset)", slot: handset, multicolour: false)
         }
         let buzz = BuzzerCandidate(
@@ -208,7 +208,7 @@ extension BuzzerServiceTests {
             database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(), logger: logger)
         _ = try await runtime.newGame(
             NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 1, seed: 3))
-        let seats = try (1...2).map { seat in
+        let seats = try (1...2).map { (seat: Int) in
             try Self.makeLight(in: folder, name: "team\(seat):green:shaky-team\(seat)", slot: seat, multicolour: false)
         }
         let service = BuzzerService(runtime: runtime, database: database, teamLights: seats, logger: logger)

@@ -49,7 +49,7 @@ import TriviaEngine
         let holding = DispatchSemaphore(value: 0)
         // The database's one connection, taken on a thread of the test's own until the gate opens: a stalled card.
         let holder = Thread {
-            try? database.writer.writeWithoutTransaction { _ in
+            database.writer.writeWithoutTransaction { _ in
                 holding.signal()
                 gate.wait()
             }

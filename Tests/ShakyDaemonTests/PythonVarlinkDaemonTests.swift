@@ -108,7 +108,7 @@ struct PythonVarlinkDaemonTests {
                 "-m", "varlink.cli", "call", "--more", "\(client.address)/io.shakywords.Game.Watch", "{}",
             ])
             try await watcher.waitForOutput(containing: #""kind": "state""#)
-            try await waitUntil("the watcher is registered") { await client.daemon.watchers.count == 1 }
+            try await waitUntil("the watcher is registered") { client.daemon.watchers.count == 1 }
             try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
             try await client.game("Next")
             try await watcher.waitForOutput(containing: #""kind": "roundStarted""#)
@@ -121,7 +121,7 @@ struct PythonVarlinkDaemonTests {
             #expect(kinds == ["state", "state", "phaseChanged", "roundStarted", "buzz"])
             watcher.send(SIGKILL)
             try await watcher.waitForExit(within: .seconds(10))
-            try await waitUntil("the watcher is dropped") { await client.daemon.watchers.count == 0 }
+            try await waitUntil("the watcher is dropped") { client.daemon.watchers.count == 0 }
             // The game goes on for everyone else.
             #expect(try await client.status().buzzes.map(\.team) == ["Foxes"])
         }

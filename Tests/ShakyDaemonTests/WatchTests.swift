@@ -161,7 +161,7 @@ struct WatchTests {
             // Nothing else was sent, and hanging up removes the watcher.
             #expect(await watch.unreadCount == 0)
             await watch.cancel()
-            try await waitUntil("the watcher is removed") { await client.daemon.watchers.count == 0 }
+            try await waitUntil("the watcher is removed") { client.daemon.watchers.count == 0 }
         }
     }
 
@@ -200,7 +200,7 @@ struct WatchTests {
             }
             await early.cancel()
             await late.cancel()
-            try await waitUntil("both watchers are removed") { await client.daemon.watchers.count == 0 }
+            try await waitUntil("both watchers are removed") { client.daemon.watchers.count == 0 }
         }
     }
 }
