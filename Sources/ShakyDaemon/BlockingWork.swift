@@ -12,4 +12,16 @@ enum BlockingWork {
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await NIOThreadPool.singleton.runIfActive(body)
     }
+
+    /// Runs `body` on the blocking pool; what it throws becomes the error `failure` makes of it (a Varlink
+    /// interface's reply error, for a service's store call).
+    static func run<T: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable () throws -> T, failingWith failure: (any Error) -> Failure
+    ) async throws(Failure) -> T {
+        do {
+            return try await run(body)
+        } catch {
+            throw failure(error)
+        }
+    }
 }

@@ -86,11 +86,7 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     static func storeCall<T: Sendable>(
         _ body: @escaping @Sendable () throws -> T
     ) async throws(ShakyAPI.BuzzersInterface.ReplyError) -> T {
-        do {
-            return try await BlockingWork.run(body)
-        } catch {
-            throw .invalidAssignment(message: "\(error)")
-        }
+        try await BlockingWork.run(body) { ShakyAPI.BuzzersInterface.ReplyError.invalidAssignment(message: "\($0)") }
     }
 }
 

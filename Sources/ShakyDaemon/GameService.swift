@@ -89,12 +89,11 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
     static func storeCall<T: Sendable>(
         _ body: @escaping @Sendable () throws -> T
     ) async throws(ShakyAPI.GameInterface.ReplyError) -> T {
-        do {
-            return try await BlockingWork.run(body)
-        } catch StoreError.finishedGameNotFound(let id) {
-            throw .gameNotFound(id: Int(truncatingIfNeeded: id))
-        } catch {
-            throw .storageFailed(message: "\(error)")
+        try await BlockingWork.run(body) { error -> ShakyAPI.GameInterface.ReplyError in
+            if case StoreError.finishedGameNotFound(let id) = error {
+                return .gameNotFound(id: Int(truncatingIfNeeded: id))
+            }
+            return .storageFailed(message: "\(error)")
         }
     }
 }

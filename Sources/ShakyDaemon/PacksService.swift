@@ -126,12 +126,8 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     static func storeCall<T: Sendable>(
         _ body: @escaping @Sendable () throws -> T
     ) async throws(ShakyAPI.PacksInterface.ReplyError) -> T {
-        do {
-            return try await BlockingWork.run(body)
-        } catch let error as StoreError {
-            throw error.packsReplyError
-        } catch {
-            throw .storageFailed(message: "\(error)")
+        try await BlockingWork.run(body) { error in
+            (error as? StoreError)?.packsReplyError ?? .storageFailed(message: "\(error)")
         }
     }
 }

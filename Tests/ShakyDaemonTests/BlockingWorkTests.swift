@@ -24,4 +24,15 @@ import Testing
     func errorsPassThrough() async {
         await #expect(throws: Refusal.self) { try await BlockingWork.run { throw Refusal() } }
     }
+
+    struct Reply: Error, Equatable { var message: String }
+
+    @Test("With a mapping, what the work throws comes back as the error made of it, and a result as it was")
+    func errorsAreMapped() async throws {
+        let reply = await #expect(throws: Reply.self) {
+            try await BlockingWork.run({ throw Refusal() }) { Reply(message: "\($0)") }
+        }
+        #expect(reply == Reply(message: "Refusal()"))
+        #expect(try await BlockingWork.run({ 42 }) { Reply(message: "\($0)") } == 42)
+    }
 }
