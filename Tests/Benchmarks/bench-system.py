@@ -24,9 +24,15 @@ With watchers, each run also says how long after the sample that completed a sha
 heard its hint (the stream fed so far replayed through `shakyd detect` finds that sample). --strace counts each
 daemon's system calls in the window with strace -c (tracing slows them: compare the counts, not that run's CPU).
 
+As on an installed system, the group `shaky` (members may control the game) is in /etc/group: when it is missing, the
+bench creates the user and groups that an install's sysusers.d file does (systemd-sysusers with systemd/shaky.sysusers).
+Without it, shakyd's lookup of the group at start-up goes on to systemd's NSS module, and glibc loads that library
+(about 0.3 MiB of RSS) into a process that an install would not have it in.
+
 Run by `make bench-system`; needs root for apt-get when packages are missing. Uses Debian's python3 (GI).
 """
 import argparse
+import grp
 import json
 import os
 import shutil
@@ -39,7 +45,8 @@ import tempfile
 import threading
 import time
 
-PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock", "strace"]
+PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock", "strace",
+            "systemd"]
 SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "evdev-100", "idle", "watchers-200", "party"]
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ShakyDriversTests", "Fixtures")
 
@@ -54,6 +61,19 @@ def ensure_packages(packages=PACKAGES):
         sudo = [] if os.geteuid() == 0 else ["sudo"]
         subprocess.run(sudo + ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + missing, check=True,
                        env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+
+
+def ensure_install_users():
+    """Creates the system user and groups of systemd/shaky.sysusers, as an install does, when the group is missing."""
+    try:
+        grp.getgrnam("shaky")
+        return
+    except KeyError:
+        pass
+    sysusers = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "systemd", "shaky.sysusers")
+    print("creating the user and groups an install creates: systemd-sysusers " + os.path.normpath(sysusers), flush=True)
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run(sudo + ["systemd-sysusers", os.path.abspath(sysusers)], check=True)
 
 
 def arguments():
@@ -675,5 +695,6 @@ def main():
 if __name__ == "__main__":
     if "umockdev" not in os.environ.get("LD_PRELOAD", ""):
         ensure_packages()
+        ensure_install_users()
         os.execvp("umockdev-wrapper", ["umockdev-wrapper", sys.executable] + sys.argv)
     main()
