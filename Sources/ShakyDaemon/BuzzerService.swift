@@ -30,6 +30,10 @@ public actor BuzzerService {
     private var watchers: [Int: @Sendable (BuzzerNotice) -> Bool] = [:]
     private var nextWatcherID = 0
 
+    /// The runtime's executor, its inbox thread: a press goes on to the runtime without a hop to another thread, and
+    /// a join's assignment, whose save waits for the disk to sync, never holds up the event loop.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { runtime.unownedExecutor }
+
     /// Creates the service; `teamLights` are lights tied to a team slot rather than a device (`shaky-teamN`).
     public init(
         runtime: GameRuntime, database: AppDatabase, leds: LEDs = LEDs(), teamLights: [BuzzerLight] = [],

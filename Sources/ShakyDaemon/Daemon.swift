@@ -105,7 +105,9 @@ public final class Daemon: Sendable {
             sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
             clock: clock,
             controllers: controllers)
-        let settings = try PreferencesController(database: database, sound: sound) { sensitivity in
+        let settings = try PreferencesController(
+            database: database, sound: sound, sharingExecutorWith: runtime
+        ) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }
         let buzzers = BuzzerService(

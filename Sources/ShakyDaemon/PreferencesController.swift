@@ -4,23 +4,32 @@ import ShakyCore
 import ShakyStore
 
 /// The live preferences: sound on/off, volume and shake sensitivity. A change takes effect at once and is saved.
+///
+/// It runs on the game's inbox thread, where the game's own saves run: a change's save waits for the disk to sync
+/// (a slow SD card), which must not hold up the event loop that serves every connection and watcher.
 public actor PreferencesController {
+    /// The runtime whose executor, the inbox thread, this actor shares.
+    private let runtime: GameRuntime
     private let database: AppDatabase
     private let sound: any SoundPlayer
     private let sensitivityChanged: @Sendable (ShakeSensitivity) -> Void
     private var preferences: DaemonPreferences
 
     /// Loads the saved preferences and applies them to `sound`; `sensitivityChanged` hears the detector preset.
+    /// The actor runs on `runtime`'s inbox thread.
     public init(
-        database: AppDatabase, sound: any SoundPlayer,
+        database: AppDatabase, sound: any SoundPlayer, sharingExecutorWith runtime: GameRuntime,
         sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
     ) throws {
+        self.runtime = runtime
         self.database = database
         self.sound = sound
         self.sensitivityChanged = sensitivityChanged
         preferences = try database.preferences()
         sound.apply(SoundLevel(enabled: preferences.soundEnabled, volume: preferences.volume))
     }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { runtime.unownedExecutor }
 
     /// The preferences now.
     public func current() -> LivePreferences {

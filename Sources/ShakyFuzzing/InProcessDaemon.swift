@@ -41,7 +41,9 @@ final class InProcessDaemon: Sendable {
             spec: nil, options: AccelerometerOptions(rate: 100, clock: clock), runtime: runtime, sensitivity: .medium,
             logger: logger, calibrations: SensorCalibrations(database: database), clock: clock,
             returns: { _ in AsyncStream { $0.finish() } }, appearances: { AsyncStream { $0.finish() } })
-        let settings = try PreferencesController(database: database, sound: sound) { sensitivity in
+        let settings = try PreferencesController(
+            database: database, sound: sound, sharingExecutorWith: runtime
+        ) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }
         let buzzers = BuzzerService(runtime: runtime, database: database, logger: logger)

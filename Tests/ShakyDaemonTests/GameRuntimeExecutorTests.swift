@@ -41,6 +41,21 @@ import TriviaEngine
         #expect(onInbox == [true, true, true])
     }
 
+    @Test("The settings and the buttons' service run on the runtime's thread, so their saves never hold up the loop")
+    func settingsAndButtonsShareTheRuntimeThread() async throws {
+        let database = try AppDatabase.inMemory()
+        let runtime = try Self.runtime(database: database)
+        let settings = try PreferencesController(
+            database: database, sound: RecordingSoundPlayer(), sharingExecutorWith: runtime
+        ) { _ in }
+        let buzzers = BuzzerService(runtime: runtime, database: database, logger: Logger(label: "test"))
+        #expect(await settings.runsOnThread(of: runtime.inbox))
+        #expect(await buzzers.runsOnThread(of: runtime.inbox))
+        // A change saves (and waits for the disk) there, and takes effect.
+        #expect(try await settings.change(volume: 0.25).volume == 0.25)
+        #expect(try database.preferences().volume == 0.25)
+    }
+
     @Test("A save held up by a slow store finishes once the store answers; calls keep to the runtime's thread")
     func blockedSaveWaitsOnTheRuntimeQueue() async throws {
         let database = try AppDatabase.inMemory()
@@ -73,4 +88,14 @@ import TriviaEngine
         #expect(status.teams.map(\.name) == ["Owls", "Foxes"])
         #expect(await next.value)
     }
+}
+
+extension PreferencesController {
+    /// Whether this actor's code runs on `inbox`'s thread.
+    func runsOnThread(of inbox: InboxThread) -> Bool { inbox.isCurrent }
+}
+
+extension BuzzerService {
+    /// Whether this actor's code runs on `inbox`'s thread.
+    func runsOnThread(of inbox: InboxThread) -> Bool { inbox.isCurrent }
 }
