@@ -393,7 +393,8 @@ public actor SensorPipeline {
             device: Self.calibrationKey(of: source.info), threshold: result.threshold,
             sustainedThreshold: result.sustainedThreshold, strokePeak: result.strokePeak, noise: result.noise)
         do {
-            try calibrations.save(saved)
+            // On the blocking pool: the save waits for the disk to sync, and this actor runs on the event loop.
+            try await BlockingWork.run { try calibrations.save(saved) }
         } catch {
             throw .failed("the calibration cannot be saved: \(error)")
         }
