@@ -1,7 +1,8 @@
 import NIOPosix
 
 /// Work that may block for long (a Varlink service's store call: a pack's import or export, a search, the history,
-/// a write, which waits for the disk to sync; a calibration's save), run on NIO's blocking pool rather than where the calling task runs.
+/// a write, which waits for the disk to sync; a calibration's save), run on NIO's blocking pool rather than where the
+/// calling task runs.
 ///
 /// In `shakyd` tasks run on the event loop that serves every connection and carries every watcher's events: a
 /// 16 MiB pack imported there would hold back every other client and the board until it is done. The pool's one

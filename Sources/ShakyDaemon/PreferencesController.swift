@@ -29,6 +29,7 @@ public actor PreferencesController {
         sound.apply(SoundLevel(enabled: preferences.soundEnabled, volume: preferences.volume))
     }
 
+    /// The runtime's executor, its inbox thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { runtime.unownedExecutor }
 
     /// The preferences now.
