@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 
 #if canImport(Glibc)
     import Glibc
@@ -26,13 +27,13 @@ final class InboxThread: SerialExecutor, TaskExecutor {
     /// Starts a thread named `name` (at most 15 bytes: the kernel's limit); `onExit` runs on it as it ends.
     ///
     /// A POSIX thread rather than Foundation's `Thread`, whose `start()` says nothing when the thread cannot be
-    /// made; it takes its name through `Thread.current` on itself, as `Thread(named:body:)` (ShakyCore) does.
+    /// made; it takes its name on itself, as `Thread(named:body:)` (ShakyCore) does.
     init(name: String, onExit: (@Sendable () -> Void)? = nil) {
         let mailbox = Mailbox()
         self.mailbox = mailbox
         let body = Unmanaged.passRetained(
             ThreadBody {
-                Thread.current.name = name
+                Thread.nameCurrentThread(name)
                 mailbox.run()
                 onExit?()
             }
