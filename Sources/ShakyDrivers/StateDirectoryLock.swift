@@ -49,10 +49,12 @@ public final class StateDirectoryLock: Sendable {
             guard error.code == EWOULDBLOCK else {
                 throw StateDirectoryLockError(directory: directory, problem: "cannot lock \(path): \(error.reason)")
             }
-            let who = holder.flatMap { Int32($0) }.map { "shakyd (pid \($0))" } ?? "another shakyd"
+            let holderID = holder.flatMap { Int32($0) }
+            let who = holderID.map { "shakyd (pid \($0))" } ?? "another shakyd"
             throw StateDirectoryLockError(
                 directory: directory,
-                problem: "\(who) is already using it; stop that daemon, or give this one another --state-dir")
+                problem: "\(who) is already using it; stop that daemon, or give this one another --state-dir",
+                holder: holderID)
         }
         // Say who holds the lock, for the message a second daemon prints.
         // A lock without the note still locks: the note only names the holder for the refusal message.
@@ -87,11 +89,14 @@ public struct StateDirectoryLockError: Error, Equatable, Sendable, CustomStringC
     public var directory: String
     /// What is wrong and what to do.
     public var problem: String
+    /// The process that took the lock, when the folder is in use and the lock file names it.
+    public var holder: Int32?
 
     /// Creates an error.
-    public init(directory: String, problem: String) {
+    public init(directory: String, problem: String, holder: Int32? = nil) {
         self.directory = directory
         self.problem = problem
+        self.holder = holder
     }
 
     public var description: String { "cannot use the state folder \(directory): \(problem)" }

@@ -31,9 +31,10 @@ struct StateDirectoryLockTests {
             _ = try await Self.start(in: state, socket: "b.sock")
         }
         #expect(error?.description.contains("shakyd (pid \(getpid())) is already using it") == true)
+        #expect(error?.holder == getpid())
         await first.shutDown()
 
-        let second = try await Self.start(in: state, socket: "b.sock")
+        let second = try await TestDaemon.startOnceOwnLockIsGone { try await Self.start(in: state, socket: "b.sock") }
         await second.shutDown()
     }
 }
