@@ -8,7 +8,8 @@ Runs under umockdev-wrapper (re-executes itself there) with a umockdev testbed h
 answering NODE.ioctl (`-`: no ioctls), starts COMMAND and passes its standard error through; once a line of it
 contains READY_TEXT (the reader is about to open NODE), the events start, the first at once and each later one
 after its time's distance from the first (a script's `r DELAY DATA` lines: DATA after DELAY milliseconds more).
-Exits with COMMAND's status; gives up waiting for READY_TEXT after 20 s.
+Exits with COMMAND's status; gives up waiting for READY_TEXT after 120 s (a test that drives COMMAND may be slow
+to get there on a busy machine: a round opened 20 s after start-up has been seen).
 `--stall AT FOR` stops COMMAND (SIGSTOP) AT seconds after the events start and lets it go on FOR seconds later,
 as a busy machine may stall a reader.
 `--stop-after HOLD` ends COMMAND with SIGINT once everything was written and read, and HOLD seconds more have
@@ -187,7 +188,7 @@ if __name__ == "__main__":  # serve-scenarios.py imports its reading and writing
 
     threading.Thread(target=forward, daemon=True).start()
     done = threading.Event()
-    if ready.wait(20) and process.poll() is None:
+    if ready.wait(120) and process.poll() is None:
         threading.Thread(target=play, args=(testbed.get_dev_fd(node), reports, done), daemon=True).start()
         if stall:
             time.sleep(stall[0])
