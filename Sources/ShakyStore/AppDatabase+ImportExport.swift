@@ -41,7 +41,8 @@ extension AppDatabase {
     /// - Throws: ``StoreError/packNotFound(_:)``.
     public func exportPack(named name: String, format: PackFileFormat) throws -> Data {
         let details = try pack(named: name)
-        return PackFile(name: details.summary.name, questions: details.questions.map(\.question)).data(format: format)
+        return try PackFile(name: details.summary.name, questions: details.questions.map(\.question)).data(
+            format: format)
     }
 
     static func insert(_ questions: [Question], intoPack packId: Int64, _ db: Database) throws {

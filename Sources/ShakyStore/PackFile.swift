@@ -280,9 +280,9 @@ struct PackFile: Equatable {
     // MARK: Writing
 
     /// The pack as a file in `format`.
-    func data(format: PackFileFormat) -> Data {
+    func data(format: PackFileFormat) throws -> Data {
         switch format {
-        case .json: jsonData()
+        case .json: try jsonData()
         case .csv: Data(csvText().utf8)
         }
     }
@@ -299,7 +299,7 @@ struct PackFile: Equatable {
         var alternates: [String]
     }
 
-    func jsonData() -> Data {
+    func jsonData() throws -> Data {
         let file = ExportFile(
             name: name ?? "",
             questions: questions.map {
@@ -308,8 +308,8 @@ struct PackFile: Equatable {
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding strings and arrays of strings cannot fail.
-        return try! encoder.encode(file) + Data("\n".utf8)
+        // Only a non-finite number can fail to encode, and the file holds strings only.
+        return try encoder.encode(file) + Data("\n".utf8)
     }
 
     func csvText() -> String {
