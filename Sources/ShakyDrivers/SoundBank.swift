@@ -92,7 +92,14 @@ public struct SoundBank: Sendable {
         }
     }
 
+    /// The longest cue, seconds: a cue is a moment, and every cue stays decoded in memory (96 KiB a second).
+    public static let longestCueSeconds = 30
+
     /// Decodes one sound file with libsndfile's `sndfile` functions.
+    ///
+    /// The file is read in chunks until its end, not into a buffer as long as its header says: a header's length
+    /// is the file's word (a FLAC stream written to a pipe says "unknown", which libsndfile reports as the largest
+    /// count there is). A file longer than ``longestCueSeconds`` is refused.
     static func decode(_ file: URL, sndfile: shaky_sndfile_functions) throws(SoundFileError) -> [Int16] {
         let strerror = { (handle: OpaquePointer?) in
             sndfile.sf_strerror(handle).map { String(cString: $0) } ?? "unknown libsndfile error"
@@ -107,25 +114,43 @@ public struct SoundBank: Sendable {
                 file: file.path,
                 reason: "is \(info.samplerate) Hz; cues must be \(sampleRate) Hz (sox IN -r \(sampleRate) OUT.wav)")
         }
+        // libsndfile itself opens no file of more than 1 024 channels (SF_MAX_CHANNELS).
         let channels = Int(info.channels)
-        let frames = Int(info.frames)
-        guard channels >= 1, frames >= 0 else {
-            throw SoundFileError(file: file.path, reason: "has \(channels) channels and \(frames) frames")
+        guard (1...1_024).contains(channels) else {
+            throw SoundFileError(file: file.path, reason: "has \(channels) channels")
         }
-        var interleaved = [Int16](repeating: 0, count: frames * channels)
-        let read = interleaved.withUnsafeMutableBufferPointer { buffer in
-            sndfile.sf_readf_short(handle, buffer.baseAddress, sf_count_t(frames))
+        let longest = longestCueSeconds * sampleRate
+        var mono: [Int16] = []
+        mono.reserveCapacity(info.frames > 0 && info.frames <= longest ? Int(info.frames) : sampleRate)
+        let chunkFrames = max(1, 16_384 / channels)
+        var chunk = [Int16](repeating: 0, count: chunkFrames * channels)
+        while true {
+            let read = chunk.withUnsafeMutableBufferPointer { buffer in
+                sndfile.sf_readf_short(handle, buffer.baseAddress, sf_count_t(chunkFrames))
+            }
+            guard read > 0 else { break }
+            let frames = Int(read)
+            guard mono.count + frames <= longest else {
+                throw SoundFileError(
+                    file: file.path, reason: "is longer than \(longestCueSeconds) s; a cue should be a moment")
+            }
+            if channels == 1 {
+                mono.append(contentsOf: chunk[..<frames])
+                continue
+            }
+            for frame in 0..<frames {
+                var sum = 0
+                for channel in 0..<channels { sum += Int(chunk[frame * channels + channel]) }
+                mono.append(Int16(sum / channels))
+            }
         }
-        guard read == frames else {
-            let reason = sndfile.sf_error(handle) != 0 ? strerror(handle) : "ends early"
-            throw SoundFileError(file: file.path, reason: "read \(read) of \(frames) frames: \(reason)")
+        if sndfile.sf_error(handle) != 0 {
+            throw SoundFileError(file: file.path, reason: "read \(mono.count) frames, then: \(strerror(handle))")
         }
-        guard channels > 1 else { return interleaved }
-        return (0..<frames).map { frame in
-            var sum = 0
-            for channel in 0..<channels { sum += Int(interleaved[frame * channels + channel]) }
-            return Int16(sum / channels)
+        if info.frames >= 0 && info.frames < longest && mono.count < Int(info.frames) {
+            throw SoundFileError(file: file.path, reason: "ends after \(mono.count) of \(info.frames) frames")
         }
+        return mono
     }
 }
 

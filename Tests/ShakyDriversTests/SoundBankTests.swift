@@ -75,4 +75,30 @@ struct SoundBankTests {
         try SoundWAV.write([10, 20, -3, 0, 32767, 32767], channels: 2, to: file)
         #expect(try SoundBank.decode(file) == [15, -1, 32767])
     }
+
+    @Test("a FLAC stream written to a pipe, whose header says its length is unknown, decodes to its end")
+    func streamOfUnknownLength() throws {
+        // `sox -n -r 48000 -c 2 -b 16 -t flac - synth 0.05 sine 440 gain -6 | cat > …`: libsndfile reports the
+        // stream's length as the largest count there is.
+        let samples = try SoundBank.decode(
+            URL(fileURLWithPath: UmockdevHarness.fixture("streamed-unknown-length.flac")))
+        #expect(samples.count == 2_400)
+        #expect(samples.contains { $0 != 0 })
+    }
+
+    @Test("a file longer than the longest cue is refused by name, and the built-in cue plays")
+    func tooLongRefused() throws {
+        let overrides = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: overrides) }
+        let file = overrides.appendingPathComponent("hint.wav")
+        let longest = SoundBank.longestCueSeconds * SoundBank.sampleRate
+        try SoundWAV.write([Int16](repeating: 100, count: longest + 1), to: file)
+        let bank = SoundBank.load(
+            overrides: overrides, builtin: SoundWAV.builtinFolder, logger: SoundLogRecorder().logger())
+        #expect(bank.sources[.hint]?.path == SoundWAV.builtinFolder.appendingPathComponent("hint.wav").path)
+        #expect(bank.problems.map(\.file) == [file.path])
+        #expect(bank.problems.first?.reason.contains("longer than 30 s") == true)
+        try SoundWAV.write([Int16](repeating: 100, count: longest), to: file)
+        #expect(try SoundBank.decode(file).count == longest)
+    }
 }
