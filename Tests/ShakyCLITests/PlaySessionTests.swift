@@ -64,9 +64,12 @@ import Testing
             let console = RecordingConsole()
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             try await PlaySession(client: client, console: console).run(
-                commands: InputLines.lines(of: "b Owls\n7\nn\n"))
+                commands: InputLines.lines(of: "b Owls\n7\n0\nb \(Int.min)\nu \(Int.min)\nn\n"))
             await client.close()
-            #expect(console.error == "! Owls already buzzed\n! there is no team 7; the teams are 1 to 2\n")
+            let noTeam = { (number: Int) in "! there is no team \(number); the teams are 1 to 2\n" }
+            #expect(
+                console.error == "! Owls already buzzed\n" + noTeam(7) + "! there is no team 0\n" + noTeam(.min)
+                    + noTeam(.min))
             #expect(
                 daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" }.map(\.method).last
                     == "io.shakywords.Game.Next")

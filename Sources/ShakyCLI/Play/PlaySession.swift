@@ -84,11 +84,15 @@ struct PlaySession: Sendable {
     /// The team's name, when `team` is its number in the game.
     private func teamName(_ team: String) async throws -> String {
         guard let number = Int(team) else { return team }
-        let teams = try await client.game.status().teams
-        guard teams.indices.contains(number - 1) else {
+        return try await Self.team(numbered: number, in: client.game.status().teams).name
+    }
+
+    /// The team numbered `number` (from 1, as ``numberedTeams(_:)`` shows them) among `teams`.
+    static func team(numbered number: Int, in teams: [ShakyAPI.TeamScore]) throws -> ShakyAPI.TeamScore {
+        guard number >= 1, number <= teams.count else {
             throw PlayCommandError("there is no team \(number); the teams are 1 to \(teams.count)")
         }
-        return teams[number - 1].name
+        return teams[number - 1]
     }
 
     /// Prints `text` above the prompt (on a terminal) or as a line.
@@ -114,11 +118,8 @@ struct PlaySession: Sendable {
         case .end: _ = try await client.game.end()
         case .buzz(let team): _ = try await client.game.buzz(team: team)
         case .buzzNumber(let number):
-            let teams = try await client.game.status().teams
-            guard teams.indices.contains(number - 1) else {
-                throw PlayCommandError("there is no team \(number); the teams are 1 to \(teams.count)")
-            }
-            _ = try await client.game.buzz(team: teams[number - 1].name)
+            let team = try await Self.team(numbered: number, in: client.game.status().teams)
+            _ = try await client.game.buzz(team: team.name)
         case .answer(let answer):
             let status = try await client.game.status()
             guard let team = status.teamUp else {
