@@ -27,17 +27,21 @@ public enum SystemdSocketActivation {
 
     /// The descriptors passed to process `processID`: empty when `LISTEN_PID` or `LISTEN_FDS` is unset
     /// or `LISTEN_PID` names another process (the variables were inherited, not meant for this process).
+    ///
+    /// A range, not a list: the count is the environment's word, and any count up to the largest descriptor costs
+    /// nothing to hold.
     public static func listeningDescriptors(
         environment: [String: String], processID: pid_t
-    ) throws(InvalidEnvironment) -> [CInt] {
-        guard let pidText = environment["LISTEN_PID"], let countText = environment["LISTEN_FDS"] else { return [] }
+    ) throws(InvalidEnvironment) -> Range<CInt> {
+        let none = firstDescriptor..<firstDescriptor
+        guard let pidText = environment["LISTEN_PID"], let countText = environment["LISTEN_FDS"] else { return none }
         guard let pid = pid_t(pidText), pid > 0 else {
             throw InvalidEnvironment(variable: "LISTEN_PID", value: pidText)
         }
-        guard pid == processID else { return [] }
+        guard pid == processID else { return none }
         guard let count = CInt(countText), count >= 0, count <= CInt.max - firstDescriptor else {
             throw InvalidEnvironment(variable: "LISTEN_FDS", value: countText)
         }
-        return Array(firstDescriptor..<(firstDescriptor + count))
+        return firstDescriptor..<(firstDescriptor + count)
     }
 }
