@@ -296,6 +296,7 @@ extension GameError {
         case .nothingToOverrule: "nothingToOverrule"
         case .noBuzzToUndo: "noBuzzToUndo"
         case .buzzAlreadyJudged: "buzzAlreadyJudged"
+        case .answerTooLong: "answerTooLong"
         }
     }
 }

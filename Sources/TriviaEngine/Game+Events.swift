@@ -168,6 +168,8 @@ extension Game {
         let index = try teamIndex(name)
         guard teams[index].name == upNow else { throw .notYourTurn(team: teams[index].name, upNow: upNow) }
         guard let round else { return }
+        let characters = text.count
+        guard characters <= Self.longestGivenAnswer else { throw .answerTooLong(characters: characters) }
         let correct = AnswerChecker(settings: settings).accepts(text, for: round.question)
         judge(given: text, correct: correct, actions: &actions)
     }

@@ -38,6 +38,10 @@ public struct Game: Codable, Equatable, Sendable {
     /// The largest score adjustment, either way, that the host may make in one step.
     public static let largestAdjustment = 1000
 
+    /// The longest answer, in characters, that a team may give: five times a pack's longest answer, room for any
+    /// sentence a player says, while an answer is echoed to every watcher and kept in the saved game.
+    public static let longestGivenAnswer = 200
+
     /// Starts a game: checks the setup and draws its questions with the seeded generator.
     ///
     /// The game starts in `ready`; the host's first `.nextQuestion` opens question 1.

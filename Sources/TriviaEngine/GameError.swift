@@ -44,6 +44,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     case noBuzzToUndo(team: String)
     /// The team's answer has been judged already; overrule the judgement instead.
     case buzzAlreadyJudged(team: String)
+    /// The answer is longer than `Game.longestGivenAnswer` characters; nothing was judged.
+    case answerTooLong(characters: Int)
 
     /// A duration as a person reads it: tenths of a second, rounded up ("0.3 s").
     public static func seconds(_ duration: Duration) -> String {
@@ -100,6 +102,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(team) has not buzzed on this question"
         case .buzzAlreadyJudged(let team):
             "\(team)'s answer has been judged already; overrule the judgement instead"
+        case .answerTooLong(let characters):
+            "an answer is at most \(Game.longestGivenAnswer) characters, not \(characters); nothing was judged"
         }
     }
 }

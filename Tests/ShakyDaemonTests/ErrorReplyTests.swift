@@ -128,6 +128,10 @@ struct ErrorReplyTests {
                 "Answer", ["team": "Foxes", "answer": "x"], reason: "notYourTurn",
                 message: "it is Owls's turn to answer, not Foxes's")
             try await expectRefused(
+                "Answer", ["team": "Owls", "answer": .string(String(repeating: "a", count: 100_000))],
+                reason: "answerTooLong",
+                message: "an answer is at most 200 characters, not 100000; nothing was judged")
+            try await expectRefused(
                 "AdjustScore", ["team": "Owls", "delta": 0, "reason": "x"], reason: "zeroAdjustment")
             try await expectRefused(
                 "AdjustScore", ["team": "Owls", "delta": 5000, "reason": "x"], reason: "adjustmentTooLarge")

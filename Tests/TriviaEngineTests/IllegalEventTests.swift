@@ -65,6 +65,12 @@ struct IllegalEventTests {
         expectRefused(game, .buzz(team: "Owls"), at: sec(30), .roundNotOpen(phase: .answering(team: "Foxes")))
         expectRefused(game, .hint(source: .shake), at: sec(30), .roundNotOpen(phase: .answering(team: "Foxes")))
         expectRefused(game, .nextQuestion, at: sec(30), .questionInPlay(phase: .answering(team: "Foxes")))
+        // An answer is at most 200 characters (letters as people count them: "é" is one), judged or refused whole.
+        let longest = String(repeating: "é", count: Game.longestGivenAnswer)
+        var judged = game
+        #expect(throws: Never.self) { _ = try judged.handle(.answer(team: "Foxes", text: longest), at: sec(30)) }
+        #expect(judged.phase != game.phase)
+        expectRefused(game, .answer(team: "Foxes", text: longest + "e"), at: sec(30), .answerTooLong(characters: 201))
     }
 
     @Test func inRoundOver() throws {
@@ -82,6 +88,8 @@ struct IllegalEventTests {
             .notYourTurn(team: "X", upNow: "Y"), .noAnswerExpected(phase: .ready), .hintLimitReached(maximum: 1),
             .hintWouldRevealAnswer, .hintCoolingDown(remaining: ms(5)), .nothingToPause(phase: .ready),
             .alreadyPaused, .notPaused, .zeroAdjustment, .adjustmentTooLarge(5000), .missingReason,
+            .nothingToOverrule, .noBuzzToUndo(team: "X"), .buzzAlreadyJudged(team: "X"),
+            .answerTooLong(characters: 201),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(

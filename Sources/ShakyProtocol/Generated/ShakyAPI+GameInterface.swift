@@ -998,7 +998,7 @@ extension ShakyAPI {
             # A team indicates it knows the answer (once per question).
             method Buzz(team: string) -> (status: State)
 
-            # The team up gives its answer.
+            # The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
             method Answer(team: string, answer: string) -> (correct: bool, status: State)
 
             # Reveal one more letter, as a shake does.
@@ -1728,7 +1728,7 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.Buzz`.
         func buzz(team: String) async throws -> ShakyAPI.State
 
-        /// The team up gives its answer.
+        /// The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
         ///
         /// Serves `io.shakywords.Game.Answer`.
         func answer(team: String, answer: String) async throws -> ShakyAPI.GameInterface.AnswerReply
@@ -1956,7 +1956,7 @@ extension ShakyAPI.GameInterface {
                 .status
         }
 
-        /// The team up gives its answer.
+        /// The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
         ///
         /// Calls `io.shakywords.Game.Answer`.
         public func answer(
@@ -1965,7 +1965,7 @@ extension ShakyAPI.GameInterface {
             try await self.answer(AnswerParameters(team: team, answer: answer))
         }
 
-        /// The team up gives its answer.
+        /// The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
         ///
         /// Calls `io.shakywords.Game.Answer`.
         public func answer(
