@@ -72,10 +72,20 @@ public actor GameRuntime {
     /// Takes over the saved game, if any: paused, with its remaining times exactly as saved.
     ///
     /// When the pause cannot be saved (a full disk), the game is served paused all the same, and the log says so.
+    /// A saved game that cannot be read or played on (a damaged or edited file, ``Game/inconsistency``) is set aside
+    /// in a file beside the database (``AppDatabase/setAsideSnapshot(at:)``), and the daemon starts without a game:
+    /// the error log names the file and the problem.
     public func restore() throws {
         // A database opened read-only has not saved yet: the first save that works is logged as such.
         lastSaveFailed = database.readOnlyReason != nil
-        guard var saved = try database.loadSnapshot() else { return }
+        let loaded: Game?
+        do {
+            loaded = try database.loadSnapshot()
+        } catch StoreError.snapshotUnreadable(let problem) {
+            setAsideUnreadableSnapshot(problem: problem)
+            return
+        }
+        guard var saved = loaded else { return }
         let actions = saved.restore(at: clock.now())
         if !actions.isEmpty {
             do {
@@ -92,6 +102,19 @@ public actor GameRuntime {
             "restored the saved game",
             metadata: ["phase": "\(saved.phase)", "paused": "\(saved.isPaused)"])
         publishStatusLine()
+    }
+
+    private func setAsideUnreadableSnapshot(problem: String) {
+        do {
+            let file = try database.setAsideSnapshot(at: wallClock())
+            logger.error(
+                "the saved game cannot be played on; it is kept in a file and the daemon starts without a game",
+                metadata: ["problem": "\(problem)", "file": "\(file?.path ?? "none")"])
+        } catch {
+            logger.error(
+                "the saved game cannot be played on, nor set aside; the daemon starts without a game",
+                metadata: ["problem": "\(problem)", "error": "\(error)"])
+        }
     }
 
     /// Registers who is told when the sensor should be read (a round is open) or not.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShakyCore
 import TriviaEngine
 
 // The current game snapshot and the history of finished games.
@@ -29,10 +30,13 @@ extension AppDatabase {
 
     /// The saved game snapshot, or `nil` when none is saved.
     ///
-    /// - Throws: ``StoreError/snapshotUnreadable(problem:)`` when the saved game cannot be decoded
-    ///   (for example after a change of the game's format); ``clearSnapshot()`` discards it.
+    /// - Throws: ``StoreError/snapshotUnreadable(problem:)`` when the saved game cannot be decoded (for example
+    ///   after a change of the game's format) or is not consistent (``Game/inconsistency``, a damaged or edited
+    ///   file); ``setAsideSnapshot()`` keeps it in a file and clears it.
     public func loadSnapshot() throws -> Game? {
-        try loadSnapshot(as: Game.self)
+        guard let game = try loadSnapshot(as: Game.self) else { return nil }
+        if let problem = game.inconsistency { throw StoreError.snapshotUnreadable(problem: problem) }
+        return game
     }
 
     /// The saved snapshot decoded as `type`.
@@ -43,6 +47,31 @@ extension AppDatabase {
         } catch {
             throw StoreError.snapshotUnreadable(problem: "\(error)")
         }
+    }
+
+    /// Moves the saved snapshot out of the way, for one that ``loadSnapshot()`` cannot play on: its JSON goes, as
+    /// saved, to a file beside the database (`unreadable-game-20261127T203015Z.json`, the time in UTC), then the
+    /// snapshot is cleared, so the daemon starts without it and nothing of it is lost.
+    ///
+    /// - Returns: the file written, or `nil` when no snapshot is saved or the database is in memory (then it is
+    ///   only cleared).
+    public func setAsideSnapshot(at time: Date = Date()) throws -> URL? {
+        guard let record = try read({ db in try GameSnapshotRecord.current(db) }) else { return nil }
+        var file: URL?
+        if path != ":memory:" {
+            // "2026-11-27T20:30:15Z" → "20261127T203015Z".
+            let stamp = UTCDateText.iso8601(time).filter { $0 != "-" && $0 != ":" }
+            let name = "unreadable-game-\(stamp).json"
+            let written = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name)
+            do {
+                try Data(record.game.utf8).write(to: written, options: .atomic)
+            } catch {
+                throw StoreError.notWritable(path: written.path, reason: "\(error.localizedDescription)")
+            }
+            file = written
+        }
+        try clearSnapshot()
+        return file
     }
 
     /// Removes the current game snapshot, if any.

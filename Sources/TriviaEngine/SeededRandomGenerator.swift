@@ -21,6 +21,10 @@ public struct SeededRandomGenerator: RandomNumberGenerator, Codable, Equatable, 
         state = words
     }
 
+    /// Whether the state can generate: four words, not all zero (xoshiro's one state that yields only zeros, where
+    /// ``next(below:)`` would never find a value). Every seeded or advanced generator is usable; a decoded one may not be.
+    var isUsable: Bool { state.count == 4 && state.contains { $0 != 0 } }
+
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         let result = rotateLeft(state[1] &* 5, by: 7) &* 9

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ShakyProtocol
 import ShakyTesting
 import Testing
@@ -80,6 +81,38 @@ struct RestartTests {
             #expect(status.remaining == 60)
             #expect(status.buzzes.map(\.team) == ["Owls", "Foxes"])
             #expect(status.buzzes.map(\.elapsed) == [10, 20])
+        }
+    }
+
+    @Test(
+        "A saved game damaged in the file is set aside beside it, and the daemon starts without a game",
+        arguments: TestDaemon.Mode.allCases)
+    func damagedSnapshotIsSetAside(mode: TestDaemon.Mode) async throws {
+        let state = try TemporaryDirectory(prefix: "shakyd-damaged")
+        defer { state.remove() }
+        try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            try await PartyPack.create(on: client)
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            try await client.game("Next")
+            await client.daemon.shutDown()
+        }
+        // The scramble's generator as a damaged or edited file could hold it: the next question's draw would trap.
+        let damaged = try await DatabaseQueue(path: state.path + "/shaky.sqlite").write { db in
+            try db.execute(sql: #"UPDATE gameSnapshot SET game = json_set(game, '$.random.state', json('[]'))"#)
+            return try String.fetchOne(db, sql: "SELECT game FROM gameSnapshot")
+        }
+        try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            let noGame = try await client.callError("io.shakywords.Game.Status")
+            #expect(noGame.name == "io.shakywords.Game.NoGame")
+            let files = try FileManager.default.contentsOfDirectory(atPath: state.path).filter {
+                $0.hasPrefix("unreadable-game-") && $0.hasSuffix(".json")
+            }
+            #expect(files.count == 1)
+            let kept = try files.first.map { try String(contentsOfFile: state.path + "/" + $0, encoding: .utf8) }
+            #expect(kept == damaged, "the file holds the saved game as it was")
+            // The party goes on with a new game.
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            #expect(try await client.game("Next").phase == .indication)
         }
     }
 }

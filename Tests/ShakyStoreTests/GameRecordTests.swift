@@ -35,6 +35,30 @@ import TriviaEngine
         #expect(try database.loadSnapshot() == nil)
     }
 
+    @Test func aSnapshotThatCannotBePlayedOnIsReportedAndSetAsideInAFile() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try AppDatabase.open(
+            path: folder.appendingPathComponent("shaky.sqlite").path, builtinPacks: .skip)
+        try database.saveSnapshot(try StoreFixtures.gameInPlay())
+        // A round numbered beyond the game's questions, as a damaged or edited file could hold it.
+        let saved = try database.writer.write { db in
+            try db.execute(sql: "UPDATE gameSnapshot SET game = json_set(game, '$.round.number', 99)")
+            return try String.fetchOne(db, sql: "SELECT game FROM gameSnapshot")
+        }
+        let error = #expect(throws: StoreError.self) { try database.loadSnapshot() }
+        guard case .snapshotUnreadable(let problem) = error else {
+            Issue.record("expected snapshotUnreadable, got \(String(describing: error))")
+            return
+        }
+        #expect(problem.contains("question number 99"))
+        let file = try database.setAsideSnapshot(at: Date(timeIntervalSince1970: 1_795_811_415))
+        #expect(file?.lastPathComponent == "unreadable-game-20261127T203015Z.json")
+        #expect(try file.map { try String(contentsOf: $0, encoding: .utf8) } == saved)
+        #expect(try database.loadSnapshot() == nil)
+        #expect(try database.setAsideSnapshot() == nil, "nothing left to set aside")
+    }
+
     @Test func finishingAGameSavesTheSnapshotAndRecordsItOnce() throws {
         let database = try AppDatabase.inMemory()
         let game = try StoreFixtures.gameInPlay()

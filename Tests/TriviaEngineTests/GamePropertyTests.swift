@@ -29,6 +29,8 @@ struct GamePropertyTests {
         case 10, 14: return .answer(team: game.teamUp ?? team, text: game.round?.question.answer ?? "x")
         case 11: return .answer(team: game.teamUp ?? team, text: "wrong")
         case 12: return .answer(team: team, text: game.round?.question.answer ?? "x")
+        case 13: return .overrule
+        case 15: return .undoBuzz(team: team)
         default: return .clockAdvanced
         }
     }
@@ -60,7 +62,8 @@ struct GamePropertyTests {
     @Test func randomEventSequencesKeepTheInvariants() async throws {
         let input = zip(Gen.uint64(), Gen.int(in: 0...1_000_000).array(of: 1...120))
         await propertyCheck(count: 150, input: input) { seed, codes in
-            let settings = GameRules(maximumHints: 6, hintCooldown: .milliseconds(500))
+            let settings = GameRules(
+                maximumHints: 6, hintCooldown: .milliseconds(500), buzzerMode: seed % 2 == 0 ? .buzzOrder : .classic)
             var game = try Game(
                 setup: GameSetup(
                     teams: Array(Self.teamNames.prefix(3)), questionPool: EngineFixtures.questions(Self.answers),
@@ -82,7 +85,7 @@ struct GamePropertyTests {
         }
     }
 
-    /// Scores change only by judgements and host adjustments, exactly as the actions say.
+    /// Scores change only by judgements, overrules and host adjustments, exactly as the actions say.
     static func checkScores(before: Game, after: Game, actions: [GameAction]) throws {
         var expected = Dictionary(uniqueKeysWithValues: before.teams.map { ($0.name, $0.score) })
         for action in actions {
@@ -93,12 +96,16 @@ struct GamePropertyTests {
             case .scoreAdjusted(let team, let delta, _, let newScore):
                 expected[team, default: 0] += delta
                 #expect(expected[team] == newScore)
+            case .judgementOverruled(let team, _, let delta, let newScore):
+                expected[team, default: 0] += delta
+                #expect(expected[team] == newScore)
             default:
                 break
             }
         }
         for team in after.teams {
-            #expect(team.score == expected[team.name], "\(team.name) changed without a judgement or adjustment")
+            #expect(
+                team.score == expected[team.name], "\(team.name) changed without a judgement, overrule or adjustment")
         }
     }
 
@@ -137,5 +144,7 @@ struct GamePropertyTests {
         #expect((game.phase == .gameOver) == (game.result != nil))
         let decoded = try JSONDecoder().decode(Game.self, from: JSONEncoder().encode(game))
         #expect(decoded == game, "snapshot round trip changed the state")
+        // A restart takes every state that play reaches.
+        #expect(game.inconsistency == nil, "\(game.inconsistency ?? "")")
     }
 }

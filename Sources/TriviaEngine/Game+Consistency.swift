@@ -1,0 +1,125 @@
+extension Game {
+    /// The most any duration of a saved game may be either way: far beyond what play reaches (every timer is at most
+    /// an hour), and small enough that no sum of a game's durations overflows.
+    static let longestSavedDuration: Duration = .seconds(100_000_000)
+    /// The most any count or score of a saved game may be either way, for the same reason.
+    static let largestSavedNumber = 1_000_000_000_000
+
+    /// What makes this game, decoded from a saved snapshot, impossible to play on; `nil` when it is consistent.
+    ///
+    /// A game only ever reaches consistent states through its own moves, but a snapshot is a file: damaged, edited
+    /// or written by a faulty version, it could hold an index out of range, a negative count or a number whose
+    /// arithmetic overflows, and the game would trap on it. This checks every value the moves index with or do
+    /// arithmetic on, against the rules the moves keep (teams and names as a setup allows, a round's number among
+    /// the questions, its scramble's positions inside its answer, buzzes by teams that play, the team up among
+    /// them) and generous bounds for the rest (``longestSavedDuration``, ``largestSavedNumber``).
+    public var inconsistency: String? {
+        do {
+            try checkConsistency()
+            return nil
+        } catch {
+            return error.problem
+        }
+    }
+
+    private func checkConsistency() throws(SavedGameInconsistency) {
+        do {
+            try settings.validate()
+        } catch {
+            throw .init("its rules: \(error)")
+        }
+        try check(GameSetup.teamCountRange.contains(teams.count), "it has \(teams.count) teams")
+        for team in teams {
+            try check(
+                !team.name.isEmpty && team.name.count <= GameSetup.teamNameLengthRange.upperBound,
+                "a team name is empty or too long")
+            try check(
+                teams.count(where: { Self.teamKey($0.name) == Self.teamKey(team.name) }) == 1,
+                "two teams are called \(team.name)")
+            for number in [team.score, team.correctAnswers, team.hintsUsed, team.buzzCount] {
+                try checkNumber(number, "team \(team.name)'s statistics")
+            }
+            try check(team.correctAnswers >= 0 && team.hintsUsed >= 0 && team.buzzCount >= 0, "a negative count")
+            try checkDuration(team.totalBuzzTime, "team \(team.name)'s buzz time")
+            try check(team.adjustments.count <= Self.largestSavedNumber, "too many adjustments")
+            for adjustment in team.adjustments {
+                try check(
+                    adjustment.delta.magnitude <= Self.largestAdjustment.magnitude, "an adjustment out of range")
+            }
+        }
+        try check(GameSetup.questionCountRange.contains(questions.count), "it has \(questions.count) questions")
+        try check(random.isUsable, "its random generator's state is damaged")
+        try checkDuration(lastUpdate, "its clock")
+        if let round { try check(round) }
+        switch phase {
+        case .ready:
+            try check(round == nil, "it is waiting for the first question, but one was played")
+        case .indication:
+            try check(round?.remaining != nil, "a question is open without a countdown")
+        case .answering(let team):
+            guard let round, round.remaining != nil, round.turnsTaken < round.buzzes.count,
+                round.buzzes[round.turnsTaken].team == team
+            else { throw .init("\(team) is up to answer, but not next in the buzz order") }
+        case .roundOver:
+            try check(round != nil, "a question is over, but none was played")
+        case .gameOver:
+            try check(result != nil, "the game is over without a result")
+        }
+    }
+
+    private func check(_ round: Round) throws(SavedGameInconsistency) {
+        try check(questions.indices.contains(round.number - 1), "its question number \(round.number) is not played")
+        let scramble = round.scramble
+        try check(
+            scramble.shown.count == scramble.solution.count
+                && zip(scramble.letterPositions, scramble.letterPositions.dropFirst()).allSatisfy { $0 < $1 }
+                && scramble.letterPositions.allSatisfy { scramble.solution.indices.contains($0) }
+                && (0...scramble.letterCount).contains(scramble.fixedCount),
+            "its scramble does not fit its answer")
+        let hints = 0...GameRules.mostHints
+        try check(hints.contains(round.hintsUsed), "\(round.hintsUsed) hints were used")
+        try check(round.points.magnitude <= GameRules.largestPoints, "the question is worth \(round.points)")
+        for duration in [round.elapsed, round.hintCooldownRemaining]
+            + [round.remaining, round.indicationRemaining]
+            .compactMap({ $0 }) + (round.hintTimes ?? [])
+        {
+            try checkDuration(duration, "the question's times")
+        }
+        try check((round.hintTimes?.count ?? 0) <= GameRules.mostHints, "too many hint times")
+        try check(round.buzzes.count <= teams.count, "more buzzes than teams")
+        try check((0...round.buzzes.count).contains(round.turnsTaken), "\(round.turnsTaken) turns were taken")
+        let names = Set(teams.map(\.name))
+        for (index, buzz) in round.buzzes.enumerated() {
+            try check(names.contains(buzz.team), "a buzz by \(buzz.team), who does not play")
+            try check(!round.buzzes[..<index].contains { $0.team == buzz.team }, "\(buzz.team) buzzed twice")
+            try checkDuration(buzz.elapsed, "a buzz's time")
+            try check(buzz.hintsUsed.map(hints.contains) ?? true, "a buzz's hints are out of range")
+            try check((buzz.points?.magnitude ?? 0) <= GameRules.largestPoints, "a buzz's points are out of range")
+        }
+        if let judgement = round.lastJudgement {
+            try check(names.contains(judgement.team), "a judgement of \(judgement.team), who does not play")
+            try check(hints.contains(judgement.hintsUsed), "a judgement's hints are out of range")
+            try check(judgement.points.magnitude <= GameRules.largestPoints, "a judgement's points are out of range")
+        }
+    }
+
+    private func check(_ condition: Bool, _ problem: @autoclosure () -> String) throws(SavedGameInconsistency) {
+        guard condition else { throw .init(problem()) }
+    }
+
+    private func checkNumber(_ number: Int, _ what: String) throws(SavedGameInconsistency) {
+        try check(number.magnitude <= Self.largestSavedNumber, "\(what): \(number) is out of range")
+    }
+
+    private func checkDuration(_ duration: Duration, _ what: String) throws(SavedGameInconsistency) {
+        try check(
+            duration >= .zero - Self.longestSavedDuration && duration <= Self.longestSavedDuration,
+            "\(what): \(duration) is out of range")
+    }
+}
+
+/// Why a saved game cannot be played on.
+private struct SavedGameInconsistency: Error {
+    var problem: String
+    init(_ problem: String) { self.problem = problem }
+}
