@@ -122,7 +122,7 @@ test: lint check-generated
 # (malloc_context_size=0: recording one on every allocation costs a tenth of the time; rerun a crash without it to
 # see them) and Swift's backtracer (ASan stops it while it prints a Swift trap). The sanitized build is of shaky-fuzz
 # and what it links only (no test targets), with FUZZ_JOBS jobs: CI has its 2 cores to itself.
-FUZZ_TARGETS       := varlink pack-import trace config
+FUZZ_TARGETS       := varlink pack-import trace config snapshot
 FUZZ_SECONDS       ?= 600
 FUZZ_BRIEF_SECONDS ?= 30
 # The sanitized build's configuration for `make fuzz` (and `make fuzz-build`), and for `make fuzz-brief`.

@@ -96,7 +96,7 @@ let package = Package(
             name: "ShakyFuzzing",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "Varlink", "ShakyProtocol", "ShakyStore", "ShakyDaemon", "ShakyDrivers",
-                "ShakyTesting", logging,
+                "ShakyTesting", "TriviaEngine", logging,
             ]
         ),
         // Thin mains.

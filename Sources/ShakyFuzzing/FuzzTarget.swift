@@ -4,6 +4,7 @@ import ShakyCore
 import ShakyDaemon
 import ShakyProtocol
 import ShakyStore
+import TriviaEngine
 import Varlink
 
 /// The parts of the daemon that read what clients and files send, each as a function of arbitrary bytes.
@@ -22,6 +23,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case trace
     /// The daemon's YAML configuration file.
     case config
+    /// A saved game as the database holds it: decoded and checked (``Game/inconsistency``) as a restart does, and,
+    /// when the check passes, restored and played on with every move and read a runtime makes.
+    case snapshot
 
     /// Runs the target on `data`.
     public func run(_ data: [UInt8]) {
@@ -30,6 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .packImport: Self.packImport(data)
         case .trace: Self.trace(data)
         case .config: Self.config(data)
+        case .snapshot: Self.snapshot(data)
         }
     }
 
@@ -136,6 +141,54 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard let settings = try? DaemonOptions.parse(String(decoding: data, as: UTF8.self), path: "fuzz.conf")
         else { return }
         _ = DaemonConfiguration(resolving: settings)
+    }
+}
+
+extension FuzzTarget {
+    private static func snapshot(_ data: [UInt8]) {
+        guard var game = try? JSONDecoder().decode(Game.self, from: Data(data)), game.inconsistency == nil else {
+            return
+        }
+        var now = Duration.seconds(1_000)
+        game.restore(at: now)
+        var rule = EarlyPressRule(lockout: game.settings.earlyPressLockout)
+        let teams = game.teams.map(\.name)
+        func read() {
+            _ = game.status(at: now)
+            _ = game.hintsLeft
+            _ = game.remainingTime(at: now)
+            _ = game.round?.scramble.display.pattern
+            _ = try? JSONEncoder().encode(game)
+        }
+        func play(_ event: GameEvent) {
+            _ = try? game.handle(event, at: now)
+            read()
+            now += .milliseconds(2_500)
+        }
+        read()
+        for pass in 0..<3 {
+            play(.resume)
+            play(.hint(source: .shake))
+            play(.overrule)
+            for team in teams {
+                play(.buzz(team: team))
+                play(.answer(team: game.teamUp ?? team, text: pass == 1 ? game.round?.question.answer ?? "" : "no"))
+            }
+            _ = game.handlePresses(
+                teams.map { TeamPress(team: $0, pressedAt: now - .seconds(1), kernelTime: now) }, rule: &rule, at: now)
+            read()
+            play(.overrule)
+            for team in teams { play(.undoBuzz(team: team)) }
+            play(.adjustScore(team: teams.first ?? "", delta: 5, reason: "fuzz"))
+            play(.pause)
+            now += .seconds(70)
+            play(.resume)
+            play(.clockAdvanced)
+            play(.skipQuestion)
+            play(.nextQuestion)
+        }
+        play(.endGame)
+        _ = game.result.map { try? JSONEncoder().encode($0) }
     }
 }
 
