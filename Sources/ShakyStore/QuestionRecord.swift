@@ -39,7 +39,8 @@ struct QuestionRecord: Codable, Equatable, FetchableRecord, MutablePersistableRe
 
     /// The question this row holds.
     var question: Question {
-        // The schema's CHECK admits only the three raw values.
-        Question(text: text, answer: answer, alternates: alternates, difficulty: Difficulty(rawValue: difficulty)!)
+        // The schema's CHECK admits only the three raw values; a file that holds another still reads.
+        Question(
+            text: text, answer: answer, alternates: alternates, difficulty: Difficulty(rawValue: difficulty) ?? .medium)
     }
 }
