@@ -92,7 +92,7 @@ public struct SoundBank: Sendable {
         }
     }
 
-    /// The longest cue, seconds: a cue is a moment, and every cue stays decoded in memory (96 KiB a second).
+    /// The longest cue, seconds: a cue is a moment, and every cue stays decoded in memory (96 000 bytes a second).
     public static let longestCueSeconds = 30
 
     /// Decodes one sound file with libsndfile's `sndfile` functions.

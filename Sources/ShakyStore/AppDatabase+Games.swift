@@ -32,7 +32,7 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/snapshotUnreadable(problem:)`` when the saved game cannot be decoded (for example
     ///   after a change of the game's format) or is not consistent (``Game/inconsistency``, a damaged or edited
-    ///   file); ``setAsideSnapshot()`` keeps it in a file and clears it.
+    ///   file); ``setAsideSnapshot(at:)`` keeps it in a file and clears it.
     public func loadSnapshot() throws -> Game? {
         guard let game = try loadSnapshot(as: Game.self) else { return nil }
         if let problem = game.inconsistency { throw StoreError.snapshotUnreadable(problem: problem) }
