@@ -64,14 +64,20 @@ final class PackUploads: Sendable {
     /// A part that would make the file larger than announced drops the upload.
     func append(_ data: String, at offset: Int, to identifier: String, owner: UInt32) throws(Refusal) -> Int {
         try state.withLock { state throws(Refusal) -> Int in
-            guard var upload = state.uploads[identifier], upload.owner == owner else { throw .notFound(identifier) }
+            // Taken out while it grows: a copy of an upload still in the dictionary shares its text, and appending
+            // to it would copy the whole text at every part (16 MiB for a byte).
+            guard var upload = state.uploads.removeValue(forKey: identifier) else { throw .notFound(identifier) }
+            guard upload.owner == owner else {
+                state.uploads[identifier] = upload
+                throw .notFound(identifier)
+            }
             guard offset == upload.received else {
+                state.uploads[identifier] = upload
                 throw .refused(
                     "a part came out of order: it starts at byte \(offset), but \(upload.received) have arrived")
             }
             let length = data.utf8.count
             guard length <= upload.size - upload.received else {
-                state.uploads[identifier] = nil
                 throw .refused(
                     "the parts hold more than the \(upload.size) bytes announced; the upload was dropped, send it again"
                 )
