@@ -293,6 +293,8 @@ extension GameError {
         case .zeroAdjustment: "zeroAdjustment"
         case .adjustmentTooLarge: "adjustmentTooLarge"
         case .missingReason: "missingReason"
+        case .reasonTooLong: "reasonTooLong"
+        case .adjustmentLimitReached: "adjustmentLimitReached"
         case .nothingToOverrule: "nothingToOverrule"
         case .noBuzzToUndo: "noBuzzToUndo"
         case .buzzAlreadyJudged: "buzzAlreadyJudged"

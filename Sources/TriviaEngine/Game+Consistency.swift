@@ -41,7 +41,7 @@ extension Game {
             }
             try check(team.correctAnswers >= 0 && team.hintsUsed >= 0 && team.buzzCount >= 0, "a negative count")
             try checkDuration(team.totalBuzzTime, "team \(team.name)'s buzz time")
-            try check(team.adjustments.count <= Self.largestSavedNumber, "too many adjustments")
+            try check(team.adjustments.count <= Self.mostAdjustmentsPerTeam, "too many adjustments")
             for adjustment in team.adjustments {
                 try check(
                     adjustment.delta.magnitude <= Self.largestAdjustment.magnitude, "an adjustment out of range")

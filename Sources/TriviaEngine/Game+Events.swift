@@ -103,6 +103,11 @@ extension Game {
         guard delta.magnitude <= Self.largestAdjustment.magnitude else { throw .adjustmentTooLarge(delta) }
         let reason = reason.trimmingWhitespace
         guard !reason.isEmpty else { throw .missingReason }
+        let characters = reason.count
+        guard characters <= Self.longestAdjustmentReason else { throw .reasonTooLong(characters: characters) }
+        guard teams[index].adjustments.count < Self.mostAdjustmentsPerTeam else {
+            throw .adjustmentLimitReached(team: teams[index].name)
+        }
         let (score, overflow) = teams[index].score.addingReportingOverflow(delta)
         guard !overflow else { throw .adjustmentTooLarge(delta) }
         teams[index].score = score

@@ -42,6 +42,14 @@ public struct Game: Codable, Equatable, Sendable {
     /// sentence a player says, while an answer is echoed to every watcher and kept in the saved game.
     public static let longestGivenAnswer = 200
 
+    /// The longest reason, in characters, for a score adjustment: it is shown on the scoreboard, echoed to every
+    /// watcher and kept in the saved game and the history.
+    public static let longestAdjustmentReason = 200
+
+    /// The most score adjustments one team may have in a game: far beyond any party, while each is kept in the saved
+    /// game, which every save writes whole.
+    public static let mostAdjustmentsPerTeam = 5_000
+
     /// Starts a game: checks the setup and draws its questions with the seeded generator.
     ///
     /// The game starts in `ready`; the host's first `.nextQuestion` opens question 1.

@@ -38,6 +38,10 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     case adjustmentTooLarge(Int)
     /// A score adjustment needs a reason.
     case missingReason
+    /// A score adjustment's reason is longer than `Game.longestAdjustmentReason` characters.
+    case reasonTooLong(characters: Int)
+    /// The team has had `Game.mostAdjustmentsPerTeam` score adjustments in this game already.
+    case adjustmentLimitReached(team: String)
     /// There is no judgement on the question in play or just over to overrule.
     case nothingToOverrule
     /// The team has not buzzed on the question in play.
@@ -96,6 +100,10 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "a score adjustment must be between -\(Game.largestAdjustment) and \(Game.largestAdjustment), not \(delta)"
         case .missingReason:
             "a score adjustment needs a reason"
+        case .reasonTooLong(let characters):
+            "a score adjustment's reason is at most \(Game.longestAdjustmentReason) characters, not \(characters)"
+        case .adjustmentLimitReached(let team):
+            "\(team) has had \(Game.mostAdjustmentsPerTeam) score adjustments in this game, the most a team may have"
         case .nothingToOverrule:
             "no answer on this question has been judged yet, so there is nothing to overrule"
         case .noBuzzToUndo(let team):

@@ -137,6 +137,9 @@ struct ErrorReplyTests {
                 "AdjustScore", ["team": "Owls", "delta": 5000, "reason": "x"], reason: "adjustmentTooLarge")
             try await expectRefused(
                 "AdjustScore", ["team": "Owls", "delta": 1, "reason": "  "], reason: "missingReason")
+            try await expectRefused(
+                "AdjustScore", ["team": "Owls", "delta": 1, "reason": .string(String(repeating: "x", count: 300_000))],
+                reason: "reasonTooLong")
             try await client.game("End")
             try await expectRefused("Next", reason: "gameIsOver")
             // A refused move changes nothing.

@@ -53,6 +53,26 @@ struct HostControlTests {
             game, .adjustScore(team: "Bears", delta: .min, reason: "x"), at: sec(3), .adjustmentTooLarge(.min))
         expectRefused(game, .adjustScore(team: "Bears", delta: 1, reason: "  "), at: sec(3), .missingReason)
         expectRefused(game, .adjustScore(team: "Moles", delta: 1, reason: "x"), at: sec(3), .unknownTeam("Moles"))
+        // A reason is at most 200 characters, as people count them, after trimming.
+        let longest = "  " + String(repeating: "ü", count: Game.longestAdjustmentReason) + " "
+        var adjusted = game
+        #expect(throws: Never.self) {
+            _ = try adjusted.handle(.adjustScore(team: "Bears", delta: 1, reason: longest), at: sec(3))
+        }
+        expectRefused(
+            game, .adjustScore(team: "Bears", delta: 1, reason: String(repeating: "ü", count: 201)), at: sec(3),
+            .reasonTooLong(characters: 201))
+    }
+
+    @Test func aTeamHasAtMostFiveThousandAdjustments() throws {
+        var game = try EngineFixtures.game()
+        for index in 0..<Game.mostAdjustmentsPerTeam {
+            _ = try game.handle(.adjustScore(team: "Owls", delta: index % 2 == 0 ? 1 : -1, reason: "x"), at: sec(1))
+        }
+        expectRefused(
+            game, .adjustScore(team: "owls", delta: 1, reason: "x"), at: sec(2), .adjustmentLimitReached(team: "Owls"))
+        _ = try game.handle(.adjustScore(team: "Foxes", delta: 1, reason: "x"), at: sec(2))
+        #expect(game.inconsistency == nil)
     }
 
     @Test func endingEarlyClosesTheOpenQuestionAndGivesTheResult() throws {

@@ -89,7 +89,7 @@ struct IllegalEventTests {
             .hintWouldRevealAnswer, .hintCoolingDown(remaining: ms(5)), .nothingToPause(phase: .ready),
             .alreadyPaused, .notPaused, .zeroAdjustment, .adjustmentTooLarge(5000), .missingReason,
             .nothingToOverrule, .noBuzzToUndo(team: "X"), .buzzAlreadyJudged(team: "X"),
-            .answerTooLong(characters: 201),
+            .answerTooLong(characters: 201), .reasonTooLong(characters: 201), .adjustmentLimitReached(team: "X"),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(

@@ -1004,7 +1004,8 @@ extension ShakyAPI {
             # Reveal one more letter, as a shake does.
             method Hint() -> (status: State)
 
-            # Add (or with a negative delta take) points, with a reason.
+            # Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
+            # per team in a game).
             method AdjustScore(team: string, delta: int, reason: string) -> (status: State)
 
             # Reverse the last judgement on the question in play or just over: a wrong
@@ -1738,7 +1739,8 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.Hint`.
         func hint() async throws -> ShakyAPI.State
 
-        /// Add (or with a negative delta take) points, with a reason.
+        /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
+        /// per team in a game).
         ///
         /// Serves `io.shakywords.Game.AdjustScore`.
         func adjustScore(team: String, delta: Int, reason: String) async throws -> ShakyAPI.State
@@ -1983,7 +1985,8 @@ extension ShakyAPI.GameInterface {
             ).status
         }
 
-        /// Add (or with a negative delta take) points, with a reason.
+        /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
+        /// per team in a game).
         ///
         /// Calls `io.shakywords.Game.AdjustScore`.
         public func adjustScore(
@@ -1992,7 +1995,8 @@ extension ShakyAPI.GameInterface {
             try await self.adjustScore(AdjustScoreParameters(team: team, delta: delta, reason: reason))
         }
 
-        /// Add (or with a negative delta take) points, with a reason.
+        /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
+        /// per team in a game).
         ///
         /// Calls `io.shakywords.Game.AdjustScore`.
         public func adjustScore(_ parameters: AdjustScoreParameters) async throws(Transport.Failure) -> ShakyAPI.State {
