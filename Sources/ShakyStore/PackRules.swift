@@ -15,6 +15,9 @@ public enum PackRules {
     public static let maximumTextLength = 500
     /// The longest pack name, in characters.
     public static let maximumPackNameLength = 60
+    /// The most alternate answers a question may have (after empty and repeated ones are dropped): each given
+    /// answer is checked against every one.
+    public static let maximumAlternates = 20
     /// The character that separates alternate answers in a CSV field; it cannot appear in an alternate.
     public static let alternateSeparator: Character = "|"
 
@@ -97,7 +100,14 @@ public enum PackRules {
             }
             _ = try self.answer(alternate, field: "alternates")
             let seen = ([answer] + alternates).contains { $0.caseInsensitiveCompare(alternate) == .orderedSame }
-            if !seen { alternates.append(alternate) }
+            if seen { continue }
+            // Refused as soon as there is one too many, so that what is compared stays short whatever the input.
+            if alternates.count == maximumAlternates {
+                throw Violation(
+                    field: "alternates",
+                    problem: "a question has at most \(maximumAlternates) alternate answers")
+            }
+            alternates.append(alternate)
         }
         return Question(text: text, answer: answer, alternates: alternates, difficulty: question.difficulty)
     }

@@ -48,6 +48,12 @@ extension Game {
             }
         }
         try check(GameSetup.questionCountRange.contains(questions.count), "it has \(questions.count) questions")
+        // Every given answer is checked against each of a question's answers: a pack holds 20 of 40 letters at most.
+        try check(
+            questions.allSatisfy { question in
+                question.alternates.count <= 100
+                    && ([question.answer] + question.alternates).allSatisfy { $0.unicodeScalars.count <= 200 }
+            }, "a question has too many or too long answers")
         try check(random.isUsable, "its random generator's state is damaged")
         try checkDuration(lastUpdate, "its clock")
         if let round { try check(round) }

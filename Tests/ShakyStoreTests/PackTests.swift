@@ -104,6 +104,19 @@ import TriviaEngine
             Question(text: "Capital?", answer: decomposed, difficulty: .easy), toPack: "Pets")
         #expect(stored.question.answer.unicodeScalars.count == 6)
         #expect(try database.pack(named: "Pets").questions.count == 2)
+        // At most 20 alternates once repeats are dropped, however many repeats there are.
+        let twenty = (1...20).map { "Cat \($0)" }
+        let kept = try database.addQuestion(
+            Question(
+                text: "Twenty?", answer: "Cat", alternates: twenty + Array(repeating: "CAT 1", count: 100_000),
+                difficulty: .easy), toPack: "Pets")
+        #expect(kept.question.alternates == twenty)
+        #expect(throws: StoreError.invalidQuestion(problem: "a question has at most 20 alternate answers")) {
+            try database.addQuestion(
+                Question(
+                    text: "Many?", answer: "Cat", alternates: (1...100_000).map { "Cat \($0)" }, difficulty: .easy),
+                toPack: "Pets")
+        }
     }
 
     @Test func questionPoolFollowsPacksAndFilter() throws {

@@ -72,6 +72,7 @@ struct SavedGameConsistencyTests {
             ("teams.0.adjustments", #"[{"delta": \#(Int.min), "reason": "x"}]"#, "adjustment out of range"),
             ("settings.basePoints", "0", "its rules"),
             ("questions", "[]", "0 questions"),
+            ("questions.0.alternates", "[\(Array(repeating: #""x""#, count: 101).joined(separator: ","))]", "too many"),
         ])
     func damageIsFound(path: String, value: String, problem: String) throws {
         let damaged = try Self.damaged(Self.answeringGame(), path, value)
