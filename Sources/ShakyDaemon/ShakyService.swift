@@ -45,8 +45,9 @@ public enum ShakyService {
                     multiLine: multiLineParameters, unchecked: uncheckedParameters),
                 ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime, sensor: sensor)),
                 ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),
-                ShakyAPI.BuzzersInterface.varlinkInterface(
-                    serving: BuzzersService(buzzers: buzzers, database: database)),
+                screened(
+                    ShakyAPI.BuzzersInterface.varlinkInterface(
+                        serving: BuzzersService(buzzers: buzzers, database: database))),
             ],
             accessPolicy: accessPolicy, logger: logger)
     }
@@ -58,8 +59,8 @@ public enum ShakyService {
 
     /// `interface`, each of its methods refusing with `InvalidParameter` (naming the parameter) a call whose
     /// strings hold a character ``TerminalText`` refuses, before the method runs: every string a client sends
-    /// to the Game and Packs interfaces may end up on a terminal (team names, pack names, questions, answers,
-    /// alternates, reasons).
+    /// to the Game, Packs and Buzzers interfaces may end up on a terminal (team names, pack names, questions,
+    /// answers, alternates, reasons, button devices).
     static func screened(
         _ interface: VarlinkInterface, multiLine: Set<String> = [], unchecked: Set<String> = []
     ) throws -> VarlinkInterface {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TriviaEngine
 
 /// A button that belongs to a team: a device identity (udev `ID_PATH`/`ID_SERIAL`) and a key code.
 ///
@@ -41,6 +42,9 @@ public struct BuzzerAssignmentError: Error, Equatable, Sendable, CustomStringCon
 }
 
 extension AppDatabase {
+    /// The most buttons that may be assigned at once: a party has at most 8 teams, and each press reads them all.
+    public static let mostBuzzerAssignments = 256
+
     /// Every button assignment, by team then device and key.
     public func buzzerAssignments() throws -> [BuzzerAssignment] {
         try read { db in
@@ -58,9 +62,18 @@ extension AppDatabase {
             throw BuzzerAssignmentError(problem: "key code \(assignment.keyCode) is outside 0…767")
         }
         guard !assignment.teamKey.isEmpty else { throw BuzzerAssignmentError(problem: "the team name is empty") }
+        let longestName = GameSetup.teamNameLengthRange.upperBound
+        guard assignment.team.count <= longestName else {
+            throw BuzzerAssignmentError(problem: "a team name is at most \(longestName) characters, as in a game")
+        }
         try write { db in
             if replacingTeamButtons {
                 try BuzzerAssignment.filter(Column("teamKey") == assignment.teamKey).deleteAll(db)
+            }
+            if try !assignment.exists(db), try BuzzerAssignment.fetchCount(db) >= Self.mostBuzzerAssignments {
+                throw BuzzerAssignmentError(
+                    problem: "\(Self.mostBuzzerAssignments) buttons are assigned already, the most there may be; "
+                        + "clear a team's buttons first")
             }
             try assignment.save(db)
         }

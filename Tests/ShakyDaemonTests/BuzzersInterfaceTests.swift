@@ -62,6 +62,19 @@ struct BuzzersInterfaceTests {
             let unknownDevice = try await client.callError(
                 "io.shakywords.Buzzers.Assign", ["team": "Owls", "device": "/dev/input/event99", "key": "KEY_A"])
             #expect(unknownDevice.name == "io.shakywords.Buzzers.UnknownDevice")
+            // Team names reach the board and the host's terminal: no control characters, at most 24 characters.
+            let escape = try await client.callError(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Owls\u{1B}[2J", "device": "/dev/input/event30", "key": "BTN_0"])
+            #expect(escape.name == "org.varlink.service.InvalidParameter")
+            #expect(escape.parameters["parameter"] == "team")
+            let long = try await client.callError(
+                "io.shakywords.Buzzers.Assign",
+                [
+                    "team": .string(String(repeating: "O", count: 300_000)), "device": "/dev/input/event30",
+                    "key": "BTN_TRIGGER_HAPPY11",
+                ])
+            #expect(long.name == "io.shakywords.Buzzers.InvalidAssignment")
 
             let cleared = try await client.call(
                 "io.shakywords.Buzzers.Clear", ["team": "owls"], as: ShakyAPI.BuzzersInterface.ClearReply.self)

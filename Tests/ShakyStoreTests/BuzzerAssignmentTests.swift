@@ -59,6 +59,28 @@ struct BuzzerAssignmentTests {
         #expect(throws: BuzzerAssignmentError.self) {
             try database.assignBuzzer(BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "K", team: "  "))
         }
+        #expect(throws: BuzzerAssignmentError(problem: "a team name is at most 24 characters, as in a game")) {
+            try database.assignBuzzer(
+                BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "K", team: String(repeating: "ö", count: 25)))
+        }
+        try database.assignBuzzer(
+            BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "K", team: String(repeating: "ö", count: 24)))
+    }
+
+    @Test func atMost256ButtonsAreAssignedAndAnAssignedOneCanStillChangeHands() throws {
+        let database = try AppDatabase.inMemory()
+        for key in 0..<AppDatabase.mostBuzzerAssignments {
+            try database.assignBuzzer(
+                BuzzerAssignment(device: "pci-0000:00:14.0-usb-0:\(key % 4)", keyCode: key, keyName: "K", team: "Owls"))
+        }
+        #expect(throws: BuzzerAssignmentError.self) {
+            try database.assignBuzzer(
+                BuzzerAssignment(device: "pci-0000:00:14.0-usb-0:9", keyCode: 1, keyName: "K", team: "Foxes"))
+        }
+        try database.assignBuzzer(
+            BuzzerAssignment(device: "pci-0000:00:14.0-usb-0:1", keyCode: 1, keyName: "K", team: "Foxes"))
+        #expect(try database.buzzerAssignments().count == AppDatabase.mostBuzzerAssignments)
+        #expect(try database.buzzerAssignments().filter { $0.team == "Foxes" }.count == 1)
     }
 }
 
