@@ -89,8 +89,13 @@ private final class FilteredSamples: @unchecked Sendable {
     }
 
     func next() async throws -> AccelSample? {
+        var passedOver = 0
         while let sample = try await samples.next() {
             if filter(sample).isKept { return sample }
+            passedOver += 1
+            // A source that never waits (a trace replayed at full speed, looping) would otherwise keep its thread
+            // for as long as the filter keeps nothing.
+            if passedOver % 4_096 == 0 { await Task.yield() }
         }
         return nil
     }

@@ -28,7 +28,8 @@ public final class TraceReplaySource: AccelerometerSource {
         self.clock = clock
         info = SourceInfo(
             driver: "trace", devicePath: path, deviceName: reader.metadata["device"] ?? "recorded trace",
-            rate: reader.metadata["rate"].flatMap(Double.init))
+            // A rate that is not a real one (zero, negative, not finite, beyond any sensor) is no rate.
+            rate: reader.metadata["rate"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 100_000 ? $0 : nil })
     }
 
     /// Starts the replay from the beginning of the file.

@@ -87,6 +87,19 @@ final class ImmediateClock: Clock {
         #expect(replayed.map(\.x) == [0, 0.25, 0.5, 0, 0.25, 0.5, 0, 0.25], "values repeat, time goes on")
     }
 
+    @Test(
+        "a trace of one sample loops forward whatever rate it claims (a file's times never repeat)",
+        arguments: ["0", "-5", "inf", "nan", "1e300"])
+    func loopingMovesOnWithoutARealRate(rate: String) async throws {
+        let path = try writeTrace(
+            [AccelSample(timestamp: 2, x: 0, y: 0, z: 9.81)], metadata: TraceMetadata([(key: "rate", value: rate)]))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = try TraceReplaySource(path: path, speed: .max, loop: true, clock: ImmediateClock())
+        #expect(source.info.rate == nil)
+        let replayed = try await collect(source.start(), limit: 6).map(\.timestamp)
+        #expect(zip(replayed, replayed.dropFirst()).allSatisfy { abs($1 - $0 - 0.01) < 1e-9 }, "\(replayed)")
+    }
+
     @Test func stopFinishesTheStreamAndStartBeginsAgain() async throws {
         let samples = (0..<10).map { AccelSample(timestamp: Double($0) / 10, x: 0, y: 0, z: 9.81) }
         let path = try writeTrace(samples)
