@@ -33,10 +33,17 @@ public struct SystemdNotifier: Sendable {
         notify("STOPPING=1")
     }
 
-    /// The interval at which systemd expects `WATCHDOG=1` (half of `WatchdogSec=`), or `nil` when no watchdog is set.
+    /// The interval at which systemd expects `WATCHDOG=1` (``pingInterval(watchdogMicroseconds:)``), or `nil` when no
+    /// watchdog is set.
     public func watchdogInterval() -> Duration? {
         var microseconds: UInt64 = 0
         guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
-        return .microseconds(Int64(microseconds / 2))
+        return Self.pingInterval(watchdogMicroseconds: microseconds)
+    }
+
+    /// Half of systemd's watchdog time (`WATCHDOG_USEC`, half of `WatchdogSec=`), and at least 10 ms, so that a time
+    /// of a few microseconds cannot make the pings a busy loop.
+    static func pingInterval(watchdogMicroseconds: UInt64) -> Duration {
+        .microseconds(max(10_000, Int64(watchdogMicroseconds / 2)))
     }
 }
