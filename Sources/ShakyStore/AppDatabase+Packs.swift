@@ -138,19 +138,25 @@ extension AppDatabase {
     /// any order, ignoring case, diacritics and spaces inside words.
     ///
     /// "capital vietnam" finds "Capital of Vietnam?", "hanoi" and "ha noi" find "Hà Nội", "MALMO" finds
-    /// "Malmö", "tromso" finds "Tromsø" (see ``SearchKey``). An empty query finds nothing. Results are ordered by pack name, then by question.
+    /// "Malmö", "tromso" finds "Tromsø" (see ``SearchKey``). An empty query finds nothing. Results are ordered by pack
+    /// name, then by question. A word said twice counts once, and the first ``mostSearchWords`` different words
+    /// count: each is a scan of every question.
     ///
     /// - Parameters:
     ///   - query: the text to look for.
     ///   - packName: search only this pack, or every pack when `nil`.
     ///   - limit: the most results returned.
     /// - Throws: ``StoreError/packNotFound(_:)`` when `packName` matches no pack.
+    /// The most different words of a search that count (``searchQuestions(matching:inPack:limit:)``).
+    public static let mostSearchWords = 16
+
     public func searchQuestions(
         matching query: String, inPack packName: String? = nil, limit: Int = 50
     ) throws
         -> [StoredQuestion]
     {
-        let words = SearchKey.words(query)
+        var seen: Set<String> = []
+        let words = SearchKey.words(query).filter { seen.insert($0).inserted }.prefix(Self.mostSearchWords)
         if words.isEmpty || limit <= 0 { return [] }
         return try read { db in
             var sql = """

@@ -132,6 +132,19 @@ import TriviaEngine
         #expect(throws: StoreError.packNotFound("Gone")) { try database.questions(inPacks: ["Pets", "Gone"]) }
     }
 
+    @Test func aSearchCountsEachWordOnceAndItsFirstSixteenWords() throws {
+        let sixteen = (1...16).map { "w\($0)x" }
+        let database = try StoreFixtures.database(
+            withPack: "Words",
+            questions: [Question(text: sixteen.joined(separator: " ") + "?", answer: "Count", difficulty: .easy)])
+        func answers(_ query: String) throws -> [String] {
+            try database.searchQuestions(matching: query).map(\.question.answer)
+        }
+        #expect(try answers(Array(repeating: "w7x", count: 10_000).joined(separator: " ")) == ["Count"])
+        #expect(try answers((sixteen + ["zebra"]).joined(separator: " ")) == ["Count"], "the 17th word does not count")
+        #expect(try answers((["zebra"] + sixteen).joined(separator: " ")).isEmpty)
+    }
+
     @Test func searchIgnoresCaseAndDiacritics() throws {
         let database = try StoreFixtures.database(
             withPack: "Places",
