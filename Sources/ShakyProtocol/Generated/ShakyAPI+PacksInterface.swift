@@ -185,7 +185,8 @@ extension ShakyAPI {
 
             method DeleteQuestion(id: int) -> ()
 
-            # Questions whose text or answer contains the words, ignoring case and accents.
+            # Questions whose text or answer contains the words, ignoring case and accents (the first 16
+            # different words count).
             method Search(text: string, pack: ?string, limit: ?int) -> (questions: []StoredQuestion)
 
             # Add a pack from a file's contents: JSON, or CSV with the header
@@ -1080,7 +1081,8 @@ extension ShakyAPI.PacksInterface {
         /// Serves `io.shakywords.Packs.DeleteQuestion`.
         func deleteQuestion(id: Int) async throws
 
-        /// Questions whose text or answer contains the words, ignoring case and accents.
+        /// Questions whose text or answer contains the words, ignoring case and accents (the first 16
+        /// different words count).
         ///
         /// Serves `io.shakywords.Packs.Search`.
         func search(text: String, pack: String?, limit: Int?) async throws -> [ShakyAPI.StoredQuestion]
@@ -1330,7 +1332,8 @@ extension ShakyAPI.PacksInterface {
                 "io.shakywords.Packs.DeleteQuestion", parameters: parameters, replyType: VarlinkEmptyParameters.self)
         }
 
-        /// Questions whose text or answer contains the words, ignoring case and accents.
+        /// Questions whose text or answer contains the words, ignoring case and accents (the first 16
+        /// different words count).
         ///
         /// Calls `io.shakywords.Packs.Search`.
         public func search(
@@ -1339,7 +1342,8 @@ extension ShakyAPI.PacksInterface {
             try await self.search(SearchParameters(text: text, pack: pack, limit: limit))
         }
 
-        /// Questions whose text or answer contains the words, ignoring case and accents.
+        /// Questions whose text or answer contains the words, ignoring case and accents (the first 16
+        /// different words count).
         ///
         /// Calls `io.shakywords.Packs.Search`.
         public func search(_ parameters: SearchParameters) async throws(Transport.Failure) -> [ShakyAPI.StoredQuestion]
