@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "ShakyStoreTests", dependencies: ["ShakyStore", "TriviaEngine", grdb], exclude: ["Fixtures"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "VarlinkGenerator", "ShakyTesting", logging]),
         .testTarget(
             name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(

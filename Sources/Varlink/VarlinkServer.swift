@@ -73,7 +73,9 @@ public final class VarlinkServer: Sendable {
     private struct ConnectionCount {
         var total = 0
         var perUser: [uid_t: Int] = [:]
-        var refusalLogged = false
+        /// What clients can make happen again and again (connections refused, malformed messages) is logged at most
+        /// once a minute.
+        var logThrottle = LogThrottle()
     }
 
     private init(
@@ -176,20 +178,21 @@ public final class VarlinkServer: Sendable {
         }
     }
 
-    /// Counts a new connection of `uid` in, or says there is no room for it (logging that once).
+    /// Counts a new connection of `uid` in, or says there is no room for it (logging that at most once a minute).
     private func admit(_ uid: uid_t) -> Bool {
-        let (admitted, logRefusal) = connections.withLock { count -> (Bool, Bool) in
+        let now = clock.now()
+        let (admitted, heldBack) = connections.withLock { count -> (Bool, Int?) in
             guard count.total < limits.total, count.perUser[uid, default: 0] < limits.perUser else {
-                defer { count.refusalLogged = true }
-                return (false, !count.refusalLogged)
+                return (false, count.logThrottle.admit("refused", at: now))
             }
             count.total += 1
             count.perUser[uid, default: 0] += 1
-            return (true, false)
+            return (true, nil)
         }
-        if logRefusal {
-            logger.warning(
-                "refusing connections: \(limits.total) in all or \(limits.perUser) of one user (uid \(uid)) are open")
+        if let heldBack {
+            let message =
+                "refusing connections: \(limits.total) in all or \(limits.perUser) of one user (uid \(uid)) are open"
+            logger.warning("\(LogThrottle.message(message, heldBack: heldBack))")
         }
         return admitted
     }
@@ -200,7 +203,6 @@ public final class VarlinkServer: Sendable {
             count.total -= 1
             count.perUser[uid, default: 1] -= 1
             if count.perUser[uid] == 0 { count.perUser[uid] = nil }
-            count.refusalLogged = false
         }
     }
 
@@ -278,7 +280,10 @@ public final class VarlinkServer: Sendable {
             do {
                 call = try VarlinkCall(frame: frame.readableBytesView)
             } catch {
-                logger.notice("closing the connection: \(error)")
+                let now = clock.now()
+                if let heldBack = connections.withLock({ $0.logThrottle.admit("malformed", at: now) }) {
+                    logger.notice("\(LogThrottle.message("closing the connection: \(error)", heldBack: heldBack))")
+                }
                 return
             }
             try await service.respond(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Varlink
 
 /// A running example server on a Unix socket in a fresh temporary directory.
@@ -14,6 +15,7 @@ struct ExampleServer {
         accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
         limits: VarlinkServer.ConnectionLimits = VarlinkServer.ConnectionLimits(),
         idleTimeout: Duration? = VarlinkServer.defaultIdleTimeout, clock: (any Clock<Duration>)? = nil,
+        logger: Logger = Logger(label: "varlink.server"),
         _ body: (ExampleServer) async throws -> Result
     ) async throws -> Result {
         let directory = temporaryDirectory()
@@ -24,7 +26,7 @@ struct ExampleServer {
             interfaces: [try ExampleInterface.make(probe: probe)], accessPolicy: accessPolicy)
         let server = try await VarlinkServer.bind(
             to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup, limits: limits,
-            idleTimeout: idleTimeout, clock: clock)
+            idleTimeout: idleTimeout, clock: clock, logger: logger)
         let task = Task { try await server.run() }
         let handle = ExampleServer(directory: directory, socketPath: socketPath, probe: probe)
         do {
