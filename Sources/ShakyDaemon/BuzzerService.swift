@@ -3,6 +3,7 @@ import ShakyCore
 import ShakyDrivers
 import ShakyStore
 import TriviaEngine
+import Varlink
 
 /// Turns presses on buzzer devices into teams' buzzes, lets teams join by pressing, keeps the assignments in
 /// the database, and lights each buzzing team's lights until the round ends.
@@ -24,6 +25,9 @@ public actor BuzzerService {
     private let teamLights: [BuzzerLight]
     private let logger: Logger
     private var devices: [String: Device] = [:]
+    /// What devices and a failing store can repeat (a device coming and going, a save failing at every press) is
+    /// logged at most once a minute.
+    private var logThrottle = LogThrottle()
     private var join: ButtonJoin?
     private var lit: Set<BuzzerLight> = []
     private var noticeHandler: (@Sendable (BuzzerNotice) -> Void)?
@@ -122,12 +126,19 @@ public actor BuzzerService {
                 ])
         case .gone(let identity, let path):
             devices[identity]?.isPresent = false
-            logger.notice("buzzer device gone; its teams keep their buttons", metadata: ["device": "\(path)"])
+            // A device that keeps coming and going (a loose cable, a pad reconnecting) is logged once a minute.
+            if let heldBack = logThrottle.admit("gone \(identity)") {
+                let message = "buzzer device gone; its teams keep their buttons"
+                logger.notice("\(LogThrottle.message(message, heldBack: heldBack))", metadata: ["device": "\(path)"])
+            }
             await notify(.deviceGone(identity: identity, devicePath: path))
         case .back(let identity, let path):
             devices[identity]?.isPresent = true
             devices[identity]?.candidate.devicePath = path
-            logger.notice("buzzer device back", metadata: ["device": "\(path)"])
+            if let heldBack = logThrottle.admit("back \(identity)") {
+                logger.notice(
+                    "\(LogThrottle.message("buzzer device back", heldBack: heldBack))", metadata: ["device": "\(path)"])
+            }
             await notify(.deviceBack(identity: identity, devicePath: path))
         case .pressed(let presses):
             await handle(presses: presses)
@@ -145,7 +156,10 @@ public actor BuzzerService {
                 try database.buzzerAssignments().map { (ButtonID(device: $0.device, key: $0.keyCode), $0.team) },
                 uniquingKeysWith: { first, _ in first })
         } catch {
-            logger.error("cannot read the buzzer assignments", metadata: ["error": "\(error)"])
+            if let heldBack = logThrottle.admit("read") {
+                let message = LogThrottle.message("cannot read the buzzer assignments", heldBack: heldBack)
+                logger.error("\(message)", metadata: ["error": "\(error)"])
+            }
             return
         }
         let owned = presses.compactMap { press in assignments[press.button].map { (press, $0) } }
@@ -177,7 +191,10 @@ public actor BuzzerService {
                     device: press.button.device, keyCode: press.button.key, keyName: press.keyName, team: team),
                 replacingTeamButtons: true)
         } catch {
-            logger.error("cannot save a buzzer assignment", metadata: ["error": "\(error)"])
+            if let heldBack = logThrottle.admit("save") {
+                let message = LogThrottle.message("cannot save a buzzer assignment", heldBack: heldBack)
+                logger.error("\(message)", metadata: ["error": "\(error)"])
+            }
             return
         }
         join = current.isComplete ? nil : current

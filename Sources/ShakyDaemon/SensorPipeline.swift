@@ -3,6 +3,7 @@ import ShakeDetection
 import ShakyCore
 import ShakyDrivers
 import ShakyStore
+import Varlink
 
 /// The accelerometer side of the daemon: opens the sensor, reads it only while a round is open, turns shakes
 /// into hints on the runtime, and survives the sensor being unplugged (waiting for udev to bring it back).
@@ -30,6 +31,8 @@ public actor SensorPipeline {
     private var readingTask: Task<Void, Never>?
     private var readingGeneration = 0
     private var hotplugTask: Task<Void, Never>?
+    /// A sensor that keeps coming and going is logged at most once a minute.
+    private var logThrottle = LogThrottle()
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private let appearances: @Sendable () throws -> AsyncStream<String>
     private var wanted = false
@@ -485,8 +488,12 @@ public actor SensorPipeline {
         if error is AccelerometerGoneError {
             state = .gone
             message = "\(error)"
-            logger.warning(
-                "the accelerometer is gone; the game goes on with manual hints", metadata: ["device": "\(source.info)"])
+            // A sensor that keeps coming and going (a loose cable) is logged once a minute.
+            if let heldBack = logThrottle.admit("gone") {
+                let message = "the accelerometer is gone; the game goes on with manual hints"
+                logger.warning(
+                    "\(LogThrottle.message(message, heldBack: heldBack))", metadata: ["device": "\(source.info)"])
+            }
             watchForReturn(of: source.info)
         } else {
             state = .absent
@@ -504,6 +511,8 @@ public actor SensorPipeline {
         guard hotplugTask == nil, let spec, spec.isLive else { return }
         let appearances = appearances
         hotplugTask = Task { [weak self, table, options, logger] in
+            // Any device plugged in is tried (a keyboard, a gamepad that keeps reconnecting): logged once a minute.
+            var logThrottle = LogThrottle()
             do {
                 for try await device in try appearances() {
                     do {
@@ -511,9 +520,13 @@ public actor SensorPipeline {
                         await self?.reattached(opened)
                         return
                     } catch {
-                        logger.info(
-                            "a device was plugged in, but it gives no accelerometer; still waiting for one",
-                            metadata: ["device": "\(device)", "input": "\(spec)", "why": "\(error)"])
+                        if let heldBack = logThrottle.admit("no accelerometer") {
+                            let message =
+                                "a device was plugged in, but it gives no accelerometer; still waiting for one"
+                            logger.info(
+                                "\(LogThrottle.message(message, heldBack: heldBack))",
+                                metadata: ["device": "\(device)", "input": "\(spec)", "why": "\(error)"])
+                        }
                     }
                 }
             } catch {
@@ -525,7 +538,9 @@ public actor SensorPipeline {
     /// The node of each new IIO device or input event node udev reports.
     public static func udevAppearances() throws -> AsyncStream<String> {
         let monitor = try UdevHotplugMonitor(waitingForAnyDevice: ())
-        return AsyncStream { continuation in
+        // Only the newest is kept while one is tried: a burst of devices (one flapping) makes one more try, not one
+        // each.
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let forward = Task {
                 for await event in monitor.events {
                     if case .appeared(let device) = event { continuation.yield(device) }
@@ -543,6 +558,7 @@ public actor SensorPipeline {
         guard hotplugTask == nil, let spec else { return }
         let returns = returns
         hotplugTask = Task { [weak self, table, options, logger] in
+            var logThrottle = LogThrottle()
             do {
                 for try await _ in try returns(info) {
                     do {
@@ -550,9 +566,13 @@ public actor SensorPipeline {
                         await self?.reattached(reopened)
                         return
                     } catch {
-                        logger.info(
-                            "a device was plugged in, but the accelerometer does not open yet; still waiting for it",
-                            metadata: ["device": "\(info.devicePath)", "why": "\(error)"])
+                        if let heldBack = logThrottle.admit("not yet") {
+                            let message =
+                                "a device was plugged in, but the accelerometer does not open yet; still waiting for it"
+                            logger.info(
+                                "\(LogThrottle.message(message, heldBack: heldBack))",
+                                metadata: ["device": "\(info.devicePath)", "why": "\(error)"])
+                        }
                     }
                 }
             } catch {
@@ -566,7 +586,7 @@ public actor SensorPipeline {
     public static func udevReturns(of info: SourceInfo) throws -> AsyncStream<Void> {
         let monitor = try UdevHotplugMonitor(watching: info, reportsNewDevices: true)
         monitor.markGone()
-        return AsyncStream { continuation in
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let forward = Task {
                 for await event in monitor.events {
                     switch event {
@@ -590,9 +610,11 @@ public actor SensorPipeline {
         state = .ready
         message = nil
         await report()  // before the log line, so that Sensor.Status shows what the log says
-        logger.notice(
-            first ? "an accelerometer was plugged in" : "the accelerometer is back",
-            metadata: ["device": "\(reopened.info)"])
+        if let heldBack = logThrottle.admit(first ? "plugged in" : "back") {
+            let message = first ? "an accelerometer was plugged in" : "the accelerometer is back"
+            logger.notice(
+                "\(LogThrottle.message(message, heldBack: heldBack))", metadata: ["device": "\(reopened.info)"])
+        }
         if wanted { await startReading() }
     }
 

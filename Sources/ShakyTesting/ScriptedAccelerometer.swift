@@ -81,6 +81,10 @@ public final class ScriptedAccelerometerSource: AccelerometerSource {
 public final class ScriptedAccelerometerDriver: AccelerometerDriver {
     public let name = "scripted"
     private let plugged = Mutex<ScriptedAccelerometerSource?>(nil)
+    private let discoveries = Mutex(0)
+
+    /// How many times the daemon has looked for a device.
+    public var discoveryCount: Int { discoveries.withLock { $0 } }
 
     /// Creates a driver with `source` plugged in.
     public init(_ source: ScriptedAccelerometerSource?) {
@@ -93,6 +97,7 @@ public final class ScriptedAccelerometerDriver: AccelerometerDriver {
     }
 
     public func discover(_ spec: InputSpec, options: AccelerometerOptions) -> [DiscoveredDevice] {
+        discoveries.withLock { $0 += 1 }
         guard let source = plugged.withLock({ $0 }) else { return [] }
         return [
             DiscoveredDevice(driver: name, devicePath: source.info.devicePath, deviceName: source.info.deviceName) {

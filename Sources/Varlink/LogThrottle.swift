@@ -10,6 +10,8 @@ public struct LogThrottle: Sendable {
     private var entries: [String: (loggedAt: Duration, heldBack: Int)] = [:]
     /// The most keys remembered; beyond them all are forgotten (each key's next message then gets through).
     static let mostKeys = 64
+    /// The reading ``admit(_:)`` measures from.
+    private let origin = ContinuousClock.now
 
     /// Creates a throttle letting one message per key through every `interval`.
     public init(interval: Duration = .seconds(60)) {
@@ -30,6 +32,11 @@ public struct LogThrottle: Sendable {
         if entries.count >= Self.mostKeys { entries.removeAll(keepingCapacity: true) }
         entries[key] = (now, 0)
         return 0
+    }
+
+    /// ``admit(_:at:)`` now, on the continuous clock.
+    public mutating func admit(_ key: String) -> Int? {
+        admit(key, at: origin.duration(to: .now))
     }
 
     /// `message`, followed by how many like it were held back (`heldBack` from ``admit(_:at:)``), when any were.

@@ -43,7 +43,8 @@ struct BuzzerServiceTests {
     }
 
     static func harness(
-        teams: [String] = ["Owls", "Foxes"], earlyPressLockout: Duration? = nil
+        teams: [String] = ["Owls", "Foxes"], earlyPressLockout: Duration? = nil,
+        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     ) async throws -> Harness {
         let database = try AppDatabase.inMemory()
         try database.createPack(named: "Quiz")
@@ -51,7 +52,6 @@ struct BuzzerServiceTests {
             try database.addQuestion(Question(text: text, answer: answer, difficulty: .easy), toPack: "Quiz")
         }
         let clock = ManualClock()
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(clock), sound: RecordingSoundPlayer(), logger: logger)
         _ = try await runtime.newGame(
@@ -172,6 +172,24 @@ struct BuzzerServiceTests {
         #expect(
             await harness.service.knownDevices().first { $0.candidate.identity == Self.buzzIdentity }?.candidate
                 .devicePath == "/dev/input/event35")
+    }
+
+    @Test func aDeviceThatKeepsComingAndGoingIsLoggedOnceAMinuteAndStillServes() async throws {
+        let recorder = ShutdownLogTests.LogRecorder()
+        let harness = try await Self.harness(logger: Logger(label: "test") { _ in recorder })
+        defer { harness.folder.remove() }
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2ca, keyName: "BTN_TRIGGER_HAPPY11", team: "Foxes"))
+        for _ in 0..<50 {
+            await harness.service.handle(.gone(identity: Self.buzzIdentity, devicePath: "/dev/input/event30"))
+            await harness.service.handle(.back(identity: Self.buzzIdentity, devicePath: "/dev/input/event30"))
+        }
+        let messages = recorder.messages.withLock { $0 }
+        #expect(messages.count { $0.hasPrefix("buzzer device gone") } == 1, "\(messages)")
+        #expect(messages.count { $0.hasPrefix("buzzer device back") } == 1, "\(messages)")
+        try await harness.runtime.makeMove(.nextQuestion)
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2ca, kernelMilliseconds: 100)]))
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Foxes"])
     }
 
     @Test func anEarlyPressLocksOutOnlyWhenTheGamesRuleIsOn() async throws {

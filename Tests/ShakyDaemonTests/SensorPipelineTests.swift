@@ -197,6 +197,11 @@ import TriviaEngine
         #expect(line.contains(" device=/dev/input/event7 "), "\(line)")
         #expect(line.contains(" input=evdev:/dev/input/event7 "), "\(line)")
         #expect(await runtime.sensorReport().state == .absent)
+        // A device that keeps coming back (a gamepad reconnecting) is tried each time, logged once a minute.
+        let looked = driver.discoveryCount
+        for _ in 0..<30 { appeared.yield("/dev/input/event7") }
+        try await Self.eventually("every plug is tried") { driver.discoveryCount >= looked + 30 }
+        #expect(lines.all.filter { $0.hasPrefix(plugged) }.count == 1)
 
         driver.plug(ScriptedAccelerometerSource())
         appeared.yield("/dev/input/event7")
