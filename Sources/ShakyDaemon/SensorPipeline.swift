@@ -31,7 +31,8 @@ public actor SensorPipeline {
     private var readingTask: Task<Void, Never>?
     private var readingGeneration = 0
     private var hotplugTask: Task<Void, Never>?
-    /// A sensor that keeps coming and going is logged at most once a minute.
+    /// What repeats (a sensor coming and going, the controllers read again at each question) is logged at most once a
+    /// minute.
     private var logThrottle = LogThrottle()
     private let returns: @Sendable (SourceInfo) throws -> AsyncStream<Void>
     private let appearances: @Sendable () throws -> AsyncStream<String>
@@ -181,13 +182,20 @@ public actor SensorPipeline {
                     await self?.controllerEnded(path, generation, failure)
                 }
                 controllerReadings[path] = ControllerReading(source: opened, task: task, generation: generation)
-                logger.info(
-                    "reading a motion controller as a shaker",
-                    metadata: ["device": "\(path)", "name": "\(shaker.name)", "buttons": "\(shaker.buttons ?? "-")"])
+                // Controllers are read again at each question, resume and sensitivity change: said once a minute.
+                if let heldBack = logThrottle.admit("controller \(path)") {
+                    logger.info(
+                        "\(LogThrottle.message("reading a motion controller as a shaker", heldBack: heldBack))",
+                        metadata: [
+                            "device": "\(path)", "name": "\(shaker.name)", "buttons": "\(shaker.buttons ?? "-")",
+                        ])
+                }
             } catch {
-                logger.notice(
-                    "cannot read a motion controller; it gives no hints",
-                    metadata: ["device": "\(path)", "error": "\(error)"])
+                if let heldBack = logThrottle.admit("controller failed \(path)") {
+                    logger.notice(
+                        "\(LogThrottle.message("cannot read a motion controller; it gives no hints", heldBack: heldBack))",
+                        metadata: ["device": "\(path)", "error": "\(error)"])
+                }
             }
         }
         if !controllerReadings.isEmpty { await report() }

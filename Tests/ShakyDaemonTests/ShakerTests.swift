@@ -34,13 +34,14 @@ import TriviaEngine
         let excluded = Mutex<[Set<String>]>([])
     }
 
-    static func harness() async throws -> Harness {
+    static func harness(
+        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    ) async throws -> Harness {
         let database = try AppDatabase.inMemory()
         try database.createPack(named: "Quiz")
         for (text, answer) in [("Largest ocean?", "Pacific"), ("Tallest animal?", "Giraffe")] {
             try database.addQuestion(Question(text: text, answer: answer, difficulty: .easy), toPack: "Quiz")
         }
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let clock = ManualClock()
         let runtime = GameRuntime(
             database: database, clock: RuntimeClock(clock), sound: RecordingSoundPlayer(), logger: logger)
@@ -111,7 +112,8 @@ import TriviaEngine
     }
 
     @Test func aControllerIsReadOnlyWhileARoundIsOpenAndLookedForAgainAtTheNext() async throws {
-        let harness = try await Self.harness()
+        let recorder = ShutdownLogTests.LogRecorder()
+        let harness = try await Self.harness(logger: Logger(label: "test") { _ in recorder })
         #expect(!harness.controller.isReading)
         _ = try await harness.runtime.makeMove(.nextQuestion)
         try await SensorPipelineTests.eventually("the controller is read") { harness.controller.isReading }
@@ -132,6 +134,8 @@ import TriviaEngine
         }
         #expect(harness.board.isReading, "the board's sensor goes on")
         #expect(harness.log.excluded.withLock { $0.count } == 2)
+        // Read at each question, said once a minute.
+        #expect(recorder.messages.withLock { $0 }.count { $0.hasPrefix("reading a motion controller") } == 1)
     }
 
     @Test func aControllerWhoseButtonsNoTeamOrSeveralTeamsHaveGivesAHintOfNobodysTeam() async throws {
