@@ -175,8 +175,8 @@ struct BuzzerServiceTests {
     }
 
     @Test func aDeviceThatKeepsComingAndGoingIsLoggedOnceAMinuteAndStillServes() async throws {
-        let recorder = ShutdownLogTests.LogRecorder()
-        let harness = try await Self.harness(logger: Logger(label: "test") { _ in recorder })
+        let recorder = LogRecorder()
+        let harness = try await Self.harness(logger: recorder.logger())
         defer { harness.folder.remove() }
         try harness.database.assignBuzzer(
             BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2ca, keyName: "BTN_TRIGGER_HAPPY11", team: "Foxes"))
@@ -184,9 +184,8 @@ struct BuzzerServiceTests {
             await harness.service.handle(.gone(identity: Self.buzzIdentity, devicePath: "/dev/input/event30"))
             await harness.service.handle(.back(identity: Self.buzzIdentity, devicePath: "/dev/input/event30"))
         }
-        let messages = recorder.messages.withLock { $0 }
-        #expect(messages.count { $0.hasPrefix("buzzer device gone") } == 1, "\(messages)")
-        #expect(messages.count { $0.hasPrefix("buzzer device back") } == 1, "\(messages)")
+        #expect(recorder.count(startingWith: "buzzer device gone") == 1)
+        #expect(recorder.count(startingWith: "buzzer device back") == 1)
         try await harness.runtime.makeMove(.nextQuestion)
         await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2ca, kernelMilliseconds: 100)]))
         #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Foxes"])

@@ -69,7 +69,10 @@ import TriviaEngine
 
         _ = try await harness.runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is on") { harness.source.isReading }
-        #expect(await harness.runtime.sensorReport().state == .reading)
+        // The source reads as soon as it starts; the pipeline reports it just after.
+        try await Self.eventually("the status says it is read") {
+            await harness.runtime.sensorReport().state == .reading
+        }
 
         _ = try await harness.runtime.makeMove(.pause)
         try await Self.eventually("the sensor is off while paused") { !harness.source.isReading }
@@ -226,7 +229,7 @@ import TriviaEngine
             logger: Logger(label: "test"))
         let events = Mutex<[RuntimeEvent]>([])
         await runtime.setEventObserver { event in events.withLock { $0.append(event) } }
-        let logs = ShutdownLogTests.LogRecorder()
+        let logs = LogRecorder()
         let pipeline = SensorPipeline(
             spec: .trace(path: path, speed: .max, loop: false), options: AccelerometerOptions(),
             table: AccelerometerDriverTable(drivers: [TraceReplayDriver()]), runtime: runtime, sensitivity: .medium,
@@ -268,6 +271,8 @@ import TriviaEngine
             }
         }
         try await eventually("the sensor is read for the calibration") { harness.source.isReading }
+        // The source reads as soon as it starts; the calibration says its first step just after.
+        try await eventually("the first step is said") { !steps.withLock { $0 }.isEmpty }
         #expect(steps.withLock { $0 } == [.shake])
         let still = (0..<500).map {
             AccelSample(timestamp: 4 + Double($0) / 100, x: 0, y: 0, z: AccelSample.standardGravity)

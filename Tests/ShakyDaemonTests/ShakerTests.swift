@@ -112,8 +112,8 @@ import TriviaEngine
     }
 
     @Test func aControllerIsReadOnlyWhileARoundIsOpenAndLookedForAgainAtTheNext() async throws {
-        let recorder = ShutdownLogTests.LogRecorder()
-        let harness = try await Self.harness(logger: Logger(label: "test") { _ in recorder })
+        let recorder = LogRecorder()
+        let harness = try await Self.harness(logger: recorder.logger())
         #expect(!harness.controller.isReading)
         _ = try await harness.runtime.makeMove(.nextQuestion)
         try await SensorPipelineTests.eventually("the controller is read") { harness.controller.isReading }
@@ -135,7 +135,7 @@ import TriviaEngine
         #expect(harness.board.isReading, "the board's sensor goes on")
         #expect(harness.log.excluded.withLock { $0.count } == 2)
         // Read at each question, said once a minute.
-        #expect(recorder.messages.withLock { $0 }.count { $0.hasPrefix("reading a motion controller") } == 1)
+        #expect(recorder.count(startingWith: "reading a motion controller") == 1)
     }
 
     @Test func aControllerWhoseButtonsNoTeamOrSeveralTeamsHaveGivesAHintOfNobodysTeam() async throws {

@@ -14,20 +14,6 @@ import TriviaEngine
 /// saved" when the last save failed.
 @Suite("Shutdown log")
 struct ShutdownLogTests {
-    /// Records every message logged.
-    final class LogRecorder: LogHandler, @unchecked Sendable {
-        let messages = Mutex<[String]>([])
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            messages.withLock { $0.append(event.message.description) }
-        }
-    }
-
     @Test("With saves failing, shutdown reports the failure and never that saving works")
     func failingSaveIsReportedTruthfully() async throws {
         let database = try AppDatabase.inMemory(builtinPacks: .skip)

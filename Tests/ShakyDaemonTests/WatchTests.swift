@@ -226,7 +226,7 @@ func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
 struct WatcherHubTests {
     @Test("A watcher that stops reading is dropped at the queue limit and the log says so")
     func stalledWatcherIsDropped() async throws {
-        let recorder = ShutdownLogTests.LogRecorder()
+        let recorder = LogRecorder()
         let hub = WatcherHub(logger: Logger(label: "hub") { _ in recorder })
         let runtime = GameRuntime(
             database: try AppDatabase.inMemory(builtinPacks: .skip), clock: RuntimeClock(ManualClock()),

@@ -29,24 +29,10 @@ struct LogThrottleTests {
         #expect(throttle.admit("0", at: .zero) == 0, "forgotten")
     }
 
-    /// Records every message logged.
-    final class LogRecorder: LogHandler, @unchecked Sendable {
-        let messages = Mutex<[String]>([])
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            messages.withLock { $0.append(event.message.description) }
-        }
-    }
-
     @Test("Clients sending malformed messages or refused at the limit, again and again, are logged once a minute")
     func clientsCannotFloodTheLog() async throws {
         let recorder = LogRecorder()
-        let logger = Logger(label: "test") { _ in recorder }
+        let logger = recorder.logger()
         try await ExampleServer.run(logger: logger) { server in
             for _ in 0..<20 {
                 let socket = try RawSocket(path: server.socketPath)
@@ -71,8 +57,7 @@ struct LogThrottleTests {
                 served.hangUp()
             }
         }
-        let messages = recorder.messages.withLock { $0 }
-        #expect(messages.count { $0.hasPrefix("closing the connection") } == 1, "\(messages)")
-        #expect(messages.count { $0.hasPrefix("refusing connections") } == 1, "\(messages)")
+        #expect(recorder.count(startingWith: "closing the connection") == 1)
+        #expect(recorder.count(startingWith: "refusing connections") == 1)
     }
 }
