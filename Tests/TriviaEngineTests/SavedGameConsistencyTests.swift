@@ -56,6 +56,7 @@ struct SavedGameConsistencyTests {
             ("round.scramble.shown", #"["C"]"#, "scramble"),
             ("round.number", "-5", "question number -5"),
             ("round.number", "3", "question number 3"),
+            ("round.number", "\(Int.min)", "question number \(Int.min)"),
             ("round.hintsUsed", "-1", "hints were used"),
             ("round.turnsTaken", "3", "turns were taken"),
             ("round.buzzes.0.hintsUsed", "-1", "a buzz's hints"),
