@@ -127,18 +127,15 @@ public actor BuzzerService {
         case .gone(let identity, let path):
             devices[identity]?.isPresent = false
             // A device that keeps coming and going (a loose cable, a pad reconnecting) is logged once a minute.
-            if let heldBack = logThrottle.admit("gone \(identity)") {
-                let message = "buzzer device gone; its teams keep their buttons"
-                logger.notice("\(LogThrottle.message(message, heldBack: heldBack))", metadata: ["device": "\(path)"])
-            }
+            logThrottle.log(
+                .notice, "buzzer device gone; its teams keep their buttons", key: "gone \(identity)",
+                metadata: ["device": "\(path)"], to: logger)
             await notify(.deviceGone(identity: identity, devicePath: path))
         case .back(let identity, let path):
             devices[identity]?.isPresent = true
             devices[identity]?.candidate.devicePath = path
-            if let heldBack = logThrottle.admit("back \(identity)") {
-                logger.notice(
-                    "\(LogThrottle.message("buzzer device back", heldBack: heldBack))", metadata: ["device": "\(path)"])
-            }
+            logThrottle.log(
+                .notice, "buzzer device back", key: "back \(identity)", metadata: ["device": "\(path)"], to: logger)
             await notify(.deviceBack(identity: identity, devicePath: path))
         case .pressed(let presses):
             await handle(presses: presses)
@@ -156,10 +153,8 @@ public actor BuzzerService {
                 try database.buzzerAssignments().map { (ButtonID(device: $0.device, key: $0.keyCode), $0.team) },
                 uniquingKeysWith: { first, _ in first })
         } catch {
-            if let heldBack = logThrottle.admit("read") {
-                let message = LogThrottle.message("cannot read the buzzer assignments", heldBack: heldBack)
-                logger.error("\(message)", metadata: ["error": "\(error)"])
-            }
+            logThrottle.log(
+                .error, "cannot read the buzzer assignments", metadata: ["error": "\(error)"], to: logger)
             return
         }
         let owned = presses.compactMap { press in assignments[press.button].map { (press, $0) } }
@@ -191,10 +186,7 @@ public actor BuzzerService {
                     device: press.button.device, keyCode: press.button.key, keyName: press.keyName, team: team),
                 replacingTeamButtons: true)
         } catch {
-            if let heldBack = logThrottle.admit("save") {
-                let message = LogThrottle.message("cannot save a buzzer assignment", heldBack: heldBack)
-                logger.error("\(message)", metadata: ["error": "\(error)"])
-            }
+            logThrottle.log(.error, "cannot save a buzzer assignment", metadata: ["error": "\(error)"], to: logger)
             return
         }
         join = current.isComplete ? nil : current

@@ -183,19 +183,14 @@ public actor SensorPipeline {
                 }
                 controllerReadings[path] = ControllerReading(source: opened, task: task, generation: generation)
                 // Controllers are read again at each question, resume and sensitivity change: said once a minute.
-                if let heldBack = logThrottle.admit("controller \(path)") {
-                    logger.info(
-                        "\(LogThrottle.message("reading a motion controller as a shaker", heldBack: heldBack))",
-                        metadata: [
-                            "device": "\(path)", "name": "\(shaker.name)", "buttons": "\(shaker.buttons ?? "-")",
-                        ])
-                }
+                logThrottle.log(
+                    .info, "reading a motion controller as a shaker", key: "controller \(path)",
+                    metadata: ["device": "\(path)", "name": "\(shaker.name)", "buttons": "\(shaker.buttons ?? "-")"],
+                    to: logger)
             } catch {
-                if let heldBack = logThrottle.admit("controller failed \(path)") {
-                    logger.notice(
-                        "\(LogThrottle.message("cannot read a motion controller; it gives no hints", heldBack: heldBack))",
-                        metadata: ["device": "\(path)", "error": "\(error)"])
-                }
+                logThrottle.log(
+                    .notice, "cannot read a motion controller; it gives no hints", key: "controller failed \(path)",
+                    metadata: ["device": "\(path)", "error": "\(error)"], to: logger)
             }
         }
         if !controllerReadings.isEmpty { await report() }
@@ -497,11 +492,9 @@ public actor SensorPipeline {
             state = .gone
             message = "\(error)"
             // A sensor that keeps coming and going (a loose cable) is logged once a minute.
-            if let heldBack = logThrottle.admit("gone") {
-                let message = "the accelerometer is gone; the game goes on with manual hints"
-                logger.warning(
-                    "\(LogThrottle.message(message, heldBack: heldBack))", metadata: ["device": "\(source.info)"])
-            }
+            logThrottle.log(
+                .warning, "the accelerometer is gone; the game goes on with manual hints",
+                metadata: ["device": "\(source.info)"], to: logger)
             watchForReturn(of: source.info)
         } else {
             state = .absent
@@ -528,13 +521,9 @@ public actor SensorPipeline {
                         await self?.reattached(opened)
                         return
                     } catch {
-                        if let heldBack = logThrottle.admit("no accelerometer") {
-                            let message =
-                                "a device was plugged in, but it gives no accelerometer; still waiting for one"
-                            logger.info(
-                                "\(LogThrottle.message(message, heldBack: heldBack))",
-                                metadata: ["device": "\(device)", "input": "\(spec)", "why": "\(error)"])
-                        }
+                        logThrottle.log(
+                            .info, "a device was plugged in, but it gives no accelerometer; still waiting for one",
+                            metadata: ["device": "\(device)", "input": "\(spec)", "why": "\(error)"], to: logger)
                     }
                 }
             } catch {
@@ -574,13 +563,10 @@ public actor SensorPipeline {
                         await self?.reattached(reopened)
                         return
                     } catch {
-                        if let heldBack = logThrottle.admit("not yet") {
-                            let message =
-                                "a device was plugged in, but the accelerometer does not open yet; still waiting for it"
-                            logger.info(
-                                "\(LogThrottle.message(message, heldBack: heldBack))",
-                                metadata: ["device": "\(info.devicePath)", "why": "\(error)"])
-                        }
+                        logThrottle.log(
+                            .info,
+                            "a device was plugged in, but the accelerometer does not open yet; still waiting for it",
+                            metadata: ["device": "\(info.devicePath)", "why": "\(error)"], to: logger)
                     }
                 }
             } catch {
@@ -618,11 +604,9 @@ public actor SensorPipeline {
         state = .ready
         message = nil
         await report()  // before the log line, so that Sensor.Status shows what the log says
-        if let heldBack = logThrottle.admit(first ? "plugged in" : "back") {
-            let message = first ? "an accelerometer was plugged in" : "the accelerometer is back"
-            logger.notice(
-                "\(LogThrottle.message(message, heldBack: heldBack))", metadata: ["device": "\(reopened.info)"])
-        }
+        logThrottle.log(
+            .notice, first ? "an accelerometer was plugged in" : "the accelerometer is back",
+            metadata: ["device": "\(reopened.info)"], to: logger)
         if wanted { await startReading() }
     }
 

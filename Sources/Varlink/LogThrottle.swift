@@ -1,3 +1,5 @@
+import Logging
+
 /// Lets a message that may repeat through at most once per ``interval`` for each key, and counts the repeats held
 /// back in between: what a client or a device does over and over (a malformed message on each new connection, a
 /// device that keeps coming and going) must not make the log grow at its pace.
@@ -37,6 +39,16 @@ public struct LogThrottle: Sendable {
     /// ``admit(_:at:)`` now, on the continuous clock.
     public mutating func admit(_ key: String) -> Int? {
         admit(key, at: origin.duration(to: .now))
+    }
+
+    /// Logs `message` at `level` unless one under `key` (by default the message itself) was logged less than
+    /// ``interval`` ago; it then says how many like it were held back in between.
+    public mutating func log(
+        _ level: Logger.Level, _ message: String, key: String? = nil, metadata: Logger.Metadata? = nil,
+        to logger: Logger
+    ) {
+        guard let heldBack = admit(key ?? message) else { return }
+        logger.log(level: level, "\(Self.message(message, heldBack: heldBack))", metadata: metadata)
     }
 
     /// `message`, followed by how many like it were held back (`heldBack` from ``admit(_:at:)``), when any were.

@@ -180,10 +180,9 @@ public final class VarlinkServer: Sendable {
 
     /// Counts a new connection of `uid` in, or says there is no room for it (logging that at most once a minute).
     private func admit(_ uid: uid_t) -> Bool {
-        let now = clock.now()
         let (admitted, heldBack) = connections.withLock { count -> (Bool, Int?) in
             guard count.total < limits.total, count.perUser[uid, default: 0] < limits.perUser else {
-                return (false, count.logThrottle.admit("refused", at: now))
+                return (false, count.logThrottle.admit("refused"))
             }
             count.total += 1
             count.perUser[uid, default: 0] += 1
@@ -280,8 +279,7 @@ public final class VarlinkServer: Sendable {
             do {
                 call = try VarlinkCall(frame: frame.readableBytesView)
             } catch {
-                let now = clock.now()
-                if let heldBack = connections.withLock({ $0.logThrottle.admit("malformed", at: now) }) {
+                if let heldBack = connections.withLock({ $0.logThrottle.admit("malformed") }) {
                     logger.notice("\(LogThrottle.message("closing the connection: \(error)", heldBack: heldBack))")
                 }
                 return

@@ -20,6 +20,18 @@ struct LogThrottleTests {
         #expect(LogThrottle.message("gone", heldBack: 2) == "gone (2 more like it not logged since the last)")
     }
 
+    @Test("log says a message once per key and interval, the message itself being the key unless one is given")
+    func logs() {
+        let recorder = LogRecorder()
+        var throttle = LogThrottle()
+        for device in ["event3", "event3", "event4"] {
+            throttle.log(.notice, "device gone", key: "gone \(device)", to: recorder.logger())
+        }
+        throttle.log(.error, "cannot save", to: recorder.logger())
+        throttle.log(.error, "cannot save", to: recorder.logger())
+        #expect(recorder.messages.withLock { $0 } == ["device gone", "device gone", "cannot save"])
+    }
+
     @Test("past its most keys it forgets them all rather than grow")
     func boundedKeys() {
         var throttle = LogThrottle(interval: .seconds(60))
