@@ -31,6 +31,8 @@ public actor SensorPipeline {
     private var readingTask: Task<Void, Never>?
     private var readingGeneration = 0
     private var hotplugTask: Task<Void, Never>?
+    /// Tells the running hotplug watch from a later one (its task may end after that one began).
+    private var hotplugGeneration = 0
     /// What repeats (a sensor coming and going, the controllers read again at each question) is logged at most once a
     /// minute.
     private var logThrottle = LogThrottle()
@@ -159,7 +161,7 @@ public actor SensorPipeline {
 
     /// Looks for the motion controllers (not the board's sensor) and reads each with a detector of its own.
     private func startControllers() async {
-        guard let controllers, controllerReadings.isEmpty else { return }
+        guard wanted, let controllers, controllerReadings.isEmpty else { return }
         let board: Set<String> = source.map { [$0.info.devicePath] } ?? []
         for controller in controllers(board) {
             let path = controller.device.devicePath
@@ -240,7 +242,10 @@ public actor SensorPipeline {
     }
 
     private func startReading() async {
-        guard readingTask == nil, !calibrating, let source, state == .ready else { return }
+        guard wanted, readingTask == nil, !calibrating else { return }
+        await lookAgainIfMissing()
+        // Checked again: the look may have waited, and the round closed or another start began meanwhile.
+        guard wanted, readingTask == nil, !calibrating, let source, state == .ready else { return }
         let settings = detectorSettings(for: source.info)
         let shaker = Shaker(kind: .board, device: source.info.devicePath, name: source.info.deviceName)
         // The detector runs where the samples are read; only the sample completing a shake reaches this task.
@@ -336,6 +341,7 @@ public actor SensorPipeline {
                 "shake for \(Self.shakingSecondsRange.lowerBound)–\(Self.shakingSecondsRange.upperBound) s and hold "
                     + "still for \(Self.stillSecondsRange.lowerBound)–\(Self.stillSecondsRange.upperBound) s")
         }
+        if readingTask == nil, !calibrating { await lookAgainIfMissing() }
         guard let source, state == .ready || state == .reading else {
             throw .unavailable("no accelerometer is attached\(message.map { " (\($0))" } ?? "")")
         }
@@ -497,13 +503,49 @@ public actor SensorPipeline {
                 metadata: ["device": "\(source.info)"], to: logger)
             watchForReturn(of: source.info)
         } else {
+            // Busy (another program holds an IIO buffer, which is single-open), renumbered, out of descriptors: the
+            // device may well be there. It is looked for again at the next question and calibration, and on a plug.
             state = .absent
-            message = "\(error)"
+            message = "\(error); looked for again at the next question"
             self.source = nil
-            logger.error(
-                "the accelerometer failed; the game goes on with manual hints", metadata: ["error": "\(error)"])
+            logThrottle.log(
+                .error, "the accelerometer failed; the game goes on with manual hints until the next question",
+                metadata: ["error": "\(error)"], to: logger)
             watchForNewDevices()
         }
+    }
+
+    /// With no sensor to read (none found, one that failed, or one gone), looks for it again through the driver
+    /// table: a device that was busy, renumbered on a re-plug, or back before udev's watch began is found here, and
+    /// a watch that ended (its monitor failed) is started again. Called as a question opens and before a
+    /// calibration, so a sensor lost by a passing error comes back at the next question at the latest.
+    private func lookAgainIfMissing() async {
+        guard let spec, spec.isLive, state == .absent || state == .gone else { return }
+        do {
+            let opened = try table.open(spec, options: options)
+            await reattached(opened, startingToRead: false)
+        } catch {
+            // Still missing: the udev watch goes on (or starts again, if it ended).
+            if state == .gone, let source {
+                watchForReturn(of: source.info)
+            } else {
+                watchForNewDevices()
+            }
+        }
+    }
+
+    /// Starts a hotplug watch running `body`; it forgets itself when it ends, so a later failure can watch again.
+    private func startHotplugWatch(_ body: @escaping @Sendable () async -> Void) {
+        hotplugGeneration += 1
+        let generation = hotplugGeneration
+        hotplugTask = Task { [weak self] in
+            await body()
+            await self?.hotplugWatchEnded(generation)
+        }
+    }
+
+    private func hotplugWatchEnded(_ generation: Int) {
+        if generation == hotplugGeneration { hotplugTask = nil }
     }
 
     /// While there is no sensor, tries `spec` again each time udev reports a new device (one plugged in after
@@ -511,7 +553,7 @@ public actor SensorPipeline {
     private func watchForNewDevices() {
         guard hotplugTask == nil, let spec, spec.isLive else { return }
         let appearances = appearances
-        hotplugTask = Task { [weak self, table, options, logger] in
+        startHotplugWatch { [weak self, table, options, logger] in
             // Any device plugged in is tried (a keyboard, a gamepad that keeps reconnecting): logged once a minute.
             var logThrottle = LogThrottle()
             do {
@@ -554,7 +596,7 @@ public actor SensorPipeline {
     private func watchForReturn(of info: SourceInfo) {
         guard hotplugTask == nil, let spec else { return }
         let returns = returns
-        hotplugTask = Task { [weak self, table, options, logger] in
+        startHotplugWatch { [weak self, table, options, logger] in
             var logThrottle = LogThrottle()
             do {
                 for try await _ in try returns(info) {
@@ -597,8 +639,12 @@ public actor SensorPipeline {
         }
     }
 
-    private func reattached(_ reopened: any AccelerometerSource) async {
+    /// `reopened` replaces the sensor that was missing; the hotplug watch, if any, ends. Reading starts when a round
+    /// is open, unless the caller is about to start it (`startingToRead: false`).
+    private func reattached(_ reopened: any AccelerometerSource, startingToRead: Bool = true) async {
+        hotplugTask?.cancel()
         hotplugTask = nil
+        hotplugGeneration += 1
         let first = state == .absent
         source = reopened
         state = .ready
@@ -607,7 +653,7 @@ public actor SensorPipeline {
         logThrottle.log(
             .notice, first ? "an accelerometer was plugged in" : "the accelerometer is back",
             metadata: ["device": "\(reopened.info)"], to: logger)
-        if wanted { await startReading() }
+        if startingToRead, wanted { await startReading() }
     }
 
     private func report() async {

@@ -12,6 +12,7 @@ public final class ScriptedAccelerometerSource: AccelerometerSource {
         var starts = 0
         var stops = 0
         var infoChanged: (@Sendable () -> Void)?
+        var refusal: (any Error)?
     }
     private let state: Mutex<State>
 
@@ -22,6 +23,7 @@ public final class ScriptedAccelerometerSource: AccelerometerSource {
     }
 
     public func start() throws -> AsyncThrowingStream<AccelSample, any Error> {
+        if let refusal = state.withLock({ $0.refusal }) { throw refusal }
         let (stream, continuation) = AsyncThrowingStream<AccelSample, any Error>.makeStream()
         state.withLock { state in
             state.continuation?.finish()
@@ -52,6 +54,11 @@ public final class ScriptedAccelerometerSource: AccelerometerSource {
             return state.infoChanged
         }
         handler?()
+    }
+
+    /// Makes every start from now on throw `error` (a device another program holds), or start again with `nil`.
+    public func refuseStarts(with error: (any Error)?) {
+        state.withLock { $0.refusal = error }
     }
 
     /// How many times the sensor was switched on.

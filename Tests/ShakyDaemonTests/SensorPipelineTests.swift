@@ -213,6 +213,90 @@ import TriviaEngine
         await pipeline.stop()
     }
 
+    @Test("A sensor that is busy as a question opens is looked for again at the next question and calibration")
+    func aBusySensorIsTriedAgainAtTheNextQuestion() async throws {
+        let harness = try await Self.harness()
+        // Another program holds the IIO buffer (single-open) as the question opens.
+        let busy = DeviceError(device: "/dev/iio:device0", operation: "enable buffer", code: EBUSY)
+        harness.source.refuseStarts(with: busy)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the failure is reported") { await harness.runtime.sensorReport().state == .absent }
+        let report = await harness.runtime.sensorReport()
+        #expect(report.message?.contains("next question") == true, "\(String(describing: report.message))")
+        // Nothing is plugged in (no udev event comes): the device was there all along.
+        harness.source.refuseStarts(with: nil)
+        _ = try await harness.runtime.makeMove(.skipQuestion)
+        #expect(!harness.source.isReading)
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is read at the next question") { harness.source.isReading }
+        try await Self.eventually("and reported read") { await harness.runtime.sensorReport().state == .reading }
+
+        // The same between questions: a calibration finds the device again after a busy start.
+        _ = try await harness.runtime.makeMove(.skipQuestion)
+        try await Self.eventually("the sensor is off") { !harness.source.isReading }
+        harness.source.refuseStarts(with: busy)
+        await #expect(throws: SensorCalibrationError.self) {
+            _ = try await harness.pipeline.calibrate(shakingSeconds: 3, stillSeconds: 2) { _ in }
+        }
+        #expect(await harness.runtime.sensorReport().state == .absent)
+        harness.source.refuseStarts(with: nil)
+        let calibration = Task {
+            try await harness.pipeline.calibrate(shakingSeconds: 3, stillSeconds: 2) { _ in }
+        }
+        try await Self.eventually("the calibration reads the sensor") { harness.source.isReading }
+        calibration.cancel()
+        harness.source.stop()
+        _ = try? await calibration.value
+    }
+
+    @Test("A sensor back before udev's watch began, or whose watch ended, is found at the next question")
+    func aSensorWhoseWatchEndedIsFoundAtTheNextQuestion() async throws {
+        let database = try AppDatabase.inMemory()
+        try database.createPack(named: "Quiz")
+        for answer in ["Pacific", "Giraffe"] {
+            try database.addQuestion(Question(text: "?", answer: answer, difficulty: .easy), toPack: "Quiz")
+        }
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+        let driver = ScriptedAccelerometerDriver(nil)
+        let watches = Mutex(0)
+        // The udev monitor fails at once (its netlink socket closed): the watch ends with nothing seen.
+        let pipeline = SensorPipeline(
+            spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
+            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"),
+            appearances: {
+                watches.withLock { $0 += 1 }
+                return AsyncStream { $0.finish() }
+            })
+        await runtime.setSensorDemandHandler(pipeline.demandHandler())
+        await pipeline.start()
+        #expect(await runtime.sensorReport().state == .absent)
+        try await Self.eventually("the watch began") { watches.withLock { $0 } == 1 }
+
+        let source = ScriptedAccelerometerSource()
+        driver.plug(source)  // no udev event reaches the pipeline
+        _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 1))
+        _ = try await runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is read") { source.isReading }
+        #expect(await runtime.sensorReport().state == .reading)
+        await pipeline.stop()
+    }
+
+    @Test("A sensitivity change as the question closes leaves the sensor off between questions")
+    func aSensitivityChangeAsTheQuestionClosesLeavesTheSensorOff() async throws {
+        let harness = try await Self.harness()
+        for round in 0..<40 {
+            await harness.pipeline.setWanted(true)
+            #expect(harness.source.isReading)
+            async let changed: Void = harness.pipeline.setSensitivity(round.isMultiple(of: 2) ? .hard : .medium)
+            async let closed: Void = harness.pipeline.setWanted(false)
+            _ = await (changed, closed)
+            #expect(!harness.source.isReading, "round \(round)")
+            #expect(await harness.runtime.sensorReport().state == .ready, "round \(round)")
+        }
+    }
+
     @Test("A trace without loop that ends is reported gone: logged, \"sensor gone\" to watchers, shown in the status")
     func anEndedTraceIsReportedGone() async throws {
         let directory = try TemporaryDirectory()
