@@ -98,7 +98,7 @@ check-generated:
 # time; each runs on its own after the rest, so its load cannot starve the timing of the other tests that also run
 # daemons, clients and umockdev replays. The suites carry the tags `heavy` and `deviceMatrix`, but `swift test`
 # 6.3 selects only by name (`--filter tag:heavy` is taken as a pattern and matches nothing), so they are named here.
-HEAVY_SUITES  := CrashTests|LoadTests|DescriptorExhaustionTests|ConnectBurstTests|FullDiskTests
+HEAVY_SUITES  := CrashTests|LoadTests|DescriptorExhaustionTests|ConnectBurstTests|FullDiskTests|ReadOnlyFileSystemTests
 DEVICE_MATRIX := UmockdevDeviceMatrixTests
 
 test: lint check-generated

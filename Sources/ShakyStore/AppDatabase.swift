@@ -14,7 +14,7 @@ public final class AppDatabase: Sendable {
     /// The connection every read and write goes through.
     private let connection: DatabaseConnection
     /// The connection (pool or queue) in use now.
-    var writer: any DatabaseWriter { connection.writer }
+    var writer: any DatabaseWriter { get throws { try connection.writer } }
     /// The database file's path, as shown in error messages (`:memory:` for an in-memory database).
     public let path: String
 
@@ -135,9 +135,17 @@ public final class AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = 1")
         }
+        // On a file system mounted read-only SQLite cannot make the write-ahead log's files that reading a WAL
+        // database asks for; opened `immutable` (no locks, no log: nothing can change it there) it reads the file as
+        // it is. URI file names are on in Debian's SQLite (`SQLITE_USE_URI`), which GRDB's open flags rely on here.
+        var location = path
+        if isMountedReadOnly(folder.path) {
+            configuration.readonly = true
+            location = "file:\(uriEscaped(path))?immutable=1"
+        }
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: location, configuration: configuration)
         } catch let error as DatabaseError {
             throw openError(for: error, path: path, folder: folder)
         }
@@ -222,6 +230,10 @@ public final class AppDatabase: Sendable {
             if isFileSystemFull(holding: path) { return .diskFull(path: path) }
             return .notWritable(path: path, reason: "input/output error (\(message))")
         case .SQLITE_CANTOPEN, .SQLITE_PERM:
+            if let folder, isMountedReadOnly(folder.path) {
+                // Readable as it is: the daemon serves it read-only (a Pi's card remounted read-only after errors).
+                return .notWritable(path: path, reason: "the file system holding \(folder.path) is read-only")
+            }
             if let folder, !FileManager.default.isWritableFile(atPath: folder.path) {
                 return .cannotOpen(path: path, reason: "the folder \(folder.path) is not writable")
             }
@@ -231,6 +243,32 @@ public final class AppDatabase: Sendable {
         default:
             return nil
         }
+    }
+
+    /// `path` for a `file:` URI: every byte but unreserved ones and `/` percent-encoded.
+    private static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                escaped.unicodeScalars.append("%")
+                escaped.unicodeScalars.append(hex[Int(byte >> 4)])
+                escaped.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return escaped
+    }
+
+    /// Whether the file system holding `folder` is mounted read-only.
+    private static func isMountedReadOnly(_ folder: String) -> Bool {
+        var status = statvfs()
+        guard statvfs(folder, &status) == 0 else { return false }
+        return status.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// Whether the file system holding `path` has no block left that this process may use.

@@ -13,7 +13,25 @@ final class DatabaseConnection: @unchecked Sendable {
 
     private enum Mode {
         case writable(any DatabaseWriter)
-        case readOnly(DatabaseQueue, because: StoreError, openWritable: WritableOpener)
+        case readOnly(ReadOnly)
+    }
+
+    /// The read-only connection and how to open it again.
+    private struct ReadOnly {
+        /// `nil` after it was closed to try writing and could not be opened again (out of descriptors, say): the
+        /// next use opens it again.
+        var queue: DatabaseQueue?
+        let path: String
+        let configuration: Configuration
+        var reason: StoreError
+        let openWritable: WritableOpener
+
+        mutating func openQueue() throws -> DatabaseQueue {
+            if let queue { return queue }
+            let reopened = try DatabaseQueue(path: path, configuration: configuration)
+            queue = reopened
+            return reopened
+        }
     }
 
     /// Guards `mode`.
@@ -29,24 +47,27 @@ final class DatabaseConnection: @unchecked Sendable {
 
     /// A read-only connection, opened because of `reason`; `openWritable` is tried again before each write.
     init(readOnly queue: DatabaseQueue, because reason: StoreError, openWritable: @escaping WritableOpener) {
-        mode = .readOnly(queue, because: reason, openWritable: openWritable)
+        mode = .readOnly(
+            ReadOnly(
+                queue: queue, path: queue.path, configuration: queue.configuration, reason: reason,
+                openWritable: openWritable))
     }
 
     /// Why the database is read-only, or `nil` when it is writable.
     var readOnlyReason: StoreError? {
         modeLock.lock()
         defer { modeLock.unlock() }
-        if case .readOnly(_, let reason, _) = mode { return reason }
+        if case .readOnly(let readOnly) = mode { return readOnly.reason }
         return nil
     }
 
-    /// The connection in use now.
+    /// The connection in use now; while read-only, one that a failed switch left closed is opened again.
     var writer: any DatabaseWriter {
-        modeLock.lock()
-        defer { modeLock.unlock() }
-        switch mode {
-        case .writable(let writer): return writer
-        case .readOnly(let queue, _, _): return queue
+        get throws {
+            if let writer = writableWriter() { return writer }
+            readOnlyLock.lock()
+            defer { readOnlyLock.unlock() }
+            return try writableWriter() ?? readOnlyQueue()
         }
     }
 
@@ -55,7 +76,28 @@ final class DatabaseConnection: @unchecked Sendable {
         if let writer = writableWriter() { return try writer.read(value) }
         readOnlyLock.lock()
         defer { readOnlyLock.unlock() }
-        return try writer.read(value)
+        if let writer = writableWriter() { return try writer.read(value) }
+        return try readOnlyQueue().read(value)
+    }
+
+    /// The read-only connection, if it is open.
+    private func readOnlyQueueIfOpen() -> DatabaseQueue? {
+        modeLock.lock()
+        defer { modeLock.unlock() }
+        if case .readOnly(let readOnly) = mode { return readOnly.queue }
+        return nil
+    }
+
+    /// With `readOnlyLock` held and read-only: the read-only connection, opened again if a failed switch closed it.
+    private func readOnlyQueue() throws -> DatabaseQueue {
+        modeLock.lock()
+        defer { modeLock.unlock() }
+        guard case .readOnly(var readOnly) = mode else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database is not read-only")
+        }
+        let queue = try readOnly.openQueue()
+        mode = .readOnly(readOnly)
+        return queue
     }
 
     /// Runs `updates` in a write transaction; while read-only, first tries to open a writable connection, and
@@ -100,7 +142,7 @@ final class DatabaseConnection: @unchecked Sendable {
     func close() throws {
         readOnlyLock.lock()
         defer { readOnlyLock.unlock() }
-        let current = writer
+        guard let current = writableWriter() ?? readOnlyQueueIfOpen() else { return }
         // A pool closes its writer first, and its readers, opened read-only, cannot fold the log in when the last of
         // them closes: release them (closing them) first, so the writer is the last.
         (current as? DatabasePool)?.releaseMemory()
@@ -120,20 +162,19 @@ final class DatabaseConnection: @unchecked Sendable {
         modeLock.lock()
         let current = mode
         modeLock.unlock()
-        guard case .readOnly(let queue, let reason, let openWritable) = current else {
-            return writer
-        }
+        guard case .readOnly(var readOnly) = current else { return try writer }
         // The read-only connection holds the file's lock (exclusive locking mode): close it to try.
-        try? queue.close()
+        try? readOnly.queue?.close()
+        readOnly.queue = nil
         let writable: any DatabaseWriter
         do {
-            writable = try openWritable()
+            writable = try readOnly.openWritable()
         } catch {
-            let reopened = try DatabaseQueue(path: queue.path, configuration: queue.configuration)
+            readOnly.reason = (error as? StoreError).flatMap(\.readOnlyReason) ?? readOnly.reason
+            // Opened again now, or (when that fails too) at the next use: never left closed.
+            _ = try? readOnly.openQueue()
             modeLock.lock()
-            mode = .readOnly(
-                reopened, because: (error as? StoreError).flatMap(\.readOnlyReason) ?? reason,
-                openWritable: openWritable)
+            mode = .readOnly(readOnly)
             modeLock.unlock()
             throw error
         }

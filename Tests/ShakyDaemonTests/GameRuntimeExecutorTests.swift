@@ -63,8 +63,9 @@ import TriviaEngine
         let gate = DispatchSemaphore(value: 0)
         let holding = DispatchSemaphore(value: 0)
         // The database's one connection, taken on a thread of the test's own until the gate opens: a stalled card.
+        let writer = try database.writer
         let holder = Thread {
-            database.writer.writeWithoutTransaction { _ in
+            writer.writeWithoutTransaction { _ in
                 holding.signal()
                 gate.wait()
             }

@@ -41,7 +41,7 @@ import Testing
 
     private func expectConstraintFailure(_ sql: String, _ body: (Database) throws -> Void) throws {
         let database = try AppDatabase.inMemory()
-        database.writer.writeWithoutTransaction { db in
+        try database.writer.writeWithoutTransaction { db in
             let error = #expect(throws: DatabaseError.self, Comment(rawValue: sql)) { try body(db) }
             #expect(error?.resultCode == .SQLITE_CONSTRAINT, Comment(rawValue: sql))
         }

@@ -63,7 +63,7 @@ import TriviaEngine
         let database = try AppDatabase.open(path: path, builtinPacks: .skip)
         try database.createPack(named: "Small")
         // Cap the file at its current size: the next growth fails as a full disk would.
-        database.writer.writeWithoutTransaction { db in
+        try database.writer.writeWithoutTransaction { db in
             _ = try? db.execute(sql: "PRAGMA max_page_count = 1")
         }
         var csv = "question,answer,difficulty\n"
