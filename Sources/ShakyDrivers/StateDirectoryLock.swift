@@ -37,13 +37,13 @@ public final class StateDirectoryLock: Sendable {
         let opened: Int32
         do {
             opened = try checkSyscall("open") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
-        } catch where error.code == EROFS {
+        } catch  where error.code == EROFS {
             // A read-only file system: the daemon serves the saved game read-only, and two daemons must still not
             // share the folder. `flock` needs no write access: the lock file as it is, or the folder itself when
             // the file was never made (every daemon on this folder then finds it read-only, and locks the same).
             do {
                 opened = try checkSyscall("open") { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-            } catch where error.code == ENOENT {
+            } catch  where error.code == ENOENT {
                 do {
                     opened = try checkSyscall("open") { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
                 } catch {
