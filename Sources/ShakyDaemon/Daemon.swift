@@ -147,18 +147,28 @@ public final class Daemon: Sendable {
         // never starts, and a daemon with nothing to do never wakes.
         let clock = EventLoopClock()
         let daemon = try await start(configuration: configuration, clock: clock, logger: logger)
-        let address: VarlinkServer.Address
-        let inherited = try SystemdSocketActivation.listeningDescriptors(
-            environment: ProcessInfo.processInfo.environment, processID: getpid())
-        if let descriptor = inherited.first {
-            address = .inheritedSocket(descriptor)
-            logger.info("serving the socket systemd passed")
-        } else {
-            if let directory = configuration.privateSocketDirectory { try PrivateSocketDirectory.create(directory) }
-            address = .unixSocket(path: configuration.socketPath)
+        let server: VarlinkServer
+        do {
+            let address: VarlinkServer.Address
+            let inherited = try SystemdSocketActivation.listeningDescriptors(
+                environment: ProcessInfo.processInfo.environment, processID: getpid())
+            if let descriptor = inherited.first {
+                address = .inheritedSocket(descriptor)
+                logger.info("serving the socket systemd passed")
+            } else {
+                if let directory = configuration.privateSocketDirectory {
+                    try PrivateSocketDirectory.create(directory)
+                }
+                address = .unixSocket(path: configuration.socketPath)
+            }
+            server = try await VarlinkServer.bind(
+                to: address, service: daemon.service, socketGroup: "shaky", logger: logger)
+        } catch {
+            // Nothing was served: stop what started (the saved game stays as it was, the database is closed
+            // cleanly) before saying why.
+            await daemon.shutDown()
+            throw error
         }
-        let server = try await VarlinkServer.bind(
-            to: address, service: daemon.service, socketGroup: "shaky", logger: logger)
         logger.info(
             "ready", metadata: ["socket": "\(configuration.socketPath)", "database": "\(configuration.databasePath)"])
         await daemon.runtime.setStatusLineHandler { notifier.status($0) }

@@ -96,6 +96,8 @@ public struct TraceRecorder: Sendable {
                 case .back(let device), .appeared(let device): backContinuation.yield(device)
                 }
             }
+            // The monitor stopped (its socket failed): a recording waiting for the device ends instead of waiting on.
+            backContinuation.finish()
         }
         defer {
             watcher.cancel()

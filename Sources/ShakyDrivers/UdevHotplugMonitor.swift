@@ -184,15 +184,23 @@ final class UdevNetlinkMonitor {
             created = udev_monitor_new_from_netlink(context.pointer, "udev")
             return created == nil ? -1 : 0
         }
-        monitor = created!
-        for subsystem in subsystems {
+        guard let created else { throw DeviceError(device: "udev netlink", operation: "monitor", code: ENOMEM) }
+        monitor = created
+        do {
+            for subsystem in subsystems {
+                try checkNegativeErrno(
+                    udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil),
+                    "watch subsystem \(subsystem)", device: "udev netlink")
+            }
             try checkNegativeErrno(
-                udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil),
-                "watch subsystem \(subsystem)", device: "udev netlink")
+                udev_monitor_enable_receiving(monitor), "receive udev events", device: "udev netlink")
+            descriptor = try checkNegativeErrno(
+                udev_monitor_get_fd(monitor), "get the monitor's descriptor", device: "udev")
+        } catch {
+            // `deinit` does not run for an object that failed to initialise: the monitor and its socket go here.
+            udev_monitor_unref(monitor)
+            throw error
         }
-        try checkNegativeErrno(udev_monitor_enable_receiving(monitor), "receive udev events", device: "udev netlink")
-        descriptor = try checkNegativeErrno(
-            udev_monitor_get_fd(monitor), "get the monitor's descriptor", device: "udev")
     }
 
     deinit {

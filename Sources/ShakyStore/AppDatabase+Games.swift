@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ShakyCore
+import SystemCalls
 import TriviaEngine
 
 // The current game snapshot and the history of finished games.
@@ -67,6 +68,13 @@ extension AppDatabase {
                 try Data(record.game.utf8).write(to: written, options: .atomic)
             } catch {
                 throw StoreError.notWritable(path: written.path, reason: "\(error.localizedDescription)")
+            }
+            // The file's name is in the folder for good before the database lets go of its copy: a power cut
+            // in between keeps one of the two.
+            do {
+                try FileAccess.syncFolder(written.deletingLastPathComponent().path)
+            } catch {
+                throw StoreError.notWritable(path: written.path, reason: error.reason)
             }
             file = written
         }

@@ -95,6 +95,18 @@ public enum FileAccess {
         }
     }
 
+    /// Makes the names in `folder` (a file just created or renamed there) last through a power cut: `fsync` on the
+    /// folder itself, which a file's own sync does not cover.
+    ///
+    /// Throws ``FileAccessError`` when the folder cannot be opened or synced.
+    public static func syncFolder(_ folder: String) throws(FileAccessError) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileAccessError(path: folder, errno: errno) }
+        defer { close(descriptor) }
+        // Some file systems cannot sync a folder (EINVAL): their names are as safe as they get.
+        guard fsync(descriptor) == 0 || errno == EINVAL else { throw FileAccessError(path: folder, errno: errno) }
+    }
+
     /// The words for an error Foundation threw about a file: the `errno` underneath when there is one.
     public static func reason(_ error: any Error) -> String {
         let error = error as NSError
