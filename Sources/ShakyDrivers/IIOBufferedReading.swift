@@ -1,6 +1,7 @@
 import CIIO
 import Foundation
 import ShakyCore
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -42,6 +43,8 @@ final class IIOBufferedReading: AccelerometerReading {
     private let mountMatrix: MountMatrix
     /// The rate the device reports after setup.
     let rate: Double?
+    /// Why the kernel wakes the reader for every scan (it refused the buffer's watermark), or `nil`.
+    let watermarkRefusal: String?
     /// Turns the kernel's timestamps into CLOCK_MONOTONIC.
     private let timestampClock: IIOTimestampClock
     /// The most scans one `iio_buffer_refill` reads.
@@ -49,6 +52,18 @@ final class IIOBufferedReading: AccelerometerReading {
 
     /// The scans the kernel gathers before it wakes the reader: a motion period's worth at `rate`, from 1 to a
     /// refill. The rate is the device's own word (a sysfs attribute), so any value gives a valid count.
+    /// What to say about writing the buffer's watermark, from what the write returned (bytes written, or a negative
+    /// errno): a missing attribute (an old kernel) is no fault of the install and says nothing; a refused write
+    /// (libiio's own write of it at the buffer's opening ignores that too) leaves the kernel waking the reader for
+    /// each sample instead of each batch, which the udev rules prevent by letting group shaky write it.
+    static func watermarkRefusal(written: Int) -> String? {
+        guard written < 0 else { return nil }
+        let code = Int32(clamping: written.magnitude)
+        guard code != ENOENT else { return nil }
+        return "the buffer's watermark cannot be set (\(SystemCallError.reason(for: code))): the kernel wakes the "
+            + "reader for every sample; install the udev rules (70-shaky.rules)"
+    }
+
     static func watermark(forRate rate: Double) -> Int {
         let scans = rate * ReadPacing.motionPeriod
         guard scans.isFinite, scans >= 1 else { return 1 }
@@ -85,7 +100,8 @@ final class IIOBufferedReading: AccelerometerReading {
         // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
         // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
         let watermark = Self.watermark(forRate: rate ?? wantedRate)
-        _ = iio.iio_device_buffer_attr_write(device.pointer, "watermark", "\(watermark)")
+        watermarkRefusal = Self.watermarkRefusal(
+            written: iio.iio_device_buffer_attr_write(device.pointer, "watermark", "\(watermark)"))
         let buffer = try IIOBuffer(device: device, scansPerRefill: Self.scansPerRefill)
         self.buffer = buffer
         try checkNegativeErrno(
