@@ -20,7 +20,8 @@ public struct GameStatus: Codable, Equatable, Sendable {
     public var questionText: String?
     /// The scramble as shown, while a question is in play.
     public var display: ScrambleDisplay?
-    /// What a right answer scores now, while a question is in play.
+    /// What a right answer scores now, while a question is in play: while a team answers, what its buzz froze
+    /// (hints given after it do not lower it), otherwise what the question is worth after its hints.
     public var points: Int?
     /// Hints given on the current question.
     public var hintsUsed: Int
@@ -50,10 +51,17 @@ extension Game {
         return GameStatus(
             phase: phase, isPaused: isPaused, questionNumber: round?.number, questionCount: questions.count,
             questionText: round?.question.text, display: inPlay ? round?.scramble.display : nil,
-            points: inPlay ? round?.points : nil, hintsUsed: round?.hintsUsed ?? 0, hintsLeft: hintsLeft,
+            points: inPlay ? pointsAtStake : nil, hintsUsed: round?.hintsUsed ?? 0, hintsLeft: hintsLeft,
             remaining: remainingTime(at: now), teams: teams.map { .init(name: $0.name, score: $0.score) },
             buzzOrder: round?.buzzes ?? [], teamUp: teamUp,
             revealedAnswer: over ? round?.question.answer : nil, roundWinner: over ? round?.winner : nil,
             result: result)
+    }
+
+    /// What a right answer scores now: the team up's frozen points, or the question's.
+    private var pointsAtStake: Int? {
+        guard let round else { return nil }
+        if let team = teamUp, let frozen = round.buzzes.first(where: { $0.team == team })?.points { return frozen }
+        return round.points
     }
 }

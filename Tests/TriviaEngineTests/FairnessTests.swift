@@ -17,6 +17,21 @@ struct FairnessTests {
         #expect(game.team(named: "Owls")?.hintsUsed == 0)
     }
 
+    @Test("While a team answers, the status says what its buzz froze, not what later hints left")
+    func theStatusShowsTheFrozenPointsOfTheTeamUp() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
+        _ = try game.handle(.hint(source: .shake), at: sec(2))
+        #expect(game.status(at: sec(2)).points == 8, "buzzing still open: a later buzz is worth 8")
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(5))
+        _ = try game.handle(.clockAdvanced, at: sec(21))
+        #expect(game.teamUp == "Owls")
+        #expect(game.status(at: sec(21)).points == 10)
+        _ = try game.handle(.answer(team: "Owls", text: "Oslo"), at: sec(22))
+        #expect(game.teamUp == "Foxes")
+        #expect(game.status(at: sec(22)).points == 8)
+    }
+
     @Test func aLaterBuzzerScoresTheLowerValue() throws {
         var game = try EngineFixtures.openGame()
         _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
