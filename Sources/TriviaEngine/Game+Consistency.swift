@@ -88,7 +88,7 @@ extension Game {
         try check(hints.contains(round.hintsUsed), "\(round.hintsUsed) hints were used")
         try check(round.points.magnitude <= GameRules.largestPoints, "the question is worth \(round.points)")
         for duration in [round.elapsed, round.hintCooldownRemaining]
-            + [round.remaining, round.indicationRemaining]
+            + [round.remaining, round.indicationRemaining, round.timeCutByFirstBuzz]
             .compactMap({ $0 }) + (round.hintTimes ?? [])
         {
             try checkDuration(duration, "the question's times")

@@ -146,6 +146,7 @@ extension Game {
         round.buzzes.append(Buzz(team: team, elapsed: round.elapsed, points: round.points, hintsUsed: round.hintsUsed))
         if round.buzzes.count == 1 {
             round.remaining = min(remaining, settings.timeAfterFirstBuzz)
+            round.timeCutByFirstBuzz = remaining - min(remaining, settings.timeAfterFirstBuzz)
         }
         teams[index].buzzCount += 1
         teams[index].totalBuzzTime += round.elapsed
@@ -307,6 +308,15 @@ extension Game {
         let buzz = round.buzzes.remove(at: position)
         teams[index].buzzCount -= 1
         teams[index].totalBuzzTime -= buzz.elapsed
+        if round.buzzes.isEmpty, let cut = round.timeCutByFirstBuzz {
+            // No buzz is left: the question goes on as if none had come, with the time the first one took away.
+            if phase == .indication {
+                round.remaining = round.remaining.map { $0 + cut }
+            } else {
+                round.indicationRemaining = round.indicationRemaining.map { $0 + cut }
+            }
+            round.timeCutByFirstBuzz = nil
+        }
         self.round = round
         actions.append(.buzzUndone(team: team))
         guard phase == .answering(team: team) else { return }

@@ -47,6 +47,9 @@ public struct Round: Codable, Equatable, Sendable {
     /// (after a wrong answer in classic mode, or when the host undoes the only buzz). Nil when
     /// buzzing is open or in games saved before it was kept.
     public internal(set) var indicationRemaining: Duration?
+    /// How much indication time the first buzz took away (cutting it to the time after a first buzz), so that taking
+    /// back every buzz gives it back. Nil without a buzz, or in games saved before it was kept.
+    public internal(set) var timeCutByFirstBuzz: Duration? = nil
     /// The last judgement on this question, which the host may overrule; nil before any.
     public internal(set) var lastJudgement: Judgement?
     /// When each hint was given, as time since the question opened, so a press held for reordering that went

@@ -143,13 +143,30 @@ struct FairnessTests {
         #expect(game.round?.buzzes.map(\.team) == ["Foxes", "Owls"])
     }
 
+    @Test("Taking back every buzz gives back the time the first one cut; taking back one of two does not")
+    func undoingEveryBuzzGivesTheTimeBack() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(2))
+        #expect(game.remainingTime(at: sec(2)) == sec(20))
+        _ = try game.handle(.undoBuzz(team: "Owls"), at: sec(3))
+        #expect(game.remainingTime(at: sec(3)) == sec(57))
+        // Again, with a second buzz: taking back the first leaves the second's cut in place.
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(4))
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(5))
+        _ = try game.handle(.undoBuzz(team: "Foxes"), at: sec(6))
+        #expect(game.remainingTime(at: sec(6)) == sec(18))
+        _ = try game.handle(.undoBuzz(team: "Owls"), at: sec(7))
+        #expect(game.remainingTime(at: sec(7)) == sec(53))
+        #expect(game.inconsistency == nil)
+    }
+
     @Test func undoTheBuzzOfTheTeamUpCallsTheNextOrReopensBuzzing() throws {
         var game = try EngineFixtures.openGame(settings: GameRules(buzzerMode: .classic))
         _ = try game.handle(.buzz(team: "Owls"), at: sec(3))
         #expect(game.phase == .answering(team: "Owls"))
         _ = try game.handle(.undoBuzz(team: "Owls"), at: sec(4))
         #expect(game.phase == .indication)
-        #expect(game.remainingTime(at: sec(4)) == sec(20))
+        #expect(game.remainingTime(at: sec(4)) == sec(57), "no buzz is left: the time the first one cut comes back")
         _ = try game.handle(.buzz(team: "Foxes"), at: sec(5))
         _ = try game.handle(.answer(team: "Foxes", text: "Oslo"), at: sec(6))
         _ = try game.handle(.buzz(team: "Bears"), at: sec(7))
