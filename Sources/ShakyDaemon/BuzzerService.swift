@@ -87,11 +87,15 @@ public actor BuzzerService {
     /// Starts press-to-join for `teams` (the game's teams when `nil`); returns the teams asked, in order.
     @discardableResult
     public func startJoin(teams: [String]? = nil) async -> [String] {
-        let names: [String]
-        if let teams { names = teams } else { names = await runtime.teamNames() }
+        let names = await teamsToAsk(teams)
         join = names.isEmpty ? nil : ButtonJoin(teams: names)
         if let asking = join?.asking { await notify(.joinAsking(team: asking)) }
         return names
+    }
+
+    /// The teams a joining asks: `teams`, or the game's when `nil`.
+    public func teamsToAsk(_ teams: [String]?) async -> [String] {
+        if let teams { teams } else { await runtime.teamNames() }
     }
 
     /// Stops press-to-join; buttons claimed so far stay assigned.

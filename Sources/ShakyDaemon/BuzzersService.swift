@@ -23,9 +23,14 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     }
 
     func join(teams: [String]?) async throws -> [String] {
-        let asked = await buzzers.startJoin(teams: teams)
-        guard !asked.isEmpty else { throw ShakyAPI.BuzzersInterface.ReplyError.noTeams }
-        return asked
+        // Refused rather than started when no press can come: the host's `shaky buzzers join` and the board's
+        // "press your button" would wait for ever.
+        let names = await buzzers.teamsToAsk(teams)
+        guard !names.isEmpty else { throw ShakyAPI.BuzzersInterface.ReplyError.noTeams }
+        guard await buzzers.knownDevices().contains(where: \.isPresent) else {
+            throw ShakyAPI.BuzzersInterface.ReplyError.noBuzzerDevices
+        }
+        return await buzzers.startJoin(teams: names)
     }
 
     func assign(team: String, device: String, key: String) async throws -> ShakyAPI.ButtonAssignment {

@@ -106,6 +106,9 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
                 "no finished game with id \(parameters["id"].map(render) ?? "?") in the history (see `shaky history`)"
         case "NoTeams":
             return "there are no teams to join: start a game first (`shaky new --team NAME --team NAME`)"
+        case "NoBuzzerDevices":
+            return "no buzzer device is plugged in, so no team could press to join: plug the buttons in first "
+                + "(`shaky buzzers` lists what is found)"
         case "UnknownDevice":
             return "no buzzer device “\(text("device"))” (see `shaky buzzers`)"
         case "UnknownKey":

@@ -30,7 +30,11 @@ struct BuzzersInterfaceTests {
             #expect(noTeams.name == "io.shakywords.Buzzers.NoTeams")
             try await PartyPack.create(on: client)
             try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            // No device: no press could come, so no joining starts (the board would ask for ever).
+            let noDevice = try await client.callError("io.shakywords.Buzzers.Join")
+            #expect(noDevice.name == "io.shakywords.Buzzers.NoBuzzerDevices")
             let buzzers = client.daemon.buzzers
+            #expect(await buzzers.joining() == nil)
             await buzzers.handle(.attached(Self.buzz))
             let joined = try await client.call(
                 "io.shakywords.Buzzers.Join", as: ShakyAPI.BuzzersInterface.JoinReply.self)

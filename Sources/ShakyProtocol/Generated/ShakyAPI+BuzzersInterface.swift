@@ -235,7 +235,8 @@ extension ShakyAPI {
 
             # Press to join: asks each team in turn (the game's teams unless given) to
             # press its button; the first press on a button no other team took in this
-            # joining claims the team's slot. Returns the teams asked, in order.
+            # joining claims the team's slot. Returns the teams asked, in order. Refused
+            # with NoBuzzerDevices while no buzzer device is plugged in.
             method Join(teams: ?[]string) -> (teams: []string)
 
             # Gives a button to a team, replacing whoever had it. `device` is an identity
@@ -251,6 +252,10 @@ extension ShakyAPI {
 
             # No team to join: start a game first, or name the teams.
             error NoTeams ()
+
+            # No buzzer device is plugged in, so no press could join: plug the buttons in
+            # first (List shows what is found).
+            error NoBuzzerDevices ()
 
             # The device is neither a known identity nor a buzzer device node.
             error UnknownDevice (device: string)
@@ -424,6 +429,10 @@ extension ShakyAPI {
             /// No team to join: start a game first, or name the teams.
             case noTeams
 
+            /// No buzzer device is plugged in, so no press could join: plug the buttons in
+            /// first (List shows what is found).
+            case noBuzzerDevices
+
             /// The device is neither a known identity nor a buzzer device node.
             case unknownDevice(device: String)
 
@@ -488,6 +497,7 @@ extension ShakyAPI {
             public var name: String {
                 switch self {
                 case .noTeams: "io.shakywords.Buzzers.NoTeams"
+                case .noBuzzerDevices: "io.shakywords.Buzzers.NoBuzzerDevices"
                 case .unknownDevice: "io.shakywords.Buzzers.UnknownDevice"
                 case .unknownKey: "io.shakywords.Buzzers.UnknownKey"
                 case .invalidAssignment: "io.shakywords.Buzzers.InvalidAssignment"
@@ -497,6 +507,8 @@ extension ShakyAPI {
             public var varlinkReplyError: VarlinkReplyError {
                 switch self {
                 case .noTeams:
+                    VarlinkReplyError(self.name)
+                case .noBuzzerDevices:
                     VarlinkReplyError(self.name)
                 case .unknownDevice(let device):
                     VarlinkReplyError(self.name, encodingOrEmpty: UnknownDeviceParameters(device: device))
@@ -512,6 +524,8 @@ extension ShakyAPI {
                 switch error.name {
                 case "io.shakywords.Buzzers.NoTeams":
                     self = .noTeams
+                case "io.shakywords.Buzzers.NoBuzzerDevices":
+                    self = .noBuzzerDevices
                 case "io.shakywords.Buzzers.UnknownDevice":
                     guard let parameters = error.decodeParameters(as: UnknownDeviceParameters.self) else { return nil }
                     self = .unknownDevice(device: parameters.device)
@@ -544,7 +558,8 @@ extension ShakyAPI.BuzzersInterface {
 
         /// Press to join: asks each team in turn (the game's teams unless given) to
         /// press its button; the first press on a button no other team took in this
-        /// joining claims the team's slot. Returns the teams asked, in order.
+        /// joining claims the team's slot. Returns the teams asked, in order. Refused
+        /// with NoBuzzerDevices while no buzzer device is plugged in.
         ///
         /// Serves `io.shakywords.Buzzers.Join`.
         func join(teams: [String]?) async throws -> [String]
@@ -617,7 +632,8 @@ extension ShakyAPI.BuzzersInterface {
 
         /// Press to join: asks each team in turn (the game's teams unless given) to
         /// press its button; the first press on a button no other team took in this
-        /// joining claims the team's slot. Returns the teams asked, in order.
+        /// joining claims the team's slot. Returns the teams asked, in order. Refused
+        /// with NoBuzzerDevices while no buzzer device is plugged in.
         ///
         /// Calls `io.shakywords.Buzzers.Join`.
         public func join(teams: [String]? = nil) async throws(Transport.Failure) -> [String] {
@@ -626,7 +642,8 @@ extension ShakyAPI.BuzzersInterface {
 
         /// Press to join: asks each team in turn (the game's teams unless given) to
         /// press its button; the first press on a button no other team took in this
-        /// joining claims the team's slot. Returns the teams asked, in order.
+        /// joining claims the team's slot. Returns the teams asked, in order. Refused
+        /// with NoBuzzerDevices while no buzzer device is plugged in.
         ///
         /// Calls `io.shakywords.Buzzers.Join`.
         public func join(_ parameters: JoinParameters) async throws(Transport.Failure) -> [String] {
