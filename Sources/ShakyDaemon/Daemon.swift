@@ -87,6 +87,15 @@ public final class Daemon: Sendable {
             // `--sensitivity` (or the file's `sensitivity:`) sets the preset until one is chosen over the socket.
             preferences.sensitivity = configuration.sensitivity
             try database.savePreferences(preferences)
+        } else if configuration.sensitivityGiven, configuration.sensitivity != preferences.sensitivity {
+            // A preset chosen over the socket (`shaky settings`) is kept over the one given here: said, so a host
+            // who typed `--sensitivity` knows why it did nothing.
+            logger.notice(
+                """
+                the sensitivity given at start is not used: the one chosen over the socket is kept; \
+                `shaky settings --sensitivity \(configuration.sensitivity)` changes it
+                """,
+                metadata: ["given": "\(configuration.sensitivity)", "kept": "\(preferences.sensitivity)"])
         }
         let sound =
             soundPlayer ?? makeSoundPlayer(configuration: configuration, preferences: preferences, logger: logger)

@@ -19,6 +19,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var logLevel: Logger.Level
     /// The shake detector preset name.
     public var sensitivity: String
+    /// Whether the preset was given (`--sensitivity` or the file's `sensitivity:`), not the default.
+    public var sensitivityGiven: Bool = false
     /// The socket's folder when it must be private (the `/tmp` fallback): created 0700 and checked before binding.
     public var privateSocketDirectory: String?
     /// Whether key and button devices are read as buzzers (`auto`) or not (`none`).
@@ -92,6 +94,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         soundsDirectory = settings.sounds
         logLevel = settings.logLevel ?? .info
         sensitivity = settings.sensitivity ?? "medium"
+        sensitivityGiven = settings.sensitivity != nil
         buzzers = settings.buzzers ?? "auto"
         earlyPressLockoutSeconds = settings.earlyPressLockout ?? 0
         grabKeyboards = settings.grabKeyboards ?? false

@@ -61,6 +61,7 @@ struct SettingsInterfaceTests {
     func sensitivityFlag() async throws {
         let state = try TemporaryDirectory(prefix: "shakyd-sensitivity")
         defer { state.remove() }
+        let logs = LogRecorder()
         func start(sensitivity: String?) async throws -> Daemon {
             let configuration = DaemonConfiguration(
                 resolving: DaemonOptions(
@@ -68,8 +69,9 @@ struct SettingsInterfaceTests {
                     soundDevice: "none", sensitivity: sensitivity))
             return try await Daemon.start(
                 configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
-                soundPlayer: RecordingSoundPlayer(), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+                soundPlayer: RecordingSoundPlayer(), logger: Logger(label: "test") { _ in logs })
         }
+        let notUsed = "the sensitivity given at start is not used"
         var daemon = try await start(sensitivity: "hard")
         #expect(await daemon.settings.current().sensitivity == .hard)
         #expect(await daemon.runtime.sensorReport().sensitivity == .hard)
@@ -81,5 +83,12 @@ struct SettingsInterfaceTests {
         #expect(await daemon.settings.current().sensitivity == .light)
         #expect(await daemon.runtime.sensorReport().sensitivity == .light)
         await daemon.shutDown()
+        #expect(!logs.messages.withLock { $0 }.contains { $0.contains(notUsed) })
+
+        // Given again at start, it loses to the one chosen over the socket, and the log says so.
+        daemon = try await start(sensitivity: "hard")
+        #expect(await daemon.settings.current().sensitivity == .light)
+        await daemon.shutDown()
+        #expect(logs.messages.withLock { $0 }.contains { $0.contains(notUsed) && $0.contains("--sensitivity hard") })
     }
 }
