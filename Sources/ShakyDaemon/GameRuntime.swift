@@ -180,7 +180,8 @@ public actor GameRuntime {
         if replacing, !request.replace { throw .gameInProgress }
         let pool: [Question]
         do {
-            let packs = try request.packs ?? database.packs().map(\.name)
+            // Every pack, but the demo's (which `shaky demo` makes): it repeats questions of the built-in packs.
+            let packs = try request.packs ?? database.packs().map(\.name).filter { $0 != DemoPack.name }
             pool = try database.questions(inPacks: packs, filter: .any)
         } catch let error as StoreError {
             throw .invalidSetup(error.description)

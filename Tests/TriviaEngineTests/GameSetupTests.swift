@@ -49,6 +49,19 @@ struct GameSetupTests {
         #expect(throws: GameSetupError.questionCount(51)) { try Game(setup: setup(count: 51)) }
     }
 
+    @Test("A question in two packs, or again in other capitals or spacing, is drawn at most once")
+    func aRepeatedQuestionIsDrawnOnce() {
+        let pool = [
+            Question(text: "Which planet is the Red Planet?", answer: "Mars", difficulty: .easy),
+            Question(text: "which planet is the  red planet?", answer: "mars", difficulty: .hard),
+            Question(text: "Q?", answer: "Yes", difficulty: .easy),
+            Question(text: "q?", answer: "YES", difficulty: .easy),
+            Question(text: "Q?", answer: "No", difficulty: .easy),
+        ]
+        let setup = GameSetup(teams: EngineFixtures.teams, questionPool: pool, questionCount: 3, seed: 1)
+        #expect(setup.eligibleQuestions.map(\.answer) == ["Mars", "Yes", "No"])
+    }
+
     @Test func tooFewEligibleQuestionsSaysHowManyThereAre() throws {
         var pool = EngineFixtures.questions(["Paris", "Rome"], difficulty: .easy)
         pool += EngineFixtures.questions(["Oslo", "Bern", "Lima"], difficulty: .hard)
