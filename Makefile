@@ -29,6 +29,7 @@ DATADIR        ?= $(PREFIX)/share
 UNITDIR        ?= $(LIBDIR)/systemd/system
 SYSUSERSDIR    ?= $(LIBDIR)/sysusers.d
 UDEVRULESDIR   ?= $(LIBDIR)/udev/rules.d
+MODULESLOADDIR ?= $(LIBDIR)/modules-load.d
 MANDIR         ?= $(DATADIR)/man
 SHAKYDATADIR   := $(DATADIR)/shaky
 MANIFEST       := $(SHAKYDATADIR)/install-manifest
@@ -322,6 +323,7 @@ install-files:
 install-stage:
 	@test -n "$(STAGE)" || { echo "install-stage: STAGE= names the folder to stage in (make install-files makes one)"; exit 1; }
 	install -d $(STAGE)$(BINDIR) $(STAGE)$(UNITDIR) $(STAGE)$(SYSUSERSDIR) $(STAGE)$(UDEVRULESDIR) \
+	    $(STAGE)$(MODULESLOADDIR) \
 	    $(STAGE)$(SHAKYDATADIR)/sounds $(STAGE)$(SHAKYDATADIR)/packs $(STAGE)$(SHAKYDATADIR)/traces \
 	    $(STAGE)$(MANDIR)/man1 \
 	    $(STAGE)$(DATADIR)/bash-completion/completions $(STAGE)$(DATADIR)/zsh/site-functions \
@@ -342,6 +344,7 @@ install-stage:
 	install -m 0644 systemd/shakyd.socket $(STAGE)$(UNITDIR)/
 	install -m 0644 systemd/shaky.sysusers $(STAGE)$(SYSUSERSDIR)/shaky.conf
 	install -m 0644 udev/70-shaky.rules $(STAGE)$(UDEVRULESDIR)/
+	install -m 0644 systemd/shaky.modules-load $(STAGE)$(MODULESLOADDIR)/shaky.conf
 	install -m 0644 systemd/shakyd.conf $(STAGE)$(SHAKYDATADIR)/shakyd.conf.example
 	install -m 0644 sounds/*.wav sounds/README.md $(STAGE)$(SHAKYDATADIR)/sounds/
 	install -m 0644 Sources/ShakyStore/BuiltinPacks/*.json $(STAGE)$(SHAKYDATADIR)/packs/
