@@ -13,6 +13,7 @@
 #   make symbol-order  profile shakyd serve (valgrind) and rewrite release/shakyd.order, the release link's function order
 #   make test-sandbox  boot a minimal Debian in systemd-nspawn and run the installed shakyd under its units' hardening
 #   make install  release build, then install into $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
+#   make install-files  install the built tree (after make build-release; sudo works without writing into .build)
 #   make uninstall  remove exactly what make install put there
 
 SWIFT        ?= swift
@@ -28,10 +29,10 @@ DATADIR        ?= $(PREFIX)/share
 UNITDIR        ?= $(LIBDIR)/systemd/system
 SYSUSERSDIR    ?= $(LIBDIR)/sysusers.d
 UDEVRULESDIR   ?= $(LIBDIR)/udev/rules.d
+MODULESLOADDIR ?= $(LIBDIR)/modules-load.d
 MANDIR         ?= $(DATADIR)/man
 SHAKYDATADIR   := $(DATADIR)/shaky
 MANIFEST       := $(SHAKYDATADIR)/install-manifest
-STAGE          := .build/stage
 CONFIGURATION  ?= release
 # Where the built binaries are; tests pass these so no second swift process runs inside `swift test`.
 BIN_PATH        = .build/$(CONFIGURATION)
@@ -39,7 +40,7 @@ GENERATE_MANUAL = .build/debug/generate-manual
 MANUAL_SECTIONS = .build/debug/manual-sections
 
 .PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system bench-callgrind build-release \
-        symbol-order check-release manual install install-files uninstall fuzz fuzz-build fuzz-brief fuzz-run test-sandbox
+        symbol-order check-release manual install install-files install-stage uninstall fuzz fuzz-build fuzz-brief fuzz-run test-sandbox
 
 setup:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -243,16 +244,19 @@ check-release:
 	    echo "$$bin: $$(stat -c %s $$bin) bytes, $$(ldd $$bin | wc -l) shared libraries, no Swift runtime"; \
 	done
 
-# The installed daemon under the units' real sandbox: `make install-files` into a staging tree, then a minimal
-# Debian (debootstrap, cached in SANDBOX_BASE) booted with systemd-nspawn starts it from shakyd.socket and plays a
-# game, then sees a device re-plugged through udev's netlink events, and not with PrivateNetwork=yes
-# (Tests/Sandbox/sandbox-check.sh says what is checked). Takes 1-2 minutes once the base system and the release
-# build exist; not part of `make test` (it needs the network for debootstrap the first time).
+# First an upgrade over a running daemon (Tests/Sandbox/upgrade-test.sh: `make install-files` twice into a scratch
+# DESTDIR, the second time while the first install's shakyd runs). Then the installed daemon under the units' real
+# sandbox: `make install-files` into a staging tree, then a minimal Debian (debootstrap, cached in SANDBOX_BASE)
+# booted with systemd-nspawn starts it from shakyd.socket and plays a game, then sees a device re-plugged through
+# udev's netlink events, and not with PrivateNetwork=yes (Tests/Sandbox/sandbox-check.sh says what is checked).
+# Takes 1-2 minutes once the base system and the release build exist; not part of `make test` (it needs the network
+# for debootstrap the first time).
 SANDBOX_STAGE := .build/sandbox-stage
 SANDBOX_PACKAGES := systemd-container debootstrap
 test-sandbox: build-release
 	@missing=$$(for p in $(SANDBOX_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get install -y $$missing; fi
+	Tests/Sandbox/upgrade-test.sh
 	rm -rf $(SANDBOX_STAGE)
 	$(MAKE) install-files DESTDIR=$(abspath $(SANDBOX_STAGE)) PREFIX=/usr
 	$(SUDO) Tests/Sandbox/sandbox-test.sh $(SANDBOX_STAGE)
@@ -274,11 +278,52 @@ manual:
 install: build-release
 	$(MAKE) install-files
 
-# Stage the whole tree under $(STAGE)$(PREFIX…), then copy it into $(DESTDIR) and record every file in
-# $(MANIFEST), so that uninstall removes exactly what was installed.
-install-files: manual
-	rm -rf $(STAGE)
+# Stage the whole tree in a temporary folder (never under .build: `sudo make install-files` leaves nothing of root's
+# in a build that is yours), then install it into $(DESTDIR) file by file and record every file in $(MANIFEST), so
+# that uninstall removes exactly what was installed. Each file is unlinked and written anew (`install`), so the
+# binaries of a running shakyd and board are replaced rather than written into ("Text file busy"), and the running
+# processes keep their old copies until they restart; a folder that is missing is made 0755, one that exists keeps
+# its owner and mode. Files the previous install's manifest lists that this one does not (dropped by a newer
+# version) are removed. Until the new files are all in place the manifest lists both installs' files, so an
+# install that stops halfway can still be uninstalled. It builds nothing (as root that would leave root's files in
+# .build): the binaries and the man page tools must be there, from `make build-release`, or it says so and stops.
+# The make that stages in the recipe below: named through a variable, so that `make -n install-files` only prints
+# that recipe (a line naming $(MAKE) itself would run under -n, and install for real after its dry sub-makes).
+STAGE_MAKE = $(MAKE) --no-print-directory
+install-files:
+	@for file in $(BIN_PATH)/shakyd $(BIN_PATH)/shaky $(GENERATE_MANUAL) $(MANUAL_SECTIONS); do \
+	    test -x $$file || { echo "$$file is not built: run make build-release first (as yourself, then sudo make install-files)"; exit 1; }; \
+	done
+	@set -e; work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
+	$(STAGE_MAKE) manual MANUAL_DIR=$$work/manual; \
+	$(STAGE_MAKE) install-stage STAGE=$$work/tree MANUAL_DIR=$$work/manual; \
+	export LC_ALL=C; \
+	{ (cd $$work/tree && find . -type f | sed 's|^\.||'); echo $(MANIFEST); } | sort -u >$$work/manifest; \
+	: >$$work/previous; \
+	if [ -f $(DESTDIR)$(MANIFEST) ]; then sort -u $(DESTDIR)$(MANIFEST) >$$work/previous; fi; \
+	mkdir -p $(DESTDIR)/; \
+	(cd $$work/tree && find . -mindepth 1 -type d | sed 's|^\.||' | sort) | while read -r dir; do \
+	    [ -d "$(DESTDIR)$$dir" ] || install -d -m 0755 "$(DESTDIR)$$dir"; \
+	done; \
+	sort -u $$work/previous $$work/manifest >$$work/both; \
+	install -m 0644 $$work/both $(DESTDIR)$(MANIFEST); \
+	while read -r file; do \
+	    [ "$$file" = $(MANIFEST) ] && continue; \
+	    install -m $$(stat -c %a "$$work/tree$$file") "$$work/tree$$file" "$(DESTDIR)$$file"; \
+	done <$$work/manifest; \
+	comm -23 $$work/previous $$work/manifest | while read -r file; do \
+	    if [ -f "$(DESTDIR)$$file" ] || [ -L "$(DESTDIR)$$file" ]; then \
+	        rm -f "$(DESTDIR)$$file"; echo "removed $(DESTDIR)$$file (the previous install's, no longer installed)"; \
+	    fi; \
+	done; \
+	install -m 0644 $$work/manifest $(DESTDIR)$(MANIFEST); \
+	echo "installed $$(wc -l <$$work/manifest) files into $(DESTDIR)$(PREFIX) (listed in $(DESTDIR)$(MANIFEST))"
+
+# The installed tree laid out under $(STAGE) (a fresh folder install-files makes), with the man pages of MANUAL_DIR.
+install-stage:
+	@test -n "$(STAGE)" || { echo "install-stage: STAGE= names the folder to stage in (make install-files makes one)"; exit 1; }
 	install -d $(STAGE)$(BINDIR) $(STAGE)$(UNITDIR) $(STAGE)$(SYSUSERSDIR) $(STAGE)$(UDEVRULESDIR) \
+	    $(STAGE)$(MODULESLOADDIR) \
 	    $(STAGE)$(SHAKYDATADIR)/sounds $(STAGE)$(SHAKYDATADIR)/packs $(STAGE)$(SHAKYDATADIR)/traces \
 	    $(STAGE)$(MANDIR)/man1 \
 	    $(STAGE)$(DATADIR)/bash-completion/completions $(STAGE)$(DATADIR)/zsh/site-functions \
@@ -288,23 +333,23 @@ install-files: manual
 	for tool in shaky shakyd; do \
 	    $$bin/$$tool --generate-completion-script bash > $(STAGE)$(DATADIR)/bash-completion/completions/$$tool && \
 	    $$bin/$$tool --generate-completion-script zsh > $(STAGE)$(DATADIR)/zsh/site-functions/_$$tool && \
-	    $$bin/$$tool --generate-completion-script fish > $(STAGE)$(DATADIR)/fish/vendor_completions.d/$$tool.fish \
+	    $$bin/$$tool --generate-completion-script fish > $(STAGE)$(DATADIR)/fish/vendor_completions.d/$$tool.fish && \
+	    chmod 0644 $(STAGE)$(DATADIR)/bash-completion/completions/$$tool $(STAGE)$(DATADIR)/zsh/site-functions/_$$tool \
+	        $(STAGE)$(DATADIR)/fish/vendor_completions.d/$$tool.fish \
 	    || exit 1; \
 	done
 	sed 's|@bindir@|$(BINDIR)|g' systemd/shakyd.service > $(STAGE)$(UNITDIR)/shakyd.service
 	sed 's|@bindir@|$(BINDIR)|g' systemd/shaky-board.service > $(STAGE)$(UNITDIR)/shaky-board.service
+	chmod 0644 $(STAGE)$(UNITDIR)/shakyd.service $(STAGE)$(UNITDIR)/shaky-board.service
 	install -m 0644 systemd/shakyd.socket $(STAGE)$(UNITDIR)/
 	install -m 0644 systemd/shaky.sysusers $(STAGE)$(SYSUSERSDIR)/shaky.conf
 	install -m 0644 udev/70-shaky.rules $(STAGE)$(UDEVRULESDIR)/
+	install -m 0644 systemd/shaky.modules-load $(STAGE)$(MODULESLOADDIR)/shaky.conf
 	install -m 0644 systemd/shakyd.conf $(STAGE)$(SHAKYDATADIR)/shakyd.conf.example
 	install -m 0644 sounds/*.wav sounds/README.md $(STAGE)$(SHAKYDATADIR)/sounds/
 	install -m 0644 Sources/ShakyStore/BuiltinPacks/*.json $(STAGE)$(SHAKYDATADIR)/packs/
 	install -m 0644 Sources/ShakyDaemon/Demo/demo-shakes.csv $(STAGE)$(SHAKYDATADIR)/traces/
 	install -m 0644 $(MANUAL_DIR)/*.1 $(STAGE)$(MANDIR)/man1/
-	cd $(STAGE) && find . -type f | sed 's|^\.||' | sort > ../install-manifest
-	echo $(MANIFEST) >> .build/install-manifest
-	mkdir -p $(DESTDIR)/ && cp -R --preserve=mode $(STAGE)/. $(DESTDIR)/
-	install -m 0644 .build/install-manifest $(DESTDIR)$(MANIFEST)
 
 uninstall:
 	@test -f $(DESTDIR)$(MANIFEST) || { echo "nothing to uninstall: no $(DESTDIR)$(MANIFEST)"; exit 1; }

@@ -37,6 +37,14 @@ pid=$(systemctl show shakyd.service -p MainPID --value)
 check "shakyd.service is active (state $state, pid $pid)" test "$state" = active
 check "it never restarted" test "$(systemctl show shakyd.service -p NRestarts --value)" = 0
 
+echo "== the device allow-list does not wait for modules loaded after the daemon starts"
+check "modules-load.d loads industrialio and snd" \
+    sh -c "grep -qx industrialio /usr/lib/modules-load.d/shaky.conf && grep -qx snd /usr/lib/modules-load.d/shaky.conf"
+check "shakyd.service starts after systemd-modules-load.service" \
+    sh -c "systemctl show shakyd.service -p After --value | grep -qw systemd-modules-load.service"
+check "ALSA's devices are allowed by their fixed major" \
+    sh -c "systemctl show shakyd.service -p DeviceAllow --value | grep -qw 'char-116'"
+
 echo "== the sandbox as the kernel sees it (pid $pid)"
 grep -E '^(Uid|Gid|Groups|CapEff|CapBnd|NoNewPrivs|Seccomp|Seccomp_filters):' "/proc/$pid/status"
 check "runs as user shaky" test "$(stat -c %U "/proc/$pid")" = shaky
@@ -144,6 +152,42 @@ check "no error watching for a sensor" sh -c "! journalctl -u shakyd.service --n
 check "it looked for an accelerometer" sh -c "journalctl -u shakyd.service --no-pager | grep -q 'no accelerometer found'"
 check "no seccomp or memory protection kill" sh -c \
     "! journalctl -u shakyd.service --no-pager | grep -qiE 'SIGSYS|core-dump|Main process exited, code=(killed|dumped)'"
+
+echo "== a daemon that cannot start: after a few tries it stays failed, and the socket with it"
+# Started by a client's connection, it fails at once and restarts every 2 s; the start limit (5 in a minute) stops
+# that, shakyd.socket fails too and closes, and the waiting client gets an error instead of hanging. Another client
+# is refused at once.
+mkdir -p /etc/systemd/system/shakyd.service.d
+printf '[Service]\nExecStart=\nExecStart=/bin/false\n' >/etc/systemd/system/shakyd.service.d/sandbox-broken.conf
+systemctl daemon-reload
+systemctl reset-failed shakyd.service
+timeout 60 shaky status >/dev/null 2>&1 &
+client=$!
+socket_failed() { [ "$(systemctl show shakyd.socket -p ActiveState --value)" = failed ]; }
+check "shakyd.socket fails within 30 s" wait_for 30 socket_failed
+echo "shakyd.service: $(systemctl show shakyd.service -p ActiveState -p Result -p NRestarts | paste -sd ' ')"
+echo "shakyd.socket: $(systemctl show shakyd.socket -p ActiveState -p Result | paste -sd ' ')"
+check "because the service hit its start limit" \
+    test "$(systemctl show shakyd.socket -p Result --value)" = service-start-limit-hit
+check "the service stays failed, not restarting" \
+    test "$(systemctl show shakyd.service -p ActiveState --value)" = failed
+client_status=0
+wait "$client" || client_status=$?
+check "the client that started it got an error, not a hang (exit $client_status)" \
+    sh -c "[ $client_status != 0 ] && [ $client_status != 124 ]"
+started_at=$(date +%s%N)
+refused_status=0
+timeout 10 shaky status >/dev/null 2>&1 || refused_status=$?
+took=$((($(date +%s%N) - started_at) / 1000000))
+check "a new client is refused at once (exit $refused_status after $took ms)" \
+    sh -c "[ $refused_status != 0 ] && [ $refused_status != 124 ] && [ $took -lt 2000 ]"
+rm -r /etc/systemd/system/shakyd.service.d
+systemctl daemon-reload
+systemctl reset-failed shakyd.service shakyd.socket
+systemctl start shakyd.socket
+answers() { shaky status >/dev/null 2>&1; } # the saved game: it exits 0 once the daemon answers
+check "fixed, reset-failed and started again, it answers with the saved game" wait_for 10 answers
+systemctl stop shakyd.service
 
 echo "== shakyd's journal"
 journalctl -u shakyd.service -u shakyd.socket --no-pager -o short-monotonic

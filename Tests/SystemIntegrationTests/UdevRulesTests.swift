@@ -85,7 +85,10 @@ import Testing
         #expect(iio.assignments["TAG"] == ["systemd"])
         #expect(iio.assignments["ENV{SYSTEMD_WANTS}"] == ["shakyd.service"])
         #expect(iio.assignments["RUN"]?.first?.contains("buffer/enable") == true)
-        for attribute in ["current_timestamp_clock", "in_accel_sampling_frequency", "in_accel_hysteresis"] {
+        for attribute in [
+            "buffer/length", "buffer/watermark", "scan_elements/*_en", "trigger/current_trigger",
+            "current_timestamp_clock", "sampling_frequency", "in_accel_sampling_frequency", "in_accel_hysteresis",
+        ] {
             #expect(iio.assignments["RUN"]?.first?.contains(attribute) == true, "group shaky may write \(attribute)")
         }
     }
