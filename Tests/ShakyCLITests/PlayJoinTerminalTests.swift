@@ -6,8 +6,31 @@ import Testing
 /// line above the prompt until it has pressed, and clearing the buttons ends the joining there too.
 @Suite("shaky play: press to join at a terminal", .serialized)
 struct PlayJoinTerminalTests {
+    /// The emulated buzzer devices of the drivers' tests (a joining needs a device that could be pressed).
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("ShakyDriversTests/Fixtures")
+
+    /// A script that runs `shakyd` inside umockdev's emulated /sys and /dev with the buzzer devices plugged in.
+    static func shakydWithButtons(in folder: URL) throws -> URL {
+        let nodes = [30, 31, 32, 33, 34].flatMap { node in
+            ["-i", "/dev/input/event\(node)=" + fixtures.appendingPathComponent("buzzer-event\(node).ioctl").path]
+        }
+        let command =
+            ["/usr/bin/umockdev-run", "-d", fixtures.appendingPathComponent("buzzers.umockdev").path] + nodes
+            + ["--", try BuiltProduct.path("shakyd")]
+        let wrapper = folder.appendingPathComponent("shakyd-with-buttons")
+        try ("#!/bin/sh\nexec " + command.map { "'\($0)'" }.joined(separator: " ") + " \"$@\"\n").write(
+            to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        return wrapper
+    }
+
     @Test func theTeamAskedStaysAboveThePromptUntilTheButtonsAreCleared() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
+        let scripts = try TemporaryDirectory(prefix: "shaky-play-join")
+        defer { scripts.remove() }
+        let daemon = try DaemonProcess(
+            arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "auto"],
+            executable: try Self.shakydWithButtons(in: URL(fileURLWithPath: scripts.path)))
         try await daemon.start()
         defer {
             Task {
