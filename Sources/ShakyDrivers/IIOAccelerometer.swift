@@ -58,9 +58,7 @@ public final class IIOAccelerometer: AccelerometerSource {
             }
         case .buffered:
             slot.stop()
-            let opened = try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev)
-            if let refusal = opened.watermarkRefusal { noteOnce(refusal) }
-            let reading = HandOver(opened)
+            let reading = HandOver(try IIOBufferedReading(deviceID: deviceID, rate: rate, udev: udev))
             return try slot.start(name: "iio-buffer", keeping: makeFilter) { [weak self] session in
                 var buffered: IIOBufferedReading? = reading.take()
                 do {
@@ -80,16 +78,6 @@ public final class IIOAccelerometer: AccelerometerSource {
 
     public func onInfoChange(_ handler: @escaping @Sendable () -> Void) {
         infoChanged.withLock { $0 = handler }
-    }
-
-    /// Adds `note` to what this source says about itself, and tells the handler, unless it says so already.
-    private func noteOnce(_ note: String) {
-        let changed = state.withLock { state in
-            guard state.info.note != note else { return false }
-            state.info.note = note
-            return true
-        }
-        if changed { infoChanged.withLock { $0 }?() }
     }
 
     /// Remembers that the buffer never delivered, so this and later runs poll, and says so.

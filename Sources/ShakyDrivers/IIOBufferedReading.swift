@@ -1,7 +1,6 @@
 import CIIO
 import Foundation
 import ShakyCore
-import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -43,32 +42,10 @@ final class IIOBufferedReading: AccelerometerReading {
     private let mountMatrix: MountMatrix
     /// The rate the device reports after setup.
     let rate: Double?
-    /// Why the kernel wakes the reader for every scan (it refused the buffer's watermark), or `nil`.
-    let watermarkRefusal: String?
     /// Turns the kernel's timestamps into CLOCK_MONOTONIC.
     private let timestampClock: IIOTimestampClock
     /// The most scans one `iio_buffer_refill` reads.
     static let scansPerRefill = 64
-
-    /// The scans the kernel gathers before it wakes the reader: a motion period's worth at `rate`, from 1 to a
-    /// refill. The rate is the device's own word (a sysfs attribute), so any value gives a valid count.
-    /// What to say about writing the buffer's watermark, from what the write returned (bytes written, or a negative
-    /// errno): a missing attribute (an old kernel) is no fault of the install and says nothing; a refused write
-    /// (libiio's own write of it at the buffer's opening ignores that too) leaves the kernel waking the reader for
-    /// each sample instead of each batch, which the udev rules prevent by letting group shaky write it.
-    static func watermarkRefusal(written: Int) -> String? {
-        guard written < 0 else { return nil }
-        let code = Int32(clamping: written.magnitude)
-        guard code != ENOENT else { return nil }
-        return "the buffer's watermark cannot be set (\(SystemCallError.reason(for: code))): the kernel wakes the "
-            + "reader for every sample; install the udev rules (70-shaky.rules)"
-    }
-
-    static func watermark(forRate rate: Double) -> Int {
-        let scans = rate * ReadPacing.motionPeriod
-        guard scans.isFinite, scans >= 1 else { return 1 }
-        return Int(min(scans, Double(scansPerRefill)).rounded(.down))
-    }
 
     /// Sets up `deviceID` and enables its buffer. Throws when any step fails (the polled driver is the fallback).
     init(deviceID: String, rate wantedRate: Double, udev: UdevDevice?) throws {
@@ -97,11 +74,6 @@ final class IIOBufferedReading: AccelerometerReading {
             try? device.writeAttribute("current_timestamp_clock", "monotonic")
         }
         timestampClock = IIOTimestampClock(clockName: device.attribute("current_timestamp_clock"))
-        // The kernel wakes a reader once `watermark` scans are in its buffer: a motion period's worth, so a paced
-        // reader finds its batch ready. Drivers and kernels without the attribute (or refusing it) wake per scan.
-        let watermark = Self.watermark(forRate: rate ?? wantedRate)
-        watermarkRefusal = Self.watermarkRefusal(
-            written: iio.iio_device_buffer_attr_write(device.pointer, "watermark", "\(watermark)"))
         let buffer = try IIOBuffer(device: device, scansPerRefill: Self.scansPerRefill)
         self.buffer = buffer
         try checkNegativeErrno(
@@ -200,12 +172,17 @@ final class IIOBufferedReading: AccelerometerReading {
                 if watchdog.isStarved(at: monotonicSeconds()) {
                     throw BufferNeverDeliveredError(device: devicePath, timeout: watchdog.timeout)
                 }
-                let wait = watchdog.remaining(at: monotonicSeconds())
+                // Opening the buffer, libiio sets the kernel's watermark to the buffer's length, so `poll` says
+                // "readable" only once the buffer is full (and without the udev rules the watermark stays at one scan).
+                // Batches come from the pacing, not from the watermark: an empty read waits one period at most, then
+                // reads what came, so a device that paused is read again within a period of resuming.
+                let period = Int32(clamping: Int(exactly: (session.currentPeriod * 1000).rounded(.up)) ?? 1000)
+                let watchdogWait = watchdog.remaining(at: monotonicSeconds())
+                let wait = watchdogWait < 0 ? period : min(watchdogWait, period)
                 switch try session.waitForData(readable: pollDescriptor, device: devicePath, timeoutMilliseconds: wait)
                 {
                 case .stopped: return
-                case .timedOut: continue
-                case .readable: break
+                case .timedOut, .readable: break
                 }
                 guard let next = try readScans() else { return }
                 scans = next

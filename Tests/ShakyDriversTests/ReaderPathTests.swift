@@ -246,23 +246,4 @@ import Testing
         try "garbage\n".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: IIOSetupError.self) { _ = try file.read() }
     }
-
-    @Test("A refused watermark is said, with what to do; a kernel without the attribute says nothing")
-    func aRefusedWatermarkIsSaid() {
-        let refused = IIOBufferedReading.watermarkRefusal(written: -Int(EACCES))
-        #expect(refused?.contains("Permission denied") == true, "\(String(describing: refused))")
-        #expect(refused?.contains("70-shaky.rules") == true)
-        #expect(IIOBufferedReading.watermarkRefusal(written: -Int(ENOENT)) == nil)
-        #expect(IIOBufferedReading.watermarkRefusal(written: 3) == nil)
-        #expect(IIOBufferedReading.watermarkRefusal(written: Int.min) != nil)
-    }
-
-    @Test("The buffer's watermark is a motion period's worth of scans for any rate a device reports, never a trap")
-    func watermarkForAnyReportedRate() {
-        #expect(IIOBufferedReading.watermark(forRate: 100) == Int((100 * ReadPacing.motionPeriod).rounded(.down)))
-        #expect(IIOBufferedReading.watermark(forRate: 1e300) == IIOBufferedReading.scansPerRefill)
-        #expect(IIOBufferedReading.watermark(forRate: .infinity) == 1)
-        #expect(IIOBufferedReading.watermark(forRate: .nan) == 1)
-        #expect(IIOBufferedReading.watermark(forRate: 0.5) == 1)
-    }
 }
