@@ -259,6 +259,8 @@ final class ALSAOutputEngine: @unchecked Sendable {
             try pcm.drop()
             // The output stopped cleanly after what it was given: the device works.
             fallback.recordPlayed()
+            // On a fallback for a while: closed while idle, so the next cue tries the preferred devices first.
+            if fallback.shouldTryPreferred(at: configuration.uptime()) { closeDevice() }
         } catch {
             handle(error, on: pcm)
         }
@@ -274,7 +276,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
                     name: device, periodFrames: configuration.periodFrames, bufferFrames: configuration.bufferFrames)
                 pcm = opened
                 running = false
-                let announce = fallback.recordOpened()
+                let announce = fallback.recordOpened(device, at: now)
                 withLock {
                     $0.status.device = device
                     $0.status.periodFrames = opened.periodFrames
@@ -305,6 +307,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
 
     private func closeDevice() {
         pcm = nil
+        fallback.recordClosed()
         running = false
         withLock {
             $0.status.device = nil

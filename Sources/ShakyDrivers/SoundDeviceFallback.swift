@@ -4,7 +4,9 @@
 /// tries the whole list again once ``retryInterval`` has passed, on the next cue. A device that opens but breaks
 /// before it played anything (one that fails on every write) counts as failed too: it is not reopened before
 /// ``retryInterval``. Each failure (a device and an errno) is reported once until a device plays again; the fall
-/// to silence is reported once per episode.
+/// to silence is reported once per episode. While a fallback plays, the devices before it are tried again once per
+/// ``retryInterval`` (``shouldTryPreferred(at:)``): a USB speaker late at boot, or unplugged for a moment, is
+/// played on again once it is back.
 public struct SoundDeviceFallback: Sendable {
     /// The devices to try, in order, without repeats.
     public let devices: [String]
@@ -15,6 +17,10 @@ public struct SoundDeviceFallback: Sendable {
     private var reportedSilence = false
     private var playedSinceOpen = false
     private var brokeBeforePlaying = false
+    /// The place in ``devices`` of the device open now, and when the list was last walked from the top.
+    private var opened: (index: Int, at: Duration)?
+    /// The last device whose opening was announced.
+    private var announced: String?
 
     /// Creates the order `[device] + fallbacks`, dropping repeats.
     public init(device: String, fallbacks: [String], retryInterval: Duration) {
@@ -41,12 +47,27 @@ public struct SoundDeviceFallback: Sendable {
         return !reportedSilence
     }
 
-    /// Records that a device opened; returns whether that is worth logging (not when it is a retry of a device
-    /// that broke before it played).
-    public mutating func recordOpened() -> Bool {
+    /// Records that `device` opened at `now`; returns whether that is worth logging (not when it is a retry of a
+    /// device that broke before it played, nor the same fallback opened again after the devices before it were
+    /// tried).
+    public mutating func recordOpened(_ device: String, at now: Duration) -> Bool {
         retryAfter = nil
         playedSinceOpen = false
-        return !brokeBeforePlaying
+        opened = devices.firstIndex(of: device).map { ($0, now) }
+        defer { announced = device }
+        return !brokeBeforePlaying && device != announced
+    }
+
+    /// Whether the device open now is a fallback that has played for a ``retryInterval`` since the devices before
+    /// it were tried: the player closes it once idle, so that the next cue tries the list from the top.
+    public func shouldTryPreferred(at now: Duration) -> Bool {
+        guard let opened, opened.index > 0 else { return false }
+        return now - opened.at >= retryInterval
+    }
+
+    /// Records that the open device was closed (broken, or left to try the devices before it).
+    public mutating func recordClosed() {
+        opened = nil
     }
 
     /// Records that the open device played what it was given and stopped cleanly: it works, so failures and
@@ -55,8 +76,10 @@ public struct SoundDeviceFallback: Sendable {
         guard !playedSinceOpen else { return }
         playedSinceOpen = true
         brokeBeforePlaying = false
-        reportedFailures.removeAll()
         reportedSilence = false
+        // A fallback playing leaves the failures of the devices before it reported: they are tried again every
+        // retry interval, and would otherwise be logged each time.
+        if opened?.index ?? 0 == 0 { reportedFailures.removeAll() }
     }
 
     /// Records that the open device broke at `now`. One that had played (unplugged, say) may be replaced at once;
@@ -65,6 +88,7 @@ public struct SoundDeviceFallback: Sendable {
     public mutating func recordLost(at now: Duration) {
         if playedSinceOpen {
             retryAfter = nil
+            announced = nil  // one that comes back (re-plugged) is announced again
         } else {
             retryAfter = now + retryInterval
             brokeBeforePlaying = true

@@ -33,6 +33,14 @@ enum ALSACaptureDevices {
             "shaky-alsa-capture-\(getpid())", isDirectory: true)
         try? FileManager.default.removeItem(at: folder)
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let configuration = folder.appendingPathComponent("asound.conf")
+        try! configurationText(in: folder, withLateDevice: false).write(
+            to: configuration, atomically: true, encoding: .utf8)
+        setenv("ALSA_CONFIG_PATH", configuration.path, 1)
+        return folder
+    }()
+
+    private static func configurationText(in folder: URL, withLateDevice: Bool) -> String {
         var text = "</usr/share/alsa/alsa.conf>\n"
         for slot in 0..<slotCount {
             text += pcmDefinition(
@@ -40,11 +48,9 @@ enum ALSACaptureDevices {
         }
         text += pcmDefinition(name: "!default", file: folder.appendingPathComponent("default.raw"))
         text += pcmDefinition(name: failingDeviceName, file: URL(fileURLWithPath: "/dev/full"))
-        let configuration = folder.appendingPathComponent("asound.conf")
-        try! text.write(to: configuration, atomically: true, encoding: .utf8)
-        setenv("ALSA_CONFIG_PATH", configuration.path, 1)
-        return folder
-    }()
+        if withLateDevice { text += pcmDefinition(name: lateDevice.name, file: lateDevice.file) }
+        return text
+    }
 
     private static func pcmDefinition(name: String, file: URL) -> String {
         ALSAFilePCM.definition(name: name, capturePath: file.path)
@@ -68,6 +74,19 @@ enum ALSACaptureDevices {
     static var failingDevice: String {
         _ = folder
         return failingDeviceName
+    }
+
+    /// A PCM that the configuration does not define until ``plugInLateDevice()``, so that opening it fails until
+    /// then, as a USB speaker not there yet does; only one test may use it.
+    static var lateDevice: Device {
+        Device(name: "shakylate", file: folder.appendingPathComponent("late.raw"))
+    }
+
+    /// Defines ``lateDevice`` from now on: the configuration is written again with it (alsa-lib reads a changed
+    /// configuration file again at the next open; every other PCM stays as it was).
+    static func plugInLateDevice() throws {
+        try configurationText(in: folder, withLateDevice: true).write(
+            to: folder.appendingPathComponent("asound.conf"), atomically: true, encoding: .utf8)
     }
 
     /// The PCM that the test configuration makes `default`; only one test may use it.

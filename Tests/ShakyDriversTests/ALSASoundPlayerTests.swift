@@ -219,6 +219,37 @@ struct ALSASoundPlayerTests {
         player.shutdown()
     }
 
+    @Test("on a fallback, the configured device is tried again every retry interval and played on once it is back")
+    func configuredDeviceIsPlayedOnOnceBack() async throws {
+        let fallbackDevice = try ALSACaptureDevices.claim()
+        let late = ALSACaptureDevices.lateDevice
+        let log = SoundLogRecorder()
+        let now = Mutex<Duration>(.zero)
+        let player = ALSASoundPlayer(
+            bank: Self.bank,
+            configuration: .init(
+                device: late.name, fallbackDevices: [fallbackDevice.name], retryInterval: .seconds(10),
+                uptime: { now.withLock { $0 } }),
+            logger: log.logger())
+        player.play(.hint)
+        await player.waitUntilIdle()
+        #expect(player.status.device == fallbackDevice.name)
+        try ALSACaptureDevices.plugInLateDevice()
+        now.withLock { $0 = .seconds(5) }
+        player.play(.hint)
+        await player.waitUntilIdle()
+        #expect(player.status.device == fallbackDevice.name, "not before the retry interval")
+        now.withLock { $0 = .seconds(11) }
+        player.play(.hint)  // played on the fallback, which is then left while idle
+        await player.waitUntilIdle()
+        player.play(.correct)
+        await player.waitUntilIdle()
+        #expect(player.status.device == late.name)
+        player.shutdown()
+        expectCaptured(try late.frames(), equals: try cue(.correct))
+        #expect(log.warnings.count == 1, "the configured device's absence is logged once: \(log.warnings)")
+    }
+
     @Test("play() after shutdown is ignored and returns at once")
     func afterShutdown() async throws {
         let device = try ALSACaptureDevices.claim()
