@@ -189,7 +189,10 @@ public final class Daemon: Sendable {
         ]
         let group = ServiceGroup(
             configuration: .init(
-                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint],
+                services: services.map { .init(service: $0) },
+                // SIGHUP too: a daemon started in a terminal that closes (an SSH session to the Pi) saves and stops
+                // as on SIGTERM, instead of being killed by the signal's default action.
+                gracefulShutdownSignals: [.sigterm, .sigint, .sighup],
                 logger: logger))
         try await group.run()
     }

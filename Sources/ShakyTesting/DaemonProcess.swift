@@ -164,6 +164,14 @@ public final class DaemonProcess: Sendable {
         await stop(with: SIGTERM)
     }
 
+    /// Stops the daemon with SIGHUP (its terminal closed) and waits until it is reaped.
+    ///
+    /// Does nothing when no daemon runs.
+    @discardableResult
+    public func hangUp() async -> ChildProcess.Exit? {
+        await stop(with: SIGHUP)
+    }
+
     private func stop(with signal: Int32) async -> ChildProcess.Exit? {
         guard let daemon = running.withLock({ $0 }) else { return nil }
         daemon.send(signal)

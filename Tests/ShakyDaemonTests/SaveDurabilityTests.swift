@@ -72,3 +72,30 @@ struct SaveDurabilityTests {
         await after.transport.close()
     }
 }
+
+/// A daemon whose terminal closes (SIGHUP) stops as on SIGTERM: the game saved, the database closed.
+@Suite("Hang-up")
+struct HangUpTests {
+    @Test("SIGHUP saves the game and stops cleanly; the restart finds the last hint")
+    func aHangUpSavesAndStops() async throws {
+        let daemon = try DaemonProcess(arguments: ["--input", "none"])
+        defer { Task { await daemon.removeFiles() } }
+        try await daemon.start()
+        var game = DaemonProcess.GameClient(try await daemon.connect())
+        try await game.createPack(
+            "Hang-up", questions: [ShakyAPI.Question(text: "A bird of the night", answer: "owl", difficulty: .easy)])
+        _ = try await game.new(teams: ["Owls", "Foxes"], packs: ["Hang-up"], questions: 1)
+        _ = try await game.next()
+        _ = try await game.hint()
+        await game.transport.close()
+        #expect(await daemon.hangUp() == .exited(0))
+        #expect(daemon.log().contains("stopped; the game is saved"), "\(daemon.log())")
+        #expect(!FileManager.default.fileExists(atPath: daemon.databasePath + "-wal"), "the database was closed")
+
+        try await daemon.start()
+        game = DaemonProcess.GameClient(try await daemon.connect())
+        #expect(try await game.status().hintsUsed == 1)
+        await game.transport.close()
+        _ = await daemon.terminate()
+    }
+}
