@@ -7,6 +7,7 @@ import ShakyDrivers
 import ShakyProtocol
 import ShakyStore
 import Synchronization
+import SystemCalls
 import Varlink
 
 /// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
@@ -233,11 +234,23 @@ public final class Daemon: Sendable {
             }
             return .trace(path: folder.appendingPathComponent(demoTraceName).path, speed: .realTime, loop: true)
         default:
+            let spec: InputSpec
             do {
-                return try InputSpec(parsing: text)
+                spec = try InputSpec(parsing: text)
             } catch {
                 throw DaemonStartError(problem: "\(error)")
             }
+            // A trace is a file the host named, and nothing plugs it in later: one that cannot be read is a mistake
+            // to say now, not a daemon that starts with manual hints.
+            if case .trace(let path, _, _) = spec {
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+                guard descriptor >= 0 else {
+                    throw DaemonStartError(
+                        problem: "--input \(text): \(FileAccessError(path: path, errno: errno).description)")
+                }
+                close(descriptor)
+            }
+            return spec
         }
     }
 

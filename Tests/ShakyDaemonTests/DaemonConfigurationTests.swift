@@ -134,6 +134,14 @@ import Testing
         #expect(child.standardError.contains(validValues), "\(child.standardError)")
     }
 
+    @Test("A trace input that cannot be read is refused at start, naming the file and why")
+    func aMissingTraceIsRefused() throws {
+        let missing = "/nonexistent/shakyd-\(UUID()).csv"
+        let error = #expect(throws: DaemonStartError.self) { _ = try Daemon.inputSpec("trace:\(missing),loop") }
+        #expect(error?.problem == "--input trace:\(missing),loop: \(missing): no such file")
+        #expect(try Daemon.inputSpec("trace:/dev/null") != nil)
+    }
+
     @Test func anEmptyConfigurationFileIsFine() throws {
         #expect(try DaemonOptions.load(path: "/dev/null", required: true) == DaemonOptions())
     }
