@@ -31,7 +31,7 @@ public final class ShakyClient: Sendable {
             let (current, closed) = state.withLock { $0 }
             guard !current.isOpen, !closed else { return current }
             let fresh = try await VarlinkClient.connect(
-                unixSocketPath: socketPath, maximumMessageLength: Self.largestReply)
+                unixSocketPath: socketPath, maximumMessageLength: Self.largestReply, replyTimeout: Self.replyTimeout)
             // Two calls may reconnect at once: the first one stored is kept, the other closed.
             let (kept, spare) = state.withLock { state -> (VarlinkClient, VarlinkClient?) in
                 if state.connection.isOpen || state.closed { return (state.connection, fresh) }
@@ -75,7 +75,7 @@ public final class ShakyClient: Sendable {
             }
             do {
                 let connection = try await VarlinkClient.connect(
-                    unixSocketPath: path, maximumMessageLength: largestReply)
+                    unixSocketPath: path, maximumMessageLength: largestReply, replyTimeout: replyTimeout)
                 return ShakyClient(socketPath: path, connection: connection)
             } catch {
                 if case .connectionFailed(_, let underlying) = error {
@@ -88,6 +88,11 @@ public final class ShakyClient: Sendable {
         let distinct = reasons.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         throw .daemonUnreachable(paths: paths, reason: distinct.joined(separator: "; "))
     }
+
+    /// How long a call waits for the daemon's reply: far longer than the slowest call takes (a 16 MiB pack imported
+    /// on a Pi's SD card), and far shorter than forever, which is how long a socket that systemd holds for a daemon
+    /// that fails to start would keep a client waiting. Streams (`Watch`) are not timed.
+    public static let replyTimeout = Duration.seconds(60)
 
     /// The longest reply taken from the daemon: a large pack (up to 16 MiB as a file) shown or exported in one
     /// reply. The daemon's own limit on what it reads stays 1 MiB per message.

@@ -52,6 +52,13 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
             self = .connectionLost(path: path)
         case .protocolViolation(let reason):
             self = .protocolError(reason)
+        case .noReply(let timeout):
+            // systemd holds the socket of a daemon that fails to start (until its start limit), and accepts the
+            // connection all the same: the journal says why.
+            self = .daemonUnreachable(
+                paths: [path],
+                reason: "it did not answer within \(timeout.components.seconds) s: it may be failing to start or "
+                    + "stuck (`journalctl -u shakyd -b`); a change asked for may still happen, `shaky status` tells")
         }
     }
 

@@ -10,21 +10,31 @@ import NIOPosix
 public final class VarlinkClient: Sendable {
     /// The socket path this client is connected to.
     public let path: String
+    /// How long ``call(_:parameters:)`` waits for its reply before it closes the connection and throws
+    /// ``VarlinkError/noReply(timeout:)``; `nil` waits as long as it takes.
+    public let replyTimeout: Duration?
     private let channel: any Channel
     private let handler: NIOLoopBound<VarlinkClientHandler>
 
-    private init(path: String, channel: any Channel, handler: NIOLoopBound<VarlinkClientHandler>) {
+    private init(
+        path: String, replyTimeout: Duration?, channel: any Channel, handler: NIOLoopBound<VarlinkClientHandler>
+    ) {
         self.path = path
+        self.replyTimeout = replyTimeout
         self.channel = channel
         self.handler = handler
     }
 
     /// Connects to the Varlink service listening at `path`.
     ///
+    /// A socket that systemd holds for a service accepts the connection whether or not its service starts: with
+    /// `replyTimeout`, a call gives up after that long instead of waiting for ever.
+    ///
     /// Throws ``VarlinkError/connectionFailed(path:underlying:)`` when nothing answers there.
     public static func connect(
         unixSocketPath path: String,
         maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
+        replyTimeout: Duration? = nil,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(VarlinkError) -> VarlinkClient {
         do {
@@ -38,7 +48,7 @@ public final class VarlinkClient: Sendable {
                     return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
                 }
             }
-            return VarlinkClient(path: path, channel: channel, handler: handler)
+            return VarlinkClient(path: path, replyTimeout: replyTimeout, channel: channel, handler: handler)
         } catch {
             throw .connectionFailed(path: path, underlying: error)
         }
@@ -54,15 +64,22 @@ public final class VarlinkClient: Sendable {
 
     /// Calls `method` (fully qualified) and returns the reply's parameters.
     ///
-    /// Throws ``VarlinkError/remote(name:parameters:)`` for an error reply.
+    /// Throws ``VarlinkError/remote(name:parameters:)`` for an error reply, ``VarlinkError/noReply(timeout:)``
+    /// when none came within ``replyTimeout``.
     public func call(_ method: String, parameters: VarlinkObject = [:]) async throws(VarlinkError) -> VarlinkObject {
         let call = VarlinkCall(method: method, parameters: parameters)
         let handler = handler
+        let timeout = replyTimeout
         let reply: VarlinkReply
         do {
             reply = try await withCheckedThrowingContinuation { continuation in
                 handler.eventLoop.execute {
-                    handler.value.send(call, expecting: .single(continuation))
+                    let number = handler.value.send(call, expecting: .single(continuation)).number
+                    guard let timeout, number >= 0 else { return }
+                    let expiry = handler.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(timeout))) {
+                        handler.value.giveUp(onCall: number, after: timeout)
+                    }
+                    handler.value.watch(call: number, expiry: expiry)
                 }
             }
         } catch let error as VarlinkError {
@@ -72,6 +89,13 @@ public final class VarlinkClient: Sendable {
         }
         if let name = reply.error { throw .remote(name: name, parameters: reply.parameters) }
         return reply.parameters
+    }
+
+    /// `duration` in nanoseconds, within what NIO schedules.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < Int64.max / 1_000_000_000 else { return Int64.max }
+        return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Calls `method` with `more` and returns its replies as they come; the stream ends after the final one.
@@ -101,7 +125,7 @@ public final class VarlinkClient: Sendable {
         let call = VarlinkCall(method: method, parameters: parameters, oneway: true)
         let handler = handler
         let written = handler.eventLoop.flatSubmit {
-            handler.value.send(call, expecting: nil)
+            handler.value.send(call, expecting: nil).written
         }
         do {
             try await written.get()
@@ -161,6 +185,12 @@ final class VarlinkClientHandler: ChannelInboundHandler {
 
     private let eventLoop: any EventLoop
     private var waiters = CircularBuffer<Waiter>()
+    /// How many calls with a waiter were sent, and how many of them are over (answered or failed): the call numbered
+    /// `n` (from 0) waits while `finishedCalls <= n`.
+    private var sentCalls = 0
+    private var finishedCalls = 0
+    /// The reply timeouts of calls still waiting, by call number; cancelled as each call ends.
+    private var expiries: [Int: Scheduled<Void>] = [:]
     private var context: ChannelHandlerContext?
     private var closedError: VarlinkError?
 
@@ -177,18 +207,42 @@ final class VarlinkClientHandler: ChannelInboundHandler {
         failAll(.connectionClosed)
     }
 
-    /// Writes `call`; `waiter` (none for `oneway`) gets its replies. Must run on the event loop.
+    /// Writes `call`; `waiter` (none for `oneway`) gets its replies. Returns the write, and the call's number (for
+    /// ``giveUp(onCall:after:)``). Must run on the event loop.
     @discardableResult
-    func send(_ call: VarlinkCall, expecting waiter: Waiter?) -> EventLoopFuture<Void> {
+    func send(_ call: VarlinkCall, expecting waiter: Waiter?) -> (written: EventLoopFuture<Void>, number: Int) {
         guard let context, closedError == nil else {
             let error = closedError ?? .connectionClosed
             waiter?.fail(error)
-            return eventLoop.makeFailedFuture(error)
+            return (eventLoop.makeFailedFuture(error), -1)
         }
-        if let waiter { waiters.append(waiter) }
+        let number = sentCalls
+        if let waiter {
+            waiters.append(waiter)
+            sentCalls += 1
+        }
         var buffer = context.channel.allocator.buffer(capacity: 256)
         buffer.writeVarlinkMessage(call.jsonValue)
-        return context.writeAndFlush(wrapOutboundOut(buffer))
+        return (context.writeAndFlush(wrapOutboundOut(buffer)), number)
+    }
+
+    /// Closes the connection when call `number` still waits for its reply (Varlink cannot cancel one call): it, and
+    /// every call behind it, fail with ``VarlinkError/noReply(timeout:)``. Must run on the event loop.
+    func giveUp(onCall number: Int, after timeout: Duration) {
+        expiries[number] = nil
+        guard number >= finishedCalls, let context else { return }
+        breakConnection(context: context, .noReply(timeout: timeout))
+    }
+
+    /// Keeps `expiry`, the reply timeout of call `number`, to cancel it when the call ends. Must run on the event loop.
+    func watch(call number: Int, expiry: Scheduled<Void>) {
+        if number >= finishedCalls { expiries[number] = expiry } else { expiry.cancel() }
+    }
+
+    /// The oldest waiting call is over (answered or failed): its timeout goes.
+    private func finishOldestCall() {
+        expiries.removeValue(forKey: finishedCalls)?.cancel()
+        finishedCalls += 1
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -205,6 +259,7 @@ final class VarlinkClientHandler: ChannelInboundHandler {
         switch waiter {
         case .single(let continuation):
             waiters.removeFirst()
+            finishOldestCall()
             guard !reply.continues else {
                 continuation.resume(throwing: VarlinkError.protocolViolation("\"continues\" on a call without more"))
                 return breakConnection(context: context, .protocolViolation("\"continues\" on a call without more"))
@@ -213,11 +268,13 @@ final class VarlinkClientHandler: ChannelInboundHandler {
         case .stream(let continuation):
             if let name = reply.error {
                 waiters.removeFirst()
+                finishOldestCall()
                 continuation.finish(throwing: VarlinkError.remote(name: name, parameters: reply.parameters))
             } else {
                 continuation.yield(reply.parameters)
                 if !reply.continues {
                     waiters.removeFirst()
+                    finishOldestCall()
                     continuation.finish()
                 }
             }
@@ -241,6 +298,7 @@ final class VarlinkClientHandler: ChannelInboundHandler {
     private func failAll(_ error: VarlinkError) {
         if closedError == nil { closedError = error }
         while let waiter = waiters.popFirst() {
+            finishOldestCall()
             waiter.fail(error)
         }
     }

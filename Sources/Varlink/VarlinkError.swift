@@ -8,6 +8,9 @@ public enum VarlinkError: Error, Sendable, CustomStringConvertible {
     case connectionClosed
     /// The service sent something that is not Varlink.
     case protocolViolation(String)
+    /// No reply came within `timeout` (a service that hangs, or a socket whose service never starts); the connection
+    /// was closed, since Varlink cannot cancel a call.
+    case noReply(timeout: Duration)
 
     public var description: String {
         switch self {
@@ -19,6 +22,8 @@ public enum VarlinkError: Error, Sendable, CustomStringConvertible {
             "the connection closed before the reply came"
         case .protocolViolation(let reason):
             "the service broke the Varlink protocol: \(reason)"
+        case .noReply(let timeout):
+            "no reply came within \(timeout.components.seconds) s"
         }
     }
 

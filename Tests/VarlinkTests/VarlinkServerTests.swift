@@ -173,6 +173,54 @@ struct VarlinkServerTests {
         try await task.value
     }
 
+    @Test("A socket that accepts but never answers (systemd's, for a service that fails to start): the call gives up")
+    func noReplyGivesUp() async throws {
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/held.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8 + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        #expect(listen(listener, 16) == 0)  // nothing ever accepts: the connection waits in the backlog
+
+        let client = try await VarlinkClient.connect(unixSocketPath: path, replyTimeout: .milliseconds(200))
+        let error = await #expect(throws: VarlinkError.self) {
+            _ = try await client.call("org.shakywords.Example.Hello", parameters: ["name": "nobody"])
+        }
+        guard case .noReply(let timeout)? = error else {
+            Issue.record("expected noReply, got \(String(describing: error))")
+            return
+        }
+        #expect(timeout == .milliseconds(200))
+        #expect(!client.isOpen, "the connection is closed: Varlink cannot cancel one call")
+    }
+
+    @Test("Replies within the timeout are taken, calls pipelined or one after the other")
+    func repliesWithinTheTimeout() async throws {
+        try await ExampleServer.run { server in
+            let client = try await VarlinkClient.connect(unixSocketPath: server.socketPath, replyTimeout: .seconds(30))
+            for name in ["a", "b"] {
+                #expect(
+                    try await client.call("org.shakywords.Example.Hello", parameters: ["name": .string(name)]) == [
+                        "greeting": .string("Hello, \(name)!")
+                    ])
+            }
+            async let first = client.call("org.shakywords.Example.Hello", parameters: ["name": "c"])
+            async let second = client.call("org.shakywords.Example.Hello", parameters: ["name": "d"])
+            #expect(try await [first, second] == [["greeting": "Hello, c!"], ["greeting": "Hello, d!"]])
+            #expect(client.isOpen)
+            await client.close()
+        }
+    }
+
     @Test("In-process dispatch gives the same replies as the socket, with the caller's credentials")
     func inProcess() async throws {
         let service = try Self.exampleService()
