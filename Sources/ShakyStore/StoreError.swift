@@ -80,7 +80,9 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         case .notWritable(let path, let reason):
             "Cannot write the database \(path): \(reason)."
         case .corrupt(let path, let reason):
-            "The database \(path) is damaged or not a Shaky Words database: \(reason)."
+            "The database \(path) is damaged or not a Shaky Words database: \(reason). Move it aside (`mv \(path) "
+                + "\(path).damaged`) to start with a new one, without its packs and history; `sqlite3 \(path) .recover` may "
+                + "get them back."
         case .newerDatabase(let path):
             "The database \(path) was written by a newer version of Shaky Words; upgrade to open it."
         }

@@ -54,6 +54,7 @@ import TriviaEngine
             return
         }
         #expect(errorPath == path)
+        #expect(error?.description.contains("Move it aside (`mv \(path) \(path).damaged`)") == true)
     }
 
     @Test func aFullDiskIsReportedAndTheImportLeavesNothing() throws {
