@@ -54,7 +54,7 @@ public struct GameResult: Codable, Equatable, Sendable {
 
     /// The teams by points, highest first; tied teams keep their seating order.
     public var standings: [Standing]
-    /// The teams ranked first (more than one on a tie).
+    /// The teams ranked first (more than one on a tie); none when no team scored (``isScoreless``).
     public var winners: [String]
     /// Questions opened before the game ended.
     public var questionsPlayed: Int
@@ -91,8 +91,10 @@ public struct GameResult: Codable, Equatable, Sendable {
                 correctAnswers: team.correctAnswers, hintsUsed: team.hintsUsed, buzzes: team.buzzCount,
                 averageBuzzTime: team.averageBuzzTime, adjustments: team.adjustments)
         }
+        // A game that no team scored in (ended before a right answer) has no winner, not every team tied first.
+        let scoreless = standings.allSatisfy { $0.correctAnswers == 0 && $0.points == 0 }
         self.init(
-            standings: standings, winners: standings.filter { $0.rank == 1 }.map(\.team),
+            standings: standings, winners: scoreless ? [] : standings.filter { $0.rank == 1 }.map(\.team),
             questionsPlayed: questionsPlayed, questionCount: questionCount, endedEarly: endedEarly)
     }
 }

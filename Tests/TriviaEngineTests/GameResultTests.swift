@@ -33,9 +33,17 @@ struct GameResultTests {
     }
 
     @Test func everyoneTiedMeansEveryoneWins() throws {
-        let result = try finished(scores: [:], teams: ["Owls", "Foxes"])
+        let result = try finished(scores: ["Owls": 4, "Foxes": 4], teams: ["Owls", "Foxes"])
         #expect(result.standings.map(\.rank) == [1, 1])
         #expect(result.winners == ["Owls", "Foxes"])
+    }
+
+    @Test("A game no team scored in has no winner, though every team shares the first rank")
+    func aScorelessGameHasNoWinner() throws {
+        let result = try finished(scores: [:], teams: ["Owls", "Foxes"])
+        #expect(result.standings.map(\.rank) == [1, 1])
+        #expect(result.isScoreless)
+        #expect(result.winners.isEmpty)
     }
 
     @Test func standingsCarryPerTeamStatistics() throws {
