@@ -49,7 +49,7 @@ public final class EvdevBuzzerReader: Sendable {
         let wakeup = try WakeupPipe()
         self.events = events
         self.wakeup = wakeup
-        let monitor = watchHotplug ? try? UdevInputMonitor() : nil
+        let monitor = watchHotplug ? try? UdevNetlinkMonitor(subsystems: ["input"]) : nil
         let loop = HandOver(
             BuzzerReadLoop(
                 grabKeyboards: grabKeyboards, window: PressReorderWindow(width: reorderWidth), monitor: monitor,
@@ -103,7 +103,7 @@ final class BuzzerReadLoop {
 
     private let grabKeyboards: Bool
     private var window: PressReorderWindow
-    private let monitor: UdevInputMonitor?
+    private let monitor: UdevNetlinkMonitor?
     private let discovery: EvdevBuzzerDiscovery
     private let emit: (BuzzerDeviceEvent) -> Void
     private var open: [OpenDevice] = []
@@ -114,7 +114,7 @@ final class BuzzerReadLoop {
     static let plausibleAge: Duration = .seconds(2)
 
     init(
-        grabKeyboards: Bool, window: PressReorderWindow, monitor: UdevInputMonitor?, discovery: EvdevBuzzerDiscovery,
+        grabKeyboards: Bool, window: PressReorderWindow, monitor: UdevNetlinkMonitor?, discovery: EvdevBuzzerDiscovery,
         emit: @escaping (BuzzerDeviceEvent) -> Void
     ) {
         self.grabKeyboards = grabKeyboards
@@ -245,47 +245,4 @@ func monotonicNow() -> Duration {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
-}
-
-/// The one owner of a non-blocking udev netlink monitor for `input` devices.
-final class UdevInputMonitor {
-    private let context: UdevContext
-    private let monitor: OpaquePointer
-    /// Readable when udev has an event.
-    let descriptor: Int32
-
-    init() throws(DeviceError) {
-        let context = try UdevContext()
-        self.context = context
-        var created: OpaquePointer?
-        try checkSyscall("create a udev monitor", device: "udev netlink") {
-            created = udev_monitor_new_from_netlink(context.pointer, "udev")
-            return created == nil ? -1 : 0
-        }
-        guard let created else { throw DeviceError(device: "udev netlink", operation: "monitor", code: ENOMEM) }
-        monitor = created
-        do {
-            try checkNegativeErrno(
-                udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil), "watch subsystem input",
-                device: "udev netlink")
-            try checkNegativeErrno(
-                udev_monitor_enable_receiving(monitor), "receive udev events", device: "udev netlink")
-            descriptor = try checkNegativeErrno(
-                udev_monitor_get_fd(monitor), "get the monitor's descriptor", device: "udev")
-        } catch {
-            udev_monitor_unref(monitor)
-            throw error
-        }
-    }
-
-    deinit {
-        udev_monitor_unref(monitor)
-    }
-
-    /// The next event, when one is waiting.
-    func receive() -> UdevDevice? {
-        guard let handle = udev_monitor_receive_device(monitor) else { return nil }
-        defer { udev_device_unref(handle) }
-        return UdevDevice(copying: handle)
-    }
 }

@@ -169,11 +169,13 @@ public final class UdevHotplugMonitor: Sendable {
     }
 }
 
-/// The one owner of a libudev netlink monitor and its context.
+/// The one owner of a libudev netlink monitor and its context: the hotplug watch's (`iio` and `input`) and the buzzer
+/// reader's (`input`, polled beside its devices).
 final class UdevNetlinkMonitor {
     private let context: UdevContext
     private let monitor: OpaquePointer
-    private let descriptor: Int32
+    /// Readable when udev has an event (the monitor is non-blocking).
+    let descriptor: Int32
 
     /// Creates a monitor of udev's processed events (`"udev"`) for `subsystems`, already receiving.
     init(subsystems: [String]) throws(DeviceError) {
@@ -221,9 +223,15 @@ final class UdevNetlinkMonitor {
                 if fds[1].revents != 0 { return nil }
                 continue
             }
-            guard let handle = udev_monitor_receive_device(monitor) else { continue }
-            defer { udev_device_unref(handle) }
-            return UdevDevice(copying: handle)
+            guard let device = receive() else { continue }
+            return device
         }
+    }
+
+    /// The next event, when one is waiting.
+    func receive() -> UdevDevice? {
+        guard let handle = udev_monitor_receive_device(monitor) else { return nil }
+        defer { udev_device_unref(handle) }
+        return UdevDevice(copying: handle)
     }
 }

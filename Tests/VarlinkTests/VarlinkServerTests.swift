@@ -105,6 +105,22 @@ struct VarlinkServerTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// A Unix stream socket bound at `path`, not listening yet.
+    static func boundSocket(at path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8 + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(bound == 0, "bind \(path): \(String(cString: strerror(errno)))")
+        return descriptor
+    }
+
     @Test("A stale socket file is replaced; a live one or a non-socket is left alone")
     func staleSocketFile() async throws {
         let directory = ExampleServer.temporaryDirectory()
@@ -113,17 +129,7 @@ struct VarlinkServerTests {
         let service = try Self.exampleService()
 
         // A socket file nobody listens on: what a crashed server leaves behind.
-        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8 + [0]) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(bound == 0)
-        close(stale)
+        close(try Self.boundSocket(at: path))
 
         let server = try await VarlinkServer.bind(to: .unixSocket(path: path), service: service, socketGroup: nil)
         let task = Task { try await server.run() }
@@ -149,16 +155,7 @@ struct VarlinkServerTests {
         let directory = ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/activated.sock"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8 + [0]) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(bound == 0)
+        let listener = try Self.boundSocket(at: path)
         #expect(listen(listener, 16) == 0)
 
         let server = try await VarlinkServer.bind(to: .inheritedSocket(listener), service: try Self.exampleService())
@@ -178,17 +175,8 @@ struct VarlinkServerTests {
         let directory = ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/held.sock"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = try Self.boundSocket(at: path)
         defer { close(listener) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8 + [0]) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(bound == 0)
         #expect(listen(listener, 16) == 0)  // nothing ever accepts: the connection waits in the backlog
 
         let client = try await VarlinkClient.connect(unixSocketPath: path, replyTimeout: .milliseconds(200))
