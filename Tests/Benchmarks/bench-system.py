@@ -204,6 +204,8 @@ class Feeder(threading.Thread):
         self.shakyd_sys, self.proxy_sys, self.root = shakyd_sys, proxy_sys, root
         self.stopped = threading.Event()
         self.node = testbed.get_dev_fd("/dev/iio:device0") if mode == "iio-buffer" else None
+        if self.node is not None:
+            os.set_blocking(self.node, False)
         # Polled: each raw attribute kept open and written in place, as the kernel's attribute stays one file.
         self.attributes = []
         if mode == "iio-poll":
@@ -213,6 +215,10 @@ class Feeder(threading.Thread):
                     for axis in "xyz"])
         # evdev: the pseudo-terminal masters of shakyd's node and of the floor reader's node.
         self.masters = [testbed.get_dev_fd(node) for node in evdev_nodes]
+        # Non-blocking: a reader that stops (the round closed) fills the terminal's buffer, and a blocked write would
+        # keep this thread from ever seeing `stopped`; a write that does not fit is dropped and counted instead.
+        for master in self.masters:
+            os.set_blocking(master, False)
         self.dropped = 0
         # Scans or reports that reached shakyd's node whole.
         self.written = 0
