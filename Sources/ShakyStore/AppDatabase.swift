@@ -103,6 +103,9 @@ public final class AppDatabase: Sendable {
     private static func writableConnection(
         path: String, folder: URL, builtinPacks: BuiltinPackSource
     ) throws -> any DatabaseWriter {
+        // SQLite opens a file it cannot write read-only without a word when its log files are there: said here, so
+        // that the daemon serves it read-only knowingly.
+        if isMountedReadOnly(folder.path) { throw StoreError.notWritable(path: path, reason: readOnlyMount(folder)) }
         var configuration = Configuration()
         configuration.label = "ShakyStore"
         configuration.foreignKeysEnabled = true
@@ -132,16 +135,21 @@ public final class AppDatabase: Sendable {
         configuration.label = "ShakyStore (read-only)"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = 1")
-        }
         // On a file system mounted read-only SQLite cannot make the write-ahead log's files that reading a WAL
         // database asks for; opened `immutable` (no locks, no log: nothing can change it there) it reads the file as
-        // it is. URI file names are on in Debian's SQLite (`SQLITE_USE_URI`), which GRDB's open flags rely on here.
+        // it is. A log left by a daemon that did not stop cleanly holds the latest saves, though: with it and its
+        // index there, SQLite reads them (shared locking: an exclusive lock cannot be taken on them there). URI file
+        // names are on in Debian's SQLite (`SQLITE_USE_URI`), which GRDB's open flags rely on here.
         var location = path
+        var locking = "PRAGMA locking_mode = EXCLUSIVE; "
         if isMountedReadOnly(folder.path) {
             configuration.readonly = true
-            location = "file:\(uriEscaped(path))?immutable=1"
+            locking = ""
+            let logged = ["-wal", "-shm"].allSatisfy { FileManager.default.fileExists(atPath: path + $0) }
+            if !logged { location = "file:\(uriEscaped(path))?immutable=1" }
+        }
+        configuration.prepareDatabase { [locking] db in
+            try db.execute(sql: locking + "PRAGMA query_only = 1")
         }
         let queue: DatabaseQueue
         do {
@@ -224,7 +232,8 @@ public final class AppDatabase: Sendable {
         case .SQLITE_FULL:
             return .diskFull(path: path)
         case .SQLITE_READONLY:
-            return .notWritable(path: path, reason: message)
+            let folder = folder ?? URL(fileURLWithPath: path).deletingLastPathComponent()
+            return .notWritable(path: path, reason: isMountedReadOnly(folder.path) ? readOnlyMount(folder) : message)
         case .SQLITE_IOERR:
             // Growing the `-shm` file of a full file system fails as an I/O error.
             if isFileSystemFull(holding: path) { return .diskFull(path: path) }
@@ -232,7 +241,7 @@ public final class AppDatabase: Sendable {
         case .SQLITE_CANTOPEN, .SQLITE_PERM:
             if let folder, isMountedReadOnly(folder.path) {
                 // Readable as it is: the daemon serves it read-only (a Pi's card remounted read-only after errors).
-                return .notWritable(path: path, reason: "the file system holding \(folder.path) is read-only")
+                return .notWritable(path: path, reason: readOnlyMount(folder))
             }
             if let folder, !FileManager.default.isWritableFile(atPath: folder.path) {
                 return .cannotOpen(path: path, reason: "the folder \(folder.path) is not writable")
@@ -262,6 +271,11 @@ public final class AppDatabase: Sendable {
             }
         }
         return escaped
+    }
+
+    /// Why a database in `folder` cannot be written, when its file system is mounted read-only.
+    private static func readOnlyMount(_ folder: URL) -> String {
+        "the file system holding \(folder.path) is read-only"
     }
 
     /// Whether the file system holding `folder` is mounted read-only.

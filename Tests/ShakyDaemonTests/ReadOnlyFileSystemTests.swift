@@ -25,6 +25,41 @@ struct ReadOnlyFileSystemTests {
         _ = try? await ChildProcess("/bin/umount", ["-l", folder]).waitForExit(within: .seconds(60))
     }
 
+    @Test("Read-only after a daemon that did not stop cleanly: the saves still in its log are served")
+    func servesTheSavesInTheLeftLog() async throws {
+        let daemon = try DaemonProcess()
+        var mounted = false
+        do {
+            try await daemon.start()
+            var client = DaemonProcess.GameClient(try await daemon.connect())
+            try await client.createPack(
+                "Read-only quiz",
+                questions: [ShakyAPI.Question(text: "A bird that hoots at night", answer: "owl", difficulty: .easy)])
+            _ = try await client.new(teams: ["Owls", "Foxes"], packs: ["Read-only quiz"], questions: 1)
+            _ = try await client.next()
+            let saved = try await client.adjustScore(team: "Owls", delta: 7, reason: "before the crash")
+            await client.transport.close()
+            await daemon.kill()  // the write-ahead log and its index stay beside the file
+            #expect(FileManager.default.fileExists(atPath: daemon.databasePath + "-wal"))
+
+            try await Self.mountReadOnly(daemon.stateDirectory)
+            mounted = true
+            try await daemon.start()
+            client = DaemonProcess.GameClient(try await daemon.connect())
+            #expect(try await client.status().scores == saved.scores)
+            #expect(daemon.log().contains("serving the saved game read-only"), "\(daemon.log())")
+            await client.transport.close()
+            #expect(await daemon.terminate() == .exited(0))
+        } catch {
+            await daemon.kill()
+            if mounted { await Self.unmount(daemon.stateDirectory) }
+            await daemon.removeFiles()
+            throw error
+        }
+        await Self.unmount(daemon.stateDirectory)
+        await daemon.removeFiles()
+    }
+
     @Test("On a read-only file system shakyd starts, serves the saved game and packs, and refuses changes")
     func servesTheSavedGameReadOnly() async throws {
         let daemon = try DaemonProcess()
