@@ -136,6 +136,19 @@ import Testing
                 1  Owls     2      3      40
                 """)
         #expect(
+            TextRenderer.leaderboard([
+                ShakyAPI.LeaderboardEntry(team: "Owls", games: 3, wins: 2, points: 40),
+                ShakyAPI.LeaderboardEntry(team: "Foxes", games: 3, wins: 1, points: 30),
+                ShakyAPI.LeaderboardEntry(team: "Bees", games: 2, wins: 1, points: 30),
+                ShakyAPI.LeaderboardEntry(team: "Moles", games: 2, wins: 1, points: 10),
+            ]) == """
+                #  Team   Wins  Games  Points
+                1  Owls      2      3      40
+                2  Foxes     1      3      30
+                2  Bees      1      2      30
+                4  Moles     1      2      10
+                """, "teams equal on wins and points share a rank")
+        #expect(
             TextRenderer.sensor(
                 ShakyAPI.SensorStatus(
                     state: .reading, driver: "iio-buffer", device: "/dev/iio:device0", rate: 100, shakes: 3,

@@ -211,14 +211,18 @@ enum TextRenderer {
             parts.minute ?? 0)
     }
 
-    /// Teams across games, with ranks by place in the daemon's order.
+    /// Teams across games in the daemon's order (most wins, then most points), with ranks shared by teams equal on
+    /// both (1, 1, 3), as a game's standings share them.
     static func leaderboard(_ entries: [ShakyAPI.LeaderboardEntry]) -> String {
         guard !entries.isEmpty else { return "No finished games yet." }
         var table = TextTable(columns: [
             .init("#", .right), .init("Team"), .init("Wins", .right), .init("Games", .right), .init("Points", .right),
         ])
+        var rank = 0
         table.rows = entries.enumerated().map { index, entry in
-            ["\(index + 1)", entry.team, "\(entry.wins)", "\(entry.games)", "\(entry.points)"]
+            let previous = index > 0 ? entries[index - 1] : nil
+            if previous?.wins != entry.wins || previous?.points != entry.points { rank = index + 1 }
+            return ["\(rank)", entry.team, "\(entry.wins)", "\(entry.games)", "\(entry.points)"]
         }
         return table.render()
     }
