@@ -28,10 +28,10 @@ extension Shaky {
                   ?            list the commands
                   q            leave (the game goes on in the daemon)
 
-                Commands come from the terminal, a pipe or --script FILE; the session ends at q or at the \
-                end of the input. On a terminal the countdown keeps the line above the prompt and never \
-                touches what you type. With --team options, a new game starts first (the other game options \
-                are those of `shaky new`).
+                Commands come from the terminal, a pipe or --script FILE (lines may end in LF, CRLF or CR); \
+                the session ends at q or at the end of the input. On a terminal the countdown keeps the line \
+                above the prompt and never touches what you type. With --team options, a new game starts \
+                first (the other game options are those of `shaky new`).
 
                 Press to join (j, or `shaky buzzers join` elsewhere): the team asked is shown as "Owls: press \
                 your button" (on a terminal it stays on the line above the prompt) until it has pressed; then \
