@@ -5,8 +5,8 @@ import Synchronization
 /// The host's session of `shaky play`: one task prints the game's events, another runs the commands
 /// read line by line.
 ///
-/// Mistakes (an unknown command, a move the game refuses) are printed and the session goes on; only
-/// losing the daemon ends it with an error.
+/// Mistakes (an unknown command, a move the game refuses) are printed and the session goes on; ``run(commands:)``
+/// returns the lines they were on. Only losing the daemon ends it with an error.
 struct PlaySession: Sendable {
     let client: ShakyClient
     let console: any Console
@@ -17,8 +17,10 @@ struct PlaySession: Sendable {
     /// The terminal layout, when the host types at a terminal: a prompt line that events never erase.
     var screen: PlayScreen?
 
-    /// Runs `commands` until `q` or their end, while printing events.
-    func run(commands: some AsyncSequence<String, Never> & Sendable) async throws {
+    /// Runs `commands` until `q` or their end, while printing events; returns the numbers (from 1) of the lines whose
+    /// command failed.
+    @discardableResult
+    func run(commands: some AsyncSequence<String, Never> & Sendable) async throws -> [Int] {
         let status = try await client.game.status()
         if let screen { console.write(screen.setUp) }
         defer { if let screen { console.write(screen.tearDown) } }
@@ -37,7 +39,10 @@ struct PlaySession: Sendable {
         await activity.waitForFirstEvent(atMost: .seconds(5))
         var failure: (any Error)?
         var confirmingEnd = false
+        var lineNumber = 0
+        var failedLines: [Int] = []
         commandLoop: for await line in commands {
+            lineNumber += 1
             if let screen {
                 console.write(screen.freshPrompt)
                 if !line.trimmingSpaces.isEmpty { say(PlayScreen.prompt + line) }
@@ -62,9 +67,11 @@ struct PlaySession: Sendable {
                 try await perform(command)
             } catch let error as PlayCommandError {
                 sayError("! \(error)")
+                failedLines.append(lineNumber)
             } catch let error as ShakyClientError {
                 if case .refused = error {
                     sayError("! \(error)")
+                    failedLines.append(lineNumber)
                 } else {
                     failure = error
                     break commandLoop
@@ -79,6 +86,7 @@ struct PlaySession: Sendable {
         let watchResult = await watcher.result
         if let failure { throw failure }
         if case .failure(let error) = watchResult, !(error is CancellationError) { throw error }
+        return failedLines
     }
 
     /// The team's name, when `team` is its number in the game.
