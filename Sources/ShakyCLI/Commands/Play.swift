@@ -37,6 +37,11 @@ extension Shaky {
                 From a script or a pipe, the exit status is then 1 and the last message names the lines that \
                 failed; at a terminal the host has seen each one, and q exits with 0.
 
+                When the daemon restarts, play says so ("Lost the daemon at PATH: reconnecting…", also on the \
+                countdown's line), tries again after 0.25 s, doubling up to 5 s, and once it is back says \
+                "Reconnected" and shows the game as it stands. At a terminal a command typed meanwhile is \
+                refused and play goes on; from a script or a pipe it ends play with exit status 3.
+
                 Press to join (j, or `shaky buzzers join` elsewhere): the team asked is shown as "Owls: press \
                 your button" (on a terminal it stays on the line above the prompt) until it has pressed; then \
                 the next team is asked. `shaky buzzers clear` stops a joining.
