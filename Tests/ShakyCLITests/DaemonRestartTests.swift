@@ -3,11 +3,47 @@ import ShakyProtocol
 import ShakyTesting
 import Testing
 
-/// The built `shaky play` (in a real terminal, tmux) while the built `shakyd` is stopped and started again: it says
-/// that it lost the daemon, and follows the game again once it is back.
-@Suite("shaky play across a daemon restart", .serialized)
+/// The built `shaky watch` and `shaky play` (in a real terminal, tmux) while the built `shakyd` is stopped and
+/// started again: both say that they lost the daemon, and follow the game again once it is back.
+@Suite("shaky watch and play across a daemon restart", .serialized)
 struct DaemonRestartTests {
     static let daemonArguments = ["--input", "none", "--sound-device", "none", "--buzzers", "none"]
+
+    @Test func watchReconnectsInsteadOfExiting() async throws {
+        let daemon = try DaemonProcess(arguments: Self.daemonArguments)
+        try await daemon.start()
+        defer {
+            Task {
+                _ = await daemon.terminate()
+                await daemon.removeFiles()
+            }
+        }
+        let environment = ["SHAKY_SOCKET": daemon.socketPath]
+        let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
+        #expect(new.status == 0, "\(new)")
+        let watch = try ChildProcess(try BuiltProduct.path("shaky"), ["watch"], environment: environment)
+        defer { watch.send(SIGKILL) }
+        try await watch.waitForOutput(containing: "Game: ")
+
+        _ = await daemon.terminate()
+        try await watch.wait(for: "the lost daemon said", within: .seconds(20)) {
+            watch.standardError.contains("Lost the daemon at \(daemon.socketPath): reconnecting…") || watch.exit != nil
+        }
+        #expect(watch.exit == nil, "watch ended with \(String(describing: watch.exit)): \(watch.standardError)")
+        try await daemon.start()
+        try await watch.wait(for: "the daemon back and the game shown again", within: .seconds(20)) {
+            watch.standardError.contains("Reconnected to the daemon at \(daemon.socketPath).")
+                && watch.standardOutput.components(separatedBy: "Game: ").count == 3
+        }
+
+        // It follows the restarted daemon's game.
+        let next = try await runBinary(["next"], environment: environment)
+        #expect(next.status == 0, "\(next)")
+        try await watch.waitForOutput(containing: "Question 1/")
+        watch.send(SIGINT)
+        let exit = try await watch.waitForExit(within: .seconds(10))
+        #expect(exit == .signalled(SIGINT), "\(exit)")
+    }
 
     @Test func playShowsTheGameAgainAfterTheDaemonRestarts() async throws {
         let daemon = try DaemonProcess(arguments: Self.daemonArguments)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ShakyProtocol
 import Synchronization
@@ -5,7 +6,7 @@ import Testing
 
 @testable import ShakyCLI
 
-/// The game's live feed in `shaky play` when the daemon goes away and comes back, against a fake
+/// The game's live feed in `shaky play` and `shaky watch` when the daemon goes away and comes back, against a fake
 /// daemon whose `Watch` ends (as a stopped daemon's does) until the first wait is over.
 @Suite struct LiveFeedTests {
     static let questionTwo = Fixtures.event(.roundStarted) {
@@ -82,6 +83,29 @@ import Testing
                 output.range(of: screen.event("Reconnected to the daemon at \(daemon.socketPath).")))
             #expect(reconnecting.upperBound <= back.lowerBound)
             #expect(output[back.upperBound...].hasPrefix(screen.countdown("")), "the countdown line is cleared")
+        }
+    }
+
+    @Test func watchSaysTheDaemonWasLostOnStandardErrorAndFollowsTheGameAgain() async throws {
+        try await FakeDaemon.run { daemon in
+            let (sleep, waits) = restartingDaemon(daemon)
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let watch = try #require(try Shaky.parseAsRoot(["watch"]) as? Shaky.Watch)
+            let following = Task { try await watch.follow(LiveFeed(client: client, sleep: sleep), on: console) }
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(20)
+            while !console.output.contains("Which bird hoots at night?"), clock.now < end {
+                try await clock.sleep(for: .milliseconds(10))
+            }
+            following.cancel()
+            _ = await following.result
+            await client.close()
+            #expect(
+                console.error == "Lost the daemon at \(daemon.socketPath): reconnecting…\n"
+                    + "Reconnected to the daemon at \(daemon.socketPath).\n")
+            #expect(console.output.contains("Question 2/10: Which bird hoots at night?"), "\(console.output)")
+            #expect(waits() == [.milliseconds(250)])
         }
     }
 
