@@ -260,4 +260,25 @@ import Testing
             #expect(outcome.output.contains("leaderboard"))
         }
     }
+
+    /// Refused because a game is in play, each command that starts a game names its own `--replace`: the host can
+    /// type the suggestion as it is.
+    @Test(arguments: [
+        (["new", "--team", "Owls", "--team", "Foxes"], "shaky new --replace …"),
+        (["play", "--team", "Owls", "--team", "Foxes"], "shaky play --replace --team …"),
+        (["demo"], "shaky demo --replace"),
+    ])
+    func aGameInPlayIsReplacedWithTheFlagOfTheCommandTyped(arguments: [String], suggestion: String) async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.New", with: .error("GameInProgress", [:]))
+            let demoPack = ShakyAPI.Pack(
+                name: Shaky.Demo.packName, builtin: false, questions: 3, easy: 3, medium: 0, hard: 0)
+            daemon.answer("Packs.List", with: .reply(encoding: ShakyAPI.PacksInterface.ListReply(packs: [demoPack])))
+            let outcome = await shaky(daemon, arguments)
+            #expect(outcome.status == 1, "\(outcome)")
+            #expect(
+                outcome.error
+                    == "shaky: a game is in play; end it with `shaky end`, or start anew with `\(suggestion)`\n")
+        }
+    }
 }

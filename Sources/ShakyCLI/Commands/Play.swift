@@ -76,7 +76,9 @@ extension Shaky {
                 commands = InputLines.standardInput()
             }
             let failedLines = try await global.withClient { client in
-                if !setup.teams.isEmpty { _ = try await client.game.new(setup.request) }
+                if !setup.teams.isEmpty {
+                    _ = try await client.startGame(setup.request, orReplaceWith: "shaky play --replace --team …")
+                }
                 let screen = script == nil && !global.json ? PlayScreen.current() : nil
                 return try await PlaySession(client: client, console: console, json: global.json, screen: screen)
                     .run(commands: commands)
