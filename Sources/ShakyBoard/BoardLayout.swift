@@ -221,7 +221,11 @@ public enum BoardLayout {
 
     private static func question(_ state: BoardState, on screen: inout BoardScreen, in area: Area, now: Duration) {
         var top: [(String, BoardScreen.Style)] = []
-        for line in DisplayWidth.wrap(state.question ?? "", columns: area.width).prefix(3) {
+        // Up to three lines, or as many as the question has of its own (up to six): a question written on several
+        // lines keeps them.
+        let question = state.question ?? ""
+        let ownLines = question.split(whereSeparator: \.isNewline).count
+        for line in DisplayWidth.wrap(question, columns: area.width).prefix(min(6, max(3, ownLines))) {
             top.append((line, .strong))
         }
         var bottom: [(String, BoardScreen.Style)] = []

@@ -1,3 +1,4 @@
+import Foundation
 import ShakyProtocol
 import Testing
 
@@ -280,6 +281,21 @@ struct BoardStateTests {
             state.countdownLength = strange
             #expect(DisplayWidth.of(BoardLayout.countdownBar(state, width: 50)) <= 50)
         }
+    }
+
+    @Test(arguments: [(80, 24), (40, 20)])
+    func aQuestionOnSeveralLinesKeepsThem(width: Int, height: Int) {
+        var state = Self.openQuestion
+        state.question = "Line one\nLine two\nLine three?"
+        let lines = BoardLayout.render(state, width: width, height: height, now: .zero).lines.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let first = lines.firstIndex(of: "Line one")
+        #expect(first != nil, "\(lines.joined(separator: "\n"))")
+        if let first {
+            #expect(Array(lines[first..<min(lines.count, first + 3)]) == ["Line one", "Line two", "Line three?"])
+        }
+        #expect(!lines.contains { $0.contains("oneLine") })
     }
 
     @Test func ranksShareAPlaceOnATie() {
