@@ -29,6 +29,7 @@ public enum BoardLayout {
             scoresTop = scores(state, on: &screen)
             let area = Area(top: top, bottom: scoresTop - 1, left: 1, right: width - 1)
             switch state.phase {
+            case .noGame where state.connection != .connected: waitingForDaemon(state, on: &screen, in: area)
             case .noGame: waiting(state, on: &screen, in: area)
             case .ready: ready(state, on: &screen, in: area)
             case .open, .answering, .roundOver: question(state, on: &screen, in: area, now: now)
@@ -88,7 +89,10 @@ public enum BoardLayout {
         switch state.connection {
         case .connected: break
         case .connecting: notices.append("Connecting to the game…")
-        case .reconnecting: notices.append("Lost the game: reconnecting…")
+        case .reconnecting:
+            // With no game shown (the main area says where the board looks), there is no game to have lost.
+            notices.append(
+                state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
         }
         if state.isPaused, state.phase != .gameOver { notices.append("‖ Paused") }
         if state.isSensorGone { notices.append("Sensor gone: hints by hand") }
@@ -166,6 +170,20 @@ public enum BoardLayout {
             "Waiting for a game.",
             "Start one:  shaky new --team Owls --team Foxes",
             "then open the first question:  shaky next",
+        ]
+        title(lines, on: &screen, in: area)
+    }
+
+    /// Before the daemon answers: which socket the board tries, and where to look when the daemon does not start.
+    private static func waitingForDaemon(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
+        var trying =
+            "Trying " + (state.daemonSockets.isEmpty ? "its socket" : state.daemonSockets.joined(separator: ", then "))
+        if let problem = state.daemonProblem { trying += " (\(problem))" }
+        let lines = [
+            "Waiting for the Shaky Words daemon.",
+            trying,
+            "Why it does not start:  journalctl -u shakyd -b",
+            "Another socket:  shaky board --socket PATH",
         ]
         title(lines, on: &screen, in: area)
     }

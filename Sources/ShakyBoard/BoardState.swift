@@ -192,6 +192,10 @@ public struct BoardState: Equatable, Sendable {
 
     /// The link to the daemon.
     public var connection: Connection = .connecting
+    /// The sockets the board tries, in order (one when `--socket` or `SHAKY_SOCKET` names it).
+    public var daemonSockets: [String] = []
+    /// Why the last try to reach the daemon failed (`no socket there`), until one succeeds.
+    public var daemonProblem: String?
     /// Where the game is.
     public var phase: Phase = .noGame
     /// Whether the host paused the game.
@@ -265,8 +269,10 @@ public struct BoardState: Equatable, Sendable {
     /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons).
     mutating func clearGame() {
         let kept = (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam)
+        let daemon = (daemonSockets, daemonProblem)
         self = BoardState()
         (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam) = kept
+        (daemonSockets, daemonProblem) = daemon
     }
 
     /// Forgets the open question's buzzes, answers and hint, for a new question.

@@ -298,6 +298,30 @@ struct BoardStateTests {
         #expect(!lines.contains { $0.contains("oneLine") })
     }
 
+    @Test(arguments: [BoardState.Connection.connecting, .reconnecting(attempt: 3)])
+    func withoutTheDaemonTheBoardSaysWhereItLooksNotHowToStartAGame(connection: BoardState.Connection) {
+        var state = BoardState()
+        state.connection = connection
+        state.daemonSockets = ["/run/user/1000/shaky/shaky.sock", "/run/shaky/shaky.sock"]
+        state.daemonProblem = "no socket there"
+        let text = BoardLayout.render(state, width: 120, height: 40, now: .zero).text
+        #expect(text.contains("Waiting for the Shaky Words daemon."), "\(text)")
+        #expect(
+            text.contains("Trying /run/user/1000/shaky/shaky.sock, then /run/shaky/shaky.sock (no socket there)"),
+            "\(text)")
+        #expect(text.contains("journalctl -u shakyd -b"))
+        #expect(text.contains("shaky board --socket PATH"))
+        #expect(!text.contains("Waiting for a game"))
+        #expect(!text.contains("shaky new"), "no game can start while the daemon does not answer")
+
+        state.connection = .connected
+        state.daemonProblem = nil
+        let connected = BoardLayout.render(state, width: 120, height: 40, now: .zero).text
+        #expect(connected.contains("Waiting for a game."))
+        #expect(connected.contains("shaky new --team Owls --team Foxes"))
+        #expect(!connected.contains("journalctl"))
+    }
+
     @Test func ranksShareAPlaceOnATie() {
         let ranked = BoardLayout.ranked([
             BoardState.Team(name: "A", score: 5), BoardState.Team(name: "B", score: 9),

@@ -96,6 +96,31 @@ struct BoardTmuxTests {
         await daemon.terminate()
     }
 
+    @Test func beforeTheDaemonAnswersItSaysWhereItLooksThenWaitsForAGame() async throws {
+        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
+        defer { Task { await daemon.removeFiles() } }
+        let tmux = try await Tmux(
+            folder: daemon.folder, command: [try BuiltProduct.path("shaky"), "board"],
+            environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        do {
+            let waiting = try await tmux.waitForScreen("where the board looks for the daemon") {
+                $0.contains("Trying \(daemon.socketPath) (no socket there)") && $0.contains("journalctl -u shakyd -b")
+            }
+            #expect(!waiting.contains("Waiting for a game"), "\(waiting)")
+            #expect(!waiting.contains("shaky new"), "no game can start yet: \(waiting)")
+            try await daemon.start()
+            try await tmux.waitForScreen("the daemon's empty board") {
+                $0.contains("Waiting for a game") && !$0.contains("journalctl")
+            }
+        } catch {
+            await tmux.kill()
+            await daemon.terminate()
+            throw error
+        }
+        await tmux.kill()
+        await daemon.terminate()
+    }
+
     /// Hosts a game through the daemon's socket and reads the board after each move.
     private func play(daemon: DaemonProcess, tmux: Tmux) async throws {
         try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
