@@ -94,7 +94,7 @@ public enum BoardLayout {
             notices.append(
                 state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
         }
-        if state.isPaused, state.phase != .gameOver { notices.append("‖ Paused") }
+        if state.isPaused, state.phase != .gameOver { notices.append("Paused") }
         if state.isSensorGone { notices.append("Sensor gone: hints by hand") }
         if state.isSoundSilent { notices.append("Sound off") }
         // Away from the ready screen (which shows it in its team list), a joining is a notice.

@@ -1,5 +1,6 @@
-import ShakyBoard
 import Testing
+
+@testable import ShakyBoard
 
 /// What the Linux console's fonts draw, for the board on a TV: read with `psfgettable` (kbd) from the 58 Lat15 and
 /// Uni2 fonts of console-setup-linux 1.221 (Debian 12) in /usr/share/consolefonts, the character sets that
@@ -47,6 +48,18 @@ struct ConsoleFontTests {
         for mark in Self.teamMarks[4...] {
             #expect(!otherMarks.contains(mark))
             #expect(!(ConsoleFonts.drawnAlike[mark] ?? "").contains { otherMarks.contains($0) }, "\(mark)")
+        }
+    }
+
+    @Test func theNoticesUseOnlyWhatTheConsoleFontsHave() {
+        var state = BoardScenes.notices
+        state.joiningTeam = "Owls"
+        let notices = BoardLayout.notices(state)
+        #expect(notices.count == 5)
+        // "…" is in every font but the VGA faces, as the README says.
+        let marks = notices.joined().filter { !$0.isASCII && !$0.isLetter && $0 != "…" }
+        for mark in marks {
+            #expect(ConsoleFonts.everyFontHas.contains(mark), "\(mark) shows as ♦ on the console: \(notices)")
         }
     }
 }
