@@ -83,7 +83,7 @@ public enum BoardLayout {
         return 1 + min(3, lines.count) + 1
     }
 
-    /// The small notices under the header: the link, the pause, the sensor and the sound.
+    /// The small notices under the header: the link, the pause, the sensor, the sound, a joining and the terminal.
     static func notices(_ state: BoardState) -> [String] {
         var notices: [String] = []
         switch state.connection {
@@ -99,6 +99,9 @@ public enum BoardLayout {
         if state.isSoundSilent { notices.append("Sound off") }
         // Away from the ready screen (which shows it in its team list), a joining is a notice.
         if let team = state.joiningTeam, state.phase != .ready { notices.append("\(team): press your button") }
+        if let standIn = state.terminalStandIn {
+            notices.append("TERM \(standIn.term) unknown here: drawn as \(standIn.drawnAs)")
+        }
         return notices
     }
 
