@@ -22,11 +22,14 @@ public struct BoardApp: Sendable {
     public var socketPath: String?
     /// How it is drawn.
     public var mode: Mode
+    /// The terminal's type (`TERM`), for the full screen.
+    public var term: String?
 
-    /// A board of the daemon at `socketPath`.
-    public init(socketPath: String?, mode: Mode) {
+    /// A board of the daemon at `socketPath`, on a terminal of type `term`.
+    public init(socketPath: String?, mode: Mode, term: String? = ProcessInfo.processInfo.environment["TERM"]) {
         self.socketPath = socketPath
         self.mode = mode
+        self.term = term
     }
 
     /// The mode the environment asks for: plain for `TERM=dumb`, no `TERM` or output that is not a
@@ -53,12 +56,13 @@ public struct BoardApp: Sendable {
         let feeding = Task { await feed.run(into: model) }
         defer { feeding.cancel() }
         let mode = self.mode
+        let term = self.term
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             // Curses blocks while it waits for keys: it gets a thread of its own, not one of the pool's.
             let thread = Thread(named: "board-screen") {
                 do {
                     switch mode {
-                    case .fullScreen(let colour): try Self.drawFullScreen(model, colour: colour, now: now)
+                    case .fullScreen(let colour): try Self.drawFullScreen(model, colour: colour, term: term, now: now)
                     case .plain(let width, let height): Self.printPlain(model, width: width, height: height, now: now)
                     }
                     continuation.resume()
@@ -84,9 +88,18 @@ public struct BoardApp: Sendable {
     /// another of the process's threads than the one waiting, and reports it at the next key read.
     static let longestSleep: Duration = .seconds(1)
 
-    private static func drawFullScreen(_ model: BoardModel, colour: Bool, now: () -> Duration) throws {
-        let terminal = try CursesTerminal(colour: colour)
-        defer { terminal.close() }
+    private static func drawFullScreen(_ model: BoardModel, colour: Bool, term: String?, now: () -> Duration) throws {
+        let terminal = try CursesTerminal(colour: colour, term: term)
+        var standIn: BoardState.TerminalStandIn?
+        if terminal.terminalName != term {
+            standIn = BoardState.TerminalStandIn(term: term ?? "", drawnAs: terminal.terminalName)
+        }
+        defer {
+            terminal.close()
+            // The notice went with the screen; the shell keeps this.
+            if let standIn { printError(standInMessage(standIn)) }
+        }
+        if let standIn { model.update { $0.terminalStandIn = standIn } }
         var drawn: (version: Int, width: Int, height: Int, at: Duration)?
         while !model.quitRequested {
             let (state, version) = model.snapshot
@@ -111,6 +124,17 @@ public struct BoardApp: Sendable {
                 }
             }
         }
+    }
+
+    /// What to say on leaving a board drawn with a stand-in for the terminal's type.
+    static func standInMessage(_ standIn: BoardState.TerminalStandIn) -> String {
+        "shaky board: terminfo here does not know the terminal type TERM=\(standIn.term); the board was drawn as "
+            + "\(standIn.drawnAs). Install its entry on this system (from the terminal's own machine: "
+            + "infocmp -x \(standIn.term) | ssh THIS-HOST -- tic -x -), or set TERM=\(standIn.drawnAs)."
+    }
+
+    private static func printError(_ line: String) {
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// How long to sleep from `now`: until `deadline` (rounded up to the millisecond), at most ``longestSleep``.

@@ -1,3 +1,4 @@
+import ShakyCore
 import ShakyProtocol
 
 /// Keeps a ``BoardModel`` up to date from the daemon: watches the game, reads the sensor, sound and buttons,
@@ -9,6 +10,8 @@ import ShakyProtocol
 public struct BoardFeed: Sendable {
     /// The daemon's socket, or `nil` for the usual places.
     public var socketPath: String?
+    /// The usual places.
+    public var defaults: DefaultPaths
     /// The waits between tries.
     public var backoff: ReconnectBackoff
     /// How often the sound setting, the sensor and the buttons are read again (`Watch` does not report all of it).
@@ -20,18 +23,25 @@ public struct BoardFeed: Sendable {
 
     /// A feed of the daemon at `socketPath`.
     public init(
-        socketPath: String?, backoff: ReconnectBackoff = ReconnectBackoff(), settingsInterval: Duration = .seconds(5),
-        now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void
+        socketPath: String?, defaults: DefaultPaths = DefaultPaths(), backoff: ReconnectBackoff = ReconnectBackoff(),
+        settingsInterval: Duration = .seconds(5), now: @escaping @Sendable () -> Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void
     ) {
         self.socketPath = socketPath
+        self.defaults = defaults
         self.backoff = backoff
         self.settingsInterval = settingsInterval
         self.now = now
         self.sleep = sleep
     }
 
+    /// The sockets tried, in order.
+    public var sockets: [String] { socketPath.map { [$0] } ?? defaults.clientSockets }
+
     /// Feeds `model` until the task is cancelled.
     public func run(into model: BoardModel) async {
+        let sockets = self.sockets
+        model.update { $0.daemonSockets = sockets }
         var failures = 0
         while !Task.isCancelled {
             if await watchOnce(into: model, onConnected: { failures = 0 }) { return }
@@ -50,8 +60,11 @@ public struct BoardFeed: Sendable {
     private func watchOnce(into model: BoardModel, onConnected: () -> Void) async -> Bool {
         let client: ShakyClient
         do {
-            client = try await ShakyClient.connect(socketPath: socketPath)
+            client = try await ShakyClient.connect(socketPath: socketPath, defaults: defaults)
         } catch {
+            if case .daemonUnreachable(_, let reason) = error {
+                model.update { $0.daemonProblem = reason }
+            }
             return Task.isCancelled
         }
         defer { Task { await client.close() } }
@@ -59,7 +72,10 @@ public struct BoardFeed: Sendable {
             let replies = try await client.game.watch()
             onConnected()
             await refreshDaemonState(client, into: model)
-            model.update { $0.connection = .connected }
+            model.update {
+                $0.connection = .connected
+                $0.daemonProblem = nil
+            }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     while true {

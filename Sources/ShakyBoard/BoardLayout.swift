@@ -29,6 +29,7 @@ public enum BoardLayout {
             scoresTop = scores(state, on: &screen)
             let area = Area(top: top, bottom: scoresTop - 1, left: 1, right: width - 1)
             switch state.phase {
+            case .noGame where state.connection != .connected: waitingForDaemon(state, on: &screen, in: area)
             case .noGame: waiting(state, on: &screen, in: area)
             case .ready: ready(state, on: &screen, in: area)
             case .open, .answering, .roundOver: question(state, on: &screen, in: area, now: now)
@@ -82,19 +83,25 @@ public enum BoardLayout {
         return 1 + min(3, lines.count) + 1
     }
 
-    /// The small notices under the header: the link, the pause, the sensor and the sound.
+    /// The small notices under the header: the link, the pause, the sensor, the sound, a joining and the terminal.
     static func notices(_ state: BoardState) -> [String] {
         var notices: [String] = []
         switch state.connection {
         case .connected: break
         case .connecting: notices.append("Connecting to the game…")
-        case .reconnecting: notices.append("Lost the game: reconnecting…")
+        case .reconnecting:
+            // With no game shown (the main area says where the board looks), there is no game to have lost.
+            notices.append(
+                state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
         }
-        if state.isPaused, state.phase != .gameOver { notices.append("‖ Paused") }
+        if state.isPaused, state.phase != .gameOver { notices.append("Paused") }
         if state.isSensorGone { notices.append("Sensor gone: hints by hand") }
         if state.isSoundSilent { notices.append("Sound off") }
         // Away from the ready screen (which shows it in its team list), a joining is a notice.
         if let team = state.joiningTeam, state.phase != .ready { notices.append("\(team): press your button") }
+        if let standIn = state.terminalStandIn {
+            notices.append("TERM \(standIn.term) unknown here: drawn as \(standIn.drawnAs)")
+        }
         return notices
     }
 
@@ -170,6 +177,20 @@ public enum BoardLayout {
         title(lines, on: &screen, in: area)
     }
 
+    /// Before the daemon answers: which socket the board tries, and where to look when the daemon does not start.
+    private static func waitingForDaemon(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
+        var trying =
+            "Trying " + (state.daemonSockets.isEmpty ? "its socket" : state.daemonSockets.joined(separator: ", then "))
+        if let problem = state.daemonProblem { trying += " (\(problem))" }
+        let lines = [
+            "Waiting for the Shaky Words daemon.",
+            trying,
+            "Why it does not start:  journalctl -u shakyd -b",
+            "Another socket:  shaky board --socket PATH",
+        ]
+        title(lines, on: &screen, in: area)
+    }
+
     private static func ready(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
         var lines = ["Get ready!"]
         var asked: Int?
@@ -221,7 +242,11 @@ public enum BoardLayout {
 
     private static func question(_ state: BoardState, on screen: inout BoardScreen, in area: Area, now: Duration) {
         var top: [(String, BoardScreen.Style)] = []
-        for line in DisplayWidth.wrap(state.question ?? "", columns: area.width).prefix(3) {
+        // Up to three lines, or as many as the question has of its own (up to six): a question written on several
+        // lines keeps them.
+        let question = state.question ?? ""
+        let ownLines = question.split(whereSeparator: \.isNewline).count
+        for line in DisplayWidth.wrap(question, columns: area.width).prefix(min(6, max(3, ownLines))) {
             top.append((line, .strong))
         }
         var bottom: [(String, BoardScreen.Style)] = []

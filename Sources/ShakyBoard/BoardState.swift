@@ -190,8 +190,26 @@ public struct BoardState: Equatable, Sendable {
         }
     }
 
+    /// A terminal type the board is drawn with in place of the terminal's own, which terminfo does not know here.
+    public struct TerminalStandIn: Equatable, Sendable {
+        /// The terminal's own type (`TERM`).
+        public var term: String
+        /// The type the board is drawn with instead.
+        public var drawnAs: String
+
+        /// A stand-in `drawnAs` for `term`.
+        public init(term: String, drawnAs: String) {
+            self.term = term
+            self.drawnAs = drawnAs
+        }
+    }
+
     /// The link to the daemon.
     public var connection: Connection = .connecting
+    /// The sockets the board tries, in order (one when `--socket` or `SHAKY_SOCKET` names it).
+    public var daemonSockets: [String] = []
+    /// Why the last try to reach the daemon failed (`no socket there`), until one succeeds.
+    public var daemonProblem: String?
     /// Where the game is.
     public var phase: Phase = .noGame
     /// Whether the host paused the game.
@@ -242,6 +260,8 @@ public struct BoardState: Equatable, Sendable {
     public var buttonDevices: [String: ButtonDevice] = [:]
     /// Press to join: the team the daemon is asking to press its button now, if a joining is under way.
     public var joiningTeam: String?
+    /// The terminal type the board is drawn with when the terminal's own is unknown here.
+    public var terminalStandIn: TerminalStandIn?
 
     /// A board with nothing known yet.
     public init() {}
@@ -262,11 +282,14 @@ public struct BoardState: Equatable, Sendable {
         return end > now ? end : nil
     }
 
-    /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons).
+    /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons) and the
+    /// terminal.
     mutating func clearGame() {
         let kept = (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam)
+        let daemon = (daemonSockets, daemonProblem, terminalStandIn)
         self = BoardState()
         (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam) = kept
+        (daemonSockets, daemonProblem, terminalStandIn) = daemon
     }
 
     /// Forgets the open question's buzzes, answers and hint, for a new question.

@@ -22,15 +22,61 @@ final class CursesTerminal {
         case other
     }
 
+    private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
+    /// Curses' own streams on duplicates of standard output and input, closed with the screen.
+    private let streams: (output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>)
     private let usesColour: Bool
     private var attributes: [BoardScreen.Style: attr_t] = [:]
+    /// The terminal description the board is drawn with.
+    let terminalName: String
 
-    /// Takes over the terminal. `colour` is `false` with `NO_COLOR`, and on terminals without colours.
-    init(colour: Bool) throws(BoardError) {
+    /// The terminal descriptions to try, in order: `term` (the terminal's own, `TERM`), then ones every terminfo
+    /// database has, which terminal emulators and the Linux console understand well enough: a newer terminal's
+    /// name (`xterm-ghostty` over SSH to a Pi) is often unknown to an older system.
+    static func terminalNames(term: String?) -> [String] {
+        var names: [String] = []
+        for name in [term ?? "", "xterm-256color", "xterm", "vt100"] where !name.isEmpty && !names.contains(name) {
+            names.append(name)
+        }
+        return names
+    }
+
+    /// Takes over the terminal, described by the first of ``terminalNames(term:)`` that terminfo knows. `colour` is
+    /// `false` with `NO_COLOR`, and on terminals without colours.
+    init(colour: Bool, term: String?) throws(BoardError) {
         CursesTerminal.chooseUTF8Locale()
-        guard let window = initscr() else { throw BoardError.terminal("cannot start curses on this terminal") }
+        // newterm, unlike initscr, returns when terminfo does not know the terminal (initscr prints and exits).
+        let names = Self.terminalNames(term: term)
+        guard let output = fdopen(dup(STDOUT_FILENO), "w") else {
+            throw BoardError.terminal("cannot write to the terminal: \(String(cString: strerror(errno)))")
+        }
+        guard let input = fdopen(dup(STDIN_FILENO), "r") else {
+            fclose(output)
+            throw BoardError.terminal("cannot read the terminal: \(String(cString: strerror(errno)))")
+        }
+        guard
+            let (name, screen) = names.lazy.compactMap({ name in newterm(name, output, input).map { (name, $0) } })
+                .first
+        else {
+            fclose(output)
+            fclose(input)
+            let tried = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+            throw BoardError.terminal("terminfo here knows none of the terminal types \(tried)")
+        }
+        // A window of the board's own, the whole screen (curses resizes it with the screen): `stdscr` is a global
+        // variable, which Swift's concurrency checking does not let this code read.
+        guard let window = newwin(0, 0, 0, 0) else {
+            endwin()
+            delscreen(screen)
+            fclose(output)
+            fclose(input)
+            throw BoardError.terminal("curses cannot make a window of the screen's size")
+        }
+        self.screen = screen
         self.window = window
+        streams = (output, input)
+        terminalName = name
         raw()
         noecho()
         keypad(window, true)
@@ -89,7 +135,11 @@ final class CursesTerminal {
 
     /// Gives the terminal back as it was.
     func close() {
+        delwin(window)
         endwin()
+        delscreen(screen)
+        fclose(streams.output)
+        fclose(streams.input)
     }
 
     private func attribute(for style: BoardScreen.Style) -> attr_t {
@@ -118,7 +168,9 @@ public enum BoardError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .terminal(let message): "shaky board: \(message) (try TERM=linux or TERM=xterm-256color)"
+        case .terminal(let message):
+            "the board cannot draw on this terminal: \(message); run `shaky board --plain`, or set TERM to a type "
+                + "this system knows (TERM=xterm-256color, or TERM=linux on the console)"
         }
     }
 }

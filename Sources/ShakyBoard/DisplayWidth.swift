@@ -67,12 +67,18 @@ public enum DisplayWidth {
         return prefix(text, columns: columns - 1) + "…"
     }
 
-    /// `text` broken into lines of at most `columns` columns, at spaces where it can.
+    /// `text` broken into lines of at most `columns` columns: at each of its own line breaks (LF, CRLF or CR; blank
+    /// lines are left out), and within a line at spaces (or tabs) where it can.
     public static func wrap(_ text: String, columns: Int) -> [String] {
         guard columns > 0 else { return [] }
+        return text.split(whereSeparator: \.isNewline).flatMap { wrapLine($0, columns: columns) }
+    }
+
+    /// One line of text (no line breaks) broken into lines of at most `columns` columns, at spaces where it can.
+    private static func wrapLine(_ text: Substring, columns: Int) -> [String] {
         var lines: [String] = []
         var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
             var word = String(word)
             let candidate = line.isEmpty ? word : line + " " + word
             if of(candidate) <= columns {

@@ -2,7 +2,10 @@
 /// the common forms of colour blindness can still tell apart) and a symbol, so that colour is never the
 /// only cue (on a monochrome screen, with `NO_COLOR`, or for anyone who cannot see the difference).
 ///
-/// The symbols are all in code page 437, so the Linux console's default font draws them.
+/// The symbols are in every Lat15 and Uni2 font of the Linux console (console-setup's, which the README recommends
+/// for a TV), each with a glyph of its own, and none is another of the board's marks (▶ ◀ for the team asked to
+/// press, ▲ under a letter a hint moved). Terminus draws ● as a bullet and ▲ ▼ as arrows; ♥ ♣ ♠ ♪ are in none of
+/// those fonts, which draw a character they lack as ♦, the fourth team's mark.
 public struct TeamMark: Equatable, Sendable {
     /// The team's place in the join order, 0 to 7 (the ninth team takes the first mark again).
     public var index: Int
@@ -33,7 +36,7 @@ public struct TeamMark: Equatable, Sendable {
         return (colour.red * 1000 / 255, colour.green * 1000 / 255, colour.blue * 1000 / 255)
     }
 
-    private static let symbols = ["●", "■", "▲", "♦", "♥", "♣", "♠", "♪"]
+    private static let symbols = ["●", "■", "▲", "♦", "▼", "¤", "§", "¶"]
 
     private struct Colour {
         var name: String

@@ -1,5 +1,6 @@
-import ShakyBoard
 import Testing
+
+@testable import ShakyBoard
 
 /// How the environment picks the board's drawing.
 @Suite("Board drawing mode")
@@ -46,5 +47,25 @@ struct BoardAppTests {
         }
         #expect(width == 80, "a number too big for Int is ignored")
         #expect(height == 10)
+    }
+
+    @Test(arguments: [
+        ("xterm-ghostty", ["xterm-ghostty", "xterm-256color", "xterm", "vt100"]),
+        ("xterm", ["xterm", "xterm-256color", "vt100"]), ("linux", ["linux", "xterm-256color", "xterm", "vt100"]),
+        (nil, ["xterm-256color", "xterm", "vt100"]),
+    ])
+    func theTerminalsOwnTypeIsTriedFirstThenOnesEveryTerminfoKnows(term: String?, names: [String]) {
+        #expect(CursesTerminal.terminalNames(term: term) == names)
+    }
+
+    @Test func aStandInForAnUnknownTerminalIsANoticeAndNamedOnLeaving() {
+        var state = BoardState()
+        state.connection = .connected
+        state.terminalStandIn = BoardState.TerminalStandIn(term: "xterm-ghostty", drawnAs: "xterm-256color")
+        #expect(BoardLayout.notices(state) == ["TERM xterm-ghostty unknown here: drawn as xterm-256color"])
+        let message = BoardApp.standInMessage(state.terminalStandIn!)
+        #expect(message.contains("TERM=xterm-ghostty"))
+        #expect(message.contains("infocmp -x xterm-ghostty | ssh THIS-HOST -- tic -x -"))
+        #expect(message.contains("set TERM=xterm-256color"))
     }
 }

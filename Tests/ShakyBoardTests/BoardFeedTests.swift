@@ -1,4 +1,5 @@
 import ShakyBoard
+import ShakyCore
 import ShakyProtocol
 import ShakyTesting
 import Synchronization
@@ -34,6 +35,16 @@ struct BoardFeedTests {
         await feed.run(into: model)
         #expect(waits.withLock { $0 } == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
         #expect(model.snapshot.state.connection == .reconnecting(attempt: 4))
+        #expect(model.snapshot.state.daemonSockets == [folder.appending("nobody-here.sock")])
+        #expect(model.snapshot.state.daemonProblem == "no socket there")
+    }
+
+    @Test func withNoSocketGivenItTriesTheUsualPlacesAndSaysWhich() {
+        let defaults = DefaultPaths(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], isRoot: false)
+        let feed = BoardFeed(socketPath: nil, defaults: defaults, now: { .zero }, sleep: { _ in })
+        #expect(feed.sockets == ["/run/user/1000/shaky/shaky.sock", "/run/shaky/shaky.sock"])
+        let named = BoardFeed(socketPath: "/tmp/x.sock", defaults: defaults, now: { .zero }, sleep: { _ in })
+        #expect(named.sockets == ["/tmp/x.sock"])
     }
 
     @Test func itShowsTheDaemonsGameAsItGoes() async throws {

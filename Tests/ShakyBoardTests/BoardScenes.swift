@@ -35,12 +35,22 @@ enum BoardScenes {
             ("hint", hint),
             ("buzzes", buzzes), ("judged", judged), ("answer", answer), ("game-over", gameOver),
             ("notices", notices), ("wide-letters", wideLetters), ("eight-teams", eightTeamsOpen),
+            ("no-daemon", noDaemon),
         ]
     }
 
     static var waiting: BoardState {
         var state = BoardState()
         state.connection = .connected
+        return state
+    }
+
+    /// The daemon does not answer yet (a wrong socket, or a daemon failing to start).
+    static var noDaemon: BoardState {
+        var state = BoardState()
+        state.connection = .reconnecting(attempt: 3)
+        state.daemonSockets = ["/run/shaky/shaky.sock"]
+        state.daemonProblem = "no socket there"
         return state
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ShakyProtocol
 import Testing
 
@@ -280,6 +281,45 @@ struct BoardStateTests {
             state.countdownLength = strange
             #expect(DisplayWidth.of(BoardLayout.countdownBar(state, width: 50)) <= 50)
         }
+    }
+
+    @Test(arguments: [(80, 24), (40, 20)])
+    func aQuestionOnSeveralLinesKeepsThem(width: Int, height: Int) {
+        var state = Self.openQuestion
+        state.question = "Line one\nLine two\nLine three?"
+        let lines = BoardLayout.render(state, width: width, height: height, now: .zero).lines.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let first = lines.firstIndex(of: "Line one")
+        #expect(first != nil, "\(lines.joined(separator: "\n"))")
+        if let first {
+            #expect(Array(lines[first..<min(lines.count, first + 3)]) == ["Line one", "Line two", "Line three?"])
+        }
+        #expect(!lines.contains { $0.contains("oneLine") })
+    }
+
+    @Test(arguments: [BoardState.Connection.connecting, .reconnecting(attempt: 3)])
+    func withoutTheDaemonTheBoardSaysWhereItLooksNotHowToStartAGame(connection: BoardState.Connection) {
+        var state = BoardState()
+        state.connection = connection
+        state.daemonSockets = ["/run/user/1000/shaky/shaky.sock", "/run/shaky/shaky.sock"]
+        state.daemonProblem = "no socket there"
+        let text = BoardLayout.render(state, width: 120, height: 40, now: .zero).text
+        #expect(text.contains("Waiting for the Shaky Words daemon."), "\(text)")
+        #expect(
+            text.contains("Trying /run/user/1000/shaky/shaky.sock, then /run/shaky/shaky.sock (no socket there)"),
+            "\(text)")
+        #expect(text.contains("journalctl -u shakyd -b"))
+        #expect(text.contains("shaky board --socket PATH"))
+        #expect(!text.contains("Waiting for a game"))
+        #expect(!text.contains("shaky new"), "no game can start while the daemon does not answer")
+
+        state.connection = .connected
+        state.daemonProblem = nil
+        let connected = BoardLayout.render(state, width: 120, height: 40, now: .zero).text
+        #expect(connected.contains("Waiting for a game."))
+        #expect(connected.contains("shaky new --team Owls --team Foxes"))
+        #expect(!connected.contains("journalctl"))
     }
 
     @Test func ranksShareAPlaceOnATie() {

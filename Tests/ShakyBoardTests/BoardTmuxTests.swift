@@ -96,6 +96,61 @@ struct BoardTmuxTests {
         await daemon.terminate()
     }
 
+    @Test func beforeTheDaemonAnswersItSaysWhereItLooksThenWaitsForAGame() async throws {
+        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
+        defer { Task { await daemon.removeFiles() } }
+        let tmux = try await Tmux(
+            folder: daemon.folder, command: [try BuiltProduct.path("shaky"), "board"],
+            environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        do {
+            let waiting = try await tmux.waitForScreen("where the board looks for the daemon") {
+                $0.contains("Trying \(daemon.socketPath) (no socket there)") && $0.contains("journalctl -u shakyd -b")
+            }
+            #expect(!waiting.contains("Waiting for a game"), "\(waiting)")
+            #expect(!waiting.contains("shaky new"), "no game can start yet: \(waiting)")
+            try await daemon.start()
+            try await tmux.waitForScreen("the daemon's empty board") {
+                $0.contains("Waiting for a game") && !$0.contains("journalctl")
+            }
+        } catch {
+            await tmux.kill()
+            await daemon.terminate()
+            throw error
+        }
+        await tmux.kill()
+        await daemon.terminate()
+    }
+
+    /// A terminal type this system's terminfo does not know (a newer terminal, over SSH to a Pi): the board is drawn
+    /// with a type it knows, and says so on the board and on leaving.
+    @Test func anUnknownTerminalTypeIsDrawnWithAKnownOneAndSaidSo() async throws {
+        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
+        try await daemon.start()
+        defer { Task { await daemon.removeFiles() } }
+        let tmux = try await Tmux(
+            folder: daemon.folder,
+            command: [
+                "/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"", try BuiltProduct.path("shaky"),
+            ],
+            environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-ghostty", "LANG": "C.UTF-8"])
+        do {
+            let board = try await tmux.waitForScreen("the board, drawn all the same") {
+                $0.contains("Waiting for a game") || $0.contains("board exited")
+            }
+            #expect(board.contains("TERM xterm-ghostty unknown here: drawn as xterm-256color"), "\(board)")
+            try await tmux.run(["send-keys", "q"])
+            let left = try await tmux.waitForScreen("the board quitting") { $0.contains("board exited with status") }
+            #expect(left.contains("board exited with status 0"), "\(left)")
+            #expect(left.replacingOccurrences(of: "\n", with: "").contains("TERM=xterm-ghostty"), "\(left)")
+        } catch {
+            await tmux.kill()
+            await daemon.terminate()
+            throw error
+        }
+        await tmux.kill()
+        await daemon.terminate()
+    }
+
     /// Hosts a game through the daemon's socket and reads the board after each move.
     private func play(daemon: DaemonProcess, tmux: Tmux) async throws {
         try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }

@@ -23,6 +23,14 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.wrap("Supercalifragilistic", columns: 8) == ["Supercal", "ifragili", "stic"])
     }
 
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func keepsTheTextsOwnLineBreaks(lineBreak: String) {
+        let text = ["Line one", "Line two", "", "Line three?"].joined(separator: lineBreak)
+        #expect(DisplayWidth.wrap(text, columns: 40) == ["Line one", "Line two", "Line three?"])
+        #expect(DisplayWidth.wrap(text, columns: 6) == ["Line", "one", "Line", "two", "Line", "three?"])
+        #expect(DisplayWidth.wrap("a\tb", columns: 40) == ["a b"], "a tab is a space")
+    }
+
     @Test func aWideCharacterTakesTwoCellsOnTheScreen() {
         var screen = BoardScreen(width: 6, height: 1)
         screen.put("a東b", row: 0, column: 0)

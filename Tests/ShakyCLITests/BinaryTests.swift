@@ -120,10 +120,58 @@ import Testing
             try "# the host's script\nh\nbogus\nq\nh\n".write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
             let outcome = try await runBinary(["play", "--script", file, "--socket", daemon.socketPath])
-            #expect(outcome.status == 0, "\(outcome)")
-            #expect(outcome.error == "! unknown command “bogus”; type ? for the commands\n")
+            // The help promises exit status 1 when the game or a file refused: a script's failed line is one.
+            #expect(outcome.status == 1, "\(outcome)")
+            #expect(
+                outcome.error == "! unknown command “bogus”; type ? for the commands\n"
+                    + "shaky: 1 command failed: line 3 of --script \(file)\n")
             #expect(
                 daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" } == [.init("Game.Hint")])
+        }
+    }
+
+    /// A script saved with Windows (CRLF) or old Mac (CR) line ends, from a file or a pipe, runs line by line.
+    @Test(arguments: ["\r\n", "\r", "\n"], [true, false])
+    func playReadsEveryKindOfLineEnd(lineEnd: String, fromFile: Bool) async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            daemon.answer("Game.Watch", with: .watch(PlaySessionTests.watchEvents, end: false))
+            for method in ["Game.Next", "Game.Buzz"] {
+                daemon.answer(
+                    method, with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            }
+            let script = ["n", "b 1", "q", "h"].joined(separator: lineEnd) + lineEnd
+            let file = "/tmp/shaky-cli-script-\(UUID().uuidString.prefix(8)).txt"
+            try script.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let outcome =
+                fromFile
+                ? try await runBinary(["play", "--script", file, "--socket", daemon.socketPath])
+                : try await runBinary(["play", "--socket", daemon.socketPath], input: script)
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(outcome.error.isEmpty, "\(outcome)")
+            #expect(
+                daemon.callsWithoutStatus.filter { $0.method != "io.shakywords.Game.Watch" } == [
+                    .init("Game.Next"), .init("Game.Buzz", ["team": "Owls"]),
+                ])
+        }
+    }
+
+    @Test func pipedCommandsThatFailMakeTheExitStatusOne() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            daemon.answer("Game.Watch", with: .watch(PlaySessionTests.watchEvents, end: false))
+            daemon.answer(
+                "Game.Buzz", with: .error("Refused", ["reason": "alreadyBuzzed", "message": "Owls already buzzed"]))
+            daemon.answer(
+                "Game.Hint", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            let outcome = try await runBinary(["play", "--socket", daemon.socketPath], input: "b 1\nh\nx\nh\n")
+            #expect(outcome.status == 1, "\(outcome)")
+            #expect(
+                outcome.error.hasSuffix("shaky: 2 commands failed: lines 1 and 3 of standard input\n"), "\(outcome)")
+            #expect(daemon.callsWithoutStatus.filter { $0.method == "io.shakywords.Game.Hint" }.count == 2)
         }
     }
 }

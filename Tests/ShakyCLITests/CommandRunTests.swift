@@ -191,16 +191,28 @@ import Testing
                 },
             ]
             daemon.answer("Game.Watch", with: .watch(events, end: true))
-            let outcome = await shaky(daemon, ["watch"])
-            #expect(outcome.status == 0, "\(outcome)")
+            // Watch goes on until interrupted: the feed's end is a daemon gone, and the first wait for it stops here.
+            let watchUntilTheFeedEnds = { (arguments: [String]) async throws -> RecordingConsole in
+                let console = RecordingConsole()
+                let watch = try #require(
+                    try Shaky.parseAsRoot(arguments + ["--socket", daemon.socketPath]) as? Shaky.Watch)
+                let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+                await #expect(throws: CancellationError.self) {
+                    try await watch.follow(
+                        LiveFeed(client: client, sleep: { _ in throw CancellationError() }), on: console)
+                }
+                await client.close()
+                return console
+            }
+            let text = try await watchUntilTheFeedEnds(["watch"])
             #expect(
-                outcome.output == """
+                text.output == """
                     Game: 10 questions · ready · Owls 12, Foxes 8
                     Question 1/10: What big cat has stripes?  [T] G I R E  (10 points)
                     [00:59] buzzers open  [T] G I R E  (10 points)
 
                     """)
-            let json = await shaky(daemon, ["watch", "--json"])
+            let json = try await watchUntilTheFeedEnds(["watch", "--json"])
             let lines = json.output.split(separator: "\n")
             #expect(lines.count == 3)
             let decoded = try lines.map {
@@ -246,6 +258,27 @@ import Testing
             #expect(outcome.status == 0)
             #expect(outcome.output.contains("shaky"))
             #expect(outcome.output.contains("leaderboard"))
+        }
+    }
+
+    /// Refused because a game is in play, each command that starts a game names its own `--replace`: the host can
+    /// type the suggestion as it is.
+    @Test(arguments: [
+        (["new", "--team", "Owls", "--team", "Foxes"], "shaky new --replace …"),
+        (["play", "--team", "Owls", "--team", "Foxes"], "shaky play --replace --team …"),
+        (["demo"], "shaky demo --replace"),
+    ])
+    func aGameInPlayIsReplacedWithTheFlagOfTheCommandTyped(arguments: [String], suggestion: String) async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Game.New", with: .error("GameInProgress", [:]))
+            let demoPack = ShakyAPI.Pack(
+                name: Shaky.Demo.packName, builtin: false, questions: 3, easy: 3, medium: 0, hard: 0)
+            daemon.answer("Packs.List", with: .reply(encoding: ShakyAPI.PacksInterface.ListReply(packs: [demoPack])))
+            let outcome = await shaky(daemon, arguments)
+            #expect(outcome.status == 1, "\(outcome)")
+            #expect(
+                outcome.error
+                    == "shaky: a game is in play; end it with `shaky end`, or start anew with `\(suggestion)`\n")
         }
     }
 }

@@ -54,3 +54,30 @@ import Testing
         #expect(PlayScreen.fitting("short", columns: 29) == "short")
     }
 }
+
+/// How `shaky play` cuts its input into command lines.
+@Suite struct LineSplitterTests {
+    @Test(arguments: [
+        ("n\nb 1\nq\n", ["n", "b 1", "q"]), ("n\r\nb 1\r\nq\r\n", ["n", "b 1", "q"]),
+        ("n\rb 1\rq\r", ["n", "b 1", "q"]),
+        ("n\r\n\r\nq", ["n", "", "q"]), ("n\n\rq\r\r\n", ["n", "", "q", ""]), ("a café\r\nq", ["a café", "q"]),
+    ])
+    func everyLineEndEndsALine(text: String, lines: [String]) {
+        var splitter = LineSplitter()
+        #expect(splitter.lines(in: text.utf8) + [splitter.finish()].compactMap { $0 } == lines)
+    }
+
+    @Test func aCRLFSplitBetweenTwoReadsIsOneLineEnd() {
+        var splitter = LineSplitter()
+        #expect(splitter.lines(in: "n\r".utf8) == ["n"], "the line is given out at its carriage return")
+        #expect(splitter.lines(in: "\nb 1\r".utf8) == ["b 1"])
+        #expect(splitter.lines(in: "\n".utf8).isEmpty)
+        #expect(splitter.finish() == nil)
+    }
+
+    @Test func scriptTextWithCRLFIsCutIntoItsLines() async {
+        var lines: [String] = []
+        for await line in InputLines.lines(of: "n\r\nb 1\r\nq\r\n") { lines.append(line) }
+        #expect(lines == ["n", "b 1", "q"])
+    }
+}

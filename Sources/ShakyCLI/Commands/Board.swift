@@ -18,12 +18,14 @@ extension Shaky {
                 the other commands.
 
                 It redraws in place and follows the terminal's size. It never quits on its own: when the \
-                daemon restarts or its socket is gone it says "reconnecting…" and comes back. Press q or \
-                Ctrl-C to quit.
+                daemon restarts or its socket is gone it says "reconnecting…" and comes back. Until the daemon \
+                answers, it names the socket it tries and why that fails, and points to `journalctl -u shakyd \
+                -b` and --socket. Press q or Ctrl-C to quit.
 
                 Colours are turned off by NO_COLOR (every team also has a symbol); TERM=dumb, or output that \
-                is not a terminal, gets a plain layout printed whenever the board changes. On a Raspberry Pi \
-                without a desktop, shaky-board.service runs it on tty1.
+                is not a terminal, gets a plain layout printed whenever the board changes. A TERM that terminfo \
+                does not know here (a newer terminal over SSH) is drawn as xterm-256color, else xterm or vt100, \
+                and the board says so. On a Raspberry Pi without a desktop, shaky-board.service runs it on tty1.
                 """)
 
         @Option(

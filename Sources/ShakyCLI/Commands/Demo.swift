@@ -47,10 +47,11 @@ extension Shaky {
                 _ = try await client.packs.import(data: Self.pack, format: .csv, name: Self.packName)
             }
             let rules = ShakyAPI.Rules(indicationTime: 40, timeAfterFirstBuzz: 5, answerTime: 30)
-            _ = try await client.game.new(
+            _ = try await client.startGame(
                 ShakyAPI.GameInterface.NewParameters(
                     teams: ["Owls", "Foxes"], packs: [Self.packName], questions: 1, seed: 2026, rules: rules,
-                    replace: replace))
+                    replace: replace),
+                orReplaceWith: "shaky demo --replace")
             let answers = Dictionary(
                 uniqueKeysWithValues: Self.pack.split(separator: "\n").dropFirst().map { line in
                     let fields = line.split(separator: ",", omittingEmptySubsequences: false)

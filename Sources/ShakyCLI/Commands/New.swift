@@ -24,10 +24,25 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let status = try await client.game.new(setup.request)
+            let status = try await client.startGame(setup.request, orReplaceWith: "shaky new --replace …")
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style)
             }
+        }
+    }
+}
+
+extension ShakyClient {
+    /// Starts a game. Refused because a game is in play, it says to end that one or to replace it with `command`:
+    /// the `--replace` of the command the host typed (`shaky demo --replace`), not of another one.
+    func startGame(
+        _ request: ShakyAPI.GameInterface.NewParameters, orReplaceWith command: String
+    ) async throws -> ShakyAPI.State {
+        do {
+            return try await game.new(request)
+        } catch {
+            guard error.refusalName == "GameInProgress" else { throw error }
+            throw CommandFailure("a game is in play; end it with `shaky end`, or start anew with `\(command)`")
         }
     }
 }

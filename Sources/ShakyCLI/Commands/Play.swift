@@ -28,10 +28,19 @@ extension Shaky {
                   ?            list the commands
                   q            leave (the game goes on in the daemon)
 
-                Commands come from the terminal, a pipe or --script FILE; the session ends at q or at the \
-                end of the input. On a terminal the countdown keeps the line above the prompt and never \
-                touches what you type. With --team options, a new game starts first (the other game options \
-                are those of `shaky new`).
+                Commands come from the terminal, a pipe or --script FILE (lines may end in LF, CRLF or CR); \
+                the session ends at q or at the end of the input. On a terminal the countdown keeps the line \
+                above the prompt and never touches what you type. With --team options, a new game starts \
+                first (the other game options are those of `shaky new`).
+
+                A command that fails (unknown, or refused by the game) is printed and the session goes on. \
+                From a script or a pipe, the exit status is then 1 and the last message names the lines that \
+                failed; at a terminal the host has seen each one, and q exits with 0.
+
+                When the daemon restarts, play says so ("Lost the daemon at PATH: reconnecting…", also on the \
+                countdown's line), tries again after 0.25 s, doubling up to 5 s, and once it is back says \
+                "Reconnected" and shows the game as it stands. At a terminal a command typed meanwhile is \
+                refused and play goes on; from a script or a pipe it ends play with exit status 3.
 
                 Press to join (j, or `shaky buzzers join` elsewhere): the team asked is shown as "Owls: press \
                 your button" (on a terminal it stays on the line above the prompt) until it has pressed; then \
@@ -66,12 +75,28 @@ extension Shaky {
             } else {
                 commands = InputLines.standardInput()
             }
-            try await global.withClient { client in
-                if !setup.teams.isEmpty { _ = try await client.game.new(setup.request) }
+            let failedLines = try await global.withClient { client in
+                if !setup.teams.isEmpty {
+                    _ = try await client.startGame(setup.request, orReplaceWith: "shaky play --replace --team …")
+                }
                 let screen = script == nil && !global.json ? PlayScreen.current() : nil
-                try await PlaySession(client: client, console: console, json: global.json, screen: screen).run(
-                    commands: commands)
+                return try await PlaySession(client: client, console: console, json: global.json, screen: screen)
+                    .run(commands: commands)
             }
+            let fromTerminal = script == nil && isatty(STDIN_FILENO) != 0
+            if !fromTerminal, !failedLines.isEmpty {
+                throw CommandFailure(
+                    Self.failureSummary(lines: failedLines, of: script.map { "--script \($0)" } ?? "standard input"))
+            }
+        }
+
+        /// `2 commands failed: lines 3 and 7 of --script party.txt`.
+        static func failureSummary(lines: [Int], of source: String) -> String {
+            let numbers = lines.map(String.init)
+            let list =
+                numbers.count == 1 ? numbers[0] : numbers.dropLast().joined(separator: ", ") + " and " + numbers.last!
+            let what = numbers.count == 1 ? "1 command failed: line" : "\(numbers.count) commands failed: lines"
+            return "\(what) \(list) of \(source)"
         }
     }
 }

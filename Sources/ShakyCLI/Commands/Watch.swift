@@ -10,17 +10,34 @@ extension Shaky {
                 Prints the game as it stands, then every question, hint, buzz, answer, score change and \
                 countdown tick until interrupted (Ctrl-C). With --json, one JSON object per line \
                 (each a Watch reply, {"event": …}).
+
+                When the daemon restarts or goes away, it says so on standard error ("Lost the daemon at PATH: \
+                reconnecting…"), tries again after 0.25 s, doubling up to 5 s, and once the daemon answers says \
+                "Reconnected" and prints the game as it stands again. Only a daemon that cannot be reached at \
+                the start ends it (exit status 3).
                 """)
 
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
+            try await follow(LiveFeed(client: client), on: console)
+        }
+
+        /// Prints what `feed` reports until it ends (it does only when refused, or when its task is cancelled).
+        func follow(_ feed: LiveFeed, on console: any Console) async throws {
             var renderer = WatchRenderer(style: console.style)
-            for try await reply in try await client.game.watch() {
-                if global.json {
-                    console.print(try JSONOutput.renderLine(reply))
-                } else if let line = renderer.line(for: reply.event) {
-                    console.print(line)
+            try await feed.run { update in
+                switch update {
+                case .reply(let reply):
+                    if global.json {
+                        console.print(try JSONOutput.renderLine(reply))
+                    } else if let line = renderer.line(for: reply.event) {
+                        console.print(line)
+                    }
+                case .lost:
+                    console.printError(feed.lostMessage)
+                case .back:
+                    console.printError(feed.backMessage)
                 }
             }
         }

@@ -1,12 +1,15 @@
 import Foundation
+import ShakyBoard
 import ShakyProtocol
 import Synchronization
 
 /// The host's session of `shaky play`: one task prints the game's events, another runs the commands
 /// read line by line.
 ///
-/// Mistakes (an unknown command, a move the game refuses) are printed and the session goes on; only
-/// losing the daemon ends it with an error.
+/// Mistakes (an unknown command, a move the game refuses) are printed and the session goes on; ``run(commands:)``
+/// returns the lines they were on. When the daemon restarts, the events say that it was lost and is back (the
+/// feed reconnects with backoff). A command that cannot reach the daemon is one more mistake at a terminal, where
+/// the host sees when it is back; elsewhere (a script, a pipe) it ends the session with the error.
 struct PlaySession: Sendable {
     let client: ShakyClient
     let console: any Console
@@ -16,9 +19,15 @@ struct PlaySession: Sendable {
     var settleTime: Duration = .milliseconds(250)
     /// The terminal layout, when the host types at a terminal: a prompt line that events never erase.
     var screen: PlayScreen?
+    /// The waits between tries to follow the game again after the daemon went away.
+    var backoff = ReconnectBackoff()
+    /// Waits between those tries; throws when the wait is cancelled.
+    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
-    /// Runs `commands` until `q` or their end, while printing events.
-    func run(commands: some AsyncSequence<String, Never> & Sendable) async throws {
+    /// Runs `commands` until `q` or their end, while printing events; returns the numbers (from 1) of the lines whose
+    /// command failed.
+    @discardableResult
+    func run(commands: some AsyncSequence<String, Never> & Sendable) async throws -> [Int] {
         let status = try await client.game.status()
         if let screen { console.write(screen.setUp) }
         defer { if let screen { console.write(screen.tearDown) } }
@@ -31,13 +40,16 @@ struct PlaySession: Sendable {
             if let screen { console.write(screen.countdown("\(asked): press your button")) }
         }
         let activity = Activity()
-        let events = try await client.game.watch()
-        let watcher = Task { try await show(events, activity: activity) }
+        let feed = LiveFeed(client: client, backoff: backoff, sleep: sleep)
+        let watcher = Task { try await show(feed, activity: activity) }
         // The daemon sends the state first: once it is here, every later event reaches this session.
         await activity.waitForFirstEvent(atMost: .seconds(5))
         var failure: (any Error)?
         var confirmingEnd = false
+        var lineNumber = 0
+        var failedLines: [Int] = []
         commandLoop: for await line in commands {
+            lineNumber += 1
             if let screen {
                 console.write(screen.freshPrompt)
                 if !line.trimmingSpaces.isEmpty { say(PlayScreen.prompt + line) }
@@ -62,10 +74,17 @@ struct PlaySession: Sendable {
                 try await perform(command)
             } catch let error as PlayCommandError {
                 sayError("! \(error)")
+                failedLines.append(lineNumber)
             } catch let error as ShakyClientError {
-                if case .refused = error {
+                switch error {
+                case .refused:
                     sayError("! \(error)")
-                } else {
+                    failedLines.append(lineNumber)
+                case .daemonUnreachable where screen != nil, .connectionLost where screen != nil:
+                    // At a terminal the host waits for the daemon to come back (the events say when) and types again.
+                    sayError("! \(error)")
+                    failedLines.append(lineNumber)
+                default:
                     failure = error
                     break commandLoop
                 }
@@ -79,6 +98,7 @@ struct PlaySession: Sendable {
         let watchResult = await watcher.result
         if let failure { throw failure }
         if case .failure(let error) = watchResult, !(error is CancellationError) { throw error }
+        return failedLines
     }
 
     /// The team's name, when `team` is its number in the game.
@@ -153,20 +173,36 @@ struct PlaySession: Sendable {
         }
     }
 
-    /// Prints each event; ticks redraw one line on a terminal, elsewhere only every 10 s and the last 5 s.
-    private func show(
-        _ replies: AsyncThrowingStream<ShakyAPI.GameInterface.WatchReply, any Error>, activity: Activity
-    ) async throws {
+    /// Prints each event; ticks redraw one line on a terminal, elsewhere only every 10 s and the last 5 s. A daemon
+    /// that goes away and comes back is said in the events (and, on a terminal, on the countdown's line meanwhile).
+    private func show(_ feed: LiveFeed, activity: Activity) async throws {
         var renderer = WatchRenderer(style: console.style)
         var tickShown = false
-        for try await reply in replies {
+        try await feed.run { update in
+            let reply: ShakyAPI.GameInterface.WatchReply
+            switch update {
+            case .reply(let next):
+                reply = next
+            case .lost:
+                if tickShown {
+                    console.write("\r\u{1B}[2K")
+                    tickShown = false
+                }
+                sayError("! " + feed.lostMessage)
+                if let screen { console.write(screen.countdown(feed.lostMessage)) }
+                return
+            case .back:
+                say(feed.backMessage)
+                if let screen { console.write(screen.countdown("")) }
+                return
+            }
             let event = reply.event
             if event.kind != .tick { activity.touch() }
             if json {
                 console.print(try JSONOutput.renderLine(reply))
-                continue
+                return
             }
-            guard let line = renderer.line(for: event) else { continue }
+            guard let line = renderer.line(for: event) else { return }
             if let screen {
                 console.write(event.kind == .tick ? screen.countdown(line) : screen.event(line))
                 // Press to join: the team asked stays on the line above the prompt until it has pressed.
@@ -175,7 +211,7 @@ struct PlaySession: Sendable {
                 case .joined, .cleared: console.write(screen.countdown(""))
                 default: break
                 }
-                continue
+                return
             }
             if event.kind == .tick {
                 if console.isTerminal {
@@ -184,7 +220,7 @@ struct PlaySession: Sendable {
                 } else if let remaining = event.remaining, Self.showsTick(remaining: remaining) {
                     console.print(line)
                 }
-                continue
+                return
             }
             if tickShown {
                 console.write("\r\u{1B}[2K")
