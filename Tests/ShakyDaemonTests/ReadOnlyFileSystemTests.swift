@@ -25,27 +25,36 @@ struct ReadOnlyFileSystemTests {
         _ = try? await ChildProcess("/bin/umount", ["-l", folder]).waitForExit(within: .seconds(60))
     }
 
+    /// Starts `daemon`, opens a game's first question and gives Owls `points`; returns the status after that.
+    static func playFirstQuestion(on daemon: DaemonProcess, owlsScoring points: Int) async throws -> ShakyAPI.State {
+        try await daemon.start()
+        let client = DaemonProcess.GameClient(try await daemon.connect())
+        try await client.createPack(
+            "Read-only quiz",
+            questions: [
+                ShakyAPI.Question(text: "A bird that hoots at night", answer: "owl", difficulty: .easy),
+                ShakyAPI.Question(text: "A striped horse", answer: "zebra", difficulty: .easy),
+            ])
+        _ = try await client.new(teams: ["Owls", "Foxes"], packs: ["Read-only quiz"], questions: 2)
+        _ = try await client.next()
+        let saved = try await client.adjustScore(team: "Owls", delta: points, reason: "warm-up")
+        await client.transport.close()
+        return saved
+    }
+
     @Test("Read-only after a daemon that did not stop cleanly: the saves still in its log are served")
     func servesTheSavesInTheLeftLog() async throws {
         let daemon = try DaemonProcess()
         var mounted = false
         do {
-            try await daemon.start()
-            var client = DaemonProcess.GameClient(try await daemon.connect())
-            try await client.createPack(
-                "Read-only quiz",
-                questions: [ShakyAPI.Question(text: "A bird that hoots at night", answer: "owl", difficulty: .easy)])
-            _ = try await client.new(teams: ["Owls", "Foxes"], packs: ["Read-only quiz"], questions: 1)
-            _ = try await client.next()
-            let saved = try await client.adjustScore(team: "Owls", delta: 7, reason: "before the crash")
-            await client.transport.close()
+            let saved = try await Self.playFirstQuestion(on: daemon, owlsScoring: 7)
             await daemon.kill()  // the write-ahead log and its index stay beside the file
             #expect(FileManager.default.fileExists(atPath: daemon.databasePath + "-wal"))
 
             try await Self.mountReadOnly(daemon.stateDirectory)
             mounted = true
             try await daemon.start()
-            client = DaemonProcess.GameClient(try await daemon.connect())
+            let client = DaemonProcess.GameClient(try await daemon.connect())
             #expect(try await client.status().scores == saved.scores)
             #expect(daemon.log().contains("serving the saved game read-only"), "\(daemon.log())")
             await client.transport.close()
@@ -65,18 +74,7 @@ struct ReadOnlyFileSystemTests {
         let daemon = try DaemonProcess()
         var mounted = false
         do {
-            try await daemon.start()
-            var client = DaemonProcess.GameClient(try await daemon.connect())
-            try await client.createPack(
-                "Read-only quiz",
-                questions: [
-                    ShakyAPI.Question(text: "A bird that hoots at night", answer: "owl", difficulty: .easy),
-                    ShakyAPI.Question(text: "A striped horse", answer: "zebra", difficulty: .easy),
-                ])
-            _ = try await client.new(teams: ["Owls", "Foxes"], packs: ["Read-only quiz"], questions: 2)
-            _ = try await client.next()
-            let saved = try await client.adjustScore(team: "Owls", delta: 3, reason: "warm-up")
-            await client.transport.close()
+            let saved = try await Self.playFirstQuestion(on: daemon, owlsScoring: 3)
             #expect(await daemon.terminate() == .exited(0))
 
             try await Self.mountReadOnly(daemon.stateDirectory)
@@ -85,7 +83,7 @@ struct ReadOnlyFileSystemTests {
 
             let start = daemon.log().count
             try await daemon.start()
-            client = DaemonProcess.GameClient(try await daemon.connect())
+            let client = DaemonProcess.GameClient(try await daemon.connect())
             let status = try await client.status()
             #expect(status.scores == saved.scores)
             #expect(status.question == saved.question)
