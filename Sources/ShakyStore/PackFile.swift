@@ -24,6 +24,8 @@ public enum PackFileFormat: String, CaseIterable, Codable, Sendable {
 struct PackFile: Equatable {
     /// The columns of the CSV format, in the order they are written.
     static let csvColumns = ["question", "answer", "difficulty", "alternates"]
+    /// The columns a CSV file must have; without `difficulty` every question is medium.
+    static let requiredCSVColumns = ["question", "answer"]
 
     var name: String?
     var questions: [Question]
@@ -49,7 +51,9 @@ struct PackFile: Equatable {
     static func readCSV(_ data: Data) throws -> PackFile {
         let text = try utf8Text(data)
         let firstLine = text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
-        let delimiter: Unicode.Scalar = firstLine.contains(";") && !firstLine.contains(",") ? ";" : ","
+        // Commas, or what a spreadsheet writes in their place: semicolons (where the comma is the decimal mark) or
+        // tabs (copied from a sheet, or saved as "tab-separated").
+        let delimiter: Unicode.Scalar = [",", ";", "\t"].first { firstLine.unicodeScalars.contains($0) } ?? ","
         let records: [CSVCodec.Record]
         do throws(CSVCodec.SyntaxError) {
             records = try CSVCodec.parse(text, delimiter: delimiter)
@@ -70,16 +74,23 @@ struct PackFile: Equatable {
         var problems: [(line: Int, field: String?, problem: String)] = []
         var seen: [String: Int] = [:]
         for row in rows.dropFirst() {
-            guard row.fields.count == header.fields.count else {
+            // A spreadsheet leaves out a row's empty fields at its end, and keeps empty columns after the last one:
+            // both are fine; a value beyond the header's columns is not.
+            let beyond = row.fields.dropFirst(header.fields.count)
+            guard beyond.allSatisfy({ $0.unicodeScalars.allSatisfy(isBlank) }) else {
                 problems.append(
                     (row.line, nil, "expected \(header.fields.count) fields like the header, found \(row.fields.count)")
                 )
                 continue
             }
-            func value(_ column: String) -> String? { columns[column].map { row.fields[$0] } }
+            func value(_ column: String) -> String? {
+                guard let index = columns[column] else { return nil }
+                return index < row.fields.count ? row.fields[index] : ""
+            }
             let alternates = (value("alternates") ?? "").split(separator: PackRules.alternateSeparator).map(String.init)
-            // An empty difficulty means medium, as `shaky pack add` without --difficulty.
-            let difficulty = value("difficulty").map { $0.unicodeScalars.allSatisfy(isBlank) ? "medium" : $0 }
+            // An empty or missing difficulty means medium, as `shaky pack add` without --difficulty.
+            let given = value("difficulty") ?? ""
+            let difficulty = given.unicodeScalars.allSatisfy(isBlank) ? "medium" : given
             do {
                 let question = try checkedQuestion(
                     text: value("question"), answer: value("answer"), difficulty: difficulty,
@@ -143,6 +154,8 @@ struct PackFile: Equatable {
         var columns: [String: Int] = [:]
         for (index, raw) in header.fields.enumerated() {
             let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            // A column without a name is a spreadsheet's empty one: nothing to say about it.
+            if name.isEmpty { continue }
             guard csvColumns.contains(name) else {
                 warnings.append(
                     "the column “\(raw)” is not one of \(csvColumns.joined(separator: ", ")) and was ignored")
@@ -154,7 +167,7 @@ struct PackFile: Equatable {
             }
             columns[name] = index
         }
-        for required in csvColumns.dropLast() where columns[required] == nil {
+        for required in requiredCSVColumns where columns[required] == nil {
             throw StoreError.importFailed(
                 line: header.line, field: required, problem: "the header has no “\(required)” column")
         }

@@ -65,8 +65,11 @@ import TriviaEngine
                 "question,answer,difficulty\nQ?,\(String(repeating: "x", count: 41)),easy\n", 2, "answer",
                 "41 letters long"
             ),
-            ("question,answer,difficulty\nQ1?,A,easy\nQ2?,B\n", 3, nil, "expected 3 fields like the header, found 2"),
-            ("question,answer,level\nQ1?,A,easy\n", 1, "difficulty", "the header has no “difficulty” column"),
+            (
+                "question,answer,difficulty\nQ1?,A,easy\nQ2?,B,easy,more\n", 3, nil,
+                "expected 3 fields like the header, found 4"
+            ),
+            ("answer,difficulty\nA,easy\n", 1, "question", "the header has no “question” column"),
             ("question,difficulty\nQ1?,easy\n", 1, "answer", "the header has no “answer” column"),
             (
                 "question,answer,difficulty,alternates\nQ1?,A,easy,B|C\nQ2?,\"A\"x,easy,\n", 3, nil,
@@ -162,9 +165,28 @@ import TriviaEngine
 }
 
 @Suite struct CSVImportReportTests {
+    @Test("What spreadsheets save is taken: tabs, two columns, short rows and empty columns at the end")
+    func spreadsheetShapesImport() throws {
+        let database = try AppDatabase.inMemory()
+        let sheets = [
+            "question\tanswer\tdifficulty\nLargest ocean?\tPacific\thard\nTallest animal?\tGiraffe\t\n",
+            "Question,Answer\nLargest ocean?,Pacific\nTallest animal?,Giraffe\n",
+            "question,answer,difficulty,alternates,,\nLargest ocean?,Pacific,hard,,,\nTallest animal?,Giraffe\n",
+        ]
+        for (index, sheet) in sheets.enumerated() {
+            let (pack, warnings) = try database.importPackWithWarnings(
+                Data(sheet.utf8), format: .csv, name: "Sheet \(index)")
+            #expect(pack.questionCount == 2, "sheet \(index)")
+            #expect(warnings.isEmpty, "sheet \(index): \(warnings)")
+            let questions = try database.questions(inPacks: ["Sheet \(index)"])
+            #expect(questions.map(\.answer) == ["Pacific", "Giraffe"], "sheet \(index)")
+            #expect(questions.last?.difficulty == .medium, "a missing difficulty is medium")
+        }
+    }
+
     @Test func everyBadLineIsReportedAndNothingImported() throws {
         let database = try AppDatabase.inMemory()
-        let csv = "question,answer,difficulty\nQ1?,,easy\nQ2?,B,easy\nQ3?,C,extreme\nQ4?,D\n"
+        let csv = "question,answer,difficulty\nQ1?,,easy\nQ2?,B,easy\nQ3?,C,extreme\nQ4?,D,easy,x\n"
         let error = #expect(throws: StoreError.self) {
             try database.importPack(Data(csv.utf8), format: .csv, name: "Bad")
         }
@@ -174,7 +196,7 @@ import TriviaEngine
         }
         #expect(line == 2)
         #expect(problem.contains("line 4, field “difficulty”"), "\(problem)")
-        #expect(problem.contains("line 5: expected 3 fields"), "\(problem)")
+        #expect(problem.contains("line 5: expected 3 fields like the header, found 4"), "\(problem)")
         #expect(try database.packs().isEmpty)
     }
 
