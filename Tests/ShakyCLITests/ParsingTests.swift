@@ -55,7 +55,11 @@ import Testing
         (["new"], "Name the teams"),
         (["new", "--team", "Owls"], "at least 2 teams"),
         (["new", "--team", "Owls", "--team", "owls"], "same name"),
-        (["new", "--team", "Owls", "--team", String(repeating: "x", count: 25)], "1 to 24 characters"),
+        (
+            ["new", "--team", "Owls", "--team", String(repeating: "x", count: 25)],
+            "has 25 characters; a name has at most 24"
+        ),
+        (["new", "--team", "Owls", "--team", "   "], "A team name is empty or only spaces"),
         (["new", "--team", "A", "--team", "B", "--questions", "0"], "--questions must be at least 1"),
         (
             ["new", "--team", "A", "--team", "B", "--answer-time", "0"],

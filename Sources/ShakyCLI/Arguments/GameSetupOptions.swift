@@ -99,8 +99,11 @@ struct GameSetupOptions: ParsableArguments {
         var seen: [String: String] = [:]
         for team in teams {
             let name = team.trimmingSpaces
-            guard !name.isEmpty, name.count <= 24 else {
-                throw ValidationError("Team name “\(team)” must have 1 to 24 characters.")
+            guard !name.isEmpty else {
+                throw ValidationError("A team name is empty or only spaces: give each team a name to show.")
+            }
+            guard name.count <= 24 else {
+                throw ValidationError("Team name “\(team)” has \(name.count) characters; a name has at most 24.")
             }
             if let earlier = seen[name.lowercased()] {
                 throw ValidationError("Teams “\(earlier)” and “\(team)” have the same name; give each team its own.")
