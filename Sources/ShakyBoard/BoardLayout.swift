@@ -107,6 +107,9 @@ public enum BoardLayout {
 
     // MARK: Scores
 
+    /// The rows a question keeps on any screen: its text, its letters and its points.
+    static let questionRows = 4
+
     /// Draws the scores band at the bottom and returns its first row (the separator).
     private static func scores(_ state: BoardState, on screen: inout BoardScreen) -> Int {
         guard !state.teams.isEmpty else { return screen.height }
@@ -119,15 +122,23 @@ public enum BoardLayout {
         }
         let columnWidth = min(screen.width - 2, (entries.map { DisplayWidth.of($0.text) }.max() ?? 0) + 3)
         let perRow = max(1, (screen.width - 2) / max(1, columnWidth))
-        let rowCount = (entries.count + perRow - 1) / perRow
+        // The question keeps its rows (title and notices above, its text, letters and points): on a small screen
+        // the scores show the leaders and how many more there are.
+        let mostRows = max(1, screen.height - 1 - 3 - Self.questionRows)
+        var shown = entries
+        if (entries.count + perRow - 1) / perRow > mostRows {
+            let kept = max(1, mostRows * perRow - 1)
+            shown = Array(entries.prefix(kept)) + [(text: "+\(entries.count - kept) more", index: -1)]
+        }
+        let rowCount = (shown.count + perRow - 1) / perRow
         let top = max(3, screen.height - rowCount - 1)
         screen.put(String(repeating: "─", count: screen.width), row: top, column: 0, style: .dim)
-        for (position, entry) in entries.enumerated() {
+        for (position, entry) in shown.enumerated() {
             let row = top + 1 + position / perRow
             let column = 1 + (position % perRow) * columnWidth
             screen.put(
                 DisplayWidth.truncated(entry.text, columns: columnWidth - 1), row: row, column: column,
-                style: .team(entry.index))
+                style: entry.index < 0 ? .dim : .team(entry.index))
         }
         return top
     }

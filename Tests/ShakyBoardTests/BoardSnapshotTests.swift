@@ -52,6 +52,18 @@ struct BoardSnapshotTests {
         }
     }
 
+    @Test("On a small screen with eight long team names the question keeps its rows; the scores show the leaders")
+    func aSmallScreenKeepsTheQuestion() {
+        var state = BoardScenes.eightTeamsOpen
+        state.teams = state.teams.enumerated().map { index, team in
+            BoardState.Team(name: "Team number \(index + 1) long name", score: team.score)
+        }
+        let text = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(text.contains("Which ocean is the largest?"), "\(text)")
+        #expect(text.contains("more"), "\(text)")
+        #expect(text.contains("1st ■ Team number 2 long name 20"), "the leader is shown: \(text)")
+    }
+
     @Test(arguments: BoardScenes.sizes.map { $0 })
     func scoresAreAlwaysVisibleWithSymbolAndRank(width: Int, height: Int) throws {
         for scene in BoardScenes.all where !scene.state.teams.isEmpty && scene.state.phase != .ready {
