@@ -164,6 +164,30 @@ public final class DaemonProcess: Sendable {
         await stop(with: SIGTERM)
     }
 
+    /// Stops a daemon started through a wrapper that does not pass signals on (`umockdev-run`): SIGTERM to the
+    /// wrapper's children (the daemon), then to the wrapper, which exits with the daemon's status once it is reaped.
+    ///
+    /// Does nothing when no daemon runs.
+    @discardableResult
+    public func terminateThroughWrapper() async -> ChildProcess.Exit? {
+        guard let wrapper = processID else { return nil }
+        for child in Self.children(of: wrapper) { Glibc.kill(child, SIGTERM) }
+        return await terminate()
+    }
+
+    /// The processes whose parent is `parent`, from /proc.
+    public static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let afterName = stat.range(of: ") ", options: .backwards)
+            else { return nil }
+            let fields = stat[afterName.upperBound...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+
     /// Stops the daemon with SIGHUP (its terminal closed) and waits until it is reaped.
     ///
     /// Does nothing when no daemon runs.

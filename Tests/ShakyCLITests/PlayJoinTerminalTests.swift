@@ -32,12 +32,20 @@ struct PlayJoinTerminalTests {
             arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "auto"],
             executable: try Self.shakydWithButtons(in: URL(fileURLWithPath: scripts.path)))
         try await daemon.start()
-        defer {
-            Task {
-                _ = await daemon.terminate()
-                await daemon.removeFiles()
-            }
+        // umockdev-run does not pass SIGTERM on, and a test's process may end before a task left to stop it runs:
+        // stopped here, whatever the test found.
+        do {
+            try await playJoinAndClear(daemon)
+        } catch {
+            await daemon.terminateThroughWrapper()
+            await daemon.removeFiles()
+            throw error
         }
+        #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
+        await daemon.removeFiles()
+    }
+
+    private func playJoinAndClear(_ daemon: DaemonProcess) async throws {
         let environment = ["SHAKY_SOCKET": daemon.socketPath]
         let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
         #expect(new.status == 0, "\(new)")

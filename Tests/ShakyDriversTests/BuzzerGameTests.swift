@@ -86,21 +86,6 @@ struct BuzzerGameTests {
         await watch.cancel()
         await client.transport.close()
         // umockdev-run does not pass SIGTERM on: stop shakyd itself, then umockdev-run exits with its status.
-        let wrapperProcess = try #require(daemon.processID)
-        for child in Self.children(of: wrapperProcess) { kill(child, SIGTERM) }
-        #expect(await daemon.terminate() == .exited(0), "\(daemon.log())")
-    }
-
-    /// The processes whose parent is `parent`, from /proc.
-    static func children(of parent: pid_t) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry),
-                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let afterName = stat.range(of: ") ", options: .backwards)
-            else { return nil }
-            let fields = stat[afterName.upperBound...].split(separator: " ")
-            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
-        }
+        #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
     }
 }

@@ -79,8 +79,6 @@ struct ShakerUmockdevTests {
         await watch.cancel()
         await client.transport.close()
         // The feeder does not pass SIGTERM on: stop shakyd itself, then the feeder exits with its status.
-        let wrapperProcess = try #require(daemon.processID)
-        for child in BuzzerGameTests.children(of: wrapperProcess) { kill(child, SIGTERM) }
-        #expect(await daemon.terminate() == .exited(0), "\(daemon.log())")
+        #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
     }
 }
