@@ -1,5 +1,6 @@
 import CNcurses
 import Foundation
+import ShakyCore
 
 #if canImport(Glibc)
     import Glibc
@@ -61,7 +62,7 @@ final class CursesTerminal {
         else {
             fclose(output)
             fclose(input)
-            let tried = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+            let tried = names.spokenList("or")
             throw BoardError.terminal("terminfo here knows none of the terminal types \(tried)")
         }
         // A window of the board's own, the whole screen (curses resizes it with the screen): `stdscr` is a global

@@ -22,7 +22,7 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .daemonUnreachable(let paths, let reason):
-            let places = paths.count == 1 ? paths[0] : paths.dropLast().joined(separator: ", ") + " or " + paths.last!
+            let places = paths.spokenList("or")
             return "cannot reach the Shaky Words daemon at \(places) (\(reason)). Start it with `shakyd` "
                 + "(or `systemctl start shakyd.socket`), or point to its socket with --socket PATH or SHAKY_SOCKET."
         case .connectionLost(let path):

@@ -76,7 +76,7 @@ public final class VarlinkClient: Sendable {
                 handler.eventLoop.execute {
                     let number = handler.value.send(call, expecting: .single(continuation)).number
                     guard let timeout, number >= 0 else { return }
-                    let expiry = handler.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(timeout))) {
+                    let expiry = handler.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
                         handler.value.giveUp(onCall: number, after: timeout)
                     }
                     handler.value.watch(call: number, expiry: expiry)
@@ -89,13 +89,6 @@ public final class VarlinkClient: Sendable {
         }
         if let name = reply.error { throw .remote(name: name, parameters: reply.parameters) }
         return reply.parameters
-    }
-
-    /// `duration` in nanoseconds, within what NIO schedules.
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds < Int64.max / 1_000_000_000 else { return Int64.max }
-        return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Calls `method` with `more` and returns its replies as they come; the stream ends after the final one.

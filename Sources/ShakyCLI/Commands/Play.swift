@@ -93,8 +93,7 @@ extension Shaky {
         /// `2 commands failed: lines 3 and 7 of --script party.txt`.
         static func failureSummary(lines: [Int], of source: String) -> String {
             let numbers = lines.map(String.init)
-            let list =
-                numbers.count == 1 ? numbers[0] : numbers.dropLast().joined(separator: ", ") + " and " + numbers.last!
+            let list = numbers.spokenList("and")
             let what = numbers.count == 1 ? "1 command failed: line" : "\(numbers.count) commands failed: lines"
             return "\(what) \(list) of \(source)"
         }
