@@ -95,7 +95,7 @@ struct PackFile: Equatable {
                 let question = try checkedQuestion(
                     text: value("question"), answer: value("answer"), difficulty: difficulty,
                     alternates: alternates, line: row.line, field: { $0 })
-                let key = SearchKey.fold(question.text) + "\n" + SearchKey.fold(question.answer)
+                let key = question.repeatKey
                 if let earlier = seen[key] {
                     warnings.append("line \(row.line) repeats the question and answer of line \(earlier)")
                 } else {

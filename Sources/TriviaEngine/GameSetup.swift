@@ -36,22 +36,14 @@ public struct GameSetup: Codable, Equatable, Sendable {
     }
 
     /// The questions of the pool that a game with this setup may draw: admitted by the filter, with
-    /// text and at least one letter or digit in the answer; a question asked twice (in two packs, or in other
-    /// capitals or spacing) counted once, pool order kept.
+    /// text and at least one letter or digit in the answer; a question asked twice (in two packs, or with other
+    /// capitals, accents or spacing: ``Question/repeatKey``) counted once, pool order kept.
     public var eligibleQuestions: [Question] {
         var seen: Set<String> = []
         return questionPool.filter { question in
             difficulty.admits(question.difficulty) && question.isPlayable
-                && seen.insert(Self.repeatKey(question)).inserted
+                && seen.insert(question.repeatKey).inserted
         }
-    }
-
-    /// What tells a question from a repeat of it: its text and answer, ignoring case and how spaces fall.
-    static func repeatKey(_ question: Question) -> String {
-        func folded(_ text: String) -> String {
-            text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        }
-        return folded(question.text) + "\n" + folded(question.answer)
     }
 
     /// The team names trimmed, after checking every rule on them.

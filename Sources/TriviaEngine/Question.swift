@@ -1,3 +1,5 @@
+import ShakyCore
+
 /// How hard a question is.
 public enum Difficulty: String, Codable, CaseIterable, Sendable, Comparable {
     case easy
@@ -52,5 +54,13 @@ extension Question {
     /// Whether the question can be played: it has text and its answer has a letter or digit to show.
     public var isPlayable: Bool {
         !text.trimmingWhitespace.isEmpty && answer.contains(where: Scramble.isScrambled)
+    }
+}
+
+extension Question {
+    /// What tells a question from a repeat of it (in two packs, or twice in one file): its text and answer, folded
+    /// (``TextFold/fold(_:)``: case, accents and how spaces fall do not count).
+    public var repeatKey: String {
+        TextFold.fold(text) + "\n" + TextFold.fold(answer)
     }
 }

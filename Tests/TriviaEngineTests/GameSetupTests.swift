@@ -49,7 +49,7 @@ struct GameSetupTests {
         #expect(throws: GameSetupError.questionCount(51)) { try Game(setup: setup(count: 51)) }
     }
 
-    @Test("A question in two packs, or again in other capitals or spacing, is drawn at most once")
+    @Test("A question in two packs, or again in other capitals, accents or spacing, is drawn at most once")
     func aRepeatedQuestionIsDrawnOnce() {
         let pool = [
             Question(text: "Which planet is the Red Planet?", answer: "Mars", difficulty: .easy),
@@ -57,9 +57,11 @@ struct GameSetupTests {
             Question(text: "Q?", answer: "Yes", difficulty: .easy),
             Question(text: "q?", answer: "YES", difficulty: .easy),
             Question(text: "Q?", answer: "No", difficulty: .easy),
+            Question(text: "Capital of Vietnam?", answer: "Hà Nội", difficulty: .easy),
+            Question(text: "capital of vietnam?", answer: "Ha Noi", difficulty: .medium),
         ]
         let setup = GameSetup(teams: EngineFixtures.teams, questionPool: pool, questionCount: 3, seed: 1)
-        #expect(setup.eligibleQuestions.map(\.answer) == ["Mars", "Yes", "No"])
+        #expect(setup.eligibleQuestions.map(\.answer) == ["Mars", "Yes", "No", "Hà Nội"])
     }
 
     @Test func tooFewEligibleQuestionsSaysHowManyThereAre() throws {
