@@ -21,6 +21,7 @@ struct ReadOnlyFileSystemTests {
         }
     }
 
+    /// Unmounts `folder` (lazily, so nothing left open can keep it); nothing happens when nothing is mounted there.
     static func unmount(_ folder: String) async {
         _ = try? await ChildProcess("/bin/umount", ["-l", folder]).waitForExit(within: .seconds(60))
     }
@@ -42,43 +43,46 @@ struct ReadOnlyFileSystemTests {
         return saved
     }
 
+    /// Runs `body` with a daemon of its own, then stops it, unmounts its state folder (if `body` mounted it) and
+    /// removes its files, however `body` ended.
+    static func withDaemon(_ body: (DaemonProcess) async throws -> Void) async throws {
+        let daemon = try DaemonProcess()
+        do {
+            try await body(daemon)
+        } catch {
+            await daemon.kill()
+            await unmount(daemon.stateDirectory)
+            await daemon.removeFiles()
+            throw error
+        }
+        await unmount(daemon.stateDirectory)
+        await daemon.removeFiles()
+    }
+
     @Test("Read-only after a daemon that did not stop cleanly: the saves still in its log are served")
     func servesTheSavesInTheLeftLog() async throws {
-        let daemon = try DaemonProcess()
-        var mounted = false
-        do {
+        try await Self.withDaemon { daemon in
             let saved = try await Self.playFirstQuestion(on: daemon, owlsScoring: 7)
             await daemon.kill()  // the write-ahead log and its index stay beside the file
             #expect(FileManager.default.fileExists(atPath: daemon.databasePath + "-wal"))
 
             try await Self.mountReadOnly(daemon.stateDirectory)
-            mounted = true
             try await daemon.start()
             let client = DaemonProcess.GameClient(try await daemon.connect())
             #expect(try await client.status().scores == saved.scores)
             #expect(daemon.log().contains("serving the saved game read-only"), "\(daemon.log())")
             await client.transport.close()
             #expect(await daemon.terminate() == .exited(0))
-        } catch {
-            await daemon.kill()
-            if mounted { await Self.unmount(daemon.stateDirectory) }
-            await daemon.removeFiles()
-            throw error
         }
-        await Self.unmount(daemon.stateDirectory)
-        await daemon.removeFiles()
     }
 
     @Test("On a read-only file system shakyd starts, serves the saved game and packs, and refuses changes")
     func servesTheSavedGameReadOnly() async throws {
-        let daemon = try DaemonProcess()
-        var mounted = false
-        do {
+        try await Self.withDaemon { daemon in
             let saved = try await Self.playFirstQuestion(on: daemon, owlsScoring: 3)
             #expect(await daemon.terminate() == .exited(0))
 
             try await Self.mountReadOnly(daemon.stateDirectory)
-            mounted = true
             #expect(access(daemon.stateDirectory, W_OK) != 0 && errno == EROFS)
 
             let start = daemon.log().count
@@ -109,13 +113,6 @@ struct ReadOnlyFileSystemTests {
             #expect(second.log().contains("already using it"), "\(second.log())")
             await second.removeFiles()
             #expect(await daemon.terminate() == .exited(0))
-        } catch {
-            await daemon.kill()
-            if mounted { await Self.unmount(daemon.stateDirectory) }
-            await daemon.removeFiles()
-            throw error
         }
-        await Self.unmount(daemon.stateDirectory)
-        await daemon.removeFiles()
     }
 }
