@@ -282,16 +282,13 @@ extension Game {
                 .judgementOverruled(
                     team: team, given: judgement.given, correct: true, pointsDelta: judgement.points,
                     newScore: teams[index].score))
-            switch phase {
-            case .gameOver:
-                round.winner = team
-                self.round = round
-            case .roundOver:
-                round.winner = team
-                self.round = round
-                actions.append(.answerRevealed(answer: round.question.answer, winner: team))
-            default:
+            if phase.hasTimer {
                 endRound(winner: team, actions: &actions)
+            } else {
+                round.winner = team
+                self.round = round
+                // After the end the answer is not revealed again: the corrected result follows.
+                if phase == .roundOver { actions.append(.answerRevealed(answer: round.question.answer, winner: team)) }
             }
         } else {
             // Right after all wrong: the points go back and play goes on as after a wrong answer (not after the end).
