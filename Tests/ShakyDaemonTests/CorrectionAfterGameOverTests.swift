@@ -89,6 +89,8 @@ struct CorrectionAfterGameOverTests {
             // Play itself stays over.
             let refused = try await client.callError("io.shakywords.Game.Next")
             #expect(refused.parameters["reason"] == "gameIsOver")
+            // Time passes before the shutdown, which saves the game with its clock reading moved.
+            try await client.advance(by: .seconds(30))
         }
 
         // Restarted (the shutdown saved the game again): the corrected game is there, and takes corrections still.
@@ -110,6 +112,12 @@ struct CorrectionAfterGameOverTests {
     func aCorrectionSurvivesKillNine() async throws {
         let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
         try await daemon.start()
+        defer {
+            Task {
+                _ = await daemon.terminate()
+                await daemon.removeFiles()
+            }
+        }
         var client = DaemonProcess.GameClient(try await daemon.connect())
         try await client.createPack("Corrections", questions: PartyPack.questions)
         _ = try await client.new(
@@ -142,7 +150,5 @@ struct CorrectionAfterGameOverTests {
         #expect(try await client.history().map(\.kind) == [.scoreless])
         #expect(try await client.history().map(\.id) == history.map(\.id))
         await client.transport.close()
-        _ = await daemon.terminate()
-        await daemon.removeFiles()
     }
 }
