@@ -359,7 +359,11 @@ public enum BoardLayout {
         -> (String, BoardScreen.Style)
     {
         let team = teamLabel(judgement.team, in: state)
-        guard let given = judgement.given else { return ("\(team): out of time", .bad) }
+        guard let given = judgement.given else {
+            // A time-out the host overruled: no answer was given, and it counts as right.
+            if judgement.isCorrect { return ("\(team): out of time, counted as right +\(judgement.awarded)", .good) }
+            return ("\(team): out of time", .bad)
+        }
         if judgement.isCorrect { return ("\(team): \"\(given)\" RIGHT +\(judgement.awarded)", .good) }
         return ("\(team): \"\(given)\" WRONG", .bad)
     }
