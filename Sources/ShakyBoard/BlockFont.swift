@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// A 5 × 5 block font for the big letters, drawn with the half-block characters `▀ ▄ █` so that one
-/// terminal row holds two rows of pixels and the pixels come out square. These characters are in every
-/// Linux console font (they are in code page 437), in every terminal emulator's and over SSH.
+/// terminal row holds two rows of pixels and the pixels come out square. Every terminal emulator's fonts
+/// have them; most Linux console fonts have only the full block `█` (``Characters/fullBlocksOnly``), which
+/// draws the scales whose pixels are whole terminal rows (an even vertical scale).
 ///
 /// Scales `x`, `y` draw each pixel `x` columns wide and `y` half rows high: a letter is `5x` columns wide
 /// and `⌈5y/2⌉` rows high (`x = y` gives square pixels; the layout stretches letters taller when it has rows).
@@ -12,6 +13,27 @@ import Synchronization
 public enum BlockFont {
     /// Pixels across and down one glyph.
     public static let size = 5
+
+    /// The block characters a terminal shows, which decide the scales the letters can be drawn at.
+    public enum Characters: Sendable, Equatable {
+        /// `▀ ▄ █`: every scale.
+        case halfBlocks
+        /// `█` only: even vertical scales, where each pixel row fills whole terminal rows.
+        case fullBlocksOnly
+
+        /// What a terminal of type `term` shows: the Linux console (`linux`, `linux-16color`, …), whose fonts lack
+        /// the half blocks but for three of `console-setup`'s (`Uni2-VGA8`, `-VGA14`, `-VGA28x16`), shows full
+        /// blocks only; every other terminal both.
+        public init(term: String?) {
+            let isLinuxConsole = term == "linux" || term?.hasPrefix("linux-") == true
+            self = isLinuxConsole ? .fullBlocksOnly : .halfBlocks
+        }
+
+        /// Whether a glyph at vertical scale `scaleY` can be drawn with these characters.
+        public func draws(scaleY: Int) -> Bool {
+            self == .halfBlocks || scaleY.isMultiple(of: 2)
+        }
+    }
 
     /// Columns of a glyph at horizontal scale `scale`.
     public static func glyphWidth(scale: Int) -> Int { size * scale }

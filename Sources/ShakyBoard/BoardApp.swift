@@ -100,6 +100,7 @@ public struct BoardApp: Sendable {
             if let standIn { printError(standInMessage(standIn)) }
         }
         if let standIn { model.update { $0.terminalStandIn = standIn } }
+        let characters = BlockFont.Characters(term: term)
         var drawn: (version: Int, width: Int, height: Int, at: Duration)?
         while !model.quitRequested {
             let (state, version) = model.snapshot
@@ -110,7 +111,8 @@ public struct BoardApp: Sendable {
             if drawn == nil || drawn?.version != version || drawn?.width != width || drawn?.height != height
                 || timedChange.map({ time >= $0 }) == true
             {
-                terminal.draw(BoardLayout.render(state, width: width, height: height, now: time))
+                terminal.draw(
+                    BoardLayout.render(state, width: width, height: height, now: time, characters: characters))
                 drawn = (version, width, height, time)
             }
             // Sleep until a change, a key, the next timed change or a second (for a resize), then read every key

@@ -12,8 +12,11 @@
 ///  1. ● Owls 12    2. ■ Foxes 8
 /// ```
 public enum BoardLayout {
-    /// Draws `state` on a `width` × `height` screen at board time `now`.
-    public static func render(_ state: BoardState, width: Int, height: Int, now: Duration) -> BoardScreen {
+    /// Draws `state` on a `width` × `height` screen at board time `now`, the big letters with the block
+    /// `characters` the terminal shows.
+    public static func render(
+        _ state: BoardState, width: Int, height: Int, now: Duration, characters: BlockFont.Characters = .halfBlocks
+    ) -> BoardScreen {
         var screen = BoardScreen(width: width, height: height)
         guard width >= 10, height >= 5 else {
             screen.put("Shaky Words", row: 0, column: 0, style: .strong)
@@ -29,10 +32,12 @@ public enum BoardLayout {
             scoresTop = scores(state, on: &screen)
             let area = Area(top: top, bottom: scoresTop - 1, left: 1, right: width - 1)
             switch state.phase {
-            case .noGame where state.connection != .connected: waitingForDaemon(state, on: &screen, in: area)
-            case .noGame: waiting(state, on: &screen, in: area)
-            case .ready: ready(state, on: &screen, in: area)
-            case .open, .answering, .roundOver: question(state, on: &screen, in: area, now: now)
+            case .noGame where state.connection != .connected:
+                waitingForDaemon(state, on: &screen, in: area, characters: characters)
+            case .noGame: waiting(state, on: &screen, in: area, characters: characters)
+            case .ready: ready(state, on: &screen, in: area, characters: characters)
+            case .open, .answering, .roundOver:
+                question(state, on: &screen, in: area, now: now, characters: characters)
             case .gameOver: screen.center("Game over", row: area.top, style: .strong)
             }
         }
@@ -179,17 +184,21 @@ public enum BoardLayout {
 
     // MARK: Waiting and ready
 
-    private static func waiting(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
+    private static func waiting(
+        _ state: BoardState, on screen: inout BoardScreen, in area: Area, characters: BlockFont.Characters
+    ) {
         let lines = [
             "Waiting for a game.",
             "Start one:  shaky new --team Owls --team Foxes",
             "then open the first question:  shaky next",
         ]
-        title(lines, on: &screen, in: area)
+        title(lines, on: &screen, in: area, characters: characters)
     }
 
     /// Before the daemon answers: which socket the board tries, and where to look when the daemon does not start.
-    private static func waitingForDaemon(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
+    private static func waitingForDaemon(
+        _ state: BoardState, on screen: inout BoardScreen, in area: Area, characters: BlockFont.Characters
+    ) {
         var trying =
             "Trying " + (state.daemonSockets.isEmpty ? "its socket" : state.daemonSockets.joined(separator: ", then "))
         if let problem = state.daemonProblem { trying += " (\(problem))" }
@@ -199,10 +208,12 @@ public enum BoardLayout {
             "Why it does not start:  journalctl -u shakyd -b",
             "Another socket:  shaky board --socket PATH",
         ]
-        title(lines, on: &screen, in: area)
+        title(lines, on: &screen, in: area, characters: characters)
     }
 
-    private static func ready(_ state: BoardState, on screen: inout BoardScreen, in area: Area) {
+    private static func ready(
+        _ state: BoardState, on screen: inout BoardScreen, in area: Area, characters: BlockFont.Characters
+    ) {
         var lines = ["Get ready!"]
         var asked: Int?
         for (index, team) in state.teams.enumerated() {
@@ -217,7 +228,9 @@ public enum BoardLayout {
             lines.append(line)
         }
         lines.append("The host opens the first question:  shaky next")
-        title(lines, on: &screen, in: area, teamLines: 1..<(1 + state.teams.count), highlighted: asked)
+        title(
+            lines, on: &screen, in: area, characters: characters, teamLines: 1..<(1 + state.teams.count),
+            highlighted: asked)
     }
 
     /// Whether the daemon is asking `team` to press its button now.
@@ -227,15 +240,15 @@ public enum BoardLayout {
 
     /// The big title with `lines` under it, centred in `area`.
     private static func title(
-        _ lines: [String], on screen: inout BoardScreen, in area: Area, teamLines: Range<Int> = 0..<0,
-        highlighted: Int? = nil
+        _ lines: [String], on screen: inout BoardScreen, in area: Area, characters: BlockFont.Characters,
+        teamLines: Range<Int> = 0..<0, highlighted: Int? = nil
     ) {
         let wrapped = lines.enumerated().flatMap { index, line in
             DisplayWidth.wrap(line, columns: area.width).map { (index, $0) }
         }
         let textHeight = wrapped.count + 1
         let block = TileBlock(tiles: TileBlock.letters("SHAKY WORDS"), marksFixed: false)
-            .render(width: area.width, height: max(0, area.height - textHeight), maxScale: 3)
+            .render(width: area.width, height: max(0, area.height - textHeight), maxScale: 3, characters: characters)
         let total = block.height + textHeight
         var row = area.top + max(0, (area.height - total) / 2)
         screen.blit(block, row: row, column: area.left + (area.width - block.width) / 2)
@@ -251,7 +264,10 @@ public enum BoardLayout {
 
     // MARK: The question
 
-    private static func question(_ state: BoardState, on screen: inout BoardScreen, in area: Area, now: Duration) {
+    private static func question(
+        _ state: BoardState, on screen: inout BoardScreen, in area: Area, now: Duration,
+        characters: BlockFont.Characters
+    ) {
         var top: [(String, BoardScreen.Style)] = []
         // Up to three lines, or as many as the question has of its own (up to six): a question written on several
         // lines keeps them.
@@ -291,7 +307,7 @@ public enum BoardLayout {
             highlighted = Set(state.tiles.indices.filter { state.isHighlighted(tile: $0, at: now) })
         }
         let block = TileBlock(tiles: tiles, highlighted: highlighted, marksFixed: !showsAnswer)
-            .render(width: area.width, height: max(1, area.height - fixedRows))
+            .render(width: area.width, height: max(1, area.height - fixedRows), characters: characters)
         var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + [nil]
         let blockRow = rows.count
         rows += Array(repeating: nil, count: block.height) + [nil] + bottom.map { $0 }
@@ -359,7 +375,11 @@ public enum BoardLayout {
         -> (String, BoardScreen.Style)
     {
         let team = teamLabel(judgement.team, in: state)
-        guard let given = judgement.given else { return ("\(team): out of time", .bad) }
+        guard let given = judgement.given else {
+            // A time-out the host overruled: no answer was given, and it counts as right.
+            if judgement.isCorrect { return ("\(team): out of time, counted as right +\(judgement.awarded)", .good) }
+            return ("\(team): out of time", .bad)
+        }
         if judgement.isCorrect { return ("\(team): \"\(given)\" RIGHT +\(judgement.awarded)", .good) }
         return ("\(team): \"\(given)\" WRONG", .bad)
     }

@@ -24,10 +24,13 @@ public struct TileBlock: Sendable {
         text.map { BoardState.Tile(text: String($0), isLetter: $0 != " ") }
     }
 
-    /// The largest scale that fits, from `maxScale` down, drawn; normal letters when no scale fits.
-    public func render(width: Int, height: Int, maxScale: Int = 6) -> BoardScreen {
+    /// The largest scale that fits, from `maxScale` down, drawn with `characters`; normal letters when no scale
+    /// fits.
+    public func render(
+        width: Int, height: Int, maxScale: Int = 6, characters: BlockFont.Characters = .halfBlocks
+    ) -> BoardScreen {
         for scaleX in stride(from: max(1, maxScale), through: 1, by: -1) {
-            for scaleY in [2 * scaleX, scaleX] {
+            for scaleY in [2 * scaleX, scaleX] where characters.draws(scaleY: scaleY) {
                 if let screen = renderBig(scaleX: scaleX, scaleY: scaleY, width: width, height: height) {
                     return screen
                 }

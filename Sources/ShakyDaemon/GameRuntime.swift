@@ -249,6 +249,18 @@ public actor GameRuntime {
         return (correct, try status())
     }
 
+    /// The host overrules the last judgement; returns what was overruled and the game after it.
+    public func overrule() throws(RuntimeError) -> (overruling: Overruling?, status: GameStatus) {
+        let actions = try handle(.overrule)
+        let overruling = actions.lazy.compactMap { action -> Overruling? in
+            guard case .judgementOverruled(let team, let given, let correct, let delta, let score) = action else {
+                return nil
+            }
+            return Overruling(team: team, given: given, correct: correct, pointsDelta: delta, newScore: score)
+        }.first
+        return (overruling, try status())
+    }
+
     /// A shake from the sensor (or from `shaker`, the board's sensor or a motion controller): a hint if the rules
     /// allow one now; ignored otherwise. Watchers hear which device gave the hint and, for a controller whose
     /// buttons are exactly one team's, whose team it is.
@@ -428,12 +440,19 @@ public actor GameRuntime {
     /// Saves what `actions` changed; returns whether anything was written.
     private func save(_ next: Game, actions: [GameAction]) throws -> Bool {
         for action in actions {
+            switch action {
             // A game ended before its first question is nobody's result: it is not recorded in the history.
-            if case .gameOver(let result) = action, result.questionsPlayed > 0 {
+            case .gameOver(let result) where result.questionsPlayed > 0:
                 let kind: FinishedGameKind =
                     endingByReplacement ? .replaced : next.isDemo ? .demo : .played
                 try database.finishGame(next, result: result, finishedAt: wallClock(), kind: kind)
                 return true
+            // A correction after the end: the game's line in the history takes the new result, in place.
+            case .resultCorrected(let result):
+                try database.correctFinishedGame(next, result: result)
+                return true
+            default:
+                continue
             }
         }
         guard actions.contains(where: \.isSnapshotWorthy) else { return false }

@@ -47,7 +47,11 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         try await move(.adjustScore(team: team, delta: delta, reason: reason))
     }
 
-    func overrule() async throws -> ShakyAPI.State { try await move(.overrule) }
+    func overrule() async throws -> ShakyAPI.GameInterface.OverruleReply {
+        let (overruling, status) = try await runtime.overrule()
+        return ShakyAPI.GameInterface.OverruleReply(
+            status: ShakyAPI.State(status), overruled: overruling.map(ShakyAPI.Overruling.init))
+    }
 
     func undoBuzz(team: String) async throws -> ShakyAPI.State { try await move(.undoBuzz(team: team)) }
 

@@ -144,10 +144,18 @@ extension ShakyAPI.Event {
         case .gameOver(let result):
             self.init(kind: .gameOver)
             self.result = ShakyAPI.Result(result)
-        case .judgementOverruled(let team, let correct, let pointsDelta, let newScore):
+        case .resultCorrected(let result):
+            // A second `gameOver`, marked: a client that knows nothing of corrections shows the new result as the
+            // game's result all the same.
+            self.init(kind: .gameOver)
+            self.result = ShakyAPI.Result(result)
+            corrected = true
+        case .judgementOverruled(let team, let given, let correct, let pointsDelta, let newScore):
             self.init(kind: .overruled)
             self.team = team
+            self.given = given
             self.correct = correct
+            timedOut = given == nil
             delta = pointsDelta
             score = newScore
         case .buzzUndone(let team):
@@ -177,6 +185,14 @@ extension ShakyAPI.Event {
         case .buzzer(let notice):
             self.init(kind: .buzzer, buzzer: ShakyAPI.ButtonEvent(notice))
         }
+    }
+}
+
+extension ShakyAPI.Overruling {
+    init(_ overruling: Overruling) {
+        self.init(
+            team: overruling.team, given: overruling.given, timedOut: overruling.timedOut,
+            correct: overruling.correct, delta: overruling.pointsDelta, score: overruling.newScore)
     }
 }
 

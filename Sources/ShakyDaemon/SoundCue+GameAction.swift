@@ -14,7 +14,7 @@ extension SoundCue {
         case .answerRevealed(_, let winner):
             guard winner == nil else { return nil }
             self = .roundOver
-        case .judgementOverruled(_, let correct, _, _): self = correct ? .correct : .wrong
+        case .judgementOverruled(_, _, let correct, _, _): self = correct ? .correct : .wrong
         case .gameOver: self = .gameOver
         default: return nil
         }

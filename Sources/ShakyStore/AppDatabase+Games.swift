@@ -108,6 +108,15 @@ extension AppDatabase {
         try transaction { try $0.finishGame(game, result: result, finishedAt: finishedAt, kind: kind) }
     }
 
+    /// Saves the finished `game`, corrected after its end, as the snapshot and puts its corrected `result` in place of
+    /// the one its line in the history holds, in one transaction (``StoreTransaction/correctFinishedGame(_:result:)``).
+    ///
+    /// - Returns: the id of the line corrected, or `nil` when the game has none.
+    @discardableResult
+    public func correctFinishedGame(_ game: Game, result: GameResult) throws -> Int64? {
+        try transaction { try $0.correctFinishedGame(game, result: result) }
+    }
+
     /// Removes the finished game `id` from the history and the leaderboard.
     ///
     /// - Throws: ``StoreError/finishedGameNotFound(_:)``.

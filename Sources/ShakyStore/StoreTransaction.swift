@@ -9,11 +9,17 @@ public struct StoreTransaction {
     let db: Database
 
     /// Saves `game` as the current game snapshot, replacing the previous one.
+    ///
+    /// A finished game saved again (its clock reading moved on a restart or a shutdown) stays linked to its line
+    /// in the history, so a later correction (``correctFinishedGame(_:result:)``) updates that line.
     public func saveSnapshot(_ game: Game) throws {
         let json = try Self.json(game)
         let current = try GameSnapshotRecord.current(db)
-        // An unchanged game keeps its "already recorded" mark, so a repeated finish is not counted twice.
-        let finishedGameId = current?.game == json ? current?.finishedGameId : nil
+        // An unchanged game keeps its "already recorded" mark, so a repeated finish is not counted twice; a game over
+        // keeps it too: only the game that was recorded is saved over a recorded snapshot while it is over (a new game
+        // is saved first in its ready phase, which drops the mark).
+        let keepsRecord = current?.game == json || game.phase == .gameOver
+        let finishedGameId = keepsRecord ? current?.finishedGameId : nil
         try GameSnapshotRecord(game: json, finishedGameId: finishedGameId).save(db)
     }
 
@@ -30,6 +36,17 @@ public struct StoreTransaction {
     public func recordFinishedGame(
         _ result: GameResult, finishedAt: Date, kind: FinishedGameKind = .played
     ) throws -> Int64 {
+        try Self.validate(result)
+        let kind = kind == .played && result.isScoreless ? .scoreless : kind
+        var game = FinishedGameRecord(
+            id: nil, finishedAt: finishedAt, result: try Self.json(result), kind: kind.rawValue)
+        try game.insert(db)
+        try insertTeamLines(of: result, finishedGameId: game.id!)
+        return game.id!
+    }
+
+    /// Checks that `result` can be recorded: see ``recordFinishedGame(_:finishedAt:kind:)``.
+    private static func validate(_ result: GameResult) throws {
         let keys = result.standings.map { FinishedGameTeamRecord.teamKey($0.team) }
         if result.standings.isEmpty {
             throw StoreError.invalidGameResult(problem: "it has no teams")
@@ -44,23 +61,23 @@ public struct StoreTransaction {
                 throw StoreError.invalidGameResult(problem: "the team “\(standing.team)” has rank \(standing.rank)")
             }
         }
-        let winnerKeys = Set(result.winners.map(FinishedGameTeamRecord.teamKey))
         for winner in result.winners where !keys.contains(FinishedGameTeamRecord.teamKey(winner)) {
             throw StoreError.invalidGameResult(problem: "the winner “\(winner)” is not one of the teams")
         }
-        let kind = kind == .played && result.isScoreless ? .scoreless : kind
-        var game = FinishedGameRecord(
-            id: nil, finishedAt: finishedAt, result: try Self.json(result), kind: kind.rawValue)
-        try game.insert(db)
-        for (standing, key) in zip(result.standings, keys) {
+    }
+
+    /// Writes the teams' lines of a finished game, for the history and the leaderboard.
+    private func insertTeamLines(of result: GameResult, finishedGameId: Int64) throws {
+        let winnerKeys = Set(result.winners.map(FinishedGameTeamRecord.teamKey))
+        for standing in result.standings {
+            let key = FinishedGameTeamRecord.teamKey(standing.team)
             var team = FinishedGameTeamRecord(
-                id: nil, finishedGameId: game.id!,
+                id: nil, finishedGameId: finishedGameId,
                 team: standing.team.trimmingCharacters(in: .whitespacesAndNewlines)
                     .precomposedStringWithCanonicalMapping,
                 teamKey: key, points: standing.points, rank: standing.rank, isWinner: winnerKeys.contains(key))
             try team.insert(db)
         }
-        return game.id!
     }
 
     /// Removes the finished game `id` from the history (and so from the leaderboard).
@@ -85,6 +102,37 @@ public struct StoreTransaction {
             return id
         }
         let id = try recordFinishedGame(result, finishedAt: finishedAt, kind: kind)
+        try GameSnapshotRecord(game: json, finishedGameId: id).save(db)
+        return id
+    }
+
+    /// Saves the finished `game`, corrected after its end (an overrule or a score adjustment), as the snapshot, and
+    /// puts its corrected `result` in place of the one its line in the history holds: the same line, with the time it
+    /// finished, its teams' points, ranks and winners replaced. A played game that nobody scored in any more counts
+    /// as scoreless, and the other way round; a demo stays a demo.
+    ///
+    /// A game that has no line in the history (it ended before its first question, or its line was deleted) is only
+    /// saved.
+    ///
+    /// - Returns: the id of the line corrected, or `nil` when there is none.
+    /// - Throws: ``StoreError/invalidGameResult(problem:)``.
+    @discardableResult
+    public func correctFinishedGame(_ game: Game, result: GameResult) throws -> Int64? {
+        let json = try Self.json(game)
+        guard let id = try GameSnapshotRecord.current(db)?.finishedGameId,
+            var record = try FinishedGameRecord.fetchOne(db, key: id)
+        else {
+            try GameSnapshotRecord(game: json, finishedGameId: nil).save(db)
+            return nil
+        }
+        try Self.validate(result)
+        if let kind = FinishedGameKind(rawValue: record.kind), kind == .played || kind == .scoreless {
+            record.kind = (result.isScoreless ? FinishedGameKind.scoreless : .played).rawValue
+        }
+        record.result = try Self.json(result)
+        try record.update(db)
+        _ = try FinishedGameTeamRecord.filter(Column("finishedGameId") == id).deleteAll(db)
+        try insertTeamLines(of: result, finishedGameId: id)
         try GameSnapshotRecord(game: json, finishedGameId: id).save(db)
         return id
     }

@@ -8,6 +8,11 @@ extension Game {
     ///
     /// The last action is `.wake(after:)` whenever a countdown runs, or `.cancelWake` when this event
     /// stopped it.
+    ///
+    /// Once the game is over, only the host's corrections are taken besides the clock: `.overrule` (of the last
+    /// judgement of the last question played) and `.adjustScore`. Each recomputes the result and ends with
+    /// `.resultCorrected`; play does not go on. They are taken for as long as this game is the current one (a new
+    /// game replaces it).
     public mutating func handle(_ event: GameEvent, at now: Duration) throws(GameError) -> [GameAction] {
         var next = self
         let actions = try next.apply(event, at: now)
@@ -19,7 +24,7 @@ extension Game {
         let wasRunning = isCountdownRunning
         var actions: [GameAction] = []
         advance(to: now, actions: &actions)
-        if phase == .gameOver, event != .clockAdvanced {
+        if phase == .gameOver, !event.isTakenAfterGameOver {
             throw .gameIsOver
         }
         switch event {
@@ -41,6 +46,7 @@ extension Game {
             actions.append(.resumed)
         case .adjustScore(let team, let delta, let reason):
             try adjustScore(team: team, delta: delta, reason: reason, actions: &actions)
+            correctResult(actions: &actions)
         case .endGame:
             let allPlayed = phase == .roundOver && round?.number == questions.count
             if phase.hasTimer {
@@ -55,6 +61,7 @@ extension Game {
             try answer(team: team, text: text, actions: &actions)
         case .overrule:
             try overrule(actions: &actions)
+            correctResult(actions: &actions)
         case .undoBuzz(let team):
             try undoBuzz(team: team, actions: &actions)
         }
@@ -255,9 +262,11 @@ extension Game {
         actions.append(.teamUp(team: team, answerTime: settings.answerTime))
     }
 
-    /// Reverses the last judgement on the question in play or just over.
+    /// Reverses the last judgement on the question in play or just over, or, once the game is over, on the last
+    /// question played (then play does not go on: the game stays over).
     private mutating func overrule(actions: inout [GameAction]) throws(GameError) {
-        guard phase.hasTimer || phase == .roundOver, var round, var judgement = round.lastJudgement,
+        guard phase.hasTimer || phase == .roundOver || phase == .gameOver, var round,
+            var judgement = round.lastJudgement,
             let index = teams.firstIndex(where: { $0.name == judgement.team })
         else { throw .nothingToOverrule }
         judgement.correct.toggle()
@@ -271,28 +280,33 @@ extension Game {
             teams[index].hintsUsed += judgement.hintsUsed
             actions.append(
                 .judgementOverruled(
-                    team: team, correct: true, pointsDelta: judgement.points, newScore: teams[index].score))
-            if phase == .roundOver {
+                    team: team, given: judgement.given, correct: true, pointsDelta: judgement.points,
+                    newScore: teams[index].score))
+            if phase.hasTimer {
+                endRound(winner: team, actions: &actions)
+            } else {
                 round.winner = team
                 self.round = round
-                actions.append(.answerRevealed(answer: round.question.answer, winner: team))
-            } else {
-                endRound(winner: team, actions: &actions)
+                // After the end the answer is not revealed again: the corrected result follows.
+                if phase == .roundOver { actions.append(.answerRevealed(answer: round.question.answer, winner: team)) }
             }
         } else {
-            // Right after all wrong: the points go back and play goes on as after a wrong answer.
+            // Right after all wrong: the points go back and play goes on as after a wrong answer (not after the end).
             teams[index].score -= judgement.points
             teams[index].correctAnswers -= 1
             teams[index].hintsUsed -= judgement.hintsUsed
             round.winner = nil
-            if let position = round.buzzes.firstIndex(where: { $0.team == team }) {
+            if phase != .gameOver, let position = round.buzzes.firstIndex(where: { $0.team == team }) {
                 round.turnsTaken = position
             }
             self.round = round
             actions.append(
                 .judgementOverruled(
-                    team: team, correct: false, pointsDelta: -judgement.points, newScore: teams[index].score))
-            passTurn(actions: &actions)
+                    team: team, given: judgement.given, correct: false, pointsDelta: -judgement.points,
+                    newScore: teams[index].score))
+            if phase != .gameOver {
+                passTurn(actions: &actions)
+            }
         }
     }
 
@@ -337,6 +351,17 @@ extension Game {
         phase = .roundOver
         actions.append(.answerRevealed(answer: round.question.answer, winner: winner))
         actions.append(.phaseChanged(.roundOver))
+    }
+
+    /// Once the game is over, recomputes its result after a correction (an overrule or a score adjustment): the
+    /// standings and winners follow the teams' scores; the questions played and how the game ended stay.
+    private mutating func correctResult(actions: inout [GameAction]) {
+        guard phase == .gameOver, let result else { return }
+        let corrected = GameResult(
+            teams: teams, questionsPlayed: result.questionsPlayed, questionCount: result.questionCount,
+            endedEarly: result.endedEarly)
+        self.result = corrected
+        actions.append(.resultCorrected(corrected))
     }
 
     private mutating func finish(endedEarly: Bool, actions: inout [GameAction]) {

@@ -17,9 +17,9 @@ public enum GameAction: Codable, Equatable, Sendable {
     case judged(team: String, given: String?, correct: Bool, pointsAwarded: Int)
     /// The question is over: the answer, and the team that got it, if any.
     case answerRevealed(answer: String, winner: String?)
-    /// The host overruled the last judgement: `team`'s answer now counts as `correct`, its score
-    /// changed by `pointsDelta` to `newScore`.
-    case judgementOverruled(team: String, correct: Bool, pointsDelta: Int, newScore: Int)
+    /// The host overruled the last judgement: `team`'s answer `given` (nil when its time had run out) now
+    /// counts as `correct`, its score changed by `pointsDelta` to `newScore`.
+    case judgementOverruled(team: String, given: String?, correct: Bool, pointsDelta: Int, newScore: Int)
     /// The host took back `team`'s buzz on the open question.
     case buzzUndone(team: String)
     /// The host changed a team's score.
@@ -35,6 +35,9 @@ public enum GameAction: Codable, Equatable, Sendable {
     case resumed
     /// The game ended with this result.
     case gameOver(GameResult)
+    /// The host corrected the game after it was over (an overrule or a score adjustment): this is its
+    /// result now, replacing the one `gameOver` gave.
+    case resultCorrected(GameResult)
     /// Send `.clockAdvanced` after this long (measured from the `now` of the event just handled).
     case wake(after: Duration)
     /// No wake-up is needed any more.

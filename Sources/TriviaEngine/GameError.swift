@@ -1,6 +1,7 @@
 /// Why an event is not allowed now. The game is left exactly as it was.
 public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The game is over; only `.clockAdvanced` is still taken.
+    /// The game is over; only `.clockAdvanced` and the host's corrections (`.overrule`, `.adjustScore`)
+    /// are still taken.
     case gameIsOver
     /// The countdown is paused; resume first.
     case gamePaused
@@ -42,7 +43,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     case reasonTooLong(characters: Int)
     /// The team has had `Game.mostAdjustmentsPerTeam` score adjustments in this game already.
     case adjustmentLimitReached(team: String)
-    /// There is no judgement on the question in play or just over to overrule.
+    /// There is no judgement on the question in play or just over (or, once the game is over, on the last
+    /// question played) to overrule.
     case nothingToOverrule
     /// The team has not buzzed on the question in play.
     case noBuzzToUndo(team: String)
@@ -63,7 +65,7 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .gameIsOver:
-            "the game is over"
+            "the game is over; only an overrule or a score adjustment can still change it"
         case .gamePaused:
             "the game is paused; resume it first"
         case .roundNotOpen(let phase):

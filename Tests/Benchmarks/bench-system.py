@@ -29,6 +29,13 @@ bench creates the user and groups that an install's sysusers.d file does (system
 Without it, shakyd's lookup of the group at start-up goes on to systemd's NSS module, and glibc loads that library
 (about 0.3 MiB of RSS) into a process that an install would not have it in.
 
+Both daemons start as after a boot: their own executables are dropped from the page cache before each run (synced,
+then posix_fadvise(POSIX_FADV_DONTNEED)), so each run reads them back from the disk alike, and a binary the linker has
+just written (whose whole file sits in the page cache, in large folios that a fault maps whole) is measured as an
+installed one is (--warm keeps them cached). A fault in a file maps the pages around it that the page cache holds, so
+peak RSS also depends on how much the disk reads ahead (read_ahead_kb, printed in the header): an SD card reads ahead
+128 KiB by default, a virtual machine's disk often far more.
+
 Run by `make bench-system`; needs root for apt-get when packages are missing. Uses Debian's python3 (GI).
 """
 import argparse
@@ -88,8 +95,38 @@ def arguments():
     parser.add_argument("--strace", action="store_true",
                         help="count each daemon's system calls in the window with strace -c (its tracing slows them, "
                              "so the CPU figures of such a run are not to be compared)")
+    parser.add_argument("--warm", action="store_true",
+                        help="leave the daemons' executables in the page cache (by default each run reads them from "
+                             "the disk, as after a boot)")
     parser.add_argument("--only", action="append", choices=SCENARIOS, help="run only these scenarios")
     return parser.parse_args()
+
+
+PROXY = "/usr/sbin/iio-sensor-proxy"
+
+
+def drop_from_page_cache(paths):
+    """Drops each file's pages from the page cache (written back first: a dirty page is not dropped)."""
+    os.sync()
+    for path in paths:
+        descriptor = os.open(os.path.realpath(path), os.O_RDONLY)
+        try:
+            os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(descriptor)
+
+
+def read_ahead_kib(path):
+    """The read-ahead (KiB) of the block device holding `path`, or None when sysfs does not say."""
+    device = os.stat(os.path.realpath(path)).st_dev
+    for candidate in ("/sys/dev/block/%d:%d/queue/read_ahead_kb" % (os.major(device), os.minor(device)),
+                      "/sys/dev/block/%d:%d/../queue/read_ahead_kb" % (os.major(device), os.minor(device))):
+        try:
+            with open(candidate) as file:
+                return int(file.read())
+        except (OSError, ValueError):
+            continue
+    return None
 
 
 # --- the emulated devices -------------------------------------------------------------------------------------
@@ -531,7 +568,9 @@ def one_run(options, scenario):
         else:
             feeder = Feeder(testbed, mode, rate, shakyd_sys, proxy_sys, root)
             feeder.start()
-        proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy"], env=environment, stdout=subprocess.DEVNULL,
+        if not options.warm:
+            drop_from_page_cache([options.shakyd, PROXY])
+        proxy = subprocess.Popen([PROXY], env=environment, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
         processes.append(proxy)
         if round_open:
@@ -641,7 +680,10 @@ def main():
     import gi
     gi.require_version("UMockdev", "1.0")
     __import__(gi_path)
-    print("shakyd vs iio-sensor-proxy: median of %d runs [min–max], %.0f s windows" % (options.runs, options.seconds))
+    print("shakyd vs iio-sensor-proxy: median of %d runs [min–max], %.0f s windows; the daemons' executables %s; "
+          "the disk's read-ahead %s KiB" % (
+              options.runs, options.seconds, "cached" if options.warm else "read from the disk at each start",
+              read_ahead_kib(options.shakyd)))
     print("%-15s %-26s %-26s %-9s %-22s %-22s %-14s" % (
         "scenario", "CPU ms shakyd", "CPU ms proxy", "ratio", "wake-ups/s shakyd", "wake-ups/s proxy",
         "peak RSS MiB (ratio)"))

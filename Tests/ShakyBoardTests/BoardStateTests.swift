@@ -158,6 +158,63 @@ struct BoardStateTests {
         #expect(state.judgements.last?.isCorrect == false)
     }
 
+    @Test("A time-out the host overruled to right says it was out of time and counted as right")
+    func anOverruledTimeOutSaysItCountsAsRight() {
+        var state = Self.openQuestion
+        var judged = ShakyAPI.Event(kind: .judged)
+        judged.team = "Owls"
+        judged.correct = false
+        judged.awarded = 0
+        state.apply(judged, at: .zero)
+        var overruled = ShakyAPI.Event(kind: .overruled)
+        overruled.team = "Owls"
+        overruled.correct = true
+        overruled.timedOut = true
+        overruled.delta = 10
+        overruled.score = 10
+        state.apply(overruled, at: .zero)
+        var revealed = ShakyAPI.Event(kind: .answerRevealed)
+        revealed.answer = "Giraffe"
+        revealed.winner = "Owls"
+        state.apply(revealed, at: .zero)
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("Owls: out of time, counted as right +10"))
+        #expect(!text.contains("Owls: out of time\n"))
+    }
+
+    @Test("After the game is over, an overrule and the corrected result it brings show the new winner")
+    func aCorrectedResultShowsTheNewWinner() {
+        var state = Self.openQuestion
+        func standing(_ team: String, _ points: Int, _ rank: Int) -> ShakyAPI.Standing {
+            ShakyAPI.Standing(
+                team: team, points: points, rank: rank, correctAnswers: points > 0 ? 1 : 0, hintsUsed: 0, buzzes: 1)
+        }
+        var over = ShakyAPI.Event(kind: .gameOver)
+        over.result = ShakyAPI.Result(
+            standings: [standing("Owls", 10, 1), standing("Foxes", 2, 2)], winners: ["Owls"], questionsPlayed: 3,
+            questionCount: 3, endedEarly: false)
+        state.apply(over, at: .zero)
+        #expect(BoardLayout.render(state, width: 80, height: 24, now: .zero).text.contains("Owls wins!"))
+
+        var overruled = ShakyAPI.Event(kind: .overruled)
+        overruled.team = "Foxes"
+        overruled.correct = true
+        overruled.delta = 10
+        overruled.score = 12
+        state.apply(overruled, at: .zero)
+        var corrected = ShakyAPI.Event(kind: .gameOver)
+        corrected.corrected = true
+        corrected.result = ShakyAPI.Result(
+            standings: [standing("Foxes", 12, 1), standing("Owls", 10, 2)], winners: ["Foxes"], questionsPlayed: 3,
+            questionCount: 3, endedEarly: false)
+        state.apply(corrected, at: .zero)
+        #expect(state.phase == .gameOver)
+        #expect(state.teams.first { $0.name == "Foxes" }?.score == 12)
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("Foxes wins!"))
+        #expect(!text.contains("Owls wins!"))
+    }
+
     @Test func theTimeRunningOutWithNoBuzzSaysSo() {
         var state = Self.openQuestion
         var tick = ShakyAPI.Event(kind: .tick)

@@ -63,3 +63,43 @@ struct ConsoleFontTests {
         }
     }
 }
+
+/// The big letters on the Linux console: its fonts have the full block but, all but three of them, not the half
+/// blocks (`▀ ▄`), which would show as ♦.
+@Suite("The board's big letters on the Linux console")
+struct ConsoleBlockLetterTests {
+    static let sizes = BoardScenes.sizes + [(width: 120, height: 33), (width: 60, height: 12), (width: 30, height: 8)]
+
+    @Test func theLinuxConsoleShowsFullBlocksOnlyAndEveryOtherTerminalHalfBlocksToo() {
+        #expect(BlockFont.Characters(term: "linux") == .fullBlocksOnly)
+        #expect(BlockFont.Characters(term: "linux-16color") == .fullBlocksOnly)
+        for term in ["xterm-256color", "screen", "tmux-256color", "vt100", "linuxish", nil] {
+            #expect(BlockFont.Characters(term: term) == .halfBlocks, "\(term ?? "no TERM")")
+        }
+    }
+
+    @Test func everySceneOnTheConsoleIsDrawnWithoutHalfBlocks() {
+        var halfBlocksElsewhere = 0
+        for (name, state) in BoardScenes.all {
+            for size in Self.sizes {
+                let console = BoardLayout.render(
+                    state, width: size.width, height: size.height, now: BoardScenes.now, characters: .fullBlocksOnly
+                ).text
+                #expect(!console.contains("▀") && !console.contains("▄"), "\(name) at \(size.width)×\(size.height)")
+                let terminal = BoardLayout.render(state, width: size.width, height: size.height, now: BoardScenes.now)
+                    .text
+                if terminal.contains("▀") || terminal.contains("▄") { halfBlocksElsewhere += 1 }
+            }
+        }
+        // The control: the same scenes in a terminal emulator do use them.
+        #expect(halfBlocksElsewhere > 0)
+    }
+
+    @Test func aTVsConsoleStillShowsTheScrambleInBlockLetters() {
+        // 1080p with TerminusBold 16 × 32 (the README's font for a TV): 120 × 33.
+        let screen = BoardLayout.render(
+            BoardScenes.questionOpen, width: 120, height: 33, now: BoardScenes.now, characters: .fullBlocksOnly
+        ).text
+        #expect(screen.split(separator: "\n").filter { $0.contains("███") }.count >= 5)
+    }
+}

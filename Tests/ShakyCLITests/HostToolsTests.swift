@@ -337,8 +337,17 @@ struct HostRulesTests {
         let nothing = try await shaky(["judge", "undo-buzz", "Foxes"])
         #expect(nothing.status == 1, "\(nothing)")
         _ = try await shaky(["end"])
+        // After the end the host still has the last word: the judgement is taken back and Foxes win.
+        let corrected = try await shaky(["judge", "overrule"])
+        #expect(corrected.status == 0, "\(corrected)")
+        #expect(
+            corrected.output.contains("Overruled: Owls's answer “surely not this” is wrong after all, -10 → 0"),
+            "\(corrected)")
+        #expect(corrected.output.contains("Winner: Foxes"), "\(corrected)")
         let history = try await shaky(["history"])
         #expect(history.output.contains("adjusted: Foxes +3: best costumes"), "\(history)")
+        #expect(history.output.split(separator: "\n").count == 2, "one game, corrected in place: \(history)")
+        #expect(history.output.contains("Foxes 3, Owls 0"), "the corrected scores, by rank: \(history)")
         #expect(!history.output.contains("UTC"), "times are local: \(history)")
         let id = try #require(
             history.output.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))

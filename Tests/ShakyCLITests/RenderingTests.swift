@@ -255,6 +255,54 @@ import Testing
             ])
     }
 
+    @Test("Overrules say what they reversed, a time-out as such; a corrected result says it is corrected")
+    func overrulesAndCorrectedResults() {
+        var renderer = WatchRenderer()
+        let events: [ShakyAPI.Event] = [
+            Fixtures.event(.overruled) {
+                $0.team = "Owls"
+                $0.given = "tigre"
+                $0.timedOut = false
+                $0.correct = true
+                $0.delta = 8
+                $0.score = 20
+            },
+            Fixtures.event(.overruled) {
+                $0.team = "Foxes"
+                $0.timedOut = true
+                $0.correct = true
+                $0.delta = 10
+                $0.score = 18
+            },
+            Fixtures.event(.overruled) {
+                $0.team = "Foxes"
+                $0.timedOut = true
+                $0.correct = false
+                $0.delta = -10
+                $0.score = 8
+            },
+            // A daemon that says neither the answer nor whether it was a time-out.
+            Fixtures.event(.overruled) {
+                $0.team = "Bees"
+                $0.correct = false
+            },
+            Fixtures.event(.gameOver) { $0.result = Fixtures.result },
+            Fixtures.event(.gameOver) {
+                $0.result = Fixtures.result
+                $0.corrected = true
+            },
+        ]
+        #expect(
+            events.compactMap { renderer.line(for: $0) } == [
+                "Overruled: Owls's answer “tigre” is right after all, +8 → 20",
+                "Overruled: Foxes's time had run out; counted as right, +10 → 18",
+                "Overruled: Foxes's time had run out; counted as wrong, -10 → 8",
+                "Overruled: Bees's answer is wrong after all",
+                "Game over: won by Owls and Foxes · Foxes 18, Owls 18, Bees 0",
+                "Result corrected: won by Owls and Foxes · Foxes 18, Owls 18, Bees 0",
+            ])
+    }
+
     @Test func buttonEventsReadAsJoinsPressesAndDevices() {
         var renderer = WatchRenderer()
         let buttons: [ShakyAPI.ButtonEvent] = [

@@ -231,3 +231,76 @@ import TriviaEngine
         #expect(entry.adjustments["Owls"] == [ScoreAdjustment(delta: 3, reason: "best costumes", question: 1)])
     }
 }
+
+@Suite("A finished game corrected after its end")
+struct FinishedGameCorrectionTests {
+    private func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + seconds) }
+
+    /// A real game ended on its first question, nobody having scored.
+    private func endedGame() throws -> Game {
+        var game = try StoreFixtures.gameInPlay()
+        _ = try game.handle(.endGame, at: .seconds(6))
+        return game
+    }
+
+    @Test("The same line in the history takes the corrected result; its time and the line count stay")
+    func aCorrectionUpdatesTheLineInPlace() throws {
+        let database = try AppDatabase.inMemory()
+        var game = try endedGame()
+        let id = try database.finishGame(game, result: try #require(game.result), finishedAt: date(0))
+        #expect(try database.history().map(\.kind) == [.scoreless])
+
+        _ = try game.handle(.adjustScore(team: "Foxes", delta: 4, reason: "bonus"), at: .seconds(20))
+        #expect(try database.correctFinishedGame(game, result: try #require(game.result)) == id)
+        let history = try database.history()
+        #expect(history.count == 1)
+        #expect(history.first?.id == id)
+        #expect(history.first?.finishedAt == date(0))
+        #expect(history.first?.kind == .played, "a game somebody scored in counts once corrected")
+        #expect(history.first?.winners == ["Foxes"])
+        #expect(
+            history.first?.teams == [
+                .init(name: "Foxes", points: 4, rank: 1, isWinner: true),
+                .init(name: "Owls", points: 0, rank: 2, isWinner: false),
+            ])
+        #expect(history.first?.adjustments["Foxes"] == [ScoreAdjustment(delta: 4, reason: "bonus", question: 1)])
+        #expect(try database.leaderboard().map(\.team) == ["Foxes", "Owls"])
+        #expect(try database.loadSnapshot() == game)
+
+        // Taken back: nobody scored after all.
+        _ = try game.handle(.adjustScore(team: "Foxes", delta: -4, reason: "no bonus"), at: .seconds(21))
+        #expect(try database.correctFinishedGame(game, result: try #require(game.result)) == id)
+        #expect(try database.history().map(\.kind) == [.scoreless])
+        #expect(try database.leaderboard().isEmpty)
+    }
+
+    @Test("A finished game saved again (its clock moved, as on a shutdown) stays linked to its line")
+    func aResavedFinishedGameStaysLinked() throws {
+        let database = try AppDatabase.inMemory()
+        var game = try endedGame()
+        let id = try database.finishGame(game, result: try #require(game.result), finishedAt: date(0))
+        _ = try game.handle(.clockAdvanced, at: .seconds(500))
+        try database.saveSnapshot(game)
+        _ = try game.handle(.adjustScore(team: "Owls", delta: 2, reason: "late fix"), at: .seconds(600))
+        #expect(try database.correctFinishedGame(game, result: try #require(game.result)) == id)
+        #expect(try database.history().map(\.winners) == [["Owls"]])
+
+        // A new game drops the link: its own end is a line of its own.
+        let next = try StoreFixtures.gameInPlay(seed: 9)
+        try database.saveSnapshot(next)
+        #expect(try database.correctFinishedGame(next, result: try #require(game.result)) == nil)
+        #expect(try database.history().count == 1)
+    }
+
+    @Test("A game whose line was deleted is only saved: the correction does not bring the line back")
+    func aDeletedLineStaysDeleted() throws {
+        let database = try AppDatabase.inMemory()
+        var game = try endedGame()
+        let id = try database.finishGame(game, result: try #require(game.result), finishedAt: date(0))
+        try database.deleteFinishedGame(id: id)
+        _ = try game.handle(.adjustScore(team: "Owls", delta: 2, reason: "late fix"), at: .seconds(20))
+        #expect(try database.correctFinishedGame(game, result: try #require(game.result)) == nil)
+        #expect(try database.history().isEmpty)
+        #expect(try database.loadSnapshot() == game)
+    }
+}

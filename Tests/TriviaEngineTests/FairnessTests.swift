@@ -87,7 +87,9 @@ struct FairnessTests {
         _ = try game.handle(.answer(team: "Owls", text: "Kobenhavn"), at: sec(22))
         #expect(game.phase == .answering(team: "Foxes"))
         let actions = try game.handle(.overrule, at: sec(23))
-        #expect(actions.contains(.judgementOverruled(team: "Owls", correct: true, pointsDelta: 10, newScore: 10)))
+        #expect(
+            actions.contains(
+                .judgementOverruled(team: "Owls", given: "Kobenhavn", correct: true, pointsDelta: 10, newScore: 10)))
         #expect(actions.contains(.answerRevealed(answer: "Copenhagen", winner: "Owls")))
         #expect(game.phase == .roundOver)
         #expect(game.team(named: "Owls")?.correctAnswers == 1)
@@ -102,7 +104,9 @@ struct FairnessTests {
         _ = try game.handle(.answer(team: "Owls", text: "Copenhagn"), at: sec(22))
         #expect(game.team(named: "Owls")?.score == 10)
         let actions = try game.handle(.overrule, at: sec(23))
-        #expect(actions.contains(.judgementOverruled(team: "Owls", correct: false, pointsDelta: -10, newScore: 0)))
+        #expect(
+            actions.contains(
+                .judgementOverruled(team: "Owls", given: "Copenhagn", correct: false, pointsDelta: -10, newScore: 0)))
         #expect(game.phase == .answering(team: "Foxes"))
         #expect(game.team(named: "Owls")?.correctAnswers == 0)
         _ = try game.handle(.overrule, at: sec(24))

@@ -96,7 +96,7 @@ struct GamePropertyTests {
             case .scoreAdjusted(let team, let delta, _, let newScore):
                 expected[team, default: 0] += delta
                 #expect(expected[team] == newScore)
-            case .judgementOverruled(let team, _, let delta, let newScore):
+            case .judgementOverruled(let team, _, _, let delta, let newScore):
                 expected[team, default: 0] += delta
                 #expect(expected[team] == newScore)
             default:
@@ -142,6 +142,12 @@ struct GamePropertyTests {
         #expect(game.phase.hasTimer == (game.round?.remaining != nil))
         #expect(!game.isPaused || game.phase.hasTimer)
         #expect((game.phase == .gameOver) == (game.result != nil))
+        for team in game.teams where game.result != nil {
+            // Corrections after the end (overrule, adjustment) carry into the result.
+            #expect(
+                game.result?.standings.first { $0.team == team.name }?.points == team.score,
+                "the result does not follow \(team.name)'s score")
+        }
         let decoded = try JSONDecoder().decode(Game.self, from: JSONEncoder().encode(game))
         #expect(decoded == game, "snapshot round trip changed the state")
         // A restart takes every state that play reaches.

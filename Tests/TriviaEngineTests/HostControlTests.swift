@@ -99,13 +99,13 @@ struct HostControlTests {
         #expect(game.result?.endedEarly == true)
     }
 
-    @Test func afterGameOverOnlyTheClockIsTaken() throws {
+    @Test func afterGameOverOnlyTheClockAndCorrectionsAreTaken() throws {
         var game = try EngineFixtures.game()
         _ = try game.handle(.endGame, at: sec(1))
         #expect(try game.handle(.clockAdvanced, at: sec(2)) == [])
         let events: [GameEvent] = [
             .nextQuestion, .skipQuestion, .pause, .resume, .endGame, .hint(source: .shake), .buzz(team: "Owls"),
-            .answer(team: "Owls", text: "x"), .adjustScore(team: "Owls", delta: 1, reason: "late"),
+            .answer(team: "Owls", text: "x"), .undoBuzz(team: "Owls"),
         ]
         for event in events {
             expectRefused(game, event, at: sec(3), .gameIsOver)

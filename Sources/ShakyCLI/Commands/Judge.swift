@@ -12,7 +12,9 @@ extension Shaky {
                 question was worth when it buzzed, and the question ends), a right one becomes wrong (the \
                 points go back and play goes on as after a wrong answer). `shaky judge undo-buzz TEAM` \
                 takes back a buzz pressed by mistake, before the team answers. Scores, statistics and the \
-                history follow.
+                history follow. Overruling also works after the game is over, until a new game starts: it \
+                reverses the last judgement of the last question played, and the result, the winners and the \
+                game's line in the history are corrected (the game stays over).
                 """,
             subcommands: [Overrule.self, UndoBuzz.self])
     }

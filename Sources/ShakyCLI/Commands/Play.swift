@@ -28,6 +28,9 @@ extension Shaky {
                   ?            list the commands
                   q            leave (the game goes on in the daemon)
 
+                Once the game is over, + and - and o still work until a new game starts: they correct the \
+                result ("Result corrected: won by …") and the game's line in the history.
+
                 Commands come from the terminal, a pipe or --script FILE (lines may end in LF, CRLF or CR); \
                 the session ends at q or at the end of the input. On a terminal the countdown keeps the line \
                 above the prompt and never touches what you type. With --team options, a new game starts \

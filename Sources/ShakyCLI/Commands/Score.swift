@@ -9,7 +9,8 @@ extension Shaky {
             usage: "shaky score <team> <delta> [--reason <reason>] [--socket <path>] [--json]",
             discussion: """
                 The change is a whole number: +5 or 5 adds, -3 takes away (`shaky score Owls -3` and \
-                `shaky score Owls -- -3` both work).
+                `shaky score Owls -- -3` both work). It also works after the game is over, until a new game \
+                starts: the result, the winners and the game's line in the history are corrected.
                 """)
 
         @Argument(help: "The team whose score changes.", completion: .shellCommand(Completions.teamNames))

@@ -39,6 +39,27 @@ enum TextRenderer {
         value > 0 ? "+\(value)" : "\(value)"
     }
 
+    /// What an overrule did: `Overruled: Owls's answer “Kobenhavn” is right after all, +10 → 10`; when the team's
+    /// time had run out, it says so rather than speak of an answer: `Overruled: Owls's time had run out; counted as
+    /// right, +10 → 10`.
+    static func overruling(
+        team: String, given: String?, timedOut: Bool, correct: Bool, delta: Int?, score: Int?
+    ) -> String {
+        let change = (delta.map { ", \(signed($0))" } ?? "") + (score.map { " → \($0)" } ?? "")
+        if timedOut {
+            return "Overruled: \(team)'s time had run out; counted as \(correct ? "right" : "wrong")\(change)"
+        }
+        let answer = given.map { "answer “\($0)”" } ?? "answer"
+        return "Overruled: \(team)'s \(answer) is \(correct ? "right after all" : "wrong after all")\(change)"
+    }
+
+    /// What `Overrule` replied it did (see ``overruling(team:given:timedOut:correct:delta:score:)``).
+    static func overruling(_ overruled: ShakyAPI.Overruling) -> String {
+        overruling(
+            team: overruled.team, given: overruled.given, timedOut: overruled.timedOut, correct: overruled.correct,
+            delta: overruled.delta, score: overruled.score)
+    }
+
     /// `1 point`, `8 points`.
     static func points(_ value: Int) -> String {
         value == 1 || value == -1 ? "\(value) point" : "\(value) points"

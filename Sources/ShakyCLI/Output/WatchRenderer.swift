@@ -78,12 +78,13 @@ struct WatchRenderer: Sendable {
                 "\($0.team) \($0.points)"
             }
             let winners = result.winners.isEmpty ? "no winner" : "won by " + result.winners.joined(separator: " and ")
-            return "Game over: \(winners) · " + standings.joined(separator: ", ")
+            // A correction after the end (an overrule, a score adjustment) gives the game's result again.
+            let heading = event.corrected == true ? "Result corrected" : "Game over"
+            return "\(heading): \(winners) · " + standings.joined(separator: ", ")
         case .overruled:
-            let verdict = event.correct == true ? "right after all" : "wrong after all"
-            let delta = event.delta.map { ", \(TextRenderer.signed($0))" } ?? ""
-            let score = event.score.map { " → \($0)" } ?? ""
-            return "Overruled: \(event.team ?? "?")'s answer is \(verdict)\(delta)\(score)"
+            return TextRenderer.overruling(
+                team: event.team ?? "?", given: event.given, timedOut: event.timedOut == true,
+                correct: event.correct == true, delta: event.delta, score: event.score)
         case .buzzUndone:
             return "Buzz taken back: \(event.team ?? "?")"
         case .sensor:

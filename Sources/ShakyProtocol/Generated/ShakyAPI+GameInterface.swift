@@ -389,10 +389,14 @@ extension ShakyAPI {
         /// buzz, teamUp, tick: seconds left in the countdown.
         public var remaining: Double?
         /// judged: the answer given (null on a timeout), whether right, points won.
-        /// overruled: whether the answer now counts as right.
+        /// overruled: the answer whose judgement was reversed (null on a timeout)
+        /// and whether it now counts as right.
         public var given: String?
         public var correct: Bool?
         public var awarded: Int?
+        /// overruled: true when the judgement reversed was a timeout (the team's
+        /// time had run out, no answer was given).
+        public var timedOut: Bool?
         /// answerRevealed: the answer and the team that got it.
         public var answer: String?
         public var winner: String?
@@ -402,8 +406,11 @@ extension ShakyAPI {
         public var score: Int?
         /// tick, phaseChanged: the phase, e.g. "answering(Owls)".
         public var phase: String?
-        /// gameOver: the result.
+        /// gameOver: the result. A game over can still be corrected (Overrule,
+        /// AdjustScore): the overruled or scoreAdjusted event is then followed by
+        /// another gameOver with the corrected result and corrected true.
         public var result: ShakyAPI.Result?
+        public var corrected: Bool?
         /// sensor: the accelerometer went away or came back.
         public var sensorPresent: Bool?
         public var sensorDevice: String?
@@ -416,9 +423,10 @@ extension ShakyAPI {
             question: String? = nil, tiles: [ShakyAPI.Tile]? = nil, pattern: String? = nil, points: Int? = nil,
             hintsUsed: Int? = nil, source: String? = nil, shaker: ShakyAPI.Shaker? = nil, team: String? = nil,
             order: Int? = nil, elapsed: Double? = nil, remaining: Double? = nil, given: String? = nil,
-            correct: Bool? = nil, awarded: Int? = nil, answer: String? = nil, winner: String? = nil, delta: Int? = nil,
-            reason: String? = nil, score: Int? = nil, phase: String? = nil, result: ShakyAPI.Result? = nil,
-            sensorPresent: Bool? = nil, sensorDevice: String? = nil, buzzer: ShakyAPI.ButtonEvent? = nil
+            correct: Bool? = nil, awarded: Int? = nil, timedOut: Bool? = nil, answer: String? = nil,
+            winner: String? = nil, delta: Int? = nil, reason: String? = nil, score: Int? = nil, phase: String? = nil,
+            result: ShakyAPI.Result? = nil, corrected: Bool? = nil, sensorPresent: Bool? = nil,
+            sensorDevice: String? = nil, buzzer: ShakyAPI.ButtonEvent? = nil
         ) {
             self.kind = kind
             self.status = status
@@ -438,6 +446,7 @@ extension ShakyAPI {
             self.given = given
             self.correct = correct
             self.awarded = awarded
+            self.timedOut = timedOut
             self.answer = answer
             self.winner = winner
             self.delta = delta
@@ -445,6 +454,7 @@ extension ShakyAPI {
             self.score = score
             self.phase = phase
             self.result = result
+            self.corrected = corrected
             self.sensorPresent = sensorPresent
             self.sensorDevice = sensorDevice
             self.buzzer = buzzer
@@ -457,6 +467,7 @@ extension ShakyAPI {
             writer.writeOptionalMember("awarded", awarded)
             writer.writeOptionalMember("buzzer", buzzer)
             writer.writeOptionalMember("correct", correct)
+            writer.writeOptionalMember("corrected", corrected)
             writer.writeOptionalMember("delta", delta)
             writer.writeOptionalMember("elapsed", elapsed)
             writer.writeOptionalMember("given", given)
@@ -479,6 +490,7 @@ extension ShakyAPI {
             writer.writeOptionalMember("status", status)
             writer.writeOptionalMember("team", team)
             writer.writeOptionalMember("tiles", tiles)
+            writer.writeOptionalMember("timedOut", timedOut)
             writer.writeOptionalMember("total", total)
             writer.writeOptionalMember("winner", winner)
             writer.endObject()
@@ -596,6 +608,42 @@ extension ShakyAPI {
             writer.writeOptionalMember("outcome", outcome)
             writer.writeOptionalMember("path", path)
             writer.writeOptionalMember("team", team)
+            writer.endObject()
+        }
+    }
+
+    /// A judgement the host reversed with Overrule.
+    public struct Overruling: Codable, Equatable, Sendable, JSONWritable {
+        public var team: String
+        /// The answer judged; null when the team's time had run out.
+        public var given: String?
+        /// True when the judgement reversed was a timeout (no answer was given).
+        public var timedOut: Bool
+        /// Whether the answer counts as right now.
+        public var correct: Bool
+        /// The change of the team's score, and its score now.
+        public var delta: Int
+        public var score: Int
+
+        /// Creates a value with every field given.
+        public init(team: String, given: String? = nil, timedOut: Bool, correct: Bool, delta: Int, score: Int) {
+            self.team = team
+            self.given = given
+            self.timedOut = timedOut
+            self.correct = correct
+            self.delta = delta
+            self.score = score
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("correct", correct)
+            writer.writeMember("delta", delta)
+            writer.writeOptionalMember("given", given)
+            writer.writeMember("score", score)
+            writer.writeMember("team", team)
+            writer.writeMember("timedOut", timedOut)
             writer.endObject()
         }
     }
@@ -872,10 +920,14 @@ extension ShakyAPI {
               # buzz, teamUp, tick: seconds left in the countdown.
               remaining: ?float,
               # judged: the answer given (null on a timeout), whether right, points won.
-              # overruled: whether the answer now counts as right.
+              # overruled: the answer whose judgement was reversed (null on a timeout)
+              # and whether it now counts as right.
               given: ?string,
               correct: ?bool,
               awarded: ?int,
+              # overruled: true when the judgement reversed was a timeout (the team's
+              # time had run out, no answer was given).
+              timedOut: ?bool,
               # answerRevealed: the answer and the team that got it.
               answer: ?string,
               winner: ?string,
@@ -885,8 +937,11 @@ extension ShakyAPI {
               score: ?int,
               # tick, phaseChanged: the phase, e.g. "answering(Owls)".
               phase: ?string,
-              # gameOver: the result.
+              # gameOver: the result. A game over can still be corrected (Overrule,
+              # AdjustScore): the overruled or scoreAdjusted event is then followed by
+              # another gameOver with the corrected result and corrected true.
               result: ?Result,
+              corrected: ?bool,
               # sensor: the accelerometer went away or came back.
               sensorPresent: ?bool,
               sensorDevice: ?string,
@@ -936,6 +991,20 @@ extension ShakyAPI {
               message: ?string,
               # cleared: how many buttons were released.
               cleared: ?int
+            )
+
+            # A judgement the host reversed with Overrule.
+            type Overruling (
+              team: string,
+              # The answer judged; null when the team's time had run out.
+              given: ?string,
+              # True when the judgement reversed was a timeout (no answer was given).
+              timedOut: bool,
+              # Whether the answer counts as right now.
+              correct: bool,
+              # The change of the team's score, and its score now.
+              delta: int,
+              score: int
             )
 
             # A finished game.
@@ -1005,13 +1074,18 @@ extension ShakyAPI {
             method Hint() -> (status: State)
 
             # Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-            # per team in a game).
+            # per team in a game). Also after the game is over, until a new game replaces
+            # it: the result and its line in History are corrected.
             method AdjustScore(team: string, delta: int, reason: string) -> (status: State)
 
             # Reverse the last judgement on the question in play or just over: a wrong
             # answer (or a timeout) becomes right and ends the question with that team's
             # points; a right answer becomes wrong, its points go back, and play goes on.
-            method Overrule() -> (status: State)
+            # After the game is over (until a new game replaces it) it reverses the last
+            # judgement of the last question played: the scores, the result and its line
+            # in History are corrected, and the game stays over.
+            # overruled says what was reversed.
+            method Overrule() -> (status: State, overruled: ?Overruling)
 
             # Take back a team's buzz on the open question that has not been judged yet.
             method UndoBuzz(team: string) -> (status: State)
@@ -1347,15 +1421,18 @@ extension ShakyAPI {
         /// The reply of `Overrule`.
         public struct OverruleReply: Codable, Equatable, Sendable, JSONWritable {
             public var status: ShakyAPI.State
+            public var overruled: ShakyAPI.Overruling?
 
             /// Creates a value with every field given.
-            public init(status: ShakyAPI.State) {
+            public init(status: ShakyAPI.State, overruled: ShakyAPI.Overruling? = nil) {
                 self.status = status
+                self.overruled = overruled
             }
 
             /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
             public func writeJSON(to writer: inout JSONWriter) {
                 writer.beginObject()
+                writer.writeOptionalMember("overruled", overruled)
                 writer.writeMember("status", status)
                 writer.endObject()
             }
@@ -1740,7 +1817,8 @@ extension ShakyAPI.GameInterface {
         func hint() async throws -> ShakyAPI.State
 
         /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-        /// per team in a game).
+        /// per team in a game). Also after the game is over, until a new game replaces
+        /// it: the result and its line in History are corrected.
         ///
         /// Serves `io.shakywords.Game.AdjustScore`.
         func adjustScore(team: String, delta: Int, reason: String) async throws -> ShakyAPI.State
@@ -1748,9 +1826,13 @@ extension ShakyAPI.GameInterface {
         /// Reverse the last judgement on the question in play or just over: a wrong
         /// answer (or a timeout) becomes right and ends the question with that team's
         /// points; a right answer becomes wrong, its points go back, and play goes on.
+        /// After the game is over (until a new game replaces it) it reverses the last
+        /// judgement of the last question played: the scores, the result and its line
+        /// in History are corrected, and the game stays over.
+        /// overruled says what was reversed.
         ///
         /// Serves `io.shakywords.Game.Overrule`.
-        func overrule() async throws -> ShakyAPI.State
+        func overrule() async throws -> ShakyAPI.GameInterface.OverruleReply
 
         /// Take back a team's buzz on the open question that has not been judged yet.
         ///
@@ -1836,7 +1918,7 @@ extension ShakyAPI.GameInterface {
                             team: parameters.team, delta: parameters.delta, reason: parameters.reason))
                 },
                 "Overrule": .typed(VarlinkEmptyParameters.self) { _, _ in
-                    OverruleReply(status: try await implementation.overrule())
+                    try await implementation.overrule()
                 },
                 "UndoBuzz": .typed(UndoBuzzParameters.self) { parameters, _ in
                     UndoBuzzReply(status: try await implementation.undoBuzz(team: parameters.team))
@@ -1986,7 +2068,8 @@ extension ShakyAPI.GameInterface {
         }
 
         /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-        /// per team in a game).
+        /// per team in a game). Also after the game is over, until a new game replaces
+        /// it: the result and its line in History are corrected.
         ///
         /// Calls `io.shakywords.Game.AdjustScore`.
         public func adjustScore(
@@ -1996,7 +2079,8 @@ extension ShakyAPI.GameInterface {
         }
 
         /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-        /// per team in a game).
+        /// per team in a game). Also after the game is over, until a new game replaces
+        /// it: the result and its line in History are corrected.
         ///
         /// Calls `io.shakywords.Game.AdjustScore`.
         public func adjustScore(_ parameters: AdjustScoreParameters) async throws(Transport.Failure) -> ShakyAPI.State {
@@ -2008,12 +2092,15 @@ extension ShakyAPI.GameInterface {
         /// Reverse the last judgement on the question in play or just over: a wrong
         /// answer (or a timeout) becomes right and ends the question with that team's
         /// points; a right answer becomes wrong, its points go back, and play goes on.
+        /// After the game is over (until a new game replaces it) it reverses the last
+        /// judgement of the last question played: the scores, the result and its line
+        /// in History are corrected, and the game stays over.
+        /// overruled says what was reversed.
         ///
         /// Calls `io.shakywords.Game.Overrule`.
-        public func overrule() async throws(Transport.Failure) -> ShakyAPI.State {
+        public func overrule() async throws(Transport.Failure) -> ShakyAPI.GameInterface.OverruleReply {
             try await transport.call(
-                "io.shakywords.Game.Overrule", parameters: VarlinkEmptyParameters(), replyType: OverruleReply.self
-            ).status
+                "io.shakywords.Game.Overrule", parameters: VarlinkEmptyParameters(), replyType: OverruleReply.self)
         }
 
         /// Take back a team's buzz on the open question that has not been judged yet.
