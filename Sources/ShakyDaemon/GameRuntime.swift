@@ -54,6 +54,10 @@ public actor GameRuntime {
     private var defaultEarlyPressLockout: Duration?
     /// Set while a new game ends the one in play, so the history marks that one as replaced.
     private var endingByReplacement = false
+    /// The clock's ``RuntimeClock/slept`` when the runtime last read the clock.
+    private var sleptSeen: Duration
+    /// The shortest sleep of the system (a suspend) that pauses a running countdown.
+    static let noticedSleep: Duration = .seconds(1)
 
     /// Creates a runtime; call ``restore()`` before serving.
     public init(
@@ -65,6 +69,7 @@ public actor GameRuntime {
         self.sound = sound
         self.logger = logger
         self.wallClock = wallClock
+        sleptSeen = clock.slept()
     }
 
     // MARK: Lifecycle
@@ -159,8 +164,9 @@ public actor GameRuntime {
 
     /// The game as it stands.
     public func status() throws(RuntimeError) -> GameStatus {
+        let now = readClock()
         guard let game else { throw .noGame }
-        return game.status(at: clock.now())
+        return game.status(at: now)
     }
 
     /// The standings as they stand (final once the game is over).
@@ -296,8 +302,8 @@ public actor GameRuntime {
     public func buttonPresses(
         _ presses: [(team: String, age: Duration, kernelTime: Duration)]
     ) -> [PressOutcome] {
+        let now = readClock()
         guard var next = game else { return presses.map { _ in .early } }
-        let now = clock.now()
         let teamPresses = presses.map { TeamPress(team: $0.team, pressedAt: now - $0.age, kernelTime: $0.kernelTime) }
         let wasOpen = isRoundOpen
         let (actions, outcomes) = next.handlePresses(teamPresses, rule: &earlyPressRule, at: now)
@@ -353,7 +359,8 @@ public actor GameRuntime {
     public func withCurrentState<Result: Sendable>(
         _ body: @Sendable (RuntimeEvent) throws -> Result
     ) rethrows -> Result {
-        try body(.state(game?.status(at: clock.now())))
+        let now = readClock()
+        return try body(.state(game?.status(at: now)))
     }
 
     // MARK: The engine
@@ -366,10 +373,10 @@ public actor GameRuntime {
 
     @discardableResult
     private func handle(_ event: GameEvent, fromClient: Bool = true) throws(RuntimeError) -> [GameAction] {
+        let now = readClock()
         guard var next = game else { throw .noGame }
         let wasOpen = isRoundOpen
         let actions: [GameAction]
-        let now = clock.now()
         do {
             actions = try next.handle(event, at: now)
         } catch {
@@ -394,6 +401,40 @@ public actor GameRuntime {
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions
+    }
+
+    /// The clock's reading now; first pauses a countdown that the system's sleep (a tablet suspended by its lid, its
+    /// power button or its idle timer) interrupted.
+    ///
+    /// The runtime's clock counts a suspend (setting the wall clock moves it not at all), so without this a round
+    /// would run out while nobody can play, and end at once on waking. The countdown is paused as it stood when the
+    /// system went to sleep, charged only the time the system was awake; the host resumes it, as after a restart.
+    private func readClock() -> Duration {
+        let now = clock.now()
+        let slept = clock.slept()
+        let asleep = slept - sleptSeen
+        sleptSeen = slept
+        guard asleep >= Self.noticedSleep, var next = game, next.isCountdownRunning else { return now }
+        let wasOpen = isRoundOpen
+        let actions: [GameAction]
+        do {
+            actions = try next.handle(.pause, at: now - asleep)
+        } catch {
+            return now
+        }
+        logger.notice(
+            "the system was asleep; the game is paused",
+            metadata: ["asleep": "\(asleep)", "remaining": "\(next.remainingTime(at: now).map { "\($0)" } ?? "none")"])
+        do {
+            if try save(next, actions: actions) { noteSaveWorked() }
+        } catch {
+            noteUnsavedChange(error)
+        }
+        game = next
+        carryOut(actions, at: now)
+        publishStatusLine()
+        if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
+        return now
     }
 
     /// Saves what `actions` changed; returns whether anything was written.

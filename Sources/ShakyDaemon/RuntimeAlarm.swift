@@ -16,7 +16,8 @@ protocol RuntimeAlarm: AnyObject, Sendable {
 /// A tick of a countdown is then one wake-up of that thread, and the next tick, set while the last is handled,
 /// only moves the deadline the thread waits for next. The wait runs on CLOCK_MONOTONIC, the runtime on the
 /// continuous clock: a firing that finds the clock short of the reading (whole nanoseconds) waits again, and after a
-/// suspend, which CLOCK_MONOTONIC does not count, the alarm fires late and the engine catches up.
+/// suspend, which CLOCK_MONOTONIC does not count, the alarm fires late (within the second a countdown ticks in) and
+/// the runtime, seeing that the system slept, pauses the countdown as it stood then.
 final class InboxAlarm: RuntimeAlarm, @unchecked Sendable {
     private let inbox: InboxThread
     private let now: @Sendable () -> Duration

@@ -1,10 +1,21 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The runtime's view of a monotonic clock: time since the runtime started, and sleeping until such a time.
 ///
 /// Wraps any `Clock<Duration>` (a `ContinuousClock` in the daemon, a `ManualClock` in tests), so the game
-/// sees plain `Duration` readings and persists durations, never instants.
+/// sees plain `Duration` readings and persists durations, never instants. Setting the wall clock moves neither.
+/// The continuous clock counts the time the system spends suspended; ``slept`` says how much of it that was.
 public struct RuntimeClock: Sendable {
     /// Time since the clock was made.
     public let now: @Sendable () -> Duration
+    /// How long the system has been asleep (suspended) since the clock was made: for the continuous clock, how far
+    /// CLOCK_BOOTTIME, which counts a suspend, has run ahead of CLOCK_MONOTONIC, which does not; zero on other clocks
+    /// unless given.
+    public let slept: @Sendable () -> Duration
     /// Suspends until `now()` reaches the given reading; throws on cancellation.
     public let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Makes the alarm that runs `fire` on the inbox when `now()` reaches the reading it is set to.
@@ -25,11 +36,19 @@ public struct RuntimeClock: Sendable {
         self = Self.wrapping(clock)
     }
 
+    /// Wraps `clock`, with `slept` telling how long the system has been asleep since (a test's suspend).
+    public init(_ clock: any Clock<Duration>, slept: @escaping @Sendable () -> Duration) {
+        let wrapped = Self.wrapping(clock)
+        self.init(now: wrapped.now, slept: slept, sleepUntil: wrapped.sleepUntil, makeAlarm: wrapped.makeAlarm)
+    }
+
     private init(
-        now: @escaping @Sendable () -> Duration, sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
+        now: @escaping @Sendable () -> Duration, slept: @escaping @Sendable () -> Duration = { .zero },
+        sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
         makeAlarm: @escaping @Sendable (InboxThread, @escaping @Sendable () -> Void) -> any RuntimeAlarm
     ) {
         self.now = now
+        self.slept = slept
         self.sleepUntil = sleepUntil
         self.makeAlarm = makeAlarm
     }
@@ -46,9 +65,22 @@ public struct RuntimeClock: Sendable {
                 TaskRuntimeAlarm(inbox: inbox, sleepUntil: sleepUntil, fire: fire)
             }
         }
-        return RuntimeClock(now: now, sleepUntil: sleepUntil) { inbox, fire in
+        let asleepAtStart = systemSleep()
+        let slept: @Sendable () -> Duration = { systemSleep() - asleepAtStart }
+        return RuntimeClock(now: now, slept: slept, sleepUntil: sleepUntil) { inbox, fire in
             InboxAlarm(inbox: inbox, now: now, fire: fire)
         }
+    }
+
+    /// How far CLOCK_BOOTTIME is ahead of CLOCK_MONOTONIC: the time the system has spent suspended since it booted.
+    static func systemSleep() -> Duration {
+        func reading(_ clock: clockid_t) -> Duration {
+            var now = timespec()
+            clock_gettime(clock, &now)
+            return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
+        }
+        let monotonic = reading(CLOCK_MONOTONIC)
+        return reading(CLOCK_BOOTTIME) - monotonic
     }
 
     /// `duration` in whole nanoseconds, none when negative, at most `Int.max`.

@@ -54,6 +54,10 @@ public enum SensorCalibrationError: Error, Equatable, Sendable, CustomStringConv
 
 /// Splits a calibration's samples into its steps by their timestamps: shaking for the first `shakingSeconds`,
 /// a second to stop, then holding still for `stillSeconds`.
+///
+/// The time is summed over the intervals between samples, each counted for at most ``longestInterval`` and a
+/// backward one for nothing: sample times that jump (a device stamping with a wall clock that is stepped) move the
+/// steps by at most that much, instead of ending the calibration at once or holding it for as long as the jump.
 struct SensorCalibrationPhases: Sendable {
     enum Phase: Equatable { case shaking, stopping, holdingStill, done }
 
@@ -61,10 +65,15 @@ struct SensorCalibrationPhases: Sendable {
     static let stoppingSeconds = 1.0
     /// Samples after which a calibration ends whatever the timestamps say (a clock that never advances).
     static let sampleLimit = 200_000
+    /// The most one interval between two samples counts for, seconds.
+    static let longestInterval = 0.5
 
     let shakingSeconds: Double
     let stillSeconds: Double
-    private var start: Double?
+    /// The last sample's time.
+    private var last: Double?
+    /// The time the calibration has run, summed over the intervals between samples.
+    private var elapsed = 0.0
     private var samples = 0
     private(set) var enteredStopping = false
     private(set) var isDone = false
@@ -80,9 +89,8 @@ struct SensorCalibrationPhases: Sendable {
         samples += 1
         enteredStopping = false
         guard time.isFinite else { return isDone ? .done : .stopping }
-        let start = self.start ?? time
-        self.start = start
-        let elapsed = time - start
+        if let last { elapsed += min(max(0, time - last), Self.longestInterval) }
+        last = time
         let phase: Phase
         if samples > Self.sampleLimit || elapsed >= shakingSeconds + Self.stoppingSeconds + stillSeconds {
             phase = .done

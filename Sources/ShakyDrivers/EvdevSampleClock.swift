@@ -6,7 +6,9 @@
 /// clock anchors the hardware counter to the event time of the first report, follows the counter from then on
 /// (across its wrap-around), and re-anchors when the two drift more than ``maximumDrift`` apart (a reconnect, a
 /// reset counter, dropped events). Times only ever increase: a report that would not is dropped, with the
-/// reason.
+/// reason. Event times that go back by more than ``largestStepBack`` are a clock set back, not a late report (a
+/// device that kept the wall clock's event times, which NTP or a person steps): times go on from the previous
+/// sample's instead of every report being dropped until the clock catches up.
 ///
 /// The counter's pace is checked against the event times over its first ``paceWindow``: Linux 6.1's hid-nintendo
 /// (joycon_parse_imu_report) advances `MSC_TIMESTAMP` by two report periods per report (once for the report and
@@ -21,6 +23,10 @@ public struct EvdevSampleClock: Sendable {
     public static let maximumDrift = 0.5
     /// How much of the hardware clock is watched before its pace against the event times is judged, seconds.
     public static let paceWindow = 0.25
+    /// How far event times may go back before they are taken for a clock set back, seconds.
+    public static let largestStepBack = 1.0
+    /// The interval given to the first sample after the event clock was set back, seconds.
+    static let intervalAfterStepBack = 0.001
 
     /// What a report's time came out as.
     public enum Outcome: Sendable, Equatable {
@@ -36,6 +42,8 @@ public struct EvdevSampleClock: Sendable {
     private var elapsed = 0.0
     private var last = -Double.infinity
     private var lastEvent = -Double.infinity
+    /// Added to the times handed out: what the event clock was set back by, so far.
+    private var shift = 0.0
     /// Event seconds per hardware second, once judged.
     private var pace: Double?
     /// Where the pace is measured from.
@@ -79,13 +87,21 @@ public struct EvdevSampleClock: Sendable {
                 if pace == nil { paceStart = (eventTime, elapsed) }
             }
         }
+        if time < last - Self.largestStepBack {
+            // The clock was set back: go on from the previous sample, in the new clock's times from now on.
+            shift += last - time + Self.intervalAfterStepBack
+            last = time
+            anchor = nil
+            paceStart = nil
+            return .sample(time + shift)
+        }
         guard time > last else {
             return .dropped(
-                reason: "its time \(time) s is not after the previous sample's \(last) s (the device's clock repeated "
-                    + "or went back)")
+                reason: "its time \(time + shift) s is not after the previous sample's \(last + shift) s (the device's "
+                    + "clock repeated or went back)")
         }
         last = time
-        return .sample(time)
+        return .sample(time + shift)
     }
 
     /// Once the hardware clock has run ``paceWindow``, compares its pace with the event times' (at the first sample

@@ -42,8 +42,8 @@ final class IIOBufferedReading: AccelerometerReading {
     private let mountMatrix: MountMatrix
     /// The rate the device reports after setup.
     let rate: Double?
-    /// Turns the kernel's timestamps into CLOCK_MONOTONIC.
-    private let timestampClock: IIOTimestampClock
+    /// Turns the kernel's timestamps into CLOCK_MONOTONIC, measured again at every wake-up.
+    private var timestampClock: IIOTimestampClock
     /// The most scans one `iio_buffer_refill` reads.
     static let scansPerRefill = 64
 
@@ -138,6 +138,7 @@ final class IIOBufferedReading: AccelerometerReading {
         /// stop request.
         func readScans() throws -> Int? {
             var scans = 0
+            timestampClock.measure()
             while true {
                 let wanted = capacity - carried
                 let count = read(pollDescriptor, storage + carried, wanted)
@@ -207,7 +208,7 @@ final class IIOBufferedReading: AccelerometerReading {
                         UnsafeRawBufferPointer(
                             start: bytes + timestamp.byteOffset, count: timestamp.format.storageBytes)))
                 / 1e9
-            time = timestampClock.monotonic(kernelSeconds)
+            time = timestampClock.sampleTime(kernelSeconds)
         } else {
             time = monotonicSeconds()
         }

@@ -106,6 +106,31 @@ import Testing
         #expect(times.dropped == 3)
     }
 
+    @Test("Event times on a wall clock set an hour back: the samples go on from the last one, none is dropped")
+    func eventTimesSetBackGoOnFromTheLastSample() {
+        var clock = EvdevSampleClock()
+        var times: [Double] = []
+        var dropped = 0
+        for index in 0..<200 {
+            let eventTime = 1_795_000_000 + Double(index) / 100 - (index >= 100 ? 3600 : 0)
+            switch clock.sampleTime(eventTime: eventTime) {
+            case .sample(let time): times.append(time)
+            case .dropped: dropped += 1
+            }
+        }
+        #expect(dropped == 0)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 < 0.011 }, "no jump forward either")
+        // A time repeated, or half a second back, is still a late report, dropped.
+        for late in [1.99, 1.49] {
+            guard case .dropped = clock.sampleTime(eventTime: 1_795_000_000 - 3600 + late) else {
+                Issue.record("a time \(1.99 - late) s back is a late report, to be dropped")
+                continue
+            }
+        }
+    }
+
     @Test func wallClockBufferTimestampsAreShiftedToTheMonotonicClock() {
         let realtime = IIOTimestampClock(clockName: "realtime", realtimeMinusMonotonic: 1000, boottimeMinusMonotonic: 2)
         #expect(realtime.monotonic(1005) == 5)

@@ -112,6 +112,36 @@ import Testing
         #expect(pacing.isMoving, "free fall is motion too")
     }
 
+    /// Sample times stepped three years forward, then an hour back: no shake at the steps, a pace within its bounds,
+    /// and the shake after them is found.
+    @Test func sampleTimesThatJumpNeitherFireNorStall() {
+        let g = AccelSample.standardGravity
+        var detector = ShakeDetector(sensitivity: .medium)
+        var pacing = ReadPacing()
+        var shakes: [Double] = []
+        var periods: [Double] = []
+        /// One second at 100 Hz from `start`, at rest or shaken at 4 Hz with 3 g.
+        func second(from start: Double, shaken: Bool) {
+            for index in 0..<100 {
+                let t = Double(index) / 100
+                let x = shaken ? 3 * g * sin(2 * Double.pi * 4 * t) : 0
+                let sample = AccelSample(timestamp: start + t, x: x, y: 0, z: g)
+                if let shake = detector.process(sample) { shakes.append(shake.timestamp) }
+                pacing.note(sample, keepsNoneBefore: detector.firesNoSoonerThan)
+                periods.append(pacing.period)
+            }
+        }
+        let threeYears = 3 * 365 * 86_400.0
+        second(from: 10, shaken: false)
+        second(from: 11, shaken: true)  // a shake, then its cooldown
+        second(from: 12 + threeYears, shaken: false)
+        second(from: 13 + threeYears - 3600, shaken: false)
+        second(from: 14 + threeYears - 3600, shaken: true)
+        #expect(shakes.count == 2, "\(shakes)")
+        #expect(shakes.last.map { $0 > 14 + threeYears - 3600 } == true)
+        #expect(periods.allSatisfy { $0 >= ReadPacing.motionPeriod && $0 <= ReadPacing.longestQuietPeriod })
+    }
+
     @Test func aFilterThatSaysHowSoonItCouldKeepASampleSetsThePace() {
         var pacing = ReadPacing()
         pacing.note(AccelSample(timestamp: 1.00, x: 0, y: 0, z: 9.8), keepsNoneBefore: 1.15)

@@ -1,5 +1,6 @@
 import Foundation
 import ShakyCore
+import ShakyDrivers
 import ShakyTesting
 import Testing
 
@@ -53,6 +54,40 @@ struct UmockdevAccelerometerTests {
         // Here a ShakeDetector (module ShakeDetection) would take `samples` and report one shake.
         #expect(metadata["driver"] == "iio-buffer")
         #expect(metadata["rate"] == "50", "the nearest offered frequency to 60 Hz is 50 Hz")
+    }
+
+    /// A buffered device stamping with the wall clock (the kernel's default `current_timestamp_clock`): shakyd sets
+    /// it to `monotonic` before it enables the buffer, so the kernel's stamps are taken as they are.
+    @Test func bufferedIIODeviceIsSwitchedToMonotonicTimestamps() async throws {
+        let directory = try UmockdevHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let description = try String(
+            contentsOfFile: UmockdevHarness.fixture("iio-buffer-accel.umockdev"), encoding: .utf8
+        )
+        .replacingOccurrences(
+            of: "A: name=shaky-buffer-accel\\n\n",
+            with: "A: name=shaky-buffer-accel\\n\nA: current_timestamp_clock=realtime\\n\n")
+        #expect(description.contains("current_timestamp_clock=realtime"))
+        let device = directory.appendingPathComponent("realtime-clock.umockdev")
+        try description.write(to: device, atomically: true, encoding: .utf8)
+        let scans = (0..<8).map { index in
+            BufferScan(x: 0, y: 0, z: 512, nanoseconds: 1_000_000_000 + Int64(index) * 20_000_000)
+        }
+        let script = directory.appendingPathComponent("rest.script")
+        try BufferScan.umockdevScript(node: "/dev/iio:device0", scans: scans, headStartMilliseconds: 800).write(
+            to: script)
+        let recording = directory.appendingPathComponent("recording.csv").path
+        let attribute = "/sys/bus/iio/devices/iio:device0/current_timestamp_clock"
+        let command =
+            "'\(try UmockdevHarness.shakyd())' record --input auto --rate 60 --output '\(recording)' --duration 2 "
+            + "&& echo \"clock=$(cat '\(attribute)')\""
+        let outcome = try await UmockdevHarness.run(
+            try UmockdevHarness.umockdevRun(),
+            ["-d", device.path, "-s", "/dev/iio:device0=\(script.path)", "--", "/bin/sh", "-c", command])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("clock=monotonic"), "\(outcome.standardOutput)")
+        let samples = try TraceReader(path: recording).readAll()
+        #expect(samples.map(\.timestamp) == scans.map { Double($0.nanoseconds) / 1e9 }, "\(samples)")
     }
 
     @Test func bufferWithoutTriggerFallsBackToPolling() async throws {

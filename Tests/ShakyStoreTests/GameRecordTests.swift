@@ -59,6 +59,31 @@ import TriviaEngine
         #expect(try database.setAsideSnapshot() == nil, "nothing left to set aside")
     }
 
+    @Test("A second game set aside at the same wall-clock time (a board booting without its clock) keeps the first")
+    func settingAsideTwiceAtTheSameTimeKeepsBoth() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try AppDatabase.open(
+            path: folder.appendingPathComponent("shaky.sqlite").path, builtinPacks: .skip)
+        let bootTime = Date(timeIntervalSince1970: 12)
+        var contents: [String] = []
+        var names: [String] = []
+        for number in [7, 8] {
+            try database.saveSnapshot(try StoreFixtures.gameInPlay())
+            let saved = try database.writer.write { db in
+                try db.execute(
+                    sql: "UPDATE gameSnapshot SET game = json_set(game, '$.round.number', ?)", arguments: [number])
+                return try String.fetchOne(db, sql: "SELECT game FROM gameSnapshot")
+            }
+            contents.append(try #require(saved))
+            let file = try #require(try database.setAsideSnapshot(at: bootTime))
+            names.append(file.lastPathComponent)
+        }
+        #expect(names == ["unreadable-game-19700101T000012Z.json", "unreadable-game-19700101T000012Z-2.json"])
+        let kept = try names.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+        #expect(kept == contents)
+    }
+
     @Test func finishingAGameSavesTheSnapshotAndRecordsItOnce() throws {
         let database = try AppDatabase.inMemory()
         let game = try StoreFixtures.gameInPlay()
