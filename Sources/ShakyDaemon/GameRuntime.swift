@@ -305,17 +305,8 @@ public actor GameRuntime {
         let now = readClock()
         guard var next = game else { return presses.map { _ in .early } }
         let teamPresses = presses.map { TeamPress(team: $0.team, pressedAt: now - $0.age, kernelTime: $0.kernelTime) }
-        let wasOpen = isRoundOpen
         let (actions, outcomes) = next.handlePresses(teamPresses, rule: &earlyPressRule, at: now)
-        do {
-            if try save(next, actions: actions) { noteSaveWorked() }
-        } catch {
-            noteUnsavedChange(error)
-        }
-        game = next
-        carryOut(actions, at: now)
-        if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
-        if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
+        adopt(next, actions: actions, at: now)
         return outcomes
     }
 
@@ -415,7 +406,6 @@ public actor GameRuntime {
         let asleep = slept - sleptSeen
         sleptSeen = slept
         guard asleep >= Self.noticedSleep, var next = game, next.isCountdownRunning else { return now }
-        let wasOpen = isRoundOpen
         let actions: [GameAction]
         do {
             actions = try next.handle(.pause, at: now - asleep)
@@ -425,6 +415,15 @@ public actor GameRuntime {
         logger.notice(
             "the system was asleep; the game is paused",
             metadata: ["asleep": "\(asleep)", "remaining": "\(next.remainingTime(at: now).map { "\($0)" } ?? "none")"])
+        adopt(next, actions: actions, at: now)
+        return now
+    }
+
+    /// Takes `next`, the game after `actions` that nobody can refuse (the buttons' presses, a suspend's pause), as
+    /// the game: saved if the disk lets it (a failure is logged, and the game goes on in memory), then carried out
+    /// and announced.
+    private func adopt(_ next: Game, actions: [GameAction], at now: Duration) {
+        let wasOpen = isRoundOpen
         do {
             if try save(next, actions: actions) { noteSaveWorked() }
         } catch {
@@ -432,9 +431,8 @@ public actor GameRuntime {
         }
         game = next
         carryOut(actions, at: now)
-        publishStatusLine()
+        if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
-        return now
     }
 
     /// Saves what `actions` changed; returns whether anything was written.

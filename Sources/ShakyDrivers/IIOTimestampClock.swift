@@ -52,7 +52,7 @@ public struct IIOTimestampClock: Sendable, Equatable {
     }
 
     /// Whether the device's clock can step (anything but `monotonic`), so it is measured at every wake-up.
-    public var follows: Bool { clockName != "monotonic" && clockName != "monotonic_raw" }
+    public var canStep: Bool { clockName != "monotonic" && clockName != "monotonic_raw" }
 
     private func offset(realtimeMinusMonotonic: Double, boottimeMinusMonotonic: Double) -> Double {
         switch clockName {
@@ -74,7 +74,7 @@ public struct IIOTimestampClock: Sendable, Equatable {
 
     /// Measures the clocks' differences now (at a wake-up), when the device's clock can step.
     public mutating func measure() {
-        guard follows else { return }
+        guard canStep else { return }
         let now = ClockReadings.now()
         measure(
             realtimeMinusMonotonic: now.realtimeMinusMonotonic, boottimeMinusMonotonic: now.boottimeMinusMonotonic,
@@ -88,7 +88,7 @@ public struct IIOTimestampClock: Sendable, Equatable {
     /// difference that puts it after the previous sample and no later than the wake-up (the one measured last, else
     /// the one before the step), else held within those bounds.
     public mutating func sampleTime(_ kernelSeconds: Double) -> Double {
-        guard follows else { return kernelSeconds + offset }
+        guard canStep else { return kernelSeconds + offset }
         let latest = readAt + Self.readSlack
         func plausible(_ time: Double) -> Bool { time > lastTime && time <= latest }
         var time = kernelSeconds + offset

@@ -108,6 +108,31 @@ struct CorrectionAfterGameOverTests {
         }
     }
 
+    @Test(
+        "A new game ended before its first question is corrected on its own: the finished game's line is untouched",
+        arguments: TestDaemon.Mode.allCases)
+    func aNewGameEndedAtOnceIsNotLinkedToTheLastOnesLine(mode: TestDaemon.Mode) async throws {
+        let state = try TemporaryDirectory(prefix: "shakyd-correction")
+        defer { state.remove() }
+        try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            try await Self.playToTheEnd(on: client)
+            try await client.game("AdjustScore", ["team": "Owls", "delta": 5, "reason": "spirit"])
+        }
+        // Restarted, so that the finished game is saved again (still over) before the new one starts.
+        try await TestDaemon.run(mode, stateDirectory: state.path) { client in
+            let before = try await Self.history(client)
+            #expect(before.first?.winners == ["Owls"])
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"], questions: 1))
+            #expect(try await client.game("End").phase == .gameOver)
+            let corrected = try await client.game("AdjustScore", ["team": "Foxes", "delta": 7, "reason": "late"])
+            #expect(corrected.result?.winners == ["Foxes"])
+            let after = try await Self.history(client)
+            #expect(after.map(\.id) == before.map(\.id), "no line for a game ended before its first question")
+            #expect(after.first?.winners == ["Owls"], "the last game's result is its own")
+            #expect(after.first?.teams.map(\.score) == before.first?.teams.map(\.score))
+        }
+    }
+
     @Test("kill -9 just after a correction: the restarted daemon shows the corrected result everywhere, once")
     func aCorrectionSurvivesKillNine() async throws {
         let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])

@@ -67,8 +67,8 @@ import TriviaEngine
         #expect(!status.isPaused)
     }
 
-    @Test("A sleep while no countdown runs changes nothing")
-    func aSuspendBetweenRoundsChangesNothing() async throws {
+    @Test("A sleep while the host has paused changes nothing")
+    func aSuspendWhilePausedChangesNothing() async throws {
         let (runtime, _, system) = try await Self.roundInPlay()
         _ = try await runtime.makeMove(.pause)
         system.sleep(for: .seconds(600))
@@ -76,6 +76,21 @@ import TriviaEngine
         #expect(status.isPaused && status.remaining == .seconds(60))
         status = try await runtime.makeMove(.resume)
         #expect(!status.isPaused && status.remaining == .seconds(60))
+    }
+
+    @Test("A sleep between two questions is forgotten: the next question runs, and is not paused later for it")
+    func aSuspendBetweenQuestionsIsNotHeldAgainstTheNext() async throws {
+        let (runtime, manual, system) = try await Self.roundInPlay()
+        var status = try await runtime.makeMove(.skipQuestion)
+        #expect(status.phase == .roundOver)
+        system.sleep(for: .seconds(600))
+        status = try await runtime.status()
+        #expect(status.phase == .roundOver && !status.isPaused)
+        status = try await runtime.makeMove(.nextQuestion)
+        #expect(status.phase == .indication && !status.isPaused && status.remaining == .seconds(60))
+        manual.advance(by: .seconds(2))
+        status = try await runtime.status()
+        #expect(!status.isPaused && status.remaining == .seconds(58))
     }
 
     @Test("The daemon's clock measures no sleep where the system has not slept")

@@ -292,6 +292,19 @@ struct FinishedGameCorrectionTests {
         #expect(try database.history().count == 1)
     }
 
+    @Test("A demo corrected so that somebody scores stays a demo, off the leaderboard")
+    func aCorrectedDemoStaysADemo() throws {
+        let database = try AppDatabase.inMemory()
+        var game = try endedGame()
+        let id = try database.finishGame(game, result: try #require(game.result), finishedAt: date(0), kind: .demo)
+        _ = try game.handle(.adjustScore(team: "Owls", delta: 2, reason: "late fix"), at: .seconds(20))
+        #expect(try database.correctFinishedGame(game, result: try #require(game.result)) == id)
+        let history = try database.history()
+        #expect(history.map(\.kind) == [.demo])
+        #expect(history.first?.winners == ["Owls"])
+        #expect(try database.leaderboard().isEmpty)
+    }
+
     @Test("A game whose line was deleted is only saved: the correction does not bring the line back")
     func aDeletedLineStaysDeleted() throws {
         let database = try AppDatabase.inMemory()

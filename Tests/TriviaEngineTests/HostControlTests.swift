@@ -21,6 +21,21 @@ struct HostControlTests {
         #expect(!game.isPaused)
     }
 
+    @Test("A pause dated before the last event (a suspend measured a moment apart) stops the countdown as it stands")
+    func aPauseDatedEarlierTakesNoTimeBack() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(3))
+        let left = try #require(game.remainingTime(at: sec(4)))
+        // The runtime dates a suspend's pause when the system went to sleep, which its two clocks place a moment
+        // before the last event at worst: nothing is given back or charged, and the countdown stays paused.
+        let actions = try game.handle(.pause, at: sec(2))
+        #expect(actions == [.paused, .cancelWake])
+        #expect(game.isPaused)
+        #expect(game.remainingTime(at: sec(100)) == left + sec(1))
+        _ = try game.handle(.resume, at: sec(100))
+        #expect(game.remainingTime(at: sec(101)) == left)
+    }
+
     @Test func nextQuestionWalksThroughTheGameAndEndsItAfterTheLast() throws {
         var game = try EngineFixtures.game(answers: ["Paris", "Rome"])
         _ = try game.handle(.nextQuestion, at: sec(0))
