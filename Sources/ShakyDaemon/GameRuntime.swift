@@ -414,7 +414,10 @@ public actor GameRuntime {
         }
         logger.notice(
             "the system was asleep; the game is paused",
-            metadata: ["asleep": "\(asleep)", "remaining": "\(next.remainingTime(at: now).map { "\($0)" } ?? "none")"])
+            metadata: [
+                "asleep": "\(GameError.seconds(asleep))",
+                "remaining": "\(next.remainingTime(at: now).map(GameError.seconds) ?? "none")",
+            ])
         adopt(next, actions: actions, at: now)
         return now
     }
