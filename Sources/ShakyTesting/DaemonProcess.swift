@@ -226,6 +226,26 @@ public final class DaemonProcess: Sendable {
         throw Failure("no VmRSS line in /proc/\(pid)/status")
     }
 
+    /// Starts a daemon with `arguments` (beside the defaults: no input, no sound, no buzzers), runs `body` with it,
+    /// then stops it (SIGTERM, then SIGKILL) and removes its folder, whether `body` returned or threw: the clean-up
+    /// is awaited, where a `defer` can only start it in a task of its own.
+    public static func withRunning<Result>(
+        arguments: [String] = [], _ body: (DaemonProcess) async throws -> Result
+    ) async throws -> Result {
+        let daemon = try DaemonProcess(arguments: arguments)
+        do {
+            try await daemon.start()
+            let result = try await body(daemon)
+            _ = await daemon.terminate()
+            await daemon.removeFiles()
+            return result
+        } catch {
+            _ = await daemon.terminate()
+            await daemon.removeFiles()
+            throw error
+        }
+    }
+
     /// Kills a running daemon and removes the temporary folder with everything in it.
     public func removeFiles() async {
         await kill()

@@ -33,36 +33,32 @@ struct RealDaemonTests {
 
     @Test("shaky play corrects a finished game: the overrule and each corrected result are lines of their own")
     func playCorrectsAFinishedGame() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
-        try await daemon.start()
-        defer {
-            Task {
-                _ = await daemon.terminate()
-                await daemon.removeFiles()
-            }
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(
+                ["new", "--team", "Owls", "--team", "Foxes", "--questions", "1", "--seed", "3"],
+                environment: environment)
+            #expect(new.status == 0, "\(new)")
+            // Both buzz and answer wrong; the host ends the game, then counts Foxes' answer right and gives Owls a bonus.
+            let play = try await runBinary(
+                ["play"], input: "n\nb Owls\nb Foxes\na zzz\na zzz\nn\no\n+ Owls 10 spirit\nq\n",
+                environment: environment)
+            #expect(play.status == 0, "\(play)")
+            let lines = play.output.split(separator: "\n").map(String.init)
+            let expected = [
+                "Game over: no winner · Foxes 0, Owls 0",
+                "Overruled: Foxes's answer “zzz” is right after all, +10 → 10",
+                "Result corrected: won by Foxes · Foxes 10, Owls 0",
+                "Score: Owls +10 (spirit) → 10",
+                "Result corrected: won by Owls and Foxes · Foxes 10, Owls 10",
+            ]
+            let found = expected.map { line in lines.firstIndex { $0.hasSuffix(line) } }
+            #expect(found.allSatisfy { $0 != nil }, "\(play.output)")
+            #expect(found.compactMap { $0 } == found.compactMap { $0 }.sorted(), "in this order: \(play.output)")
+            let history = try await runBinary(["history"], environment: environment)
+            #expect(history.output.split(separator: "\n").count == 2, "one game: \(history)")
+            #expect(history.output.contains("Owls, Foxes"), "both win: \(history)")
         }
-        let environment = ["SHAKY_SOCKET": daemon.socketPath]
-        let new = try await runBinary(
-            ["new", "--team", "Owls", "--team", "Foxes", "--questions", "1", "--seed", "3"], environment: environment)
-        #expect(new.status == 0, "\(new)")
-        // Both buzz and answer wrong; the host ends the game, then counts Foxes' answer right and gives Owls a bonus.
-        let play = try await runBinary(
-            ["play"], input: "n\nb Owls\nb Foxes\na zzz\na zzz\nn\no\n+ Owls 10 spirit\nq\n", environment: environment)
-        #expect(play.status == 0, "\(play)")
-        let lines = play.output.split(separator: "\n").map(String.init)
-        let expected = [
-            "Game over: no winner · Foxes 0, Owls 0",
-            "Overruled: Foxes's answer “zzz” is right after all, +10 → 10",
-            "Result corrected: won by Foxes · Foxes 10, Owls 0",
-            "Score: Owls +10 (spirit) → 10",
-            "Result corrected: won by Owls and Foxes · Foxes 10, Owls 10",
-        ]
-        let found = expected.map { line in lines.firstIndex { $0.hasSuffix(line) } }
-        #expect(found.allSatisfy { $0 != nil }, "\(play.output)")
-        #expect(found.compactMap { $0 } == found.compactMap { $0 }.sorted(), "in this order: \(play.output)")
-        let history = try await runBinary(["history"], environment: environment)
-        #expect(history.output.split(separator: "\n").count == 2, "one game: \(history)")
-        #expect(history.output.contains("Owls, Foxes"), "both win: \(history)")
     }
 
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {

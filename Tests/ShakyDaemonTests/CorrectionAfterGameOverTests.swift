@@ -135,45 +135,39 @@ struct CorrectionAfterGameOverTests {
 
     @Test("kill -9 just after a correction: the restarted daemon shows the corrected result everywhere, once")
     func aCorrectionSurvivesKillNine() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
-        try await daemon.start()
-        defer {
-            Task {
-                _ = await daemon.terminate()
-                await daemon.removeFiles()
-            }
+        try await DaemonProcess.withRunning { daemon in
+            var client = DaemonProcess.GameClient(try await daemon.connect())
+            try await client.createPack("Corrections", questions: PartyPack.questions)
+            _ = try await client.new(
+                teams: ["Owls", "Foxes"], packs: ["Corrections"], questions: 1, rules: .init(indicationTime: 3600))
+            _ = try await client.next()
+            _ = try await client.buzz(team: "Owls")
+            _ = try await client.buzz(team: "Foxes")
+            _ = try await client.answer(team: "Owls", answer: "Zebra")
+            _ = try await client.answer(team: "Foxes", answer: "Zebra")
+            _ = try await client.next()
+            #expect(try await client.status().result?.winners == [])
+
+            let overruled = try await client.overrule()
+            #expect(overruled.overruled?.timedOut == false && overruled.overruled?.given == "Zebra")
+            #expect(overruled.status.result?.winners == ["Foxes"])
+            #expect(await daemon.kill() == .signalled(SIGKILL))
+            await client.transport.close()
+
+            try await daemon.start()
+            client = DaemonProcess.GameClient(try await daemon.connect())
+            #expect(try await client.status().result?.winners == ["Foxes"])
+            let history = try await client.history()
+            #expect(history.count == 1)
+            #expect(history.first?.winners == ["Foxes"])
+            #expect(history.first?.kind == .played)
+            #expect(try await client.leaderboard().map(\.team) == ["Foxes", "Owls"])
+
+            // Overruled back after the restart: the same line again, nobody scored.
+            _ = try await client.overrule()
+            #expect(try await client.history().map(\.kind) == [.scoreless])
+            #expect(try await client.history().map(\.id) == history.map(\.id))
+            await client.transport.close()
         }
-        var client = DaemonProcess.GameClient(try await daemon.connect())
-        try await client.createPack("Corrections", questions: PartyPack.questions)
-        _ = try await client.new(
-            teams: ["Owls", "Foxes"], packs: ["Corrections"], questions: 1, rules: .init(indicationTime: 3600))
-        _ = try await client.next()
-        _ = try await client.buzz(team: "Owls")
-        _ = try await client.buzz(team: "Foxes")
-        _ = try await client.answer(team: "Owls", answer: "Zebra")
-        _ = try await client.answer(team: "Foxes", answer: "Zebra")
-        _ = try await client.next()
-        #expect(try await client.status().result?.winners == [])
-
-        let overruled = try await client.overrule()
-        #expect(overruled.overruled?.timedOut == false && overruled.overruled?.given == "Zebra")
-        #expect(overruled.status.result?.winners == ["Foxes"])
-        #expect(await daemon.kill() == .signalled(SIGKILL))
-        await client.transport.close()
-
-        try await daemon.start()
-        client = DaemonProcess.GameClient(try await daemon.connect())
-        #expect(try await client.status().result?.winners == ["Foxes"])
-        let history = try await client.history()
-        #expect(history.count == 1)
-        #expect(history.first?.winners == ["Foxes"])
-        #expect(history.first?.kind == .played)
-        #expect(try await client.leaderboard().map(\.team) == ["Foxes", "Owls"])
-
-        // Overruled back after the restart: the same line again, nobody scored.
-        _ = try await client.overrule()
-        #expect(try await client.history().map(\.kind) == [.scoreless])
-        #expect(try await client.history().map(\.id) == history.map(\.id))
-        await client.transport.close()
     }
 }
