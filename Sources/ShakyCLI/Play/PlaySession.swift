@@ -202,6 +202,8 @@ struct PlaySession: Sendable {
                 console.print(try JSONOutput.renderLine(reply))
                 return
             }
+            // A round that closed or a game that ended counts nothing down: the last tick's line would stay, stale.
+            if let screen, Self.endsCountdown(event) { console.write(screen.countdown("")) }
             guard let line = renderer.line(for: event) else { return }
             if let screen {
                 console.write(event.kind == .tick ? screen.countdown(line) : screen.event(line))
@@ -228,6 +230,15 @@ struct PlaySession: Sendable {
             }
             if event.kind == .roundStarted { console.print() }
             console.print(line)
+        }
+    }
+
+    /// Whether `event` leaves the game with no countdown running: a round over, the game over or ready.
+    static func endsCountdown(_ event: ShakyAPI.Event) -> Bool {
+        switch event.kind {
+        case .gameOver: true
+        case .phaseChanged: ["roundOver", "gameOver", "ready"].contains(event.phase)
+        default: false
         }
     }
 
