@@ -81,3 +81,15 @@ import Testing
         #expect(lines == ["n", "b 1", "q"])
     }
 }
+
+extension PlayCommandTests {
+    /// The commands `shaky play` lists at its start and on `?` fit an 80-column terminal (the Pi's console): a longer
+    /// line wraps in the middle of a word ("e end game (a" / "sks first)").
+    @Test func theSummaryFitsEightyColumns() {
+        let lines = PlayCommand.summary.split(separator: "\n").map(String.init)
+        #expect(lines.count > 1)
+        for line in lines {
+            #expect(line.displayWidth < 80, "\(line)")
+        }
+    }
+}

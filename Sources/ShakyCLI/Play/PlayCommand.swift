@@ -39,11 +39,12 @@ enum PlayCommand: Equatable, Sendable {
 
     /// The commands for people, as `?` shows them.
     static let summary = """
-        n next question · h hint · b TEAM (or its number) buzz · a ANSWER answer for the team up
+        n next question · h hint · b TEAM (or its number) buzz
+        a ANSWER answer for the team up · o overrule the last judgement
         + TEAM N [REASON] / - TEAM N [REASON] adjust a score (TEAM may be its number)
-        o overrule the last judgement · u TEAM take back a buzz
-        j teams join by pressing their buttons · p pause/resume · s skip · e end game (asks first)
-        t scoreboard · st status · w SECONDS wait · ? help · q quit
+        u TEAM take back a buzz · j teams join by pressing their buttons
+        p pause/resume · s skip · e end game (asks first) · t scoreboard · st status
+        w SECONDS wait · ? help · q quit
         """
 
     /// Parses one line; throws a message for people when the line is not a command.
