@@ -112,8 +112,9 @@ public enum BoardLayout {
 
     // MARK: Scores
 
-    /// The rows a question keeps on any screen: its text, its letters and its points.
-    static let questionRows = 4
+    /// The rows a question keeps on any screen: its text, its letters and its points, with the empty row that
+    /// sets the letters apart above and below.
+    static let questionRows = 5
 
     /// Draws the scores band at the bottom and returns its first row (the separator).
     private static func scores(_ state: BoardState, on screen: inout BoardScreen) -> Int {

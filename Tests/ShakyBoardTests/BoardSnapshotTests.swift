@@ -64,6 +64,20 @@ struct BoardSnapshotTests {
         #expect(text.contains("1st ■ Team number 2 long name 20"), "the leader is shown: \(text)")
     }
 
+    @Test("On a screen too short for eight teams' scores the question still shows what it is worth")
+    func aShortScreenKeepsTheQuestionsPoints() {
+        var state = BoardScenes.eightTeamsOpen
+        state.teams = state.teams.enumerated().map { index, team in
+            BoardState.Team(name: "Team number \(index + 1) long name", score: team.score)
+        }
+        for height in [12, 14, 16] {
+            let text = BoardLayout.render(state, width: 40, height: height, now: BoardScenes.now).text
+            #expect(text.contains("Which ocean is the largest?"), "\(text)")
+            #expect(text.contains("8 points · 1 hint taken"), "at 40x\(height):\n\(text)")
+            #expect(text.contains("more"), "\(text)")
+        }
+    }
+
     @Test(arguments: BoardScenes.sizes.map { $0 })
     func scoresAreAlwaysVisibleWithSymbolAndRank(width: Int, height: Int) throws {
         for scene in BoardScenes.all where !scene.state.teams.isEmpty && scene.state.phase != .ready {
