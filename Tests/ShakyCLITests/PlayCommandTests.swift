@@ -21,7 +21,8 @@ import Testing
     @Test(arguments: [
         ("x", "unknown command “x”"), ("b", "say who buzzes"), ("a", "say the answer"), ("w soon", "how long"),
         ("9", "there is no team 9"), ("n now", "takes nothing after it"), ("+ Owls", "by how much"),
-        ("- 5", "by how much"),
+        ("- 5", "by how much"), ("+ Owls 1001", "by 1 to 1000 points, not 1001"),
+        ("- 2 0", "by 1 to 1000 points, not 0"),
     ])
     func refuses(line: String, message: String) {
         #expect {

@@ -107,8 +107,11 @@ extension PlayCommand {
         let words = text.split(separator: " ").map(String.init)
         let usage = PlayCommandError("say whose score changes and by how much: + TEAM 5 [REASON] or - TEAM 3 [REASON]")
         guard let pointsIndex = words.indices.dropFirst().first(where: { Int(words[$0]) != nil }),
-            let points = Int(words[pointsIndex]), points > 0, points <= 1000
+            let points = Int(words[pointsIndex])
         else { throw usage }
+        guard points > 0, points <= 1000 else {
+            throw PlayCommandError("a score changes by 1 to 1000 points, not \(points)")
+        }
         let team = words[..<pointsIndex].joined(separator: " ")
         let reason = words[(pointsIndex + 1)...].joined(separator: " ")
         return .adjust(team: team, delta: sign * points, reason: reason.isEmpty ? "the host's call" : reason)
