@@ -10,9 +10,9 @@ struct TerminalSession {
     private let server: ChildProcess
 
     /// Starts a tmux server in `folder` and, in it, `shaky play` against `daemonSocket`, `columns` wide and
-    /// `rows` high.
+    /// `rows` high; then, when `afterwards` is given, that shell command in the same terminal.
     static func play(
-        in folder: URL, daemonSocket: String, columns: Int, rows: Int
+        in folder: URL, daemonSocket: String, columns: Int, rows: Int, afterwards: String? = nil
     ) async throws -> TerminalSession {
         let socket = folder.appendingPathComponent("tmux.sock").path
         let server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
@@ -21,10 +21,15 @@ struct TerminalSession {
             try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
                 FileManager.default.fileExists(atPath: socket)
             }
-            try await session.tmux([
-                "new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)", "-e",
-                "SHAKY_SOCKET=\(daemonSocket)", try BuiltProduct.path("shaky"), "play",
-            ])
+            let play = try BuiltProduct.path("shaky")
+            // A shell that only runs a handler of its own on SIGINT: its child gets the signal as from a terminal.
+            let command =
+                afterwards.map { ["/bin/bash", "-c", "trap : INT; '\(play)' play; \($0)"] } ?? [play, "play"]
+            try await session.tmux(
+                [
+                    "new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)", "-e",
+                    "SHAKY_SOCKET=\(daemonSocket)",
+                ] + command)
         } catch {
             session.stop()
             throw error
