@@ -78,6 +78,24 @@ struct BoardSnapshotTests {
         }
     }
 
+    @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
+    func gameOverKeepsThePointsOfLongNames() throws {
+        var state = BoardScenes.gameOver
+        let long = "The Extraordinarily Long"
+        state.teams[1].name = long
+        var result = try #require(state.result)
+        result.standings[1].team = long
+        state.result = result
+        let lines = BoardLayout.render(state, width: 40, height: 20, now: BoardScenes.now).lines
+        let rows = try #require(lines.firstIndex { $0.contains("Rank") }).advanced(by: 1)..<lines.count
+        let table = lines[rows].filter { !$0.isEmpty }
+        #expect(lines.contains { $0.contains("Points") }, "\(lines.joined(separator: "\n"))")
+        #expect(table.count == 4, "\(lines.joined(separator: "\n"))")
+        for (row, points) in zip(table, ["20", "12", "12", "4"]) {
+            #expect(row.split(separator: " ").contains(Substring(points)), "no \(points) in: \(row)")
+        }
+    }
+
     @Test(arguments: BoardScenes.sizes.map { $0 })
     func scoresAreAlwaysVisibleWithSymbolAndRank(width: Int, height: Int) throws {
         for scene in BoardScenes.all where !scene.state.teams.isEmpty && scene.state.phase != .ready {
