@@ -279,6 +279,13 @@ import Varlink
         #expect(message.contains("systemctl start shakyd.socket"))
     }
 
+    @Test func aSocketThatRefusesTheUserDoesNotSayToStartTheDaemon() {
+        let error = ShakyClientError.daemonUnreachable(
+            paths: ["/run/shaky/shaky.sock"], reason: "permission denied; join group shaky or use sudo")
+        #expect(error.description.contains("(permission denied; join group shaky or use sudo)"), "\(error)")
+        #expect(!error.description.contains("Start it"), "the daemon runs: \(error)")
+    }
+
     @Test func aSocketNobodyListensOnIsUnreachable() async throws {
         let path = "/tmp/shaky-cli-stale-\(UUID().uuidString.prefix(8)).sock"
         // A stale socket file: bound once, never listened on.
