@@ -86,6 +86,9 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
 
     /// Why a connection failed, in words: `no such file`, `connection refused`, `permission denied`.
     static func reason(_ error: any Error) -> String {
+        if let error = error as? SocketAddressError, case .unixDomainSocketPathTooLong = error {
+            return "the path is longer than the 107 bytes a socket's path can have"
+        }
         if let error = error as? IOError {
             switch error.errnoCode {
             case ENOENT: return "no socket there"

@@ -150,6 +150,23 @@ struct VarlinkServerTests {
         #expect(FileManager.default.contents(atPath: file) == Data("keep me".utf8))
     }
 
+    @Test("A socket path longer than the kernel takes is refused in words, before anything is made")
+    func socketPathTooLong() async throws {
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = directory + "/" + String(repeating: "d", count: 120)
+        let path = folder + "/x.sock"
+        await #expect(
+            throws: VarlinkSocketPathError(
+                path: path,
+                reason: "the path is \(path.utf8.count) bytes long, and a socket's path can have at most 107: "
+                    + "choose a shorter one")
+        ) {
+            _ = try await VarlinkServer.bind(to: .unixSocket(path: path), service: try Self.exampleService())
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
     @Test("A server runs on an already listening socket, as systemd passes it")
     func inheritedSocket() async throws {
         let directory = ExampleServer.temporaryDirectory()
