@@ -18,6 +18,20 @@ import Testing
         #expect(try PlayCommand.parse(line) == command)
     }
 
+    @Test func aScoreChangeTakesItsPointsAfterATeamNameThatHoldsANumber() throws {
+        let teams = ["Team 2", "Top 10", "Owls"]
+        #expect(
+            try PlayCommand.parse("+ Team 2 5", teams: teams)
+                == .adjust(team: "Team 2", delta: 5, reason: "the host's call"))
+        #expect(
+            try PlayCommand.parse("- top 10 3 late", teams: teams) == .adjust(team: "top 10", delta: -3, reason: "late")
+        )
+        #expect(
+            try PlayCommand.parse("+ Owls 5 for 2 answers", teams: teams)
+                == .adjust(team: "Owls", delta: 5, reason: "for 2 answers"))
+        #expect(try PlayCommand.parse("+ 2 5", teams: teams) == .adjust(team: "2", delta: 5, reason: "the host's call"))
+    }
+
     @Test(arguments: [
         ("x", "unknown command “x”"), ("b", "say who buzzes"), ("a", "say the answer"), ("w soon", "how long"),
         ("9", "there is no team 9"), ("n now", "takes nothing after it"), ("+ Owls", "by how much"),

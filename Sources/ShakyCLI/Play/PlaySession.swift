@@ -64,7 +64,10 @@ struct PlaySession: Sendable {
                     _ = try await client.game.end()
                     continue
                 }
-                let command = try PlayCommand.parse(line)
+                // A score change is read with the game's team names: their numbers ("Top 10") are not the points.
+                let changesAScore = ["+", "-"].contains(line.trimmingSpaces.first.map(String.init))
+                let teams = changesAScore ? (try? await client.game.status().teams.map(\.name)) ?? [] : []
+                let command = try PlayCommand.parse(line, teams: teams)
                 guard command != .quit else { break commandLoop }
                 if command == .end {
                     confirmingEnd = true
