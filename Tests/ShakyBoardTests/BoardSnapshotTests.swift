@@ -76,6 +76,14 @@ struct BoardSnapshotTests {
             #expect(text.contains("8 points · 1 hint taken"), "at 40x\(height):\n\(text)")
             #expect(text.contains("more"), "\(text)")
         }
+        // A notice under the title and a question on two lines take rows of their own.
+        state.isSoundSilent = true
+        state.question = "Which ocean is the largest of the five on Earth?"
+        for height in [14, 16, 18] {
+            let text = BoardLayout.render(state, width: 40, height: height, now: BoardScenes.now).text
+            #expect(text.contains("Sound off") && text.contains("on Earth?"), "\(text)")
+            #expect(text.contains("8 points · 1 hint taken"), "at 40x\(height):\n\(text)")
+        }
     }
 
     @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
