@@ -208,6 +208,25 @@ struct VarlinkServerTests {
         #expect(!client.isOpen, "the connection is closed: Varlink cannot cancel one call")
     }
 
+    @Test("A server that goes away with the call unread (a daemon stopping) closed the connection; no protocol broke")
+    func aResetConnectionIsClosed() async throws {
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/reset.sock"
+        let listener = try Self.boundSocket(at: path)
+        defer { close(listener) }
+        #expect(listen(listener, 16) == 0)
+
+        let client = try await VarlinkClient.connect(unixSocketPath: path, replyTimeout: .seconds(30))
+        let reply = Task { try await client.call("org.shakywords.Example.Hello", parameters: ["name": "late"]) }
+        let accepted = accept(listener, nil, nil)
+        try #require(accepted >= 0)
+        var waiting = pollfd(fd: accepted, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&waiting, 1, 10_000) == 1, "the call arrives")
+        close(accepted)  // unread: the client's next read fails with ECONNRESET
+        await #expect(throws: VarlinkError.connectionClosed) { _ = try await reply.value }
+    }
+
     @Test("Replies within the timeout are taken, calls pipelined or one after the other")
     func repliesWithinTheTimeout() async throws {
         try await ExampleServer.run { server in
