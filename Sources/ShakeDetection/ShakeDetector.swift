@@ -477,8 +477,12 @@ struct MotionShape: Sendable {
 
 /// One judged window: above-threshold time and reversals over the last `window` seconds, kept in time slots.
 struct WindowTally: Sendable {
+    /// The window's time slots: a power of two of them, inline (no heap, no reference count and no uniqueness check
+    /// on each write, as an array would have).
+    private typealias Slots = InlineArray<32, Slot>
+
     /// How many time slots the window is divided into (a power of two).
-    static let slotCount = 32
+    static var slotCount: Int { Slots.count }
 
     /// How reversals are recognised; the sustained window uses only the first rule.
     struct ReversalRules: Sendable {
@@ -521,7 +525,7 @@ struct WindowTally: Sendable {
     private let coarseUnmistakableSquared: Double
     private let sameStrokeCosineSquared: Double
 
-    private var slots: ContiguousArray<Slot>
+    private var slots = Slots(repeating: Slot())
     private var currentSlot: Int64 = .min
     private var activeTime = 0.0
     private var reversals = 0
@@ -561,7 +565,6 @@ struct WindowTally: Sendable {
         coarseDipSquared = (rules.coarseDip ?? 0) * (rules.coarseDip ?? 0)
         coarseUnmistakableSquared = rules.coarseUnmistakable * rules.coarseUnmistakable
         sameStrokeCosineSquared = rules.sameStrokeCosine * rules.sameStrokeCosine
-        slots = ContiguousArray(repeating: Slot(), count: Self.slotCount)
     }
 
     /// Adds one sample's motion; returns whether the window qualifies with this sample above the threshold (a window
@@ -649,7 +652,8 @@ struct WindowTally: Sendable {
     /// The largest squared magnitude above the threshold in the window.
     func peakSquared() -> Double {
         var peak = 0.0
-        for slot in slots where slot.peakSquared > peak { peak = slot.peakSquared }
+        let slots = self.slots.span
+        for position in slots.indices where slots[position].peakSquared > peak { peak = slots[position].peakSquared }
         return peak
     }
 
