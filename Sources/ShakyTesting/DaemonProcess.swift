@@ -20,9 +20,12 @@ import Varlink
 /// try await daemon.start()                          // the same socket and state folder
 /// ```
 ///
-/// Every start runs `shakyd serve --socket S --state-dir D --config C --input none --sound-device none` with an
-/// empty configuration file `C`, so nothing on the machine leaks in; ``arguments`` are added after these and win.
-/// Standard output and error of every start are appended to ``logPath``.
+/// A test runs its daemon in ``withRunning(arguments:environment:_:)`` (or, when it starts the daemon itself, in
+/// ``withCleanup(throughWrapper:_:)``), which stops it and removes its folder before the test ends.
+///
+/// Every start runs `shakyd serve --socket S --state-dir D --config C --input none --sound-device none --buzzers none`
+/// with an empty configuration file `C`, so nothing on the machine leaks in; ``arguments`` are added after these and
+/// win. Standard output and error of every start are appended to ``logPath``.
 public final class DaemonProcess: Sendable {
     /// The harness could not run the daemon; `description` says why and what to do.
     public struct Failure: Error, CustomStringConvertible {
@@ -226,24 +229,62 @@ public final class DaemonProcess: Sendable {
         throw Failure("no VmRSS line in /proc/\(pid)/status")
     }
 
-    /// Starts a daemon with `arguments` (beside the defaults: no input, no sound, no buzzers), runs `body` with it,
-    /// then stops it (SIGTERM, then SIGKILL) and removes its folder, whether `body` returned or threw: the clean-up
-    /// is awaited, where a `defer` can only start it in a task of its own.
+    /// Starts a daemon with `arguments` (beside the defaults: no input, no sound, no buzzers) and `environment`, runs
+    /// `body` with it, then stops it (SIGTERM, then SIGKILL) and removes its folder, whether `body` returned or threw:
+    /// the clean-up is awaited, where a `defer` can only start it in a task of its own.
+    ///
+    /// `body` may stop and start the daemon again (a restart, a `kill -9`); whatever runs when it ends is stopped.
+    @discardableResult
     public static func withRunning<Result>(
-        arguments: [String] = [], _ body: (DaemonProcess) async throws -> Result
+        arguments: [String] = [], environment: [String: String] = [:], _ body: (DaemonProcess) async throws -> Result
     ) async throws -> Result {
-        let daemon = try DaemonProcess(arguments: arguments)
-        do {
+        let daemon = try DaemonProcess(arguments: arguments, environment: environment)
+        return try await daemon.withCleanup {
             try await daemon.start()
-            let result = try await body(daemon)
-            _ = await daemon.terminate()
-            await daemon.removeFiles()
-            return result
+            return try await body(daemon)
+        }
+    }
+
+    /// Runs `body`, then stops the daemon if it still runs and removes its folder, whether `body` returned or threw;
+    /// for a test that starts the daemon itself (later in the test, after preparing its state folder, or expecting
+    /// the start to fail). The clean-up is awaited before this returns, so the test cannot end with its daemon still
+    /// running.
+    ///
+    /// ```swift
+    /// let daemon = try DaemonProcess(executable: wrapper)
+    /// try await daemon.withCleanup(throughWrapper: true) {
+    ///     try prepareTheDatabase(at: daemon.databasePath)
+    ///     try await daemon.start()
+    ///     …
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - throughWrapper: the daemon runs under a wrapper that does not pass signals on (`umockdev-run`): it is
+    ///     stopped with ``terminateThroughWrapper()`` rather than ``terminate()``.
+    ///   - body: the test; it may start, stop and restart the daemon as it needs.
+    @discardableResult
+    public func withCleanup<Result>(
+        throughWrapper: Bool = false, _ body: () async throws -> Result
+    ) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body()
         } catch {
-            _ = await daemon.terminate()
-            await daemon.removeFiles()
+            await stopAndRemoveFiles(throughWrapper: throughWrapper)
             throw error
         }
+        await stopAndRemoveFiles(throughWrapper: throughWrapper)
+        return result
+    }
+
+    private func stopAndRemoveFiles(throughWrapper: Bool) async {
+        if throughWrapper {
+            await terminateThroughWrapper()
+        } else {
+            await terminate()
+        }
+        await removeFiles()
     }
 
     /// Kills a running daemon and removes the temporary folder with everything in it.

@@ -7,17 +7,36 @@ import Testing
 /// with `capture-pane`.
 @Suite("shaky board in tmux against a real shakyd")
 struct BoardTmuxTests {
-    /// A tmux server of the test's own, on a socket in `folder`, running `command` in an 100 × 30 pane.
+    /// A tmux server of the test's own, on a socket in a folder, running a command in an 100 × 30 pane.
     struct Tmux {
         let socket: String
         let server: ChildProcess
 
-        init(folder: URL, command: [String], environment: [String: String]) async throws {
+        /// Starts a tmux server on a socket in `folder`, running `command` in an 100 × 30 pane with `environment`;
+        /// runs `body` with it, then stops the server and waits for it, whether `body` returned or threw.
+        static func withServer(
+            folder: URL, command: [String], environment: [String: String], _ body: (Tmux) async throws -> Void
+        ) async throws {
+            let tmux = try Tmux(folder: folder)
+            do {
+                try await tmux.open(command, environment: environment)
+                try await body(tmux)
+            } catch {
+                await tmux.kill()
+                throw error
+            }
+            await tmux.kill()
+        }
+
+        private init(folder: URL) throws {
             socket = folder.appendingPathComponent("tmux.sock").path
-            let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             // The server runs in the foreground (-D) as a child of the test, so that no client forks a
             // daemon that outlives the test or holds its pipes.
             server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
+        }
+
+        private func open(_ command: [String], environment: [String: String]) async throws {
+            let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             let clock = ContinuousClock()
             let end = clock.now + .seconds(20)
             while !FileManager.default.fileExists(atPath: socket), clock.now < end {
@@ -60,8 +79,8 @@ struct BoardTmuxTests {
         }
 
         /// Stops the server and waits for it (it is killed if it does not stop within 10 seconds).
-        func kill() async {
-            _ = try? await run(["kill-server"])
+        private func kill() async {
+            server.send(SIGTERM)
             _ = try? await server.waitForExit(within: .seconds(10))
         }
     }
@@ -77,78 +96,63 @@ struct BoardTmuxTests {
     }
 
     @Test func followsAGameAndComesBackAfterADaemonRestart() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "demo"])
-        try await daemon.start()
-        defer { Task { await daemon.removeFiles() } }
-        let shaky = try BuiltProduct.path("shaky")
-        let tmux = try await Tmux(
-            folder: daemon.folder,
-            command: ["/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"", shaky],
-            environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
-        do {
-            try await play(daemon: daemon, tmux: tmux)
-        } catch {
-            await tmux.kill()
-            await daemon.terminate()
-            throw error
+        try await DaemonProcess.withRunning(arguments: ["--input", "demo"]) { daemon in
+            let shaky = try BuiltProduct.path("shaky")
+            try await Tmux.withServer(
+                folder: daemon.folder,
+                command: ["/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"", shaky],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            ) { tmux in
+                try await play(daemon: daemon, tmux: tmux)
+            }
         }
-        await tmux.kill()
-        await daemon.terminate()
     }
 
     @Test func beforeTheDaemonAnswersItSaysWhereItLooksThenWaitsForAGame() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
-        defer { Task { await daemon.removeFiles() } }
-        let tmux = try await Tmux(
-            folder: daemon.folder, command: [try BuiltProduct.path("shaky"), "board"],
-            environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
-        do {
-            let waiting = try await tmux.waitForScreen("where the board looks for the daemon") {
-                $0.contains("Trying \(daemon.socketPath) (no socket there)") && $0.contains("journalctl -u shakyd -b")
+        let daemon = try DaemonProcess()
+        try await daemon.withCleanup {
+            try await Tmux.withServer(
+                folder: daemon.folder, command: [try BuiltProduct.path("shaky"), "board"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            ) { tmux in
+                let waiting = try await tmux.waitForScreen("where the board looks for the daemon") {
+                    $0.contains("Trying \(daemon.socketPath) (no socket there)")
+                        && $0.contains("journalctl -u shakyd -b")
+                }
+                #expect(!waiting.contains("Waiting for a game"), "\(waiting)")
+                #expect(!waiting.contains("shaky new"), "no game can start yet: \(waiting)")
+                try await daemon.start()
+                try await tmux.waitForScreen("the daemon's empty board") {
+                    $0.contains("Waiting for a game") && !$0.contains("journalctl")
+                }
             }
-            #expect(!waiting.contains("Waiting for a game"), "\(waiting)")
-            #expect(!waiting.contains("shaky new"), "no game can start yet: \(waiting)")
-            try await daemon.start()
-            try await tmux.waitForScreen("the daemon's empty board") {
-                $0.contains("Waiting for a game") && !$0.contains("journalctl")
-            }
-        } catch {
-            await tmux.kill()
-            await daemon.terminate()
-            throw error
         }
-        await tmux.kill()
-        await daemon.terminate()
     }
 
     /// A terminal type this system's terminfo does not know (a newer terminal, over SSH to a Pi): the board is drawn
     /// with a type it knows, and says so on the board and on leaving.
     @Test func anUnknownTerminalTypeIsDrawnWithAKnownOneAndSaidSo() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "none"])
-        try await daemon.start()
-        defer { Task { await daemon.removeFiles() } }
-        let tmux = try await Tmux(
-            folder: daemon.folder,
-            command: [
-                "/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"", try BuiltProduct.path("shaky"),
-            ],
-            environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-ghostty", "LANG": "C.UTF-8"])
-        do {
-            let board = try await tmux.waitForScreen("the board, drawn all the same") {
-                $0.contains("Waiting for a game") || $0.contains("board exited")
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder,
+                command: [
+                    "/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"",
+                    try BuiltProduct.path("shaky"),
+                ],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-ghostty", "LANG": "C.UTF-8"]
+            ) { tmux in
+                let board = try await tmux.waitForScreen("the board, drawn all the same") {
+                    $0.contains("Waiting for a game") || $0.contains("board exited")
+                }
+                #expect(board.contains("TERM xterm-ghostty unknown here: drawn as xterm-256color"), "\(board)")
+                try await tmux.run(["send-keys", "q"])
+                let left = try await tmux.waitForScreen("the board quitting") {
+                    $0.contains("board exited with status")
+                }
+                #expect(left.contains("board exited with status 0"), "\(left)")
+                #expect(left.replacingOccurrences(of: "\n", with: "").contains("TERM=xterm-ghostty"), "\(left)")
             }
-            #expect(board.contains("TERM xterm-ghostty unknown here: drawn as xterm-256color"), "\(board)")
-            try await tmux.run(["send-keys", "q"])
-            let left = try await tmux.waitForScreen("the board quitting") { $0.contains("board exited with status") }
-            #expect(left.contains("board exited with status 0"), "\(left)")
-            #expect(left.replacingOccurrences(of: "\n", with: "").contains("TERM=xterm-ghostty"), "\(left)")
-        } catch {
-            await tmux.kill()
-            await daemon.terminate()
-            throw error
         }
-        await tmux.kill()
-        await daemon.terminate()
     }
 
     /// Hosts a game through the daemon's socket and reads the board after each move.

@@ -38,63 +38,68 @@ struct FailureWordsTests {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         _ = chmod(folder.path, 0o755)
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
-        try await daemon.start()
-        let folderCSV = folder.appending("folder.csv")
-        try FileManager.default.createDirectory(atPath: folderCSV, withIntermediateDirectories: true)
-        let secret = folder.appending("secret.csv")
-        try Data("question,answer,difficulty\n".utf8).write(to: URL(fileURLWithPath: secret))
-        _ = chmod(secret, 0o000)
-        let plainFile = folder.appending("plain.txt")
-        try Data("not a socket\n".utf8).write(to: URL(fileURLWithPath: plainFile))
+        try await DaemonProcess.withRunning { daemon in
+            let folderCSV = folder.appending("folder.csv")
+            try FileManager.default.createDirectory(atPath: folderCSV, withIntermediateDirectories: true)
+            let secret = folder.appending("secret.csv")
+            try Data("question,answer,difficulty\n".utf8).write(to: URL(fileURLWithPath: secret))
+            _ = chmod(secret, 0o000)
+            let plainFile = folder.appending("plain.txt")
+            try Data("not a socket\n".utf8).write(to: URL(fileURLWithPath: plainFile))
 
-        let cases: [(arguments: [String], expected: [String], status: Int32)] = [
-            (["pack", "import", folder.appending("missing.csv")], ["cannot read", "missing.csv", "no such file"], 1),
-            (["pack", "import", folderCSV], ["folder.csv", "a folder, not a file"], 1),
-            (["play", "--script", folder.appending("missing.txt")], ["--script", "no such file"], 1),
-            (["play", "--script", folderCSV], ["--script", "a folder, not a file"], 1),
-            (
-                ["pack", "export", "Animals", "-o", folder.appending("gone/animals.json")],
-                ["--output", "there is no folder"], 1
-            ),
-            (["pack", "export", "Animals", "-o", folderCSV], ["--output", "a folder, not a file"], 1),
-            (["--socket", folder.appending("nowhere/s.sock"), "status"], ["no socket there", "--socket"], 3),
-            (["--socket", folder.path, "status"], ["a folder, not a socket"], 3),
-            (["--socket", plainFile, "status"], ["a file, not a socket"], 3),
-            (["new", "--team", "A", "--team", "B", "--answer-time", "0.0000001"], ["--answer-time", "0.0000001"], 2),
-            (["new", "--team", "A", "--team", "B", "--answer-time", "99999.99999999999"], ["--answer-time"], 2),
-            (["new", "--team", "A", "--team", "B", "--hint-cooldown", "soon"], ["--hint-cooldown", "soon"], 2),
-            (["history", "delete", "4242"], ["no finished game", "4242"], 1),
-        ]
-        for (arguments, expected, status) in cases {
-            let run = try await runBinary(arguments, environment: ["SHAKY_SOCKET": daemon.socketPath])
-            let what = "shaky " + arguments.joined(separator: " ")
-            #expect(run.status == status, "\(what): \(run)")
+            let cases: [(arguments: [String], expected: [String], status: Int32)] = [
+                (
+                    ["pack", "import", folder.appending("missing.csv")],
+                    ["cannot read", "missing.csv", "no such file"], 1
+                ),
+                (["pack", "import", folderCSV], ["folder.csv", "a folder, not a file"], 1),
+                (["play", "--script", folder.appending("missing.txt")], ["--script", "no such file"], 1),
+                (["play", "--script", folderCSV], ["--script", "a folder, not a file"], 1),
+                (
+                    ["pack", "export", "Animals", "-o", folder.appending("gone/animals.json")],
+                    ["--output", "there is no folder"], 1
+                ),
+                (["pack", "export", "Animals", "-o", folderCSV], ["--output", "a folder, not a file"], 1),
+                (["--socket", folder.appending("nowhere/s.sock"), "status"], ["no socket there", "--socket"], 3),
+                (["--socket", folder.path, "status"], ["a folder, not a socket"], 3),
+                (["--socket", plainFile, "status"], ["a file, not a socket"], 3),
+                (
+                    ["new", "--team", "A", "--team", "B", "--answer-time", "0.0000001"],
+                    ["--answer-time", "0.0000001"], 2
+                ),
+                (["new", "--team", "A", "--team", "B", "--answer-time", "99999.99999999999"], ["--answer-time"], 2),
+                (["new", "--team", "A", "--team", "B", "--hint-cooldown", "soon"], ["--hint-cooldown", "soon"], 2),
+                (["history", "delete", "4242"], ["no finished game", "4242"], 1),
+            ]
+            for (arguments, expected, status) in cases {
+                let run = try await runBinary(arguments, environment: ["SHAKY_SOCKET": daemon.socketPath])
+                let what = "shaky " + arguments.joined(separator: " ")
+                #expect(run.status == status, "\(what): \(run)")
+                Self.expectPersonWords(
+                    run.error + run.output, folder: folder, typed: arguments, mentioning: expected, what)
+            }
+
+            // A file this user may not read (as root, run as nobody: root reads any file).
+            let shaky = try BuiltProduct.path("shaky")
+            let unreadable =
+                getuid() == 0
+                ? try ChildProcess(
+                    "/usr/bin/setpriv",
+                    ["--reuid", "65534", "--regid", "65534", "--clear-groups", shaky, "pack", "import", secret])
+                : try ChildProcess(shaky, ["pack", "import", secret])
+            let exit = try await unreadable.waitForExit(within: .seconds(30))
+            #expect(exit.status == 1, "\(unreadable.standardError)")
             Self.expectPersonWords(
-                run.error + run.output, folder: folder, typed: arguments, mentioning: expected, what)
+                unreadable.standardError, folder: folder, mentioning: ["secret.csv", "permission denied"], "unreadable")
+
+            // The daemon is gone, its socket left behind: nothing listens.
+            _ = await daemon.kill()
+            let gone = try await runBinary(["status"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(gone.status == 3, "\(gone)")
+            Self.expectPersonWords(
+                gone.error, folder: folder, mentioning: ["nothing listens on the socket", "Start it with `shakyd`"],
+                "daemon not running")
         }
-
-        // A file this user may not read (as root, run as nobody: root reads any file).
-        let shaky = try BuiltProduct.path("shaky")
-        let unreadable =
-            getuid() == 0
-            ? try ChildProcess(
-                "/usr/bin/setpriv",
-                ["--reuid", "65534", "--regid", "65534", "--clear-groups", shaky, "pack", "import", secret])
-            : try ChildProcess(shaky, ["pack", "import", secret])
-        let exit = try await unreadable.waitForExit(within: .seconds(30))
-        #expect(exit.status == 1, "\(unreadable.standardError)")
-        Self.expectPersonWords(
-            unreadable.standardError, folder: folder, mentioning: ["secret.csv", "permission denied"], "unreadable")
-
-        // The daemon is gone, its socket left behind: nothing listens.
-        _ = await daemon.kill()
-        let gone = try await runBinary(["status"], environment: ["SHAKY_SOCKET": daemon.socketPath])
-        #expect(gone.status == 3, "\(gone)")
-        Self.expectPersonWords(
-            gone.error, folder: folder, mentioning: ["nothing listens on the socket", "Start it with `shakyd`"],
-            "daemon not running")
-        await daemon.removeFiles()
     }
 
     @Test func theDaemonSaysWhatIsWrongWithTheFlagsAndFilesItWasGiven() async throws {

@@ -5,21 +5,6 @@ import Testing
 /// The rough edges a new host met, run end to end: the built `shaky` against a real `shakyd`.
 @Suite("Host tools against a real shakyd", .serialized)
 struct HostToolsTests {
-    /// Starts a daemon with no sensor and no sound, runs `body`, and stops the daemon.
-    private func withDaemon(_ body: (DaemonProcess) async throws -> Void) async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
-        try await daemon.start()
-        do {
-            try await body(daemon)
-        } catch {
-            _ = await daemon.terminate()
-            await daemon.removeFiles()
-            throw error
-        }
-        _ = await daemon.terminate()
-        await daemon.removeFiles()
-    }
-
     private func shaky(
         _ arguments: [String], on daemon: DaemonProcess, input: String = "", timeout: Double = 30
     ) async throws
@@ -30,7 +15,7 @@ struct HostToolsTests {
     }
 
     @Test func aCSVFileNamesThePackAfterItself() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             let file = daemon.folder.appendingPathComponent("My Quiz.csv")
             try Data("question,answer,difficulty,alternates\nCapital of Vietnam?,Hà Nội,,\n".utf8).write(to: file)
             let imported = try await shaky(["pack", "import", file.path], on: daemon)
@@ -44,7 +29,7 @@ struct HostToolsTests {
     }
 
     @Test func anExportedCSVFileImportsBackWhole() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             let file = daemon.folder.appendingPathComponent("animals.csv")
             let exported = try await shaky(["pack", "export", "Animals", "--output", file.path], on: daemon)
             #expect(exported.status == 0, "\(exported)")
@@ -70,7 +55,7 @@ struct HostToolsTests {
     }
 
     @Test func importWarningsReachTheHostAndJSONOutputStaysOneDocument() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             let file = daemon.folder.appendingPathComponent("Repeats.csv")
             let rows =
                 "question,answer,difficulty,alternates,source\nTallest animal?,Giraffe,,,zoo\nTallest animal?,Giraffe,,,\n"
@@ -89,7 +74,7 @@ struct HostToolsTests {
     }
 
     @Test func packEditChangesOnlyTheFieldsGiven() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             _ = try await shaky(["pack", "create", "Mine"], on: daemon)
             let added = try await shaky(
                 [
@@ -112,7 +97,7 @@ struct HostToolsTests {
     }
 
     @Test func exportWithABOMImportsBackAndCompletionsOfferPackNames() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             let file = daemon.folder.appendingPathComponent("export.csv")
             let export = try await shaky(
                 ["pack", "export", "Places with Accents", "-o", file.path, "--bom"], on: daemon)
@@ -133,7 +118,7 @@ struct HostToolsTests {
     }
 
     @Test func aFiveMegabyteFileImportsWholeAndEveryBadLineIsReported() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             // Well over the 1 MiB of one message: the client sends it in parts.
             let header = "question,answer,difficulty,alternates\n"
             let row = { (index: Int) in
@@ -182,7 +167,7 @@ struct HostToolsTests {
     }
 
     @Test func globalOptionsGoBeforeTheSubcommand() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             let status = try await runBinary(["--socket", daemon.socketPath, "--json", "pack", "list"])
             #expect(status.status == 0, "\(status)")
             #expect(status.output.hasPrefix("{"), "\(status)")
@@ -192,7 +177,7 @@ struct HostToolsTests {
     }
 
     @Test func aReaderThatGoesAwayEndsTheProgramQuietly() async throws {
-        try await withDaemon { daemon in
+        try await DaemonProcess.withRunning { daemon in
             let script = """
                 "$0" pack list | true
                 echo "list: ${PIPESTATUS[0]}"
@@ -263,43 +248,39 @@ struct HostToolsTests {
 @Suite("shaky play at a terminal", .serialized)
 struct PlayTerminalTests {
     @Test func theCountdownNeverErasesWhatTheHostTypesAndEndingAsksFirst() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
-        try await daemon.start()
-        defer {
-            Task {
-                _ = await daemon.terminate()
-                await daemon.removeFiles()
+        try await DaemonProcess.withRunning { daemon in
+            let new = try await runBinary(
+                ["new", "--team", "Owls", "--team", "Foxes", "--questions", "2"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(new.status == 0, "\(new)")
+            try await TerminalSession.play(
+                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 36, rows: 12
+            ) { terminal in
+                _ = try await terminal.screen { $0.contains("Teams: 1 Owls") }
+                try await terminal.type("n", "Enter")
+                try await terminal.type("a tig")
+                let first = try await terminal.screen { $0.contains("[00:5") && $0.contains("> a tig") }
+                let countdown = first.split(separator: "\n").first { $0.hasPrefix("[00:") }.map(String.init) ?? ""
+                // Wait for the countdown to move on, then the typed text must still be there, on one line. (Captured
+                // by value: Swift 6.3's region checker crashes on this capture by reference two closures deep.)
+                let later = try await terminal.screen { [countdown] text in
+                    text.split(separator: "\n").contains { $0.hasPrefix("[00:") && String($0) != countdown }
+                }
+                let lines = later.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                #expect(lines.contains("> a tig"), "\(later)")
+                #expect(lines.allSatisfy { $0.count <= 36 })
+                try await terminal.type("C-u", "e", "Enter")
+                _ = try await terminal.screen { $0.contains("End the game now") }
+                try await terminal.type("no", "Enter")
+                let goesOn = try await terminal.screen { $0.contains("The game goes on.") }
+                #expect(goesOn.contains("The game goes on."), "\(goesOn)")
+                let status = try await runBinary(["status"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+                #expect(status.output.contains("Question 1/2"), "\(status)")
+                try await terminal.type("e", "Enter", "y", "Enter")
+                let over = try await terminal.screen { $0.contains("Game over") }
+                #expect(over.contains("Game over"), "\(over)")
             }
         }
-        let new = try await runBinary(
-            ["new", "--team", "Owls", "--team", "Foxes", "--questions", "2"],
-            environment: ["SHAKY_SOCKET": daemon.socketPath])
-        #expect(new.status == 0, "\(new)")
-        let terminal = try await TerminalSession.play(
-            in: daemon.folder, daemonSocket: daemon.socketPath, columns: 36, rows: 12)
-        defer { terminal.stop() }
-        _ = try await terminal.screen { $0.contains("Teams: 1 Owls") }
-        try await terminal.type("n", "Enter")
-        try await terminal.type("a tig")
-        let first = try await terminal.screen { $0.contains("[00:5") && $0.contains("> a tig") }
-        let countdown = first.split(separator: "\n").first { $0.hasPrefix("[00:") }.map(String.init) ?? ""
-        // Wait for the countdown to move on, then the typed text must still be there, on one line.
-        let later = try await terminal.screen { text in
-            text.split(separator: "\n").contains { $0.hasPrefix("[00:") && String($0) != countdown }
-        }
-        let lines = later.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.contains("> a tig"), "\(later)")
-        #expect(lines.allSatisfy { $0.count <= 36 })
-        try await terminal.type("C-u", "e", "Enter")
-        _ = try await terminal.screen { $0.contains("End the game now") }
-        try await terminal.type("no", "Enter")
-        let goesOn = try await terminal.screen { $0.contains("The game goes on.") }
-        #expect(goesOn.contains("The game goes on."), "\(goesOn)")
-        let status = try await runBinary(["status"], environment: ["SHAKY_SOCKET": daemon.socketPath])
-        #expect(status.output.contains("Question 1/2"), "\(status)")
-        try await terminal.type("e", "Enter", "y", "Enter")
-        let over = try await terminal.screen { $0.contains("Game over") }
-        #expect(over.contains("Game over"), "\(over)")
     }
 }
 
@@ -307,55 +288,50 @@ struct PlayTerminalTests {
 @Suite("Host rules against a real shakyd", .serialized)
 struct HostRulesTests {
     @Test func classicBuzzingOverruleReasonsAndHistory() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "none", "--sound-device", "none"])
-        try await daemon.start()
-        defer {
-            Task {
-                _ = await daemon.terminate()
-                await daemon.removeFiles()
+        try await DaemonProcess.withRunning { daemon in
+            func shaky(_ arguments: [String]) async throws -> ShakyOutcome {
+                try await runBinary(arguments, environment: ["SHAKY_SOCKET": daemon.socketPath])
             }
+            let new = try await shaky([
+                "new", "--team", "Owls", "--team", "Foxes", "--questions", "1", "--buzzer-mode", "classic", "--seed",
+                "3",
+            ])
+            #expect(new.status == 0, "\(new)")
+            _ = try await shaky(["next"])
+            let buzz = try await shaky(["buzz", "Owls"])
+            #expect(buzz.output.contains("Owls to answer"), "the first buzzer answers at once: \(buzz)")
+            let answer = try await shaky(["answer", "Owls", "surely", "not", "this"])
+            #expect(answer.status == 0, "\(answer)")
+            let overruled = try await shaky(["judge", "overrule"])
+            #expect(overruled.status == 0, "\(overruled)")
+            let score = try await shaky(["score", "Foxes", "+3", "--reason", "best costumes"])
+            #expect(score.status == 0, "\(score)")
+            let board = try await shaky(["scoreboard"])
+            #expect(board.output.contains("Foxes +3: best costumes"), "\(board)")
+            #expect(board.output.contains("Owls") && board.output.contains("10"), "\(board)")
+            let nothing = try await shaky(["judge", "undo-buzz", "Foxes"])
+            #expect(nothing.status == 1, "\(nothing)")
+            _ = try await shaky(["end"])
+            // After the end the host still has the last word: the judgement is taken back and Foxes win.
+            let corrected = try await shaky(["judge", "overrule"])
+            #expect(corrected.status == 0, "\(corrected)")
+            #expect(
+                corrected.output.contains("Overruled: Owls's answer “surely not this” is wrong after all, -10 → 0"),
+                "\(corrected)")
+            #expect(corrected.output.contains("Winner: Foxes"), "\(corrected)")
+            let history = try await shaky(["history"])
+            #expect(history.output.contains("adjusted: Foxes +3: best costumes"), "\(history)")
+            #expect(history.output.split(separator: "\n").count == 2, "one game, corrected in place: \(history)")
+            #expect(history.output.contains("Foxes 3, Owls 0"), "the corrected scores, by rank: \(history)")
+            #expect(!history.output.contains("UTC"), "times are local: \(history)")
+            let id = try #require(
+                history.output.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
+            let deleted = try await shaky(["history", "delete", id])
+            #expect(deleted.status == 0, "\(deleted)")
+            #expect(try await shaky(["history"]).output.contains("No finished games yet."))
+            let missing = try await shaky(["history", "delete", id])
+            #expect(missing.status == 1, "\(missing)")
         }
-        func shaky(_ arguments: [String]) async throws -> ShakyOutcome {
-            try await runBinary(arguments, environment: ["SHAKY_SOCKET": daemon.socketPath])
-        }
-        let new = try await shaky([
-            "new", "--team", "Owls", "--team", "Foxes", "--questions", "1", "--buzzer-mode", "classic", "--seed", "3",
-        ])
-        #expect(new.status == 0, "\(new)")
-        _ = try await shaky(["next"])
-        let buzz = try await shaky(["buzz", "Owls"])
-        #expect(buzz.output.contains("Owls to answer"), "the first buzzer answers at once: \(buzz)")
-        let answer = try await shaky(["answer", "Owls", "surely", "not", "this"])
-        #expect(answer.status == 0, "\(answer)")
-        let overruled = try await shaky(["judge", "overrule"])
-        #expect(overruled.status == 0, "\(overruled)")
-        let score = try await shaky(["score", "Foxes", "+3", "--reason", "best costumes"])
-        #expect(score.status == 0, "\(score)")
-        let board = try await shaky(["scoreboard"])
-        #expect(board.output.contains("Foxes +3: best costumes"), "\(board)")
-        #expect(board.output.contains("Owls") && board.output.contains("10"), "\(board)")
-        let nothing = try await shaky(["judge", "undo-buzz", "Foxes"])
-        #expect(nothing.status == 1, "\(nothing)")
-        _ = try await shaky(["end"])
-        // After the end the host still has the last word: the judgement is taken back and Foxes win.
-        let corrected = try await shaky(["judge", "overrule"])
-        #expect(corrected.status == 0, "\(corrected)")
-        #expect(
-            corrected.output.contains("Overruled: Owls's answer “surely not this” is wrong after all, -10 → 0"),
-            "\(corrected)")
-        #expect(corrected.output.contains("Winner: Foxes"), "\(corrected)")
-        let history = try await shaky(["history"])
-        #expect(history.output.contains("adjusted: Foxes +3: best costumes"), "\(history)")
-        #expect(history.output.split(separator: "\n").count == 2, "one game, corrected in place: \(history)")
-        #expect(history.output.contains("Foxes 3, Owls 0"), "the corrected scores, by rank: \(history)")
-        #expect(!history.output.contains("UTC"), "times are local: \(history)")
-        let id = try #require(
-            history.output.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
-        let deleted = try await shaky(["history", "delete", id])
-        #expect(deleted.status == 0, "\(deleted)")
-        #expect(try await shaky(["history"]).output.contains("No finished games yet."))
-        let missing = try await shaky(["history", "delete", id])
-        #expect(missing.status == 1, "\(missing)")
     }
 }
 
@@ -364,26 +340,21 @@ struct HostRulesTests {
 struct SoundOutputStateTests {
     @Test func settingsReportSilenceAndPointAtAplay() async throws {
         // No sound card on this machine: the named device and the default both fail to open.
-        let daemon = try DaemonProcess(
-            arguments: ["--input", "none", "--sound-device", "hw:CARD=NoSuchCard,DEV=0"],
-            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf"])
-        try await daemon.start()
-        defer {
-            Task {
-                _ = await daemon.terminate()
-                await daemon.removeFiles()
+        try await DaemonProcess.withRunning(
+            arguments: ["--sound-device", "hw:CARD=NoSuchCard,DEV=0"],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf"]
+        ) { daemon in
+            var settings = ShakyOutcome(status: 0, output: "", error: "")
+            let deadline = ContinuousClock.now + .seconds(15)
+            while ContinuousClock.now < deadline {
+                settings = try await runBinary(["settings"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+                if settings.output.contains("silent") { break }
+                try await Task.sleep(for: .milliseconds(100))
             }
+            #expect(
+                settings.output.contains("Sound: on, but no sound device: silent, tried hw:CARD=NoSuchCard,DEV=0"),
+                "\(settings)")
+            #expect(settings.output.contains("`aplay -L`"), "\(settings)")
         }
-        var settings = ShakyOutcome(status: 0, output: "", error: "")
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            settings = try await runBinary(["settings"], environment: ["SHAKY_SOCKET": daemon.socketPath])
-            if settings.output.contains("silent") { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(
-            settings.output.contains("Sound: on, but no sound device: silent, tried hw:CARD=NoSuchCard,DEV=0"),
-            "\(settings)")
-        #expect(settings.output.contains("`aplay -L`"), "\(settings)")
     }
 }

@@ -29,45 +29,40 @@ struct PlayJoinTerminalTests {
         let scripts = try TemporaryDirectory(prefix: "shaky-play-join")
         defer { scripts.remove() }
         let daemon = try DaemonProcess(
-            arguments: ["--input", "none", "--sound-device", "none", "--buzzers", "auto"],
+            arguments: ["--buzzers", "auto"],
             executable: try Self.shakydWithButtons(in: URL(fileURLWithPath: scripts.path)))
-        try await daemon.start()
-        // umockdev-run does not pass SIGTERM on, and a test's process may end before a task left to stop it runs:
-        // stopped here, whatever the test found.
-        do {
+        // umockdev-run does not pass SIGTERM on: shakyd is stopped through it, whatever the test found.
+        try await daemon.withCleanup(throughWrapper: true) {
+            try await daemon.start()
             try await playJoinAndClear(daemon)
-        } catch {
-            await daemon.terminateThroughWrapper()
-            await daemon.removeFiles()
-            throw error
+            #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
         }
-        #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
-        await daemon.removeFiles()
     }
 
     private func playJoinAndClear(_ daemon: DaemonProcess) async throws {
         let environment = ["SHAKY_SOCKET": daemon.socketPath]
         let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
         #expect(new.status == 0, "\(new)")
-        let terminal = try await TerminalSession.play(
-            in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12)
-        defer { terminal.stop() }
-        _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
-        try await terminal.type("j", "Enter")
-        // Row 11 of 12, above the prompt, is the line the countdown uses: the team asked stays there.
-        let asked = try await terminal.lines { $0.count >= 12 && $0[10] == "Owls: press your button" }
-        #expect(asked.count >= 12 && asked[10] == "Owls: press your button", "\(asked.joined(separator: "\n"))")
-        #expect(asked.count >= 12 && asked[11].hasPrefix(">"), "the prompt stays below it")
-        let list = try await runBinary(["buzzers"], environment: environment)
-        #expect(list.output.contains("Owls"), "\(list)")
+        try await TerminalSession.play(
+            in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12
+        ) { terminal in
+            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
+            try await terminal.type("j", "Enter")
+            // Row 11 of 12, above the prompt, is the line the countdown uses: the team asked stays there.
+            let asked = try await terminal.lines { $0.count >= 12 && $0[10] == "Owls: press your button" }
+            #expect(asked.count >= 12 && asked[10] == "Owls: press your button", "\(asked.joined(separator: "\n"))")
+            #expect(asked.count >= 12 && asked[11].hasPrefix(">"), "the prompt stays below it")
+            let list = try await runBinary(["buzzers"], environment: environment)
+            #expect(list.output.contains("Owls"), "\(list)")
 
-        let cleared = try await runBinary(["buzzers", "clear"], environment: environment)
-        #expect(cleared.status == 0, "\(cleared)")
-        let after = try await terminal.lines { lines in
-            lines.contains { $0.contains("no team has a button now") } && lines.count >= 12 && lines[10].isEmpty
+            let cleared = try await runBinary(["buzzers", "clear"], environment: environment)
+            #expect(cleared.status == 0, "\(cleared)")
+            let after = try await terminal.lines { lines in
+                lines.contains { $0.contains("no team has a button now") } && lines.count >= 12 && lines[10].isEmpty
+            }
+            #expect(after.contains { $0.contains("no team has a button now") }, "\(after.joined(separator: "\n"))")
+            #expect(after.count >= 12 && after[10].isEmpty, "the joining is over: \(after.joined(separator: "\n"))")
+            try await terminal.type("q", "Enter")
         }
-        #expect(after.contains { $0.contains("no team has a button now") }, "\(after.joined(separator: "\n"))")
-        #expect(after.count >= 12 && after[10].isEmpty, "the joining is over: \(after.joined(separator: "\n"))")
-        try await terminal.type("q", "Enter")
     }
 }

@@ -6,29 +6,28 @@ import Testing
 @Suite("shaky against a real shakyd")
 struct RealDaemonTests {
     @Test func theDemoPlaysAWholeGameOnTheDemoTrace() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "demo"])
-        try await daemon.start()
-        defer { Task { await daemon.removeFiles() } }
-        let shaky = try BuiltProduct.path("shaky")
-        // The demo trace shakes 3.46 s after the round opens, and every 6 s after that.
-        let demo = try ChildProcess(
-            shaky, ["demo", "--replace", "--shake-time", "5"], environment: ["SHAKY_SOCKET": daemon.socketPath])
-        let exit = try await demo.waitForExit(within: .seconds(120))
-        let output = demo.standardOutput
-        #expect(exit == ChildProcess.Exit(status: 0, signaled: false), "\(demo.standardError)")
-        #expect(output.contains("Question 1/1:"), "\(output)")
-        #expect(output.contains("Hint (shake):"), "a shake in the trace gave a hint: \(output)")
-        #expect(output.contains("Buzz: Owls #1"), "\(output)")
-        #expect(output.contains("Owls answered “no idea”: wrong"), "\(output)")
-        #expect(output.contains("Foxes answered"), "\(output)")
-        #expect(output.contains(": right, +"), "\(output)")
-        #expect(output.contains("Game over: won by Foxes"), "\(output)")
-        #expect(output.contains("Avg buzz"), "the scoreboard is shown: \(output)")
+        try await DaemonProcess.withRunning(arguments: ["--input", "demo"]) { daemon in
+            let shaky = try BuiltProduct.path("shaky")
+            // The demo trace shakes 3.46 s after the round opens, and every 6 s after that.
+            let demo = try ChildProcess(
+                shaky, ["demo", "--replace", "--shake-time", "5"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            let exit = try await demo.waitForExit(within: .seconds(120))
+            let output = demo.standardOutput
+            #expect(exit == ChildProcess.Exit(status: 0, signaled: false), "\(demo.standardError)")
+            #expect(output.contains("Question 1/1:"), "\(output)")
+            #expect(output.contains("Hint (shake):"), "a shake in the trace gave a hint: \(output)")
+            #expect(output.contains("Buzz: Owls #1"), "\(output)")
+            #expect(output.contains("Owls answered “no idea”: wrong"), "\(output)")
+            #expect(output.contains("Foxes answered"), "\(output)")
+            #expect(output.contains(": right, +"), "\(output)")
+            #expect(output.contains("Game over: won by Foxes"), "\(output)")
+            #expect(output.contains("Avg buzz"), "the scoreboard is shown: \(output)")
 
-        let history = try ChildProcess(shaky, ["history", "--json"], environment: ["SHAKY_SOCKET": daemon.socketPath])
-        #expect(try await history.waitForExit(within: .seconds(30)).status == 0)
-        #expect(history.standardOutput.contains("\"Foxes\""))
-        _ = await daemon.terminate()
+            let history = try ChildProcess(
+                shaky, ["history", "--json"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(try await history.waitForExit(within: .seconds(30)).status == 0)
+            #expect(history.standardOutput.contains("\"Foxes\""))
+        }
     }
 
     @Test("shaky play corrects a finished game: the overrule and each corrected result are lines of their own")
@@ -62,15 +61,13 @@ struct RealDaemonTests {
     }
 
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        defer { Task { await daemon.removeFiles() } }
-        let shaky = try BuiltProduct.path("shaky")
-        let buzz = try ChildProcess(shaky, ["buzz", "Owls"], environment: ["SHAKY_SOCKET": daemon.socketPath])
-        let exit = try await buzz.waitForExit(within: .seconds(30))
-        #expect(exit.status == 1)
-        #expect(buzz.standardError.contains("there is no game"), "\(buzz.standardError)")
-        _ = await daemon.terminate()
+        try await DaemonProcess.withRunning { daemon in
+            let shaky = try BuiltProduct.path("shaky")
+            let buzz = try ChildProcess(shaky, ["buzz", "Owls"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            let exit = try await buzz.waitForExit(within: .seconds(30))
+            #expect(exit.status == 1)
+            #expect(buzz.standardError.contains("there is no game"), "\(buzz.standardError)")
+        }
     }
 
     /// A 100 Hz trace of a device shaken hard (4 Hz, ±8 g across gravity) for 3.2 s, then lying still.
@@ -85,26 +82,25 @@ struct RealDaemonTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("calibration.csv")
         try Self.calibrationTrace().write(to: trace, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(arguments: ["--input", "trace:\(trace.path)"])
-        try await daemon.start()
-        defer { Task { await daemon.removeFiles() } }
-        let shaky = try BuiltProduct.path("shaky")
-        let calibrate = try ChildProcess(
-            shaky, ["sensor", "calibrate", "--shake-seconds", "3", "--still-seconds", "2"],
-            environment: ["SHAKY_SOCKET": daemon.socketPath])
-        let exit = try await calibrate.waitForExit(within: .seconds(60))
-        let output = calibrate.standardOutput
-        #expect(exit.status == 0, "\(calibrate.standardError)\n\(daemon.log())")
-        #expect(output.contains("Shake the device now"), "\(output)")
-        #expect(output.contains("hold it still"), "\(output)")
-        // So violent a shake puts medium's thresholds at their upper bounds.
-        #expect(output.contains("Calibrated trace:calibration board"), "\(output)")
-        #expect(output.contains("above 22.0 m/s² (steady shaking above 8.0 m/s²)"), "\(output)")
+        try await DaemonProcess.withRunning(arguments: ["--input", "trace:\(trace.path)"]) { daemon in
+            let shaky = try BuiltProduct.path("shaky")
+            let calibrate = try ChildProcess(
+                shaky, ["sensor", "calibrate", "--shake-seconds", "3", "--still-seconds", "2"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
+            let exit = try await calibrate.waitForExit(within: .seconds(60))
+            let output = calibrate.standardOutput
+            #expect(exit.status == 0, "\(calibrate.standardError)\n\(daemon.log())")
+            #expect(output.contains("Shake the device now"), "\(output)")
+            #expect(output.contains("hold it still"), "\(output)")
+            // So violent a shake puts medium's thresholds at their upper bounds.
+            #expect(output.contains("Calibrated trace:calibration board"), "\(output)")
+            #expect(output.contains("above 22.0 m/s² (steady shaking above 8.0 m/s²)"), "\(output)")
 
-        // Out-of-range steps are refused before anything is read.
-        let refused = try ChildProcess(
-            shaky, ["sensor", "calibrate", "--shake-seconds", "70"], environment: ["SHAKY_SOCKET": daemon.socketPath])
-        #expect(try await refused.waitForExit(within: .seconds(30)).status == 2)
-        _ = await daemon.terminate()
+            // Out-of-range steps are refused before anything is read.
+            let refused = try ChildProcess(
+                shaky, ["sensor", "calibrate", "--shake-seconds", "70"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(try await refused.waitForExit(within: .seconds(30)).status == 2)
+        }
     }
 }

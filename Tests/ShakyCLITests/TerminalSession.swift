@@ -10,13 +10,17 @@ struct TerminalSession {
     private let server: ChildProcess
 
     /// Starts a tmux server in `folder` and, in it, `shaky play` against `daemonSocket`, `columns` wide and
-    /// `rows` high; then, when `afterwards` is given, that shell command in the same terminal.
-    static func play(
-        in folder: URL, daemonSocket: String, columns: Int, rows: Int, afterwards: String? = nil
-    ) async throws -> TerminalSession {
+    /// `rows` high (then, when `afterwards` is given, that shell command in the same terminal); runs `body` with it,
+    /// then stops the server and waits for it, whether `body` returned or threw.
+    @discardableResult
+    static func play<Result>(
+        in folder: URL, daemonSocket: String, columns: Int, rows: Int, afterwards: String? = nil,
+        _ body: (TerminalSession) async throws -> Result
+    ) async throws -> Result {
         let socket = folder.appendingPathComponent("tmux.sock").path
         let server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
         let session = TerminalSession(socket: socket, server: server)
+        let result: Result
         do {
             try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
                 FileManager.default.fileExists(atPath: socket)
@@ -30,11 +34,13 @@ struct TerminalSession {
                     "new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)", "-e",
                     "SHAKY_SOCKET=\(daemonSocket)",
                 ] + command)
+            result = try await body(session)
         } catch {
-            session.stop()
+            await session.stop()
             throw error
         }
-        return session
+        await session.stop()
+        return result
     }
 
     /// Runs `tmux ARGUMENTS` on this server and returns its standard output.
@@ -68,9 +74,11 @@ struct TerminalSession {
         return Self.lines(of: text)
     }
 
-    /// Stops the tmux server, and `shaky play` with it.
-    func stop() {
+    /// Stops the tmux server, and `shaky play` with it, and waits until the server has exited (it is killed if it
+    /// has not within 10 seconds).
+    private func stop() async {
         server.send(SIGTERM)
+        _ = try? await server.waitForExit(within: .seconds(10))
     }
 
     private static func lines(of text: String) -> [String] {

@@ -21,14 +21,14 @@ struct CrashTests {
     /// each change that matters, not on every tick, so the time since the kill point's call may come back.
     static let remainingTolerance = 0.25
 
-    /// A daemon with the test pack, started.
-    private func startDaemon() async throws -> DaemonProcess {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        let client = DaemonProcess.GameClient(try await daemon.connect())
-        try await client.createPack("Crash", questions: Self.questions)
-        await client.transport.close()
-        return daemon
+    /// Runs `body` with a daemon holding the test pack, then stops the daemon and removes its files.
+    private func withDaemon(_ body: (DaemonProcess) async throws -> Void) async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let client = DaemonProcess.GameClient(try await daemon.connect())
+            try await client.createPack("Crash", questions: Self.questions)
+            await client.transport.close()
+            try await body(daemon)
+        }
     }
 
     /// Reads the game, kills the daemon, checks the database file, restarts it, and checks the game came back.
@@ -100,150 +100,150 @@ struct CrashTests {
 
     @Test("a scripted game survives kill -9 after every kind of move")
     func killAtEveryPoint() async throws {
-        let daemon = try await startDaemon()
-        var client = DaemonProcess.GameClient(try await daemon.connect())
-        let rules = ShakyAPI.Rules(indicationTime: 2, timeAfterFirstBuzz: 1, answerTime: 2)
-        var status = try await client.new(
-            ShakyAPI.GameInterface.NewParameters(
-                teams: Self.teams, packs: ["Crash"], questions: 3, seed: 11, rules: rules))
-        #expect(status.phase == .ready)
-        client = try await killAndRestart(daemon, client, after: "New")
+        try await withDaemon { daemon in
+            var client = DaemonProcess.GameClient(try await daemon.connect())
+            let rules = ShakyAPI.Rules(indicationTime: 2, timeAfterFirstBuzz: 1, answerTime: 2)
+            var status = try await client.new(
+                ShakyAPI.GameInterface.NewParameters(
+                    teams: Self.teams, packs: ["Crash"], questions: 3, seed: 11, rules: rules))
+            #expect(status.phase == .ready)
+            client = try await killAndRestart(daemon, client, after: "New")
 
-        status = try await client.next()
-        #expect(status.phase == .indication)
-        let question = try #require(status.question)
-        let answer = try #require(Self.answers[question])
-        client = try await killAndRestart(daemon, client, after: "Next")
+            status = try await client.next()
+            #expect(status.phase == .indication)
+            let question = try #require(status.question)
+            let answer = try #require(Self.answers[question])
+            client = try await killAndRestart(daemon, client, after: "Next")
 
-        _ = try await client.resume()
-        status = try await client.hint()
-        #expect(status.hintsUsed == 1)
-        client = try await killAndRestart(daemon, client, after: "Hint")
+            _ = try await client.resume()
+            status = try await client.hint()
+            #expect(status.hintsUsed == 1)
+            client = try await killAndRestart(daemon, client, after: "Hint")
 
-        _ = try await client.resume()
-        status = try await client.buzz(team: "Owls")
-        #expect(status.buzzes.map(\.team) == ["Owls"])
-        client = try await killAndRestart(daemon, client, after: "Buzz")
+            _ = try await client.resume()
+            status = try await client.buzz(team: "Owls")
+            #expect(status.buzzes.map(\.team) == ["Owls"])
+            client = try await killAndRestart(daemon, client, after: "Buzz")
 
-        _ = try await client.resume()
-        status = try await client.buzz(team: "Foxes")
-        #expect(status.buzzes.map(\.team) == ["Owls", "Foxes"])
-        client = try await killAndRestart(daemon, client, after: "the second Buzz")
+            _ = try await client.resume()
+            status = try await client.buzz(team: "Foxes")
+            #expect(status.buzzes.map(\.team) == ["Owls", "Foxes"])
+            client = try await killAndRestart(daemon, client, after: "the second Buzz")
 
-        // The indication time runs out on the daemon's clock: Owls are up.
-        let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
-        _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
-        _ = try await client.resume()
-        let answering = try? await watch.next(within: .seconds(10)) {
-            $0.kind == .phaseChanged && $0.phase?.hasPrefix("answering") == true
+            // The indication time runs out on the daemon's clock: Owls are up.
+            let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
+            _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
+            _ = try await client.resume()
+            let answering = try? await watch.next(within: .seconds(10)) {
+                $0.kind == .phaseChanged && $0.phase?.hasPrefix("answering") == true
+            }
+            try #require(answering != nil, "no phase change to answering within 10 s")
+            await watch.cancel()
+            client = try await killAndRestart(daemon, client, after: "the phase change to answering")
+            status = try await client.status()
+            #expect(status.phase == .answering && status.teamUp == "Owls")
+
+            _ = try await client.resume()
+            let wrong = try await client.answer(team: "Owls", answer: "zzzz")
+            #expect(!wrong.correct && wrong.status.teamUp == "Foxes")
+            client = try await killAndRestart(daemon, client, after: "a wrong Answer")
+
+            _ = try await client.resume()
+            let right = try await client.answer(team: "Foxes", answer: answer)
+            #expect(right.correct && right.status.phase == .roundOver)
+            client = try await killAndRestart(daemon, client, after: "a right Answer")
+
+            status = try await client.adjustScore(team: "Bears", delta: 3, reason: "good sportsmanship")
+            #expect(status.teams.first { $0.name == "Bears" }?.score == 3)
+            client = try await killAndRestart(daemon, client, after: "AdjustScore")
+
+            _ = try await client.next()
+            status = try await client.pause()
+            #expect(status.paused && status.phase == .indication)
+            client = try await killAndRestart(daemon, client, after: "Pause")
+
+            _ = try await client.resume()
+            status = try await client.end()
+            #expect(status.phase == .gameOver)
+            #expect(try await client.history().count == 1)
+            client = try await killAndRestart(daemon, client, after: "End")
+            client = try await killAndRestart(daemon, client, after: "a restart after the game was over")
+
+            let history = try await client.history()
+            #expect(history.count == 1, "the finished game counts exactly once")
+            #expect(Set(history.first?.teams.map(\.name) ?? []) == Set(Self.teams))
+            #expect(history.first?.teams.first { $0.name == "Bears" }?.score == 3)
+            await client.transport.close()
         }
-        try #require(answering != nil, "no phase change to answering within 10 s")
-        await watch.cancel()
-        client = try await killAndRestart(daemon, client, after: "the phase change to answering")
-        status = try await client.status()
-        #expect(status.phase == .answering && status.teamUp == "Owls")
-
-        _ = try await client.resume()
-        let wrong = try await client.answer(team: "Owls", answer: "zzzz")
-        #expect(!wrong.correct && wrong.status.teamUp == "Foxes")
-        client = try await killAndRestart(daemon, client, after: "a wrong Answer")
-
-        _ = try await client.resume()
-        let right = try await client.answer(team: "Foxes", answer: answer)
-        #expect(right.correct && right.status.phase == .roundOver)
-        client = try await killAndRestart(daemon, client, after: "a right Answer")
-
-        status = try await client.adjustScore(team: "Bears", delta: 3, reason: "good sportsmanship")
-        #expect(status.teams.first { $0.name == "Bears" }?.score == 3)
-        client = try await killAndRestart(daemon, client, after: "AdjustScore")
-
-        _ = try await client.next()
-        status = try await client.pause()
-        #expect(status.paused && status.phase == .indication)
-        client = try await killAndRestart(daemon, client, after: "Pause")
-
-        _ = try await client.resume()
-        status = try await client.end()
-        #expect(status.phase == .gameOver)
-        #expect(try await client.history().count == 1)
-        client = try await killAndRestart(daemon, client, after: "End")
-        client = try await killAndRestart(daemon, client, after: "a restart after the game was over")
-
-        let history = try await client.history()
-        #expect(history.count == 1, "the finished game counts exactly once")
-        #expect(Set(history.first?.teams.map(\.name) ?? []) == Set(Self.teams))
-        #expect(history.first?.teams.first { $0.name == "Bears" }?.score == 3)
-        await client.transport.close()
-        await daemon.removeFiles()
     }
 
     @Test("kill -9 in the middle of a burst of calls loses no acknowledged change and gains at most the one in flight")
     func killDuringBurst() async throws {
-        let daemon = try await startDaemon()
-        var client = DaemonProcess.GameClient(try await daemon.connect())
-        _ = try await client.new(
-            ShakyAPI.GameInterface.NewParameters(
-                teams: Self.teams, packs: ["Crash"], questions: 3, seed: 5,
-                rules: ShakyAPI.Rules(indicationTime: 60, hintCooldown: 0.05)))
-        _ = try await client.next()
+        try await withDaemon { daemon in
+            var client = DaemonProcess.GameClient(try await daemon.connect())
+            _ = try await client.new(
+                ShakyAPI.GameInterface.NewParameters(
+                    teams: Self.teams, packs: ["Crash"], questions: 3, seed: 5,
+                    rules: ShakyAPI.Rules(indicationTime: 60, hintCooldown: 0.05)))
+            _ = try await client.next()
 
-        for burst in 1...3 {
-            let acknowledged = AcknowledgedCounts(teams: Self.teams.count)
-            let killAfter = 10 * burst + 5
-            let scoresBefore = try await client.status().teams
-            // One flooding client per team, one call at a time each, so at most one change per team is in flight.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for (index, team) in Self.teams.enumerated() {
-                    let flooder = DaemonProcess.GameClient(try await daemon.connect())
-                    group.addTask {
-                        defer { Task { await flooder.transport.close() } }
-                        while true {
-                            do {
-                                _ = try await flooder.adjustScore(team: team, delta: 1, reason: "burst")
-                                acknowledged.add(1, to: index)
-                                _ = try? await flooder.hint()
-                                _ = try? await flooder.buzz(team: team)
-                            } catch VarlinkError.remote {
-                                continue
-                            } catch {
-                                return  // the daemon is gone
+            for burst in 1...3 {
+                let acknowledged = AcknowledgedCounts(teams: Self.teams.count)
+                let killAfter = 10 * burst + 5
+                let scoresBefore = try await client.status().teams
+                // One flooding client per team, one call at a time each, so at most one change per team is in flight.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, team) in Self.teams.enumerated() {
+                        let flooder = DaemonProcess.GameClient(try await daemon.connect())
+                        group.addTask {
+                            flooding: while true {
+                                do {
+                                    _ = try await flooder.adjustScore(team: team, delta: 1, reason: "burst")
+                                    acknowledged.add(1, to: index)
+                                    _ = try? await flooder.hint()
+                                    _ = try? await flooder.buzz(team: team)
+                                } catch VarlinkError.remote {
+                                    continue
+                                } catch {
+                                    break flooding  // the daemon is gone
+                                }
                             }
+                            await flooder.transport.close()
                         }
                     }
+                    // Kill once every team has had a good number of changes acknowledged.
+                    let clock = ContinuousClock()
+                    let deadline = clock.now + .seconds(20)
+                    while acknowledged.values.contains(where: { $0 < killAfter }), clock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(2))
+                    }
+                    let termination = await daemon.kill()
+                    #expect(termination == .signalled(SIGKILL))
+                    try await group.waitForAll()
                 }
-                // Kill once every team has had a good number of changes acknowledged.
-                let clock = ContinuousClock()
-                let deadline = clock.now + .seconds(20)
-                while acknowledged.values.contains(where: { $0 < killAfter }), clock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(2))
+                await client.transport.close()
+                #expect(try Self.integrityCheck(daemon.databasePath) == ["ok"], "integrity after burst \(burst)")
+
+                try await daemon.start()
+                client = DaemonProcess.GameClient(try await daemon.connect())
+                let restored = try await client.status()
+                for (index, team) in Self.teams.enumerated() {
+                    let before = scoresBefore.first { $0.name == team }?.score ?? 0
+                    let acked = acknowledged.values[index]
+                    let score = (restored.teams.first { $0.name == team }?.score ?? 0) - before
+                    #expect(acked >= killAfter, "burst \(burst): only \(acked) calls for \(team) before the kill")
+                    #expect(
+                        score == acked || score == acked + 1,
+                        "burst \(burst): \(team) gained \(score) points, \(acked) adjustments were acknowledged")
                 }
-                let termination = await daemon.kill()
-                #expect(termination == .signalled(SIGKILL))
-                try await group.waitForAll()
+                if restored.phase == .indication || restored.phase == .answering {
+                    #expect(restored.paused, "burst \(burst): a running countdown comes back paused")
+                }
+                #expect(try await client.history().isEmpty)
+                if restored.paused { _ = try await client.resume() }
             }
             await client.transport.close()
-            #expect(try Self.integrityCheck(daemon.databasePath) == ["ok"], "integrity after burst \(burst)")
-
-            try await daemon.start()
-            client = DaemonProcess.GameClient(try await daemon.connect())
-            let restored = try await client.status()
-            for (index, team) in Self.teams.enumerated() {
-                let before = scoresBefore.first { $0.name == team }?.score ?? 0
-                let acked = acknowledged.values[index]
-                let score = (restored.teams.first { $0.name == team }?.score ?? 0) - before
-                #expect(acked >= killAfter, "burst \(burst): only \(acked) calls for \(team) before the kill")
-                #expect(
-                    score == acked || score == acked + 1,
-                    "burst \(burst): \(team) gained \(score) points, \(acked) adjustments were acknowledged")
-            }
-            if restored.phase == .indication || restored.phase == .answering {
-                #expect(restored.paused, "burst \(burst): a running countdown comes back paused")
-            }
-            #expect(try await client.history().isEmpty)
-            if restored.paused { _ = try await client.resume() }
         }
-        await client.transport.close()
-        await daemon.removeFiles()
     }
 }
 

@@ -33,30 +33,28 @@ struct IdleWakeUpTests {
 
     @Test("after calls and a hung-up client, no thread wakes; with a round open, the countdown does")
     func idleDaemonNeverWakes() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "demo", "--sound-device", "none"])
-        defer { Task { await daemon.removeFiles() } }
-        try await daemon.start()
-        let pid = try #require(daemon.processID)
-        // A call that sleeps nothing, a store call on the blocking pool, and a connection whose idle timer is
-        // armed and then given back when it hangs up.
-        let connection = try await daemon.connect()
-        _ = try await ShakyAPI.SensorInterface.Client(connection).status()
-        _ = try await ShakyAPI.PacksInterface.Client(connection).list()
-        await connection.close()
-        // What is left of start-up and the hang-up settles: on a loaded machine that can take seconds. A monitor
-        // waking once a second leaves a quiet 300 ms now and then, which the 2.5 s window after it does not.
-        let patience = ContinuousClock.now + .seconds(30)
-        while try await Self.wakeUps(pid, during: .milliseconds(300)) > 0, ContinuousClock.now < patience {}
-        let idle = try await Self.wakeUps(pid, during: .milliseconds(2500))
-        #expect(idle == 0, "\(idle) wake-ups in 2.5 s with nothing to do")
+        try await DaemonProcess.withRunning(arguments: ["--input", "demo"]) { daemon in
+            let pid = try #require(daemon.processID)
+            // A call that sleeps nothing, a store call on the blocking pool, and a connection whose idle timer is
+            // armed and then given back when it hangs up.
+            let connection = try await daemon.connect()
+            _ = try await ShakyAPI.SensorInterface.Client(connection).status()
+            _ = try await ShakyAPI.PacksInterface.Client(connection).list()
+            await connection.close()
+            // What is left of start-up and the hang-up settles: on a loaded machine that can take seconds. A monitor
+            // waking once a second leaves a quiet 300 ms now and then, which the 2.5 s window after it does not.
+            let patience = ContinuousClock.now + .seconds(30)
+            while try await Self.wakeUps(pid, during: .milliseconds(300)) > 0, ContinuousClock.now < patience {}
+            let idle = try await Self.wakeUps(pid, during: .milliseconds(2500))
+            #expect(idle == 0, "\(idle) wake-ups in 2.5 s with nothing to do")
 
-        // The control: the same count sees a round's one-second countdown.
-        let host = try await daemon.connect()
-        let client = ShakyAPI.GameInterface.Client(host)
-        _ = try await client.new(teams: ["Owls", "Foxes"])
-        _ = try await client.next()
-        #expect(try await Self.wakeUps(pid, during: .milliseconds(2500)) >= 2)
-        await host.close()
-        _ = await daemon.terminate()
+            // The control: the same count sees a round's one-second countdown.
+            let host = try await daemon.connect()
+            let client = ShakyAPI.GameInterface.Client(host)
+            _ = try await client.new(teams: ["Owls", "Foxes"])
+            _ = try await client.next()
+            #expect(try await Self.wakeUps(pid, during: .milliseconds(2500)) >= 2)
+            await host.close()
+        }
     }
 }

@@ -30,22 +30,21 @@ struct LazyLibraryLoadingTests {
 
     @Test("a trace with sound device none: no libiio, no libsndfile, once the trace is being read")
     func traceWithoutSound() async throws {
-        let daemon = try DaemonProcess(arguments: ["--input", "demo", "--sound-device", "none"])
-        defer { Task { await daemon.removeFiles() } }
-        try await daemon.start()
-        let sensor = ShakyAPI.SensorInterface.Client(try await daemon.connect())
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
-        while try await sensor.status().state == .absent, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await DaemonProcess.withRunning(arguments: ["--input", "demo"]) { daemon in
+            let sensor = ShakyAPI.SensorInterface.Client(try await daemon.connect())
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while try await sensor.status().state == .absent, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await sensor.status().state != .absent, "the demo trace was never opened")
+            let libraries = try Self.mappedLibraries(try #require(daemon.processID))
+            #expect(Self.maps(libraries, "libevdev.so"), "the maps were not read: \(libraries.sorted())")
+            #expect(!Self.maps(libraries, "libiio.so"))
+            #expect(!Self.maps(libraries, "libsndfile.so"))
+            #expect(!Self.maps(libraries, "libxml2.so"))
+            #expect(!Self.maps(libraries, "libFLAC.so"))
         }
-        #expect(try await sensor.status().state != .absent, "the demo trace was never opened")
-        let libraries = try Self.mappedLibraries(try #require(daemon.processID))
-        #expect(Self.maps(libraries, "libevdev.so"), "the maps were not read: \(libraries.sorted())")
-        #expect(!Self.maps(libraries, "libiio.so"))
-        #expect(!Self.maps(libraries, "libsndfile.so"))
-        #expect(!Self.maps(libraries, "libxml2.so"))
-        #expect(!Self.maps(libraries, "libFLAC.so"))
     }
 
     @Test("an IIO input and a sound device: libiio and libsndfile are loaded")
@@ -57,19 +56,19 @@ struct LazyLibraryLoadingTests {
         let configuration = folder.appendingPathComponent("asound.conf")
         try ALSAFilePCM.configuration([("shakytest", folder.appendingPathComponent("capture.raw").path)])
             .write(to: configuration, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
+        try await DaemonProcess.withRunning(
             arguments: ["--input", "iio:shaky-test-accel", "--sound-device", "shakytest"],
-            environment: ["ALSA_CONFIG_PATH": configuration.path])
-        defer { Task { await daemon.removeFiles() } }
-        try await daemon.start()
-        let pid = try #require(daemon.processID)
-        // The cues are decoded before the socket answers; the named IIO device is looked for as the reader starts.
-        #expect(Self.maps(try Self.mappedLibraries(pid), "libsndfile.so.1"))
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
-        while !Self.maps(try Self.mappedLibraries(pid), "libiio.so.0"), clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+            environment: ["ALSA_CONFIG_PATH": configuration.path]
+        ) { daemon in
+            let pid = try #require(daemon.processID)
+            // The cues are decoded before the socket answers; the named IIO device is looked for as the reader starts.
+            #expect(Self.maps(try Self.mappedLibraries(pid), "libsndfile.so.1"))
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while !Self.maps(try Self.mappedLibraries(pid), "libiio.so.0"), clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(Self.maps(try Self.mappedLibraries(pid), "libiio.so.0"), "\(daemon.log())")
         }
-        #expect(Self.maps(try Self.mappedLibraries(pid), "libiio.so.0"), "\(daemon.log())")
     }
 }

@@ -34,70 +34,71 @@ struct LoadTests {
 
     @Test("ticks reach 200 watchers together, a watcher that stops reading is dropped, memory stays bounded")
     func watchersUnderFlood() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        defer { Task { await daemon.removeFiles() } }
-        let host = DaemonProcess.GameClient(try await daemon.connect())
-        try await host.createPack(
-            "Load",
-            questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
-        _ = try await host.new(
-            ShakyAPI.GameInterface.NewParameters(
-                teams: Self.teams, packs: ["Load"], questions: 1, seed: 1,
-                rules: ShakyAPI.Rules(indicationTime: 120, maximumHints: 40, hintCooldown: 0)))
-        _ = try await host.next()  // the round runs from now on, ticking every second
-        let clock = ContinuousClock()
         let log = TickArrivals()
-        let watching = WatcherGroup()
-        try await watching.attach(Self.earlyWatcherCount, to: daemon, log: log)
-        try await log.waitUntilSawState(Self.earlyWatcherCount, within: .seconds(30))
-        // A client that asks to Watch and then never reads: the daemon must drop it rather than wait for it.
-        let stalled = try RawSocket(path: daemon.socketPath)
-        #expect(await stalled.send(#"{"method":"io.shakywords.Game.Watch","more":true}"#))
-        let memoryAtStart = try daemon.residentMemoryKiB()
-        var peakMemory = memoryAtStart
+        // What the daemon's run measured, read once it has stopped.
+        let measured = try await DaemonProcess.withRunning { daemon in
+            let host = DaemonProcess.GameClient(try await daemon.connect())
+            try await host.createPack(
+                "Load",
+                questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
+            _ = try await host.new(
+                ShakyAPI.GameInterface.NewParameters(
+                    teams: Self.teams, packs: ["Load"], questions: 1, seed: 1,
+                    rules: ShakyAPI.Rules(indicationTime: 120, maximumHints: 40, hintCooldown: 0)))
+            _ = try await host.next()  // the round runs from now on, ticking every second
+            let clock = ContinuousClock()
+            let watching = WatcherGroup()
+            try await watching.attach(Self.earlyWatcherCount, to: daemon, log: log)
+            try await log.waitUntilSawState(Self.earlyWatcherCount, within: .seconds(30))
+            // A client that asks to Watch and then never reads: the daemon must drop it rather than wait for it.
+            let stalled = try RawSocket(path: daemon.socketPath)
+            #expect(await stalled.send(#"{"method":"io.shakywords.Game.Watch","more":true}"#))
+            let memoryAtStart = try daemon.residentMemoryKiB()
+            var peakMemory = memoryAtStart
 
-        // 1. Overflow the stalled watcher.
-        let overflowing = Task { try await Self.flood(daemon, mix: .scoresOnly) }
-        let dropDeadline = clock.now + .seconds(20)
-        var dropped = false
-        while !dropped, clock.now < dropDeadline {
-            peakMemory = max(peakMemory, try daemon.residentMemoryKiB())
-            dropped = daemon.log().contains("dropped a watcher that stopped reading")
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        overflowing.cancel()
-        let scoreChanges = try await overflowing.value
-        #expect(dropped, "the watcher that stopped reading was not dropped within 20 s")
-        // Reading now drains what the daemon had sent, then meets the end of the connection.
-        if case .failure(let end) = await stalled.readUntilClosed() {
-            Issue.record("the dropped watcher's connection stayed open: \(end.end)")
-        }
-        let ticksWhileOverflowing = log.tickCount
-        #expect(ticksWhileOverflowing >= 1, "no tick came while the stalled watcher overflowed")
-        // Every well-behaved watcher got every score change (the flood's last reply may still be on its way).
-        try await log.waitUntilScoreEvents(scoreChanges, within: .seconds(10))
+            // 1. Overflow the stalled watcher.
+            let overflowing = Task { try await Self.flood(daemon, mix: .scoresOnly) }
+            let dropDeadline = clock.now + .seconds(20)
+            var dropped = false
+            while !dropped, clock.now < dropDeadline {
+                peakMemory = max(peakMemory, try daemon.residentMemoryKiB())
+                dropped = daemon.log().contains("dropped a watcher that stopped reading")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            overflowing.cancel()
+            let scoreChanges = try await overflowing.value
+            #expect(dropped, "the watcher that stopped reading was not dropped within 20 s")
+            // Reading now drains what the daemon had sent, then meets the end of the connection.
+            if case .failure(let end) = await stalled.readUntilClosed() {
+                Issue.record("the dropped watcher's connection stayed open: \(end.end)")
+            }
+            let ticksWhileOverflowing = log.tickCount
+            #expect(ticksWhileOverflowing >= 1, "no tick came while the stalled watcher overflowed")
+            // Every well-behaved watcher got every score change (the flood's last reply may still be on its way).
+            try await log.waitUntilScoreEvents(scoreChanges, within: .seconds(10))
 
-        // 2. 200 watchers and a flood of calls.
-        try await watching.attach(Self.watcherCount - Self.earlyWatcherCount, to: daemon, log: log)
-        try await log.waitUntilSawState(Self.watcherCount, within: .seconds(30))
-        log.startPhase(2)
-        let ticksBefore = log.tickCount
-        let flooding = Task { try await Self.flood(daemon, mix: .mostlyReads) }
-        let floodDeadline = clock.now + .seconds(15)
-        while log.tickCount < ticksBefore + 8, clock.now < floodDeadline {
+            // 2. 200 watchers and a flood of calls.
+            try await watching.attach(Self.watcherCount - Self.earlyWatcherCount, to: daemon, log: log)
+            try await log.waitUntilSawState(Self.watcherCount, within: .seconds(30))
+            log.startPhase(2)
+            let ticksBefore = log.tickCount
+            let flooding = Task { try await Self.flood(daemon, mix: .mostlyReads) }
+            let floodDeadline = clock.now + .seconds(15)
+            while log.tickCount < ticksBefore + 8, clock.now < floodDeadline {
+                peakMemory = max(peakMemory, try daemon.residentMemoryKiB())
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            flooding.cancel()
+            let calls = try await flooding.value
+            try await log.waitUntilNewestTickIsEverywhere(within: .seconds(5))
             peakMemory = max(peakMemory, try daemon.residentMemoryKiB())
-            try await Task.sleep(for: .milliseconds(50))
+            let memoryAtEnd = try daemon.residentMemoryKiB()
+            _ = try await host.status()  // the daemon still answers
+            await watching.closeAll()
+            stalled.hangUp()
+            return (scoreChanges, calls, memoryAtStart, peakMemory, memoryAtEnd)
         }
-        flooding.cancel()
-        let calls = try await flooding.value
-        try await log.waitUntilNewestTickIsEverywhere(within: .seconds(5))
-        peakMemory = max(peakMemory, try daemon.residentMemoryKiB())
-        let memoryAtEnd = try daemon.residentMemoryKiB()
-        _ = try await host.status()  // the daemon still answers
-        await watching.closeAll()
-        stalled.hangUp()
-        await daemon.removeFiles()
+        let (scoreChanges, calls, memoryAtStart, peakMemory, memoryAtEnd) = measured
 
         let overflowTicks = log.ticks(phase: 1, watchers: Self.earlyWatcherCount)
         let floodTicks = log.ticks(phase: 2, watchers: Self.watcherCount)

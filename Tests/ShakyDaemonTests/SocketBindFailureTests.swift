@@ -11,14 +11,15 @@ import Testing
         // A regular file where the socket's folder should be: binding fails after the database is open.
         let blocker = folder.appending("not-a-folder")
         #expect(FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8)))
-        let daemon = try DaemonProcess(arguments: ["--socket", blocker + "/shaky.sock", "--input", "none"])
-        defer { Task { await daemon.removeFiles() } }
-        await #expect(throws: (any Error).self) { try await daemon.start(readyWithin: .seconds(20)) }
-        let log = daemon.log()
-        #expect(log.contains("not-a-folder"), "\(log)")
-        #expect(log.contains("stopped; there is no game to save"), "\(log)")
-        // Closed: the write-ahead log was folded into the file and removed, as at every clean stop.
-        #expect(FileManager.default.fileExists(atPath: daemon.databasePath))
-        #expect(!FileManager.default.fileExists(atPath: daemon.databasePath + "-wal"))
+        let daemon = try DaemonProcess(arguments: ["--socket", blocker + "/shaky.sock"])
+        try await daemon.withCleanup {
+            await #expect(throws: (any Error).self) { try await daemon.start(readyWithin: .seconds(20)) }
+            let log = daemon.log()
+            #expect(log.contains("not-a-folder"), "\(log)")
+            #expect(log.contains("stopped; there is no game to save"), "\(log)")
+            // Closed: the write-ahead log was folded into the file and removed, as at every clean stop.
+            #expect(FileManager.default.fileExists(atPath: daemon.databasePath))
+            #expect(!FileManager.default.fileExists(atPath: daemon.databasePath + "-wal"))
+        }
     }
 }

@@ -80,48 +80,48 @@ struct SoundEndToEndTests {
         try ALSAFilePCM.configuration([("shakytest", capture.path)])
             .write(to: configuration, atomically: true, encoding: .utf8)
 
-        let daemon = try DaemonProcess(
+        try await DaemonProcess.withRunning(
             arguments: ["--sound-device", "shakytest", "--input", "trace:\(trace.path)"],
-            environment: ["ALSA_CONFIG_PATH": configuration.path])
-        defer { Task { await daemon.removeFiles() } }
-        try await daemon.start()
-        let client = DaemonProcess.GameClient(try await daemon.connect())
-        try await client.createPack(
-            "Sound",
-            questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
-        let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
-        _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
-        _ = try await client.new(
-            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Sound"], questions: 1, seed: 3))
-        _ = try await client.next()  // the round opens: the sensor is read from now on, the shake comes 1.5 s later
+            environment: ["ALSA_CONFIG_PATH": configuration.path]
+        ) { daemon in
+            let client = DaemonProcess.GameClient(try await daemon.connect())
+            try await client.createPack(
+                "Sound",
+                questions: [ShakyAPI.Question(text: "A tall tower for ships", answer: "lighthouse", difficulty: .easy)])
+            let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
+            _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
+            _ = try await client.new(
+                ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Sound"], questions: 1, seed: 3))
+            _ = try await client.next()  // the round opens: the sensor is read from now on, the shake comes 1.5 s later
 
-        let hint = try? await watch.next(within: .seconds(15)) { $0.kind == .hint }
-        let event = try #require(hint, "no hint event within 15 s; the daemon's log:\n\(daemon.log())")
-        #expect(event.source == "shake")
-        #expect(event.hintsUsed == 1)
+            let hint = try? await watch.next(within: .seconds(15)) { $0.kind == .hint }
+            let event = try #require(hint, "no hint event within 15 s; the daemon's log:\n\(daemon.log())")
+            #expect(event.source == "shake")
+            #expect(event.hintsUsed == 1)
 
-        // The cue is written by the output thread after the event: wait (bounded) until the whole cue is captured.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        var captured: [Int16] = []
-        while clock.now < deadline {
-            if let data = FileManager.default.contents(atPath: capture.path) {
-                captured = Self.int16LittleEndian([UInt8](data)[...])
-                if Self.firstRun(of: hintCue, in: captured) != nil { break }
+            // The cue is written by the output thread after the event: wait (bounded) until the whole cue is captured.
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(10)
+            var captured: [Int16] = []
+            while clock.now < deadline {
+                if let data = FileManager.default.contents(atPath: capture.path) {
+                    captured = Self.int16LittleEndian([UInt8](data)[...])
+                    if Self.firstRun(of: hintCue, in: captured) != nil { break }
+                }
+                try await Task.sleep(for: .milliseconds(20))
             }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        await watch.cancel()
-        await client.transport.close()
-        let termination = await daemon.terminate()
-        #expect(termination == .exited(0), "shakyd did not stop cleanly on SIGTERM: \(String(describing: termination))")
+            await watch.cancel()
+            await client.transport.close()
+            let termination = await daemon.terminate()
+            #expect(
+                termination == .exited(0), "shakyd did not stop cleanly on SIGTERM: \(String(describing: termination))")
 
-        let final = Self.int16LittleEndian([UInt8](try Data(contentsOf: capture))[...])
-        #expect(
-            Self.firstRun(of: hintCue, in: final) != nil,
-            "the \(hintCue.count) samples of hint.wav are not in the \(final.count) captured samples")
-        #expect(final.count >= captured.count)
-        await daemon.removeFiles()
+            let final = Self.int16LittleEndian([UInt8](try Data(contentsOf: capture))[...])
+            #expect(
+                Self.firstRun(of: hintCue, in: final) != nil,
+                "the \(hintCue.count) samples of hint.wav are not in the \(final.count) captured samples")
+            #expect(final.count >= captured.count)
+        }
     }
 
     private func makeFolder() throws -> URL {

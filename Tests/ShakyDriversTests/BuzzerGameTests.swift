@@ -36,56 +36,63 @@ struct BuzzerGameTests {
         let daemon = try DaemonProcess(
             arguments: ["--input", "trace:\(trace.path)", "--buzzers", "auto", "--log-level", "debug"],
             executable: wrapper)
-        defer { Task { await daemon.removeFiles() } }
-        // The teams' buttons, as a previous game's press-to-join left them.
-        do {
-            let database = try AppDatabase.open(path: daemon.databasePath, builtinPacks: .skip)
-            try database.assignBuzzer(
-                BuzzerAssignment(
-                    device: "pci-0000:00:14.0-usb-0:2:1.0", keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls")
+        // umockdev-run does not pass SIGTERM on: shakyd is stopped through it, however the test ends.
+        try await daemon.withCleanup(throughWrapper: true) {
+            // The teams' buttons, as a previous game's press-to-join left them.
+            do {
+                let database = try AppDatabase.open(path: daemon.databasePath, builtinPacks: .skip)
+                try database.assignBuzzer(
+                    BuzzerAssignment(
+                        device: "pci-0000:00:14.0-usb-0:2:1.0", keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1",
+                        team: "Owls")
+                )
+                try database.assignBuzzer(
+                    BuzzerAssignment(
+                        device: "pci-0000:00:14.0-usb-0:3:1.0", keyCode: 0x120, keyName: "BTN_TRIGGER", team: "Foxes"))
+            }
+            try await daemon.start()
+            let client = DaemonProcess.GameClient(try await daemon.connect())
+            try await client.createPack(
+                "Buttons",
+                questions: [ShakyAPI.Question(text: "Which animal has a trunk?", answer: "Elephant", difficulty: .easy)]
             )
-            try database.assignBuzzer(
-                BuzzerAssignment(
-                    device: "pci-0000:00:14.0-usb-0:3:1.0", keyCode: 0x120, keyName: "BTN_TRIGGER", team: "Foxes"))
-        }
-        try await daemon.start()
-        let client = DaemonProcess.GameClient(try await daemon.connect())
-        try await client.createPack(
-            "Buttons",
-            questions: [ShakyAPI.Question(text: "Which animal has a trunk?", answer: "Elephant", difficulty: .easy)])
-        let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
-        _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
-        _ = try await client.new(
-            ShakyAPI.GameInterface.NewParameters(teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
-        // Open the question just after a pair of presses, which come before it and are ignored: the next pair
-        // comes 6 s later, long after the trace's shake (0.2 s into the question) has given its hint.
-        let buzzerEvents = try await ShakyAPI.BuzzersInterface.Client(try await daemon.connect()).watch()
-        let buzzerWatch = await WatchStream.reading(buzzerEvents)
-        let early = try? await buzzerWatch.next(within: .seconds(30)) {
-            $0.event.kind == .pressed && $0.event.team == "Owls"
-        }
-        await buzzerWatch.cancel()
-        #expect(early?.event.outcome == "early", "a press before the question opens is ignored; log:\n\(daemon.log())")
-        _ = try await client.next()
+            let watch = try await DaemonProcess.GameClient(try await daemon.connect()).watchInBackground()
+            _ = try await watch.next(within: .seconds(10)) { $0.kind == .state }
+            _ = try await client.new(
+                ShakyAPI.GameInterface.NewParameters(
+                    teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
+            // Open the question just after a pair of presses, which come before it and are ignored: the next pair
+            // comes 6 s later, long after the trace's shake (0.2 s into the question) has given its hint.
+            let buzzerEvents = try await ShakyAPI.BuzzersInterface.Client(try await daemon.connect()).watch()
+            let buzzerWatch = await WatchStream.reading(buzzerEvents)
+            let early = try? await buzzerWatch.next(within: .seconds(30)) {
+                $0.event.kind == .pressed && $0.event.team == "Owls"
+            }
+            await buzzerWatch.cancel()
+            #expect(
+                early?.event.outcome == "early", "a press before the question opens is ignored; log:\n\(daemon.log())")
+            _ = try await client.next()
 
-        let hint = try? await watch.next(within: .seconds(15)) { $0.kind == .hint }
-        #expect(hint?.source == "shake", "no hint from the trace's shake; the log:\n\(daemon.log())")
-        let up = try? await watch.next(within: .seconds(40)) { $0.kind == .teamUp }
-        #expect(
-            up?.team == "Foxes", "the arcade button went down 300 ms before the Buzz! handset; log:\n\(daemon.log())")
-        let status = try await client.status()
-        #expect(status.buzzes.map(\.team) == ["Foxes", "Owls"])
-        #expect(status.hintsUsed == 1)
-        let reply = try await client.answer(team: "Foxes", answer: "elephant")
-        #expect(reply.correct)
-        _ = try await client.next()
-        let final = try await client.status()
-        #expect(final.phase == .gameOver)
-        #expect(final.teams.map(\.name) == ["Owls", "Foxes"])
-        #expect(final.teams.map(\.score) == [0, 8], "10 points less one hint's 2")
-        await watch.cancel()
-        await client.transport.close()
-        // umockdev-run does not pass SIGTERM on: stop shakyd itself, then umockdev-run exits with its status.
-        #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
+            let hint = try? await watch.next(within: .seconds(15)) { $0.kind == .hint }
+            #expect(hint?.source == "shake", "no hint from the trace's shake; the log:\n\(daemon.log())")
+            let up = try? await watch.next(within: .seconds(40)) { $0.kind == .teamUp }
+            #expect(
+                up?.team == "Foxes",
+                "the arcade button went down 300 ms before the Buzz! handset; log:\n\(daemon.log())")
+            let status = try await client.status()
+            #expect(status.buzzes.map(\.team) == ["Foxes", "Owls"])
+            #expect(status.hintsUsed == 1)
+            let reply = try await client.answer(team: "Foxes", answer: "elephant")
+            #expect(reply.correct)
+            _ = try await client.next()
+            let final = try await client.status()
+            #expect(final.phase == .gameOver)
+            #expect(final.teams.map(\.name) == ["Owls", "Foxes"])
+            #expect(final.teams.map(\.score) == [0, 8], "10 points less one hint's 2")
+            await watch.cancel()
+            await client.transport.close()
+            // umockdev-run does not pass SIGTERM on: stop shakyd itself, then umockdev-run exits with its status.
+            #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
+        }
     }
 }
