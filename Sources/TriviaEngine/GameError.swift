@@ -85,7 +85,7 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noAnswerExpected(let phase):
             "no answer is expected now (now: \(phase.partyDescription))"
         case .hintLimitReached(0):
-            "this game takes no hints (its rules allow none: shaky new --maximum-hints 0)"
+            "this game takes no hints: its rules allow none"
         case .hintLimitReached(let maximum):
             "this question has had its \(maximum) hint\(maximum == 1 ? "" : "s")"
         case .hintWouldRevealAnswer:

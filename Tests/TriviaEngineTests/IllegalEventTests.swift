@@ -98,6 +98,6 @@ struct IllegalEventTests {
         #expect(GameError.unknownTeam("Wolves").description.contains("Wolves"))
         #expect(
             GameError.hintLimitReached(maximum: 0).description
-                == "this game takes no hints (its rules allow none: shaky new --maximum-hints 0)")
+                == "this game takes no hints: its rules allow none")
     }
 }
