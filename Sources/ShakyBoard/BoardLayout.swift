@@ -29,7 +29,7 @@ public enum BoardLayout {
             scoresTop = height
             GameOverLayout(result: result, teams: state.teams).draw(on: &screen, top: top, bottom: height)
         } else {
-            scoresTop = scores(state, on: &screen)
+            scoresTop = scores(state, on: &screen, below: top)
             let area = Area(top: top, bottom: scoresTop - 1, left: 1, right: width - 1)
             switch state.phase {
             case .noGame where state.connection != .connected:
@@ -112,11 +112,13 @@ public enum BoardLayout {
 
     // MARK: Scores
 
-    /// The rows a question keeps on any screen: its text, its letters and its points.
-    static let questionRows = 4
+    /// The rows a question of one line keeps on any screen: its text, its letters and its points, with the empty
+    /// row that sets the letters apart above and below.
+    static let questionRows = 5
 
-    /// Draws the scores band at the bottom and returns its first row (the separator).
-    private static func scores(_ state: BoardState, on screen: inout BoardScreen) -> Int {
+    /// Draws the scores band at the bottom, under the title and notices that end at row `top`, and returns its first
+    /// row (the separator).
+    private static func scores(_ state: BoardState, on screen: inout BoardScreen, below top: Int) -> Int {
         guard !state.teams.isEmpty else { return screen.height }
         let entries = ranked(state.teams).map { entry in
             (
@@ -129,23 +131,24 @@ public enum BoardLayout {
         let perRow = max(1, (screen.width - 2) / max(1, columnWidth))
         // The question keeps its rows (title and notices above, its text, letters and points): on a small screen
         // the scores show the leaders and how many more there are.
-        let mostRows = max(1, screen.height - 1 - 3 - Self.questionRows)
+        let textLines = max(1, questionLines(state, width: screen.width - 2).count)
+        let mostRows = max(1, screen.height - 2 - top - (Self.questionRows - 1 + textLines))
         var shown = entries
         if (entries.count + perRow - 1) / perRow > mostRows {
             let kept = max(1, mostRows * perRow - 1)
             shown = Array(entries.prefix(kept)) + [(text: "+\(entries.count - kept) more", index: -1)]
         }
         let rowCount = (shown.count + perRow - 1) / perRow
-        let top = max(3, screen.height - rowCount - 1)
-        screen.put(String(repeating: "─", count: screen.width), row: top, column: 0, style: .dim)
+        let separator = max(3, screen.height - rowCount - 1)
+        screen.put(String(repeating: "─", count: screen.width), row: separator, column: 0, style: .dim)
         for (position, entry) in shown.enumerated() {
-            let row = top + 1 + position / perRow
+            let row = separator + 1 + position / perRow
             let column = 1 + (position % perRow) * columnWidth
             screen.put(
                 DisplayWidth.truncated(entry.text, columns: columnWidth - 1), row: row, column: column,
                 style: entry.index < 0 ? .dim : .team(entry.index))
         }
-        return top
+        return separator
     }
 
     /// The teams, best first, with their join-order index and their rank (ties share a rank).
@@ -269,11 +272,7 @@ public enum BoardLayout {
         characters: BlockFont.Characters
     ) {
         var top: [(String, BoardScreen.Style)] = []
-        // Up to three lines, or as many as the question has of its own (up to six): a question written on several
-        // lines keeps them.
-        let question = state.question ?? ""
-        let ownLines = question.split(whereSeparator: \.isNewline).count
-        for line in DisplayWidth.wrap(question, columns: area.width).prefix(min(6, max(3, ownLines))) {
+        for line in questionLines(state, width: area.width) {
             top.append((line, .strong))
         }
         var bottom: [(String, BoardScreen.Style)] = []
@@ -321,6 +320,14 @@ public enum BoardLayout {
             }
             row += 1
         }
+    }
+
+    /// The question's text as the board shows it `width` columns wide: up to three lines, or as many as the question
+    /// has of its own (up to six), so that a question written on several lines keeps them.
+    private static func questionLines(_ state: BoardState, width: Int) -> [String] {
+        let question = state.question ?? ""
+        let ownLines = question.split(whereSeparator: \.isNewline).count
+        return Array(DisplayWidth.wrap(question, columns: width).prefix(min(6, max(3, ownLines))))
     }
 
     private static func pointsLine(_ state: BoardState) -> String {

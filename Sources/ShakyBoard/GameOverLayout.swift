@@ -98,6 +98,12 @@ struct GameOverLayout {
         while columns.count > 3, widths().reduce(0, +) + 2 * (columns.count - 1) > width {
             columns.removeLast()
         }
+        // Still too wide: the team names give way, so that every team's points show.
+        let overflow = widths().reduce(0, +) + 2 * (columns.count - 1) - width
+        if overflow > 0 {
+            let nameWidth = max(4, widths()[1] - overflow)
+            columns[1].values = columns[1].values.map { DisplayWidth.truncated($0, columns: nameWidth) }
+        }
         let columnWidths = widths()
         func line(_ cells: [String]) -> String {
             var text = ""

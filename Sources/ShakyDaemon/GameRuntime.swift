@@ -189,6 +189,8 @@ public actor GameRuntime {
             // Every pack, but the demo's (which `shaky demo` makes): it repeats questions of the built-in packs.
             let packs = try request.packs ?? database.packs().map(\.name).filter { $0 != DemoPack.name }
             pool = try database.questions(inPacks: packs, filter: .any)
+        } catch StoreError.packNotFound(let name) {
+            throw .invalidSetup("there is no pack named “\(name)” (`shaky pack list` lists them)")
         } catch let error as StoreError {
             throw .invalidSetup(error.description)
         } catch {

@@ -23,6 +23,11 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .daemonUnreachable(let paths, let reason):
             let places = paths.spokenList("or")
+            // A socket that refuses this user has a daemon behind it: starting one is no help.
+            guard reason != Self.permissionDenied else {
+                return "cannot reach the Shaky Words daemon at \(places) (\(reason)), "
+                    + "or point to another socket with --socket PATH or SHAKY_SOCKET."
+            }
             return "cannot reach the Shaky Words daemon at \(places) (\(reason)). Start it with `shakyd` "
                 + "(or `systemctl start shakyd.socket`), or point to its socket with --socket PATH or SHAKY_SOCKET."
         case .connectionLost(let path):
@@ -76,13 +81,19 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         return reason(error)
     }
 
+    /// Why a connection to a socket that refuses this user failed.
+    static let permissionDenied = "permission denied; join group shaky or use sudo"
+
     /// Why a connection failed, in words: `no such file`, `connection refused`, `permission denied`.
     static func reason(_ error: any Error) -> String {
+        if let error = error as? SocketAddressError, case .unixDomainSocketPathTooLong = error {
+            return "the path is longer than the 107 bytes a socket's path can have"
+        }
         if let error = error as? IOError {
             switch error.errnoCode {
             case ENOENT: return "no socket there"
             case ECONNREFUSED: return "nothing listens on the socket"
-            case EACCES, EPERM: return "permission denied; join group shaky or use sudo"
+            case EACCES, EPERM: return permissionDenied
             case ENOTDIR: return "a part of the path is not a folder"
             default: return String(cString: strerror(error.errnoCode))
             }

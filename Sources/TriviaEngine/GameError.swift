@@ -84,6 +84,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "it is \(upNow)'s turn to answer, not \(team)'s"
         case .noAnswerExpected(let phase):
             "no answer is expected now (now: \(phase.partyDescription))"
+        case .hintLimitReached(0):
+            "this game takes no hints: its rules allow none"
         case .hintLimitReached(let maximum):
             "this question has had its \(maximum) hint\(maximum == 1 ? "" : "s")"
         case .hintWouldRevealAnswer:

@@ -43,8 +43,17 @@ enum UnixSocketFile {
         }
     }
 
+    /// The longest socket path the kernel takes, in bytes (`sun_path` less its terminating NUL).
+    static let longestPath = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
     /// Creates the parent directory and removes a stale socket file; refuses to touch anything else.
     static func prepare(path: String) throws {
+        guard path.utf8.count <= longestPath else {
+            throw VarlinkSocketPathError(
+                path: path,
+                reason: "the path is \(path.utf8.count) bytes long, and a socket's path can have at most "
+                    + "\(longestPath): choose a shorter one")
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {

@@ -280,6 +280,10 @@ final class VarlinkClientHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A server that went away with the call unread (a daemon stopping) closed the connection: no protocol broke.
+        if let error = error as? IOError, error.errnoCode == ECONNRESET || error.errnoCode == EPIPE {
+            return breakConnection(context: context, .connectionClosed)
+        }
         breakConnection(context: context, .protocolViolation("\(error)"))
     }
 

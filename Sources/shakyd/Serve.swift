@@ -79,16 +79,16 @@ extension Shakyd {
 
         func validate() throws {
             if let buzzers, !["auto", "none"].contains(buzzers) {
-                throw ValidationError("--buzzers must be auto or none")
+                throw ValidationError("--buzzers must be auto or none, not “\(buzzers)”")
             }
             if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
                 throw ValidationError("--early-press-lockout must be 0 to 60 seconds")
             }
             if let reorderWindow, !DaemonConfiguration.reorderWindowRange.contains(reorderWindow) {
-                throw ValidationError("--reorder-window must be 10 to 200 milliseconds")
+                throw ValidationError("--reorder-window must be 10 to 200 milliseconds, not \(reorderWindow)")
             }
             if let shakers, !["auto", "none"].contains(shakers) {
-                throw ValidationError("--shakers must be auto or none")
+                throw ValidationError("--shakers must be auto or none, not “\(shakers)”")
             }
         }
 

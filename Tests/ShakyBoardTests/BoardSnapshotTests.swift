@@ -64,6 +64,46 @@ struct BoardSnapshotTests {
         #expect(text.contains("1st ■ Team number 2 long name 20"), "the leader is shown: \(text)")
     }
 
+    @Test("On a screen too short for eight teams' scores the question still shows what it is worth")
+    func aShortScreenKeepsTheQuestionsPoints() {
+        var state = BoardScenes.eightTeamsOpen
+        state.teams = state.teams.enumerated().map { index, team in
+            BoardState.Team(name: "Team number \(index + 1) long name", score: team.score)
+        }
+        for height in [12, 14, 16] {
+            let text = BoardLayout.render(state, width: 40, height: height, now: BoardScenes.now).text
+            #expect(text.contains("Which ocean is the largest?"), "\(text)")
+            #expect(text.contains("8 points · 1 hint taken"), "at 40x\(height):\n\(text)")
+            #expect(text.contains("more"), "\(text)")
+        }
+        // A notice under the title and a question on two lines take rows of their own.
+        state.isSoundSilent = true
+        state.question = "Which ocean is the largest of the five on Earth?"
+        for height in [14, 16, 18] {
+            let text = BoardLayout.render(state, width: 40, height: height, now: BoardScenes.now).text
+            #expect(text.contains("Sound off") && text.contains("on Earth?"), "\(text)")
+            #expect(text.contains("8 points · 1 hint taken"), "at 40x\(height):\n\(text)")
+        }
+    }
+
+    @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
+    func gameOverKeepsThePointsOfLongNames() throws {
+        var state = BoardScenes.gameOver
+        let long = "The Extraordinarily Long"
+        state.teams[1].name = long
+        var result = try #require(state.result)
+        result.standings[1].team = long
+        state.result = result
+        let lines = BoardLayout.render(state, width: 40, height: 20, now: BoardScenes.now).lines
+        let rows = try #require(lines.firstIndex { $0.contains("Rank") }).advanced(by: 1)..<lines.count
+        let table = lines[rows].filter { !$0.isEmpty }
+        #expect(lines.contains { $0.contains("Points") }, "\(lines.joined(separator: "\n"))")
+        #expect(table.count == 4, "\(lines.joined(separator: "\n"))")
+        for (row, points) in zip(table, ["20", "12", "12", "4"]) {
+            #expect(row.split(separator: " ").contains(Substring(points)), "no \(points) in: \(row)")
+        }
+    }
+
     @Test(arguments: BoardScenes.sizes.map { $0 })
     func scoresAreAlwaysVisibleWithSymbolAndRank(width: Int, height: Int) throws {
         for scene in BoardScenes.all where !scene.state.teams.isEmpty && scene.state.phase != .ready {

@@ -279,6 +279,23 @@ import Varlink
         #expect(message.contains("systemctl start shakyd.socket"))
     }
 
+    @Test func aSocketThatRefusesTheUserDoesNotSayToStartTheDaemon() {
+        let error = ShakyClientError.daemonUnreachable(
+            paths: ["/run/shaky/shaky.sock"], reason: "permission denied; join group shaky or use sudo")
+        #expect(error.description.contains("(permission denied; join group shaky or use sudo)"), "\(error)")
+        #expect(!error.description.contains("Start it"), "the daemon runs: \(error)")
+    }
+
+    @Test func aSocketPathTooLongIsSaidInWords() async throws {
+        let path = "/tmp/" + String(repeating: "d", count: 120) + "/shaky.sock"
+        await #expect(
+            throws: ShakyClientError.daemonUnreachable(
+                paths: [path], reason: "the path is longer than the 107 bytes a socket's path can have")
+        ) {
+            try await ShakyClient.connect(socketPath: path)
+        }
+    }
+
     @Test func aSocketNobodyListensOnIsUnreachable() async throws {
         let path = "/tmp/shaky-cli-stale-\(UUID().uuidString.prefix(8)).sock"
         // A stale socket file: bound once, never listened on.

@@ -116,6 +116,9 @@ struct FailureWordsTests {
             (["--config", folder.path], ["--config", "a folder, not a file"], 3),
             (["--early-press-lockout", "99999.99999999999"], ["--early-press-lockout", "0 to 60 seconds"], 2),
             (["--sensitivity", "extreme"], ["--sensitivity", "'light', 'medium' or 'hard'"], 2),
+            (["--reorder-window", "5"], ["--reorder-window must be 10 to 200 milliseconds, not 5"], 2),
+            (["--buzzers", "some"], ["--buzzers must be auto or none, not “some”"], 2),
+            (["--shakers", "all"], ["--shakers must be auto or none, not “all”"], 2),
             (["--config", config, "--state-dir", plainFile] + quiet, ["state folder", "a file is in the way"], 1),
             (
                 ["--config", config, "--state-dir", folder.appending("state")] + quiet.dropLast(2)

@@ -243,6 +243,8 @@ import Testing
     @Test func importFindsTheFormat() throws {
         #expect(try parse(["pack", "import", "quiz.CSV"], as: Shaky.Pack.Import.self).resolvedFormat == .csv)
         #expect(try parse(["pack", "import", "quiz.json"], as: Shaky.Pack.Import.self).resolvedFormat == .json)
+        // A spreadsheet's tab-separated export: tabs are one of the CSV reader's separators.
+        #expect(try parse(["pack", "import", "Quiz.tsv"], as: Shaky.Pack.Import.self).resolvedFormat == .csv)
         let explicit = try parse(
             ["pack", "import", "quiz.txt", "--format", "csv", "--name", "Quiz"], as: Shaky.Pack.Import.self)
         #expect(explicit.resolvedFormat == .csv && explicit.name == "Quiz")

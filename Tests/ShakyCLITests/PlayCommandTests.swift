@@ -18,10 +18,25 @@ import Testing
         #expect(try PlayCommand.parse(line) == command)
     }
 
+    @Test func aScoreChangeTakesItsPointsAfterATeamNameThatHoldsANumber() throws {
+        let teams = ["Team 2", "Top 10", "Owls"]
+        #expect(
+            try PlayCommand.parse("+ Team 2 5", teams: teams)
+                == .adjust(team: "Team 2", delta: 5, reason: "the host's call"))
+        #expect(
+            try PlayCommand.parse("- top 10 3 late", teams: teams) == .adjust(team: "top 10", delta: -3, reason: "late")
+        )
+        #expect(
+            try PlayCommand.parse("+ Owls 5 for 2 answers", teams: teams)
+                == .adjust(team: "Owls", delta: 5, reason: "for 2 answers"))
+        #expect(try PlayCommand.parse("+ 2 5", teams: teams) == .adjust(team: "2", delta: 5, reason: "the host's call"))
+    }
+
     @Test(arguments: [
         ("x", "unknown command “x”"), ("b", "say who buzzes"), ("a", "say the answer"), ("w soon", "how long"),
         ("9", "there is no team 9"), ("n now", "takes nothing after it"), ("+ Owls", "by how much"),
-        ("- 5", "by how much"),
+        ("- 5", "by how much"), ("+ Owls 1001", "by 1 to 1000 points, not 1001"),
+        ("- 2 0", "by 1 to 1000 points, not 0"),
     ])
     func refuses(line: String, message: String) {
         #expect {
@@ -79,5 +94,17 @@ import Testing
         var lines: [String] = []
         for await line in InputLines.lines(of: "n\r\nb 1\r\nq\r\n") { lines.append(line) }
         #expect(lines == ["n", "b 1", "q"])
+    }
+}
+
+extension PlayCommandTests {
+    /// The commands `shaky play` lists at its start and on `?` fit an 80-column terminal (the Pi's console): a longer
+    /// line wraps in the middle of a word ("e end game (a" / "sks first)").
+    @Test func theSummaryFitsEightyColumns() {
+        let lines = PlayCommand.summary.split(separator: "\n").map(String.init)
+        #expect(lines.count > 1)
+        for line in lines {
+            #expect(line.displayWidth < 80, "\(line)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ShakyProtocol
 import Testing
 
@@ -121,6 +122,43 @@ extension PlaySessionTests {
             await client.close()
             #expect(console.output.contains("Foxes: press your button"))
             #expect(daemon.calls.contains(.init("Buzzers.Join")))
+        }
+    }
+}
+
+extension PlaySessionTests {
+    @Test func theCountdownLineIsClearedWhenTheRoundIsOver() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            let tick = Fixtures.event(.tick) {
+                $0.phase = "answering(Owls)"
+                $0.remaining = 47
+            }
+            let events =
+                Self.watchEvents + [
+                    tick,
+                    Fixtures.event(.judged) {
+                        $0.team = "Owls"
+                        $0.given = "tiger"
+                        $0.correct = true
+                        $0.awarded = 10
+                    },
+                    Fixtures.event(.answerRevealed) {
+                        $0.answer = "Tiger"
+                        $0.winner = "Owls"
+                    },
+                    Fixtures.event(.phaseChanged) { $0.phase = "roundOver" },
+                ]
+            daemon.answer("Game.Watch", with: .watch(events, end: false))
+            let console = RecordingConsole()
+            let screen = PlayScreen(rows: 24, columns: 80)
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console, screen: screen).run(
+                commands: InputLines.lines(of: "q\n"))
+            await client.close()
+            let tickShown = try #require(console.output.range(of: "[00:47] Owls to answer"))
+            let cleared = try #require(console.output.range(of: screen.countdown(""), options: .backwards))
+            #expect(cleared.lowerBound > tickShown.lowerBound)
         }
     }
 }

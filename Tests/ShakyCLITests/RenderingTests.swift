@@ -61,6 +61,12 @@ import Testing
                 """)
     }
 
+    @Test func statusOfAOneQuestionGameSaysQuestionInTheSingular() {
+        var status = Fixtures.ready
+        status.questionCount = 1
+        #expect(TextRenderer.status(status, style: .plain).hasPrefix("1 question · ready\n"))
+    }
+
     @Test func statusAfterARound() {
         let text = TextRenderer.status(Fixtures.roundOver, style: .plain)
         #expect(text.contains("Question 3/10 · round over\n"))

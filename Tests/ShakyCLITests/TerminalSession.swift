@@ -10,10 +10,11 @@ struct TerminalSession {
     private let server: ChildProcess
 
     /// Starts a tmux server in `folder` and, in it, `shaky play` against `daemonSocket`, `columns` wide and
-    /// `rows` high; runs `body` with it, then stops the server and waits for it, whether `body` returned or threw.
+    /// `rows` high (then, when `afterwards` is given, that shell command in the same terminal); runs `body` with it,
+    /// then stops the server and waits for it, whether `body` returned or threw.
     @discardableResult
     static func play<Result>(
-        in folder: URL, daemonSocket: String, columns: Int, rows: Int,
+        in folder: URL, daemonSocket: String, columns: Int, rows: Int, afterwards: String? = nil,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
         let socket = folder.appendingPathComponent("tmux.sock").path
@@ -24,10 +25,15 @@ struct TerminalSession {
             try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
                 FileManager.default.fileExists(atPath: socket)
             }
-            try await session.tmux([
-                "new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)", "-e",
-                "SHAKY_SOCKET=\(daemonSocket)", try BuiltProduct.path("shaky"), "play",
-            ])
+            let play = try BuiltProduct.path("shaky")
+            // A shell that only runs a handler of its own on SIGINT: its child gets the signal as from a terminal.
+            let command =
+                afterwards.map { ["/bin/bash", "-c", "trap : INT; '\(play)' play; \($0)"] } ?? [play, "play"]
+            try await session.tmux(
+                [
+                    "new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)", "-e",
+                    "SHAKY_SOCKET=\(daemonSocket)",
+                ] + command)
             result = try await body(session)
         } catch {
             await session.stop()

@@ -96,5 +96,8 @@ struct IllegalEventTests {
             GameError.notYourTurn(team: "Owls", upNow: "Foxes").description
                 == "it is Foxes's turn to answer, not Owls's")
         #expect(GameError.unknownTeam("Wolves").description.contains("Wolves"))
+        #expect(
+            GameError.hintLimitReached(maximum: 0).description
+                == "this game takes no hints: its rules allow none")
     }
 }

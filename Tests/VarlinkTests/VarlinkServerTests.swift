@@ -150,6 +150,23 @@ struct VarlinkServerTests {
         #expect(FileManager.default.contents(atPath: file) == Data("keep me".utf8))
     }
 
+    @Test("A socket path longer than the kernel takes is refused in words, before anything is made")
+    func socketPathTooLong() async throws {
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = directory + "/" + String(repeating: "d", count: 120)
+        let path = folder + "/x.sock"
+        await #expect(
+            throws: VarlinkSocketPathError(
+                path: path,
+                reason: "the path is \(path.utf8.count) bytes long, and a socket's path can have at most 107: "
+                    + "choose a shorter one")
+        ) {
+            _ = try await VarlinkServer.bind(to: .unixSocket(path: path), service: try Self.exampleService())
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
     @Test("A server runs on an already listening socket, as systemd passes it")
     func inheritedSocket() async throws {
         let directory = ExampleServer.temporaryDirectory()
@@ -189,6 +206,30 @@ struct VarlinkServerTests {
         }
         #expect(timeout == .milliseconds(200))
         #expect(!client.isOpen, "the connection is closed: Varlink cannot cancel one call")
+    }
+
+    @Test("A server that goes away with the call unread (a daemon stopping) closed the connection; no protocol broke")
+    func aResetConnectionIsClosed() async throws {
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/reset.sock"
+        let listener = try Self.boundSocket(at: path)
+        defer { close(listener) }
+        #expect(listen(listener, 16) == 0)
+
+        let client = try await VarlinkClient.connect(unixSocketPath: path, replyTimeout: .seconds(30))
+        let reply = Task { try await client.call("org.shakywords.Example.Hello", parameters: ["name": "late"]) }
+        let accepted = accept(listener, nil, nil)
+        try #require(accepted >= 0)
+        // Waits for the call without holding one of the few threads the client's task needs to send it.
+        var waiting = pollfd(fd: accepted, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while poll(&waiting, 1, 0) == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(waiting.revents & Int16(POLLIN) != 0, "the call arrives")
+        close(accepted)  // unread: the client's next read fails with ECONNRESET
+        await #expect(throws: VarlinkError.connectionClosed) { _ = try await reply.value }
     }
 
     @Test("Replies within the timeout are taken, calls pipelined or one after the other")

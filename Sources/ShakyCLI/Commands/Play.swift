@@ -83,6 +83,11 @@ extension Shaky {
                     _ = try await client.startGame(setup.request, orReplaceWith: "shaky play --replace --team …")
                 }
                 let screen = script == nil && !global.json ? PlayScreen.current() : nil
+                let signals = screen.map { Self.givingTheScreenBackOnSignals($0, console: console) } ?? []
+                defer {
+                    signals.forEach { $0.cancel() }
+                    if !signals.isEmpty { [SIGINT, SIGTERM, SIGHUP].forEach { signal($0, SIG_DFL) } }
+                }
                 return try await PlaySession(client: client, console: console, json: global.json, screen: screen)
                     .run(commands: commands)
             }
@@ -90,6 +95,25 @@ extension Shaky {
             if !fromTerminal, !failedLines.isEmpty {
                 throw CommandFailure(
                     Self.failureSummary(lines: failedLines, of: script.map { "--script \($0)" } ?? "standard input"))
+            }
+        }
+
+        /// Ctrl-C, a `kill` or the terminal closing ends `play` as they would, but gives the screen back first: the
+        /// scrolling region it set would stay, and the shell's next lines would overwrite one another on the bottom
+        /// line.
+        static func givingTheScreenBackOnSignals(
+            _ screen: PlayScreen, console: any Console
+        ) -> [any DispatchSourceSignal] {
+            [SIGINT, SIGTERM, SIGHUP].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    console.write(screen.tearDown)
+                    signal(number, SIG_DFL)
+                    kill(getpid(), number)
+                }
+                source.resume()
+                return source
             }
         }
 

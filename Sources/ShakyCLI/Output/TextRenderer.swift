@@ -101,7 +101,7 @@ enum TextRenderer {
         if let number = status.questionNumber {
             heading.append("Question \(number)/\(status.questionCount)")
         } else {
-            heading.append("\(status.questionCount) questions")
+            heading.append(status.questionCount == 1 ? "1 question" : "\(status.questionCount) questions")
         }
         heading.append(style.strong(phase(status)))
         if let remaining = status.remaining, status.phase == .indication || status.phase == .answering {

@@ -39,20 +39,22 @@ enum PlayCommand: Equatable, Sendable {
 
     /// The commands for people, as `?` shows them.
     static let summary = """
-        n next question · h hint · b TEAM (or its number) buzz · a ANSWER answer for the team up
+        n next question · h hint · b TEAM (or its number) buzz
+        a ANSWER answer for the team up · o overrule the last judgement
         + TEAM N [REASON] / - TEAM N [REASON] adjust a score (TEAM may be its number)
-        o overrule the last judgement · u TEAM take back a buzz
-        j teams join by pressing their buttons · p pause/resume · s skip · e end game (asks first)
-        t scoreboard · st status · w SECONDS wait · ? help · q quit
+        u TEAM take back a buzz · j teams join by pressing their buttons
+        p pause/resume · s skip · e end game (asks first) · t scoreboard · st status
+        w SECONDS wait · ? help · q quit
         """
 
-    /// Parses one line; throws a message for people when the line is not a command.
-    static func parse(_ line: String) throws(PlayCommandError) -> PlayCommand {
+    /// Parses one line; throws a message for people when the line is not a command. `teams` are the game's team
+    /// names: a score change for a team whose name holds a number ("+ Top 10 5") takes its points after the name.
+    static func parse(_ line: String, teams: [String] = []) throws(PlayCommandError) -> PlayCommand {
         let text = line.trimmingSpaces
         guard !text.isEmpty, !text.hasPrefix("#") else { return .nothing }
         if let sign = text.first, sign == "+" || sign == "-", text.count > 1, text.dropFirst().first != " " {
             // "+Owls 5" reads as "+ Owls 5".
-            return try adjustment(sign: sign == "+" ? 1 : -1, String(text.dropFirst()))
+            return try adjustment(sign: sign == "+" ? 1 : -1, String(text.dropFirst()), teams: teams)
         }
         let parts = text.split(separator: " ", maxSplits: 1)
         let word = parts[0].lowercased()
@@ -88,7 +90,7 @@ enum PlayCommand: Equatable, Sendable {
             guard !rest.isEmpty else { throw PlayCommandError("say whose buzz to take back: u TEAM") }
             return .undoBuzz(team: rest)
         case "+", "-":
-            return try adjustment(sign: word == "+" ? 1 : -1, rest)
+            return try adjustment(sign: word == "+" ? 1 : -1, rest, teams: teams)
         case "w", "wait":
             guard let seconds = Double(rest), seconds >= 0, seconds <= 3600 else {
                 throw PlayCommandError("say how long to wait in seconds: w 5")
@@ -102,12 +104,23 @@ enum PlayCommand: Equatable, Sendable {
 
 extension PlayCommand {
     /// `TEAM N [REASON]` after `+` or `-`: the team (a name or its number), the points and the reason.
-    private static func adjustment(sign: Int, _ text: String) throws(PlayCommandError) -> PlayCommand {
+    private static func adjustment(
+        sign: Int, _ text: String, teams: [String]
+    ) throws(PlayCommandError) -> PlayCommand {
         let words = text.split(separator: " ").map(String.init)
         let usage = PlayCommandError("say whose score changes and by how much: + TEAM 5 [REASON] or - TEAM 3 [REASON]")
-        guard let pointsIndex = words.indices.dropFirst().first(where: { Int(words[$0]) != nil }),
-            let points = Int(words[pointsIndex]), points > 0, points <= 1000
+        let numbers = words.indices.dropFirst().filter { Int(words[$0]) != nil }
+        // The points follow the team's name: the first number after a whole name of the game, else the first number.
+        let afterName = numbers.first { index in
+            let name = words[..<index].joined(separator: " ").lowercased()
+            return teams.contains { $0.split(separator: " ").joined(separator: " ").lowercased() == name }
+        }
+        guard let pointsIndex = afterName ?? numbers.first,
+            let points = Int(words[pointsIndex])
         else { throw usage }
+        guard points > 0, points <= 1000 else {
+            throw PlayCommandError("a score changes by 1 to 1000 points, not \(points)")
+        }
         let team = words[..<pointsIndex].joined(separator: " ")
         let reason = words[(pointsIndex + 1)...].joined(separator: " ")
         return .adjust(team: team, delta: sign * points, reason: reason.isEmpty ? "the host's call" : reason)

@@ -19,6 +19,8 @@ struct PlaySession: Sendable {
     var settleTime: Duration = .milliseconds(250)
     /// The terminal layout, when the host types at a terminal: a prompt line that events never erase.
     var screen: PlayScreen?
+    /// The layout since the host last resized the terminal (`SIGWINCH`), which replaces ``screen``.
+    private let resized = ResizedScreen()
     /// The waits between tries to follow the game again after the daemon went away.
     var backoff = ReconnectBackoff()
     /// Waits between those tries; throws when the wait is cancelled.
@@ -29,15 +31,19 @@ struct PlaySession: Sendable {
     @discardableResult
     func run(commands: some AsyncSequence<String, Never> & Sendable) async throws -> [Int] {
         let status = try await client.game.status()
-        if let screen { console.write(screen.setUp) }
-        defer { if let screen { console.write(screen.tearDown) } }
+        if let screen = currentScreen { console.write(screen.setUp) }
+        let resizes = screen == nil ? nil : followResizes()
+        defer {
+            resizes?.cancel()
+            if let screen = currentScreen { console.write(screen.tearDown) }
+        }
         // At a terminal, a joining already under way (`shaky buzzers join` elsewhere): who is asked is said below.
         let asked = screen == nil ? nil : try? await client.buzzers.list().joining.first
         say(PlayCommand.summary)
         say("Teams: " + Self.numberedTeams(status))
         if let asked {
             say("\(asked): press your button")
-            if let screen { console.write(screen.countdown("\(asked): press your button")) }
+            if let screen = currentScreen { console.write(screen.countdown("\(asked): press your button")) }
         }
         let activity = Activity()
         let feed = LiveFeed(client: client, backoff: backoff, sleep: sleep)
@@ -50,7 +56,7 @@ struct PlaySession: Sendable {
         var failedLines: [Int] = []
         commandLoop: for await line in commands {
             lineNumber += 1
-            if let screen {
+            if let screen = currentScreen {
                 console.write(screen.freshPrompt)
                 if !line.trimmingSpaces.isEmpty { say(PlayScreen.prompt + line) }
             }
@@ -64,7 +70,10 @@ struct PlaySession: Sendable {
                     _ = try await client.game.end()
                     continue
                 }
-                let command = try PlayCommand.parse(line)
+                // A score change is read with the game's team names: their numbers ("Top 10") are not the points.
+                let changesAScore = ["+", "-"].contains(line.trimmingSpaces.first.map(String.init))
+                let teams = changesAScore ? (try? await client.game.status().teams.map(\.name)) ?? [] : []
+                let command = try PlayCommand.parse(line, teams: teams)
                 guard command != .quit else { break commandLoop }
                 if command == .end {
                     confirmingEnd = true
@@ -101,6 +110,23 @@ struct PlaySession: Sendable {
         return failedLines
     }
 
+    /// The layout as it is now: the initial one until the terminal is resized.
+    private var currentScreen: PlayScreen? { screen.map { resized.value ?? $0 } }
+
+    /// Lays the screen out again when the host resizes the terminal: the terminal forgets the scrolling region, and
+    /// the countdown and the prompt belong on its new last lines.
+    private func followResizes() -> any DispatchSourceSignal {
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        source.setEventHandler { [console, resized] in
+            guard let layout = PlayScreen.current() else { return }
+            resized.set(layout)
+            console.write(layout.setUp)
+        }
+        source.resume()
+        return source
+    }
+
     /// The team's name, when `team` is its number in the game.
     private func teamName(_ team: String) async throws -> String {
         guard let number = Int(team) else { return team }
@@ -117,12 +143,12 @@ struct PlaySession: Sendable {
 
     /// Prints `text` above the prompt (on a terminal) or as a line.
     private func say(_ text: String) {
-        if let screen { console.write(screen.event(text)) } else { console.print(text) }
+        if let screen = currentScreen { console.write(screen.event(text)) } else { console.print(text) }
     }
 
     /// Prints `text` above the prompt (on a terminal) or on standard error.
     private func sayError(_ text: String) {
-        if let screen { console.write(screen.event(text)) } else { console.printError(text) }
+        if let screen = currentScreen { console.write(screen.event(text)) } else { console.printError(text) }
     }
 
     /// `1 Owls · 2 Foxes`.
@@ -189,11 +215,11 @@ struct PlaySession: Sendable {
                     tickShown = false
                 }
                 sayError("! " + feed.lostMessage)
-                if let screen { console.write(screen.countdown(feed.lostMessage)) }
+                if let screen = currentScreen { console.write(screen.countdown(feed.lostMessage)) }
                 return
             case .back:
                 say(feed.backMessage)
-                if let screen { console.write(screen.countdown("")) }
+                if let screen = currentScreen { console.write(screen.countdown("")) }
                 return
             }
             let event = reply.event
@@ -202,8 +228,10 @@ struct PlaySession: Sendable {
                 console.print(try JSONOutput.renderLine(reply))
                 return
             }
+            // A round that closed or a game that ended counts nothing down: the last tick's line would stay, stale.
+            if let screen = currentScreen, Self.endsCountdown(event) { console.write(screen.countdown("")) }
             guard let line = renderer.line(for: event) else { return }
-            if let screen {
+            if let screen = currentScreen {
                 console.write(event.kind == .tick ? screen.countdown(line) : screen.event(line))
                 // Press to join: the team asked stays on the line above the prompt until it has pressed.
                 switch event.buzzer?.kind {
@@ -231,11 +259,30 @@ struct PlaySession: Sendable {
         }
     }
 
+    /// Whether `event` leaves the game with no countdown running: a round over, the game over or ready.
+    static func endsCountdown(_ event: ShakyAPI.Event) -> Bool {
+        switch event.kind {
+        case .gameOver: true
+        case .phaseChanged: ["roundOver", "gameOver", "ready"].contains(event.phase)
+        default: false
+        }
+    }
+
     /// Whether a tick with `remaining` seconds is printed when lines cannot be redrawn.
     static func showsTick(remaining: Double) -> Bool {
         let seconds = TextRenderer.wholeSecondsUp(remaining)
         return seconds <= 5 || seconds % 10 == 0
     }
+}
+
+/// The terminal's layout after a resize, shared by the session's tasks and its `SIGWINCH` handler.
+final class ResizedScreen: Sendable {
+    private let layout = Mutex<PlayScreen?>(nil)
+
+    /// The layout since the last resize, if any.
+    var value: PlayScreen? { layout.withLock { $0 } }
+
+    func set(_ screen: PlayScreen) { layout.withLock { $0 = screen } }
 }
 
 /// When the last event came, to leave only once the game's events are shown.
