@@ -150,6 +150,27 @@ struct VarlinkServerTests {
         #expect(FileManager.default.contents(atPath: file) == Data("keep me".utf8))
     }
 
+    @Test("A socket that cannot be bound is refused in words that name the path, not in NIO's own")
+    func bindFailureInWords() async throws {
+        let service = try Self.exampleService()
+        // /proc takes no new files: the kernel refuses the bind itself, after the folder checks passed.
+        let refused = await #expect(throws: VarlinkSocketPathError.self) {
+            _ = try await VarlinkServer.bind(to: .unixSocket(path: "/proc/shaky-test.sock"), service: service)
+        }
+        #expect(refused?.path == "/proc/shaky-test.sock")
+        #expect(refused.map { !$0.reason.contains("bind(") && !$0.reason.contains("errno") } == true)
+
+        let directory = ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let long = directory + "/" + String(repeating: "s", count: 120) + ".sock"
+        await #expect(
+            throws: VarlinkSocketPathError(
+                path: long, reason: "the path is longer than the 107 bytes a socket's path may have")
+        ) {
+            _ = try await VarlinkServer.bind(to: .unixSocket(path: long), service: service)
+        }
+    }
+
     @Test("A server runs on an already listening socket, as systemd passes it")
     func inheritedSocket() async throws {
         let directory = ExampleServer.temporaryDirectory()
