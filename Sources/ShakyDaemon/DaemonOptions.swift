@@ -151,9 +151,9 @@ extension DaemonOptions {
             settings = try YAMLDecoder().decode(DaemonOptions.self, from: node)
         } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
             let key = context.codingPath.first?.stringValue ?? "?"
-            let line = mapping.first { $0.key.string == key }?.key.mark.map { $0.line }
+            let entry = mapping.first { $0.key.string == key }
             throw ConfigurationFileError(
-                path: path, line: line, problem: "bad value for “\(key)”: \(context.debugDescription)")
+                path: path, line: entry?.key.mark.map { $0.line }, problem: badValue(key: key, value: entry?.value))
         } catch {
             throw ConfigurationFileError(path: path, line: nil, problem: "\(error)")
         }
@@ -165,6 +165,25 @@ extension DaemonOptions {
             settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
+    }
+
+    /// What a value the decoder could not take should have been, in the words of the other checks ("reorder-window
+    /// must be a whole number of milliseconds from 10 to 200, not “40ms”"), never the decoder's own.
+    static func badValue(key: String, value: Node?) -> String {
+        let given =
+            if let scalar = value?.scalar { "“\(scalar.string)”" } else if value?.sequence != nil { "a list" } else {
+                "a group of settings"
+            }
+        let range = DaemonConfiguration.reorderWindowRange
+        let expected =
+            switch CodingKeys(rawValue: key) {
+            case .logLevel?: Logger.Level.allCases.map(\.rawValue).spokenList("or")
+            case .grabKeyboards?: "true or false"
+            case .reorderWindow?: "a whole number of milliseconds from \(range.lowerBound) to \(range.upperBound)"
+            case .earlyPressLockout?: "a number of seconds from 0 to 60"
+            default: "one value"
+            }
+        return "\(key) must be \(expected), not \(given)"
     }
 
     /// The first value that the daemon could not use, with its key and what is wrong.

@@ -43,7 +43,27 @@ import Testing
         #expect {
             try DaemonOptions.parse("log-level: loud\n", path: "c.conf")
         } throws: { error in
-            (error as? ConfigurationFileError)?.description.contains("“log-level”") == true
+            (error as? ConfigurationFileError)?.description.contains("log-level") == true
+        }
+    }
+
+    /// A value of the wrong kind is refused in the words of the range checks, never the decoder's ("Expected to
+    /// decode Int but found Scalar instead").
+    @Test(arguments: [
+        ("reorder-window: 40ms\n", "reorder-window must be a whole number of milliseconds from 10 to 200, not “40ms”"),
+        (
+            "log-level: loud\n",
+            "log-level must be trace, debug, info, notice, warning, error or critical, not “loud”"
+        ),
+        ("grab-keyboards: maybe\n", "grab-keyboards must be true or false, not “maybe”"),
+        ("early-press-lockout: soon\n", "early-press-lockout must be a number of seconds from 0 to 60, not “soon”"),
+        ("input: [demo, none]\n", "input must be one value, not a list"),
+    ])
+    func aValueOfTheWrongKindSaysWhatItMustBe(_ text: String, _ problem: String) {
+        #expect {
+            try DaemonOptions.parse("socket: /a\n" + text, path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError) == ConfigurationFileError(path: "c.conf", line: 2, problem: problem)
         }
     }
 
