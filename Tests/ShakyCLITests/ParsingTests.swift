@@ -243,6 +243,8 @@ import Testing
     @Test func importFindsTheFormat() throws {
         #expect(try parse(["pack", "import", "quiz.CSV"], as: Shaky.Pack.Import.self).resolvedFormat == .csv)
         #expect(try parse(["pack", "import", "quiz.json"], as: Shaky.Pack.Import.self).resolvedFormat == .json)
+        // Tab-separated values are read by the CSV importer, which takes tabs as separators.
+        #expect(try parse(["pack", "import", "quiz.tsv"], as: Shaky.Pack.Import.self).resolvedFormat == .csv)
         let explicit = try parse(
             ["pack", "import", "quiz.txt", "--format", "csv", "--name", "Quiz"], as: Shaky.Pack.Import.self)
         #expect(explicit.resolvedFormat == .csv && explicit.name == "Quiz")

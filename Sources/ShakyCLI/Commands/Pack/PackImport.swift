@@ -10,7 +10,7 @@ extension Shaky.Pack {
         static let configuration = CommandConfiguration(
             abstract: "Add a pack from a JSON or CSV file.",
             discussion: """
-                The format comes from the file's extension (.json, .csv) unless --format says it. CSV \
+                The format comes from the file's extension (.json, .csv, .tsv) unless --format says it. CSV \
                 files have the header question,answer,difficulty,alternates (alternates separated by |); only \
                 question and answer are needed (a missing difficulty is medium), separated by commas, \
                 semicolons or tabs. \
@@ -19,7 +19,8 @@ extension Shaky.Pack {
                 --format is needed).
                 """)
 
-        @Argument(help: "The file to import, or - for standard input.", completion: .file(extensions: ["json", "csv"]))
+        @Argument(
+            help: "The file to import, or - for standard input.", completion: .file(extensions: ["json", "csv", "tsv"]))
         var file: String
 
         @Option(help: "The file's format (default: from its extension).")
@@ -30,11 +31,12 @@ extension Shaky.Pack {
 
         @OptionGroup var global: GlobalOptions
 
-        /// The format from `--format` or the file's extension.
+        /// The format from `--format` or the file's extension (`.tsv` is CSV: tabs separate its fields).
         var resolvedFormat: ShakyAPI.PacksInterface.ImportParameters.Format? {
-            format
+            let fileExtension = (file as NSString).pathExtension.lowercased()
+            return format
                 ?? ShakyAPI.PacksInterface.ImportParameters.Format(
-                    rawValue: (file as NSString).pathExtension.lowercased())
+                    rawValue: fileExtension == "tsv" ? "csv" : fileExtension)
         }
 
         func validate() throws {
