@@ -154,12 +154,27 @@ import Testing
         #expect(child.standardError.contains(validValues), "\(child.standardError)")
     }
 
+    @Test(
+        "An empty --socket, --state-dir or --sound-device is a wrong command line",
+        arguments: [
+            "--socket", "--state-dir", "--sound-device",
+        ])
+    func anEmptyPathIsRefused(flag: String) async throws {
+        let shakyd = try BuiltProduct.path("shakyd")
+        let child = try ChildProcess(shakyd, ["serve", flag, "", "--input", "none"])
+        let exit = try await child.waitForExit(within: .seconds(30))
+        #expect(exit == ChildProcess.Exit(status: 2, signaled: false), "\(child.standardError)")
+        #expect(child.standardError.contains("\(flag) must not be empty"), "\(child.standardError)")
+    }
+
     @Test("A trace input that cannot be read is refused at start, naming the file and why")
     func aMissingTraceIsRefused() throws {
         let missing = "/nonexistent/shakyd-\(UUID()).csv"
         let error = #expect(throws: DaemonStartError.self) { _ = try Daemon.inputSpec("trace:\(missing),loop") }
         #expect(error?.problem == "--input trace:\(missing),loop: \(missing): no such file")
         #expect(try Daemon.inputSpec("trace:/dev/null") != nil)
+        let folder = #expect(throws: DaemonStartError.self) { _ = try Daemon.inputSpec("trace:/tmp") }
+        #expect(folder?.problem == "--input trace:/tmp: /tmp: it is a folder, not a file")
     }
 
     @Test func anEmptyConfigurationFileIsFine() throws {
