@@ -127,6 +127,8 @@ extension DaemonOptions {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, _) {
+            throw duplicateSetting(duplicates.first ?? "?", in: text, path: path)
         } catch let error as YamlError {
             throw ConfigurationFileError(path: path, line: error.line, problem: "not valid YAML: \(error)")
         } catch {
@@ -165,6 +167,19 @@ extension DaemonOptions {
             settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
+    }
+
+    /// A setting given twice, said at its second line (YAML's own error points at the first, with the file's text).
+    static func duplicateSetting(_ key: String, in text: String, path: String) -> ConfigurationFileError {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter { _, line in
+            line.hasPrefix(key) && line.dropFirst(key.count).trimmingPrefix(while: { $0 == " " }).hasPrefix(":")
+        }
+        guard lines.count >= 2 else {
+            return ConfigurationFileError(path: path, line: nil, problem: "“\(key)” is set more than once; keep one")
+        }
+        return ConfigurationFileError(
+            path: path, line: lines[1].offset + 1,
+            problem: "“\(key)” is set again (first on line \(lines[0].offset + 1)); keep one")
     }
 
     /// What a value the decoder could not take should have been, in the words of the other checks ("reorder-window

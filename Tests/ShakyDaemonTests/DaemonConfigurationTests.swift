@@ -67,6 +67,16 @@ import Testing
         }
     }
 
+    @Test func aSettingGivenTwiceIsNamedAtItsSecondLine() {
+        #expect {
+            try DaemonOptions.parse("sensitivity: medium\n# louder\nsensitivity : hard\n", path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: 3, problem: "“sensitivity” is set again (first on line 1); keep one")
+        }
+    }
+
     @Test func invalidYAMLIsAnError() {
         #expect(throws: ConfigurationFileError.self) {
             try DaemonOptions.parse("socket: [unclosed\n", path: "c.conf")
