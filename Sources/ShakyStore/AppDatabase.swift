@@ -39,6 +39,18 @@ public final class AppDatabase: Sendable {
             if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.newerDatabase(path: path)
             }
+            // Tables but no migration applied: another program's database, whose first table of the same name as
+            // ours stopped the first migration with its whole SQL text as the message (and left an empty
+            // grdb_migrations table behind, so the next start finds that too).
+            let foreign = try writer.read { db in
+                let tables =
+                    try Int.fetchOne(
+                        db,
+                        sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                            + "AND name != 'grdb_migrations'") ?? 0
+                return try tables > 0 && migrator.appliedIdentifiers(db).isEmpty
+            }
+            if foreign { throw StoreError.corrupt(path: path, reason: "it holds another program's tables") }
             try migrator.migrate(writer)
         }
     }
