@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ShakyCore
+import ShakyStore
 import ShakyTesting
 import Testing
 
@@ -175,6 +176,31 @@ import Testing
         let exit = try await child.waitForExit(within: .seconds(30))
         #expect(exit == ChildProcess.Exit(status: 2, signaled: false), "\(child.standardError)")
         #expect(child.standardError.contains("\(flag) must not be empty"), "\(child.standardError)")
+    }
+
+    @Test("A database another user owns (`sudo shakyd` run once on the service's folder) is named, with what to do")
+    func aDatabaseOfAnotherUserSaysWhoseItIs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-owner-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(chmod(folder.path, 0o777) == 0)
+        let database = folder.appendingPathComponent("shaky.sqlite").path
+        try AppDatabase.open(path: database, builtinPacks: .skip).close()
+        #expect(chmod(database, 0o644) == 0)
+        let child = try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", try BuiltProduct.path("shakyd"), "serve",
+                "--state-dir", folder.path, "--socket", folder.appendingPathComponent("s.sock").path, "--input",
+                "none", "--sound-device", "none", "--buzzers", "none", "--shakers", "none",
+            ])
+        let exit = try await child.waitForExit(within: .seconds(30))
+        #expect(exit == ChildProcess.Exit(status: 1, signaled: false), "\(child.standardError)")
+        // It said "input/output error (disk I/O error)".
+        #expect(
+            child.standardError.contains("\(database) belongs to user 0, and this process runs as user 65534"),
+            "\(child.standardError)")
+        #expect(child.standardError.contains("chown"), "\(child.standardError)")
     }
 
     @Test("A trace input that cannot be read is refused at start, naming the file and why")
