@@ -129,6 +129,8 @@ public struct TraceLineParser: Sendable {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var start = 0
+        // The byte order mark a spreadsheet or Windows editor writes first ("CSV UTF-8"), which is not the header's.
+        if number == 1, end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }
         while start < end && line[start].isBlank { start += 1 }
         if start == end { return nil }
         let content = UnsafeBufferPointer(rebasing: line[start..<end])

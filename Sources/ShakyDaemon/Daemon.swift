@@ -248,7 +248,14 @@ public final class Daemon: Sendable {
                     throw DaemonStartError(
                         problem: "--input \(text): \(FileAccessError(path: path, errno: errno).description)")
                 }
-                close(descriptor)
+                defer { close(descriptor) }
+                // A folder opens for reading too; only its first read would fail, and the daemon would start without
+                // a sensor.
+                var status = stat()
+                if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                    throw DaemonStartError(
+                        problem: "--input \(text): \(FileAccessError(path: path, errno: EISDIR).description)")
+                }
             }
             return spec
         }

@@ -127,6 +127,8 @@ extension DaemonOptions {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, _) {
+            throw duplicateSetting(duplicates.first ?? "?", in: text, path: path)
         } catch let error as YamlError {
             throw ConfigurationFileError(path: path, line: error.line, problem: "not valid YAML: \(error)")
         } catch {
@@ -151,9 +153,9 @@ extension DaemonOptions {
             settings = try YAMLDecoder().decode(DaemonOptions.self, from: node)
         } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
             let key = context.codingPath.first?.stringValue ?? "?"
-            let line = mapping.first { $0.key.string == key }?.key.mark.map { $0.line }
+            let entry = mapping.first { $0.key.string == key }
             throw ConfigurationFileError(
-                path: path, line: line, problem: "bad value for “\(key)”: \(context.debugDescription)")
+                path: path, line: entry?.key.mark.map { $0.line }, problem: badValue(key: key, value: entry?.value))
         } catch {
             throw ConfigurationFileError(path: path, line: nil, problem: "\(error)")
         }
@@ -165,6 +167,38 @@ extension DaemonOptions {
             settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
+    }
+
+    /// A setting given twice, said at its second line (YAML's own error points at the first, with the file's text).
+    static func duplicateSetting(_ key: String, in text: String, path: String) -> ConfigurationFileError {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter { _, line in
+            line.hasPrefix(key) && line.dropFirst(key.count).trimmingPrefix(while: { $0 == " " }).hasPrefix(":")
+        }
+        guard lines.count >= 2 else {
+            return ConfigurationFileError(path: path, line: nil, problem: "“\(key)” is set more than once; keep one")
+        }
+        return ConfigurationFileError(
+            path: path, line: lines[1].offset + 1,
+            problem: "“\(key)” is set again (first on line \(lines[0].offset + 1)); keep one")
+    }
+
+    /// What a value the decoder could not take should have been, in the words of the other checks ("reorder-window
+    /// must be a whole number of milliseconds from 10 to 200, not “40ms”"), never the decoder's own.
+    static func badValue(key: String, value: Node?) -> String {
+        let given =
+            if let scalar = value?.scalar { "“\(scalar.string)”" } else if value?.sequence != nil { "a list" } else {
+                "a group of settings"
+            }
+        let range = DaemonConfiguration.reorderWindowRange
+        let expected =
+            switch CodingKeys(rawValue: key) {
+            case .logLevel?: Logger.Level.allCases.map(\.rawValue).spokenList("or")
+            case .grabKeyboards?: "true or false"
+            case .reorderWindow?: "a whole number of milliseconds from \(range.lowerBound) to \(range.upperBound)"
+            case .earlyPressLockout?: "a number of seconds from 0 to 60"
+            default: "one value"
+            }
+        return "\(key) must be \(expected), not \(given)"
     }
 
     /// The first value that the daemon could not use, with its key and what is wrong.

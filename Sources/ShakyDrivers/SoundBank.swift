@@ -59,6 +59,15 @@ public struct SoundBank: Sendable {
             logger.warning("sound cues are silent: \(error)")
             return bank
         }
+        var isFolder: ObjCBool = false
+        if let overrides,
+            !FileManager.default.fileExists(atPath: overrides.path, isDirectory: &isFolder) || !isFolder.boolValue
+        {
+            // Without a word here a mistyped --sounds played the built-in cues as if they were the host's own.
+            let error = SoundFileError(file: overrides.path, reason: "no such folder; the built-in cues play")
+            bank.problems.append(error)
+            logger.warning("sound folder skipped: \(error)")
+        }
         for cue in SoundCue.allCases {
             var candidates: [URL] = []
             if let overrides { candidates.append(overrides.appendingPathComponent(cue.fileName)) }

@@ -1,6 +1,10 @@
 import ShakyCore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Records live samples from any input to a trace file (`shakyd record`).
 ///
 /// The trace's header names the device, driver and rate. A live device that goes away is waited for
@@ -38,6 +42,11 @@ public struct TraceRecorder: Sendable {
 
     /// Records to `path` until `duration` passes (`nil`: until cancelled or the input ends).
     public func record(to path: String, duration: Duration?) async throws -> Summary {
+        if case .trace(let input, _, _) = spec, Self.isSameFile(input, path) {
+            throw TraceFormatError(
+                file: path, line: 0,
+                problem: "is the trace being replayed; recording would empty it: write another file")
+        }
         let source = try table.open(spec, options: options)
         let info = source.info
         var metadata = TraceMetadata([
@@ -73,6 +82,14 @@ public struct TraceRecorder: Sendable {
         }
         log("recorded \(count) samples to \(path)")
         return Summary(source: info, samples: count)
+    }
+
+    /// Whether `first` and `second` name one existing file (a link or another spelling of the path included).
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var firstStatus = stat()
+        var secondStatus = stat()
+        guard stat(first, &firstStatus) == 0, stat(second, &secondStatus) == 0 else { return false }
+        return firstStatus.st_dev == secondStatus.st_dev && firstStatus.st_ino == secondStatus.st_ino
     }
 
     private static func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import ShakyCore
+import SystemCalls
 
 /// Writes a trace: metadata comments, the header, then one line per sample.
 ///
@@ -13,13 +14,15 @@ public final class TraceWriter {
     /// Creates (or truncates) `path` and writes the metadata and header.
     public init(path: String, metadata: TraceMetadata = TraceMetadata()) throws {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw TraceFormatError(file: path, line: 0, problem: "cannot create the file")
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            let folder = (path as NSString).deletingLastPathComponent
+            let reason =
+                code == ENOENT ? "there is no folder \(folder)" : FileAccessError.reason(errno: code)
+            throw TraceFormatError(file: path, line: 0, problem: "cannot create the file: \(reason)")
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw TraceFormatError(file: path, line: 0, problem: "cannot open for writing")
-        }
-        self.handle = handle
+        self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         for (key, value) in metadata.entries {
             pending += "# \(key): \(value)\n"
         }

@@ -39,6 +39,18 @@ public final class AppDatabase: Sendable {
             if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.newerDatabase(path: path)
             }
+            // Tables but no migration applied: another program's database, whose first table of the same name as
+            // ours stopped the first migration with its whole SQL text as the message (and left an empty
+            // grdb_migrations table behind, so the next start finds that too).
+            let foreign = try writer.read { db in
+                let tables =
+                    try Int.fetchOne(
+                        db,
+                        sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                            + "AND name != 'grdb_migrations'") ?? 0
+                return try tables > 0 && migrator.appliedIdentifiers(db).isEmpty
+            }
+            if foreign { throw StoreError.corrupt(path: path, reason: "it holds another program's tables") }
             try migrator.migrate(writer)
         }
     }
@@ -233,10 +245,13 @@ public final class AppDatabase: Sendable {
             return .diskFull(path: path)
         case .SQLITE_READONLY:
             let folder = folder ?? URL(fileURLWithPath: path).deletingLastPathComponent()
+            if let owner = otherOwner(of: path) { return .notWritable(path: path, reason: owner) }
             return .notWritable(path: path, reason: isMountedReadOnly(folder.path) ? readOnlyMount(folder) : message)
         case .SQLITE_IOERR:
             // Growing the `-shm` file of a full file system fails as an I/O error.
             if isFileSystemFull(holding: path) { return .diskFull(path: path) }
+            // So does a log file another user made (`sudo shakyd` run once on the service's state folder).
+            if let owner = otherOwner(of: path) { return .notWritable(path: path, reason: owner) }
             return .notWritable(path: path, reason: "input/output error (\(message))")
         case .SQLITE_CANTOPEN, .SQLITE_PERM:
             if let folder, isMountedReadOnly(folder.path) {
@@ -276,6 +291,19 @@ public final class AppDatabase: Sendable {
     /// Why a database in `folder` cannot be written, when its file system is mounted read-only.
     private static func readOnlyMount(_ folder: URL) -> String {
         "the file system holding \(folder.path) is read-only"
+    }
+
+    /// Which of the database's files (itself, its write-ahead log and its index) this process may not write because
+    /// another user owns it, said with what to do; `nil` when none.
+    private static func otherOwner(of path: String) -> String? {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var status = stat()
+            guard stat(file, &status) == 0, status.st_uid != geteuid(), access(file, W_OK) != 0 else { continue }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            return "\(file) belongs to user \(status.st_uid), and this process runs as user \(geteuid()); give the "
+                + "folder's files to the daemon's user (`sudo chown -R shaky: \(folder)` for the service)"
+        }
+        return nil
     }
 
     /// Whether the file system holding `folder` is mounted read-only.

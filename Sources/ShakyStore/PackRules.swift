@@ -118,6 +118,10 @@ public enum PackRules {
         if answer.isEmpty {
             throw Violation(field: field, problem: "the answer is empty")
         }
+        // Its letters and digits are what a round scrambles and shows: without any, no game would ever draw it.
+        if field == "answer", !answer.contains(where: Scramble.isScrambled) {
+            throw Violation(field: field, problem: "the answer “\(answer)” has no letter or digit to scramble")
+        }
         if length(answer) > maximumAnswerLength {
             throw Violation(
                 field: field,

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import SystemCalls
 
 #if canImport(Glibc)
@@ -89,6 +90,20 @@ enum UnixSocketFile {
             throw VarlinkSocketPathError(
                 path: path, reason: "cannot tell whether the socket is in use: \(failure.reason)")
         }
+    }
+
+    /// Why binding the socket at `path` failed, in words ("permission denied"), never NIO's own description
+    /// (`bind(descriptor:ptr:bytes:): Permission denied) (errno: 13)`).
+    static func bindFailure(path: String, error: any Error) -> VarlinkSocketPathError {
+        if let error = error as? IOError {
+            return VarlinkSocketPathError(path: path, reason: String(cString: strerror(error.errnoCode)))
+        }
+        if case SocketAddressError.unixDomainSocketPathTooLong = error {
+            let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+            return VarlinkSocketPathError(
+                path: path, reason: "the path is longer than the \(capacity) bytes a socket's path may have")
+        }
+        return VarlinkSocketPathError(path: path, reason: "\(error)")
     }
 
     /// Tries to connect to the socket at `path`: `nil` when something answers, else why not.

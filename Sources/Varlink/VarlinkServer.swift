@@ -123,7 +123,12 @@ public final class VarlinkServer: Sendable {
         switch address {
         case .unixSocket(let path):
             try UnixSocketFile.prepare(path: path)
-            serverChannel = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
+            do {
+                serverChannel = try await bootstrap.bind(
+                    unixDomainSocketPath: path, childChannelInitializer: initializer)
+            } catch {
+                throw UnixSocketFile.bindFailure(path: path, error: error)
+            }
             do {
                 try UnixSocketFile.restrict(path: path, group: socketGroup, logger: logger)
             } catch {

@@ -78,6 +78,13 @@ extension Shakyd {
         var grabKeyboards = false
 
         func validate() throws {
+            // As in the configuration file: an empty path or device is a mistake (`--socket "$UNSET"`), never a default.
+            for (flag, value) in [
+                ("--socket", socket), ("--state-dir", stateDirectory), ("--sound-device", soundDevice),
+            ]
+            where value?.isEmpty == true {
+                throw ValidationError("\(flag) must not be empty")
+            }
             if let buzzers, !["auto", "none"].contains(buzzers) {
                 throw ValidationError("--buzzers must be auto or none, not “\(buzzers)”")
             }

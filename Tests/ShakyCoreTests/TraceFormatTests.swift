@@ -166,6 +166,14 @@ import Testing
             ])
     }
 
+    @Test func aByteOrderMarkBeforeTheFirstLineIsSkipped() throws {
+        #expect(try read("\u{FEFF}t,x,y,z\r\n0,0,0,9.8\r\n") == [AccelSample(timestamp: 0, x: 0, y: 0, z: 9.8)])
+        let trace = try TraceFormat.parse("\u{FEFF}# rate: 50\nt,x,y,z\n", file: "trace.csv")
+        #expect(trace.metadata["rate"] == "50")
+        // Only at the very start: anywhere else it is text like any other.
+        #expect(throws: TraceFormatError.self) { _ = try read("t,x,y,z\n\u{FEFF}0,0,0,9.8\n") }
+    }
+
     @Test func aHeaderOnlyTraceHasNoSamples() throws {
         #expect(try read("t,x,y,z\n").isEmpty)
         #expect(try read(" t , x , y , z ").isEmpty)

@@ -49,7 +49,10 @@ extension BuzzerSettingsTests {
     @Test(arguments: [
         ("socket: /tmp/s.sock\nreorder-window: 5\n", 2, "reorder-window must be 10 to 200 milliseconds, not 5"),
         ("reorder-window: 500\n", 1, "reorder-window must be 10 to 200 milliseconds, not 500"),
-        ("log-level: info\n\nreorder-window: 40.5\n", 3, "bad value for “reorder-window”"),
+        (
+            "log-level: info\n\nreorder-window: 40.5\n", 3,
+            "reorder-window must be a whole number of milliseconds from 10 to 200, not “40.5”"
+        ),
         ("shakers: some\n", 1, "shakers must be auto or none, not “some”"),
         ("early-press-lockout: 90\n", 1, "early-press-lockout must be 0 to 60 seconds"),
     ])

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ShakyCore
+import ShakyStore
 import ShakyTesting
 import Testing
 
@@ -43,7 +44,37 @@ import Testing
         #expect {
             try DaemonOptions.parse("log-level: loud\n", path: "c.conf")
         } throws: { error in
-            (error as? ConfigurationFileError)?.description.contains("“log-level”") == true
+            (error as? ConfigurationFileError)?.description.contains("log-level") == true
+        }
+    }
+
+    /// A value of the wrong kind is refused in the words of the range checks, never the decoder's ("Expected to
+    /// decode Int but found Scalar instead").
+    @Test(arguments: [
+        ("reorder-window: 40ms\n", "reorder-window must be a whole number of milliseconds from 10 to 200, not “40ms”"),
+        (
+            "log-level: loud\n",
+            "log-level must be trace, debug, info, notice, warning, error or critical, not “loud”"
+        ),
+        ("grab-keyboards: maybe\n", "grab-keyboards must be true or false, not “maybe”"),
+        ("early-press-lockout: soon\n", "early-press-lockout must be a number of seconds from 0 to 60, not “soon”"),
+        ("input: [demo, none]\n", "input must be one value, not a list"),
+    ])
+    func aValueOfTheWrongKindSaysWhatItMustBe(_ text: String, _ problem: String) {
+        #expect {
+            try DaemonOptions.parse("socket: /a\n" + text, path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError) == ConfigurationFileError(path: "c.conf", line: 2, problem: problem)
+        }
+    }
+
+    @Test func aSettingGivenTwiceIsNamedAtItsSecondLine() {
+        #expect {
+            try DaemonOptions.parse("sensitivity: medium\n# louder\nsensitivity : hard\n", path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: 3, problem: "“sensitivity” is set again (first on line 1); keep one")
         }
     }
 
@@ -134,12 +165,52 @@ import Testing
         #expect(child.standardError.contains(validValues), "\(child.standardError)")
     }
 
+    @Test(
+        "An empty --socket, --state-dir or --sound-device is a wrong command line",
+        arguments: [
+            "--socket", "--state-dir", "--sound-device",
+        ])
+    func anEmptyPathIsRefused(flag: String) async throws {
+        let shakyd = try BuiltProduct.path("shakyd")
+        let child = try ChildProcess(shakyd, ["serve", flag, "", "--input", "none"])
+        let exit = try await child.waitForExit(within: .seconds(30))
+        #expect(exit == ChildProcess.Exit(status: 2, signaled: false), "\(child.standardError)")
+        #expect(child.standardError.contains("\(flag) must not be empty"), "\(child.standardError)")
+    }
+
+    @Test("A database another user owns (`sudo shakyd` run once on the service's folder) is named, with what to do")
+    func aDatabaseOfAnotherUserSaysWhoseItIs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-owner-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(chmod(folder.path, 0o777) == 0)
+        let database = folder.appendingPathComponent("shaky.sqlite").path
+        try AppDatabase.open(path: database, builtinPacks: .skip).close()
+        #expect(chmod(database, 0o644) == 0)
+        let child = try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", try BuiltProduct.path("shakyd"), "serve",
+                "--state-dir", folder.path, "--socket", folder.appendingPathComponent("s.sock").path, "--input",
+                "none", "--sound-device", "none", "--buzzers", "none", "--shakers", "none",
+            ])
+        let exit = try await child.waitForExit(within: .seconds(30))
+        #expect(exit == ChildProcess.Exit(status: 1, signaled: false), "\(child.standardError)")
+        // It said "input/output error (disk I/O error)".
+        #expect(
+            child.standardError.contains("\(database) belongs to user 0, and this process runs as user 65534"),
+            "\(child.standardError)")
+        #expect(child.standardError.contains("chown"), "\(child.standardError)")
+    }
+
     @Test("A trace input that cannot be read is refused at start, naming the file and why")
     func aMissingTraceIsRefused() throws {
         let missing = "/nonexistent/shakyd-\(UUID()).csv"
         let error = #expect(throws: DaemonStartError.self) { _ = try Daemon.inputSpec("trace:\(missing),loop") }
         #expect(error?.problem == "--input trace:\(missing),loop: \(missing): no such file")
         #expect(try Daemon.inputSpec("trace:/dev/null") != nil)
+        let folder = #expect(throws: DaemonStartError.self) { _ = try Daemon.inputSpec("trace:/tmp") }
+        #expect(folder?.problem == "--input trace:/tmp: /tmp: it is a folder, not a file")
     }
 
     @Test func anEmptyConfigurationFileIsFine() throws {

@@ -56,6 +56,17 @@ struct SoundBankTests {
         #expect(log.warnings.count == 2)
     }
 
+    @Test("an override folder that is not there is reported, and the built-in cues play")
+    func missingOverrideFolder() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-no-sounds-\(UUID())")
+        let log = SoundLogRecorder()
+        let bank = SoundBank.load(overrides: missing, builtin: SoundWAV.builtinFolder, logger: log.logger())
+        #expect(bank.problems.map(\.file) == [missing.path])
+        #expect(log.warnings.count == 1)
+        #expect(log.warnings.first?.contains("\(missing.path)") == true)
+        #expect(bank[.hint] == (try SoundWAV.read(SoundWAV.builtinFolder.appendingPathComponent("hint.wav")).samples))
+    }
+
     @Test("a cue with no file anywhere is silent and reported")
     func missingEverywhere() throws {
         let empty = try temporaryFolder()

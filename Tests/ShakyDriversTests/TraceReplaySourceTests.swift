@@ -142,6 +142,32 @@ final class ImmediateClock: Clock {
         }
     }
 
+    @Test func recordingOverTheTraceItReplaysIsRefusedAndLeavesTheTraceWhole() async throws {
+        let samples = (0..<10).map { AccelSample(timestamp: Double($0) / 100, x: 0, y: 0, z: 9.81) }
+        let input = try writeTrace(samples)
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let recorder = TraceRecorder(
+            spec: .trace(path: input, speed: .realTime, loop: false),
+            options: AccelerometerOptions(clock: ImmediateClock()))
+        // The same file by another spelling of its path.
+        let samePath = (input as NSString).deletingLastPathComponent + "/./" + (input as NSString).lastPathComponent
+        await #expect {
+            _ = try await recorder.record(to: samePath, duration: nil)
+        } throws: { error in
+            "\(error)".contains("is the trace being replayed")
+        }
+        #expect(try TraceReader(path: input).readAll() == samples)
+    }
+
+    @Test func aTraceThatCannotBeCreatedSaysWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)").path
+        #expect {
+            _ = try TraceWriter(path: folder + "/out.csv")
+        } throws: { error in
+            "\(error)" == "\(folder)/out.csv: cannot create the file: there is no folder \(folder)"
+        }
+    }
+
     @Test func recorderWritesWhatItReplaysSampleForSample() async throws {
         let samples = (0..<300).map { index in
             AccelSample(timestamp: 5 + Double(index) / 100, x: sin(Double(index)), y: cos(Double(index)), z: 9.81)

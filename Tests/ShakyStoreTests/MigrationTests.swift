@@ -155,6 +155,23 @@ import Testing
             ])
     }
 
+    @Test func refusesAnotherProgramsDatabaseAsNotOurs() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("other.sqlite").path
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE pack (x)") }
+        #expect(throws: StoreError.corrupt(path: path, reason: "it holds another program's tables")) {
+            try AppDatabase.open(path: path, builtinPacks: .skip)
+        }
+        // As an older shakyd's failed first migration left it: an empty migrations table beside the other tables.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        #expect(throws: StoreError.corrupt(path: path, reason: "it holds another program's tables")) {
+            try AppDatabase.open(path: path, builtinPacks: .skip)
+        }
+    }
+
     @Test func refusesADatabaseFromANewerVersion() throws {
         let folder = try StoreFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

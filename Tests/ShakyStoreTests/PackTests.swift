@@ -89,6 +89,12 @@ import TriviaEngine
         #expect(throws: StoreError.invalidQuestion(problem: "the answer is empty")) {
             try database.addQuestion(Question(text: "Empty?", answer: "  ", difficulty: .easy), toPack: "Pets")
         }
+        // An answer of punctuation only was stored, and no game could ever draw it ("0 eligible questions").
+        #expect(
+            throws: StoreError.invalidQuestion(problem: "the answer “?!” has no letter or digit to scramble")
+        ) {
+            try database.addQuestion(Question(text: "Shout?", answer: "?!", difficulty: .easy), toPack: "Pets")
+        }
         #expect(throws: StoreError.invalidQuestion(problem: "the question text is empty")) {
             try database.addQuestion(Question(text: "", answer: "Cat", difficulty: .easy), toPack: "Pets")
         }

@@ -150,6 +150,17 @@ struct VarlinkServerTests {
         #expect(FileManager.default.contents(atPath: file) == Data("keep me".utf8))
     }
 
+    @Test("A socket that cannot be bound is refused in words that name the path, not in NIO's own")
+    func bindFailureInWords() async throws {
+        let service = try Self.exampleService()
+        // /proc takes no new files: the kernel refuses the bind itself, after the folder checks passed.
+        let refused = await #expect(throws: VarlinkSocketPathError.self) {
+            _ = try await VarlinkServer.bind(to: .unixSocket(path: "/proc/shaky-test.sock"), service: service)
+        }
+        #expect(refused?.path == "/proc/shaky-test.sock")
+        #expect(refused.map { !$0.reason.contains("bind(") && !$0.reason.contains("errno") } == true)
+    }
+
     @Test("A socket path longer than the kernel takes is refused in words, before anything is made")
     func socketPathTooLong() async throws {
         let directory = ExampleServer.temporaryDirectory()
