@@ -24,6 +24,8 @@ public actor BuzzerService {
     private let leds: LEDs
     private let teamLights: [BuzzerLight]
     private let logger: Logger
+    /// Whether the daemon reads buzzer devices at all (`--buzzers auto`); with `none` no press can come.
+    public nonisolated let readsDevices: Bool
     private var devices: [String: Device] = [:]
     /// What devices and a failing store can repeat (a device coming and going, a save failing at every press) is
     /// logged at most once a minute.
@@ -38,11 +40,13 @@ public actor BuzzerService {
     /// a join's assignment, whose save waits for the disk to sync, never holds up the event loop.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { runtime.unownedExecutor }
 
-    /// Creates the service; `teamLights` are lights tied to a team slot rather than a device (`shaky-teamN`).
+    /// Creates the service; `teamLights` are lights tied to a team slot rather than a device (`shaky-teamN`);
+    /// `readsDevices` is false when the daemon reads no buzzers (`--buzzers none`).
     public init(
         runtime: GameRuntime, database: AppDatabase, leds: LEDs = LEDs(), teamLights: [BuzzerLight] = [],
-        logger: Logger
+        readsDevices: Bool = true, logger: Logger
     ) {
+        self.readsDevices = readsDevices
         self.runtime = runtime
         self.database = database
         self.leds = leds

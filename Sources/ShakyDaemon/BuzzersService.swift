@@ -19,7 +19,8 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
         let assignments = try await Self.storeCall { try database.buzzerAssignments() }.map(
             ShakyAPI.ButtonAssignment.init)
         return ShakyAPI.BuzzersInterface.ListReply(
-            devices: devices, assignments: assignments, joining: await buzzers.joining()?.waiting ?? [])
+            devices: devices, assignments: assignments, joining: await buzzers.joining()?.waiting ?? [],
+            reading: buzzers.readsDevices)
     }
 
     func join(teams: [String]?) async throws -> [String] {
@@ -28,7 +29,9 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
         let names = await buzzers.teamsToAsk(teams)
         guard !names.isEmpty else { throw ShakyAPI.BuzzersInterface.ReplyError.noTeams }
         guard await buzzers.knownDevices().contains(where: \.isPresent) else {
-            throw ShakyAPI.BuzzersInterface.ReplyError.noBuzzerDevices
+            throw buzzers.readsDevices
+                ? ShakyAPI.BuzzersInterface.ReplyError.noBuzzerDevices
+                : ShakyAPI.BuzzersInterface.ReplyError.buzzersNotRead
         }
         return await buzzers.startJoin(teams: names)
     }

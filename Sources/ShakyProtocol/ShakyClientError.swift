@@ -127,6 +127,9 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         case "NoBuzzerDevices":
             return "no buzzer device is plugged in, so no team could press to join: plug the buttons in first "
                 + "(`shaky buzzers` lists what is found)"
+        case "BuzzersNotRead":
+            return "the daemon reads no buzzers (it was started with --buzzers none, or `buzzers: none` in its "
+                + "configuration file), so no team could press to join: start it with --buzzers auto"
         case "UnknownDevice":
             return "no buzzer device “\(text("device"))” (see `shaky buzzers`)"
         case "UnknownKey":

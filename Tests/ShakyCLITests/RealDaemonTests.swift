@@ -70,6 +70,26 @@ struct RealDaemonTests {
         }
     }
 
+    @Test("A daemon started with --buzzers none says so: the list, and a join refused with the way on")
+    func buzzersOffAreSaidSo() async throws {
+        // DaemonProcess starts every daemon with --buzzers none.
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            let list = try await runBinary(["buzzers"], environment: environment)
+            #expect(list.status == 0, "\(list)")
+            #expect(list.output.contains("reads no buzzers"), "\(list.output)")
+            #expect(!list.output.contains("No buzzer devices read"), "\(list.output)")
+            let join = try await runBinary(["buzzers", "join"], environment: environment)
+            #expect(join.status == 1, "\(join)")
+            #expect(join.error.contains("--buzzers auto"), "\(join.error)")
+            #expect(!join.error.contains("plug the buttons in"), "\(join.error)")
+            let json = try await runBinary(["buzzers", "--json"], environment: environment)
+            #expect(json.output.contains(#""reading" : false"#), "\(json.output)")
+        }
+    }
+
     /// A 100 Hz trace of a device shaken hard (4 Hz, ±8 g across gravity) for 3.2 s, then lying still.
     static func calibrationTrace() -> String {
         SyntheticTrace.shake(

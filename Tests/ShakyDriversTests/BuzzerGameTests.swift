@@ -63,7 +63,9 @@ struct BuzzerGameTests {
                     teams: ["Owls", "Foxes"], packs: ["Buttons"], questions: 1, seed: 5))
             // Open the question just after a pair of presses, which come before it and are ignored: the next pair
             // comes 6 s later, long after the trace's shake (0.2 s into the question) has given its hint.
-            let buzzerEvents = try await ShakyAPI.BuzzersInterface.Client(try await daemon.connect()).watch()
+            let buzzersClient = ShakyAPI.BuzzersInterface.Client(try await daemon.connect())
+            #expect(try await buzzersClient.list().reading == true, "a daemon with --buzzers auto reads buzzers")
+            let buzzerEvents = try await buzzersClient.watch()
             let buzzerWatch = await WatchStream.reading(buzzerEvents)
             let early = try? await buzzerWatch.next(within: .seconds(30)) {
                 $0.event.kind == .pressed && $0.event.team == "Owls"

@@ -17,7 +17,11 @@ extension TextRenderer {
             }
             sections.append(table.render())
         }
-        if reply.devices.isEmpty {
+        if reply.reading == false {
+            sections.append(
+                "The daemon reads no buzzers: it was started with --buzzers none (or `buzzers: none` in its "
+                    + "configuration file). Start it with --buzzers auto to use buttons.")
+        } else if reply.devices.isEmpty {
             sections.append("No buzzer devices read (`shakyd list-devices` says what the daemon can see).")
         } else {
             var table = TextTable(columns: [

@@ -230,13 +230,15 @@ extension ShakyAPI {
             )
 
             # The buzzer devices seen since the daemon started, the assignments, and the
-            # teams still to press while joining.
-            method List() -> (devices: []BuzzerDevice, assignments: []ButtonAssignment, joining: []string)
+            # teams still to press while joining. `reading` is false when the daemon reads
+            # no buzzers at all (started with --buzzers none); null from an older daemon.
+            method List() -> (devices: []BuzzerDevice, assignments: []ButtonAssignment, joining: []string, reading: ?bool)
 
             # Press to join: asks each team in turn (the game's teams unless given) to
             # press its button; the first press on a button no other team took in this
             # joining claims the team's slot. Returns the teams asked, in order. Refused
-            # with NoBuzzerDevices while no buzzer device is plugged in.
+            # with NoBuzzerDevices while no buzzer device is plugged in, and with
+            # BuzzersNotRead when the daemon reads no buzzers.
             method Join(teams: ?[]string) -> (teams: []string)
 
             # Gives a button to a team, replacing whoever had it. `device` is an identity
@@ -257,6 +259,11 @@ extension ShakyAPI {
             # first (List shows what is found).
             error NoBuzzerDevices ()
 
+            # The daemon reads no buzzers (started with --buzzers none, or `buzzers: none`
+            # in its configuration file), so no press could join: start it with
+            # --buzzers auto.
+            error BuzzersNotRead ()
+
             # The device is neither a known identity nor a buzzer device node.
             error UnknownDevice (device: string)
 
@@ -276,12 +283,17 @@ extension ShakyAPI {
             public var devices: [ShakyAPI.BuzzerDevice]
             public var assignments: [ShakyAPI.ButtonAssignment]
             public var joining: [String]
+            public var reading: Bool?
 
             /// Creates a value with every field given.
-            public init(devices: [ShakyAPI.BuzzerDevice], assignments: [ShakyAPI.ButtonAssignment], joining: [String]) {
+            public init(
+                devices: [ShakyAPI.BuzzerDevice], assignments: [ShakyAPI.ButtonAssignment], joining: [String],
+                reading: Bool? = nil
+            ) {
                 self.devices = devices
                 self.assignments = assignments
                 self.joining = joining
+                self.reading = reading
             }
 
             /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
@@ -290,6 +302,7 @@ extension ShakyAPI {
                 writer.writeMember("assignments", assignments)
                 writer.writeMember("devices", devices)
                 writer.writeMember("joining", joining)
+                writer.writeOptionalMember("reading", reading)
                 writer.endObject()
             }
         }
@@ -433,6 +446,11 @@ extension ShakyAPI {
             /// first (List shows what is found).
             case noBuzzerDevices
 
+            /// The daemon reads no buzzers (started with --buzzers none, or `buzzers: none`
+            /// in its configuration file), so no press could join: start it with
+            /// --buzzers auto.
+            case buzzersNotRead
+
             /// The device is neither a known identity nor a buzzer device node.
             case unknownDevice(device: String)
 
@@ -498,6 +516,7 @@ extension ShakyAPI {
                 switch self {
                 case .noTeams: "io.shakywords.Buzzers.NoTeams"
                 case .noBuzzerDevices: "io.shakywords.Buzzers.NoBuzzerDevices"
+                case .buzzersNotRead: "io.shakywords.Buzzers.BuzzersNotRead"
                 case .unknownDevice: "io.shakywords.Buzzers.UnknownDevice"
                 case .unknownKey: "io.shakywords.Buzzers.UnknownKey"
                 case .invalidAssignment: "io.shakywords.Buzzers.InvalidAssignment"
@@ -509,6 +528,8 @@ extension ShakyAPI {
                 case .noTeams:
                     VarlinkReplyError(self.name)
                 case .noBuzzerDevices:
+                    VarlinkReplyError(self.name)
+                case .buzzersNotRead:
                     VarlinkReplyError(self.name)
                 case .unknownDevice(let device):
                     VarlinkReplyError(self.name, encodingOrEmpty: UnknownDeviceParameters(device: device))
@@ -526,6 +547,8 @@ extension ShakyAPI {
                     self = .noTeams
                 case "io.shakywords.Buzzers.NoBuzzerDevices":
                     self = .noBuzzerDevices
+                case "io.shakywords.Buzzers.BuzzersNotRead":
+                    self = .buzzersNotRead
                 case "io.shakywords.Buzzers.UnknownDevice":
                     guard let parameters = error.decodeParameters(as: UnknownDeviceParameters.self) else { return nil }
                     self = .unknownDevice(device: parameters.device)
@@ -551,7 +574,8 @@ extension ShakyAPI.BuzzersInterface {
     /// `VarlinkErrorConvertible`) to answer with an error.
     public protocol Implementation: Sendable {
         /// The buzzer devices seen since the daemon started, the assignments, and the
-        /// teams still to press while joining.
+        /// teams still to press while joining. `reading` is false when the daemon reads
+        /// no buzzers at all (started with --buzzers none); null from an older daemon.
         ///
         /// Serves `io.shakywords.Buzzers.List`.
         func list() async throws -> ShakyAPI.BuzzersInterface.ListReply
@@ -559,7 +583,8 @@ extension ShakyAPI.BuzzersInterface {
         /// Press to join: asks each team in turn (the game's teams unless given) to
         /// press its button; the first press on a button no other team took in this
         /// joining claims the team's slot. Returns the teams asked, in order. Refused
-        /// with NoBuzzerDevices while no buzzer device is plugged in.
+        /// with NoBuzzerDevices while no buzzer device is plugged in, and with
+        /// BuzzersNotRead when the daemon reads no buzzers.
         ///
         /// Serves `io.shakywords.Buzzers.Join`.
         func join(teams: [String]?) async throws -> [String]
@@ -622,7 +647,8 @@ extension ShakyAPI.BuzzersInterface {
         }
 
         /// The buzzer devices seen since the daemon started, the assignments, and the
-        /// teams still to press while joining.
+        /// teams still to press while joining. `reading` is false when the daemon reads
+        /// no buzzers at all (started with --buzzers none); null from an older daemon.
         ///
         /// Calls `io.shakywords.Buzzers.List`.
         public func list() async throws(Transport.Failure) -> ShakyAPI.BuzzersInterface.ListReply {
@@ -633,7 +659,8 @@ extension ShakyAPI.BuzzersInterface {
         /// Press to join: asks each team in turn (the game's teams unless given) to
         /// press its button; the first press on a button no other team took in this
         /// joining claims the team's slot. Returns the teams asked, in order. Refused
-        /// with NoBuzzerDevices while no buzzer device is plugged in.
+        /// with NoBuzzerDevices while no buzzer device is plugged in, and with
+        /// BuzzersNotRead when the daemon reads no buzzers.
         ///
         /// Calls `io.shakywords.Buzzers.Join`.
         public func join(teams: [String]? = nil) async throws(Transport.Failure) -> [String] {
@@ -643,7 +670,8 @@ extension ShakyAPI.BuzzersInterface {
         /// Press to join: asks each team in turn (the game's teams unless given) to
         /// press its button; the first press on a button no other team took in this
         /// joining claims the team's slot. Returns the teams asked, in order. Refused
-        /// with NoBuzzerDevices while no buzzer device is plugged in.
+        /// with NoBuzzerDevices while no buzzer device is plugged in, and with
+        /// BuzzersNotRead when the daemon reads no buzzers.
         ///
         /// Calls `io.shakywords.Buzzers.Join`.
         public func join(_ parameters: JoinParameters) async throws(Transport.Failure) -> [String] {
