@@ -10,8 +10,8 @@ extension Shaky.Pack {
         static let configuration = CommandConfiguration(
             abstract: "Write a pack as JSON or CSV, to standard output or a file.",
             discussion: """
-                The format comes from --format, else the extension of --output, else JSON. What is \
-                exported imports back with `shaky pack import`. For Excel, which reads CSV without a byte \
+                The format comes from --format, else the extension of --output (.json or .csv; another \
+                extension needs --format), else JSON. What is exported imports back with `shaky pack import`. For Excel, which reads CSV without a byte \
                 order mark as the local code page, add --bom.
                 """)
 
@@ -30,6 +30,16 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
+            // A file named .tsv, .yaml or .txt would get JSON under a name that says otherwise.
+            if format == nil, let output, output != "-" {
+                let fileExtension = (output as NSString).pathExtension
+                if !fileExtension.isEmpty,
+                    ShakyAPI.PacksInterface.ImportParameters.Format(rawValue: fileExtension.lowercased()) == nil
+                {
+                    throw ValidationError(
+                        "Cannot tell the format from “.\(fileExtension)”: add --format json or --format csv.")
+                }
+            }
             if bom, resolvedFormat != .csv { throw ValidationError("--bom is for CSV; add --format csv.") }
         }
 
