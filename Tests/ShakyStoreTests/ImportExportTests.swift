@@ -200,6 +200,18 @@ import TriviaEngine
         #expect(try database.packs().isEmpty)
     }
 
+    @Test("An empty pack exports and imports back, with a warning that it holds no questions")
+    func anEmptyPackImportsBackWithAWarning() throws {
+        let database = try AppDatabase.inMemory()
+        _ = try database.createPack(named: "Blank")
+        for format in [PackFileFormat.csv, .json] {
+            let exported = try database.exportPack(named: "Blank", format: format)
+            let (pack, warnings) = try database.importPackWithWarnings(exported, format: format, name: "Copy \(format)")
+            #expect(pack.questionCount == 0)
+            #expect(warnings == ["the file holds no questions: the pack is empty"], "\(format)")
+        }
+    }
+
     @Test func emptyDifficultyIsMediumAndRepeatsAndExtraColumnsAreWarnings() throws {
         let database = try AppDatabase.inMemory()
         let csv = "question,answer,difficulty,notes\nQ1?,A,,x\nQ2?,B,hard,y\nq1? ,a,easy,z\n"
