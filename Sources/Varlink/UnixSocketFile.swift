@@ -93,17 +93,11 @@ enum UnixSocketFile {
     }
 
     /// Why binding the socket at `path` failed, in words ("permission denied"), never NIO's own description
-    /// (`bind(descriptor:ptr:bytes:): Permission denied) (errno: 13)`).
+    /// (`bind(descriptor:ptr:bytes:): Permission denied) (errno: 13)`). A path too long never gets here:
+    /// ``prepare(path:)`` refuses it first.
     static func bindFailure(path: String, error: any Error) -> VarlinkSocketPathError {
-        if let error = error as? IOError {
-            return VarlinkSocketPathError(path: path, reason: String(cString: strerror(error.errnoCode)))
-        }
-        if case SocketAddressError.unixDomainSocketPathTooLong = error {
-            let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
-            return VarlinkSocketPathError(
-                path: path, reason: "the path is longer than the \(capacity) bytes a socket's path may have")
-        }
-        return VarlinkSocketPathError(path: path, reason: "\(error)")
+        guard let error = error as? IOError else { return VarlinkSocketPathError(path: path, reason: "\(error)") }
+        return VarlinkSocketPathError(path: path, reason: String(cString: strerror(error.errnoCode)))
     }
 
     /// Tries to connect to the socket at `path`: `nil` when something answers, else why not.

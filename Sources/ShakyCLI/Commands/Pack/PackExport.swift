@@ -11,8 +11,9 @@ extension Shaky.Pack {
             abstract: "Write a pack as JSON or CSV, to standard output or a file.",
             discussion: """
                 The format comes from --format, else the extension of --output (.json or .csv; another \
-                extension needs --format), else JSON. What is exported imports back with `shaky pack import`. For Excel, which reads CSV without a byte \
-                order mark as the local code page, add --bom.
+                extension needs --format), else JSON. What is exported imports back with `shaky pack \
+                import`. For Excel, which reads CSV without a byte order mark as the local code page, add \
+                --bom.
                 """)
 
         @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))

@@ -11,8 +11,7 @@ extension Shaky.Pack {
             abstract: "Add a pack from a JSON or CSV file.",
             discussion: """
                 The format comes from the file's extension (.json, .csv, or .tsv for CSV separated by tabs) \
-                unless --format says it. CSV \
-                files have the header question,answer,difficulty,alternates (alternates separated by |); only \
+                unless --format says it. CSV files have the header question,answer,difficulty,alternates (alternates separated by |); only \
                 question and answer are needed (a missing difficulty is medium), separated by commas, \
                 semicolons or tabs. \
                 A file with any bad line imports nothing; the error names every bad line. Files up to 16 MiB \
