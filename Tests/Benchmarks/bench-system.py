@@ -39,6 +39,7 @@ peak RSS also depends on how much the disk reads ahead (read_ahead_kb, printed i
 Run by `make bench-system`; needs root for apt-get when packages are missing. Uses Debian's python3 (GI).
 """
 import argparse
+import atexit
 import grp
 import json
 import os
@@ -53,7 +54,7 @@ import threading
 import time
 
 PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock", "strace",
-            "systemd"]
+            "systemd", "gcc"]
 SCENARIOS = ["iio-buffer-50", "iio-buffer-100", "iio-poll-100", "evdev-100", "idle", "watchers-200", "party"]
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ShakyDriversTests", "Fixtures")
 
@@ -99,6 +100,9 @@ def arguments():
                         help="leave the daemons' executables in the page cache (by default each run reads them from "
                              "the disk, as after a boot)")
     parser.add_argument("--only", action="append", choices=SCENARIOS, help="run only these scenarios")
+    parser.add_argument("--floor-period", type=int, default=165,
+                        help="how often (ms) the wake-up floor (wake-floor.c) wakes; default: shakyd's reader at rest "
+                             "with the default preset")
     return parser.parse_args()
 
 
@@ -570,6 +574,12 @@ def one_run(options, scenario):
             feeder.start()
         if not options.warm:
             drop_from_page_cache([options.shakyd, PROXY])
+        sleeper = None
+        if scenario not in ("watchers-200", "party"):
+            # The wake-up floor: a process that only sleeps on a timer and wakes, what any reader that wakes as often
+            # pays this machine however little it does.
+            sleeper = subprocess.Popen([options.wake_floor, str(options.floor_period)], env=environment)
+            processes.append(sleeper)
         proxy = subprocess.Popen([PROXY], env=environment, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
         processes.append(proxy)
@@ -631,7 +641,10 @@ def one_run(options, scenario):
         pids = {"shakyd": shakyd.pid, "proxy": proxy.pid}
         if floor:
             pids["floor"] = floor.pid
-        tracers = {name: start_strace(pid, directory, name) for name, pid in pids.items()} if options.strace else {}
+        if sleeper:
+            pids["sleeper"] = sleeper.pid
+        tracers = {name: start_strace(pid, directory, name) for name, pid in pids.items()
+                   if name != "sleeper"} if options.strace else {}
         if tracers:
             time.sleep(1)  # strace attaches to every thread
         before = {name: snapshot(pid) for name, pid in pids.items()}
@@ -676,6 +689,11 @@ def summary(values):
 def main():
     options = arguments()
     options.shaky = options.shaky or os.path.join(os.path.dirname(options.shakyd), "shaky")
+    build = tempfile.mkdtemp(prefix="shaky-bench-system-build-")
+    atexit.register(shutil.rmtree, build, True)
+    options.wake_floor = os.path.join(build, "wake-floor")
+    subprocess.run(["cc", "-O2", "-o", options.wake_floor,
+                    os.path.join(os.path.dirname(os.path.abspath(__file__)), "wake-floor.c")], check=True)
     gi_path = "gi.repository"
     import gi
     gi.require_version("UMockdev", "1.0")
@@ -724,6 +742,18 @@ def main():
             print("%-15s shake → hint at a watcher, after the sample that completed it was written: median %.1f ms, "
                   "max %.1f ms (%d hints)" % ("", statistics.median(latencies), latencies[-1], len(latencies)),
                   flush=True)
+        if "sleeper" in runs[0]:
+            # What one wake-up costs this machine with no work done, and shakyd's wake-ups at that cost: the part of
+            # its CPU that no reader waking as often could avoid.
+            per_wakeup = [run["sleeper"]["cpu"] / max(run["sleeper"]["wakeups"] * options.seconds, 1) for run in runs]
+            shakyd_floor = [run["shakyd"]["wakeups"] * options.seconds * cost for run, cost in zip(runs, per_wakeup)]
+            print("%-15s the wake-up floor (wake-floor.c, every %d ms): %.2f ms CPU, %.1f wake-ups/s, %.0f µs a "
+                  "wake-up [%.0f–%.0f]; shakyd's wake-ups at that cost: %.1f [%.1f–%.1f] ms (%.2f× the proxy's whole "
+                  "CPU)" % ("", options.floor_period, summary([run["sleeper"]["cpu"] for run in runs])[0],
+                            summary([run["sleeper"]["wakeups"] for run in runs])[0],
+                            *(value * 1000 for value in summary(per_wakeup)), *summary(shakyd_floor),
+                            summary([floor / max(run["proxy"]["cpu"], 1e-3)
+                                     for run, floor in zip(runs, shakyd_floor)])[0]), flush=True)
         if "floor" in runs[0]:
             # umockdev's cost per read of an emulated node: the floor's CPU over the reports it read (a read, a
             # write to /dev/null and umockdev's round trip each). shakyd's net: its CPU less that cost for each of
