@@ -31,13 +31,15 @@ import SystemCalls
 /// as a daemon asked to stop should:
 /// - The listening socket closes at once and its file is removed, so new clients are refused (on a socket systemd
 ///   passed, they wait in systemd's backlog for the next start). Connections with no call running close at once,
-///   and so do calls made with `more` (a stream, which may never end: its client reconnects).
-/// - A call already running gets its reply; its connection closes once the reply is written. No call is started
+///   and so do calls made with `more` (a stream, which may never end: its client reconnects); what was already
+///   written to them is sent first.
+/// - A call already running gets its reply; its connection closes once the reply is sent. No call is started
 ///   after the drain began: one sent behind the running call is never read. So a client whose connection closes
 ///   with no reply knows that its call did not run.
-/// - The drain waits at most its bound (``defaultDrainTimeout``); then what is still open is closed, the calls cut
-///   off are logged, and their handlers are left to end on their own, and ``run()`` returns: no handler and no
-///   client that never reads its reply holds the server past the bound.
+/// - The drain waits at most its bound (the `drainTimeout` given to `bind`, ``defaultDrainTimeout`` by default);
+///   then what is still open is closed, the calls cut off are logged, their handlers are left to end on their own,
+///   and ``run()`` returns: neither a handler nor a client that never reads its reply holds the server past the
+///   bound.
 public final class VarlinkServer: Sendable {
     /// Where a server listens.
     public enum Address: Sendable, Equatable {
@@ -71,8 +73,9 @@ public final class VarlinkServer: Sendable {
     public static let defaultIdleTimeout: Duration = .seconds(600)
 
     /// How long a graceful stop (``shutDownGracefully()``) waits for the calls running to reply before it closes
-    /// their connections (10 s): long enough for the largest pack import, and well under the 30 s systemd gives
-    /// `shakyd` to stop (`TimeoutStopSec=`), which saves its game after the drain.
+    /// their connections (10 s): time for a call that takes seconds, and well under the time systemd gives a
+    /// service to stop (`TimeoutStopSec=`, 90 s unless the unit says otherwise), leaving room for what the daemon
+    /// does after.
     public static let defaultDrainTimeout: Duration = .seconds(10)
 
     /// The address the server was bound to.

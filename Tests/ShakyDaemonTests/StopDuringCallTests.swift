@@ -61,7 +61,8 @@ struct StopDuringCallTests {
             let otherWriter = try DatabaseQueue(path: daemon.databasePath, configuration: configuration)
             try otherWriter.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
             let importing = try ChildProcess(
-                try BuiltProduct.path("shaky"), ["pack", "import", file], environment: ["SHAKY_SOCKET": daemon.socketPath])
+                try BuiltProduct.path("shaky"), ["pack", "import", file],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
             try await Self.waitUntil("the import to start") {
                 daemon.log().contains("call to io.shakywords.Packs.ImportUpload")
             }
@@ -70,7 +71,8 @@ struct StopDuringCallTests {
             kill(processID, SIGTERM)
             try await Self.waitUntil("the drain to begin") {
                 daemon.log().contains(
-                    "stopping: waiting up to 10.0 seconds for the calls running to reply: io.shakywords.Packs.ImportUpload (")
+                    "stopping: waiting up to 10.0 seconds for the calls running to reply: io.shakywords.Packs.ImportUpload ("
+                )
             }
             var notified: [String] = []
             while !notified.contains("STOPPING=1"), let message = await notifications.receive(within: .seconds(10)) {
@@ -92,7 +94,8 @@ struct StopDuringCallTests {
             try otherWriter.close()
             let imported = try await importing.waitForExit(within: .seconds(60))
             #expect(imported == .exited(0), "\(importing.standardError)")
-            #expect(importing.standardOutput.hasPrefix("Imported Big Quiz: 14000 questions"), "\(importing.standardOutput)")
+            #expect(
+                importing.standardOutput.hasPrefix("Imported Big Quiz: 14000 questions"), "\(importing.standardOutput)")
             let exit = await daemon.terminate()
             #expect(exit == .exited(0), "\(daemon.log())")
             let log = daemon.log()
