@@ -184,10 +184,14 @@ public final class Daemon: Sendable {
             "ready", metadata: ["socket": "\(configuration.socketPath)", "database": "\(configuration.databasePath)"])
         await daemon.runtime.setStatusLineHandler { notifier.status($0) }
         notifier.ready()
+        // Stopped in reverse order: systemd hears STOPPING=1 at once; the server stops accepting and lets the calls
+        // running reply (for up to `VarlinkServer.defaultDrainTimeout`); then the game is saved and the database
+        // closed, which those calls may still have needed.
         let services: [any Service] = [
-            DaemonService(daemon: daemon, notifier: notifier),
+            DaemonService(daemon: daemon),
             ServerService(server: server),
             WatchdogService(runtime: daemon.runtime, notifier: notifier, clock: clock),
+            StoppingNoticeService(notifier: notifier),
         ]
         let group = ServiceGroup(
             configuration: .init(
@@ -285,26 +289,38 @@ public struct DaemonStartError: Error, CustomStringConvertible {
     public var description: String { problem }
 }
 
-/// Keeps the daemon up until shutdown is asked, then stops it (saving the game).
+/// Keeps the daemon up until shutdown is asked, then stops it (saving the game); the last service stopped.
 struct DaemonService: Service {
     let daemon: Daemon
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await daemon.shutDown()
+    }
+}
+
+/// Serves the Varlink socket until shutdown, then drains it (``VarlinkServer/shutDownGracefully()``): new clients are
+/// refused, and the calls running reply before their connections close.
+struct ServerService: Service {
+    let server: VarlinkServer
+
+    func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await server.run()
+        } onGracefulShutdown: {
+            server.shutDownGracefully()
+        }
+    }
+}
+
+/// Tells systemd the daemon is stopping (`STOPPING=1`) as soon as shutdown begins: the first service stopped, so
+/// systemd knows before the calls running have replied and the game is saved.
+struct StoppingNoticeService: Service {
     let notifier: SystemdNotifier
 
     func run() async throws {
         try? await gracefulShutdown()
         notifier.stopping()
-        await daemon.shutDown()
-    }
-}
-
-/// Serves the Varlink socket until shutdown.
-struct ServerService: Service {
-    let server: VarlinkServer
-
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            try await server.run()
-        }
     }
 }
 

@@ -14,7 +14,7 @@ import SystemCalls
 ///
 /// ```swift
 /// let server = try await VarlinkServer.bind(to: .unixSocket(path: path), service: service)
-/// try await server.run()   // until the task is cancelled
+/// try await server.run()   // until the task is cancelled, or server.shutDownGracefully() has drained it
 /// ```
 ///
 /// Per connection: each message is answered before the next is read (a call pipelined behind a `more`
@@ -26,6 +26,20 @@ import SystemCalls
 /// When accepting fails (the process is out of file descriptors: `EMFILE`, `ENFILE`), the server stops
 /// accepting for a second at a time (new clients wait in the listen backlog) and logs it, at most once a minute,
 /// and once that it accepts again.
+///
+/// Stopping: cancelling ``run()``'s task closes every connection at once. ``shutDownGracefully()`` drains instead,
+/// as a daemon asked to stop should:
+/// - The listening socket closes at once and its file is removed, so new clients are refused (on a socket systemd
+///   passed, they wait in systemd's backlog for the next start). Connections with no call running close at once,
+///   and so do calls made with `more` (a stream, which may never end: its client reconnects); what was already
+///   written to them is sent first.
+/// - A call already running gets its reply; its connection closes once the reply is sent. No call is started
+///   after the drain began: one sent behind the running call is never read. So a client whose connection closes
+///   with no reply knows that its call did not run.
+/// - The drain waits at most its bound (the `drainTimeout` given to `bind`, ``defaultDrainTimeout`` by default);
+///   then what is still open is closed, the calls cut off are logged, their handlers are left to end on their own,
+///   and ``run()`` returns: neither a handler nor a client that never reads its reply holds the server past the
+///   bound.
 public final class VarlinkServer: Sendable {
     /// Where a server listens.
     public enum Address: Sendable, Equatable {
@@ -58,6 +72,12 @@ public final class VarlinkServer: Sendable {
     /// that holds a connection between calls reconnects when it finds it closed.
     public static let defaultIdleTimeout: Duration = .seconds(600)
 
+    /// How long a graceful stop (``shutDownGracefully()``) waits for the calls running to reply before it closes
+    /// their connections (10 s): time for a call that takes seconds, and well under the time systemd gives a
+    /// service to stop (`TimeoutStopSec=`, 90 s unless the unit says otherwise), leaving room for what the daemon
+    /// does after.
+    public static let defaultDrainTimeout: Duration = .seconds(10)
+
     /// The address the server was bound to.
     public let address: Address
     private let service: VarlinkService
@@ -65,8 +85,16 @@ public final class VarlinkServer: Sendable {
     private let limits: ConnectionLimits
     private let connections = Mutex(ConnectionCount())
     private let idleTimeout: Duration?
+    private let drainTimeout: Duration
     private let clock: ServerClock
     private let logger: Logger
+    /// The connections being served and what each one runs, for a graceful stop.
+    private let drain = Mutex(DrainState())
+    /// Finished when a graceful stop begins; the drain's bound is measured from then.
+    private let drainBegins: AsyncStream<Void>
+    private let drainBeginsContinuation: AsyncStream<Void>.Continuation
+    /// Set once the socket file was removed, so that a later removal cannot take a new daemon's socket.
+    private let socketFileRemoved = Atomic(false)
 
     /// The connections being served, in all and per user, and whether a refusal was logged since the last
     /// time there was room.
@@ -78,17 +106,27 @@ public final class VarlinkServer: Sendable {
         var logThrottle = LogThrottle()
     }
 
+    /// The connections being served, and when a graceful stop began.
+    private struct DrainState {
+        /// The clock's reading when ``shutDownGracefully()`` was called; `nil` while serving.
+        var began: Duration?
+        var nextIdentifier = 0
+        var connections: [Int: ServedConnection] = [:]
+    }
+
     private init(
         address: Address, service: VarlinkService, serverChannel: NIOAsyncChannel<VarlinkConnection, Never>,
-        limits: ConnectionLimits, idleTimeout: Duration?, clock: ServerClock, logger: Logger
+        limits: ConnectionLimits, idleTimeout: Duration?, drainTimeout: Duration, clock: ServerClock, logger: Logger
     ) {
         self.address = address
         self.service = service
         self.serverChannel = serverChannel
         self.limits = limits
         self.idleTimeout = idleTimeout
+        self.drainTimeout = drainTimeout
         self.clock = clock
         self.logger = logger
+        (drainBegins, drainBeginsContinuation) = AsyncStream.makeStream()
     }
 
     /// Binds a listening socket for `service`; call ``run()`` to accept connections.
@@ -99,13 +137,15 @@ public final class VarlinkServer: Sendable {
     ///   - limits: how many connections are served at once.
     ///   - idleTimeout: how long a connection with no call running may send nothing before it is closed (`nil`:
     ///     never closed for that).
-    ///   - clock: the clock the idle timeout is measured on (`nil`: the continuous clock, sleeping on the server's
-    ///     event loop, ``EventLoopClock``).
+    ///   - drainTimeout: how long a graceful stop waits for the calls running to reply (``shutDownGracefully()``).
+    ///   - clock: the clock the idle timeout and the drain's bound are measured on (`nil`: the continuous clock,
+    ///     sleeping on the server's event loop, ``EventLoopClock``).
     public static func bind(
         to address: Address, service: VarlinkService, socketGroup: String? = nil,
         maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
         limits: ConnectionLimits = ConnectionLimits(),
-        idleTimeout: Duration? = defaultIdleTimeout, clock: (any Clock<Duration>)? = nil,
+        idleTimeout: Duration? = defaultIdleTimeout, drainTimeout: Duration = defaultDrainTimeout,
+        clock: (any Clock<Duration>)? = nil,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "varlink.server")
     ) async throws -> VarlinkServer {
@@ -142,38 +182,124 @@ public final class VarlinkServer: Sendable {
         let idleClock: any Clock<Duration> = clock ?? EventLoopClock(on: eventLoopGroup.any())
         return VarlinkServer(
             address: address, service: service, serverChannel: serverChannel, limits: limits,
-            idleTimeout: idleTimeout, clock: ServerClock(idleClock), logger: logger)
+            idleTimeout: idleTimeout, drainTimeout: drainTimeout, clock: ServerClock(idleClock), logger: logger)
     }
 
-    /// Accepts and serves connections until the task is cancelled; then closes them all, removes the
-    /// socket file it created, and returns.
+    /// Accepts and serves connections until the task is cancelled, or until a graceful stop
+    /// (``shutDownGracefully()``) has drained them; removes the socket file it created, and returns.
+    ///
+    /// Cancelled, it closes every connection at once; a graceful stop lets the calls running reply first.
     public func run() async throws {
         defer {
             if case .unixSocket(let path) = address { removeSocketFile(at: path) }
         }
         do {
-            try await serverChannel.executeThenClose { connections in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await connection in connections {
-                        guard admit(connection.peer.uid) else {
-                            connection.markServed()
-                            group.addTask { try? await connection.asyncChannel.executeThenClose { _, _ in } }
-                            continue
-                        }
-                        group.addTask {
-                            await self.serve(connection)
-                            self.release(connection.peer.uid)
-                        }
-                    }
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    try await self.acceptAndServe()
+                    return true
                 }
+                group.addTask {
+                    await self.cutOffWhenTheDrainTimesOut()
+                    return false
+                }
+                // Until serving ends: the drain's bound only closes what is left, and serving ends after it.
+                while let servingEnded = try await group.next(), !servingEnded {}
+                group.cancelAll()
             }
         } catch is CancellationError {
             return
         }
     }
 
-    /// Removes the socket file the server created; one already gone is fine, any other failure is logged.
+    /// Begins a graceful stop: stops accepting at once, closes the connections with no call running and those
+    /// running a `more` call, and lets each call running reply before its connection closes; after the drain's
+    /// bound, closes what is left. ``run()`` returns when every connection is closed. Calling it again does
+    /// nothing.
+    public func shutDownGracefully() {
+        let now = clock.now()
+        let stop: (closing: [any Channel], waiting: [ServedConnection])? = drain.withLock { state in
+            guard state.began == nil else { return nil }
+            state.began = now
+            var closing: [any Channel] = []
+            var waiting: [ServedConnection] = []
+            for connection in state.connections.values {
+                if let call = connection.call, !call.more {
+                    waiting.append(connection)
+                } else {
+                    closing.append(connection.channel)
+                }
+            }
+            return (closing, waiting)
+        }
+        guard let stop else { return }
+        serverChannel.channel.close(promise: nil)
+        if case .unixSocket(let path) = address { removeSocketFile(at: path) }
+        for channel in stop.closing { Self.closeAfterWrites(channel) }
+        if stop.waiting.isEmpty {
+            logger.debug("stopping: no call is running")
+        } else {
+            let calls = stop.waiting.map(\.callDescription).joined(separator: ", ")
+            logger.info("stopping: waiting up to \(drainTimeout) for the calls running to reply: \(calls)")
+        }
+        drainBeginsContinuation.finish()
+    }
+
+    /// Once a graceful stop began, sleeps for the drain's bound, then closes every connection still open, logging
+    /// the calls cut off, and leaves their handlers behind. Returns at once when cancelled.
+    private func cutOffWhenTheDrainTimesOut() async {
+        for await _ in drainBegins {}
+        guard let began = drain.withLock({ $0.began }) else { return }
+        do {
+            try await clock.sleepUntil(began + drainTimeout)
+        } catch {
+            return
+        }
+        let left = drain.withLock { Array($0.connections.values) }
+        let calls = left.filter { $0.call != nil }.map(\.callDescription)
+        if !calls.isEmpty {
+            let list = calls.joined(separator: ", ")
+            logger.warning("stopping: the calls running did not reply within \(drainTimeout); cut off: \(list)")
+        }
+        let unread = left.count - calls.count
+        if unread > 0 {
+            logger.notice("stopping: closing \(unread) connections whose clients did not read what was sent")
+        }
+        for connection in left {
+            connection.channel.close(promise: nil)
+            connection.callsEnded.open()
+        }
+    }
+
+    /// Closes `channel` once what was written to it is sent, so that its client reads every reply whole before the
+    /// end of the connection.
+    private static func closeAfterWrites(_ channel: any Channel) {
+        channel.close(mode: .output).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// Accepts connections and serves each in a task of its own, until the listening socket closes and every
+    /// connection has ended.
+    private func acceptAndServe() async throws {
+        try await serverChannel.executeThenClose { connections in
+            try await withThrowingDiscardingTaskGroup { group in
+                for try await connection in connections {
+                    guard admit(connection.peer.uid) else {
+                        connection.markServed()
+                        group.addTask { try? await connection.asyncChannel.executeThenClose { _, _ in } }
+                        continue
+                    }
+                    group.addTask {
+                        await self.serve(connection)
+                        self.release(connection.peer.uid)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes the socket file the server created, once; one already gone is fine, any other failure is logged.
     private func removeSocketFile(at path: String) {
+        guard !socketFileRemoved.exchange(true, ordering: .acquiringAndReleasing) else { return }
         do {
             try checkSyscall("unlink") { unlink(path) }
         } catch let error where error.code == ENOENT {
@@ -210,6 +336,43 @@ public final class VarlinkServer: Sendable {
         }
     }
 
+    /// Registers a connection being served; `nil` once a graceful stop began (the connection is then closed).
+    private func register(_ channel: any Channel, peer: VarlinkPeerCredentials, callsEnded: Latch) -> Int? {
+        drain.withLock { state in
+            guard state.began == nil else { return nil }
+            state.nextIdentifier += 1
+            state.connections[state.nextIdentifier] = ServedConnection(
+                channel: channel, peer: peer, callsEnded: callsEnded)
+            return state.nextIdentifier
+        }
+    }
+
+    private func unregister(_ identifier: Int) {
+        _ = drain.withLock { $0.connections.removeValue(forKey: identifier) }
+    }
+
+    /// Marks `call` running on connection `identifier`; `false` once a graceful stop began: the call is not started.
+    private func startCall(_ call: VarlinkCall, on identifier: Int) -> Bool {
+        drain.withLock { state in
+            guard state.began == nil else { return false }
+            state.connections[identifier]?.call = RunningCall(method: call.method, more: call.more)
+            return true
+        }
+    }
+
+    /// Marks the call on connection `identifier` answered; `false` once a graceful stop began: the connection then
+    /// closes as soon as the reply is written.
+    private func finishCall(on identifier: Int) -> Bool {
+        drain.withLock { state in
+            guard state.began == nil else {
+                state.connections[identifier]?.call?.replied = true
+                return false
+            }
+            state.connections[identifier]?.call = nil
+            return true
+        }
+    }
+
     /// Serves one connection until the client hangs up, breaks the protocol, or the server stops.
     private func serve(_ connection: VarlinkConnection) async {
         connection.markServed()
@@ -218,34 +381,51 @@ public final class VarlinkServer: Sendable {
         var connectionLogger = logger
         connectionLogger[metadataKey: "peer"] = "\(peer)"
         let logger = connectionLogger
+        let callsEnded = Latch()
+        guard let identifier = register(channel, peer: peer, callsEnded: callsEnded) else {
+            // Accepted just as a graceful stop began: closed before any call.
+            try? await connection.asyncChannel.executeThenClose { _, _ in }
+            return
+        }
+        defer { unregister(identifier) }
         let activity = ConnectionActivity(since: clock.now())
         do {
             try await connection.asyncChannel.executeThenClose { inbound, outbound in
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        do {
-                            try await self.answerCalls(
-                                from: inbound, to: outbound, channel: channel, peer: peer, activity: activity,
-                                logger: logger)
-                        } catch {
-                            logger.debug("connection ends: \(error)")
-                        }
-                        channel.close(promise: nil)
+                // The calls run in a task of their own, which the end of a graceful stop can leave behind when a
+                // handler does not return (its connection closed, it can send nothing).
+                let calls = Task {
+                    defer { callsEnded.open() }
+                    do {
+                        try await self.answerCalls(
+                            from: inbound, to: outbound, connection: identifier, channel: channel, peer: peer,
+                            activity: activity, logger: logger)
+                    } catch {
+                        logger.debug("connection ends: \(error)")
                     }
-                    group.addTask {
-                        // The client hung up (or the channel failed): stop whatever call is running.
-                        try? await channel.closeFuture.get()
-                    }
-                    if let idleTimeout = self.idleTimeout {
-                        group.addTask {
-                            guard await self.waitUntilIdle(activity, for: idleTimeout) else { return }
-                            logger.debug("closing the connection: idle for \(idleTimeout)")
-                            channel.close(promise: nil)
-                        }
-                    }
-                    await group.next()
-                    group.cancelAll()
+                    channel.close(promise: nil)
                 }
+                await withTaskCancellationHandler {
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            // The calls ended, the client hung up (or the channel failed), or the server closed it.
+                            try? await channel.closeFuture.get()
+                        }
+                        if let idleTimeout = self.idleTimeout {
+                            group.addTask {
+                                guard await self.waitUntilIdle(activity, for: idleTimeout) else { return }
+                                logger.debug("closing the connection: idle for \(idleTimeout)")
+                                channel.close(promise: nil)
+                            }
+                        }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                } onCancel: {
+                    channel.close(promise: nil)
+                }
+                // Stop whatever call is running (a stream learns it through `onTermination`) and wait for its end.
+                calls.cancel()
+                await callsEnded.wait()
             }
         } catch {
             logger.debug("closing the connection failed: \(error)")
@@ -275,7 +455,8 @@ public final class VarlinkServer: Sendable {
 
     private func answerCalls(
         from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        channel: any Channel, peer: VarlinkPeerCredentials, activity: ConnectionActivity, logger: Logger
+        connection identifier: Int, channel: any Channel, peer: VarlinkPeerCredentials, activity: ConnectionActivity,
+        logger: Logger
     ) async throws {
         for try await frame in inbound {
             activity.callStarted()
@@ -289,10 +470,21 @@ public final class VarlinkServer: Sendable {
                 }
                 return
             }
+            guard startCall(call, on: identifier) else {
+                logger.debug("not starting \(call.method): the server is stopping")
+                try? await channel.close(mode: .output).get()
+                return
+            }
+            logger.trace("call to \(call.method)")
             try await service.respond(
                 to: call, from: peer, on: channel, hangUp: { [channel] in channel.close(promise: nil) }
             ) { reply in
                 try await outbound.write(.varlinkFrame(reply, allocator: channel.allocator))
+            }
+            guard finishCall(on: identifier) else {
+                // Stopping: the connection closes once the reply is written (the client reads it whole), not before.
+                try? await channel.close(mode: .output).get()
+                return
             }
         }
     }
@@ -367,6 +559,64 @@ final class VarlinkConnection: Sendable {
             var groups = (0..<storage.count).map { storage[$0] }
             while let last = groups.last, last == 0 { groups.removeLast() }
             return groups
+        }
+    }
+}
+
+/// A connection as a graceful stop sees it: who is on the other end, the call it runs, and the latch its serving
+/// task waits at for its calls' end.
+struct ServedConnection: Sendable {
+    let channel: any Channel
+    let peer: VarlinkPeerCredentials
+    /// Opened when the connection's calls have ended, or when the drain's bound passed and they are left behind.
+    let callsEnded: Latch
+    /// The call running; `nil` between calls.
+    var call: RunningCall?
+
+    /// The call and its caller, as the log names them.
+    var callDescription: String {
+        guard let call else { return "no call (\(peer))" }
+        return "\(call.method) (\(peer)\(call.replied ? ", its reply unread" : ""))"
+    }
+}
+
+/// A call that a connection runs.
+struct RunningCall: Sendable {
+    /// The fully qualified method.
+    let method: String
+    /// Whether it was called with `more`: a stream, which a graceful stop ends at once.
+    let more: Bool
+    /// Whether it has replied (during a graceful stop, the connection closes once the reply is written).
+    var replied = false
+}
+
+/// Opens once and stays open; ``wait()`` returns once it is open.
+final class Latch: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    /// Opens the latch, letting every waiter go on.
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.isOpen else { return [] }
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the latch is open.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
         }
     }
 }

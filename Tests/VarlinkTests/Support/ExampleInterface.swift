@@ -1,3 +1,4 @@
+import Synchronization
 import Varlink
 
 /// `org.shakywords.Example`: a test-only interface with every field type, streams, an error with
@@ -61,6 +62,10 @@ enum ExampleInterface {
         # Replies once, then waits until the client hangs up.
         method Follow() -> (value: int)
 
+        # Waits until the test releases it, deaf to the client hanging up, then
+        # replies with `size` letters.
+        method Hold(size: ?int) -> (text: ?string)
+
         # Returns `value` when it is at most `limit`.
         method Check(value: int, limit: int) -> (value: int)
 
@@ -123,6 +128,11 @@ enum ExampleInterface {
                     }
                     return stream
                 },
+                "Hold": .reply { request in
+                    await probe.hold()
+                    guard let size = request.parameters["size"]?.intValue else { return [:] }
+                    return ["text": .string(String(repeating: "a", count: max(size, 0)))]
+                },
                 "Check": .typed(CheckParameters.self) { parameters, _ in
                     guard parameters.value <= parameters.limit else {
                         throw try VarlinkReplyError("\(name).TooLarge", encoding: parameters)
@@ -137,7 +147,7 @@ enum ExampleInterface {
     }
 }
 
-/// What the example handlers report, and the gate the `Pace` stream waits on.
+/// What the example handlers report, the gate the `Pace` stream waits on, and the release `Hold` calls wait for.
 final class ExampleProbe: Sendable {
     private let hangupStream: AsyncStream<String>
     private let hangupContinuation: AsyncStream<String>.Continuation
@@ -145,11 +155,44 @@ final class ExampleProbe: Sendable {
     private let gateContinuation: AsyncStream<Void>.Continuation
     private let resetStream: AsyncStream<Void>
     private let resetContinuation: AsyncStream<Void>.Continuation
+    private let holdStartStream: AsyncStream<Void>
+    private let holdStartContinuation: AsyncStream<Void>.Continuation
+    /// Whether `Hold` calls are released, and those waiting.
+    private let holds = Mutex<(released: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     init() {
         (hangupStream, hangupContinuation) = AsyncStream.makeStream()
         (gateStream, gateContinuation) = AsyncStream.makeStream()
         (resetStream, resetContinuation) = AsyncStream.makeStream()
+        (holdStartStream, holdStartContinuation) = AsyncStream.makeStream()
+    }
+
+    /// A `Hold` call: says that it started, then waits until ``releaseHolds()``, whether cancelled or not (a handler
+    /// that goes on after its client left).
+    func hold() async {
+        holdStartContinuation.yield()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let released = holds.withLock { holds in
+                if !holds.released { holds.waiting.append(continuation) }
+                return holds.released
+            }
+            if released { continuation.resume() }
+        }
+    }
+
+    /// Lets every `Hold` call, waiting or to come, reply.
+    func releaseHolds() {
+        let waiting = holds.withLock { holds in
+            holds.released = true
+            defer { holds.waiting = [] }
+            return holds.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Returns once the next `Hold` call has started.
+    func nextHoldStarted() async {
+        for await _ in holdStartStream { return }
     }
 
     func recordHangup(_ method: String) { hangupContinuation.yield(method) }
@@ -171,6 +214,7 @@ final class ExampleProbe: Sendable {
         hangupContinuation.finish()
         resetContinuation.finish()
         gateContinuation.finish()
+        holdStartContinuation.finish()
     }
 
     /// How many `Reset` calls ran, counted after ``finish()``.

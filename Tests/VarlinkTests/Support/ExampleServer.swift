@@ -7,6 +7,10 @@ struct ExampleServer {
     let directory: String
     let socketPath: String
     let probe: ExampleProbe
+    /// The server itself, for a test that stops it (``VarlinkServer/shutDownGracefully()``).
+    let server: VarlinkServer
+    /// The task running ``VarlinkServer/run()``: it ends when the server has stopped.
+    let serving: Task<Void, any Error>
 
     var address: String { "unix:\(socketPath)" }
 
@@ -14,7 +18,8 @@ struct ExampleServer {
     static func run<Result>(
         accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
         limits: VarlinkServer.ConnectionLimits = VarlinkServer.ConnectionLimits(),
-        idleTimeout: Duration? = VarlinkServer.defaultIdleTimeout, clock: (any Clock<Duration>)? = nil,
+        idleTimeout: Duration? = VarlinkServer.defaultIdleTimeout,
+        drainTimeout: Duration = VarlinkServer.defaultDrainTimeout, clock: (any Clock<Duration>)? = nil,
         logger: Logger = Logger(label: "varlink.server"),
         _ body: (ExampleServer) async throws -> Result
     ) async throws -> Result {
@@ -26,9 +31,10 @@ struct ExampleServer {
             interfaces: [try ExampleInterface.make(probe: probe)], accessPolicy: accessPolicy)
         let server = try await VarlinkServer.bind(
             to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup, limits: limits,
-            idleTimeout: idleTimeout, clock: clock, logger: logger)
+            idleTimeout: idleTimeout, drainTimeout: drainTimeout, clock: clock, logger: logger)
         let task = Task { try await server.run() }
-        let handle = ExampleServer(directory: directory, socketPath: socketPath, probe: probe)
+        let handle = ExampleServer(
+            directory: directory, socketPath: socketPath, probe: probe, server: server, serving: task)
         do {
             let result = try await body(handle)
             task.cancel()
