@@ -370,7 +370,7 @@ public enum BoardLayout {
             case .overruled: return "Overruled by the host"
             case .answered, .wrongAnswers: return "Round over"
             case nil:
-                // A daemon that does not say how: nobody buzzed and nobody got it, so the time (or the host) ended it.
+                // A daemon that does not say how: with no buzz and no winner, guess that the time ran out.
                 return state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty
                     ? "Time's up" : "Round over"
             }

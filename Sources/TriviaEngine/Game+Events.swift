@@ -224,8 +224,8 @@ extension Game {
     }
 
     /// Moves on after a wrong answer or a timeout: the next team that buzzed, or (in classic mode,
-    /// while time and teams are left) buzzing reopens, or the question is over, ending `as` said (`wrongAnswers`,
-    /// or `overruled` when an overrule took a right answer back).
+    /// while time and teams are left) buzzing reopens, or the question is over, ended as `end` (`wrongAnswers`, or
+    /// `overruled` when an overrule took a right answer back).
     mutating func passTurn(endingAs end: RoundEnd = .wrongAnswers, actions: inout [GameAction]) {
         guard var round else { return }
         round.turnsTaken += 1
@@ -240,7 +240,7 @@ extension Game {
     }
 
     /// Reopens buzzing with the indication time that was left, if any is and a team has not buzzed;
-    /// otherwise the question is over, ending `as` said.
+    /// otherwise the question is over, ended as `end`.
     private mutating func reopenBuzzing(endingAs end: RoundEnd, actions: inout [GameAction]) {
         guard var round, let left = round.indicationRemaining, left > .zero, round.buzzes.count < teams.count else {
             endRound(winner: nil, as: end, actions: &actions)
@@ -345,12 +345,12 @@ extension Game {
         if round.turnsTaken < round.buzzes.count {
             callTeam(actions: &actions)
         } else {
-            // Buzzing cannot reopen only when its time is gone.
+            // A team is left to buzz (this one), so buzzing stays shut only when its time is gone.
             reopenBuzzing(endingAs: .timeUp, actions: &actions)
         }
     }
 
-    /// Closes the question in play, ending `as` said: the answer is revealed and the host may go on.
+    /// Closes the question in play, ended as `end`: the answer is revealed and the host may go on.
     mutating func endRound(winner: String?, as end: RoundEnd, actions: inout [GameAction]) {
         guard var round else { return }
         round.remaining = nil
