@@ -363,9 +363,17 @@ public enum BoardLayout {
             let frozen = state.buzzes.first { $0.team == team }?.points
             return "\(teamLabel(team, in: state)) to answer" + (frozen.map { " for \($0) points" } ?? "")
         case .roundOver:
-            // Nobody buzzed and nobody got it: the time ran out.
-            return state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty
-                ? "Time's up" : "Round over"
+            switch state.roundEnd {
+            case .timeUp: return "Time's up"
+            case .skipped: return "Skipped"
+            case .gameEnded: return "Game ended"
+            case .overruled: return "Overruled by the host"
+            case .answered, .wrongAnswers: return "Round over"
+            case nil:
+                // A daemon that does not say how: with no buzz and no winner, guess that the time ran out.
+                return state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty
+                    ? "Time's up" : "Round over"
+            }
         case .gameOver: return "Game over"
         }
     }

@@ -57,6 +57,7 @@ extension BoardState {
         case .answerRevealed:
             answer = event.answer
             roundWinner = event.winner
+            roundEnd = event.roundEnd.map(RoundEnd.init)
             phase = .roundOver
             teamUp = nil
             remaining = nil
@@ -78,6 +79,7 @@ extension BoardState {
             if !correct {
                 // Right after all wrong: play goes on, so the answer is not out any more.
                 roundWinner = nil
+                roundEnd = nil
                 answer = nil
             }
         case .buzzUndone:
@@ -185,6 +187,7 @@ extension BoardState {
         buzzes = status.buzzes.map { Buzz(team: $0.team, order: $0.order, elapsed: $0.elapsed, points: $0.points) }
         answer = status.answer
         roundWinner = status.roundWinner
+        roundEnd = status.roundEnd.map(RoundEnd.init)
         if let result = status.result { apply(result) }
     }
 
@@ -219,6 +222,19 @@ extension BoardState {
                 phase = .answering(team: team)
                 teamUp = team
             }
+        }
+    }
+}
+
+extension BoardState.RoundEnd {
+    init(_ end: ShakyAPI.State.RoundEnd) {
+        switch end {
+        case .answered: self = .answered
+        case .timeUp: self = .timeUp
+        case .wrongAnswers: self = .wrongAnswers
+        case .skipped: self = .skipped
+        case .gameEnded: self = .gameEnded
+        case .overruled: self = .overruled
         }
     }
 }

@@ -20,6 +20,22 @@ public struct BoardState: Equatable, Sendable {
         case gameOver
     }
 
+    /// How a question ended, as the daemon says it (an older daemon does not).
+    public enum RoundEnd: Equatable, Sendable {
+        /// A team answered right.
+        case answered
+        /// The time to buzz ran out.
+        case timeUp
+        /// Every team that buzzed was wrong or ran out of its time to answer, and none was left to buzz.
+        case wrongAnswers
+        /// The host skipped the question.
+        case skipped
+        /// The host ended the game during the question.
+        case gameEnded
+        /// The host's overrule settled the question.
+        case overruled
+    }
+
     /// The board's link to the daemon.
     public enum Connection: Equatable, Sendable {
         /// Connecting for the first time.
@@ -242,6 +258,8 @@ public struct BoardState: Equatable, Sendable {
     public var answer: String?
     /// The team that got it, once revealed.
     public var roundWinner: String?
+    /// How the question ended, once revealed; `nil` when the daemon does not say.
+    public var roundEnd: RoundEnd?
     /// The tiles the last hint fixed, by index.
     public var hintedTiles: Set<Int> = []
     /// When (board time) the last hint came.
@@ -299,6 +317,7 @@ public struct BoardState: Equatable, Sendable {
         teamUp = nil
         answer = nil
         roundWinner = nil
+        roundEnd = nil
         hintedTiles = []
         hintedAt = nil
         hintShaker = nil

@@ -65,6 +65,19 @@ extension ShakyAPI.State.Phase {
     }
 }
 
+extension ShakyAPI.State.RoundEnd {
+    init(_ end: RoundEnd) {
+        switch end {
+        case .answered: self = .answered
+        case .timeUp: self = .timeUp
+        case .wrongAnswers: self = .wrongAnswers
+        case .skipped: self = .skipped
+        case .gameEnded: self = .gameEnded
+        case .overruled: self = .overruled
+        }
+    }
+}
+
 extension ShakyAPI.State {
     init(_ status: GameStatus) {
         self.init(
@@ -80,7 +93,8 @@ extension ShakyAPI.State {
                     points: $0.element.points)
             },
             answer: status.revealedAnswer, roundWinner: status.roundWinner,
-            result: status.result.map(ShakyAPI.Result.init))
+            roundEnd: status.roundEnd.map(ShakyAPI.State.RoundEnd.init), result: status.result.map(ShakyAPI.Result.init)
+        )
     }
 }
 
@@ -120,10 +134,11 @@ extension ShakyAPI.Event {
             self.given = given
             self.correct = correct
             awarded = pointsAwarded
-        case .answerRevealed(let answer, let winner):
+        case .answerRevealed(let answer, let winner, let end):
             self.init(kind: .answerRevealed)
             self.answer = answer
             self.winner = winner
+            roundEnd = ShakyAPI.State.RoundEnd(end)
         case .scoreAdjusted(let team, let delta, let reason, let newScore):
             self.init(kind: .scoreAdjusted)
             self.team = team

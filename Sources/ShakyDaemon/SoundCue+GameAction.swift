@@ -11,7 +11,7 @@ extension SoundCue {
         case .tick(_, let remaining):
             guard remaining <= .seconds(5), remaining > .zero else { return nil }
             self = .tick
-        case .answerRevealed(_, let winner):
+        case .answerRevealed(_, let winner, _):
             guard winner == nil else { return nil }
             self = .roundOver
         case .judgementOverruled(_, _, let correct, _, _): self = correct ? .correct : .wrong

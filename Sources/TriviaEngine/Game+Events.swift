@@ -34,7 +34,7 @@ extension Game {
             try openNextQuestion(actions: &actions)
         case .skipQuestion:
             guard phase.hasTimer else { throw .noQuestionInPlay(phase: phase) }
-            endRound(winner: nil, actions: &actions)
+            endRound(winner: nil, as: .skipped, actions: &actions)
         case .pause:
             guard phase.hasTimer else { throw .nothingToPause(phase: phase) }
             guard !isPaused else { throw .alreadyPaused }
@@ -50,7 +50,7 @@ extension Game {
         case .endGame:
             let allPlayed = phase == .roundOver && round?.number == questions.count
             if phase.hasTimer {
-                endRound(winner: nil, actions: &actions)
+                endRound(winner: nil, as: .gameEnded, actions: &actions)
             }
             finish(endedEarly: !allPlayed, actions: &actions)
         case .hint(let source):
@@ -204,7 +204,7 @@ extension Game {
             teams[index].correctAnswers += 1
             teams[index].hintsUsed += judgement.hintsUsed
             actions.append(.judged(team: team, given: given, correct: true, pointsAwarded: judgement.points))
-            endRound(winner: team, actions: &actions)
+            endRound(winner: team, as: .answered, actions: &actions)
         } else {
             actions.append(.judged(team: team, given: given, correct: false, pointsAwarded: 0))
             passTurn(actions: &actions)
@@ -212,10 +212,10 @@ extension Game {
     }
 
     /// Ends buzzing: the next team that buzzed and has not answered is up, or, if there is none, the
-    /// question is over. The indication time left is kept, so buzzing can reopen with it.
+    /// question is over (its time ran out). The indication time left is kept, so buzzing can reopen with it.
     mutating func endIndication(actions: inout [GameAction]) {
         guard var round, round.turnsTaken < round.buzzes.count else {
-            endRound(winner: nil, actions: &actions)
+            endRound(winner: nil, as: .timeUp, actions: &actions)
             return
         }
         round.indicationRemaining = round.remaining ?? .zero
@@ -224,29 +224,31 @@ extension Game {
     }
 
     /// Moves on after a wrong answer or a timeout: the next team that buzzed, or (in classic mode,
-    /// while time and teams are left) buzzing reopens, or the question is over.
-    mutating func passTurn(actions: inout [GameAction]) {
+    /// while time and teams are left) buzzing reopens, or the question is over, ended as `end` (`wrongAnswers`, or
+    /// `overruled` when an overrule took a right answer back).
+    mutating func passTurn(endingAs end: RoundEnd = .wrongAnswers, actions: inout [GameAction]) {
         guard var round else { return }
         round.turnsTaken += 1
         self.round = round
         if round.turnsTaken < round.buzzes.count {
             callTeam(actions: &actions)
         } else if settings.buzzerMode == .classic {
-            reopenBuzzing(actions: &actions)
+            reopenBuzzing(endingAs: end, actions: &actions)
         } else {
-            endRound(winner: nil, actions: &actions)
+            endRound(winner: nil, as: end, actions: &actions)
         }
     }
 
     /// Reopens buzzing with the indication time that was left, if any is and a team has not buzzed;
-    /// otherwise the question is over.
-    private mutating func reopenBuzzing(actions: inout [GameAction]) {
+    /// otherwise the question is over, ended as `end`.
+    private mutating func reopenBuzzing(endingAs end: RoundEnd, actions: inout [GameAction]) {
         guard var round, let left = round.indicationRemaining, left > .zero, round.buzzes.count < teams.count else {
-            endRound(winner: nil, actions: &actions)
+            endRound(winner: nil, as: end, actions: &actions)
             return
         }
         round.remaining = left
         round.indicationRemaining = nil
+        round.end = nil
         self.round = round
         phase = .indication
         actions.append(.phaseChanged(.indication))
@@ -256,6 +258,7 @@ extension Game {
         guard var round else { return }
         let team = round.buzzes[round.turnsTaken].team
         round.remaining = settings.answerTime
+        round.end = nil
         self.round = round
         phase = .answering(team: team)
         actions.append(.phaseChanged(phase))
@@ -283,12 +286,15 @@ extension Game {
                     team: team, given: judgement.given, correct: true, pointsDelta: judgement.points,
                     newScore: teams[index].score))
             if phase.hasTimer {
-                endRound(winner: team, actions: &actions)
+                endRound(winner: team, as: .overruled, actions: &actions)
             } else {
                 round.winner = team
+                round.end = .overruled
                 self.round = round
                 // After the end the answer is not revealed again: the corrected result follows.
-                if phase == .roundOver { actions.append(.answerRevealed(answer: round.question.answer, winner: team)) }
+                if phase == .roundOver {
+                    actions.append(.answerRevealed(answer: round.question.answer, winner: team, end: .overruled))
+                }
             }
         } else {
             // Right after all wrong: the points go back and play goes on as after a wrong answer (not after the end).
@@ -299,13 +305,15 @@ extension Game {
             if phase != .gameOver, let position = round.buzzes.firstIndex(where: { $0.team == team }) {
                 round.turnsTaken = position
             }
+            // After the end the question stays over, settled by the overrule; before it, play goes on.
+            if phase == .gameOver { round.end = .overruled }
             self.round = round
             actions.append(
                 .judgementOverruled(
                     team: team, given: judgement.given, correct: false, pointsDelta: -judgement.points,
                     newScore: teams[index].score))
             if phase != .gameOver {
-                passTurn(actions: &actions)
+                passTurn(endingAs: .overruled, actions: &actions)
             }
         }
     }
@@ -337,19 +345,21 @@ extension Game {
         if round.turnsTaken < round.buzzes.count {
             callTeam(actions: &actions)
         } else {
-            reopenBuzzing(actions: &actions)
+            // A team is left to buzz (this one), so buzzing stays shut only when its time is gone.
+            reopenBuzzing(endingAs: .timeUp, actions: &actions)
         }
     }
 
-    /// Closes the question in play: the answer is revealed and the host may go on.
-    mutating func endRound(winner: String?, actions: inout [GameAction]) {
+    /// Closes the question in play, ended as `end`: the answer is revealed and the host may go on.
+    mutating func endRound(winner: String?, as end: RoundEnd, actions: inout [GameAction]) {
         guard var round else { return }
         round.remaining = nil
         round.winner = winner
+        round.end = end
         self.round = round
         isPaused = false
         phase = .roundOver
-        actions.append(.answerRevealed(answer: round.question.answer, winner: winner))
+        actions.append(.answerRevealed(answer: round.question.answer, winner: winner, end: end))
         actions.append(.phaseChanged(.roundOver))
     }
 

@@ -15,8 +15,9 @@ public enum GameAction: Codable, Equatable, Sendable {
     case teamUp(team: String, answerTime: Duration)
     /// A team's answer was judged; `given` is nil when its time ran out.
     case judged(team: String, given: String?, correct: Bool, pointsAwarded: Int)
-    /// The question is over: the answer, and the team that got it, if any.
-    case answerRevealed(answer: String, winner: String?)
+    /// The question is over: the answer, the team that got it, if any, and how it ended. An overrule after the end
+    /// reveals it again with the team that now has it.
+    case answerRevealed(answer: String, winner: String?, end: RoundEnd)
     /// The host overruled the last judgement: `team`'s answer `given` (nil when its time had run out) now
     /// counts as `correct`, its score changed by `pointsDelta` to `newScore`.
     case judgementOverruled(team: String, given: String?, correct: Bool, pointsDelta: Int, newScore: Int)

@@ -39,6 +39,8 @@ public struct GameStatus: Codable, Equatable, Sendable {
     public var revealedAnswer: String?
     /// The team that answered the last question right, once it is over.
     public var roundWinner: String?
+    /// How the last question ended, once it is over; nil in games saved before it was kept.
+    public var roundEnd: RoundEnd?
     /// The result, once the game is over.
     public var result: GameResult?
 }
@@ -55,7 +57,7 @@ extension Game {
             remaining: remainingTime(at: now), teams: teams.map { .init(name: $0.name, score: $0.score) },
             buzzOrder: round?.buzzes ?? [], teamUp: teamUp,
             revealedAnswer: over ? round?.question.answer : nil, roundWinner: over ? round?.winner : nil,
-            result: result)
+            roundEnd: over ? round?.end : nil, result: result)
     }
 
     /// What a right answer scores now: the team up's frozen points, or the question's.

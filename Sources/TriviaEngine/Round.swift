@@ -43,6 +43,8 @@ public struct Round: Codable, Equatable, Sendable {
     public internal(set) var hintCooldownRemaining: Duration
     /// The team that answered right, if any.
     public internal(set) var winner: String?
+    /// How the question ended, once it is over; nil while it is in play, and in games saved before it was kept.
+    public internal(set) var end: RoundEnd? = nil
     /// The indication time that was left when answering began, so buzzing can reopen with it
     /// (after a wrong answer in classic mode, or when the host undoes the only buzz). Nil when
     /// buzzing is open or in games saved before it was kept.

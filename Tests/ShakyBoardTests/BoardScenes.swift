@@ -33,7 +33,7 @@ enum BoardScenes {
         [
             ("waiting", waiting), ("ready", ready), ("ready-buttons", readyButtons), ("question-open", questionOpen),
             ("hint", hint),
-            ("buzzes", buzzes), ("judged", judged), ("answer", answer), ("game-over", gameOver),
+            ("buzzes", buzzes), ("judged", judged), ("answer", answer), ("skipped", skipped), ("game-over", gameOver),
             ("notices", notices), ("wide-letters", wideLetters), ("eight-teams", eightTeamsOpen),
             ("no-daemon", noDaemon),
         ]
@@ -133,6 +133,17 @@ enum BoardScenes {
         state.judgements.append(BoardState.Judgement(team: "Foxes", given: "Giraffe", isCorrect: true, awarded: 8))
         state.answer = "Giraffe"
         state.roundWinner = "Foxes"
+        state.roundEnd = .answered
+        state.remaining = nil
+        return state
+    }
+
+    /// The host skipped the question before anyone buzzed.
+    static var skipped: BoardState {
+        var state = questionOpen
+        state.phase = .roundOver
+        state.answer = "Giraffe"
+        state.roundEnd = .skipped
         state.remaining = nil
         return state
     }

@@ -228,6 +228,90 @@ struct BoardStateTests {
         #expect(BoardLayout.phaseWords(state) == "Time's up")
     }
 
+    /// `openQuestion` after its answer was revealed, won by `winner`, ended as `end`, after a buzz when `buzzed`.
+    static func revealed(
+        _ end: ShakyAPI.Event.RoundEnd?, winner: String? = nil, buzzed: Bool = false
+    ) -> BoardState {
+        var state = openQuestion
+        if buzzed {
+            var buzz = ShakyAPI.Event(kind: .buzz)
+            buzz.team = "Owls"
+            buzz.order = 1
+            state.apply(buzz, at: .zero)
+        }
+        var revealed = ShakyAPI.Event(kind: .answerRevealed)
+        revealed.answer = "Giraffe"
+        revealed.winner = winner
+        revealed.roundEnd = end
+        state.apply(revealed, at: .zero)
+        var over = ShakyAPI.Event(kind: .phaseChanged)
+        over.phase = "roundOver"
+        state.apply(over, at: .zero)
+        return state
+    }
+
+    @Test("A question the host skipped with nobody buzzed says Skipped, not Time's up")
+    func aSkipSaysSkipped() {
+        let state = Self.revealed(.skipped)
+        #expect(state.roundEnd == .skipped)
+        #expect(BoardLayout.phaseWords(state) == "Skipped")
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("Skipped") && text.contains("Nobody got it"))
+        #expect(!text.contains("Time's up"))
+    }
+
+    @Test(
+        "Each way a question ends has its words",
+        arguments: [
+            (ShakyAPI.Event.RoundEnd.timeUp, nil, "Time's up"), (.answered, "Owls", "Round over"),
+            (.wrongAnswers, nil, "Round over"), (.gameEnded, nil, "Game ended"),
+            (.overruled, "Owls", "Overruled by the host"), (.overruled, nil, "Overruled by the host"),
+        ] as [(ShakyAPI.Event.RoundEnd, String?, String)])
+    func eachEndHasItsWords(end: ShakyAPI.Event.RoundEnd, winner: String?, words: String) {
+        #expect(BoardLayout.phaseWords(Self.revealed(end, winner: winner)) == words)
+        #expect(BoardLayout.phaseWords(Self.revealed(end, winner: winner, buzzed: true)) == words)
+    }
+
+    @Test("A daemon that does not say how a question ended: no buzz reads as the time running out, as before")
+    func withoutTheEndTheBoardGuessesAsBefore() {
+        #expect(BoardLayout.phaseWords(Self.revealed(nil)) == "Time's up")
+        #expect(BoardLayout.phaseWords(Self.revealed(nil, buzzed: true)) == "Round over")
+    }
+
+    @Test("A board that connects after the question ended reads how it ended from the state")
+    func theStateSaysHowTheQuestionEnded() {
+        var state = BoardState()
+        var event = ShakyAPI.Event(kind: .state)
+        event.status = ShakyAPI.State(
+            phase: .roundOver, paused: false, questionNumber: 1, questionCount: 3, question: "Longest neck?",
+            hintsUsed: 0, hintsLeft: 0, teams: [ShakyAPI.TeamScore(name: "Owls", score: 0)], buzzes: [],
+            answer: "Giraffe", roundEnd: .skipped)
+        state.apply(event, at: .zero)
+        #expect(state.roundEnd == .skipped)
+        #expect(BoardLayout.phaseWords(state) == "Skipped")
+        event.status?.roundEnd = .timeUp
+        state.apply(event, at: .zero)
+        #expect(BoardLayout.phaseWords(state) == "Time's up")
+    }
+
+    @Test("How the last question ended is forgotten when play goes on or the next question opens")
+    func theEndIsForgottenWhenPlayGoesOn() {
+        var state = Self.revealed(.answered, winner: "Owls", buzzed: true)
+        var overruled = ShakyAPI.Event(kind: .overruled)
+        overruled.team = "Owls"
+        overruled.correct = false
+        state.apply(overruled, at: .zero)
+        #expect(state.roundEnd == nil, "a right answer overruled to wrong puts the question back in play")
+
+        state = Self.revealed(.skipped)
+        var next = ShakyAPI.Event(kind: .roundStarted)
+        next.number = 2
+        next.tiles = Self.tiles("NILO")
+        state.apply(next, at: .zero)
+        #expect(state.roundEnd == nil)
+        #expect(BoardLayout.phaseWords(state) == "Buzzers open")
+    }
+
     @Test func noGameForgetsTheGameButKeepsTheSensorAndSound() {
         var state = Self.openQuestion
         state.apply(sensor: ShakyAPI.SensorStatus(state: .gone, shakes: 0, sensitivity: .medium))

@@ -155,6 +155,38 @@ struct BoardTmuxTests {
         }
     }
 
+    /// The bug a party met: the host skipped a question nobody had buzzed on, and the board said "Time's up". It says
+    /// "Skipped", and still does once the board has come back to a restarted daemon (from the saved game).
+    @Test func aSkippedQuestionSaysSkippedAlsoAfterADaemonRestart() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder, command: [try BuiltProduct.path("shaky"), "board"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            ) { tmux in
+                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+                let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+                _ = try await client.game.new(teams: ["Owls", "Foxes"], questions: 2, seed: 7)
+                _ = try await client.game.next()
+                try await tmux.waitForScreen("the open question") { $0.contains("Buzzers open") }
+                #expect(try await client.game.skip().roundEnd == .skipped)
+                let board = try await tmux.waitForScreen("the skipped question") {
+                    $0.contains("Nobody got it") && $0.contains("Skipped")
+                }
+                #expect(!board.contains("Time's up"), "\(board)")
+                await client.close()
+
+                await daemon.terminate()
+                try await tmux.waitForScreen("the reconnecting notice") { $0.contains("reconnecting…") }
+                try await daemon.start()
+                let restored = try await tmux.waitForScreen("the skipped question, from the saved game") {
+                    !$0.contains("reconnecting…") && $0.contains("Skipped")
+                }
+                #expect(!restored.contains("Time's up"), "\(restored)")
+                #expect(restored.contains("Nobody got it"), "\(restored)")
+            }
+        }
+    }
+
     /// Hosts a game through the daemon's socket and reads the board after each move.
     private func play(daemon: DaemonProcess, tmux: Tmux) async throws {
         try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }

@@ -60,6 +60,25 @@ struct RealDaemonTests {
         }
     }
 
+    @Test("A question the host skipped is told as skipped by shaky play and shaky status, not as the time running out")
+    func aSkippedQuestionIsToldAsSkipped() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(
+                ["new", "--team", "Owls", "--team", "Foxes", "--questions", "2", "--seed", "3"],
+                environment: environment)
+            #expect(new.status == 0, "\(new)")
+            let play = try await runBinary(["play"], input: "n\ns\nq\n", environment: environment)
+            #expect(play.status == 0, "\(play)")
+            let revealed = play.output.split(separator: "\n").filter { $0.contains("Answer: ") }
+            #expect(revealed.count == 1 && revealed.allSatisfy { $0.hasSuffix(" (skipped)") }, "\(play.output)")
+            let status = try await runBinary(["status"], environment: environment)
+            #expect(status.status == 0, "\(status)")
+            #expect(status.output.contains(" · skipped\n"), "\(status.output)")
+            #expect(!status.output.contains("time's up"), "\(status.output)")
+        }
+    }
+
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {
         try await DaemonProcess.withRunning { daemon in
             let shaky = try BuiltProduct.path("shaky")

@@ -74,6 +74,35 @@ import Testing
         #expect(!text.contains("Worth"))
     }
 
+    @Test func statusAfterASkippedRoundSaysSoAndAnOlderDaemonsSaysOnlyWhoGotIt() {
+        var status = Fixtures.roundOver
+        status.roundWinner = nil
+        status.roundEnd = .skipped
+        #expect(TextRenderer.status(status, style: .plain).contains("Answer: TIGER · skipped\n"))
+        status.roundEnd = nil
+        #expect(TextRenderer.status(status, style: .plain).contains("Answer: TIGER · nobody got it\n"))
+    }
+
+    @Test(
+        "The revealed answer says how the question ended",
+        arguments: [
+            (nil, "Owls", "got by Owls"), (nil, nil, "nobody got it"), (.answered, "Owls", "got by Owls"),
+            (.timeUp, nil, "time's up, nobody got it"), (.wrongAnswers, nil, "nobody got it"),
+            (.skipped, nil, "skipped"), (.gameEnded, nil, "game ended"),
+            (.overruled, "Owls", "got by Owls, on the host's overrule"),
+            (.overruled, nil, "nobody got it, on the host's overrule"),
+        ] as [(ShakyAPI.Event.RoundEnd?, String?, String)])
+    func revealedAnswerSaysHowTheQuestionEnded(end: ShakyAPI.Event.RoundEnd?, winner: String?, words: String) {
+        var renderer = WatchRenderer()
+        let line = renderer.line(
+            for: Fixtures.event(.answerRevealed) {
+                $0.answer = "TIGER"
+                $0.winner = winner
+                $0.roundEnd = end
+            })
+        #expect(line == "Answer: TIGER (\(words))")
+    }
+
     @Test func statusAfterTheGameShowsTheResult() {
         #expect(
             TextRenderer.status(Fixtures.gameOver, style: .plain) == """

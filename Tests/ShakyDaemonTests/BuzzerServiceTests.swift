@@ -142,7 +142,7 @@ struct BuzzerServiceTests {
         #expect(Self.read(harness.bar.lights[0].path + "/brightness") == "255")
         #expect(Self.read(harness.bar.lights[0].path + "/multi_intensity") == "0 64 255", "Foxes sit second: blue")
         #expect(Self.read(harness.buzz.lights[0].path + "/brightness") == "1")
-        await harness.service.follow(.action(.answerRevealed(answer: "Pacific", winner: nil)))
+        await harness.service.follow(.action(.answerRevealed(answer: "Pacific", winner: nil, end: .timeUp)))
         #expect(Self.read(harness.bar.lights[0].path + "/brightness") == "0")
         #expect(Self.read(harness.buzz.lights[0].path + "/brightness") == "0")
     }
@@ -246,7 +246,9 @@ extension BuzzerServiceTests {
             .buzzed(team: "Foxes", order: 1, elapsed: .seconds(1), indicationRemaining: .seconds(20)))
         #expect(BuzzerService.lightChange(for: buzz) == .light(team: "Foxes"))
         #expect(BuzzerService.lightChange(for: .state(nil)) == .allOff)
-        #expect(BuzzerService.lightChange(for: .action(.answerRevealed(answer: "Pacific", winner: nil))) == .allOff)
+        #expect(
+            BuzzerService.lightChange(for: .action(.answerRevealed(answer: "Pacific", winner: nil, end: .timeUp)))
+                == .allOff)
         let over = GameResult(teams: [], questionsPlayed: 1, questionCount: 1, endedEarly: false)
         #expect(BuzzerService.lightChange(for: .action(.gameOver(over))) == .allOff)
         // The events of a running round that leave the lights as they are: the daemon does not hand them over.

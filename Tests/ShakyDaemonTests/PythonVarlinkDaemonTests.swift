@@ -114,11 +114,17 @@ struct PythonVarlinkDaemonTests {
             try await watcher.waitForOutput(containing: #""kind": "roundStarted""#)
             try await client.game("Buzz", ["team": "Foxes"])
             try await watcher.waitForOutput(containing: #""kind": "buzz""#)
+            try await client.game("Skip")
+            try await watcher.waitForOutput(containing: #""phase": "roundOver""#)
             let replies = watcher.standardOutput.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map {
                 $0 + "\n}"
             }
-            let kinds = try replies.map { try JSONValue(parsing: $0)["event"]?["kind"]?.stringValue }
-            #expect(kinds == ["state", "state", "phaseChanged", "roundStarted", "buzz"])
+            let events = try replies.compactMap { try JSONValue(parsing: $0)["event"] }
+            #expect(
+                events.map { $0["kind"]?.stringValue }
+                    == ["state", "state", "phaseChanged", "roundStarted", "buzz", "answerRevealed", "phaseChanged"])
+            let revealed = events.first { $0["kind"] == "answerRevealed" }
+            #expect(revealed?["roundEnd"] == "skipped", "a skip is told as such, not as the time running out")
             watcher.send(SIGKILL)
             try await watcher.waitForExit(within: .seconds(10))
             try await waitUntil("the watcher is dropped") { client.daemon.watchers.count == 0 }
@@ -140,8 +146,9 @@ struct PythonVarlinkDaemonTests {
                     "created Party 0", "added 2", "shown 2 easy 1 medium 1", "found Elephant",
                     "accents Places with Accents", "imported Party Copy 2", "duplicated True", "renamed Beasts",
                     "packs 9", "new ready", "next indication 10", "hint 8 1", "buzz 2 answering Owls",
-                    "wrong False Foxes", "right True Foxes 8", "adjusted Owls 2", "paused True", "resumed False",
-                    "skipped roundOver", "over gameOver Foxes", "status gameOver", "scoreboard Foxes 8 1",
+                    "wrong False Foxes", "right True Foxes 8 answered", "adjusted Owls 2", "paused True",
+                    "resumed False", "skipped roundOver skipped", "over gameOver Foxes", "status gameOver",
+                    "scoreboard Foxes 8 1",
                     "history 1 Foxes", "leaderboard Foxes 1 8", "watch state gameOver", "refused gameIsOver",
                     "sensor absent medium", "settings True 1.0 medium", "set False 0.25 light",
                     "get False 0.25 light",
@@ -253,13 +260,15 @@ struct PythonVarlinkDaemonTests {
             reply = game.Answer(team="Owls", answer="Zebra")
             print("wrong", reply["correct"], reply["status"]["teamUp"])
             reply = game.Answer(team="Foxes", answer=answer)
-            print("right", reply["correct"], reply["status"]["roundWinner"], reply["status"]["teams"][1]["score"])
+            print("right", reply["correct"], reply["status"]["roundWinner"], reply["status"]["teams"][1]["score"],
+                reply["status"]["roundEnd"])
             status = game.AdjustScore(team="Owls", delta=2, reason="good sport")["status"]
             print("adjusted", status["teams"][0]["name"], status["teams"][0]["score"])
             game.Next()
             print("paused", game.Pause()["status"]["paused"])
             print("resumed", game.Resume()["status"]["paused"])
-            print("skipped", game.Skip()["status"]["phase"])
+            status = game.Skip()["status"]
+            print("skipped", status["phase"], status["roundEnd"])
             status = game.Next()["status"]
             print("over", status["phase"], status["result"]["winners"][0])
             print("status", game.Status()["status"]["phase"])

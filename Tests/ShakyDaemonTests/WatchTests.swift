@@ -122,6 +122,7 @@ struct WatchTests {
             #expect(event.kind == .answerRevealed)
             #expect(event.answer == answer)
             #expect(event.winner == "Owls")
+            #expect(event.roundEnd == .answered)
             event = try await watch.nextEvent()
             #expect(event.kind == .phaseChanged)
             #expect(event.phase == "roundOver")

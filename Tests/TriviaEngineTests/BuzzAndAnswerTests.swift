@@ -89,7 +89,7 @@ struct BuzzAndAnswerTests {
         #expect(
             right.withoutTimekeeping == [
                 .judged(team: "Owls", given: "Copenhagn", correct: true, pointsAwarded: 10),
-                .answerRevealed(answer: "Copenhagen", winner: "Owls"), .phaseChanged(.roundOver),
+                .answerRevealed(answer: "Copenhagen", winner: "Owls", end: .answered), .phaseChanged(.roundOver),
             ])
         #expect(right.last == .cancelWake)
         #expect(game.teams.map(\.score) == [10, 0, 0])
@@ -117,7 +117,7 @@ struct BuzzAndAnswerTests {
         #expect(
             actions.withoutTimekeeping == [
                 .judged(team: "Bears", given: "Helsinki", correct: false, pointsAwarded: 0),
-                .answerRevealed(answer: "Copenhagen", winner: nil), .phaseChanged(.roundOver),
+                .answerRevealed(answer: "Copenhagen", winner: nil, end: .wrongAnswers), .phaseChanged(.roundOver),
             ])
         #expect(actions.last == .cancelWake)
         #expect(game.teams.allSatisfy { $0.score == 0 })
@@ -128,7 +128,10 @@ struct BuzzAndAnswerTests {
         var game = try EngineFixtures.openGame()
         let actions = try game.handle(.clockAdvanced, at: sec(60))
         #expect(
-            actions == [.answerRevealed(answer: "Copenhagen", winner: nil), .phaseChanged(.roundOver), .cancelWake])
+            actions == [
+                .answerRevealed(answer: "Copenhagen", winner: nil, end: .timeUp), .phaseChanged(.roundOver),
+                .cancelWake,
+            ])
         #expect(game.phase == .roundOver)
     }
 

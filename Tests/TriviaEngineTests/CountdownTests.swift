@@ -64,7 +64,8 @@ struct CountdownTests {
                 .judged(team: "Owls", given: nil, correct: false, pointsAwarded: 0),
                 .phaseChanged(.answering(team: "Bears")), .teamUp(team: "Bears", answerTime: sec(60)),
                 .judged(team: "Bears", given: nil, correct: false, pointsAwarded: 0),
-                .answerRevealed(answer: "Copenhagen", winner: nil), .phaseChanged(.roundOver), .cancelWake,
+                .answerRevealed(answer: "Copenhagen", winner: nil, end: .wrongAnswers), .phaseChanged(.roundOver),
+                .cancelWake,
             ])
     }
 

@@ -115,6 +115,10 @@ struct GamePropertyTests {
             case .tick(_, let remaining): #expect(remaining > .zero)
             case .wake(let after): #expect(after > .zero && after <= .seconds(1))
             case .buzzed(_, _, let elapsed, let remaining): #expect(elapsed >= .zero && remaining >= .zero)
+            case .answerRevealed(_, let winner, let end):
+                // Only a right answer or an overrule gives a question a winner.
+                #expect(
+                    end == .overruled || (winner != nil) == (end == .answered), "\(end), won by \(winner ?? "none")")
             default: break
             }
         }
@@ -140,6 +144,13 @@ struct GamePropertyTests {
             #expect(remaining >= .zero)
         }
         #expect(game.phase.hasTimer == (game.round?.remaining != nil))
+        if let round = game.round {
+            // Only a right answer or an overrule gives a question a winner.
+            #expect(
+                game.phase.hasTimer == (round.end == nil), "a question in play has not ended; one over says how")
+            #expect(round.winner == nil || round.end == .answered || round.end == .overruled)
+            #expect(round.end != .answered || round.winner != nil)
+        }
         #expect(!game.isPaused || game.phase.hasTimer)
         #expect((game.phase == .gameOver) == (game.result != nil))
         for team in game.teams where game.result != nil {

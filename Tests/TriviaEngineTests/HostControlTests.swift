@@ -8,7 +8,10 @@ struct HostControlTests {
         _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
         let actions = try game.handle(.skipQuestion, at: ms(1500))
         #expect(
-            actions == [.answerRevealed(answer: "Copenhagen", winner: nil), .phaseChanged(.roundOver), .cancelWake])
+            actions == [
+                .answerRevealed(answer: "Copenhagen", winner: nil, end: .skipped), .phaseChanged(.roundOver),
+                .cancelWake,
+            ])
         #expect(game.teams.allSatisfy { $0.score == 0 })
         expectRefused(game, .skipQuestion, at: sec(2), .noQuestionInPlay(phase: .roundOver))
     }
@@ -98,7 +101,8 @@ struct HostControlTests {
         let result = try #require(game.result)
         #expect(
             actions.withoutTimekeeping == [
-                .answerRevealed(answer: game.questions[0].answer, winner: nil), .phaseChanged(.roundOver),
+                .answerRevealed(answer: game.questions[0].answer, winner: nil, end: .gameEnded),
+                .phaseChanged(.roundOver),
                 .phaseChanged(.gameOver), .gameOver(result),
             ])
         #expect(actions.last == .cancelWake)

@@ -53,6 +53,19 @@ enum TextRenderer {
         return "Overruled: \(team)'s \(answer) is \(correct ? "right after all" : "wrong after all")\(change)"
     }
 
+    /// How a question ended, after its answer: `got by Owls`, `skipped`, `time's up, nobody got it`. Without `end`
+    /// (a daemon that does not say) only who got it.
+    static func roundOutcome(winner: String?, end: ShakyAPI.State.RoundEnd?) -> String {
+        let got = winner.map { "got by \($0)" } ?? "nobody got it"
+        switch end {
+        case nil, .answered, .wrongAnswers: return got
+        case .timeUp: return "time's up, " + got
+        case .skipped: return winner == nil ? "skipped" : "skipped, " + got
+        case .gameEnded: return winner == nil ? "game ended" : "game ended, " + got
+        case .overruled: return got + ", on the host's overrule"
+        }
+    }
+
     /// What `Overrule` replied it did (see ``overruling(team:given:timedOut:correct:delta:score:)``).
     static func overruling(_ overruled: ShakyAPI.Overruling) -> String {
         overruling(
@@ -129,8 +142,7 @@ enum TextRenderer {
             if let team = status.teamUp, status.phase == .answering { lines.append("Up: \(team)") }
             if status.phase == .roundOver {
                 let answer = status.answer ?? "?"
-                lines.append(
-                    "Answer: \(answer)" + (status.roundWinner.map { " · got by \($0)" } ?? " · nobody got it"))
+                lines.append("Answer: \(answer) · " + roundOutcome(winner: status.roundWinner, end: status.roundEnd))
             }
         case .gameOver:
             if let result = status.result {

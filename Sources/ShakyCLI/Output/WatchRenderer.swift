@@ -47,8 +47,8 @@ struct WatchRenderer: Sendable {
         case .answerRevealed:
             tiles = nil
             points = nil
-            let winner = event.winner.map { "got by \($0)" } ?? "nobody got it"
-            return "Answer: \(event.answer ?? "?") (\(winner))"
+            let outcome = TextRenderer.roundOutcome(winner: event.winner, end: event.roundEnd)
+            return "Answer: \(event.answer ?? "?") (\(outcome))"
         case .scoreAdjusted:
             let delta = event.delta.map(TextRenderer.signed) ?? "?"
             let reason = event.reason.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""

@@ -273,6 +273,16 @@ extension ShakyAPI {
             }
         }
 
+        /// The values of `roundEnd`.
+        public enum RoundEnd: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+            case answered, timeUp, wrongAnswers, skipped, gameEnded, overruled
+
+            /// Writes the value's name as a JSON string.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.writeString(rawValue)
+            }
+        }
+
         public var phase: ShakyAPI.State.Phase
         /// The countdown is frozen.
         public var paused: Bool
@@ -298,6 +308,12 @@ extension ShakyAPI {
         public var answer: String?
         /// The team that got the last question right.
         public var roundWinner: String?
+        /// How the last question ended, once it is over: answered (roundWinner got
+        /// it), timeUp (the time to buzz ran out), wrongAnswers (every team that
+        /// buzzed was wrong or out of time, none left to buzz), skipped (Skip),
+        /// gameEnded (End during the question), overruled (an Overrule settled it).
+        /// Null when the daemon does not say (an older one, or a game it saved).
+        public var roundEnd: ShakyAPI.State.RoundEnd?
         /// The result, once the game is over.
         public var result: ShakyAPI.Result?
 
@@ -307,7 +323,7 @@ extension ShakyAPI {
             questionCount: Int, question: String? = nil, tiles: [ShakyAPI.Tile]? = nil, pattern: String? = nil,
             points: Int? = nil, hintsUsed: Int, hintsLeft: Int, remaining: Double? = nil, teams: [ShakyAPI.TeamScore],
             buzzes: [ShakyAPI.BuzzEntry], answer: String? = nil, roundWinner: String? = nil,
-            result: ShakyAPI.Result? = nil
+            roundEnd: ShakyAPI.State.RoundEnd? = nil, result: ShakyAPI.Result? = nil
         ) {
             self.phase = phase
             self.paused = paused
@@ -325,6 +341,7 @@ extension ShakyAPI {
             self.buzzes = buzzes
             self.answer = answer
             self.roundWinner = roundWinner
+            self.roundEnd = roundEnd
             self.result = result
         }
 
@@ -344,6 +361,7 @@ extension ShakyAPI {
             writer.writeOptionalMember("questionNumber", questionNumber)
             writer.writeOptionalMember("remaining", remaining)
             writer.writeOptionalMember("result", result)
+            writer.writeOptionalMember("roundEnd", roundEnd)
             writer.writeOptionalMember("roundWinner", roundWinner)
             writer.writeOptionalMember("teamUp", teamUp)
             writer.writeMember("teams", teams)
@@ -364,6 +382,9 @@ extension ShakyAPI {
                 writer.writeString(rawValue)
             }
         }
+
+        /// The same values as `ShakyAPI.State.RoundEnd`.
+        public typealias RoundEnd = ShakyAPI.State.RoundEnd
 
         public var kind: ShakyAPI.Event.Kind
         /// kind state: the whole game (the first reply, and after New).
@@ -397,9 +418,11 @@ extension ShakyAPI {
         /// overruled: true when the judgement reversed was a timeout (the team's
         /// time had run out, no answer was given).
         public var timedOut: Bool?
-        /// answerRevealed: the answer and the team that got it.
+        /// answerRevealed: the answer, the team that got it, and how the question
+        /// ended (as roundEnd in State; null from daemons that do not say).
         public var answer: String?
         public var winner: String?
+        public var roundEnd: ShakyAPI.Event.RoundEnd?
         /// scoreAdjusted, overruled: the change, why, and the new score.
         public var delta: Int?
         public var reason: String?
@@ -424,9 +447,9 @@ extension ShakyAPI {
             hintsUsed: Int? = nil, source: String? = nil, shaker: ShakyAPI.Shaker? = nil, team: String? = nil,
             order: Int? = nil, elapsed: Double? = nil, remaining: Double? = nil, given: String? = nil,
             correct: Bool? = nil, awarded: Int? = nil, timedOut: Bool? = nil, answer: String? = nil,
-            winner: String? = nil, delta: Int? = nil, reason: String? = nil, score: Int? = nil, phase: String? = nil,
-            result: ShakyAPI.Result? = nil, corrected: Bool? = nil, sensorPresent: Bool? = nil,
-            sensorDevice: String? = nil, buzzer: ShakyAPI.ButtonEvent? = nil
+            winner: String? = nil, roundEnd: ShakyAPI.Event.RoundEnd? = nil, delta: Int? = nil, reason: String? = nil,
+            score: Int? = nil, phase: String? = nil, result: ShakyAPI.Result? = nil, corrected: Bool? = nil,
+            sensorPresent: Bool? = nil, sensorDevice: String? = nil, buzzer: ShakyAPI.ButtonEvent? = nil
         ) {
             self.kind = kind
             self.status = status
@@ -449,6 +472,7 @@ extension ShakyAPI {
             self.timedOut = timedOut
             self.answer = answer
             self.winner = winner
+            self.roundEnd = roundEnd
             self.delta = delta
             self.reason = reason
             self.score = score
@@ -482,6 +506,7 @@ extension ShakyAPI {
             writer.writeOptionalMember("reason", reason)
             writer.writeOptionalMember("remaining", remaining)
             writer.writeOptionalMember("result", result)
+            writer.writeOptionalMember("roundEnd", roundEnd)
             writer.writeOptionalMember("score", score)
             writer.writeOptionalMember("sensorDevice", sensorDevice)
             writer.writeOptionalMember("sensorPresent", sensorPresent)
@@ -890,6 +915,12 @@ extension ShakyAPI {
               answer: ?string,
               # The team that got the last question right.
               roundWinner: ?string,
+              # How the last question ended, once it is over: answered (roundWinner got
+              # it), timeUp (the time to buzz ran out), wrongAnswers (every team that
+              # buzzed was wrong or out of time, none left to buzz), skipped (Skip),
+              # gameEnded (End during the question), overruled (an Overrule settled it).
+              # Null when the daemon does not say (an older one, or a game it saved).
+              roundEnd: ?(answered, timeUp, wrongAnswers, skipped, gameEnded, overruled),
               # The result, once the game is over.
               result: ?Result
             )
@@ -928,9 +959,11 @@ extension ShakyAPI {
               # overruled: true when the judgement reversed was a timeout (the team's
               # time had run out, no answer was given).
               timedOut: ?bool,
-              # answerRevealed: the answer and the team that got it.
+              # answerRevealed: the answer, the team that got it, and how the question
+              # ended (as roundEnd in State; null from daemons that do not say).
               answer: ?string,
               winner: ?string,
+              roundEnd: ?(answered, timeUp, wrongAnswers, skipped, gameEnded, overruled),
               # scoreAdjusted, overruled: the change, why, and the new score.
               delta: ?int,
               reason: ?string,
