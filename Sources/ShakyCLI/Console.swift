@@ -7,6 +7,9 @@ import Foundation
 protocol Console: Sendable {
     /// Whether output goes to a terminal, where countdowns redraw in place and fixed letters are underlined.
     var isTerminal: Bool { get }
+    /// The width, in columns, of the terminal output goes to, which tables are fitted to; `nil` when output goes to
+    /// a pipe or a file, which get every line whole.
+    var width: Int? { get }
     /// Writes `text` to standard output as is.
     func write(_ text: String)
     /// Writes `text` to standard error as is.
@@ -22,6 +25,9 @@ extension Console {
 
     /// How text for people is styled on this console.
     var style: TextStyle { isTerminal ? .terminal : .plain }
+
+    /// No width: a console that does not say is not a terminal.
+    var width: Int? { nil }
 }
 
 /// The process's standard output and error.
@@ -30,6 +36,15 @@ struct StandardConsole: Console {
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         isTerminal = isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    /// The terminal's width as it is now (a window resized between two commands is seen by the second), whatever
+    /// NO_COLOR says: a terminal without colours wraps its lines all the same.
+    var width: Int? {
+        guard isatty(STDOUT_FILENO) != 0 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     func write(_ text: String) {

@@ -150,8 +150,25 @@ extension StoreError {
         case .duplicatePackName(let name): .packExists(name: name)
         case .questionNotFound(let id): .questionNotFound(id: Int(id))
         case .invalidPackName, .invalidQuestion: .invalidPack(message: description)
-        case .importFailed(let line, let field, let problem): .importFailed(line: line, field: field, problem: problem)
+        case .importFailed(let problems, let unlisted):
+            Self.importFailed(problems, unlisted: unlisted)
         default: .storageFailed(message: description)
         }
+    }
+
+    /// `ImportFailed` for `problems`: the first in `line`, `field` and `problem` (what a client that knows no
+    /// list shows), and, when more than one question is bad, all of them in `problems` and the count of the others.
+    private static func importFailed(
+        _ problems: [PackFileProblem], unlisted: Int
+    ) -> ShakyAPI.PacksInterface.ReplyError {
+        let first = problems.first ?? PackFileProblem(problem: "the file is not a pack")
+        guard problems.count + unlisted > 1 else {
+            return .importFailed(
+                line: first.line, field: first.field, problem: first.problem, problems: nil, unlisted: nil)
+        }
+        return .importFailed(
+            line: first.line, field: first.field, problem: first.problem,
+            problems: problems.map { ShakyAPI.ImportProblem(line: $0.line, field: $0.field, problem: $0.problem) },
+            unlisted: unlisted > 0 ? unlisted : nil)
     }
 }

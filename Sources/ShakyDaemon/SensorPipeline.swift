@@ -342,12 +342,15 @@ public actor SensorPipeline {
                     + "still for \(Self.stillSecondsRange.lowerBound)–\(Self.stillSecondsRange.upperBound) s")
         }
         if readingTask == nil, !calibrating { await lookAgainIfMissing() }
-        guard let source, state == .ready || state == .reading else {
-            throw .unavailable("no accelerometer is attached\(message.map { " (\($0))" } ?? "")")
+        guard let source, state == .ready || state == .reading else { throw .unavailable(nothingToCalibrate) }
+        guard !calibrating else {
+            throw .unavailable("another calibration is running: wait for it to end, then calibrate again")
         }
-        guard !calibrating else { throw .unavailable("another calibration is running") }
         guard readingTask == nil else {
-            throw .unavailable("a question is open and the sensor serves the game: calibrate between questions")
+            throw .unavailable(
+                "a question is open, and the sensor is reading the players' shakes for hints: calibrate between "
+                    + "questions (once this one is answered, skipped or out of time), or pause the game first "
+                    + "(`shaky pause`)")
         }
         calibrating = true
         defer { calibrating = false }
@@ -417,6 +420,23 @@ public actor SensorPipeline {
                 "sustainedThreshold": "\(saved.sustainedThreshold)",
             ])
         return saved
+    }
+
+    /// Why there is no sensor to calibrate, and what to do about it.
+    private var nothingToCalibrate: String {
+        switch spec {
+        case nil:
+            return "there is no accelerometer to calibrate: the daemon was started with --input none (or `input: none` "
+                + "in its configuration file); start it with --input auto to read one"
+        case .trace(let path, _, _)?:
+            return "the recorded trace \(path) has ended, so there is nothing left to calibrate on: restart the daemon "
+                + "to replay it (with --input trace:FILE,loop it replays without end)"
+        case _? where state == .gone:
+            return "\(message ?? "the accelerometer is gone"): plug it back in, then calibrate again"
+        case _?:
+            return "no accelerometer was found: plug one in, then calibrate again (`shaky sensor` says why none "
+                + "was found)"
+        }
     }
 
     /// Checks, every ``calibrationSilenceLimit``, that the running calibration received a sample since the last

@@ -137,11 +137,7 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         case "QuestionNotFound":
             return "no question with id \(parameters["id"].map(render) ?? "?")"
         case "ImportFailed":
-            var place: [String] = []
-            if let line = parameters["line"]?.intValue { place.append("line \(line)") }
-            if let field = parameters["field"]?.stringValue { place.append("field \(field)") }
-            let problem = parameters["problem"]?.stringValue ?? "the file is not a pack"
-            return "nothing imported: " + (place.isEmpty ? "" : place.joined(separator: ", ") + ": ") + problem
+            return importFailure(parameters)
         case "UploadNotFound":
             return "the daemon dropped the file while it was being sent (other imports took its place); import it again"
         case "PermissionDenied":
@@ -156,6 +152,31 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
             let details = parameters.keys.sorted().map { "\($0): \(render(parameters[$0]!))" }
             return details.isEmpty ? shortName : "\(shortName) (\(details.joined(separator: ", ")))"
         }
+    }
+
+    /// The words for `ImportFailed`: its one problem on a line, or every bad question listed on a line of its own.
+    ///
+    ///     nothing imported: 3 questions are bad:
+    ///       line 2, field answer: the answer is empty
+    ///       line 5, field difficulty: unknown difficulty “extreme” (use easy, medium or hard)
+    ///       line 9: expected 3 fields like the header, found 4
+    private static func importFailure(_ parameters: VarlinkObject) -> String {
+        func line(_ problem: VarlinkObject) -> String {
+            var place: [String] = []
+            if let line = problem["line"]?.intValue { place.append("line \(line)") }
+            if let field = problem["field"]?.stringValue { place.append("field \(field)") }
+            let words = problem["problem"]?.stringValue ?? "the file is not a pack"
+            return (place.isEmpty ? "" : place.joined(separator: ", ") + ": ") + words
+        }
+        let problems = parameters["problems"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        guard !problems.isEmpty else { return "nothing imported: " + line(parameters) }
+        let unlisted = max(0, parameters["unlisted"]?.intValue ?? 0)
+        let count = problems.count + unlisted
+        var lines = ["nothing imported: \(count) questions are bad:"] + problems.map { "  " + line($0) }
+        if unlisted > 0 {
+            lines.append("  and \(unlisted) more (correct these and import again to see them)")
+        }
+        return lines.joined(separator: "\n")
     }
 
     private static func render(_ value: JSONValue) -> String {

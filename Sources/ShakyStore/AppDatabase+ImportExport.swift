@@ -10,7 +10,7 @@ extension AppDatabase {
     ///   - data: the file's bytes.
     ///   - format: JSON or CSV.
     ///   - name: the new pack's name; when `nil`, the name inside a JSON file. A CSV file needs one.
-    /// - Throws: ``StoreError/importFailed(line:field:problem:)`` naming the bad line or value,
+    /// - Throws: ``StoreError/importFailed(problems:unlisted:)`` naming the bad questions or where the file stops,
     ///   ``StoreError/duplicatePackName(_:)``, ``StoreError/invalidPackName(_:problem:)``. On any error
     ///   nothing is imported.
     @discardableResult

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds where JSON text first breaks the grammar, so an import error can name the line and column
-/// (Foundation's decoder reports only that the data is not valid JSON).
+/// (Foundation's decoder reports only that the data is not valid JSON), and where the questions of a
+/// well-formed pack file are, so that a bad question is named by its line.
 struct JSONSyntaxLocator {
     /// A syntax error: 1-based line and column (in characters) and what was expected.
     struct Problem: Equatable {
@@ -12,6 +13,9 @@ struct JSONSyntaxLocator {
 
     private let bytes: [UInt8]
     private var index = 0
+    /// How far ``line(at:)`` has counted line breaks, and the line it reached there.
+    private var countedUpTo = 0
+    private var linesCounted = 1
 
     private init(_ data: Data) {
         bytes = Array(data)
@@ -29,6 +33,121 @@ struct JSONSyntaxLocator {
         } catch {
             return error
         }
+    }
+
+    /// Where one question of a pack file is: the line its object (or other value) begins on, and the line of
+    /// each of its members' values, by the member's name as written.
+    struct QuestionPlace: Equatable {
+        var line: Int
+        var fields: [String: Int] = [:]
+    }
+
+    /// The places of the elements of the `questions` list of the object `data` holds, in order; empty when
+    /// `data` is not an object with such a list. Meant for text the decoder has read: it stops at the first
+    /// syntax error.
+    static func questionPlaces(in data: Data) -> [QuestionPlace] {
+        var locator = JSONSyntaxLocator(data)
+        if locator.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { locator.index = 3 }
+        var places: [QuestionPlace] = []
+        do throws(Problem) {
+            try locator.members { locator, name throws(Problem) in
+                guard name == "questions", locator.current == UInt8(ascii: "[") else {
+                    try locator.value(depth: 1)
+                    return
+                }
+                // A second "questions" list replaces the first, as it does for the decoder.
+                places = try locator.questionList()
+            }
+        } catch {
+            // Not a pack file's shape: the decoder says what is wrong.
+        }
+        return places
+    }
+
+    /// Reads the list of questions the index is at: each element's place.
+    private mutating func questionList() throws(Problem) -> [QuestionPlace] {
+        var places: [QuestionPlace] = []
+        index += 1
+        skipSpace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return places
+        }
+        while true {
+            skipSpace()
+            var place = QuestionPlace(line: line(at: index))
+            if current == UInt8(ascii: "{") {
+                try members { locator, name throws(Problem) in
+                    place.fields[name] = locator.line(at: locator.index)
+                    try locator.value(depth: 3)
+                }
+            } else {
+                try value(depth: 2)
+            }
+            places.append(place)
+            skipSpace()
+            if current == UInt8(ascii: ",") {
+                index += 1
+            } else if current == UInt8(ascii: "]") {
+                index += 1
+                return places
+            } else {
+                throw failure("expected “,” or “]”")
+            }
+        }
+    }
+
+    /// Reads the object the index is at (after spaces), calling `member` with each member's name and the index at
+    /// its value (after spaces); `member` must read the value.
+    private mutating func members(
+        _ member: (inout JSONSyntaxLocator, String) throws(Problem) -> Void
+    ) throws(Problem) {
+        try expect("{", "an object")
+        skipSpace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipSpace()
+            let start = index
+            guard current == UInt8(ascii: "\"") else { throw failure("expected a quoted name") }
+            try string()
+            let name = Self.decodedString(bytes[start..<index])
+            try expect(":", "“:” after a name")
+            skipSpace()
+            try member(&self, name)
+            skipSpace()
+            if current == UInt8(ascii: ",") {
+                index += 1
+            } else if current == UInt8(ascii: "}") {
+                index += 1
+                return
+            } else {
+                throw failure("expected “,” or “}”")
+            }
+        }
+    }
+
+    /// The text of a quoted JSON string (its quotes included), its escapes read.
+    private static func decodedString(_ quoted: ArraySlice<UInt8>) -> String {
+        let inner = quoted.dropFirst().dropLast()
+        guard inner.contains(UInt8(ascii: "\\")) else { return String(decoding: inner, as: UTF8.self) }
+        return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? String(decoding: inner, as: UTF8.self)
+    }
+
+    /// The line (from 1) of the byte at `position`.
+    private mutating func line(at position: Int) -> Int {
+        // Counted on from the last answer: places are asked for in the order of the text.
+        if position < countedUpTo {
+            countedUpTo = 0
+            linesCounted = 1
+        }
+        for byte in bytes[countedUpTo..<min(position, bytes.count)] where byte == UInt8(ascii: "\n") {
+            linesCounted += 1
+        }
+        countedUpTo = max(countedUpTo, min(position, bytes.count))
+        return linesCounted
     }
 
     private func failure(_ problem: String) -> Problem {

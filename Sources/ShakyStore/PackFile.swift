@@ -4,15 +4,22 @@ import TriviaEngine
 /// The file formats a pack can be imported from and exported to.
 ///
 /// **JSON**: an object `{"name": "…", "questions": [{"question": "…", "answer": "…",
-/// "difficulty": "easy", "alternates": ["…"]}]}`; `alternates` may be left out. Built-in pack files add
-/// `"id"` (a stable identifier) and `"version"` (a whole number raised whenever the file changes).
+/// "difficulty": "easy", "alternates": ["…"]}]}`. Only `question` and `answer` are needed: a question without
+/// `difficulty` (or with `null` or `""`) is medium, one without `alternates` has none, and `alternates` may also be
+/// one string with the alternates separated by `|`, as in CSV. Member names are read in any case. Built-in pack
+/// files add `"id"` (a stable identifier) and `"version"` (a whole number raised whenever the file changes).
 ///
 /// **CSV** (RFC 4180, UTF-8, a byte order mark and CRLF line ends tolerated): a header line naming the
-/// columns `question,answer,difficulty,alternates` (any order, any case; `alternates` may be left out),
-/// then one question per line. Alternate answers are separated by `|` (a character no answer needs, and
+/// columns `question,answer,difficulty,alternates` (any order, any case; `difficulty` and `alternates` may be left
+/// out), then one question per line. Alternate answers are separated by `|` (a character no answer needs, and
 /// not the `;` some spreadsheets use between fields). A file whose header holds `;` but no `,` is read
 /// with `;` between fields. Fields holding commas, quotes or line breaks are quoted with `"`, and a
 /// quote inside is doubled. Lines whose fields are all empty are skipped.
+///
+/// Both are read by the same rules: an empty difficulty is ``PackRules/defaultDifficulty``, each question is checked
+/// by ``PackRules``, and a repeated question or a field that is not a question's (a column, a JSON member) is taken
+/// with a warning. A file with bad questions imports nothing; the error names the first
+/// ``PackFile/mostListedProblems`` of them, each by its line.
 public enum PackFileFormat: String, CaseIterable, Codable, Sendable {
     /// The JSON pack format.
     case json
@@ -22,10 +29,15 @@ public enum PackFileFormat: String, CaseIterable, Codable, Sendable {
 
 /// A pack file's content: the pack's name (if the file has one) and its checked questions.
 struct PackFile: Equatable {
-    /// The columns of the CSV format, in the order they are written.
-    static let csvColumns = ["question", "answer", "difficulty", "alternates"]
-    /// The columns a CSV file must have; without `difficulty` every question is medium.
-    static let requiredCSVColumns = ["question", "answer"]
+    /// The fields of a question: the columns of the CSV format in the order they are written, and the members of a
+    /// question in the JSON format.
+    static let questionFields = ["question", "answer", "difficulty", "alternates"]
+    /// The fields a question must have (a CSV file's columns); without `difficulty` a question is medium.
+    static let requiredFields = ["question", "answer"]
+    /// The most bad questions one import error names; it counts the others.
+    static let mostListedProblems = 20
+    /// The longest problem, in characters, that an import error says (its quoted values are cut shorter already).
+    static let longestProblem = 300
 
     var name: String?
     var questions: [Question]
@@ -40,7 +52,7 @@ struct PackFile: Equatable {
 
     /// Reads a pack from `data` in `format`.
     ///
-    /// - Throws: ``StoreError/importFailed(line:field:problem:)`` naming where the file is wrong.
+    /// - Throws: ``StoreError/importFailed(problems:unlisted:)`` naming where the file is wrong.
     static func read(_ data: Data, format: PackFileFormat) throws -> PackFile {
         var file =
             switch format {
@@ -50,7 +62,78 @@ struct PackFile: Equatable {
         // Kept (an empty pack exports to a bare header and imports back), but said: a sheet saved before its rows
         // were filled in looks the same.
         if file.questions.isEmpty { file.warnings.append("the file holds no questions: the pack is empty") }
+        file.warnings = within(
+            reportLength, file.warnings,
+            more: { count in
+                "and \(count) more \(count == 1 ? "warning" : "warnings") like these"
+            })
         return file
+    }
+
+    /// One question as a file gives it, before it is checked: the value of each field, `nil` for one left out.
+    struct WrittenQuestion {
+        var text: String?
+        var answer: String?
+        var difficulty: String?
+        var alternates: [String] = []
+    }
+
+    /// `written` checked by ``PackRules`` (a difficulty left out is the default one), or the rule it breaks.
+    static func checkedQuestion(_ written: WrittenQuestion) throws(PackRules.Violation) -> Question {
+        guard let text = written.text else { throw missing("question") }
+        guard let answer = written.answer else { throw missing("answer") }
+        let difficulty = try PackRules.difficulty(written.difficulty)
+        return try PackRules.question(
+            Question(text: text, answer: answer, alternates: written.alternates, difficulty: difficulty))
+    }
+
+    private static func missing(_ field: String) -> PackRules.Violation {
+        PackRules.Violation(field: field, problem: "the “\(field)” value is missing")
+    }
+
+    /// The bad questions of a file, gathered as it is read: the first ``mostListedProblems``, and how many others.
+    struct BadQuestions {
+        private(set) var listed: [PackFileProblem] = []
+        private(set) var unlisted = 0
+
+        mutating func append(_ problem: PackFileProblem) {
+            if listed.count < mostListedProblems {
+                listed.append(bounded(problem))
+            } else {
+                unlisted += 1
+            }
+        }
+
+        /// Throws ``StoreError/importFailed(problems:unlisted:)`` when a question is bad.
+        func throwIfAny() throws(StoreError) {
+            if !listed.isEmpty { throw .importFailed(problems: listed, unlisted: unlisted) }
+        }
+    }
+
+    /// Warns of questions that repeat an earlier one (ignoring case, accents and spacing, as a game's draw does).
+    struct RepeatCheck {
+        private var seen: [String: String] = [:]
+
+        /// The warning when `question`, at `place` ("line 4"), repeats an earlier question.
+        mutating func warning(for question: Question, at place: String) -> String? {
+            let key = question.repeatKey
+            if let earlier = seen[key] { return "\(place) repeats the question and answer of \(earlier)" }
+            seen[key] = place
+            return nil
+        }
+    }
+
+    /// An import error for one problem, which stops the whole file from being read.
+    static func failure(line: Int? = nil, field: String? = nil, problem: String) -> StoreError {
+        .importFailed(problems: [bounded(PackFileProblem(line: line, field: field, problem: problem))])
+    }
+
+    /// `problem` with its words and its field cut to a length a report can hold many of.
+    private static func bounded(_ problem: PackFileProblem) -> PackFileProblem {
+        func cut(_ text: String) -> String {
+            text.count > longestProblem ? text.prefix(longestProblem - 1) + "…" : text
+        }
+        return PackFileProblem(line: problem.line, field: problem.field.map(cut), problem: cut(problem.problem))
     }
 
     static func readCSV(_ data: Data) throws -> PackFile {
@@ -63,81 +146,52 @@ struct PackFile: Equatable {
         do throws(CSVCodec.SyntaxError) {
             records = try CSVCodec.parse(text, delimiter: delimiter)
         } catch {
-            throw StoreError.importFailed(line: error.line, field: nil, problem: error.problem)
+            throw failure(line: error.line, problem: error.problem)
         }
         let rows = records.filter { record in
             record.fields.contains { field in field.unicodeScalars.contains { !isBlank($0) } }
         }
         guard let header = rows.first else {
-            throw StoreError.importFailed(
-                line: 1, field: nil,
-                problem: "the file is empty; it needs the header “question,answer,difficulty,alternates”")
+            throw failure(
+                line: 1, problem: "the file is empty; it needs the header “question,answer,difficulty,alternates”")
         }
         var warnings: [String] = []
         let columns = try columnIndexes(header, warnings: &warnings)
         var questions: [Question] = []
-        var problems: [(line: Int, field: String?, problem: String)] = []
-        var seen: [String: Int] = [:]
+        var bad = BadQuestions()
+        var repeats = RepeatCheck()
         for row in rows.dropFirst() {
             // A spreadsheet leaves out a row's empty fields at its end, and keeps empty columns after the last one:
             // both are fine; a value beyond the header's columns is not.
             let beyond = row.fields.dropFirst(header.fields.count)
             guard beyond.allSatisfy({ $0.unicodeScalars.allSatisfy(isBlank) }) else {
-                problems.append(
-                    (row.line, nil, "expected \(header.fields.count) fields like the header, found \(row.fields.count)")
-                )
+                bad.append(
+                    PackFileProblem(
+                        line: row.line,
+                        problem: "expected \(header.fields.count) fields like the header, found \(row.fields.count)"))
                 continue
             }
             func value(_ column: String) -> String? {
                 guard let index = columns[column] else { return nil }
                 return index < row.fields.count ? row.fields[index] : ""
             }
-            let alternates = (value("alternates") ?? "").split(separator: PackRules.alternateSeparator).map(String.init)
-            // An empty or missing difficulty means medium, as `shaky pack add` without --difficulty.
-            let given = value("difficulty") ?? ""
-            let difficulty = given.unicodeScalars.allSatisfy(isBlank) ? "medium" : given
-            do {
-                let question = try checkedQuestion(
-                    text: value("question"), answer: value("answer"), difficulty: difficulty,
-                    alternates: alternates, line: row.line, field: { $0 })
-                let key = question.repeatKey
-                if let earlier = seen[key] {
-                    warnings.append("line \(row.line) repeats the question and answer of line \(earlier)")
-                } else {
-                    seen[key] = row.line
-                }
+            let written = WrittenQuestion(
+                text: value("question"), answer: value("answer"), difficulty: value("difficulty"),
+                alternates: (value("alternates") ?? "").split(separator: PackRules.alternateSeparator).map(String.init))
+            do throws(PackRules.Violation) {
+                let question = try checkedQuestion(written)
+                if let warning = repeats.warning(for: question, at: "line \(row.line)") { warnings.append(warning) }
                 questions.append(question)
-            } catch StoreError.importFailed(let line, let field, let problem) {
-                problems.append((line ?? row.line, field, problem))
+            } catch {
+                bad.append(PackFileProblem(line: row.line, field: error.field, problem: error.problem))
             }
         }
-        if let first = problems.first {
-            var problem = first.problem
-            if problems.count > 1 {
-                let rest = problems.dropFirst().map { item in
-                    "line \(item.line)" + (item.field.map { ", field “\($0)”" } ?? "") + ": " + item.problem
-                }
-                problem +=
-                    "; also "
-                    + within(
-                        reportLength - problem.utf8.count, rest,
-                        more: { count in
-                            "and \(count) more bad \(count == 1 ? "line" : "lines")"
-                        }
-                    ).joined(separator: "; ")
-            }
-            throw StoreError.importFailed(line: first.line, field: first.field, problem: problem)
-        }
-        let kept = within(
-            reportLength, warnings,
-            more: { count in
-                "and \(count) more \(count == 1 ? "warning" : "warnings") like these"
-            })
-        return PackFile(name: nil, questions: questions, warnings: kept)
+        try bad.throwIfAny()
+        return PackFile(name: nil, questions: questions, warnings: warnings)
     }
 
-    /// The most text, in bytes, that the problems or the warnings of one file may fill: every one of them is
-    /// reported when they fit, and the reply stays well under the 1 MiB of a Varlink message.
+    /// The most text, in bytes, that the warnings of one file may fill: every one of them is reported when they fit,
+    /// and the reply stays well under the 1 MiB of a Varlink message.
     static let reportLength = 256 << 10
 
     /// As many of `items` as fit in `length` bytes, then, when some are left, what `more` says of them.
@@ -155,26 +209,29 @@ struct PackFile: Equatable {
         scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
     }
 
+    /// The warning for a field that is not a question's (`what`: "column" or "field"), which was ignored.
+    private static func ignoredField(_ what: String, _ name: String, _ where: String = "") -> String {
+        "the \(what) \(PackRules.quoted(name))\(`where`) is not one of \(questionFields.joined(separator: ", ")) "
+            + "and was ignored"
+    }
+
     private static func columnIndexes(_ header: CSVCodec.Record, warnings: inout [String]) throws -> [String: Int] {
         var columns: [String: Int] = [:]
         for (index, raw) in header.fields.enumerated() {
             let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
             // A column without a name is a spreadsheet's empty one: nothing to say about it.
             if name.isEmpty { continue }
-            guard csvColumns.contains(name) else {
-                warnings.append(
-                    "the column “\(raw)” is not one of \(csvColumns.joined(separator: ", ")) and was ignored")
+            guard questionFields.contains(name) else {
+                warnings.append(ignoredField("column", raw))
                 continue
             }
             if columns[name] != nil {
-                throw StoreError.importFailed(
-                    line: header.line, field: raw, problem: "the column “\(name)” appears twice")
+                throw failure(line: header.line, field: raw, problem: "the column “\(name)” appears twice")
             }
             columns[name] = index
         }
-        for required in requiredCSVColumns where columns[required] == nil {
-            throw StoreError.importFailed(
-                line: header.line, field: required, problem: "the header has no “\(required)” column")
+        for required in requiredFields where columns[required] == nil {
+            throw failure(line: header.line, field: required, problem: "the header has no “\(required)” column")
         }
         return columns
     }
@@ -187,22 +244,103 @@ struct PackFile: Equatable {
             if String(data: Data(chunk), encoding: .utf8) == nil { break }
             line += 1
         }
-        throw StoreError.importFailed(line: line, field: nil, problem: "the text is not UTF-8; save the file as UTF-8")
+        throw failure(line: line, problem: "the text is not UTF-8; save the file as UTF-8")
+    }
+
+    /// A member name of a JSON object, whatever it is.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// The loose shape of a JSON pack file, so a missing or wrong value gets a precise message.
     private struct RawFile: Decodable {
+        static let members = ["id", "version", "name", "questions"]
+
         var id: String?
         var version: Int?
         var name: String?
         var questions: [RawQuestion]?
+        /// The members that are none of ``members``, as written.
+        var otherMembers: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            id = try container.decodeIfPresent(String.self, forKey: AnyKey("id"))
+            version = try container.decodeIfPresent(Int.self, forKey: AnyKey("version"))
+            name = try container.decodeIfPresent(String.self, forKey: AnyKey("name"))
+            questions = try container.decodeIfPresent([RawQuestion].self, forKey: AnyKey("questions"))
+            otherMembers = container.allKeys.map(\.stringValue).filter { !Self.members.contains($0) }.sorted()
+        }
     }
 
+    /// One element of a JSON file's `questions`: its fields, read whatever their shape, so that every bad question
+    /// of a file is found in one reading.
     private struct RawQuestion: Decodable {
-        var question: String?
-        var answer: String?
-        var difficulty: String?
-        var alternates: [String]?
+        var written = WrittenQuestion()
+        /// Each field's member name as written, by the field's name.
+        var memberNames: [String: String] = [:]
+        /// The members that are not a question's fields, as written.
+        var otherMembers: [String] = []
+        /// The first value of the wrong shape (the element itself when it is not an object).
+        var shapeProblem: PackRules.Violation?
+
+        init(from decoder: any Decoder) {
+            let container: KeyedDecodingContainer<AnyKey>
+            do {
+                container = try decoder.container(keyedBy: AnyKey.self)
+            } catch {
+                shapeProblem = PackRules.Violation(
+                    field: "", problem: "expected an object { … } with a “question” and an “answer” here")
+                return
+            }
+            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                let field = key.stringValue.trimmingCharacters(in: .whitespaces).lowercased()
+                guard PackFile.questionFields.contains(field) else {
+                    otherMembers.append(key.stringValue)
+                    continue
+                }
+                guard memberNames[field] == nil else {
+                    noteShape(field, "the “\(field)” value is given twice (member names are read in any case)")
+                    continue
+                }
+                memberNames[field] = key.stringValue
+                if (try? container.decodeNil(forKey: key)) == true {
+                    // Nothing given: a default for the difficulty and the alternates, and missing for the others.
+                    if field == "question" || field == "answer" { noteShape(field, "expected a string, found null") }
+                    continue
+                }
+                if field == "alternates" {
+                    if let list = try? container.decode([String].self, forKey: key) {
+                        written.alternates = list
+                    } else if let text = try? container.decode(String.self, forKey: key) {
+                        written.alternates = text.split(separator: PackRules.alternateSeparator).map(String.init)
+                    } else {
+                        noteShape(field, "expected a list of strings [\"…\", \"…\"] here")
+                    }
+                    continue
+                }
+                guard let text = try? container.decode(String.self, forKey: key) else {
+                    let number = (try? container.decode(Double.self, forKey: key)) != nil
+                    noteShape(
+                        field, number ? "expected a string here; write the number in quotes" : "expected a string here")
+                    continue
+                }
+                switch field {
+                case "question": written.text = text
+                case "answer": written.answer = text
+                default: written.difficulty = text
+                }
+            }
+        }
+
+        private mutating func noteShape(_ field: String, _ problem: String) {
+            if shapeProblem == nil { shapeProblem = PackRules.Violation(field: field, problem: problem) }
+        }
     }
 
     static func readJSON(_ data: Data) throws -> PackFile {
@@ -211,40 +349,65 @@ struct PackFile: Equatable {
             raw = try JSONDecoder().decode(RawFile.self, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted = error, let syntax = JSONSyntaxLocator.firstProblem(in: data) {
-                throw StoreError.importFailed(
-                    line: syntax.line, field: nil,
+                throw failure(
+                    line: syntax.line,
                     problem: "the file is not valid JSON at column \(syntax.column): \(syntax.problem)")
             }
-            throw StoreError.importFailed(line: nil, field: path(of: error), problem: describe(error))
+            throw failure(field: path(of: error), problem: describe(error))
         }
         guard let rawQuestions = raw.questions else {
-            throw StoreError.importFailed(line: nil, field: "questions", problem: "the file has no “questions” list")
+            throw failure(field: "questions", problem: "the file has no “questions” list")
         }
+        let places = JSONSyntaxLocator.questionPlaces(in: data)
         var questions: [Question] = []
+        var bad = BadQuestions()
+        var repeats = RepeatCheck()
+        var warnings: [String] = []
+        // The members that are not a question's fields, as written, with the lines of the questions holding them.
+        var otherMembers: [(name: String, lines: [Int?])] = []
         for (index, rawQuestion) in rawQuestions.enumerated() {
-            questions.append(
-                try checkedQuestion(
-                    text: rawQuestion.question, answer: rawQuestion.answer, difficulty: rawQuestion.difficulty,
-                    alternates: rawQuestion.alternates ?? [], line: nil, field: { "questions[\(index)].\($0)" }))
-        }
-        return PackFile(name: raw.name, questions: questions, id: raw.id, version: raw.version)
-    }
-
-    private static func checkedQuestion(
-        text: String?, answer: String?, difficulty: String?, alternates: [String], line: Int?,
-        field: (String) -> String
-    ) throws -> Question {
-        do throws(PackRules.Violation) {
-            for (name, value) in [("question", text), ("answer", answer), ("difficulty", difficulty)] where value == nil
-            {
-                throw PackRules.Violation(field: name, problem: "the “\(name)” value is missing")
+            let place = index < places.count ? places[index] : nil
+            let path = "questions[\(index)]"
+            for member in rawQuestion.otherMembers {
+                if let known = otherMembers.firstIndex(where: { $0.name == member }) {
+                    otherMembers[known].lines.append(place?.line)
+                } else {
+                    otherMembers.append((member, [place?.line]))
+                }
             }
-            let question = Question(
-                text: text!, answer: answer!, alternates: alternates, difficulty: try PackRules.difficulty(difficulty!))
-            return try PackRules.question(question)
-        } catch {
-            throw StoreError.importFailed(line: line, field: field(error.field), problem: error.problem)
+            do throws(PackRules.Violation) {
+                if let problem = rawQuestion.shapeProblem { throw problem }
+                let question = try checkedQuestion(rawQuestion.written)
+                let at = place.map { "line \($0.line)" } ?? path
+                if let warning = repeats.warning(for: question, at: at) { warnings.append(warning) }
+                questions.append(question)
+            } catch {
+                // The line of the bad value, or of its question when the value is missing.
+                let line = rawQuestion.memberNames[error.field].flatMap { place?.fields[$0] } ?? place?.line
+                bad.append(
+                    PackFileProblem(
+                        line: line, field: error.field.isEmpty ? path : "\(path).\(error.field)", problem: error.problem
+                    ))
+            }
         }
+        try bad.throwIfAny()
+        for member in otherMembers {
+            let lines = member.lines.compactMap { $0 }
+            let count = member.lines.count
+            let whereText =
+                switch (count, lines.first) {
+                case (1, let line?): " (line \(line))"
+                case (_, let line?): " (in \(count) questions, the first at line \(line))"
+                case (1, nil): ""
+                case (_, nil): " (in \(count) questions)"
+                }
+            warnings.append(ignoredField("field", member.name, whereText))
+        }
+        for member in raw.otherMembers {
+            warnings.append(
+                "the member \(PackRules.quoted(member)) is not one of name, questions and was ignored")
+        }
+        return PackFile(name: raw.name, questions: questions, id: raw.id, version: raw.version, warnings: warnings)
     }
 
     private static func path(of error: DecodingError) -> String? {
@@ -337,6 +500,6 @@ struct PackFile: Equatable {
                 question.alternates.joined(separator: String(PackRules.alternateSeparator)),
             ]
         }
-        return CSVCodec.format([Self.csvColumns] + rows)
+        return CSVCodec.format([Self.questionFields] + rows)
     }
 }

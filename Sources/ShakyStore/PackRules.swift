@@ -64,14 +64,29 @@ public enum PackRules {
         return result
     }
 
-    /// The difficulty named by `raw` (case and surrounding spaces ignored), or the rule it breaks.
-    static func difficulty(_ raw: String) throws(Violation) -> Difficulty {
-        let cleaned = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard let difficulty = Difficulty(rawValue: cleaned) else {
-            let shown = raw.isEmpty ? "an empty difficulty" : "unknown difficulty “\(raw)”"
-            throw Violation(field: "difficulty", problem: "\(shown) (use easy, medium or hard)")
+    /// The difficulty of a question whose file leaves it out or empty, as `shaky pack add` without --difficulty.
+    public static let defaultDifficulty = Difficulty.medium
+
+    /// The difficulty named by `raw` (case and surrounding spaces ignored; nothing or only spaces is
+    /// ``defaultDifficulty``), or the rule it breaks. Every pack file format reads its difficulties here.
+    static func difficulty(_ raw: String?) throws(Violation) -> Difficulty {
+        let written = normalized(raw ?? "")
+        if written.isEmpty { return defaultDifficulty }
+        guard let difficulty = Difficulty(rawValue: written.lowercased()) else {
+            throw Violation(
+                field: "difficulty", problem: "unknown difficulty \(quoted(written)) (use easy, medium or hard)")
         }
         return difficulty
+    }
+
+    /// The longest value, in characters, that a problem quotes; a longer one is cut, so that a report naming
+    /// many bad values stays short.
+    static let longestQuotedValue = 40
+
+    /// `value` between quotes, cut to ``longestQuotedValue`` characters (and "…") when it is longer.
+    static func quoted(_ value: String) -> String {
+        let cut = value.count > longestQuotedValue ? value.prefix(longestQuotedValue - 1) + "…" : Substring(value)
+        return "“\(cut)”"
     }
 
     /// `question` trimmed, normalized and checked; alternates that are empty or repeat the answer are dropped.
@@ -96,7 +111,8 @@ public enum PackRules {
             if alternate.contains(alternateSeparator) {
                 throw Violation(
                     field: "alternates",
-                    problem: "the alternate “\(alternate)” holds “\(alternateSeparator)”, which separates alternates")
+                    problem:
+                        "the alternate \(quoted(alternate)) holds “\(alternateSeparator)”, which separates alternates")
             }
             _ = try self.answer(alternate, field: "alternates")
             let seen = ([answer] + alternates).contains { $0.caseInsensitiveCompare(alternate) == .orderedSame }
@@ -114,13 +130,13 @@ public enum PackRules {
 
     private static func answer(_ raw: String, field: String) throws(Violation) -> String {
         let answer = normalized(raw)
-        let what = field == "answer" ? "the answer" : "the alternate “\(answer)”"
+        let what = field == "answer" ? "the answer" : "the alternate \(quoted(answer))"
         if answer.isEmpty {
             throw Violation(field: field, problem: "the answer is empty")
         }
         // Its letters and digits are what a round scrambles and shows: without any, no game would ever draw it.
         if field == "answer", !answer.contains(where: Scramble.isScrambled) {
-            throw Violation(field: field, problem: "the answer “\(answer)” has no letter or digit to scramble")
+            throw Violation(field: field, problem: "the answer \(quoted(answer)) has no letter or digit to scramble")
         }
         if length(answer) > maximumAnswerLength {
             throw Violation(

@@ -18,9 +18,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case invalidQuestion(problem: String)
     /// A pack file could not be imported; nothing was imported.
     ///
-    /// `line` is the physical line (from 1) where the bad CSV record starts, or `nil` for JSON files;
-    /// `field` names the column or the JSON path of the bad value, when there is one.
-    case importFailed(line: Int?, field: String?, problem: String)
+    /// `problems` holds what stops the file from being read (one problem), or its bad questions in the file's
+    /// order: the first ``PackFile/mostListedProblems`` of them, with `unlisted` counting the others.
+    case importFailed(problems: [PackFileProblem], unlisted: Int = 0)
     /// No folder of built-in packs was found.
     case builtinPacksNotFound(searched: String)
     /// A built-in pack file is malformed.
@@ -61,8 +61,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             "There is no finished game with id \(id) in the history."
         case .invalidQuestion(let problem):
             "The question cannot be saved: \(problem)."
-        case .importFailed(let line, let field, let problem):
-            "Import failed\(Self.location(line: line, field: field)): \(problem). Nothing was imported."
+        case .importFailed(let problems, let unlisted):
+            Self.importFailure(problems, unlisted: unlisted)
         case .builtinPacksNotFound(let searched):
             "The built-in quiz packs were not found (looked in \(searched)); set SHAKY_DATA_DIR to the data folder."
         case .builtinPackInvalid(let file, let problem):
@@ -91,12 +91,16 @@ extension StoreError: CustomStringConvertible, LocalizedError {
     /// The human message for this error.
     public var errorDescription: String? { description }
 
-    private static func location(line: Int?, field: String?) -> String {
-        switch (line, field) {
-        case (let line?, let field?): " at line \(line), field “\(field)”"
-        case (let line?, nil): " at line \(line)"
-        case (nil, let field?): " at \(field)"
-        case (nil, nil): ""
+    /// "Import failed at line 4, field “answer”: the answer is empty. Nothing was imported.", or for several bad
+    /// questions their count, then each one's place and problem.
+    private static func importFailure(_ problems: [PackFileProblem], unlisted: Int) -> String {
+        guard problems.count + unlisted > 1 else {
+            let problem = problems.first ?? PackFileProblem(problem: "the file is not a pack")
+            let place = problem.place
+            return "Import failed\(place.isEmpty ? "" : " at " + place): \(problem.problem). Nothing was imported."
         }
+        let listed = problems.map { ($0.place.isEmpty ? "" : $0.place + ": ") + $0.problem }
+        return "Import failed: \(problems.count + unlisted) questions are bad, so nothing was imported. "
+            + (listed + (unlisted > 0 ? ["and \(unlisted) more"] : [])).joined(separator: "; ") + "."
     }
 }

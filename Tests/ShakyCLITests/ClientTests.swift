@@ -178,6 +178,37 @@ import Varlink
         }
     }
 
+    @Test("An import refused for several bad questions lists each on a line of its own, and counts the unlisted")
+    func everyBadQuestionOfAnImportIsListed() {
+        let problem = { (line: Int, field: String?, words: String) -> JSONValue in
+            var object: VarlinkObject = ["line": .int(line), "problem": .string(words)]
+            if let field { object["field"] = .string(field) }
+            return .object(object)
+        }
+        let parameters: VarlinkObject = [
+            "line": 2, "field": "answer", "problem": "the answer is empty",
+            "problems": .array([
+                problem(2, "answer", "the answer is empty"),
+                problem(5, nil, "expected 3 fields like the header, found 4"),
+            ]),
+            "unlisted": 7,
+        ]
+        #expect(
+            ShakyClientError.message(forError: "io.shakywords.Packs.ImportFailed", parameters: parameters) == """
+                nothing imported: 9 questions are bad:
+                  line 2, field answer: the answer is empty
+                  line 5: expected 3 fields like the header, found 4
+                  and 7 more (correct these and import again to see them)
+                """)
+        // A daemon that sends no list: its one problem, as before.
+        var one = parameters
+        one["problems"] = nil
+        one["unlisted"] = nil
+        #expect(
+            ShakyClientError.message(forError: "io.shakywords.Packs.ImportFailed", parameters: one)
+                == "nothing imported: line 2, field answer: the answer is empty")
+    }
+
     @Test func refusalsCarryTheDaemonsMessage() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer(

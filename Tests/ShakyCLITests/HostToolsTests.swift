@@ -117,7 +117,7 @@ struct HostToolsTests {
         }
     }
 
-    @Test func aFiveMegabyteFileImportsWholeAndEveryBadLineIsReported() async throws {
+    @Test func aFiveMegabyteFileImportsWholeAndItsBadLinesAreReported() async throws {
         try await DaemonProcess.withRunning { daemon in
             // Well over the 1 MiB of one message: the client sends it in parts.
             let header = "question,answer,difficulty,alternates\n"
@@ -139,19 +139,23 @@ struct HostToolsTests {
             #expect(exported.status == 0, "\(exported.error)")
             #expect(exported.output.contains("Question number 51999 of"))
 
-            // 1.2 MB with a bad line every 500: every one of them is named, and nothing is imported.
+            // 1.2 MB with a bad line every 500: the first 20 are named, the others counted, and nothing is imported.
             var broken = Array(rows.prefix(12_000))
             let badLines = stride(from: 250, to: broken.count, by: 500).map { index in
                 broken[index] = "a line with one field \(index)\n"
                 return index + 2
             }
+            #expect(badLines.count == 24)
             let bad = daemon.folder.appendingPathComponent("Broken.csv")
             try Data((header + broken.joined()).utf8).write(to: bad)
             let refused = try await shaky(["pack", "import", bad.path], on: daemon, timeout: 120)
             #expect(refused.status == 1, "\(refused)")
-            for line in badLines {
-                #expect(refused.error.contains("line \(line):") || refused.error.contains("line \(line),"))
+            #expect(refused.error.hasPrefix("shaky: nothing imported: 24 questions are bad:\n"), "\(refused)")
+            for line in badLines.prefix(20) {
+                #expect(refused.error.contains("\n  line \(line), field answer: the answer is empty\n"))
             }
+            #expect(!refused.error.contains("line \(badLines[20])"), "\(refused)")
+            #expect(refused.error.hasSuffix("\n  and 4 more (correct these and import again to see them)\n"))
             #expect(!refused.error.contains("daemon running"), "\(refused)")
             let list = try await shaky(["pack", "list", "--names"], on: daemon)
             #expect(!list.output.contains("Broken"), "\(list)")
@@ -163,6 +167,59 @@ struct HostToolsTests {
             #expect(tooLarge.status == 1, "\(tooLarge)")
             #expect(tooLarge.error.contains("up to 16 MiB"), "\(tooLarge)")
             #expect(!tooLarge.error.contains("daemon running"), "\(tooLarge)")
+        }
+    }
+
+    @Test("A JSON pack written by hand takes what a CSV one takes, and each of its bad questions is named by its line")
+    func aHandWrittenJSONPackImportsLikeACSVOne() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let file = daemon.folder.appendingPathComponent("by-hand.json")
+            let pack = """
+                {
+                  "name": "By Hand",
+                  "questions": [
+                    {"question": "Capital of France?", "answer": "Paris"},
+                    {"question": "Largest ocean?", "answer": "Pacific", "difficulty": "hard", "hint": "big"}
+                  ]
+                }
+
+                """
+            try Data(pack.utf8).write(to: file)
+            let imported = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.output == "Imported By Hand: 2 questions (0 easy, 1 medium, 1 hard)\n", "\(imported)")
+            #expect(
+                imported.error
+                    == "shaky: warning: \(file.path): the field “hint” (line 5) is not one of question, answer, "
+                    + "difficulty, alternates and was ignored\n", "\(imported)")
+
+            let bad = daemon.folder.appendingPathComponent("bad.json")
+            let badPack = """
+                {
+                  "name": "Bad",
+                  "questions": [
+                    {"question": "Q1?", "answer": "A", "difficulty": "tricky"},
+                    {"question": "Q2?", "answer": "B"},
+                    {
+                      "question": "Q3?",
+                      "answer": ""
+                    }
+                  ]
+                }
+
+                """
+            try Data(badPack.utf8).write(to: bad)
+            let refused = try await shaky(["pack", "import", bad.path], on: daemon)
+            #expect(refused.status == 1, "\(refused)")
+            #expect(
+                refused.error == """
+                    shaky: nothing imported: 2 questions are bad:
+                      line 4, field questions[0].difficulty: unknown difficulty “tricky” (use easy, medium or hard)
+                      line 8, field questions[2].answer: the answer is empty
+
+                    """, "\(refused)")
+            let list = try await shaky(["pack", "list", "--names"], on: daemon)
+            #expect(list.output.contains("By Hand") && !list.output.contains("Bad"), "\(list)")
         }
     }
 

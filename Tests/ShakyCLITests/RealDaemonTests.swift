@@ -129,8 +129,12 @@ struct RealDaemonTests {
             let exit = try await calibrate.waitForExit(within: .seconds(60))
             let output = calibrate.standardOutput
             #expect(exit.status == 0, "\(calibrate.standardError)\n\(daemon.log())")
-            #expect(output.contains("Shake the device now"), "\(output)")
-            #expect(output.contains("hold it still"), "\(output)")
+            // A trace has nothing to shake: the host is told what the daemon reads instead.
+            #expect(
+                output.hasPrefix(
+                    "The daemon reads a recorded trace, not a device: nothing to shake. It takes the trace's next 3 "
+                        + "seconds as the shaking…\n…and 2 seconds after a pause as holding still…\n"), "\(output)")
+            #expect(!output.contains("Shake the device now"), "\(output)")
             // So violent a shake puts medium's thresholds at their upper bounds.
             #expect(output.contains("Calibrated trace:calibration board"), "\(output)")
             #expect(output.contains("above 22.0 m/s² (steady shaking above 8.0 m/s²)"), "\(output)")
@@ -140,6 +144,35 @@ struct RealDaemonTests {
                 shaky, ["sensor", "calibrate", "--shake-seconds", "70"],
                 environment: ["SHAKY_SOCKET": daemon.socketPath])
             #expect(try await refused.waitForExit(within: .seconds(30)).status == 2)
+        }
+    }
+
+    @Test("A calibration the daemon refuses never tells the host to shake, and the refusal says what to do")
+    func aRefusedCalibrationNeverAsksForAShake() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let refused = try await runBinary(["sensor", "calibrate"], environment: environment)
+            #expect(refused.status == 1, "\(refused)")
+            #expect(refused.output.isEmpty, "\(refused)")
+            #expect(
+                refused.error
+                    == "shaky: there is no accelerometer to calibrate: the daemon was started with --input none (or "
+                    + "`input: none` in its configuration file); start it with --input auto to read one\n")
+        }
+        try await DaemonProcess.withRunning(arguments: ["--input", "demo"]) { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            let next = try await runBinary(["next"], environment: environment)
+            #expect(next.status == 0, "\(next)")
+            let refused = try await runBinary(["sensor", "calibrate"], environment: environment)
+            #expect(refused.status == 1, "\(refused)")
+            #expect(refused.output.isEmpty, "\(refused)")
+            #expect(
+                refused.error
+                    == "shaky: a question is open, and the sensor is reading the players' shakes for hints: calibrate "
+                    + "between questions (once this one is answered, skipped or out of time), or pause the game first "
+                    + "(`shaky pause`)\n")
         }
     }
 }

@@ -149,6 +149,51 @@ import Testing
         #expect(TextRenderer.questions([]) == "No questions found.")
     }
 
+    @Test("The history fits a terminal's width: long scores, winners and notes are cut by display width with “…”")
+    func historyFitsTheTerminal() {
+        let teams = ["Owls", "Foxes", "Bees", "Badgers", "Otters", "Hedgehogs", "Kingfishers", "熊猫队"].enumerated()
+            .map { ShakyAPI.TeamScore(name: $0.element, score: 40 - 5 * $0.offset) }
+        let long = ShakyAPI.FinishedGame(
+            id: 12, finishedAt: "2026-01-02T20:15:07Z", teams: teams, winners: ["Owls"], kind: .replaced,
+            adjustments: [ShakyAPI.TeamAdjustment(team: "Foxes", delta: -5, reason: "answered before the buzz")])
+        let short = ShakyAPI.FinishedGame(
+            id: 11, finishedAt: "2026-01-02T19:02:00Z", teams: Array(teams.suffix(2)), winners: ["熊猫队"])
+        let oslo = TimeZone(identifier: "Europe/Oslo") ?? .current
+        let fitted = TextRenderer.history([long, short], timeZone: oslo, width: 80)
+        #expect(
+            fitted == """
+                Game  Finished          Scores                   Winner  Note
+                  12  2026-01-02 21:15  Owls 40, Foxes 35, Bee…  Owls    replaced by a new game…
+                  11  2026-01-02 20:02  Kingfishers 10, 熊猫队…  熊猫队
+                """, "\(fitted)")
+        #expect(fitted.split(separator: "\n").allSatisfy { String($0).displayWidth <= 80 })
+        // Piped (no width), every row is whole.
+        let whole = TextRenderer.history([long, short], timeZone: oslo)
+        #expect(!whole.contains("…"), "\(whole)")
+        #expect(whole.contains("Kingfishers 10, 熊猫队 5  "), "\(whole)")
+        #expect(whole.contains("adjusted: Foxes -5: answered before the buzz"), "\(whole)")
+        // A table that already fits is left as it is.
+        #expect(
+            TextRenderer.history([short], timeZone: oslo, width: 80) == TextRenderer.history([short], timeZone: oslo))
+    }
+
+    @Test("A table too narrow for its columns' floors keeps them rather than cutting values to nothing")
+    func aTableKeepsItsNarrowestColumns() {
+        var table = TextTable(columns: [.init("#", .right), .init("Team", narrowest: 6), .init("Note", narrowest: 4)])
+        table.rows = [["1", "Kingfishers of the North", "a long note about the game"]]
+        #expect(
+            table.render(width: 12) == """
+                #  Team    Note
+                1  Kingf…  a l…
+                """)
+        // Room to spare is shared: the wider column gives first, down to the other's width.
+        #expect(
+            table.render(width: 30) == """
+                #  Team          Note
+                1  Kingfishers…  a long note …
+                """)
+    }
+
     @Test func recordsAndDaemon() {
         let game = ShakyAPI.FinishedGame(
             id: 4, finishedAt: "2026-01-02T20:15:07Z", teams: Fixtures.teams, winners: ["Owls"])

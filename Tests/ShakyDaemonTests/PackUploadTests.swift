@@ -57,7 +57,13 @@ struct PackUploadTests {
                 "io.shakywords.Packs.ImportUpload", ["upload": .string(bad), "format": "csv", "name": "Bad"])
             #expect(failed.name == "io.shakywords.Packs.ImportFailed")
             #expect(failed.parameters["line"]?.intValue == 302)
-            #expect(failed.parameters["problem"]?.stringValue?.contains("line 303") == true)
+            // Both bad lines, each with its own line, in the list a client shows.
+            let problems = failed.parameters["problems"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            #expect(problems.compactMap { $0["line"]?.intValue } == [302, 303], "\(failed.parameters)")
+            #expect(
+                problems.last?["problem"]?.stringValue == "expected 4 fields like the header, found 5",
+                "\(failed.parameters)")
+            #expect(failed.parameters["unlisted"] == nil)
         }
     }
 

@@ -448,6 +448,49 @@ import TriviaEngine
         #expect(try harness.database.sensorCalibration(device: "scripted:scripted") == nil)
     }
 
+    @Test("A calibration without a sensor is refused in words that say what to do")
+    func aCalibrationWithoutASensorSaysWhatToDo() async throws {
+        let harness = try await Self.harness()
+        _ = try await harness.runtime.makeMove(.nextQuestion)
+        try await Self.eventually("the sensor is on") { harness.source.isReading }
+        await #expect(
+            throws: SensorCalibrationError.unavailable(
+                "a question is open, and the sensor is reading the players' shakes for hints: calibrate between "
+                    + "questions (once this one is answered, skipped or out of time), or pause the game first "
+                    + "(`shaky pause`)")
+        ) {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { _ in }
+        }
+        harness.driver.plug(nil)
+        harness.source.unplug()
+        try await Self.eventually("the sensor is gone") { await harness.runtime.sensorReport().state == .gone }
+        await #expect(
+            throws: SensorCalibrationError.unavailable(
+                "the accelerometer /dev/scripted0 is gone (unplugged): plug it back in, then calibrate again")
+        ) {
+            try await harness.pipeline.calibrate(shakingSeconds: 4, stillSeconds: 3) { _ in }
+        }
+
+        let database = try AppDatabase.inMemory()
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
+            logger: Logger(label: "test"))
+        let driver = ScriptedAccelerometerDriver(nil)
+        let nothingPlugged = SensorPipeline(
+            spec: .auto, options: AccelerometerOptions(), table: AccelerometerDriverTable(drivers: [driver]),
+            runtime: runtime, sensitivity: .medium, logger: Logger(label: "test"),
+            calibrations: SensorCalibrations(database: database), returns: { _ in AsyncStream { _ in } },
+            appearances: { AsyncStream { _ in } })
+        await nothingPlugged.start()
+        await #expect(
+            throws: SensorCalibrationError.unavailable(
+                "no accelerometer was found: plug one in, then calibrate again (`shaky sensor` says why none was "
+                    + "found)")
+        ) {
+            try await nothingPlugged.calibrate(shakingSeconds: 4, stillSeconds: 3) { _ in }
+        }
+    }
+
     @Test func aCalibrationEndsWhenTheSensorSendsNothing() async throws {
         let harness = try await Self.harness()
         let calibration = Task {

@@ -83,13 +83,13 @@ import TriviaEngine
         let error = #expect(throws: StoreError.self) {
             try database.importPack(Data(csv.utf8), format: .csv, name: "Bad")
         }
-        guard case .importFailed(let errorLine, let errorField, let errorProblem) = error else {
-            Issue.record("expected importFailed, got \(String(describing: error))")
+        guard case .importFailed(let problems, let unlisted) = error, problems.count == 1, unlisted == 0 else {
+            Issue.record("expected importFailed with one problem, got \(String(describing: error))")
             return
         }
-        #expect(errorLine == line)
-        #expect(errorField == field)
-        #expect(errorProblem.contains(problem), "\(errorProblem)")
+        #expect(problems[0].line == line)
+        #expect(problems[0].field == field)
+        #expect(problems[0].problem.contains(problem), "\(problems[0].problem)")
         #expect(error?.description.contains("line \(line)") == true)
         #expect(try database.packs().isEmpty)
     }
@@ -99,11 +99,11 @@ import TriviaEngine
         data += Data([0x51, 0xFF, 0x3F, 0x2C, 0x41, 0x2C, 0x65, 0x61, 0x73, 0x79, 0x0A])
         let database = try AppDatabase.inMemory()
         let error = #expect(throws: StoreError.self) { try database.importPack(data, format: .csv, name: "Bytes") }
-        guard case .importFailed(let line, _, _) = error else {
+        guard case .importFailed(let problems, _) = error else {
             Issue.record("expected importFailed, got \(String(describing: error))")
             return
         }
-        #expect(line == 3)
+        #expect(problems.map(\.line) == [3])
         #expect(try database.packs().isEmpty)
     }
 
@@ -129,7 +129,15 @@ import TriviaEngine
             ),
             (
                 #"{"name": "X", "questions": [{"question": "Q?", "answer": 42, "difficulty": "easy"}]}"#,
-                "questions[0].answer", "expected a string"
+                "questions[0].answer", "expected a string here; write the number in quotes"
+            ),
+            (
+                #"{"name": "X", "questions": ["Q?"]}"#, "questions[0]",
+                "expected an object { … } with a “question” and an “answer” here"
+            ),
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "answer": "A", "alternates": [1]}]}"#,
+                "questions[0].alternates", "expected a list of strings"
             ),
             (#"{"name": "X"}"#, "questions", "no “questions” list"),
             (#"{"name": "X", "questions": [}"#, "", "not valid JSON at column 29: expected a value"),
@@ -137,17 +145,18 @@ import TriviaEngine
     func aBadJSONFileImportsNothingAndNamesTheValue(json: String, field: String?, problem: String) throws {
         let database = try AppDatabase.inMemory()
         let error = #expect(throws: StoreError.self) { try database.importPack(Data(json.utf8), format: .json) }
-        guard case .importFailed(let line, let errorField, let errorProblem) = error else {
-            Issue.record("expected importFailed, got \(String(describing: error))")
+        guard case .importFailed(let problems, let unlisted) = error, problems.count == 1, unlisted == 0 else {
+            Issue.record("expected importFailed with one problem, got \(String(describing: error))")
             return
         }
-        // A syntax error names its line and column; a wrong value names its place in the file.
+        // A syntax error names its line and column; a bad question its line and its place in the file; a file
+        // without questions its place.
         if field == "" {
-            #expect(line == 1 && errorField == nil)
+            #expect(problems[0].line == 1 && problems[0].field == nil)
         } else {
-            #expect(line == nil && errorField == field)
+            #expect(problems[0].line == (field == "questions" ? nil : 1) && problems[0].field == field)
         }
-        #expect(errorProblem.contains(problem), "\(errorProblem)")
+        #expect(problems[0].problem.contains(problem), "\(problems[0].problem)")
         #expect(try database.packs().isEmpty)
     }
 
@@ -190,13 +199,15 @@ import TriviaEngine
         let error = #expect(throws: StoreError.self) {
             try database.importPack(Data(csv.utf8), format: .csv, name: "Bad")
         }
-        guard case .importFailed(let line, _, let problem) = error else {
-            Issue.record("expected importFailed, got \(String(describing: error))")
-            return
-        }
-        #expect(line == 2)
-        #expect(problem.contains("line 4, field “difficulty”"), "\(problem)")
-        #expect(problem.contains("line 5: expected 3 fields like the header, found 4"), "\(problem)")
+        #expect(
+            error
+                == .importFailed(problems: [
+                    PackFileProblem(line: 2, field: "answer", problem: "the answer is empty"),
+                    PackFileProblem(
+                        line: 4, field: "difficulty", problem: "unknown difficulty “extreme” (use easy, medium or hard)"
+                    ),
+                    PackFileProblem(line: 5, problem: "expected 3 fields like the header, found 4"),
+                ]))
         #expect(try database.packs().isEmpty)
     }
 
@@ -231,12 +242,13 @@ import TriviaEngine
         let error = #expect(throws: StoreError.self) {
             try database.importPack(Data(csv.utf8), format: .csv, name: "Bad")
         }
-        guard case .importFailed(let line, _, let problem) = error else {
+        guard case .importFailed(let problems, _) = error, let first = problems.first else {
             Issue.record("expected importFailed, got \(String(describing: error))")
             return
         }
-        #expect(line == 3)
-        #expect(problem.contains("never closed"))
+        #expect(problems.count == 1)
+        #expect(first.line == 3)
+        #expect(first.problem.contains("never closed"))
     }
 
     @Test func aJSONSyntaxErrorNamesItsLineAndColumn() throws {

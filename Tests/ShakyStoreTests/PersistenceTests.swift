@@ -82,8 +82,19 @@ import TriviaEngine
             StoreError.diskFull(path: "/var/lib/shaky/shaky.sqlite").description.contains("/var/lib/shaky/shaky.sqlite")
         )
         #expect(
-            StoreError.importFailed(line: 7, field: "difficulty", problem: "unknown difficulty “extreme”").description
+            StoreError.importFailed(problems: [
+                PackFileProblem(line: 7, field: "difficulty", problem: "unknown difficulty “extreme”")
+            ]).description
                 == "Import failed at line 7, field “difficulty”: unknown difficulty “extreme”. Nothing was imported.")
+        #expect(
+            StoreError.importFailed(
+                problems: [
+                    PackFileProblem(line: 2, field: "answer", problem: "the answer is empty"),
+                    PackFileProblem(line: 5, problem: "expected 3 fields like the header, found 4"),
+                ], unlisted: 3
+            ).description
+                == "Import failed: 5 questions are bad, so nothing was imported. line 2, field “answer”: the answer is "
+                + "empty; line 5: expected 3 fields like the header, found 4; and 3 more.")
         #expect(StoreError.packNotFound("Pets").errorDescription == "There is no pack named “Pets”.")
     }
 }

@@ -9,7 +9,9 @@ extension Shaky {
             discussion: """
                 Games are listed in the order they finished (whatever the clock said then), with times in \
                 local time. Demo games, games replaced by a new one and games nobody scored in are marked \
-                and left off the leaderboard; `shaky history delete ID` removes a game altogether.
+                and left off the leaderboard; `shaky history delete ID` removes a game altogether. In a \
+                terminal the table fits its width: long scores, winners and notes are cut short with “…” \
+                (piped or redirected, and with --json, every row is whole).
                 """,
             subcommands: [Delete.self])
 
@@ -25,7 +27,7 @@ extension Shaky {
         func run(client: ShakyClient, console: any Console) async throws {
             let games = try await client.game.history(limit: limit)
             try global.emit(ShakyAPI.GameInterface.HistoryReply(games: games), on: console) { _ in
-                TextRenderer.history(games)
+                TextRenderer.history(games, width: console.width)
             }
         }
     }

@@ -203,11 +203,13 @@ enum TextRenderer {
 
     // MARK: Records
 
-    /// Finished games, newest first.
-    static func history(_ games: [ShakyAPI.FinishedGame], timeZone: TimeZone = .current) -> String {
+    /// Finished games, newest first; fitted to `width` (a terminal's) by cutting the scores, winners and notes, or
+    /// whole without one.
+    static func history(_ games: [ShakyAPI.FinishedGame], timeZone: TimeZone = .current, width: Int? = nil) -> String {
         guard !games.isEmpty else { return "No finished games yet." }
         var table = TextTable(columns: [
-            .init("Game", .right), .init("Finished"), .init("Scores"), .init("Winner"), .init("Note"),
+            .init("Game", .right), .init("Finished"), .init("Scores", narrowest: 16), .init("Winner", narrowest: 8),
+            .init("Note", narrowest: 12),
         ])
         table.rows = games.map { game in
             let adjustments = (game.adjustments ?? []).map { "\($0.team) \(signed($0.delta)): \($0.reason)" }
@@ -229,7 +231,7 @@ enum TextRenderer {
             table.columns.removeLast()
             table.rows = table.rows.map { Array($0.dropLast()) }
         }
-        return table.render()
+        return table.render(width: width)
     }
 
     /// An ISO 8601 instant (`2026-01-02T20:15:07Z`) in local time, `2026-01-02 21:15` (the zone of

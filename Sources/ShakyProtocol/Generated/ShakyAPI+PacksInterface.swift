@@ -111,6 +111,30 @@ extension ShakyAPI {
             writer.endObject()
         }
     }
+
+    /// One bad place in a pack file: its line, the CSV column or JSON path of the
+    /// bad value, and what is wrong.
+    public struct ImportProblem: Codable, Equatable, Sendable, JSONWritable {
+        public var line: Int?
+        public var field: String?
+        public var problem: String
+
+        /// Creates a value with every field given.
+        public init(line: Int? = nil, field: String? = nil, problem: String) {
+            self.line = line
+            self.field = field
+            self.problem = problem
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeOptionalMember("field", field)
+            writer.writeOptionalMember("line", line)
+            writer.writeMember("problem", problem)
+            writer.endObject()
+        }
+    }
 }
 
 extension ShakyAPI {
@@ -190,9 +214,10 @@ extension ShakyAPI {
             method Search(text: string, pack: ?string, limit: ?int) -> (questions: []StoredQuestion)
 
             # Add a pack from a file's contents: JSON, or CSV with the header
-            # question,answer,difficulty,alternates (alternates separated by |).
+            # question,answer,difficulty,alternates (alternates separated by |). Only
+            # question and answer are needed: a question without a difficulty is medium.
             # A bad file imports nothing. `warnings` says what was imported but looks
-            # wrong (a repeated question, an ignored column), one sentence each.
+            # wrong (a repeated question, an ignored column or member), one sentence each.
             method Import(data: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
 
             # A pack file too large for Import's one message (a message holds at most
@@ -225,8 +250,16 @@ extension ShakyAPI {
             # A question or pack name that breaks the rules, said for people.
             error InvalidPack (message: string)
 
-            # The file was not imported; line is set for CSV, field names the column or JSON path.
-            error ImportFailed (line: ?int, field: ?string, problem: string)
+            # One bad place in a pack file: its line, the CSV column or JSON path of the
+            # bad value, and what is wrong.
+            type ImportProblem (line: ?int, field: ?string, problem: string)
+
+            # The file was not imported. line, field and problem say the first problem
+            # (line: where the bad CSV row starts or the bad JSON value is; field: the
+            # column or JSON path). When more than one question is bad, problems lists
+            # the first 20 of them in the file's order (the first one too) and unlisted
+            # counts the others.
+            error ImportFailed (line: ?int, field: ?string, problem: string, problems: ?[]ImportProblem, unlisted: ?int)
 
             # No such upload: it was never begun, is another user's, was imported, or was
             # dropped for a newer one. Begin again.
@@ -788,8 +821,13 @@ extension ShakyAPI {
             /// A question or pack name that breaks the rules, said for people.
             case invalidPack(message: String)
 
-            /// The file was not imported; line is set for CSV, field names the column or JSON path.
-            case importFailed(line: Int?, field: String?, problem: String)
+            /// The file was not imported. line, field and problem say the first problem
+            /// (line: where the bad CSV row starts or the bad JSON value is; field: the
+            /// column or JSON path). When more than one question is bad, problems lists
+            /// the first 20 of them in the file's order (the first one too) and unlisted
+            /// counts the others.
+            case importFailed(
+                line: Int?, field: String?, problem: String, problems: [ShakyAPI.ImportProblem]?, unlisted: Int?)
 
             /// No such upload: it was never begun, is another user's, was imported, or was
             /// dropped for a newer one. Begin again.
@@ -891,12 +929,19 @@ extension ShakyAPI {
                 public var line: Int?
                 public var field: String?
                 public var problem: String
+                public var problems: [ShakyAPI.ImportProblem]?
+                public var unlisted: Int?
 
                 /// Creates a value with every field given.
-                public init(line: Int? = nil, field: String? = nil, problem: String) {
+                public init(
+                    line: Int? = nil, field: String? = nil, problem: String, problems: [ShakyAPI.ImportProblem]? = nil,
+                    unlisted: Int? = nil
+                ) {
                     self.line = line
                     self.field = field
                     self.problem = problem
+                    self.problems = problems
+                    self.unlisted = unlisted
                 }
 
                 /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
@@ -905,6 +950,8 @@ extension ShakyAPI {
                     writer.writeOptionalMember("field", field)
                     writer.writeOptionalMember("line", line)
                     writer.writeMember("problem", problem)
+                    writer.writeOptionalMember("problems", problems)
+                    writer.writeOptionalMember("unlisted", unlisted)
                     writer.endObject()
                 }
             }
@@ -987,9 +1034,11 @@ extension ShakyAPI {
                     VarlinkReplyError(self.name, encodingOrEmpty: QuestionNotFoundParameters(id: id))
                 case .invalidPack(let message):
                     VarlinkReplyError(self.name, encodingOrEmpty: InvalidPackParameters(message: message))
-                case .importFailed(let line, let field, let problem):
+                case .importFailed(let line, let field, let problem, let problems, let unlisted):
                     VarlinkReplyError(
-                        self.name, encodingOrEmpty: ImportFailedParameters(line: line, field: field, problem: problem))
+                        self.name,
+                        encodingOrEmpty: ImportFailedParameters(
+                            line: line, field: field, problem: problem, problems: problems, unlisted: unlisted))
                 case .uploadNotFound(let upload):
                     VarlinkReplyError(self.name, encodingOrEmpty: UploadNotFoundParameters(upload: upload))
                 case .uploadRefused(let message):
@@ -1021,7 +1070,9 @@ extension ShakyAPI {
                     self = .invalidPack(message: parameters.message)
                 case "io.shakywords.Packs.ImportFailed":
                     guard let parameters = error.decodeParameters(as: ImportFailedParameters.self) else { return nil }
-                    self = .importFailed(line: parameters.line, field: parameters.field, problem: parameters.problem)
+                    self = .importFailed(
+                        line: parameters.line, field: parameters.field, problem: parameters.problem,
+                        problems: parameters.problems, unlisted: parameters.unlisted)
                 case "io.shakywords.Packs.UploadNotFound":
                     guard let parameters = error.decodeParameters(as: UploadNotFoundParameters.self) else { return nil }
                     self = .uploadNotFound(upload: parameters.upload)
@@ -1088,9 +1139,10 @@ extension ShakyAPI.PacksInterface {
         func search(text: String, pack: String?, limit: Int?) async throws -> [ShakyAPI.StoredQuestion]
 
         /// Add a pack from a file's contents: JSON, or CSV with the header
-        /// question,answer,difficulty,alternates (alternates separated by |).
+        /// question,answer,difficulty,alternates (alternates separated by |). Only
+        /// question and answer are needed: a question without a difficulty is medium.
         /// A bad file imports nothing. `warnings` says what was imported but looks
-        /// wrong (a repeated question, an ignored column), one sentence each.
+        /// wrong (a repeated question, an ignored column or member), one sentence each.
         ///
         /// Serves `io.shakywords.Packs.Import`.
         func `import`(
@@ -1353,9 +1405,10 @@ extension ShakyAPI.PacksInterface {
         }
 
         /// Add a pack from a file's contents: JSON, or CSV with the header
-        /// question,answer,difficulty,alternates (alternates separated by |).
+        /// question,answer,difficulty,alternates (alternates separated by |). Only
+        /// question and answer are needed: a question without a difficulty is medium.
         /// A bad file imports nothing. `warnings` says what was imported but looks
-        /// wrong (a repeated question, an ignored column), one sentence each.
+        /// wrong (a repeated question, an ignored column or member), one sentence each.
         ///
         /// Calls `io.shakywords.Packs.Import`.
         public func `import`(
@@ -1365,9 +1418,10 @@ extension ShakyAPI.PacksInterface {
         }
 
         /// Add a pack from a file's contents: JSON, or CSV with the header
-        /// question,answer,difficulty,alternates (alternates separated by |).
+        /// question,answer,difficulty,alternates (alternates separated by |). Only
+        /// question and answer are needed: a question without a difficulty is medium.
         /// A bad file imports nothing. `warnings` says what was imported but looks
-        /// wrong (a repeated question, an ignored column), one sentence each.
+        /// wrong (a repeated question, an ignored column or member), one sentence each.
         ///
         /// Calls `io.shakywords.Packs.Import`.
         public func `import`(

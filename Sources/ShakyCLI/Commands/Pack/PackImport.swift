@@ -11,12 +11,13 @@ extension Shaky.Pack {
             abstract: "Add a pack from a JSON or CSV file.",
             discussion: """
                 The format comes from the file's extension (.json, .csv, or .tsv for CSV separated by tabs) \
-                unless --format says it. CSV files have the header question,answer,difficulty,alternates (alternates separated by |); only \
-                question and answer are needed (a missing difficulty is medium), separated by commas, \
-                semicolons or tabs. \
-                A file with any bad line imports nothing; the error names every bad line. Files up to 16 MiB \
-                are taken (a large one goes to the daemon in parts). Use - to read standard input (then \
-                --format is needed).
+                unless --format says it. CSV files have the header question,answer,difficulty,alternates \
+                (alternates separated by |), separated by commas, semicolons or tabs; JSON files are shaped \
+                as `shaky pack export NAME --format json` writes them. In both, only question and answer are \
+                needed: a missing or empty difficulty is medium. \
+                A file with a bad question imports nothing; the error names each bad question with its line \
+                and its problem (the first 20, then how many more). Files up to 16 MiB are taken (a large one \
+                goes to the daemon in parts). Use - to read standard input (then --format is needed).
                 """)
 
         @Argument(

@@ -13,7 +13,11 @@ extension Shaky.Sensor {
                 lower threshold, vigorous ones a higher one, never so low that walking triggers). The result \
                 is kept per device and used from the next question on while the sensitivity is medium; light \
                 and hard stay as they are. Calibrate again at any time to replace it. Not while a question is \
-                open: pause or finish the round first. Needs control rights (group shaky).
+                open: pause the game or calibrate between questions. Needs control rights (group shaky). \
+                You are asked to shake only once the daemon has taken the calibration: when it cannot (no \
+                sensor, a question open, no control rights) it says why and what to do instead. A daemon \
+                replaying a recorded trace (--input trace:FILE, or the demo) calibrates on the trace's \
+                samples: there is nothing to shake.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -29,15 +33,45 @@ extension Shaky.Sensor {
             guard (2...60).contains(stillSeconds) else { throw ValidationError("--still-seconds must be 2 to 60") }
         }
 
+        /// What the host is told to do, for the shaking and then for holding still.
+        static func instructions(
+            for sensor: ShakyAPI.SensorStatus, shakeSeconds: Double, stillSeconds: Double
+        ) -> (shake: String, holdStill: String) {
+            if sensor.driver == "trace" {
+                return (
+                    "The daemon reads a recorded trace, not a device: nothing to shake. It takes the trace's next "
+                        + "\(Int(shakeSeconds)) seconds as the shaking…",
+                    "…and \(Int(stillSeconds)) seconds after a pause as holding still…"
+                )
+            }
+            return (
+                "Shake the device now, as your players will, for \(Int(shakeSeconds)) seconds…",
+                "Stop, and hold it still for \(Int(stillSeconds)) seconds…"
+            )
+        }
+
+        /// How long the instruction to shake waits for a refusal. Every refusal comes before the sensor is read
+        /// (no control rights, no sensor, a question open), so a host is not told to shake and then that the
+        /// daemon will not calibrate. A sensor that is not ready is refused all but surely (the daemon first looks
+        /// for a missing one again, which takes longer): the instruction waits longer then, and comes only when the
+        /// daemon found one after all.
+        static func refusalWait(for sensor: ShakyAPI.SensorStatus) -> Duration {
+            sensor.state == .ready ? .milliseconds(300) : .seconds(2)
+        }
+
         func run(client: ShakyClient, console: any Console) async throws {
             let shake = shakeSeconds
             let still = stillSeconds
             let quiet = global.json
-            if !quiet { console.print("Shake the device now, as your players will, for \(Int(shake)) seconds…") }
-            // The daemon times the steps on the sensor's clock; this prompt follows on ours.
+            let sensor = try await client.sensor.status()
+            let instructions = Self.instructions(for: sensor, shakeSeconds: shake, stillSeconds: still)
+            let wait = Self.refusalWait(for: sensor)
+            // The daemon times the steps on the sensor's clock from when it takes the call; these follow on ours.
             let prompt = Task {
-                try await Task.sleep(for: .seconds(shake))
-                if !quiet { console.print("Stop, and hold it still for \(Int(still)) seconds…") }
+                try await Task.sleep(for: wait)
+                if !quiet { console.print(instructions.shake) }
+                try await Task.sleep(for: .seconds(shake) - wait)
+                if !quiet { console.print(instructions.holdStill) }
             }
             defer { prompt.cancel() }
             let calibration = try await client.sensor.calibrate(shakeSeconds: shake, stillSeconds: still)
