@@ -423,6 +423,26 @@ import Testing
                 == "[00:17] Owls to answer  [T] G I R E  (8 points)")
     }
 
+    @Test("A watcher that connects (or reconnects) after a question ended is told its answer and how it ended")
+    func aStateAfterTheQuestionSaysHowItEnded() {
+        var renderer = WatchRenderer()
+        var status = Fixtures.roundOver
+        status.roundWinner = nil
+        status.roundEnd = .skipped
+        #expect(
+            renderer.line(for: Fixtures.event(.state) { $0.status = status }) == """
+                Game: Question 3/10 · round over · Owls 12, Foxes 8
+                What big cat has stripes?
+                Answer: TIGER (skipped)
+                """)
+        #expect(
+            renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.roundOver }) == """
+                Game: Question 3/10 · round over · Owls 12, Foxes 8
+                What big cat has stripes?
+                Answer: TIGER (got by Owls)
+                """)
+    }
+
     @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true), (1e300, false)])
     func playShowsSomeTicksWhenItCannotRedraw(remaining: Double, shown: Bool) {
         #expect(PlaySession.showsTick(remaining: remaining) == shown)

@@ -126,6 +126,12 @@ struct WatchRenderer: Sendable {
         parts.append(status.teams.map { "\($0.name) \($0.score)" }.joined(separator: ", "))
         var line = "Game: " + parts.joined(separator: " · ")
         if let question = status.question, tiles != nil { line += "\n" + question + tilesAndPoints }
+        if status.phase == .roundOver {
+            // Joined (or back) after the question ended: what it was, its answer and how it ended.
+            if let question = status.question { line += "\n" + question }
+            let outcome = TextRenderer.roundOutcome(winner: status.roundWinner, end: status.roundEnd)
+            line += "\nAnswer: \(status.answer ?? "?") (\(outcome))"
+        }
         return line
     }
 
