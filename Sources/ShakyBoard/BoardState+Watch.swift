@@ -61,6 +61,8 @@ extension BoardState {
             phase = .roundOver
             teamUp = nil
             remaining = nil
+            // A question ends unpaused (skipped or the game ended while paused): no `resumed` event follows.
+            isPaused = false
         case .scoreAdjusted:
             if let team = event.team, let score = event.score, let index = teams.firstIndex(where: { $0.name == team })
             {
@@ -100,6 +102,7 @@ extension BoardState {
         case .gameOver:
             phase = .gameOver
             remaining = nil
+            isPaused = false
             if let result = event.result { apply(result) }
         case .sensor:
             isSensorGone = event.sensorPresent == false

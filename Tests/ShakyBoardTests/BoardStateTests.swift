@@ -272,6 +272,30 @@ struct BoardStateTests {
         #expect(BoardLayout.phaseWords(Self.revealed(end, winner: winner, buzzed: true)) == words)
     }
 
+    @Test("A question skipped or ended while paused is no longer paused: the board says how it ended")
+    func aSkipWhilePausedSaysSkippedNotPaused() {
+        var state = Self.openQuestion
+        state.apply(ShakyAPI.Event(kind: .paused), at: .zero)
+        #expect(BoardLayout.phaseWords(state) == "Paused")
+        var revealed = ShakyAPI.Event(kind: .answerRevealed)
+        revealed.answer = "Giraffe"
+        revealed.roundEnd = .skipped
+        state.apply(revealed, at: .zero)
+        #expect(!state.isPaused)
+        #expect(BoardLayout.phaseWords(state) == "Skipped")
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(!text.contains("Paused"))
+
+        state = Self.openQuestion
+        state.apply(ShakyAPI.Event(kind: .paused), at: .zero)
+        var over = ShakyAPI.Event(kind: .gameOver)
+        over.result = ShakyAPI.Result(
+            standings: [], winners: [], questionsPlayed: 1, questionCount: 3, endedEarly: true)
+        state.apply(over, at: .zero)
+        #expect(!state.isPaused)
+        #expect(BoardLayout.phaseWords(state) == "Game over")
+    }
+
     @Test("A daemon that does not say how a question ended: no buzz reads as the time running out, as before")
     func withoutTheEndTheBoardGuessesAsBefore() {
         #expect(BoardLayout.phaseWords(Self.revealed(nil)) == "Time's up")
