@@ -77,6 +77,12 @@ extension BoardState {
             if let index = judgements.lastIndex(where: { $0.team == team }) {
                 judgements[index].isCorrect = correct
                 judgements[index].awarded = correct ? event.delta ?? 0 : 0
+            } else {
+                // A judgement made before the board connected (the state carries none): the overrule says it.
+                judgements.append(
+                    Judgement(
+                        team: team, given: event.timedOut == true ? nil : event.given, isCorrect: correct,
+                        awarded: correct ? event.delta ?? 0 : 0))
             }
             if !correct {
                 // Right after all wrong: play goes on, so the answer is not out any more.

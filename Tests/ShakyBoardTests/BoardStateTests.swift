@@ -182,6 +182,35 @@ struct BoardStateTests {
         #expect(!text.contains("Owls: out of time\n"))
     }
 
+    @Test("A board that did not see the answer judged (it connected later) shows an overrule with its points")
+    func anOverruleOfAJudgementTheBoardDidNotSeeShowsItsPoints() {
+        var state = BoardState()
+        var event = ShakyAPI.Event(kind: .state)
+        event.status = ShakyAPI.State(
+            phase: .roundOver, paused: false, questionNumber: 1, questionCount: 3, question: "Longest neck?",
+            hintsUsed: 0, hintsLeft: 0,
+            teams: [ShakyAPI.TeamScore(name: "Owls", score: 0), ShakyAPI.TeamScore(name: "Foxes", score: 0)],
+            buzzes: [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2, points: 10)], answer: "Giraffe",
+            roundEnd: .skipped)
+        state.apply(event, at: .zero)
+        var overruled = ShakyAPI.Event(kind: .overruled)
+        overruled.team = "Owls"
+        overruled.given = "Girafe"
+        overruled.correct = true
+        overruled.delta = 10
+        overruled.score = 10
+        state.apply(overruled, at: .zero)
+        var revealed = ShakyAPI.Event(kind: .answerRevealed)
+        revealed.answer = "Giraffe"
+        revealed.winner = "Owls"
+        revealed.roundEnd = .overruled
+        state.apply(revealed, at: .zero)
+        #expect(
+            state.judgements == [BoardState.Judgement(team: "Owls", given: "Girafe", isCorrect: true, awarded: 10)])
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("Owls got it! +10"))
+    }
+
     @Test("After the game is over, an overrule and the corrected result it brings show the new winner")
     func aCorrectedResultShowsTheNewWinner() {
         var state = Self.openQuestion
