@@ -171,8 +171,9 @@ struct PlaySession: Sendable {
             guard let team = status.teamUp else {
                 throw PlayCommandError(
                     status.phase == .indication
-                        ? "nobody is up to answer yet: teams answer in buzz order once every team has buzzed or "
-                            + "the time is up (or play with --buzzer-mode classic, where the first buzzer answers at once)"
+                        // The game's buzzer mode is not in its status: words true in both.
+                        ? "nobody is up to answer yet: a team buzzes first (b TEAM); in a buzz-order game teams "
+                            + "answer once every team has buzzed or the time is up"
                         : "nobody is up to answer; open a question (n) and a team buzzes first (b TEAM)")
             }
             _ = try await client.game.answer(team: team, answer: answer)
