@@ -138,6 +138,21 @@ import Testing
         #expect(try parse(["buzz", "Foxes"], as: Shaky.Buzz.self).team == "Foxes")
         #expect(usageStatus(["buzz"]) == .usage)
         #expect(usageStatus(["buzz", "Foxes", "Owls"]) == .usage)
+        #expect(usageStatus(["judge", "undo-buzz", "Foxes", "Owls"]) == .usage)
+    }
+
+    @Test("A team name of several words typed without quotes is refused with the quotes to type")
+    func aTeamNameOfSeveralWordsSaysToQuoteIt() throws {
+        func usageMessage(_ arguments: [String]) -> String {
+            let console = RecordingConsole()
+            do { _ = try Shaky.parseAsRoot(arguments) } catch { _ = Shaky.report(error, on: console) }
+            return console.error
+        }
+        #expect(try parse(["buzz", "Cú Mèo"], as: Shaky.Buzz.self).team == "Cú Mèo")
+        let buzz = usageMessage(["buzz", "Cú", "Mèo"])
+        #expect(buzz.contains("a name of several words goes in quotes: shaky buzz \"Cú Mèo\""), "\(buzz)")
+        let undo = usageMessage(["judge", "undo-buzz", "Cú", "Mèo"])
+        #expect(undo.contains("shaky judge undo-buzz \"Cú Mèo\""), "\(undo)")
     }
 
     @Test func commandsWithoutArguments() throws {
