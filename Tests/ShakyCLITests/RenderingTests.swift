@@ -417,6 +417,7 @@ import Testing
             first == """
                 Game: Question 3/10 · Owls to answer · 00:18 left · Owls 12, Foxes 8
                 What big cat has stripes?  [T] G I R E  (8 points)
+                Buzzed: 1. Owls (3.2 s)
                 """)
         #expect(
             renderer.line(for: Fixtures.event(.tick) { $0.remaining = 16.2 })
@@ -429,10 +430,12 @@ import Testing
         var status = Fixtures.roundOver
         status.roundWinner = nil
         status.roundEnd = .skipped
+        status.buzzes = [ShakyAPI.BuzzEntry(team: "Foxes", order: 1, elapsed: 4)]
         #expect(
             renderer.line(for: Fixtures.event(.state) { $0.status = status }) == """
                 Game: Question 3/10 · round over · Owls 12, Foxes 8
                 What big cat has stripes?
+                Buzzed: 1. Foxes (4.0 s)
                 Answer: TIGER (skipped)
                 """)
         #expect(
