@@ -104,6 +104,13 @@ import Testing
         }
     }
 
+    @Test("A command whose connection closed before the reply says it may have been done and to check first")
+    func aCommandCutOffByAStopSaysToCheckBeforeTypingItAgain() {
+        let message = PlaySession.whileAway(.connectionLost(path: "/run/shaky/shaky.sock"))
+        #expect(message.contains("may or may not have been done"), "\(message)")
+        #expect(message.contains("check with st before typing it again"), "\(message)")
+    }
+
     @Test("An answer while buzzers are open says a team buzzes first, true in both buzzer modes")
     func answeringWhileBuzzersAreOpenSaysBuzzFirst() async throws {
         try await FakeDaemon.run { daemon in
