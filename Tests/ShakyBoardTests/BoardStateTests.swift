@@ -211,6 +211,27 @@ struct BoardStateTests {
         #expect(text.contains("Owls got it! +10"))
     }
 
+    @Test("On the podium a long name stays over its own pillar, apart from the next one's edge", arguments: [80, 200])
+    func aLongNameOnThePodiumKeepsApartFromTheNextPillar(width: Int) {
+        var state = BoardState()
+        var event = ShakyAPI.Event(kind: .state)
+        let names = ["Owls", "Foxes", "Les Hiboux Étonnés du No"]
+        event.status = ShakyAPI.State(
+            phase: .gameOver, paused: false, questionNumber: 3, questionCount: 3, hintsUsed: 0, hintsLeft: 0,
+            teams: names.map { ShakyAPI.TeamScore(name: $0, score: 0) }, buzzes: [],
+            result: ShakyAPI.Result(
+                standings: names.enumerated().map { index, name in
+                    ShakyAPI.Standing(
+                        team: name, points: 30 - 10 * index, rank: index + 1, correctAnswers: 0, hintsUsed: 0,
+                        buzzes: 0)
+                }, winners: ["Owls"], questionsPlayed: 3, questionCount: 3, endedEarly: false))
+        state.apply(event, at: .zero)
+        let lines = BoardLayout.render(state, width: width, height: 24, now: .zero).text.split(separator: "\n")
+        let label = lines.first { $0.contains("Les Hiboux") && $0.contains("│") }
+        #expect(label != nil, "the third's name is drawn beside the first's pillar: \(lines.joined(separator: "\n"))")
+        #expect(label.map { !$0.contains("│▲") } ?? true, "\(label ?? "")")
+    }
+
     @Test("After the game is over, an overrule and the corrected result it brings show the new winner")
     func aCorrectedResultShowsTheNewWinner() {
         var state = Self.openQuestion
