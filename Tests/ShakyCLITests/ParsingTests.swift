@@ -155,6 +155,22 @@ import Testing
         #expect(undo.contains("shaky judge undo-buzz \"Cú Mèo\""), "\(undo)")
     }
 
+    @Test("A command typed without the group it belongs to names the command to type, with usage status")
+    func aNestedCommandTypedAtTheTopIsNamed() async {
+        let overrule = await runInProcess(["overrule"])
+        #expect(overrule.status == 2, "\(overrule)")
+        #expect(overrule.error.contains("`shaky judge overrule`"), "\(overrule)")
+        let undo = await runInProcess(["--socket", "/nowhere.sock", "undo-buzz", "Owls"])
+        #expect(undo.status == 2, "\(undo)")
+        #expect(undo.error.contains("`shaky judge undo-buzz`"), "\(undo)")
+        #expect(!undo.error.contains("--socket"), "the option is not what is wrong: \(undo)")
+        let calibrate = await runInProcess(["calibrate"])
+        #expect(calibrate.error.contains("`shaky sensor calibrate`"), "\(calibrate)")
+        let typo = await runInProcess(["staus"])
+        #expect(typo.status == 2, "\(typo)")
+        #expect(typo.error.contains("no command “staus”"), "\(typo)")
+    }
+
     @Test func commandsWithoutArguments() throws {
         _ = try parse(["next"], as: Shaky.Next.self)
         _ = try parse(["hint"], as: Shaky.Hint.self)
