@@ -124,6 +124,24 @@ import Testing
         #expect(lines[3].hasPrefix("3  Bees"))
     }
 
+    @Test("On a narrow terminal the scoreboard drops its last columns and cuts long names; whole through a pipe")
+    func theScoreboardFitsANarrowTerminal() {
+        var standings = Fixtures.standings
+        standings[0].team = "Les Hiboux Étonnés du No"
+        for width in [40, 30, 20] {
+            let lines = TextRenderer.scoreboard(standings, width: width).split(separator: "\n")
+            #expect(lines.allSatisfy { String($0).displayWidth <= width }, "\(width): \(lines.joined(separator: "\n"))")
+            #expect(lines[0].hasPrefix("#  Team") && lines[0].contains("Points"), "\(lines[0])")
+            #expect(
+                lines.dropFirst().allSatisfy { $0.split(separator: " ").count >= 3 },
+                "every team's rank, name and points show: \(lines.joined(separator: "\n"))")
+            #expect(lines[2].contains("Les Hi"), "\(lines.joined(separator: "\n"))")
+        }
+        let wide = TextRenderer.scoreboard(standings, width: 80)
+        #expect(wide == TextRenderer.scoreboard(standings), "a table that fits is left whole")
+        #expect(wide.contains("Les Hiboux Étonnés du No") && wide.contains("Avg buzz"))
+    }
+
     @Test func tablesAlignAccentedNames() {
         var table = TextTable(columns: [.init("Team"), .init("Score", .right)])
         table.rows = [["Élans", "3"], ["Ours", "12"]]

@@ -208,7 +208,7 @@ struct PlaySession: Sendable {
         case .join:
             // The daemon asks each team in turn; its `joinAsking` events say who, as they come.
             _ = try await client.buzzers.join(teams: nil)
-        case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard()))
+        case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard(), width: console.width))
         case .status: say(TextRenderer.status(try await client.game.status(), style: console.style))
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         case .help: say(PlayCommand.summary)
