@@ -61,6 +61,8 @@ extension BoardState {
             phase = .roundOver
             teamUp = nil
             remaining = nil
+            // A question ends unpaused (skipped or the game ended while paused): no `resumed` event follows.
+            isPaused = false
         case .scoreAdjusted:
             if let team = event.team, let score = event.score, let index = teams.firstIndex(where: { $0.name == team })
             {
@@ -75,6 +77,12 @@ extension BoardState {
             if let index = judgements.lastIndex(where: { $0.team == team }) {
                 judgements[index].isCorrect = correct
                 judgements[index].awarded = correct ? event.delta ?? 0 : 0
+            } else {
+                // A judgement made before the board connected (the state carries none): the overrule says it.
+                judgements.append(
+                    Judgement(
+                        team: team, given: event.timedOut == true ? nil : event.given, isCorrect: correct,
+                        awarded: correct ? event.delta ?? 0 : 0))
             }
             if !correct {
                 // Right after all wrong: play goes on, so the answer is not out any more.
@@ -100,6 +108,7 @@ extension BoardState {
         case .gameOver:
             phase = .gameOver
             remaining = nil
+            isPaused = false
             if let result = event.result { apply(result) }
         case .sensor:
             isSensorGone = event.sensorPresent == false

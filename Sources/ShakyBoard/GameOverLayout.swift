@@ -65,10 +65,13 @@ struct GameOverLayout {
             let x = left + slot * columnWidth
             let pillarTop = top + height - pillar
             let style = BoardScreen.Style.team(markIndex(standing.team))
+            // Over the pillar itself (its column `x` is the gap before it): a name as wide as the pillar does not
+            // touch the edge of the pillar to its left.
             screen.center(
                 DisplayWidth.truncated(label(standing.team), columns: columnWidth - 1), row: pillarTop - 2,
-                style: style, column: x, span: columnWidth)
-            screen.center("\(standing.points)", row: pillarTop - 1, style: .strong, column: x, span: columnWidth)
+                style: style, column: x + 1, span: columnWidth - 1)
+            screen.center(
+                "\(standing.points)", row: pillarTop - 1, style: .strong, column: x + 1, span: columnWidth - 1)
             let inner = columnWidth - 3
             screen.put("┌" + String(repeating: "─", count: inner) + "┐", row: pillarTop, column: x + 1, style: style)
             for row in (pillarTop + 1)..<(top + height) {

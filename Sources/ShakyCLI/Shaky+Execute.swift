@@ -27,6 +27,11 @@ extension Shaky {
         do {
             command = try parseAsRoot(movingGlobalOptionsAfterTheSubcommand(arguments))
         } catch {
+            if let unknown = unknownCommand(in: arguments) {
+                // Worded as the parser's usage errors are.
+                console.printError("Error: \(unknown)")
+                return ShakyExitStatus.usage.rawValue
+            }
             return report(error, on: console).rawValue
         }
         do {
@@ -39,6 +44,28 @@ extension Shaky {
         } catch {
             return report(error, on: console).rawValue
         }
+    }
+
+    /// What is wrong when the command's name is not one of `shaky`'s: `shaky overrule` names the command meant
+    /// (`shaky judge overrule`), another word says it is no command; `nil` when the name is a command's (or there is
+    /// none), so the parser's own message (a wrong option, a missing argument) stands.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        let words = movingGlobalOptionsAfterTheSubcommand(arguments)
+        guard let name = words.first, !name.hasPrefix("-") else { return nil }
+        let topLevel = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        guard !topLevel.contains(name) else { return nil }
+        var nested: [String] = []
+        func visit(_ command: any ParsableCommand.Type, path: [String]) {
+            for subcommand in command.configuration.subcommands {
+                let subpath = path + [subcommand._commandName]
+                if path.count > 0, subcommand._commandName == name { nested.append(subpath.joined(separator: " ")) }
+                visit(subcommand, path: subpath)
+            }
+        }
+        visit(Shaky.self, path: [])
+        let printable = TerminalText.printable(name)
+        if nested.count == 1 { return "There is no command “\(printable)”: did you mean `shaky \(nested[0])`?" }
+        return "There is no command “\(printable)”; `shaky --help` lists the commands."
     }
 
     /// The global options (`--socket PATH`, `--json`) given before the subcommand, moved to where every

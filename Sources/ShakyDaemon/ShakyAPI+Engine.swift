@@ -307,12 +307,14 @@ extension GameError {
         switch self {
         case .gameIsOver: "gameIsOver"
         case .gamePaused: "gamePaused"
-        case .roundNotOpen: "roundNotOpen"
+        // Said in words of its own for taking back a buzz, but the same rule: the question is not in play.
+        case .roundNotOpen, .buzzNotUndoable: "roundNotOpen"
         case .noQuestionInPlay: "noQuestionInPlay"
         case .questionInPlay: "questionInPlay"
         case .unknownTeam: "unknownTeam"
         case .alreadyBuzzed: "alreadyBuzzed"
-        case .notAnsweringYet: "notAnsweringYet"
+        // Said in words of its own for classic mode, but the same rule for clients that react to the reason.
+        case .notAnsweringYet, .nobodyHasBuzzed: "notAnsweringYet"
         case .notYourTurn: "notYourTurn"
         case .noAnswerExpected: "noAnswerExpected"
         case .hintLimitReached: "hintLimitReached"

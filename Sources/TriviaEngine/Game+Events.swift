@@ -171,7 +171,7 @@ extension Game {
         let upNow: String
         switch phase {
         case .indication:
-            throw .notAnsweringYet
+            throw settings.buzzerMode == .classic ? .nobodyHasBuzzed : .notAnsweringYet
         case .answering(let team):
             upNow = team
         case .ready, .roundOver, .gameOver:
@@ -320,7 +320,7 @@ extension Game {
 
     /// Takes back a team's buzz that has not been judged yet.
     private mutating func undoBuzz(team name: String, actions: inout [GameAction]) throws(GameError) {
-        guard phase.hasTimer, var round else { throw .roundNotOpen(phase: phase) }
+        guard phase.hasTimer, var round else { throw .buzzNotUndoable(phase: phase) }
         let index = try teamIndex(name)
         let team = teams[index].name
         guard let position = round.buzzes.firstIndex(where: { $0.team == team }) else {

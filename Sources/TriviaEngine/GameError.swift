@@ -17,6 +17,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyBuzzed(team: String)
     /// Answers are taken once the indication phase is over, in buzz order.
     case notAnsweringYet
+    /// In classic mode, answers are taken from the first team to buzz; no team has buzzed yet.
+    case nobodyHasBuzzed
     /// Another team is up to answer.
     case notYourTurn(team: String, upNow: String)
     /// No answer is expected in this phase.
@@ -46,6 +48,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// There is no judgement on the question in play or just over (or, once the game is over, on the last
     /// question played) to overrule.
     case nothingToOverrule
+    /// A buzz is only taken back while its question is in play (indication or answering).
+    case buzzNotUndoable(phase: GamePhase)
     /// The team has not buzzed on the question in play.
     case noBuzzToUndo(team: String)
     /// The team's answer has been judged already; overrule the judgement instead.
@@ -80,6 +84,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(team) has already buzzed for this question"
         case .notAnsweringYet:
             "nobody is up to answer yet: in buzz-order mode teams answer once buzzing is over (time up or every team buzzed), in buzz order"
+        case .nobodyHasBuzzed:
+            "nobody has buzzed yet: in classic mode the first team to buzz answers at once"
         case .notYourTurn(let team, let upNow):
             "it is \(upNow)'s turn to answer, not \(team)'s"
         case .noAnswerExpected(let phase):
@@ -110,6 +116,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(team) has had \(Game.mostAdjustmentsPerTeam) score adjustments in this game, the most a team may have"
         case .nothingToOverrule:
             "no answer on this question has been judged yet, so there is nothing to overrule"
+        case .buzzNotUndoable(let phase):
+            "a buzz can only be taken back while its question is in play (now: \(phase.partyDescription))"
         case .noBuzzToUndo(let team):
             "\(team) has not buzzed on this question"
         case .buzzAlreadyJudged(let team):

@@ -182,6 +182,56 @@ struct BoardStateTests {
         #expect(!text.contains("Owls: out of time\n"))
     }
 
+    @Test("A board that did not see the answer judged (it connected later) shows an overrule with its points")
+    func anOverruleOfAJudgementTheBoardDidNotSeeShowsItsPoints() {
+        var state = BoardState()
+        var event = ShakyAPI.Event(kind: .state)
+        event.status = ShakyAPI.State(
+            phase: .roundOver, paused: false, questionNumber: 1, questionCount: 3, question: "Longest neck?",
+            hintsUsed: 0, hintsLeft: 0,
+            teams: [ShakyAPI.TeamScore(name: "Owls", score: 0), ShakyAPI.TeamScore(name: "Foxes", score: 0)],
+            buzzes: [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2, points: 10)], answer: "Giraffe",
+            roundEnd: .skipped)
+        state.apply(event, at: .zero)
+        var overruled = ShakyAPI.Event(kind: .overruled)
+        overruled.team = "Owls"
+        overruled.given = "Girafe"
+        overruled.correct = true
+        overruled.delta = 10
+        overruled.score = 10
+        state.apply(overruled, at: .zero)
+        var revealed = ShakyAPI.Event(kind: .answerRevealed)
+        revealed.answer = "Giraffe"
+        revealed.winner = "Owls"
+        revealed.roundEnd = .overruled
+        state.apply(revealed, at: .zero)
+        #expect(
+            state.judgements == [BoardState.Judgement(team: "Owls", given: "Girafe", isCorrect: true, awarded: 10)])
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("Owls got it! +10"))
+    }
+
+    @Test("On the podium a long name stays over its own pillar, apart from the next one's edge", arguments: [80, 200])
+    func aLongNameOnThePodiumKeepsApartFromTheNextPillar(width: Int) {
+        var state = BoardState()
+        var event = ShakyAPI.Event(kind: .state)
+        let names = ["Owls", "Foxes", "Les Hiboux Étonnés du No"]
+        event.status = ShakyAPI.State(
+            phase: .gameOver, paused: false, questionNumber: 3, questionCount: 3, hintsUsed: 0, hintsLeft: 0,
+            teams: names.map { ShakyAPI.TeamScore(name: $0, score: 0) }, buzzes: [],
+            result: ShakyAPI.Result(
+                standings: names.enumerated().map { index, name in
+                    ShakyAPI.Standing(
+                        team: name, points: 30 - 10 * index, rank: index + 1, correctAnswers: 0, hintsUsed: 0,
+                        buzzes: 0)
+                }, winners: ["Owls"], questionsPlayed: 3, questionCount: 3, endedEarly: false))
+        state.apply(event, at: .zero)
+        let lines = BoardLayout.render(state, width: width, height: 24, now: .zero).text.split(separator: "\n")
+        let label = lines.first { $0.contains("Les Hiboux") && $0.contains("│") }
+        #expect(label != nil, "the third's name is drawn beside the first's pillar: \(lines.joined(separator: "\n"))")
+        #expect(label.map { !$0.contains("│▲") } ?? true, "\(label ?? "")")
+    }
+
     @Test("After the game is over, an overrule and the corrected result it brings show the new winner")
     func aCorrectedResultShowsTheNewWinner() {
         var state = Self.openQuestion
@@ -270,6 +320,30 @@ struct BoardStateTests {
     func eachEndHasItsWords(end: ShakyAPI.Event.RoundEnd, winner: String?, words: String) {
         #expect(BoardLayout.phaseWords(Self.revealed(end, winner: winner)) == words)
         #expect(BoardLayout.phaseWords(Self.revealed(end, winner: winner, buzzed: true)) == words)
+    }
+
+    @Test("A question skipped or ended while paused is no longer paused: the board says how it ended")
+    func aSkipWhilePausedSaysSkippedNotPaused() {
+        var state = Self.openQuestion
+        state.apply(ShakyAPI.Event(kind: .paused), at: .zero)
+        #expect(BoardLayout.phaseWords(state) == "Paused")
+        var revealed = ShakyAPI.Event(kind: .answerRevealed)
+        revealed.answer = "Giraffe"
+        revealed.roundEnd = .skipped
+        state.apply(revealed, at: .zero)
+        #expect(!state.isPaused)
+        #expect(BoardLayout.phaseWords(state) == "Skipped")
+        let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(!text.contains("Paused"))
+
+        state = Self.openQuestion
+        state.apply(ShakyAPI.Event(kind: .paused), at: .zero)
+        var over = ShakyAPI.Event(kind: .gameOver)
+        over.result = ShakyAPI.Result(
+            standings: [], winners: [], questionsPlayed: 1, questionCount: 3, endedEarly: true)
+        state.apply(over, at: .zero)
+        #expect(!state.isPaused)
+        #expect(BoardLayout.phaseWords(state) == "Game over")
     }
 
     @Test("A daemon that does not say how a question ended: no buzz reads as the time running out, as before")

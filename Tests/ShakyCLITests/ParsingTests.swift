@@ -138,6 +138,37 @@ import Testing
         #expect(try parse(["buzz", "Foxes"], as: Shaky.Buzz.self).team == "Foxes")
         #expect(usageStatus(["buzz"]) == .usage)
         #expect(usageStatus(["buzz", "Foxes", "Owls"]) == .usage)
+        #expect(usageStatus(["judge", "undo-buzz", "Foxes", "Owls"]) == .usage)
+    }
+
+    @Test("A team name of several words typed without quotes is refused with the quotes to type")
+    func aTeamNameOfSeveralWordsSaysToQuoteIt() throws {
+        func usageMessage(_ arguments: [String]) -> String {
+            let console = RecordingConsole()
+            do { _ = try Shaky.parseAsRoot(arguments) } catch { _ = Shaky.report(error, on: console) }
+            return console.error
+        }
+        #expect(try parse(["buzz", "Cú Mèo"], as: Shaky.Buzz.self).team == "Cú Mèo")
+        let buzz = usageMessage(["buzz", "Cú", "Mèo"])
+        #expect(buzz.contains("a name of several words goes in quotes: shaky buzz \"Cú Mèo\""), "\(buzz)")
+        let undo = usageMessage(["judge", "undo-buzz", "Cú", "Mèo"])
+        #expect(undo.contains("shaky judge undo-buzz \"Cú Mèo\""), "\(undo)")
+    }
+
+    @Test("A command typed without the group it belongs to names the command to type, with usage status")
+    func aNestedCommandTypedAtTheTopIsNamed() async {
+        let overrule = await runInProcess(["overrule"])
+        #expect(overrule.status == 2, "\(overrule)")
+        #expect(overrule.error.contains("`shaky judge overrule`"), "\(overrule)")
+        let undo = await runInProcess(["--socket", "/nowhere.sock", "undo-buzz", "Owls"])
+        #expect(undo.status == 2, "\(undo)")
+        #expect(undo.error.contains("`shaky judge undo-buzz`"), "\(undo)")
+        #expect(!undo.error.contains("--socket"), "the option is not what is wrong: \(undo)")
+        let calibrate = await runInProcess(["calibrate"])
+        #expect(calibrate.error.contains("`shaky sensor calibrate`"), "\(calibrate)")
+        let typo = await runInProcess(["staus"])
+        #expect(typo.status == 2, "\(typo)")
+        #expect(typo.error.contains("no command “staus”"), "\(typo)")
     }
 
     @Test func commandsWithoutArguments() throws {

@@ -103,6 +103,33 @@ import Testing
             #expect(!daemon.calls.map(\.method).contains("io.shakywords.Game.Answer"))
         }
     }
+
+    @Test("A command whose connection closed before the reply says it may have been done and to check first")
+    func aCommandCutOffByAStopSaysToCheckBeforeTypingItAgain() {
+        let message = PlaySession.whileAway(.connectionLost(path: "/run/shaky/shaky.sock"))
+        #expect(message.contains("may or may not have been done"), "\(message)")
+        #expect(message.contains("check with st before typing it again"), "\(message)")
+    }
+
+    @Test("An answer while buzzers are open says a team buzzes first, true in both buzzer modes")
+    func answeringWhileBuzzersAreOpenSaysBuzzFirst() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            var open = Fixtures.answering
+            open.phase = .indication
+            open.teamUp = nil
+            daemon.answer("Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: open)))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "a tiger\n"))
+            await client.close()
+            #expect(
+                console.error
+                    == "! nobody is up to answer yet: a team buzzes first (b TEAM); in a buzz-order game teams answer "
+                    + "once every team has buzzed or the time is up\n")
+            #expect(!daemon.calls.map(\.method).contains("io.shakywords.Game.Answer"))
+        }
+    }
 }
 
 extension PlaySessionTests {

@@ -79,6 +79,30 @@ struct RealDaemonTests {
         }
     }
 
+    @Test("An answer for a team of two words typed without quotes says to quote the name, with the answer")
+    func aTeamNameOfTwoWords() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(
+                ["new", "--team", "Cú Mèo", "--team", "Owls", "--questions", "1", "--seed", "3"],
+                environment: environment)
+            #expect(new.status == 0, "\(new)")
+            #expect(try await runBinary(["next"], environment: environment).status == 0)
+            let buzz = try await runBinary(["buzz", "Cú Mèo"], environment: environment)
+            #expect(buzz.status == 0, "\(buzz)")
+            #expect(try await runBinary(["buzz", "Owls"], environment: environment).status == 0)
+            let answer = try await runBinary(["answer", "Cú", "Mèo", "Paris"], environment: environment)
+            #expect(answer.status == 1, "\(answer)")
+            #expect(
+                answer.error.contains(
+                    "no team called \"Cú\" plays in this game; to answer for Cú Mèo, put its name in quotes: "
+                        + "shaky answer \"Cú Mèo\" Paris"), "\(answer)")
+            let undo = try await runBinary(["judge", "undo-buzz", "cú mèo"], environment: environment)
+            #expect(undo.status == 0, "\(undo)")
+            #expect(undo.output.contains("Up: Owls"), "\(undo)")
+        }
+    }
+
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {
         try await DaemonProcess.withRunning { daemon in
             let shaky = try BuiltProduct.path("shaky")

@@ -124,6 +124,24 @@ import Testing
         #expect(lines[3].hasPrefix("3  Bees"))
     }
 
+    @Test("On a narrow terminal the scoreboard drops its last columns and cuts long names; whole through a pipe")
+    func theScoreboardFitsANarrowTerminal() {
+        var standings = Fixtures.standings
+        standings[0].team = "Les Hiboux Étonnés du No"
+        for width in [40, 30, 20] {
+            let lines = TextRenderer.scoreboard(standings, width: width).split(separator: "\n")
+            #expect(lines.allSatisfy { String($0).displayWidth <= width }, "\(width): \(lines.joined(separator: "\n"))")
+            #expect(lines[0].hasPrefix("#  Team") && lines[0].contains("Points"), "\(lines[0])")
+            #expect(
+                lines.dropFirst().allSatisfy { $0.split(separator: " ").count >= 3 },
+                "every team's rank, name and points show: \(lines.joined(separator: "\n"))")
+            #expect(lines[2].contains("Les Hi"), "\(lines.joined(separator: "\n"))")
+        }
+        let wide = TextRenderer.scoreboard(standings, width: 80)
+        #expect(wide == TextRenderer.scoreboard(standings), "a table that fits is left whole")
+        #expect(wide.contains("Les Hiboux Étonnés du No") && wide.contains("Avg buzz"))
+    }
+
     @Test func tablesAlignAccentedNames() {
         var table = TextTable(columns: [.init("Team"), .init("Score", .right)])
         table.rows = [["Élans", "3"], ["Ours", "12"]]
@@ -417,10 +435,33 @@ import Testing
             first == """
                 Game: Question 3/10 · Owls to answer · 00:18 left · Owls 12, Foxes 8
                 What big cat has stripes?  [T] G I R E  (8 points)
+                Buzzed: 1. Owls (3.2 s)
                 """)
         #expect(
             renderer.line(for: Fixtures.event(.tick) { $0.remaining = 16.2 })
                 == "[00:17] Owls to answer  [T] G I R E  (8 points)")
+    }
+
+    @Test("A watcher that connects (or reconnects) after a question ended is told its answer and how it ended")
+    func aStateAfterTheQuestionSaysHowItEnded() {
+        var renderer = WatchRenderer()
+        var status = Fixtures.roundOver
+        status.roundWinner = nil
+        status.roundEnd = .skipped
+        status.buzzes = [ShakyAPI.BuzzEntry(team: "Foxes", order: 1, elapsed: 4)]
+        #expect(
+            renderer.line(for: Fixtures.event(.state) { $0.status = status }) == """
+                Game: Question 3/10 · round over · Owls 12, Foxes 8
+                What big cat has stripes?
+                Buzzed: 1. Foxes (4.0 s)
+                Answer: TIGER (skipped)
+                """)
+        #expect(
+            renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.roundOver }) == """
+                Game: Question 3/10 · round over · Owls 12, Foxes 8
+                What big cat has stripes?
+                Answer: TIGER (got by Owls)
+                """)
     }
 
     @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true), (1e300, false)])

@@ -177,6 +177,24 @@ struct FairnessTests {
         expectRefused(game, .undoBuzz(team: "Foxes"), at: sec(8), .buzzAlreadyJudged(team: "Foxes"))
     }
 
+    @Test("Taking back a buzz once the question is over says so, not that hints and buzzes are closed")
+    func undoAfterTheQuestionSaysWhenABuzzCanBeTakenBack() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(3))
+        _ = try game.handle(.skipQuestion, at: sec(4))
+        expectRefused(game, .undoBuzz(team: "Owls"), at: sec(5), .buzzNotUndoable(phase: .roundOver))
+        let message = GameError.buzzNotUndoable(phase: .roundOver).description
+        #expect(message == "a buzz can only be taken back while its question is in play (now: round over)")
+    }
+
+    @Test("In classic mode an answer before any buzz says the first team to buzz answers, not the buzz order")
+    func classicModeAnAnswerBeforeAnyBuzzSaysBuzzFirst() throws {
+        let game = try EngineFixtures.openGame(settings: GameRules(buzzerMode: .classic))
+        expectRefused(game, .answer(team: "Owls", text: "Oslo"), at: sec(3), .nobodyHasBuzzed)
+        #expect(!GameError.nobodyHasBuzzed.description.contains("buzz-order"))
+        #expect(GameError.nobodyHasBuzzed.description.contains("first team to buzz answers"))
+    }
+
     @Test func aSnapshotSavedBeforeTheseRulesStillLoads() throws {
         // A game saved mid-answer by an earlier version: no buzzerMode, no frozen points, no judgement.
         var game = try EngineFixtures.openGame()

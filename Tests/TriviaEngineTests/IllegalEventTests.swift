@@ -90,6 +90,7 @@ struct IllegalEventTests {
             .alreadyPaused, .notPaused, .zeroAdjustment, .adjustmentTooLarge(5000), .missingReason,
             .nothingToOverrule, .noBuzzToUndo(team: "X"), .buzzAlreadyJudged(team: "X"),
             .answerTooLong(characters: 201), .reasonTooLong(characters: 201), .adjustmentLimitReached(team: "X"),
+            .buzzNotUndoable(phase: .ready), .nobodyHasBuzzed,
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(

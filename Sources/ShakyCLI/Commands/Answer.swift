@@ -30,11 +30,47 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let reply = try await client.game.answer(team: team, answer: answer)
+            let reply: ShakyAPI.GameInterface.AnswerReply
+            do {
+                reply = try await client.game.answer(team: team, answer: answer)
+            } catch {
+                throw await Self.namingTheTeam(error, team: team, words: words, client: client)
+            }
             try global.emit(reply, on: console) { style in
                 let verdict = reply.correct ? "Right!" : "Wrong."
                 return style.strong(verdict) + "\n" + TextRenderer.status(reply.status, style: style)
             }
+        }
+
+        /// `error`, or when the daemon refused an unknown team that starts a team's name (`shaky answer Cú Mèo Paris`
+        /// answers "Mèo Paris" for a team "Cú"), the refusal with how to name that team.
+        static func namingTheTeam(
+            _ error: any Error, team: String, words: [String], client: ShakyClient
+        ) async -> any Error {
+            // Only a refusal that names the team typed: another (no question in play) is the daemon's alone.
+            guard let refusal = error as? ShakyClientError, refusal.refusalName == "Refused",
+                refusal.description.contains("\"\(team)\"")
+            else { return error }
+            let teams = (try? await client.game.status().teams.map(\.name)) ?? []
+            guard let match = teamAndAnswer(team: team, words: words, teams: teams) else { return error }
+            return CommandFailure(
+                "\(refusal.description); to answer for \(match.team), put its name in quotes: "
+                    + "shaky answer \"\(match.team)\" \(match.answer.joined(separator: " "))")
+        }
+
+        /// The team of `teams` whose name is `team` and the first answer words (a name of several words typed
+        /// without quotes), and the words left for the answer; `nil` when `team` is a team's whole name or no
+        /// team's name starts with it.
+        static func teamAndAnswer(
+            team: String, words: [String], teams: [String]
+        ) -> (team: String, answer: [String])? {
+            let key = { (name: String) in name.lowercased() }
+            guard !teams.contains(where: { key($0) == key(team) }) else { return nil }
+            for taken in stride(from: words.count - 1, through: 1, by: -1) {
+                let name = ([team] + words[..<taken]).joined(separator: " ")
+                if let match = teams.first(where: { key($0) == key(name) }) { return (match, Array(words[taken...])) }
+            }
+            return nil
         }
     }
 }

@@ -14,6 +14,17 @@ extension Shaky {
         @Argument(help: "The team that buzzes.", completion: .shellCommand(Completions.teamNames))
         var team: String
 
+        /// Words after the team: a name of several words typed without quotes, or a second team.
+        @Argument(help: .private)
+        var extraWords: [String] = []
+
+        func validate() throws {
+            guard extraWords.isEmpty else {
+                let name = ([team] + extraWords).joined(separator: " ")
+                throw ValidationError("Give one team; a name of several words goes in quotes: shaky buzz \"\(name)\"")
+            }
+        }
+
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {

@@ -183,9 +183,13 @@ enum TextRenderer {
     }
 
     /// The standings as a table with shared ranks.
-    static func scoreboard(_ standings: [ShakyAPI.Standing]) -> String {
+    ///
+    /// Given a `width` (a terminal's), a table wider than it has its long names cut short with "…" (to eight columns
+    /// at least), then loses its last columns (average buzz time, buzzes, hints, right answers) until it fits or
+    /// only rank, team and points are left.
+    static func scoreboard(_ standings: [ShakyAPI.Standing], width: Int? = nil) -> String {
         var table = TextTable(columns: [
-            .init("#", .right), .init("Team"), .init("Points", .right), .init("Correct", .right),
+            .init("#", .right), .init("Team", narrowest: 8), .init("Points", .right), .init("Correct", .right),
             .init("Hints", .right), .init("Buzzes", .right), .init("Avg buzz", .right),
         ])
         table.rows = standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map { standing in
@@ -194,11 +198,20 @@ enum TextRenderer {
                 "\(standing.hintsUsed)", "\(standing.buzzes)", standing.averageBuzzTime.map(seconds) ?? "-",
             ]
         }
+        if let width {
+            // Names are cut to eight columns first; then the last columns go.
+            while table.columns.count > 3,
+                table.render(width: width).split(separator: "\n").contains(where: { String($0).displayWidth > width })
+            {
+                table.columns.removeLast()
+                table.rows = table.rows.map { Array($0.prefix(table.columns.count)) }
+            }
+        }
         let adjustments = standings.flatMap { standing in
             (standing.adjustments ?? []).map { "\(standing.team) \(signed($0.delta)): \($0.reason)" }
         }
-        guard !adjustments.isEmpty else { return table.render() }
-        return table.render() + "\nAdjustments: " + adjustments.joined(separator: "; ")
+        guard !adjustments.isEmpty else { return table.render(width: width) }
+        return table.render(width: width) + "\nAdjustments: " + adjustments.joined(separator: "; ")
     }
 
     // MARK: Records

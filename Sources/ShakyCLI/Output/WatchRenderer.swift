@@ -126,6 +126,16 @@ struct WatchRenderer: Sendable {
         parts.append(status.teams.map { "\($0.name) \($0.score)" }.joined(separator: ", "))
         var line = "Game: " + parts.joined(separator: " · ")
         if let question = status.question, tiles != nil { line += "\n" + question + tilesAndPoints }
+        if status.phase == .roundOver, let question = status.question { line += "\n" + question }
+        // Who buzzed, in order: who answers next, for a watcher that joined (or came back) after the buzzes.
+        if !status.buzzes.isEmpty, tiles != nil || status.phase == .roundOver {
+            line += "\nBuzzed: " + TextRenderer.buzzOrder(status.buzzes)
+        }
+        if status.phase == .roundOver {
+            // Joined (or back) after the question ended: its answer and how it ended.
+            let outcome = TextRenderer.roundOutcome(winner: status.roundWinner, end: status.roundEnd)
+            line += "\nAnswer: \(status.answer ?? "?") (\(outcome))"
+        }
         return line
     }
 

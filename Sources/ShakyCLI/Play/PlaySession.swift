@@ -91,7 +91,7 @@ struct PlaySession: Sendable {
                     failedLines.append(lineNumber)
                 case .daemonUnreachable where screen != nil, .connectionLost where screen != nil:
                     // At a terminal the host waits for the daemon to come back (the events say when) and types again.
-                    sayError("! \(error)")
+                    sayError("! " + Self.whileAway(error))
                     failedLines.append(lineNumber)
                 default:
                     failure = error
@@ -108,6 +108,22 @@ struct PlaySession: Sendable {
         if let failure { throw failure }
         if case .failure(let error) = watchResult, !(error is CancellationError) { throw error }
         return failedLines
+    }
+
+    /// What a command typed while the daemon is away (restarting, or stopping with the calls it runs) did: play
+    /// reconnects by itself, so the host is told to wait for it rather than to start a daemon.
+    static func whileAway(_ error: ShakyClientError) -> String {
+        let wait = "play reconnects by itself and says \"Reconnected\""
+        switch error {
+        case .connectionLost(let path):
+            return "the daemon at \(path) closed the connection before it replied, so the command may or may not "
+                + "have been done; \(wait), then check with st before typing it again"
+        case .daemonUnreachable(let paths, let reason):
+            return "not done: cannot reach the Shaky Words daemon at \(paths.spokenList("or")) (\(reason)); "
+                + "\(wait), then type the command again"
+        case .refused, .protocolError:
+            return error.description
+        }
     }
 
     /// The layout as it is now: the initial one until the terminal is resized.
@@ -171,8 +187,9 @@ struct PlaySession: Sendable {
             guard let team = status.teamUp else {
                 throw PlayCommandError(
                     status.phase == .indication
-                        ? "nobody is up to answer yet: teams answer in buzz order once every team has buzzed or "
-                            + "the time is up (or play with --buzzer-mode classic, where the first buzzer answers at once)"
+                        // The game's buzzer mode is not in its status: words true in both.
+                        ? "nobody is up to answer yet: a team buzzes first (b TEAM); in a buzz-order game teams "
+                            + "answer once every team has buzzed or the time is up"
                         : "nobody is up to answer; open a question (n) and a team buzzes first (b TEAM)")
             }
             _ = try await client.game.answer(team: team, answer: answer)
@@ -191,7 +208,7 @@ struct PlaySession: Sendable {
         case .join:
             // The daemon asks each team in turn; its `joinAsking` events say who, as they come.
             _ = try await client.buzzers.join(teams: nil)
-        case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard()))
+        case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard(), width: console.width))
         case .status: say(TextRenderer.status(try await client.game.status(), style: console.style))
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         case .help: say(PlayCommand.summary)

@@ -10,6 +10,18 @@ extension Shaky.Judge {
         @Argument(help: "The team whose buzz is taken back.", completion: .shellCommand(Completions.teamNames))
         var team: String
 
+        /// Words after the team: a name of several words typed without quotes, or a second team.
+        @Argument(help: .private)
+        var extraWords: [String] = []
+
+        func validate() throws {
+            guard extraWords.isEmpty else {
+                let name = ([team] + extraWords).joined(separator: " ")
+                throw ValidationError(
+                    "Give one team; a name of several words goes in quotes: shaky judge undo-buzz \"\(name)\"")
+            }
+        }
+
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
