@@ -27,7 +27,8 @@ public enum BoardLayout {
         let scoresTop: Int
         if state.phase == .gameOver, let result = state.result {
             scoresTop = height
-            GameOverLayout(result: result, teams: state.teams).draw(on: &screen, top: top, bottom: height)
+            GameOverLayout(result: result, teams: state.teams, endedDuringQuestion: state.roundEnd == .gameEnded).draw(
+                on: &screen, top: top, bottom: height)
         } else {
             scoresTop = scores(state, on: &screen, below: top)
             let area = Area(top: top, bottom: scoresTop - 1, left: 1, right: width - 1)
@@ -72,7 +73,7 @@ public enum BoardLayout {
             let text = DisplayWidth.truncated(right, columns: room)
             screen.put(text, row: 0, column: screen.width - 1 - DisplayWidth.of(text), style: .strong)
         }
-        let notices = self.notices(state)
+        let notices = self.notices(state, width: screen.width)
         guard !notices.isEmpty else { return 2 }
         var lines: [String] = []
         for notice in notices {
@@ -88,8 +89,9 @@ public enum BoardLayout {
         return 1 + min(3, lines.count) + 1
     }
 
-    /// The small notices under the header: the link, the pause, the sensor, the sound, a joining and the terminal.
-    static func notices(_ state: BoardState) -> [String] {
+    /// The small notices under the header, on a screen `width` columns wide: the link, the pause (and how the host
+    /// goes on), the sensor, the sound, a joining and the terminal.
+    static func notices(_ state: BoardState, width: Int = .max) -> [String] {
         var notices: [String] = []
         switch state.connection {
         case .connected: break
@@ -99,7 +101,11 @@ public enum BoardLayout {
             notices.append(
                 state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
         }
-        if state.isPaused, state.phase != .gameOver { notices.append("Paused") }
+        if state.isPaused, state.phase != .gameOver {
+            // A restarted daemon restores the game paused: the room and the host see how it goes on.
+            let full = "Paused — the host resumes with shaky resume"
+            notices.append(DisplayWidth.of(full) <= width - 2 ? full : "Paused — shaky resume")
+        }
         if state.isSensorGone { notices.append("Sensor gone: hints by hand") }
         if state.isSoundSilent { notices.append("Sound off") }
         // Away from the ready screen (which shows it in its team list), a joining is a notice.

@@ -191,9 +191,13 @@ extension BoardState {
         points = status.points
         hintsUsed = status.hintsUsed
         remaining = status.remaining
-        countdownLength = status.remaining
+        // An older daemon does not say the countdown's length: the bar then starts full from what is left.
+        countdownLength = status.countdownLength ?? status.remaining
         teams = status.teams.map { Team(name: $0.name, score: $0.score) }
         buzzes = status.buzzes.map { Buzz(team: $0.team, order: $0.order, elapsed: $0.elapsed, points: $0.points) }
+        judgements = (status.judgements ?? []).map {
+            Judgement(team: $0.team, given: $0.given, isCorrect: $0.correct, awarded: $0.awarded)
+        }
         answer = status.answer
         roundWinner = status.roundWinner
         roundEnd = status.roundEnd.map(RoundEnd.init)

@@ -2,6 +2,8 @@
 struct GameOverLayout {
     var result: BoardState.Result
     var teams: [BoardState.Team]
+    /// Whether the host ended the game while its last question played was open.
+    var endedDuringQuestion = false
 
     private func markIndex(_ team: String) -> Int {
         teams.firstIndex { $0.name == team } ?? 0
@@ -18,9 +20,11 @@ struct GameOverLayout {
         screen.center(winnersLine, row: row, style: .strong)
         row += 1
         let played =
-            result.endedEarly
-            ? "Ended after \(result.questionsPlayed) of \(result.questionCount) questions"
-            : "\(result.questionsPlayed) of \(result.questionCount) questions played"
+            switch (result.endedEarly, endedDuringQuestion) {
+            case (true, true): "Ended during question \(result.questionsPlayed) of \(result.questionCount)"
+            case (true, false): "Ended after \(result.questionsPlayed) of \(result.questionCount) questions"
+            case (false, _): "\(result.questionsPlayed) of \(result.questionCount) questions played"
+            }
         screen.center(played, row: row, style: .dim)
         row += 2
         let table = statsTable(width: width - 2)

@@ -85,12 +85,16 @@ extension ShakyAPI.State {
             questionNumber: status.questionNumber, questionCount: status.questionCount, question: status.questionText,
             tiles: status.display?.tiles.map(ShakyAPI.Tile.init), pattern: status.display?.pattern,
             points: status.points, hintsUsed: status.hintsUsed, hintsLeft: status.hintsLeft,
-            remaining: status.remaining?.seconds,
+            remaining: status.remaining?.seconds, countdownLength: status.countdownLength?.seconds,
             teams: status.teams.map { ShakyAPI.TeamScore(name: $0.name, score: $0.score) },
             buzzes: status.buzzOrder.enumerated().map {
                 ShakyAPI.BuzzEntry(
                     team: $0.element.team, order: $0.offset + 1, elapsed: $0.element.elapsed.seconds,
                     points: $0.element.points)
+            },
+            judgements: status.judgements.map {
+                ShakyAPI.JudgementEntry(
+                    team: $0.team, given: $0.given, correct: $0.correct, awarded: $0.correct ? $0.points : 0)
             },
             answer: status.revealedAnswer, roundWinner: status.roundWinner,
             roundEnd: status.roundEnd.map(ShakyAPI.State.RoundEnd.init), result: status.result.map(ShakyAPI.Result.init)

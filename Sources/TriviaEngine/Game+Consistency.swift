@@ -104,7 +104,8 @@ extension Game {
             try check(buzz.hintsUsed.map(hints.contains) ?? true, "a buzz's hints are out of range")
             try check((buzz.points?.magnitude ?? 0) <= GameRules.largestPoints, "a buzz's points are out of range")
         }
-        if let judgement = round.lastJudgement {
+        try check((round.judgements?.count ?? 0) <= teams.count, "more judgements than teams")
+        for judgement in [round.lastJudgement].compactMap({ $0 }) + (round.judgements ?? []) {
             try check(names.contains(judgement.team), "a judgement of \(judgement.team), who does not play")
             try check(hints.contains(judgement.hintsUsed), "a judgement's hints are out of range")
             try check(judgement.points.magnitude <= GameRules.largestPoints, "a judgement's points are out of range")

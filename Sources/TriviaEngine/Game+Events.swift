@@ -198,6 +198,7 @@ extension Game {
             team: team, given: given, correct: correct, points: buzz.points ?? round.points,
             hintsUsed: buzz.hintsUsed ?? round.hintsUsed)
         round.lastJudgement = judgement
+        round.judgements = (round.judgements ?? []) + [judgement]
         self.round = round
         if correct {
             teams[index].score += judgement.points
@@ -274,6 +275,9 @@ extension Game {
         else { throw .nothingToOverrule }
         judgement.correct.toggle()
         round.lastJudgement = judgement
+        if let position = round.judgements?.lastIndex(where: { $0.team == judgement.team }) {
+            round.judgements?[position].correct = judgement.correct
+        }
         self.round = round
         let team = judgement.team
         if judgement.correct {

@@ -29,10 +29,14 @@ public struct GameStatus: Codable, Equatable, Sendable {
     public var hintsLeft: Int
     /// Time left in the countdown, if one runs or is paused.
     public var remaining: Duration?
+    /// The time the countdown started from (the time to buzz, or to answer), if one runs or is paused.
+    public var countdownLength: Duration? = nil
     /// The teams in seating order.
     public var teams: [TeamScore]
     /// The buzzes on the current question, in order.
     public var buzzOrder: [Buzz]
+    /// The judgements on the current question, in order, as corrected by overrules.
+    public var judgements: [Judgement] = []
     /// The team whose turn it is to answer.
     public var teamUp: String?
     /// The answer, once the question is over.
@@ -54,10 +58,23 @@ extension Game {
             phase: phase, isPaused: isPaused, questionNumber: round?.number, questionCount: questions.count,
             questionText: round?.question.text, display: inPlay ? round?.scramble.display : nil,
             points: inPlay ? pointsAtStake : nil, hintsUsed: round?.hintsUsed ?? 0, hintsLeft: hintsLeft,
-            remaining: remainingTime(at: now), teams: teams.map { .init(name: $0.name, score: $0.score) },
-            buzzOrder: round?.buzzes ?? [], teamUp: teamUp,
+            remaining: remainingTime(at: now), countdownLength: countdownLength(at: now),
+            teams: teams.map { .init(name: $0.name, score: $0.score) },
+            buzzOrder: round?.buzzes ?? [],
+            judgements: round.map { $0.judgements ?? $0.lastJudgement.map { [$0] } ?? [] } ?? [], teamUp: teamUp,
             revealedAnswer: over ? round?.question.answer : nil, roundWinner: over ? round?.winner : nil,
             roundEnd: over ? round?.end : nil, result: result)
+    }
+
+    /// The time the running (or paused) countdown started from: the time to buzz or to answer, or more when more
+    /// is left (the time a first buzz cut, given back when the buzz is taken back).
+    private func countdownLength(at now: Duration) -> Duration? {
+        guard let remaining = remainingTime(at: now) else { return nil }
+        switch phase {
+        case .indication: return max(settings.indicationTime, remaining)
+        case .answering: return max(settings.answerTime, remaining)
+        case .ready, .roundOver, .gameOver: return nil
+        }
     }
 
     /// What a right answer scores now: the team up's frozen points, or the question's.

@@ -54,6 +54,8 @@ public struct Round: Codable, Equatable, Sendable {
     public internal(set) var timeCutByFirstBuzz: Duration? = nil
     /// The last judgement on this question, which the host may overrule; nil before any.
     public internal(set) var lastJudgement: Judgement?
+    /// Every judgement on this question, in order, as corrected by overrules. Nil in games saved before it was kept.
+    public internal(set) var judgements: [Judgement]? = nil
     /// When each hint was given, as time since the question opened, so a press held for reordering that went
     /// down before a hint keeps the points of before it. Nil in games saved before it was kept.
     public internal(set) var hintTimes: [Duration]? = nil

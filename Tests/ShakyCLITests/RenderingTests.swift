@@ -107,13 +107,36 @@ import Testing
         #expect(
             TextRenderer.status(Fixtures.gameOver, style: .plain) == """
                 Question 7/10 · game over
-                Winners (tied): Owls, Foxes · 7 of 10 questions played (ended early)
+                Winners (tied): Owls, Foxes · ended after 7 of 10 questions
 
                 #  Team   Points  Correct  Hints  Buzzes  Avg buzz
                 1  Foxes      18        2      3       2    10.0 s
                 1  Owls       18        2      1       3     4.2 s
                 3  Bees        0        0      0       0         -
                 """)
+    }
+
+    @Test("A game the host ended during its last question says so plainly, not that every question was played")
+    func statusAfterAGameEndedDuringAQuestion() {
+        var status = Fixtures.gameOver
+        status.roundEnd = .gameEnded
+        status.result?.questionsPlayed = 10
+        let text = TextRenderer.status(status, style: .plain)
+        #expect(text.contains("Winners (tied): Owls, Foxes · ended during question 10 of 10\n"))
+        #expect(!text.contains("questions played"))
+        status.result?.endedEarly = false
+        status.roundEnd = .answered
+        #expect(TextRenderer.status(status, style: .plain).contains("· 10 of 10 questions played\n"))
+    }
+
+    @Test("The scoreboard in shaky status at game over fits the terminal as shaky scoreboard's does")
+    func statusAfterTheGameFitsTheScoreboardToTheWidth() throws {
+        let text = TextRenderer.status(Fixtures.gameOver, style: .plain, width: 40)
+        let table = try #require(text.components(separatedBy: "\n\n").last)
+        #expect(table == TextRenderer.scoreboard(Fixtures.gameOver.result?.standings ?? [], width: 40))
+        #expect(table.split(separator: "\n").allSatisfy { $0.count <= 40 })
+        #expect(!table.contains("Avg buzz"), "the last columns are left off to fit")
+        #expect(TextRenderer.status(Fixtures.gameOver, style: .plain).contains("Avg buzz"), "whole through a pipe")
     }
 
     @Test func scoreboardIsAnAlignedTableWithSharedRanks() {
@@ -462,6 +485,50 @@ import Testing
                 What big cat has stripes?
                 Answer: TIGER (got by Owls)
                 """)
+    }
+
+    @Test("A watcher that connects (or reconnects) during or after a question is told the answers judged on it")
+    func aStateListsTheJudgements() {
+        var renderer = WatchRenderer()
+        var status = Fixtures.answering
+        status.buzzes = [
+            ShakyAPI.BuzzEntry(team: "Foxes", order: 1, elapsed: 2),
+            ShakyAPI.BuzzEntry(team: "Owls", order: 2, elapsed: 3.2),
+        ]
+        status.judgements = [ShakyAPI.JudgementEntry(team: "Foxes", given: "Lion", correct: false, awarded: 0)]
+        #expect(
+            renderer.line(for: Fixtures.event(.state) { $0.status = status }) == """
+                Game: Question 3/10 · Owls to answer · 00:18 left · Owls 12, Foxes 8
+                What big cat has stripes?  [T] G I R E  (8 points)
+                Buzzed: 1. Foxes (2.0 s), 2. Owls (3.2 s)
+                Foxes answered “Lion”: wrong
+                """)
+        var over = Fixtures.roundOver
+        over.judgements = [
+            ShakyAPI.JudgementEntry(team: "Foxes", given: nil, correct: false, awarded: 0),
+            ShakyAPI.JudgementEntry(team: "Owls", given: "Tiger", correct: true, awarded: 8),
+        ]
+        #expect(
+            renderer.line(for: Fixtures.event(.state) { $0.status = over }) == """
+                Game: Question 3/10 · round over · Owls 12, Foxes 8
+                What big cat has stripes?
+                Foxes ran out of time
+                Owls answered “Tiger”: right, +8
+                Answer: TIGER (got by Owls)
+                """)
+    }
+
+    @Test("A watcher that connects to a paused game (a restarted daemon restores it paused) is told how it goes on")
+    func aPausedStateSaysHowToResume() {
+        var status = Fixtures.answering
+        status.paused = true
+        var watch = WatchRenderer()
+        let watched = watch.line(for: Fixtures.event(.state) { $0.status = status })
+        #expect(watched?.hasSuffix("\nPaused: the host resumes with shaky resume") == true)
+        var play = WatchRenderer(resumeHint: "type p to resume")
+        let played = play.line(for: Fixtures.event(.state) { $0.status = status })
+        #expect(played?.hasSuffix("\nPaused: type p to resume") == true)
+        #expect(play.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })?.contains("Paused") == false)
     }
 
     @Test(arguments: [(60.0, true), (58.5, false), (50, true), (7, false), (5, true), (0.4, true), (1e300, false)])

@@ -145,8 +145,8 @@ struct PythonVarlinkDaemonTests {
                 output.stdout.split(separator: "\n") == [
                     "created Party 0", "added 2", "shown 2 easy 1 medium 1", "found Elephant",
                     "accents Places with Accents", "imported Party Copy 2", "duplicated True", "renamed Beasts",
-                    "packs 9", "new ready", "next indication 10", "hint 8 1", "buzz 2 answering Owls",
-                    "wrong False Foxes", "right True Foxes 8 answered", "adjusted Owls 2", "paused True",
+                    "packs 9", "new ready", "next indication 10 60.0", "hint 8 1", "buzz 2 answering Owls",
+                    "wrong False Foxes Zebra", "right True Foxes 8 answered [0, 8]", "adjusted Owls 2", "paused True",
                     "resumed False", "skipped roundOver skipped", "over gameOver Foxes", "status gameOver",
                     "scoreboard Foxes 8 1",
                     "history 1 Foxes", "leaderboard Foxes 1 8", "watch state gameOver", "refused gameIsOver",
@@ -250,7 +250,7 @@ struct PythonVarlinkDaemonTests {
                 rules={"hintCooldown": 0})["status"]
             print("new", status["phase"])
             status = game.Next()["status"]
-            print("next", status["phase"], status["points"])
+            print("next", status["phase"], status["points"], status["countdownLength"])
             answer = answers[status["question"]]
             status = game.Hint()["status"]
             print("hint", status["points"], status["hintsUsed"])
@@ -258,10 +258,10 @@ struct PythonVarlinkDaemonTests {
             status = game.Buzz(team="Foxes")["status"]
             print("buzz", len(status["buzzes"]), status["phase"], status["teamUp"])
             reply = game.Answer(team="Owls", answer="Zebra")
-            print("wrong", reply["correct"], reply["status"]["teamUp"])
+            print("wrong", reply["correct"], reply["status"]["teamUp"], reply["status"]["judgements"][0]["given"])
             reply = game.Answer(team="Foxes", answer=answer)
             print("right", reply["correct"], reply["status"]["roundWinner"], reply["status"]["teams"][1]["score"],
-                reply["status"]["roundEnd"])
+                reply["status"]["roundEnd"], [entry["awarded"] for entry in reply["status"]["judgements"]])
             status = game.AdjustScore(team="Owls", delta=2, reason="good sport")["status"]
             print("adjusted", status["teams"][0]["name"], status["teams"][0]["score"])
             game.Next()

@@ -38,7 +38,8 @@ extension Shaky {
             }
             try global.emit(reply, on: console) { style in
                 let verdict = reply.correct ? "Right!" : "Wrong."
-                return style.strong(verdict) + "\n" + TextRenderer.status(reply.status, style: style)
+                return style.strong(verdict) + "\n"
+                    + TextRenderer.status(reply.status, style: style, width: console.width)
             }
         }
 

@@ -12,7 +12,7 @@ extension Shaky {
         func run(client: ShakyClient, console: any Console) async throws {
             let status = try await client.game.resume()
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
-                TextRenderer.status(status, style: style)
+                TextRenderer.status(status, style: style, width: console.width)
             }
         }
     }

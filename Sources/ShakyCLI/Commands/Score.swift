@@ -54,7 +54,7 @@ extension Shaky {
         func run(client: ShakyClient, console: any Console) async throws {
             let status = try await client.game.adjustScore(team: team, delta: try delta.points, reason: reason)
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
-                TextRenderer.status(status, style: style)
+                TextRenderer.status(status, style: style, width: console.width)
             }
         }
     }

@@ -21,7 +21,7 @@ extension Shaky {
                 return
             }
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
-                TextRenderer.status(status, style: style)
+                TextRenderer.status(status, style: style, width: console.width)
             }
         }
     }

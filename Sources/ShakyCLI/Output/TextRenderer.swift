@@ -107,8 +107,9 @@ enum TextRenderer {
 
     // MARK: Game
 
-    /// The whole game as `shaky status` shows it.
-    static func status(_ status: ShakyAPI.State, style: TextStyle) -> String {
+    /// The whole game as `shaky status` shows it; given a `width` (a terminal's), the scoreboard at game over is fitted
+    /// to it as `shaky scoreboard`'s is.
+    static func status(_ status: ShakyAPI.State, style: TextStyle, width: Int? = nil) -> String {
         var lines: [String] = []
         var heading: [String] = []
         if let number = status.questionNumber {
@@ -146,7 +147,9 @@ enum TextRenderer {
             }
         case .gameOver:
             if let result = status.result {
-                return (lines + [self.result(result)]).joined(separator: "\n")
+                let endedDuringQuestion = status.roundEnd == .gameEnded
+                return (lines + [self.result(result, endedDuringQuestion: endedDuringQuestion, width: width)])
+                    .joined(separator: "\n")
             }
         }
         lines.append("")
@@ -167,9 +170,15 @@ enum TextRenderer {
         return table.render()
     }
 
-    /// How a game ended: winners and the standings.
-    static func result(_ result: ShakyAPI.Result) -> String {
-        let played = "\(result.questionsPlayed) of \(result.questionCount) questions played"
+    /// How a game ended: winners and the standings (fitted to `width` when given). `endedDuringQuestion`: the host
+    /// ended the game while its last question played was open.
+    static func result(_ result: ShakyAPI.Result, endedDuringQuestion: Bool = false, width: Int? = nil) -> String {
+        let played =
+            switch (result.endedEarly, endedDuringQuestion) {
+            case (true, true): "ended during question \(result.questionsPlayed) of \(result.questionCount)"
+            case (true, false): "ended after \(result.questionsPlayed) of \(result.questionCount) questions"
+            case (false, _): "\(result.questionsPlayed) of \(result.questionCount) questions played"
+            }
         let winners =
             switch result.winners.count {
             case 0: "No winner"
@@ -177,7 +186,7 @@ enum TextRenderer {
             default: "Winners (tied): " + result.winners.joined(separator: ", ")
             }
         return [
-            winners + " · " + played + (result.endedEarly ? " (ended early)" : ""), "", scoreboard(result.standings),
+            winners + " · " + played, "", scoreboard(result.standings, width: width),
         ]
         .joined(separator: "\n")
     }

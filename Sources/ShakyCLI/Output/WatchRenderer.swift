@@ -9,8 +9,13 @@ struct WatchRenderer: Sendable {
     private(set) var phase: String?
     private(set) var teams: [String] = []
 
-    init(style: TextStyle = .plain) {
+    /// How the host goes on with a paused game, said when a watcher connects to one (a restarted daemon restores
+    /// the game paused).
+    var resumeHint = "the host resumes with shaky resume"
+
+    init(style: TextStyle = .plain, resumeHint: String? = nil) {
         self.style = style
+        if let resumeHint { self.resumeHint = resumeHint }
     }
 
     /// The line for `event`, or `nil` for an event with nothing to show.
@@ -131,20 +136,37 @@ struct WatchRenderer: Sendable {
         if !status.buzzes.isEmpty, tiles != nil || status.phase == .roundOver {
             line += "\nBuzzed: " + TextRenderer.buzzOrder(status.buzzes)
         }
+        // The answers judged so far, for a watcher that joined (or came back) after them.
+        if tiles != nil || status.phase == .roundOver {
+            for judgement in status.judgements ?? [] {
+                line +=
+                    "\n"
+                    + judgedLine(
+                        team: judgement.team, given: judgement.given, correct: judgement.correct,
+                        awarded: judgement.awarded)
+            }
+        }
         if status.phase == .roundOver {
             // Joined (or back) after the question ended: its answer and how it ended.
             let outcome = TextRenderer.roundOutcome(winner: status.roundWinner, end: status.roundEnd)
             line += "\nAnswer: \(status.answer ?? "?") (\(outcome))"
         }
+        if status.paused, status.phase != .gameOver { line += "\n" + style.strong("Paused") + ": " + resumeHint }
         return line
     }
 
     private func judgedLine(_ event: ShakyAPI.Event) -> String {
-        let team = event.team ?? "?"
-        guard let given = event.given else { return "\(team) ran out of time" }
-        let verdict =
-            event.correct == true
-            ? "right" + (event.awarded.map { ", \(TextRenderer.signed($0))" } ?? "") : "wrong"
+        judgedLine(team: event.team ?? "?", given: event.given, correct: event.correct == true, awarded: event.awarded)
+    }
+
+    private func judgedLine(team: String, given: String?, correct: Bool, awarded: Int?) -> String {
+        guard let given else {
+            // A time-out the host overruled counts as right.
+            return correct
+                ? "\(team) ran out of time: counted as right" + (awarded.map { ", \(TextRenderer.signed($0))" } ?? "")
+                : "\(team) ran out of time"
+        }
+        let verdict = correct ? "right" + (awarded.map { ", \(TextRenderer.signed($0))" } ?? "") : "wrong"
         return "\(team) answered “\(given)”: \(verdict)"
     }
 }

@@ -209,7 +209,8 @@ struct PlaySession: Sendable {
             // The daemon asks each team in turn; its `joinAsking` events say who, as they come.
             _ = try await client.buzzers.join(teams: nil)
         case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard(), width: console.width))
-        case .status: say(TextRenderer.status(try await client.game.status(), style: console.style))
+        case .status:
+            say(TextRenderer.status(try await client.game.status(), style: console.style, width: console.width))
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         case .help: say(PlayCommand.summary)
         case .quit, .nothing: break
@@ -219,7 +220,7 @@ struct PlaySession: Sendable {
     /// Prints each event; ticks redraw one line on a terminal, elsewhere only every 10 s and the last 5 s. A daemon
     /// that goes away and comes back is said in the events (and, on a terminal, on the countdown's line meanwhile).
     private func show(_ feed: LiveFeed, activity: Activity) async throws {
-        var renderer = WatchRenderer(style: console.style)
+        var renderer = WatchRenderer(style: console.style, resumeHint: "type p to resume")
         var tickShown = false
         try await feed.run { update in
             let reply: ShakyAPI.GameInterface.WatchReply

@@ -78,6 +78,35 @@ extension ShakyAPI {
         }
     }
 
+    /// A team's answer on the current question and how it was judged.
+    public struct JudgementEntry: Codable, Equatable, Sendable, JSONWritable {
+        public var team: String
+        /// The answer given; null when the team's time ran out.
+        public var given: String?
+        /// Whether it counts as right (after any overrule).
+        public var correct: Bool
+        /// Points it won.
+        public var awarded: Int
+
+        /// Creates a value with every field given.
+        public init(team: String, given: String? = nil, correct: Bool, awarded: Int) {
+            self.team = team
+            self.given = given
+            self.correct = correct
+            self.awarded = awarded
+        }
+
+        /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+        public func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.writeMember("awarded", awarded)
+            writer.writeMember("correct", correct)
+            writer.writeOptionalMember("given", given)
+            writer.writeMember("team", team)
+            writer.endObject()
+        }
+    }
+
     /// A score adjustment the host made, and why.
     public struct Adjustment: Codable, Equatable, Sendable, JSONWritable {
         public var delta: Int
@@ -302,8 +331,16 @@ extension ShakyAPI {
         public var hintsLeft: Int
         /// Seconds left in the countdown.
         public var remaining: Double?
+        /// Seconds the countdown started from (the time to buzz, or to answer),
+        /// so a board that connects mid-countdown draws its bar to scale. Null
+        /// when no countdown runs, or from a daemon that does not say.
+        public var countdownLength: Double?
         public var teams: [ShakyAPI.TeamScore]
         public var buzzes: [ShakyAPI.BuzzEntry]
+        /// The answers judged on the current question, in order, as judged events
+        /// told them (and overrules corrected them). Null from a daemon that does
+        /// not say.
+        public var judgements: [ShakyAPI.JudgementEntry]?
         /// The answer, once the question is over.
         public var answer: String?
         /// The team that got the last question right.
@@ -321,8 +358,9 @@ extension ShakyAPI {
         public init(
             phase: ShakyAPI.State.Phase, paused: Bool, teamUp: String? = nil, questionNumber: Int? = nil,
             questionCount: Int, question: String? = nil, tiles: [ShakyAPI.Tile]? = nil, pattern: String? = nil,
-            points: Int? = nil, hintsUsed: Int, hintsLeft: Int, remaining: Double? = nil, teams: [ShakyAPI.TeamScore],
-            buzzes: [ShakyAPI.BuzzEntry], answer: String? = nil, roundWinner: String? = nil,
+            points: Int? = nil, hintsUsed: Int, hintsLeft: Int, remaining: Double? = nil,
+            countdownLength: Double? = nil, teams: [ShakyAPI.TeamScore], buzzes: [ShakyAPI.BuzzEntry],
+            judgements: [ShakyAPI.JudgementEntry]? = nil, answer: String? = nil, roundWinner: String? = nil,
             roundEnd: ShakyAPI.State.RoundEnd? = nil, result: ShakyAPI.Result? = nil
         ) {
             self.phase = phase
@@ -337,8 +375,10 @@ extension ShakyAPI {
             self.hintsUsed = hintsUsed
             self.hintsLeft = hintsLeft
             self.remaining = remaining
+            self.countdownLength = countdownLength
             self.teams = teams
             self.buzzes = buzzes
+            self.judgements = judgements
             self.answer = answer
             self.roundWinner = roundWinner
             self.roundEnd = roundEnd
@@ -350,8 +390,10 @@ extension ShakyAPI {
             writer.beginObject()
             writer.writeOptionalMember("answer", answer)
             writer.writeMember("buzzes", buzzes)
+            writer.writeOptionalMember("countdownLength", countdownLength)
             writer.writeMember("hintsLeft", hintsLeft)
             writer.writeMember("hintsUsed", hintsUsed)
+            writer.writeOptionalMember("judgements", judgements)
             writer.writeOptionalMember("pattern", pattern)
             writer.writeMember("paused", paused)
             writer.writeMember("phase", phase)
@@ -822,6 +864,17 @@ extension ShakyAPI {
               points: ?int
             )
 
+            # A team's answer on the current question and how it was judged.
+            type JudgementEntry (
+              team: string,
+              # The answer given; null when the team's time ran out.
+              given: ?string,
+              # Whether it counts as right (after any overrule).
+              correct: bool,
+              # Points it won.
+              awarded: int
+            )
+
             # A score adjustment the host made, and why.
             type Adjustment (
               delta: int,
@@ -909,8 +962,16 @@ extension ShakyAPI {
               hintsLeft: int,
               # Seconds left in the countdown.
               remaining: ?float,
+              # Seconds the countdown started from (the time to buzz, or to answer),
+              # so a board that connects mid-countdown draws its bar to scale. Null
+              # when no countdown runs, or from a daemon that does not say.
+              countdownLength: ?float,
               teams: []TeamScore,
               buzzes: []BuzzEntry,
+              # The answers judged on the current question, in order, as judged events
+              # told them (and overrules corrected them). Null from a daemon that does
+              # not say.
+              judgements: ?[]JudgementEntry,
               # The answer, once the question is over.
               answer: ?string,
               # The team that got the last question right.

@@ -19,7 +19,7 @@ extension Shaky.Judge {
             let reply = try await client.game.overrule()
             try global.emit(reply, on: console) { style in
                 let overruled = reply.overruled.map { TextRenderer.overruling($0) + "\n" } ?? ""
-                return overruled + TextRenderer.status(reply.status, style: style)
+                return overruled + TextRenderer.status(reply.status, style: style, width: console.width)
             }
         }
     }

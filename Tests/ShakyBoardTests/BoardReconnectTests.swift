@@ -1,0 +1,106 @@
+import ShakyProtocol
+import Testing
+
+@testable import ShakyBoard
+
+/// What a board that connects late, or comes back after a daemon restart, shows from the state it reads first.
+@Suite("The board on connecting or reconnecting")
+struct BoardReconnectTests {
+    static let teams = [ShakyAPI.TeamScore(name: "Owls", score: 0), ShakyAPI.TeamScore(name: "Foxes", score: 10)]
+
+    /// A board that read `status` as its first event.
+    static func board(_ status: ShakyAPI.State) -> BoardState {
+        var state = BoardState()
+        state.connection = .connected
+        state.apply(ShakyAPI.Event(kind: .state, status: status), at: .zero)
+        return state
+    }
+
+    static func openQuestion(remaining: Double, countdownLength: Double?, paused: Bool = false) -> ShakyAPI.State {
+        ShakyAPI.State(
+            phase: .indication, paused: paused, questionNumber: 1, questionCount: 3, question: "Longest neck?",
+            tiles: BoardStateTests.tiles("FGEIRFA"), points: 10, hintsUsed: 0, hintsLeft: 3, remaining: remaining,
+            countdownLength: countdownLength, teams: teams, buzzes: [])
+    }
+
+    @Test("The countdown bar is drawn to the countdown's length the state says, not full from what is left")
+    func theCountdownBarIsToScale() {
+        let state = Self.board(Self.openQuestion(remaining: 7, countdownLength: 60))
+        #expect(state.countdownLength == 60)
+        let bar = BoardLayout.countdownBar(state, width: 65)
+        // 60 columns of bar for 60 s: 7 s left fills 7.
+        #expect(bar == String(repeating: "█", count: 7) + String(repeating: "░", count: 53) + " 7 s")
+    }
+
+    @Test("A daemon that does not say the countdown's length keeps today's bar: full from what is left")
+    func anOlderDaemonStartsTheBarFull() {
+        let state = Self.board(Self.openQuestion(remaining: 7, countdownLength: nil))
+        #expect(state.countdownLength == 7)
+        #expect(BoardLayout.countdownBar(state, width: 65) == String(repeating: "█", count: 60) + " 7 s")
+    }
+
+    @Test("The answers judged on the question are shown from the state, during and after it")
+    func theJudgementsAreRestored() {
+        var status = Self.openQuestion(remaining: 40, countdownLength: 60)
+        status.phase = .answering
+        status.teamUp = "Foxes"
+        status.buzzes = [
+            ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2, points: 10),
+            ShakyAPI.BuzzEntry(team: "Foxes", order: 2, elapsed: 3, points: 10),
+        ]
+        status.judgements = [ShakyAPI.JudgementEntry(team: "Owls", given: "Paris", correct: false, awarded: 0)]
+        var state = Self.board(status)
+        #expect(state.judgements == [BoardState.Judgement(team: "Owls", given: "Paris", isCorrect: false)])
+        var text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("● Owls: \"Paris\" WRONG"), "\(text)")
+
+        status.phase = .roundOver
+        status.teamUp = nil
+        status.tiles = nil
+        status.remaining = nil
+        status.countdownLength = nil
+        status.answer = "Giraffe"
+        status.roundWinner = "Foxes"
+        status.roundEnd = .answered
+        status.judgements?.append(ShakyAPI.JudgementEntry(team: "Foxes", given: "Giraffe", correct: true, awarded: 10))
+        state = Self.board(status)
+        text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
+        #expect(text.contains("● Owls: \"Paris\" WRONG"), "\(text)")
+        #expect(text.contains("Foxes: \"Giraffe\" RIGHT +10"), "\(text)")
+        #expect(text.contains("Foxes got it! +10"), "the winner's points come from its judgement")
+    }
+
+    @Test("A daemon that sends no judgements leaves none, as before")
+    func anOlderDaemonSendsNoJudgements() {
+        #expect(Self.board(Self.openQuestion(remaining: 40, countdownLength: 60)).judgements.isEmpty)
+    }
+
+    @Test("A paused game says how the host goes on, in fewer words on a small screen", arguments: [40, 80, 200])
+    func aPausedGameSaysHowToResume(width: Int) {
+        let state = Self.board(Self.openQuestion(remaining: 7, countdownLength: 60, paused: true))
+        let notice = BoardLayout.notices(state, width: width).first { $0.hasPrefix("Paused") }
+        #expect(notice == (width >= 45 ? "Paused — the host resumes with shaky resume" : "Paused — shaky resume"))
+        let lines = BoardLayout.render(state, width: width, height: 24, now: .zero).text.split(separator: "\n")
+        #expect(lines.contains { $0.contains(notice ?? "?") }, "the notice is drawn whole")
+    }
+
+    @Test("A game the host ended during its last question says so, not that it ended after it")
+    func aGameEndedDuringItsLastQuestionSaysSo() {
+        func gameOver(endedEarly: Bool, roundEnd: ShakyAPI.State.RoundEnd?) -> String {
+            let status = ShakyAPI.State(
+                phase: .gameOver, paused: false, questionNumber: 3, questionCount: 3, hintsUsed: 0, hintsLeft: 0,
+                teams: Self.teams, buzzes: [], roundEnd: roundEnd,
+                result: ShakyAPI.Result(
+                    standings: [
+                        ShakyAPI.Standing(
+                            team: "Foxes", points: 10, rank: 1, correctAnswers: 1, hintsUsed: 0, buzzes: 1),
+                        ShakyAPI.Standing(team: "Owls", points: 0, rank: 2, correctAnswers: 0, hintsUsed: 0, buzzes: 0),
+                    ], winners: ["Foxes"], questionsPlayed: 3, questionCount: 3, endedEarly: endedEarly))
+            return BoardLayout.render(Self.board(status), width: 80, height: 24, now: .zero).text
+        }
+        let during = gameOver(endedEarly: true, roundEnd: .gameEnded)
+        #expect(during.contains("Ended during question 3 of 3"), "\(during)")
+        #expect(!during.contains("Ended after"))
+        #expect(gameOver(endedEarly: false, roundEnd: .answered).contains("3 of 3 questions played"))
+    }
+}
