@@ -206,6 +206,7 @@ public actor BuzzerService {
     /// Follows the game: a buzzing team's lights go on; every light goes off when the round or game ends, and
     /// when a new game starts.
     public func follow(_ event: RuntimeEvent) async {
+        if case .state(let status) = event { endJoin(unlessPlaying: status?.teams.map(\.name) ?? []) }
         switch Self.lightChange(for: event) {
         case .light(let team)?:
             let buttons = (try? database.buzzerAssignments())?.filter {
@@ -220,6 +221,18 @@ public actor BuzzerService {
         case nil:
             break
         }
+    }
+
+    /// Ends a joining that waits for a team not among `teams` (a new game of other teams): while it lasts every
+    /// press is taken as a join, so the new game's buttons would not buzz and would go to teams no longer playing.
+    private func endJoin(unlessPlaying teams: [String]) {
+        guard let waiting = join?.waiting else { return }
+        let playing = Set(teams.map(BuzzerAssignment.key))
+        guard waiting.contains(where: { !playing.contains(BuzzerAssignment.key($0)) }) else { return }
+        join = nil
+        logger.notice(
+            "joining stopped: the new game's teams are others; `shaky buzzers join` asks them",
+            metadata: ["waiting": "\(waiting)"])
     }
 
     /// What an event does to the lights.

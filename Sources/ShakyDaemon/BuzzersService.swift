@@ -123,6 +123,13 @@ extension ShakyAPI.BuzzerEvent {
             case .lockedOut:
                 self.outcome = "lockedOut"
                 self.lockedFor = lockedFor?.seconds
+            case .refused(.unknownTeam(let name)):
+                // Buttons are kept across games: one a team of an earlier game took is pressed in vain until it
+                // is given to a team of this one.
+                self.outcome = "refused"
+                self.message =
+                    "\(GameError.unknownTeam(name)): the button is kept for \(name) from an earlier game; "
+                    + "`shaky buzzers join` or `shaky buzzers assign TEAM DEVICE KEY` gives it to a team playing"
             case .refused(let error):
                 self.outcome = "refused"
                 self.message = "\(error)"

@@ -47,6 +47,9 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
             operation == Self.openSoundDevice
                 ? "no such sound device; `aplay -L` lists the ones ALSA knows (set sound-device to one of them)"
                 : "the device is gone or was never there; `shakyd list-devices` shows what is found"
+        case EINVAL where operation == Self.openSoundDevice:
+            // alsa-lib's answer to a card number past its last (`hw:99`) or a name it cannot parse.
+            "ALSA takes no such name; `aplay -L` lists the ones it knows (set sound-device to one of them)"
         case EBUSY:
             "another program holds the device; stop it or choose another device"
         default:

@@ -72,14 +72,17 @@ public struct SoundBank: Sendable {
             var candidates: [URL] = []
             if let overrides { candidates.append(overrides.appendingPathComponent(cue.fileName)) }
             if let builtin { candidates.append(builtin.appendingPathComponent(cue.fileName)) }
-            for file in candidates where FileManager.default.fileExists(atPath: file.path) {
+            let found = candidates.filter { FileManager.default.fileExists(atPath: $0.path) }
+            for (index, file) in found.enumerated() {
                 do {
                     bank.samples[cue] = try decode(file, sndfile: library.functions)
                     bank.sources[cue] = file
                     break
                 } catch {
                     bank.problems.append(error)
-                    logger.warning("sound file skipped: \(error)")
+                    // Only an override comes before another file: the host should know the built-in cue stands in.
+                    let next = index + 1 < found.count ? "; the built-in one plays instead" : ""
+                    logger.warning("sound file skipped: \(error)\(next)")
                 }
             }
             if bank.samples[cue] == nil {
@@ -115,7 +118,10 @@ public struct SoundBank: Sendable {
         }
         var info = SF_INFO()
         guard let handle = sndfile.sf_open(file.path, Int32(SFM_READ), &info) else {
-            throw SoundFileError(file: file.path, reason: strerror(nil))
+            throw SoundFileError(
+                file: file.path,
+                reason: "cannot be read (\(strerror(nil))); save it as a \(sampleRate) Hz WAV "
+                    + "(sox IN -r \(sampleRate) OUT.wav)")
         }
         defer { _ = sndfile.sf_close(handle) }
         guard info.samplerate == Int32(sampleRate) else {

@@ -133,7 +133,8 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         case "UnknownDevice":
             return "no buzzer device “\(text("device"))” (see `shaky buzzers`)"
         case "UnknownKey":
-            return "the device has no key “\(text("key"))”"
+            return "the device has no key “\(text("key"))”: `shakyd list-devices` lists each device's keys, or let the "
+                + "team press its button with `shaky buzzers join`"
         case "QuestionNotFound":
             return "no question with id \(parameters["id"].map(render) ?? "?")"
         case "ImportFailed":

@@ -209,6 +209,14 @@ import Varlink
                 == "nothing imported: line 2, field answer: the answer is empty")
     }
 
+    @Test func aKeyTheDeviceLacksSaysWhereToFindItsKeys() {
+        let message = ShakyClientError.message(
+            forError: "io.shakywords.Buzzers.UnknownKey", parameters: ["key": .string("KEY_NOPE")])
+        #expect(message.contains("KEY_NOPE"), "\(message)")
+        #expect(message.contains("shakyd list-devices"), "where its keys are listed: \(message)")
+        #expect(message.contains("shaky buzzers join"), "or let the team press it: \(message)")
+    }
+
     @Test func refusalsCarryTheDaemonsMessage() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer(

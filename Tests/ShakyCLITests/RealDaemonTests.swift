@@ -124,6 +124,7 @@ struct RealDaemonTests {
             #expect(list.status == 0, "\(list)")
             #expect(list.output.contains("reads no buzzers"), "\(list.output)")
             #expect(!list.output.contains("No buzzer devices read"), "\(list.output)")
+            #expect(!list.output.contains("shaky buzzers join"), "a join would be refused: \(list.output)")
             let join = try await runBinary(["buzzers", "join"], environment: environment)
             #expect(join.status == 1, "\(join)")
             #expect(join.error.contains("--buzzers auto"), "\(join.error)")

@@ -114,6 +114,28 @@ struct BuzzerServiceTests {
         #expect(Self.read(harness.buzz.lights[1].path + "/brightness") == "1")
     }
 
+    @Test func aNewGameOfOtherTeamsEndsTheJoiningOfTheOldOnes() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        let status = try await harness.runtime.newGame(
+            NewGameRequest(teams: ["Bears", "Wolves"], questionCount: 2, seed: 4, replace: true))
+        await harness.service.follow(.state(status))
+        #expect(await harness.service.joining() == nil, "Owls no longer play: nobody is to press for them")
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
+        #expect(try harness.database.buzzerAssignments().isEmpty, "a press gives no button to a team not playing")
+    }
+
+    @Test func aNewGameOfTheSameTeamsKeepsTheirJoining() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        let status = try await harness.runtime.newGame(
+            NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 4, replace: true))
+        await harness.service.follow(.state(status))
+        #expect(await harness.service.joining()?.asking == "Owls")
+    }
+
     @Test func assignedButtonsBuzzInKernelOrderAndLightTheTeamUntilTheRoundEnds() async throws {
         let harness = try await Self.harness()
         defer { harness.folder.remove() }

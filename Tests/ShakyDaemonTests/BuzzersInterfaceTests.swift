@@ -124,6 +124,34 @@ struct BuzzersInterfaceTests {
         }
     }
 
+    @Test("A press on a button kept for a team of another game is refused with the way to give it to a player")
+    func aButtonOfATeamNotPlayingSaysHowToGiveItOn() async throws {
+        try await TestDaemon.run(.socket) { client in
+            try await PartyPack.create(on: client)
+            try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let buzzers = client.daemon.buzzers
+            await buzzers.handle(.attached(Self.buzz))
+            try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Bears", "device": .string(Self.buzz.identity), "key": "BTN_TRIGGER_HAPPY1"])
+            let connection = try await client.connect()
+            let events = try await ShakyAPI.BuzzersInterface.Client(connection).watch()
+            var iterator = events.makeAsyncIterator()
+            try await client.game("Next")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await buzzers.watcherCount == 0, ContinuousClock.now < deadline { await Task.yield() }
+            await buzzers.handle(Self.press(key: 0x2c0, kernelMilliseconds: 5_123))
+            let pressed = try await iterator.next()?.event
+            #expect(pressed?.team == "Bears")
+            #expect(pressed?.outcome == "refused")
+            #expect(pressed?.message?.contains("Bears") == true, "\(String(describing: pressed))")
+            #expect(
+                pressed?.message?.contains("shaky buzzers join") == true,
+                "what the host can do: \(String(describing: pressed?.message))")
+            await connection.close()
+        }
+    }
+
     @Test("Game.Watch reports the buttons too: a lock-out, a buzz after its buzz event, devices, a clear")
     func gameWatchReportsButtons() async throws {
         try await TestDaemon.run(.socket) { client in

@@ -57,4 +57,13 @@ struct ALSAPCMRecoveryTests {
             return text.contains("aplay -L") && !text.contains("list-devices")
         }
     }
+
+    @Test func aCardNumberALSACannotHaveIsAnsweredWithAplayToo() {
+        // alsa-lib answers a card index past its last (31) with EINVAL, not ENOENT.
+        #expect {
+            try ALSAPCM(name: "hw:99", periodFrames: 240, bufferFrames: 960)
+        } throws: { error in
+            "\(error)".contains("aplay -L")
+        }
+    }
 }

@@ -54,6 +54,11 @@ struct SoundBankTests {
         #expect(bank.problems.contains { $0.file.hasSuffix("wrong.wav") })
         #expect(bank.problems.contains { $0.file.hasSuffix("correct.wav") && $0.reason.contains("44100 Hz") })
         #expect(log.warnings.count == 2)
+        #expect(
+            log.warnings.allSatisfy { $0.contains("the built-in one plays instead") },
+            "the host learns which cue plays: \(log.warnings)")
+        let unreadable = bank.problems.first { $0.file.hasSuffix("wrong.wav") }
+        #expect(unreadable?.reason.contains("48000 Hz WAV") == true, "what to do: \(String(describing: unreadable))")
     }
 
     @Test("an override folder that is not there is reported, and the built-in cues play")

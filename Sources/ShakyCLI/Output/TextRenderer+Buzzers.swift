@@ -5,7 +5,12 @@ extension TextRenderer {
     static func buzzers(_ reply: ShakyAPI.BuzzersInterface.ListReply) -> String {
         var sections: [String] = []
         if reply.assignments.isEmpty {
-            sections.append("No buttons assigned: `shaky buzzers join` lets each team press its own.")
+            // A join is refused while no button can press: the way to it is said below instead.
+            let canJoin = reply.reading != false && !reply.devices.isEmpty
+            sections.append(
+                canJoin
+                    ? "No buttons assigned: `shaky buzzers join` lets each team press its own." : "No buttons assigned."
+            )
         } else {
             var table = TextTable(columns: [.init("Team"), .init("Key"), .init("Device"), .init("")])
             let present = Set(reply.devices.filter(\.present).map(\.identity))
