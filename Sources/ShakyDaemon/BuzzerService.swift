@@ -151,9 +151,19 @@ public actor BuzzerService {
     }
 
     private func handle(presses: [ButtonPress]) async {
-        if join != nil {
-            for press in presses { await claim(press) }
-            return
+        var presses = presses
+        if let current = join {
+            // A button claimed in this joining is its team's now: pressed again while a question is open it
+            // buzzes, so a team that joined can play while the joining still waits for another (a host who left
+            // `shaky buzzers join` with Ctrl-C and opened a question), instead of the press going unheard. Before
+            // a question it stays ignored, as in any joining: players pressing again must not lock themselves out.
+            let claimed = Set(current.claimed.map(\.button))
+            var buzzing: [ButtonPress] = []
+            for press in presses {
+                if claimed.contains(press.button) { buzzing.append(press) } else { await claim(press) }
+            }
+            guard !buzzing.isEmpty, await isQuestionOpen() else { return }
+            presses = buzzing
         }
         let assignments: [ButtonID: String]
         do {
@@ -183,6 +193,14 @@ public actor BuzzerService {
                 .pressed(
                     team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome,
                     lockedFor: lockedFor))
+        }
+    }
+
+    /// Whether a question is in play (buzzers open, or a team answering).
+    private func isQuestionOpen() async -> Bool {
+        switch try? await runtime.status().phase {
+        case .indication?, .answering?: true
+        case .ready?, .roundOver?, .gameOver?, nil: false
         }
     }
 

@@ -114,6 +114,22 @@ struct BuzzerServiceTests {
         #expect(Self.read(harness.buzz.lights[1].path + "/brightness") == "1")
     }
 
+    @Test func aTeamThatJoinedBuzzesWhileTheJoiningStillWaitsForAnother() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
+        // The host leaves the joining (Ctrl-C on `shaky buzzers join`) and opens a question; Foxes never pressed.
+        try await harness.runtime.makeMove(.nextQuestion)
+        harness.clock.advance(by: .seconds(2))
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 2_000)]))
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Owls"], "Owls' button buzzes")
+        #expect(await harness.service.joining()?.asking == "Foxes", "Foxes' first press still joins")
+        await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 2_100)]))
+        #expect(await harness.service.joining() == nil)
+        #expect(try harness.database.buzzerAssignments().map(\.team) == ["Foxes", "Owls"])
+    }
+
     @Test func aNewGameOfOtherTeamsEndsTheJoiningOfTheOldOnes() async throws {
         let harness = try await Self.harness()
         defer { harness.folder.remove() }
