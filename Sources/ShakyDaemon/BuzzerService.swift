@@ -241,8 +241,9 @@ public actor BuzzerService {
         }
     }
 
-    /// Ends a joining that waits for a team not among `teams` (a new game of other teams): while it lasts every
-    /// press is taken as a join, so the new game's buttons would not buzz and would go to teams no longer playing.
+    /// Ends a joining that waits for a team not among `teams` (a new game of other teams): while it lasts a press on
+    /// a button it has not given out is taken as a join, so the new game's buttons would not buzz and would go to
+    /// teams no longer playing.
     private func endJoin(unlessPlaying teams: [String]) {
         guard let waiting = join?.waiting else { return }
         let playing = Set(teams.map(BuzzerAssignment.key))
