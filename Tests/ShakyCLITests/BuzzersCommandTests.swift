@@ -108,9 +108,38 @@ import Varlink
             #expect(clear.output == "Released 3 buttons.\n")
             #expect(
                 daemon.calls == [
+                    .init("Buzzers.List", [:]),
                     .init("Buzzers.Assign", ["team": "Owls", "device": "kbd", "key": "space"]),
                     .init("Buzzers.Clear", [:]),
                 ])
+        }
+    }
+
+    @Test func assigningAnotherTeamsButtonSaysWhoseItWas() async throws {
+        try await FakeDaemon.run { daemon in
+            let owls = ShakyAPI.ButtonAssignment(team: "Owls", device: "kbd", key: 57, keyName: "KEY_SPACE")
+            daemon.answer(
+                "Buzzers.List",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.ListReply(devices: [], assignments: [owls], joining: [])))
+            daemon.answer(
+                "Buzzers.Assign",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.AssignReply(
+                        assignment: ShakyAPI.ButtonAssignment(
+                            team: "Foxes", device: "kbd", key: 57, keyName: "KEY_SPACE"))))
+            let moved = await shaky(daemon, ["buzzers", "assign", "Foxes", "kbd", "space"])
+            #expect(moved.status == 0, "\(moved)")
+            #expect(moved.output == "Foxes: KEY_SPACE on kbd, taken from Owls.\n")
+            // A team given its own button again (its name in other letters) takes it from nobody.
+            daemon.answer(
+                "Buzzers.Assign",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.AssignReply(
+                        assignment: ShakyAPI.ButtonAssignment(
+                            team: "OWLS", device: "kbd", key: 57, keyName: "KEY_SPACE"))))
+            let again = await shaky(daemon, ["buzzers", "assign", "OWLS", "kbd", "space"])
+            #expect(again.output == "OWLS: KEY_SPACE on kbd.\n")
         }
     }
 

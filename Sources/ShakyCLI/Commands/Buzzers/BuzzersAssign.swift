@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Buzzers {
@@ -24,9 +25,17 @@ extension Shaky.Buzzers {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
+            // Who held the button before, to say so: a button moved from one team to another without a word left
+            // the first team pressing in vain. Only for the words; the assignment does not depend on it.
+            let before = try? await client.buzzers.list().assignments
             let assignment = try await client.buzzers.assign(team: team, device: device, key: key)
+            let previous = before?.first {
+                $0.device == assignment.device && $0.key == assignment.key
+                    && $0.team.lowercased() != assignment.team.lowercased()
+            }
             try global.emit(ShakyAPI.BuzzersInterface.AssignReply(assignment: assignment), on: console) { _ in
-                "\(assignment.team): \(assignment.keyName) on \(assignment.device)."
+                "\(assignment.team): \(assignment.keyName) on \(assignment.device)"
+                    + (previous.map { ", taken from \(TerminalText.printable($0.team))" } ?? "") + "."
             }
         }
     }
