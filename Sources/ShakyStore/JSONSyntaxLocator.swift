@@ -51,7 +51,7 @@ struct JSONSyntaxLocator {
         var places: [QuestionPlace] = []
         do throws(Problem) {
             try locator.members { locator, name throws(Problem) in
-                guard name == "questions", locator.current == UInt8(ascii: "[") else {
+                guard locator.current == UInt8(ascii: "["), locator.decodedString(name) == "questions" else {
                     try locator.value(depth: 1)
                     return
                 }
@@ -67,40 +67,25 @@ struct JSONSyntaxLocator {
     /// Reads the list of questions the index is at: each element's place.
     private mutating func questionList() throws(Problem) -> [QuestionPlace] {
         var places: [QuestionPlace] = []
-        index += 1
-        skipSpace()
-        if current == UInt8(ascii: "]") {
-            index += 1
-            return places
-        }
-        while true {
-            skipSpace()
-            var place = QuestionPlace(line: line(at: index))
-            if current == UInt8(ascii: "{") {
-                try members { locator, name throws(Problem) in
-                    place.fields[name] = locator.line(at: locator.index)
+        try elements { locator throws(Problem) in
+            var place = QuestionPlace(line: locator.line(at: locator.index))
+            if locator.current == UInt8(ascii: "{") {
+                try locator.members { locator, name throws(Problem) in
+                    place.fields[locator.decodedString(name)] = locator.line(at: locator.index)
                     try locator.value(depth: 3)
                 }
             } else {
-                try value(depth: 2)
+                try locator.value(depth: 2)
             }
             places.append(place)
-            skipSpace()
-            if current == UInt8(ascii: ",") {
-                index += 1
-            } else if current == UInt8(ascii: "]") {
-                index += 1
-                return places
-            } else {
-                throw failure("expected “,” or “]”")
-            }
         }
+        return places
     }
 
-    /// Reads the object the index is at (after spaces), calling `member` with each member's name and the index at
-    /// its value (after spaces); `member` must read the value.
+    /// Reads the object the index is at, calling `member` for each member with the place of its quoted name, the
+    /// index at its value (after spaces); `member` must read the value.
     private mutating func members(
-        _ member: (inout JSONSyntaxLocator, String) throws(Problem) -> Void
+        _ member: (inout JSONSyntaxLocator, Range<Int>) throws(Problem) -> Void
     ) throws(Problem) {
         try expect("{", "an object")
         skipSpace()
@@ -113,7 +98,7 @@ struct JSONSyntaxLocator {
             let start = index
             guard current == UInt8(ascii: "\"") else { throw failure("expected a quoted name") }
             try string()
-            let name = Self.decodedString(bytes[start..<index])
+            let name = start..<index
             try expect(":", "“:” after a name")
             skipSpace()
             try member(&self, name)
@@ -124,13 +109,38 @@ struct JSONSyntaxLocator {
                 index += 1
                 return
             } else {
-                throw failure("expected “,” or “}”")
+                throw failure("expected “,” or “}” (is a comma missing?)")
             }
         }
     }
 
-    /// The text of a quoted JSON string (its quotes included), its escapes read.
-    private static func decodedString(_ quoted: ArraySlice<UInt8>) -> String {
+    /// Reads the list the index is at, calling `element` with the index at each element (after spaces); `element`
+    /// must read it.
+    private mutating func elements(_ element: (inout JSONSyntaxLocator) throws(Problem) -> Void) throws(Problem) {
+        try expect("[", "a list")
+        skipSpace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return
+        }
+        while true {
+            skipSpace()
+            try element(&self)
+            skipSpace()
+            if current == UInt8(ascii: ",") {
+                index += 1
+            } else if current == UInt8(ascii: "]") {
+                index += 1
+                return
+            } else {
+                throw failure("expected “,” or “]” (is a comma missing?)")
+            }
+        }
+    }
+
+    /// The text of the quoted JSON string at `range` (its quotes included), its escapes read.
+    private func decodedString(_ range: Range<Int>) -> String {
+        let quoted = bytes[range]
         let inner = quoted.dropFirst().dropLast()
         guard inner.contains(UInt8(ascii: "\\")) else { return String(decoding: inner, as: UTF8.self) }
         return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? String(decoding: inner, as: UTF8.self)
@@ -180,47 +190,9 @@ struct JSONSyntaxLocator {
         guard let byte = current else { throw failure("the file ends where a value was expected") }
         switch byte {
         case UInt8(ascii: "{"):
-            index += 1
-            skipSpace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            while true {
-                skipSpace()
-                guard current == UInt8(ascii: "\"") else { throw failure("expected a quoted name") }
-                try string()
-                try expect(":", "“:” after a name")
-                try value(depth: depth + 1)
-                skipSpace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                } else if current == UInt8(ascii: "}") {
-                    index += 1
-                    return
-                } else {
-                    throw failure("expected “,” or “}” (is a comma missing?)")
-                }
-            }
+            try members { locator, _ throws(Problem) in try locator.value(depth: depth + 1) }
         case UInt8(ascii: "["):
-            index += 1
-            skipSpace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return
-            }
-            while true {
-                try value(depth: depth + 1)
-                skipSpace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                } else if current == UInt8(ascii: "]") {
-                    index += 1
-                    return
-                } else {
-                    throw failure("expected “,” or “]” (is a comma missing?)")
-                }
-            }
+            try elements { locator throws(Problem) in try locator.value(depth: depth + 1) }
         case UInt8(ascii: "\""):
             try string()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
