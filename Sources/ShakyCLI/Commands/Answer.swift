@@ -43,15 +43,14 @@ extension Shaky {
             }
         }
 
-        /// `error`, or when the daemon refused an unknown team that starts a team's name (`shaky answer Cú Mèo Paris`
-        /// answers "Mèo Paris" for a team "Cú"), the refusal with how to name that team.
+        /// `error`, or when the daemon refused a call whose team is no team's name but starts one (`shaky answer Cú Mèo
+        /// Paris` answers "Mèo Paris" for a team "Cú"), the refusal with how to name that team.
         static func namingTheTeam(
             _ error: any Error, team: String, words: [String], client: ShakyClient
         ) async -> any Error {
-            // Only a refusal that names the team typed: another (no question in play) is the daemon's alone.
-            guard let refusal = error as? ShakyClientError, refusal.refusalName == "Refused",
-                refusal.description.contains("\"\(team)\"")
-            else { return error }
+            // Whatever the daemon refused first, a team typed as the first word of a longer team's name can never
+            // answer: the game's teams say so, not the refusal's words.
+            guard let refusal = error as? ShakyClientError, refusal.refusalName == "Refused" else { return error }
             let teams = (try? await client.game.status().teams.map(\.name)) ?? []
             guard let match = teamAndAnswer(team: team, words: words, teams: teams) else { return error }
             return CommandFailure(

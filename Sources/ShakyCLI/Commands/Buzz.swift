@@ -19,10 +19,7 @@ extension Shaky {
         var extraWords: [String] = []
 
         func validate() throws {
-            guard extraWords.isEmpty else {
-                let name = ([team] + extraWords).joined(separator: " ")
-                throw ValidationError("Give one team; a name of several words goes in quotes: shaky buzz \"\(name)\"")
-            }
+            try Shaky.refuseWordsAfterTeam(extraWords, team: team, command: "shaky buzz")
         }
 
         @OptionGroup var global: GlobalOptions

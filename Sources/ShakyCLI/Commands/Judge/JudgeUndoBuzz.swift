@@ -15,11 +15,7 @@ extension Shaky.Judge {
         var extraWords: [String] = []
 
         func validate() throws {
-            guard extraWords.isEmpty else {
-                let name = ([team] + extraWords).joined(separator: " ")
-                throw ValidationError(
-                    "Give one team; a name of several words goes in quotes: shaky judge undo-buzz \"\(name)\"")
-            }
+            try Shaky.refuseWordsAfterTeam(extraWords, team: team, command: "shaky judge undo-buzz")
         }
 
         @OptionGroup var global: GlobalOptions
