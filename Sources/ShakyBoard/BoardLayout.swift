@@ -89,6 +89,12 @@ public enum BoardLayout {
         return 1 + min(3, lines.count) + 1
     }
 
+    /// What a paused game's notice says, longest first; the shortest fits the narrowest board (40 columns).
+    static let pausedNotices = [
+        "Paused — resume with shaky resume or p in shaky play", "Paused — shaky resume, or p in shaky play",
+        "Paused — shaky resume, or p in play",
+    ]
+
     /// The small notices under the header, on a screen `width` columns wide: the link, the pause (and how the host
     /// goes on), the sensor, the sound, a joining and the terminal.
     static func notices(_ state: BoardState, width: Int = .max) -> [String] {
@@ -102,9 +108,10 @@ public enum BoardLayout {
                 state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
         }
         if state.isPaused, state.phase != .gameOver {
-            // A restarted daemon restores the game paused: the room and the host see how it goes on.
-            let full = "Paused — the host resumes with shaky resume"
-            notices.append(DisplayWidth.of(full) <= width - 2 ? full : "Paused — shaky resume")
+            // A restarted daemon restores the game paused: the room and the host see how it goes on, from a command or
+            // from shaky play, in the most words that fit.
+            notices.append(
+                pausedNotices.first { DisplayWidth.of($0) <= width - 2 } ?? pausedNotices[pausedNotices.count - 1])
         }
         if state.isSensorGone { notices.append("Sensor gone: hints by hand") }
         if state.isSoundSilent { notices.append("Sound off") }

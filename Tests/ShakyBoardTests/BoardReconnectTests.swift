@@ -75,11 +75,18 @@ struct BoardReconnectTests {
         #expect(Self.board(Self.openQuestion(remaining: 40, countdownLength: 60)).judgements.isEmpty)
     }
 
-    @Test("A paused game says how the host goes on, in fewer words on a small screen", arguments: [40, 80, 200])
-    func aPausedGameSaysHowToResume(width: Int) {
+    @Test(
+        "A paused game says how the host goes on, by command or in shaky play, in fewer words on a small screen",
+        arguments: [
+            (40, "Paused — shaky resume, or p in play"), (42, "Paused — shaky resume, or p in play"),
+            (43, "Paused — shaky resume, or p in shaky play"), (53, "Paused — shaky resume, or p in shaky play"),
+            (54, "Paused — resume with shaky resume or p in shaky play"),
+            (200, "Paused — resume with shaky resume or p in shaky play"),
+        ])
+    func aPausedGameSaysHowToResume(width: Int, words: String) {
         let state = Self.board(Self.openQuestion(remaining: 7, countdownLength: 60, paused: true))
         let notice = BoardLayout.notices(state, width: width).first { $0.hasPrefix("Paused") }
-        #expect(notice == (width >= 45 ? "Paused — the host resumes with shaky resume" : "Paused — shaky resume"))
+        #expect(notice == words)
         let lines = BoardLayout.render(state, width: width, height: 24, now: .zero).text.split(separator: "\n")
         #expect(lines.contains { $0.contains(notice ?? "?") }, "the notice is drawn whole")
     }

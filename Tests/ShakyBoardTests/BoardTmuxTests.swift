@@ -7,19 +7,20 @@ import Testing
 /// with `capture-pane`.
 @Suite("shaky board in tmux against a real shakyd")
 struct BoardTmuxTests {
-    /// A tmux server of the test's own, on a socket in a folder, running a command in an 100 × 30 pane.
+    /// A tmux server of the test's own, on a socket in a folder, running a command in a pane (100 × 30 unless said).
     struct Tmux {
         let socket: String
         let server: ChildProcess
 
-        /// Starts a tmux server on a socket in `folder`, running `command` in an 100 × 30 pane with `environment`;
-        /// runs `body` with it, then stops the server and waits for it, whether `body` returned or threw.
+        /// Starts a tmux server on a socket in `folder`, running `command` in a pane `columns` × `rows` with
+        /// `environment`; runs `body` with it, then stops the server and waits for it, whether `body` returned or threw.
         static func withServer(
-            folder: URL, command: [String], environment: [String: String], _ body: (Tmux) async throws -> Void
+            folder: URL, command: [String], environment: [String: String], columns: Int = 100, rows: Int = 30,
+            _ body: (Tmux) async throws -> Void
         ) async throws {
             let tmux = try Tmux(folder: folder)
             do {
-                try await tmux.open(command, environment: environment)
+                try await tmux.open(command, environment: environment, columns: columns, rows: rows)
                 try await body(tmux)
             } catch {
                 await tmux.kill()
@@ -35,14 +36,14 @@ struct BoardTmuxTests {
             server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
         }
 
-        private func open(_ command: [String], environment: [String: String]) async throws {
+        private func open(_ command: [String], environment: [String: String], columns: Int, rows: Int) async throws {
             let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             let clock = ContinuousClock()
             let end = clock.now + .seconds(20)
             while !FileManager.default.fileExists(atPath: socket), clock.now < end {
                 try await clock.sleep(for: .milliseconds(20))
             }
-            try await run(["new-session", "-d", "-x", "100", "-y", "30", "env"] + assignments + command)
+            try await run(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env"] + assignments + command)
             // Keep the pane after the board exits, to read how it exited.
             try await run(["set-option", "-g", "remain-on-exit", "on"])
         }
@@ -183,6 +184,30 @@ struct BoardTmuxTests {
                 }
                 #expect(!restored.contains("Time's up"), "\(restored)")
                 #expect(restored.contains("Nobody got it"), "\(restored)")
+            }
+        }
+    }
+
+    /// A paused game tells the room how the host goes on, with `shaky resume` or p in `shaky play`: in full on a wide
+    /// board, in fewer words on the narrowest.
+    @Test(arguments: [
+        (40, "Paused — shaky resume, or p in play"), (100, "Paused — resume with shaky resume or p in shaky play"),
+    ])
+    func aPausedGameSaysHowTheHostResumes(columns: Int, words: String) async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder, command: [try BuiltProduct.path("shaky"), "board"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"],
+                columns: columns, rows: 24
+            ) { tmux in
+                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+                let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+                _ = try await client.game.new(teams: ["Owls", "Foxes"], questions: 2, seed: 7)
+                _ = try await client.game.next()
+                #expect(try await client.game.pause().paused)
+                await client.close()
+                // On one line of the pane: a notice that did not fit would be cut short with "…" or wrapped.
+                try await tmux.waitForScreen("the paused notice, whole") { $0.contains(words) }
             }
         }
     }

@@ -139,6 +139,84 @@ import Testing
         #expect(TextRenderer.status(Fixtures.gameOver, style: .plain).contains("Avg buzz"), "whole through a pipe")
     }
 
+    @Test("shaky status lists the answers judged on the question, in the words shaky watch and play use")
+    func statusListsTheJudgements() {
+        var status = Fixtures.answering
+        status.teamUp = "Foxes"
+        status.buzzes = [
+            ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 2),
+            ShakyAPI.BuzzEntry(team: "Foxes", order: 2, elapsed: 3.2),
+        ]
+        status.judgements = [ShakyAPI.JudgementEntry(team: "Owls", given: "Lion", correct: false, awarded: 0)]
+        #expect(
+            TextRenderer.status(status, style: .plain) == """
+                Question 3/10 · Foxes to answer · 00:18 left
+                What big cat has stripes?
+                  [T] G I R E
+                Worth 8 points · 1 hint used, 2 left
+                Buzzed: 1. Owls (2.0 s), 2. Foxes (3.2 s)
+                Owls answered “Lion”: wrong
+                Up: Foxes
+
+                Team   Score
+                Owls      12
+                Foxes      8
+                """)
+        var watch = WatchRenderer()
+        #expect(
+            watch.line(for: Fixtures.event(.state) { $0.status = status })?.hasSuffix("\nOwls answered “Lion”: wrong")
+                == true)
+
+        var over = Fixtures.roundOver
+        over.roundWinner = "Foxes"
+        over.roundEnd = .overruled
+        over.judgements = [
+            ShakyAPI.JudgementEntry(team: "Owls", given: nil, correct: false, awarded: 0),
+            ShakyAPI.JudgementEntry(team: "Foxes", given: "Tigre", correct: true, awarded: 8),
+        ]
+        #expect(
+            TextRenderer.status(over, style: .plain).contains(
+                """
+                What big cat has stripes?
+                Owls ran out of time
+                Foxes answered “Tigre”: right, +8
+                Answer: TIGER · got by Foxes, on the host's overrule
+                """))
+        // A daemon that does not say lists none, as before.
+        over.judgements = nil
+        #expect(TextRenderer.status(over, style: .plain).contains("What big cat has stripes?\nAnswer: TIGER"))
+    }
+
+    @Test("An answer judged fits a terminal's width: the answer is cut first, then the name, and the verdict stays")
+    func aJudgementFitsTheWidth() {
+        let long = "a cat with stripes that lives in the forests of Asia"
+        #expect(
+            TextRenderer.judgement(team: "Owls", given: long, correct: false, awarded: 0, width: 40)
+                == "Owls answered “a cat with strip…”: wrong")
+        #expect(
+            TextRenderer.judgement(team: "Owls", given: long, correct: true, awarded: 10, width: 40)
+                == "Owls answered “a cat with …”: right, +10")
+        // Whole without a width (a pipe), and when it fits.
+        #expect(
+            TextRenderer.judgement(team: "Owls", given: long, correct: false, awarded: 0)
+                == "Owls answered “\(long)”: wrong")
+        #expect(
+            TextRenderer.judgement(team: "Owls", given: "Tiger", correct: true, awarded: 8, width: 40)
+                == "Owls answered “Tiger”: right, +8")
+        // A long name gives way once the answer is down to eight columns; a time-out has only the name to cut.
+        let name = "The Magnificent Owls of the Northern Woods"
+        let both = TextRenderer.judgement(team: name, given: long, correct: false, awarded: 0, width: 40)
+        #expect(both == "The Magnific… answered “a cat w…”: wrong")
+        #expect(both.displayWidth == 40)
+        #expect(
+            TextRenderer.judgement(team: name, given: nil, correct: false, awarded: 0, width: 30)
+                == "The Magnifice… ran out of time")
+        // Names and answers keep eight columns: a line that cannot fit keeps them, and wraps.
+        #expect(
+            TextRenderer.judgement(team: name, given: nil, correct: true, awarded: 8, width: 40)
+                == "The Mag… ran out of time: counted as right, +8")
+    }
+
     @Test func scoreboardIsAnAlignedTableWithSharedRanks() {
         let lines = TextRenderer.scoreboard(Fixtures.standings).split(separator: "\n")
         #expect(lines.count == 4)

@@ -2,11 +2,15 @@ import ArgumentParser
 import ShakyProtocol
 
 extension Shaky {
-    /// `shaky status`: show the game: question, letters, countdown, buzzes and scores.
+    /// `shaky status`: show the game: question, letters, countdown, buzzes, answers judged and scores.
     struct Status: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the game: question, letters, countdown, buzzes and scores.",
-            discussion: "Fixed letters are shown in brackets, [T] (underlined on a terminal).")
+            abstract: "Show the game: question, letters, countdown, buzzes, answers judged and scores.",
+            discussion: """
+                Fixed letters are shown in brackets, [T] (underlined on a terminal). The answers judged on the \
+                question are listed in shaky watch's words. On a terminal, long answers and names are cut short with \
+                “…” to fit its width; through a pipe every line is whole.
+                """)
 
         @Flag(help: .hidden)
         var teamNames = false

@@ -66,6 +66,38 @@ enum TextRenderer {
         }
     }
 
+    /// How a team's answer was judged: `Owls answered “Lion”: wrong`, `Owls answered “Tiger”: right, +8`; a team whose
+    /// time ran out: `Foxes ran out of time`, or `Foxes ran out of time: counted as right, +8` once the host overruled
+    /// it.
+    ///
+    /// Given a `width` (a terminal's), a line wider than it has the answer cut short with "…", then the team's name,
+    /// each to eight columns at least; the verdict stays whole.
+    static func judgement(team: String, given: String?, correct: Bool, awarded: Int?, width: Int? = nil) -> String {
+        let points = awarded.map { ", \(signed($0))" } ?? ""
+        func line(team: String, given: String?) -> String {
+            guard let given else {
+                // A time-out the host overruled counts as right.
+                return correct ? "\(team) ran out of time: counted as right\(points)" : "\(team) ran out of time"
+            }
+            return "\(team) answered “\(given)”: \(correct ? "right" + points : "wrong")"
+        }
+        guard let width else { return line(team: team, given: given) }
+        var team = team
+        var given = given
+        if let answer = given {
+            let excess = line(team: team, given: answer).displayWidth - width
+            if excess > 0 { given = answer.cut(toWidth: max(8, answer.displayWidth - excess)) }
+        }
+        let excess = line(team: team, given: given).displayWidth - width
+        if excess > 0 { team = team.cut(toWidth: max(8, team.displayWidth - excess)) }
+        return line(team: team, given: given)
+    }
+
+    /// How an answer on the question in play was judged (see ``judgement(team:given:correct:awarded:width:)``).
+    static func judgement(_ entry: ShakyAPI.JudgementEntry, width: Int? = nil) -> String {
+        judgement(team: entry.team, given: entry.given, correct: entry.correct, awarded: entry.awarded, width: width)
+    }
+
     /// What `Overrule` replied it did (see ``overruling(team:given:timedOut:correct:delta:score:)``).
     static func overruling(_ overruled: ShakyAPI.Overruling) -> String {
         overruling(
@@ -107,8 +139,8 @@ enum TextRenderer {
 
     // MARK: Game
 
-    /// The whole game as `shaky status` shows it; given a `width` (a terminal's), the scoreboard at game over is fitted
-    /// to it as `shaky scoreboard`'s is.
+    /// The whole game as `shaky status` shows it; given a `width` (a terminal's), the answers judged and the scoreboard
+    /// at game over are fitted to it (the scoreboard as `shaky scoreboard`'s is).
     static func status(_ status: ShakyAPI.State, style: TextStyle, width: Int? = nil) -> String {
         var lines: [String] = []
         var heading: [String] = []
@@ -140,6 +172,8 @@ enum TextRenderer {
             if !status.buzzes.isEmpty {
                 lines.append("Buzzed: " + buzzOrder(status.buzzes))
             }
+            // The answers judged so far, as `shaky watch` and `play` tell them.
+            lines += (status.judgements ?? []).map { judgement($0, width: width) }
             if let team = status.teamUp, status.phase == .answering { lines.append("Up: \(team)") }
             if status.phase == .roundOver {
                 let answer = status.answer ?? "?"

@@ -48,7 +48,8 @@ struct WatchRenderer: Sendable {
             let time = event.remaining.map { " (\(TextRenderer.clock($0)) to answer)" } ?? ""
             return "\(event.team ?? "?") is up\(time)"
         case .judged:
-            return judgedLine(event)
+            return TextRenderer.judgement(
+                team: event.team ?? "?", given: event.given, correct: event.correct == true, awarded: event.awarded)
         case .answerRevealed:
             tiles = nil
             points = nil
@@ -138,13 +139,7 @@ struct WatchRenderer: Sendable {
         }
         // The answers judged so far, for a watcher that joined (or came back) after them.
         if tiles != nil || status.phase == .roundOver {
-            for judgement in status.judgements ?? [] {
-                line +=
-                    "\n"
-                    + judgedLine(
-                        team: judgement.team, given: judgement.given, correct: judgement.correct,
-                        awarded: judgement.awarded)
-            }
+            for judgement in status.judgements ?? [] { line += "\n" + TextRenderer.judgement(judgement) }
         }
         if status.phase == .roundOver {
             // Joined (or back) after the question ended: its answer and how it ended.
@@ -153,20 +148,5 @@ struct WatchRenderer: Sendable {
         }
         if status.paused, status.phase != .gameOver { line += "\n" + style.strong("Paused") + ": " + resumeHint }
         return line
-    }
-
-    private func judgedLine(_ event: ShakyAPI.Event) -> String {
-        judgedLine(team: event.team ?? "?", given: event.given, correct: event.correct == true, awarded: event.awarded)
-    }
-
-    private func judgedLine(team: String, given: String?, correct: Bool, awarded: Int?) -> String {
-        guard let given else {
-            // A time-out the host overruled counts as right.
-            return correct
-                ? "\(team) ran out of time: counted as right" + (awarded.map { ", \(TextRenderer.signed($0))" } ?? "")
-                : "\(team) ran out of time"
-        }
-        let verdict = correct ? "right" + (awarded.map { ", \(TextRenderer.signed($0))" } ?? "") : "wrong"
-        return "\(team) answered “\(given)”: \(verdict)"
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+import ShakyTesting
+
+/// What a command left in a terminal: its exit status and the lines of its pane.
+struct TerminalOutcome {
+    var status: Int?
+    var lines: [String]
+}
+
+/// Runs the built `shaky ARGUMENTS` in a tmux pane `columns` wide, in a tmux server of its own on a socket in
+/// `folder`; returns what it left once it has exited, then stops the server and waits for it.
+func runInTerminal(
+    _ arguments: [String], columns: Int, socket daemonSocket: String, folder: URL
+) async throws -> TerminalOutcome {
+    let socket = folder.appendingPathComponent("tmux.sock").path
+    // The server runs in the foreground (-D) as the test's child, so no forked server holds the test's pipes.
+    let server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
+    func tmux(_ arguments: [String]) async throws -> String {
+        let run = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null"] + arguments)
+        _ = try await run.waitForExit(within: .seconds(10))
+        return run.standardOutput
+    }
+    do {
+        try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
+            FileManager.default.fileExists(atPath: socket)
+        }
+        // The pane stays when the command has exited (set before it starts, in the same call), to be read; the
+        // shell says how the command exited.
+        let command = ([try BuiltProduct.path("shaky")] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        try await tmux([
+            "set-option", "-g", "remain-on-exit", "on", ";", "new-session", "-d", "-s", "shaky", "-x",
+            "\(columns)", "-y", "30", "-e", "SHAKY_SOCKET=\(daemonSocket)", "/bin/sh", "-c",
+            "\(command); echo \"[exit $?]\"",
+        ])
+        let deadline = ContinuousClock.now + .seconds(20)
+        var lines: [String] = []
+        while ContinuousClock.now < deadline {
+            let screen = try await tmux(["capture-pane", "-p", "-t", "shaky"])
+            lines = screen.split(separator: "\n").map(String.init)
+            if lines.last?.hasPrefix("[exit ") == true { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        await stop()
+        let status = lines.last.flatMap { Int($0.dropFirst("[exit ".count).dropLast()) }
+        return TerminalOutcome(status: status, lines: status == nil ? lines : Array(lines.dropLast()))
+    } catch {
+        await stop()
+        throw error
+    }
+    /// Stops the server and waits for it. Killed: it runs with the test's signal mask, where the signal that a
+    /// child exited is blocked, and would wait for its pane's shell forever when asked to stop; the pane holds
+    /// nothing left to end.
+    func stop() async {
+        server.send(SIGKILL)
+        _ = try? await server.waitForExit(within: .seconds(10))
+    }
+}
