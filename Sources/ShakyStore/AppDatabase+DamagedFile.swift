@@ -13,8 +13,8 @@ extension AppDatabase {
     /// (``StoreError/corrupt(path:reason:)``), out of the way with its write-ahead log and its index:
     /// `shaky.sqlite` becomes `damaged-database-20261127T203015Z.sqlite` beside it (the time in UTC, numbered
     /// `…Z-2.sqlite` rather than replacing an earlier file: ``SetAsideFileName``), and `-wal` and `-shm` follow it
-    /// under that name. Nothing in them is changed, so what they hold can still be recovered (`sqlite3 FILE
-    /// .recover`), and the next open makes a new database.
+    /// under that name. Nothing in them is changed, so what can still be read of them is kept (`sqlite3 FILE
+    /// .dump`), and the next open makes a new database.
     ///
     /// Open no connection to the file while this runs: SQLite finds the log of a connection by the database's name.
     ///

@@ -293,7 +293,7 @@ import Testing
                     Sound: on · volume 0.80 · sensitivity hard
                     The database was damaged when the daemon started, and is set aside as \(damaged); the imported \
                     packs, the history, the settings, button assignments and calibrations are in that file (`sqlite3 \
-                    \(damaged) .recover` may get them back). The daemon goes on with a new one.
+                    \(damaged) .dump` writes out what can still be read). The daemon goes on with a new one.
                     """)
     }
 }
