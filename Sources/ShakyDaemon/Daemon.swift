@@ -73,8 +73,10 @@ public final class Daemon: Sendable {
         let readsShakers = try configuration.readsShakers()
         // Released when the daemon shuts down, or when this start fails (the lock's deinit).
         let stateLock = try StateDirectoryLock(directory: configuration.stateDirectory)
-        // On a full disk (or a read-only file system) the saved game is still served, read-only, until saving works.
-        let database = try AppDatabase.open(path: configuration.databasePath, readOnlyWhenNotWritable: true)
+        // On a full disk (or a read-only file system) the saved game is still served, read-only, until saving works;
+        // a damaged file is set aside for a new one.
+        let opened = try openDatabase(path: configuration.databasePath, logger: logger)
+        let database = opened.database
         if let reason = database.readOnlyReason {
             logger.error(
                 "serving the saved game read-only: changes are refused until the database can be written again",
@@ -136,7 +138,7 @@ public final class Daemon: Sendable {
             accessPolicy: accessPolicy
                 ?? ControlGroupAccessPolicy.forCurrentProcess(
                     controlGroupName: "shaky", openMethods: ShakyService.openMethods),
-            logger: logger, sensor: sensor, buzzers: buzzers)
+            logger: logger, sensor: sensor, buzzers: buzzers, damagedDatabase: opened.damagedFile?.path)
         await runtime.setSensorDemandHandler(sensor.demandHandler())
         await sensor.start()
         await runtime.setDefaultEarlyPressLockout(earlyPressLockout)

@@ -27,11 +27,11 @@ public enum ShakyService {
 
     /// Builds the service; `watchers` must hear `runtime`'s events; `sensor` calibrates the accelerometer (without
     /// it `Sensor.Calibrate` is refused); `buzzers` serves `io.shakywords.Buzzers` (a service without devices when
-    /// not given).
+    /// not given); `damagedDatabase`, where a damaged database was set aside at start, is told in `Settings`.
     public static func make(
         runtime: GameRuntime, watchers: WatcherHub, database: AppDatabase, settings: PreferencesController,
         accessPolicy: any VarlinkAccessPolicy, logger: Logger, sensor: SensorPipeline? = nil,
-        buzzers: BuzzerService? = nil
+        buzzers: BuzzerService? = nil, damagedDatabase: String? = nil
     ) throws -> VarlinkService {
         let buzzers = buzzers ?? BuzzerService(runtime: runtime, database: database, logger: logger)
         return try VarlinkService(
@@ -44,7 +44,8 @@ public enum ShakyService {
                     ShakyAPI.PacksInterface.varlinkInterface(serving: PacksService(database: database)),
                     multiLine: multiLineParameters, unchecked: uncheckedParameters),
                 ShakyAPI.SensorInterface.varlinkInterface(serving: SensorService(runtime: runtime, sensor: sensor)),
-                ShakyAPI.SettingsInterface.varlinkInterface(serving: SettingsService(settings: settings)),
+                ShakyAPI.SettingsInterface.varlinkInterface(
+                    serving: SettingsService(settings: settings, damagedDatabase: damagedDatabase)),
                 screened(
                     ShakyAPI.BuzzersInterface.varlinkInterface(
                         serving: BuzzersService(buzzers: buzzers, database: database))),

@@ -51,10 +51,9 @@ extension AppDatabase {
     }
 
     /// Moves the saved snapshot out of the way, for one that ``loadSnapshot()`` cannot play on: its JSON goes, as
-    /// saved, to a file beside the database (`unreadable-game-20261127T203015Z.json`, the time in UTC), then the
-    /// snapshot is cleared, so the daemon starts without it and nothing of it is lost. A file of that name already
-    /// there is kept, and the new one gets a number (`…Z-2.json`): a board without a real-time clock starts every boot
-    /// at the same wall-clock time until NTP answers.
+    /// saved, to a file beside the database (`unreadable-game-20261127T203015Z.json`, the time in UTC, numbered
+    /// `…Z-2.json` rather than replacing an earlier file: ``SetAsideFileName``), then the snapshot is cleared, so the
+    /// daemon starts without it and nothing of it is lost.
     ///
     /// - Returns: the file written, or `nil` when no snapshot is saved or the database is in memory (then it is
     ///   only cleared).
@@ -62,15 +61,9 @@ extension AppDatabase {
         guard let record = try read({ db in try GameSnapshotRecord.current(db) }) else { return nil }
         var file: URL?
         if path != ":memory:" {
-            // "2026-11-27T20:30:15Z" → "20261127T203015Z".
-            let stamp = UTCDateText.iso8601(time).filter { $0 != "-" && $0 != ":" }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            var written = folder.appendingPathComponent("unreadable-game-\(stamp).json")
-            var number = 1
-            while FileManager.default.fileExists(atPath: written.path) {
-                number += 1
-                written = folder.appendingPathComponent("unreadable-game-\(stamp)-\(number).json")
-            }
+            let written = SetAsideFileName.unused(
+                in: URL(fileURLWithPath: path).deletingLastPathComponent(), prefix: "unreadable-game",
+                fileExtension: "json", at: time)
             do {
                 try Data(record.game.utf8).write(to: written, options: .atomic)
             } catch {

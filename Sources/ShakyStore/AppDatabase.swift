@@ -95,6 +95,7 @@ public final class AppDatabase: Sendable {
             throw StoreError.cannotOpen(
                 path: path, reason: "the folder \(folder.path) cannot be created (\(FileAccess.reason(error)))")
         }
+        try checkPages(path: path)
         let openWritable: DatabaseConnection.WritableOpener = {
             try writableConnection(path: path, folder: folder, builtinPacks: builtinPacks)
         }
@@ -109,6 +110,36 @@ public final class AppDatabase: Sendable {
                 connection: DatabaseConnection(readOnly: queue, because: reason, openWritable: openWritable), path: path
             )
         }
+    }
+
+    /// Reads every page of the file at `path` once (`PRAGMA quick_check`), through a connection that writes nothing:
+    /// a file damaged past its first page opens without a word, and would fail only when a later call reads the
+    /// damaged part. A read-only connection folds no log into the file and deletes none as it closes, so a damaged
+    /// file and its log stay as they were. For a party's database, a few megabytes at most, this takes milliseconds.
+    ///
+    /// Any other failure (no file yet, permissions, a read-only file system) is left to the open that follows, which
+    /// says it as it always has.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:reason:)`` naming the first problems found.
+    private static func checkPages(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        var configuration = Configuration()
+        configuration.label = "ShakyStore (check)"
+        configuration.readonly = true
+        let problems: [String]
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(3)") }
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                throw StoreError.corrupt(path: path, reason: error.message ?? "\(error)")
+            default: return
+            }
+        }
+        guard problems != ["ok"] else { return }
+        throw StoreError.corrupt(path: path, reason: problems.joined(separator: "; "))
     }
 
     /// Opens the file for reading and writing, upgrades its schema and installs the built-in packs.
@@ -134,8 +165,15 @@ public final class AppDatabase: Sendable {
         } catch let error as DatabaseError {
             throw openError(for: error, path: path, folder: folder)
         }
-        let database = try AppDatabase(writer: pool, path: path)
-        try database.installBuiltinPacks(from: builtinPacks)
+        do {
+            let database = try AppDatabase(writer: pool, path: path)
+            try database.installBuiltinPacks(from: builtinPacks)
+        } catch {
+            // Closed before this returns, not whenever the pool is freed: a damaged file is then moved aside
+            // (``setAsideDamagedFile(at:time:)``) with no connection left to it.
+            try? pool.close()
+            throw error
+        }
         return pool
     }
 

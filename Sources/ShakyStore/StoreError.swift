@@ -81,8 +81,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             "Cannot write the database \(path): \(reason)."
         case .corrupt(let path, let reason):
             "The database \(path) is damaged or not a Shaky Words database: \(reason). Move it aside (`mv \(path) "
-                + "\(path).damaged`) to start with a new one, without its packs and history; `sqlite3 \(path) .recover` may "
-                + "get them back."
+                + "\(path).damaged`) to start with a new one, without its packs and history; `sqlite3 \(path) .dump` "
+                + "writes out what can still be read of them."
         case .newerDatabase(let path):
             "The database \(path) was written by a newer version of Shaky Words; upgrade to open it."
         }

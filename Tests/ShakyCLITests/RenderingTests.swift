@@ -363,6 +363,16 @@ import Testing
         #expect(
             TextRenderer.settings(ShakyAPI.Settings(sound: true, volume: 0.8, sensitivity: .hard))
                 == "Sound: on · volume 0.80 · sensitivity hard")
+        let damaged = "/var/lib/shaky/damaged-database-20261127T203015Z.sqlite"
+        #expect(
+            TextRenderer.settings(
+                ShakyAPI.Settings(sound: true, volume: 0.8, sensitivity: .hard, damagedDatabase: damaged))
+                    == """
+                    Sound: on · volume 0.80 · sensitivity hard
+                    The database was damaged when the daemon started, and is set aside as \(damaged); the imported \
+                    packs, the history, the settings, button assignments and calibrations are in that file (`sqlite3 \
+                    \(damaged) .dump` writes out what can still be read). The daemon goes on with a new one.
+                    """)
     }
 }
 

@@ -57,6 +57,95 @@ import TriviaEngine
         #expect(error?.description.contains("Move it aside (`mv \(path) \(path).damaged`)") == true)
     }
 
+    /// A database with one finished game in its history, closed; returns its path.
+    private func databaseWithHistory(in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("shaky.sqlite").path
+        let database = try AppDatabase.open(path: path, builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
+        try database.transaction { store in
+            try store.recordFinishedGame(
+                StoreFixtures.result([("Owls", 30, 1), ("Foxes", 20, 2)], winners: ["Owls"]), finishedAt: Date())
+        }
+        try database.close()
+        return path
+    }
+
+    /// Overwrites the page holding the history's games, which opening the database does not read.
+    private func damageTheHistory(at path: String) throws {
+        let (page, pageSize) = try DatabaseQueue(path: path).read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'finishedGame'") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            )
+        }
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try file.seek(toOffset: UInt64((page - 1) * pageSize))
+        file.write(Data(repeating: 0xA5, count: pageSize))
+        try file.close()
+    }
+
+    @Test func aFileDamagedPastItsFirstPageIsFoundWhenItOpensAndLeftAsItWas() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try databaseWithHistory(in: folder)
+        try damageTheHistory(at: path)
+        let damaged = FileManager.default.contents(atPath: path)
+
+        let error = #expect(throws: StoreError.self) {
+            try AppDatabase.open(path: path, builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
+        }
+        guard case .corrupt(let errorPath, _) = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(FileManager.default.contents(atPath: path) == damaged, "nothing was written to it")
+    }
+
+    @Test func aFileDamagedWhileOpenGivesATypedErrorToTheCallThatMeetsIt() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try databaseWithHistory(in: folder)
+        let database = try AppDatabase.open(path: path, builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
+        try damageTheHistory(at: path)
+        let error = #expect(throws: StoreError.self) { try database.history() }
+        guard case .corrupt(let errorPath, _) = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(try database.packs().count == 7, "what is not damaged is still served")
+    }
+
+    @Test func aDamagedFileIsSetAsideWithItsLogAndNumberedBesideAnEarlierOne() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shaky.sqlite").path
+        let bootTime = Date(timeIntervalSince1970: 1_795_811_415)
+        var setAside: [URL] = []
+        for round in 1...2 {
+            for suffix in ["", "-wal", "-shm"] {
+                try Data("damaged \(round)\(suffix)".utf8).write(to: URL(fileURLWithPath: path + suffix))
+            }
+            setAside.append(try AppDatabase.setAsideDamagedFile(at: path, time: bootTime))
+        }
+        #expect(
+            setAside.map(\.lastPathComponent) == [
+                "damaged-database-20261127T203015Z.sqlite", "damaged-database-20261127T203015Z-2.sqlite",
+            ])
+        for (round, file) in zip(1...2, setAside) {
+            for suffix in ["", "-wal", "-shm"] {
+                let kept = FileManager.default.contents(atPath: file.path + suffix).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                #expect(kept == "damaged \(round)\(suffix)")
+                #expect(!FileManager.default.fileExists(atPath: path + suffix))
+            }
+        }
+        // A new database in its place.
+        let fresh = try AppDatabase.open(path: path, builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
+        #expect(try fresh.packs().count == 7)
+    }
+
     @Test func aFullDiskIsReportedAndTheImportLeavesNothing() throws {
         let folder = try StoreFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

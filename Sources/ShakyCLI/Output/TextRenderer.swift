@@ -399,13 +399,21 @@ enum TextRenderer {
 
     /// The daemon's settings.
     static func settings(_ settings: ShakyAPI.Settings) -> String {
-        let line =
+        var lines = [
             "Sound: \(soundState(settings)) · volume \(String(format: "%.2f", settings.volume)) · "
-            + "sensitivity \(settings.sensitivity.rawValue)"
-        guard settings.sound, settings.output == nil, let tried = settings.triedDevices, !tried.isEmpty else {
-            return line
+                + "sensitivity \(settings.sensitivity.rawValue)"
+        ]
+        if settings.sound, settings.output == nil, let tried = settings.triedDevices, !tried.isEmpty {
+            lines.append("`aplay -L` lists the sound devices; set sound-device in the daemon's configuration.")
         }
-        return line + "\n`aplay -L` lists the sound devices; set sound-device in the daemon's configuration."
+        if let damaged = settings.damagedDatabase {
+            lines.append(
+                "The database was damaged when the daemon started, and is set aside as \(damaged); the imported "
+                    + "packs, the history, the settings, button assignments and calibrations are in that file "
+                    + "(`sqlite3 \(damaged) .dump` writes out what can still be read). The daemon goes on with a "
+                    + "new one.")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Whether sound plays and where: `on (default)`, `on, but no sound device: silent (tried default)`.

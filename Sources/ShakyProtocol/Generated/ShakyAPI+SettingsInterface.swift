@@ -19,22 +19,29 @@ extension ShakyAPI {
         /// The devices the daemon tries, in order; empty when none is configured
         /// (sound-device none).
         public var triedDevices: [String]?
+        /// Where the daemon set the database aside when it started, because the
+        /// file was damaged: it keeps the imported packs, the history, the settings,
+        /// button assignments and calibrations the new database starts without.
+        /// Null when it did not.
+        public var damagedDatabase: String?
 
         /// Creates a value with every field given.
         public init(
             sound: Bool, volume: Double, sensitivity: ShakyAPI.Settings.Sensitivity, output: String? = nil,
-            triedDevices: [String]? = nil
+            triedDevices: [String]? = nil, damagedDatabase: String? = nil
         ) {
             self.sound = sound
             self.volume = volume
             self.sensitivity = sensitivity
             self.output = output
             self.triedDevices = triedDevices
+            self.damagedDatabase = damagedDatabase
         }
 
         /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
         public func writeJSON(to writer: inout JSONWriter) {
             writer.beginObject()
+            writer.writeOptionalMember("damagedDatabase", damagedDatabase)
             writer.writeOptionalMember("output", output)
             writer.writeMember("sensitivity", sensitivity)
             writer.writeMember("sound", sound)
@@ -69,7 +76,12 @@ extension ShakyAPI {
               output: ?string,
               # The devices the daemon tries, in order; empty when none is configured
               # (sound-device none).
-              triedDevices: ?[]string
+              triedDevices: ?[]string,
+              # Where the daemon set the database aside when it started, because the
+              # file was damaged: it keeps the imported packs, the history, the settings,
+              # button assignments and calibrations the new database starts without.
+              # Null when it did not.
+              damagedDatabase: ?string
             )
 
             method Get() -> (settings: Settings)
