@@ -612,7 +612,7 @@ import Testing
         status.paused = true
         var watch = WatchRenderer()
         let watched = watch.line(for: Fixtures.event(.state) { $0.status = status })
-        #expect(watched?.hasSuffix("\nPaused: the host resumes with shaky resume") == true)
+        #expect(watched?.hasSuffix("\nPaused: the host resumes with shaky resume (or p in shaky play)") == true)
         var play = WatchRenderer(resumeHint: "type p to resume")
         let played = play.line(for: Fixtures.event(.state) { $0.status = status })
         #expect(played?.hasSuffix("\nPaused: type p to resume") == true)

@@ -11,7 +11,7 @@ struct WatchRenderer: Sendable {
 
     /// How the host goes on with a paused game, said when a watcher connects to one (a restarted daemon restores
     /// the game paused).
-    var resumeHint = "the host resumes with shaky resume"
+    var resumeHint = "the host resumes with shaky resume (or p in shaky play)"
 
     init(style: TextStyle = .plain, resumeHint: String? = nil) {
         self.style = style
