@@ -30,6 +30,20 @@ extension Shaky.Buzzers {
                     if global.json { console.print(try JSONOutput.renderLine(reply)) }
                     throw CommandFailure("the buttons were cleared, which stopped the joining; start it again")
                 }
+                if event.kind == .joinEnded {
+                    // A new game of other teams, or another joining, ended this one: nobody presses for it any more.
+                    if global.json { console.print(try JSONOutput.renderLine(reply)) }
+                    throw CommandFailure("the joining ended: " + (event.message ?? "it was stopped"))
+                }
+                if event.kind == .pressed, event.outcome == "taken", let owner = event.team {
+                    // A press that claimed nothing: the team asked learns why, and presses another button.
+                    if global.json {
+                        console.print(try JSONOutput.renderLine(reply))
+                    } else {
+                        console.print("That button is \(owner)'s: \(event.asking ?? "the team asked"), press another.")
+                    }
+                    continue
+                }
                 guard event.kind == .joined || event.kind == .joinAsking, let team = event.team else { continue }
                 if global.json {
                     console.print(try JSONOutput.renderLine(reply))
