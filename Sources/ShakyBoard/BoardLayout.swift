@@ -123,7 +123,7 @@ public enum BoardLayout {
         if let owner = press.owner {
             return "That button is \(owner)'s — \(press.asking ?? "the team asked"): press another button"
         }
-        let nobody = "Nobody has \(press.keyName) on \(press.device): shaky buzzers join"
+        let nobody = "No team has \(press.keyName) on \(press.device): shaky buzzers join"
         let full = nobody + ", or shaky buzzers assign TEAM \(press.device) \(press.keyName)"
         return DisplayWidth.of(full) <= width - 2 ? full : nobody
     }

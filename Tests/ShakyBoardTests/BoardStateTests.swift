@@ -653,14 +653,14 @@ extension BoardStateTests {
         let wide = BoardLayout.render(state, width: 120, height: 30, now: .seconds(11)).text
         #expect(
             wide.contains(
-                "Nobody has KEY_A on /dev/input/event33: shaky buzzers join, or shaky buzzers assign TEAM "
+                "No team has KEY_A on /dev/input/event33: shaky buzzers join, or shaky buzzers assign TEAM "
                     + "/dev/input/event33 KEY_A"), "\(wide)")
         #expect(
             BoardLayout.notices(state, width: 60, now: .seconds(11))
-                == ["Nobody has KEY_A on /dev/input/event33: shaky buzzers join"])
+                == ["No team has KEY_A on /dev/input/event33: shaky buzzers join"])
         #expect(state.nextTimedChange(after: .seconds(11)) == .seconds(10) + BoardState.pressNoticeTime)
         let later = BoardLayout.render(state, width: 120, height: 30, now: .seconds(10) + BoardState.pressNoticeTime)
-        #expect(!later.text.contains("Nobody has"), "the notice goes after a few seconds")
+        #expect(!later.text.contains("No team has"), "the notice goes after a few seconds")
 
         var taken = ShakyAPI.Event(kind: .buzzer)
         taken.buzzer = ShakyAPI.ButtonEvent(

@@ -9,8 +9,10 @@ extension Shaky.Buzzers {
             discussion: """
                 Asks the teams of the game in play (or those named) one after another, and waits until \
                 every team has pressed (Ctrl-C stops waiting; buttons pressed so far stay assigned). A \
-                button another team took in this joining does not count. With --json, one JSON object per \
-                line (each a Buzzers.Watch reply, {"event": …}).
+                button another team took in this joining does not count (it says whose it is). Stops with \
+                the reason when the joining ends first (a new game of other teams, another joining, the \
+                buttons cleared). With --json, one JSON object per line (each a Buzzers.Watch reply, \
+                {"event": …}).
                 """)
 
         @Argument(help: "The teams, in the order they are asked (default: the teams of the game in play).")
