@@ -113,7 +113,8 @@ extension BoardState {
         case .sensor:
             isSensorGone = event.sensorPresent == false
         case .buzzer:
-            // The buzz itself arrives as its own `buzz` event; here only joins and devices going and coming back.
+            // The buzz itself arrives as its own `buzz` event; here joins, devices going and coming back, and
+            // presses that did nothing.
             if let buzzer = event.buzzer { apply(buzzer, at: now) }
         }
     }

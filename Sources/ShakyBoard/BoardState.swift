@@ -319,7 +319,8 @@ public struct BoardState: Equatable, Sendable {
         return now >= hintedAt && now - hintedAt < Self.hintHighlight
     }
 
-    /// When the board drawn at `now` next looks different with no event (a hint's highlight ending), if it will.
+    /// When the board drawn at `now` next looks different with no event (a hint's highlight or a press's notice
+    /// ending), if it will.
     public func nextTimedChange(after now: Duration) -> Duration? {
         let hintEnd = hintedTiles.isEmpty ? nil : hintedAt.map { $0 + Self.hintHighlight }
         let noticeEnd = unheardPress.map { $0.at + Self.pressNoticeTime }

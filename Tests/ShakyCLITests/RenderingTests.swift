@@ -459,7 +459,7 @@ import Testing
                 kernelTime: 5.45, outcome: "unassigned", message: "no team has KEY_A on platform-i8042-serio-0: …"),
             ShakyAPI.ButtonEvent(
                 kind: .pressed, team: "Owls", keyName: "BTN_TRIGGER_HAPPY6", kernelTime: 6, outcome: "taken",
-                message: "that button is Owls's: Foxes, press another button", asking: "Foxes"),
+                message: "that button is Owls's — Foxes: press another button", asking: "Foxes"),
             ShakyAPI.ButtonEvent(
                 kind: .joinEnded, team: "Foxes",
                 message: "the new game's teams are others; `shaky buzzers join` asks them"),

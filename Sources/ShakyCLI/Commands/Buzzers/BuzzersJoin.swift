@@ -42,7 +42,8 @@ extension Shaky.Buzzers {
                     if global.json {
                         console.print(try JSONOutput.renderLine(reply))
                     } else {
-                        console.print("That button is \(owner)'s: \(event.asking ?? "the team asked"), press another.")
+                        let asking = event.asking ?? "the team asked"
+                        console.print("That button is \(owner)'s — \(asking): press another button.")
                     }
                     continue
                 }
