@@ -22,7 +22,7 @@ struct UnassignedButtonTests {
             to: wrapper, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
 
-        let daemon = try DaemonProcess(arguments: ["--buzzers", "auto"], executable: wrapper)
+        let daemon = try DaemonProcess(arguments: ["--buzzers", "auto", "--log-level", "debug"], executable: wrapper)
         // umockdev-run does not pass SIGTERM on: shakyd is stopped through it, however the test ends.
         try await daemon.withCleanup(throughWrapper: true) {
             try await daemon.start()
@@ -31,19 +31,22 @@ struct UnassignedButtonTests {
             // The watcher comes in at some point of the replay: it hears each hammering after that once, or none
             // of one it came into after its first press.
             var told: [ShakyAPI.BuzzerEvent] = []
-            while told.count < 2 {
-                let reply = try await watch.next(within: .seconds(30)) { $0.event.kind == .pressed }
+            while told.count < 2,
+                let reply = try? await watch.next(within: .seconds(60), where: { $0.event.kind == .pressed })
+            {
                 told.append(reply.event)
             }
             await watch.cancel()
             await buzzers.transport.close()
-            #expect(told.map(\.outcome) == ["unassigned", "unassigned"], "\(told)")
+            #expect(told.map(\.outcome) == ["unassigned", "unassigned"], "\(told); the log:\n\(daemon.log())")
             #expect(told.map(\.keyName) == ["KEY_1", "KEY_1"])
             #expect(told.map(\.path) == ["/dev/input/event32", "/dev/input/event32"])
             #expect(told.map(\.device) == ["platform-button@11", "platform-button@11"])
             #expect(told.allSatisfy { $0.team == nil })
             let times = told.compactMap(\.kernelTime)
-            #expect(times.count == 2 && [2.0, 6, 10, 14, 18].contains(times[0]), "the first press of each: \(times)")
+            #expect(
+                times.count == 2 && times[0].truncatingRemainder(dividingBy: 4) == 2,
+                "the first press of each: \(times)")
             #expect(times.count == 2 && times[1] - times[0] == 4, "the next hammering's first press: \(times)")
             #expect(
                 told.first?.message?.contains("shaky buzzers assign TEAM platform-button@11 KEY_1") == true,
