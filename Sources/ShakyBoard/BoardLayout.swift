@@ -23,7 +23,7 @@ public enum BoardLayout {
             screen.put("too small", row: 1, column: 0)
             return screen
         }
-        let top = header(state, on: &screen)
+        let top = header(state, on: &screen, now: now)
         let scoresTop: Int
         if state.phase == .gameOver, let result = state.result {
             scoresTop = height
@@ -58,7 +58,7 @@ public enum BoardLayout {
     // MARK: Header and notices
 
     /// Draws the title line and the notices under it; returns the first row free below them.
-    private static func header(_ state: BoardState, on screen: inout BoardScreen) -> Int {
+    private static func header(_ state: BoardState, on screen: inout BoardScreen, now: Duration) -> Int {
         screen.put("SHAKY WORDS", row: 0, column: 1, style: .strong)
         var right: String
         switch state.phase {
@@ -73,7 +73,7 @@ public enum BoardLayout {
             let text = DisplayWidth.truncated(right, columns: room)
             screen.put(text, row: 0, column: screen.width - 1 - DisplayWidth.of(text), style: .strong)
         }
-        let notices = self.notices(state, width: screen.width)
+        let notices = self.notices(state, width: screen.width, now: now)
         guard !notices.isEmpty else { return 2 }
         var lines: [String] = []
         for notice in notices {
@@ -95,9 +95,9 @@ public enum BoardLayout {
         "Paused — shaky resume, or p in play",
     ]
 
-    /// The small notices under the header, on a screen `width` columns wide: the link, the pause (and how the host
-    /// goes on), the sensor, the sound, a joining and the terminal.
-    static func notices(_ state: BoardState, width: Int = .max) -> [String] {
+    /// The small notices under the header, on a screen `width` columns wide at board time `now`: the link, the pause
+    /// (and how the host goes on), the sensor, the sound, a joining, a press that did nothing and the terminal.
+    static func notices(_ state: BoardState, width: Int = .max, now: Duration = .zero) -> [String] {
         var notices: [String] = []
         switch state.connection {
         case .connected: break
@@ -117,10 +117,22 @@ public enum BoardLayout {
         if state.isSoundSilent { notices.append("Sound off") }
         // Away from the ready screen (which shows it in its team list), a joining is a notice.
         if let team = state.joiningTeam, state.phase != .ready { notices.append("\(team): press your button") }
+        if let press = state.unheardPress(at: now) { notices.append(unheardPressWords(press, width: width)) }
         if let standIn = state.terminalStandIn {
             notices.append("TERM \(standIn.term) unknown here: drawn as \(standIn.drawnAs)")
         }
         return notices
+    }
+
+    /// What the board says of a press that did nothing: whose button it is while joining, else that no team has it
+    /// and how the host gives it (the command shortened when the screen is narrow).
+    static func unheardPressWords(_ press: BoardState.UnheardPress, width: Int) -> String {
+        if let owner = press.owner {
+            return "That button is \(owner)'s — \(press.asking ?? "the team asked"): press another button"
+        }
+        let nobody = "No team has \(press.keyName) on \(press.device): shaky buzzers join"
+        let full = nobody + ", or shaky buzzers assign TEAM \(press.device) \(press.keyName)"
+        return DisplayWidth.of(full) <= width - 2 ? full : nobody
     }
 
     // MARK: Scores

@@ -113,8 +113,9 @@ extension BoardState {
         case .sensor:
             isSensorGone = event.sensorPresent == false
         case .buzzer:
-            // The buzz itself arrives as its own `buzz` event; here only joins and devices going and coming back.
-            if let buzzer = event.buzzer { apply(buzzer) }
+            // The buzz itself arrives as its own `buzz` event; here joins, devices going and coming back, and
+            // presses that did nothing.
+            if let buzzer = event.buzzer { apply(buzzer, at: now) }
         }
     }
 
@@ -133,7 +134,7 @@ extension BoardState {
         joiningTeam = buzzers.joining.first
     }
 
-    private mutating func apply(_ buzzer: ShakyAPI.ButtonEvent) {
+    private mutating func apply(_ buzzer: ShakyAPI.ButtonEvent, at now: Duration) {
         switch buzzer.kind {
         case .joined:
             guard let team = buzzer.team, let device = buzzer.device, let keyName = buzzer.keyName else { return }
@@ -145,11 +146,17 @@ extension BoardState {
             if buttonDevices[device] == nil { buttonDevices[device] = ButtonDevice() }
             // The next team's `joinAsking` follows, unless this was the last.
             if joiningTeam == team { joiningTeam = nil }
+            unheardPress = nil
         case .joinAsking:
             joiningTeam = buzzer.team
+        case .joinEnded:
+            // A new game of other teams, or another joining: nobody is asked any more.
+            joiningTeam = nil
+            unheardPress = nil
         case .cleared:
             // Clearing also stops a joining.
             joiningTeam = nil
+            unheardPress = nil
             if let team = buzzer.team {
                 for name in buttons.keys where name.lowercased() == team.lowercased() { buttons[name] = nil }
             } else {
@@ -159,7 +166,19 @@ extension BoardState {
             guard let device = buzzer.device else { return }
             buttonDevices[device, default: ButtonDevice()].isPresent = buzzer.kind == .deviceBack
         case .pressed:
-            break
+            // A press that buzzed or came early is told by the game's events; one that did nothing only here.
+            guard let keyName = buzzer.keyName else { return }
+            switch buzzer.outcome {
+            case "unassigned":
+                guard let device = buzzer.path ?? buzzer.device else { return }
+                unheardPress = UnheardPress(keyName: keyName, device: device, at: now)
+            case "taken":
+                guard let owner = buzzer.team, let asking = buzzer.asking else { return }
+                unheardPress = UnheardPress(
+                    keyName: keyName, device: buzzer.device ?? "", owner: owner, asking: asking, at: now)
+            default:
+                break
+            }
         }
     }
 

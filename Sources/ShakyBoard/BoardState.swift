@@ -175,6 +175,20 @@ public struct BoardState: Equatable, Sendable {
         }
     }
 
+    /// A press that did nothing, as the daemon told it.
+    public struct UnheardPress: Equatable, Sendable {
+        /// The key's kernel name (`KEY_A`, `BTN_TRIGGER_HAPPY6`).
+        public var keyName: String
+        /// The device it was pressed on: its node, else its identity.
+        public var device: String
+        /// While joining, the team that took the button; `nil` when no team has it.
+        public var owner: String?
+        /// While joining, the team asked, which is to press another button.
+        public var asking: String?
+        /// When (board time) it came.
+        public var at: Duration
+    }
+
     /// A team's button: a key on a buzzer device, by the device's stable identity.
     public struct Button: Equatable, Sendable {
         /// The device's identity (udev `ID_PATH` or `ID_SERIAL`).
@@ -278,6 +292,9 @@ public struct BoardState: Equatable, Sendable {
     public var buttonDevices: [String: ButtonDevice] = [:]
     /// Press to join: the team the daemon is asking to press its button now, if a joining is under way.
     public var joiningTeam: String?
+    /// The last press that did nothing (a button no team has; while joining, one another team took), shown for
+    /// ``pressNoticeTime``.
+    public var unheardPress: UnheardPress?
     /// The terminal type the board is drawn with when the terminal's own is unknown here.
     public var terminalStandIn: TerminalStandIn?
 
@@ -287,17 +304,27 @@ public struct BoardState: Equatable, Sendable {
     /// How long a hint's letter stays highlighted.
     public static let hintHighlight: Duration = .seconds(3)
 
+    /// How long the notice of a press that did nothing stays up.
+    public static let pressNoticeTime: Duration = .seconds(5)
+
+    /// The last press that did nothing, while its notice is up at `now`.
+    public func unheardPress(at now: Duration) -> UnheardPress? {
+        guard let unheardPress, now >= unheardPress.at, now - unheardPress.at < Self.pressNoticeTime else { return nil }
+        return unheardPress
+    }
+
     /// Whether tile `index` just moved into place and should stand out at `now`.
     public func isHighlighted(tile index: Int, at now: Duration) -> Bool {
         guard let hintedAt, hintedTiles.contains(index) else { return false }
         return now >= hintedAt && now - hintedAt < Self.hintHighlight
     }
 
-    /// When the board drawn at `now` next looks different with no event (a hint's highlight ending), if it will.
+    /// When the board drawn at `now` next looks different with no event (a hint's highlight or a press's notice
+    /// ending), if it will.
     public func nextTimedChange(after now: Duration) -> Duration? {
-        guard let hintedAt, !hintedTiles.isEmpty else { return nil }
-        let end = hintedAt + Self.hintHighlight
-        return end > now ? end : nil
+        let hintEnd = hintedTiles.isEmpty ? nil : hintedAt.map { $0 + Self.hintHighlight }
+        let noticeEnd = unheardPress.map { $0.at + Self.pressNoticeTime }
+        return [hintEnd, noticeEnd].compactMap { $0 }.filter { $0 > now }.min()
     }
 
     /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons) and the

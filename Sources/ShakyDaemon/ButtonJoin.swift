@@ -20,6 +20,11 @@ public struct ButtonJoin: Sendable, Equatable {
     /// Whether every team has pressed.
     public var isComplete: Bool { waiting.isEmpty }
 
+    /// The team that claimed `button` in this joining, if one did.
+    public func team(of button: ButtonID) -> String? {
+        claimed.first { $0.button == button }?.team
+    }
+
     /// Takes a press: returns the team that claimed `button` with it, or `nil` when the button is already
     /// another team's in this joining (or nobody is waiting).
     public mutating func press(_ button: ButtonID) -> String? {

@@ -9,7 +9,10 @@ import Varlink
 /// the database, and lights each buzzing team's lights until the round ends.
 ///
 /// Device events (from ``EvdevBuzzerReader`` or a test) arrive through ``handle(_:)``; the game's actions
-/// arrive through ``follow(_:)`` (the runtime's events). A press on a button nobody owns is ignored outside of joining.
+/// arrive through ``follow(_:)`` (the runtime's events). A press on a button nobody owns does nothing outside of
+/// joining, and neither does, while joining, a press before a question on a button another team took in it: both
+/// are told to watchers, at most once per button every ``pressFeedbackInterval``, so the host can tell a dead
+/// button from one nobody has.
 public actor BuzzerService {
     /// A device as last seen, and whether it is plugged in now.
     public struct Device: Sendable, Equatable {
@@ -31,6 +34,8 @@ public actor BuzzerService {
     /// logged at most once a minute.
     private var logThrottle = LogThrottle()
     private var join: ButtonJoin?
+    /// Presses that do nothing are told at most once per button every ``pressFeedbackInterval`` of kernel time.
+    private var pressFeedback = LogThrottle(interval: pressFeedbackInterval)
     private var lit: Set<BuzzerLight> = []
     private var noticeHandler: (@Sendable (BuzzerNotice) -> Void)?
     private var watchers: [Int: @Sendable (BuzzerNotice) -> Bool] = [:]
@@ -53,6 +58,10 @@ public actor BuzzerService {
         self.teamLights = teamLights
         self.logger = logger
     }
+
+    /// The least kernel time between two notices of presses that did nothing on one button: a button held down
+    /// repeats no press, but one hammered on must not flood the board and the host's screen.
+    public static let pressFeedbackInterval: Duration = .seconds(3)
 
     /// Registers who hears about joins, presses, lock-outs and devices going and coming back.
     public func setNoticeHandler(_ handler: @escaping @Sendable (BuzzerNotice) -> Void) {
@@ -92,6 +101,7 @@ public actor BuzzerService {
     @discardableResult
     public func startJoin(teams: [String]? = nil) async -> [String] {
         let names = await teamsToAsk(teams)
+        await endJoin(.replaced)
         join = names.isEmpty ? nil : ButtonJoin(teams: names)
         if let asking = join?.asking { await notify(.joinAsking(team: asking)) }
         return names
@@ -100,11 +110,6 @@ public actor BuzzerService {
     /// The teams a joining asks: `teams`, or the game's when `nil`.
     public func teamsToAsk(_ teams: [String]?) async -> [String] {
         if let teams { teams } else { await runtime.teamNames() }
-    }
-
-    /// Stops press-to-join; buttons claimed so far stay assigned.
-    public func stopJoin() {
-        join = nil
     }
 
     /// Releases the buttons of `team` (of every team when `nil`), stops any joining, turns the lights off and tells
@@ -162,7 +167,12 @@ public actor BuzzerService {
             for press in presses {
                 if claimed.contains(press.button) { buzzing.append(press) } else { await claim(press) }
             }
-            guard !buzzing.isEmpty, await isQuestionOpen() else { return }
+            guard !buzzing.isEmpty else { return }
+            guard await isQuestionOpen() else {
+                // Said, so that the team asked, pressing a button another team took, presses another.
+                for press in buzzing { await tellTaken(press) }
+                return
+            }
             presses = buzzing
         }
         let assignments: [ButtonID: String]
@@ -174,6 +184,9 @@ public actor BuzzerService {
             logThrottle.log(
                 .error, "cannot read the buzzer assignments", metadata: ["error": "\(error)"], to: logger)
             return
+        }
+        for press in presses where assignments[press.button] == nil {
+            await tellUnheard(.unassignedPress(press), about: press)
         }
         let owned = presses.compactMap { press in assignments[press.button].map { (press, $0) } }
         guard !owned.isEmpty else { return }
@@ -205,7 +218,12 @@ public actor BuzzerService {
     }
 
     private func claim(_ press: ButtonPress) async {
-        guard var current = join, let team = current.press(press.button) else { return }
+        guard var current = join else { return }
+        guard let team = current.press(press.button) else {
+            // Taken earlier in the same batch of presses.
+            await tellTaken(press)
+            return
+        }
         do {
             try database.assignBuzzer(
                 BuzzerAssignment(
@@ -221,10 +239,28 @@ public actor BuzzerService {
         light(team: team, slot: nil, for: [press.button])
     }
 
+    /// Tells the watchers that `press`, on a button another team took in this joining, did nothing.
+    private func tellTaken(_ press: ButtonPress) async {
+        guard let current = join, let owner = current.team(of: press.button), let asking = current.asking else {
+            return
+        }
+        await tellUnheard(.takenPress(press, owner: owner, asking: asking), about: press)
+    }
+
+    /// Tells the watchers `notice` of a press that did nothing, unless the last such notice of its button is under
+    /// ``pressFeedbackInterval`` old by the kernel's clock.
+    private func tellUnheard(_ notice: BuzzerNotice, about press: ButtonPress) async {
+        guard pressFeedback.admit("\(press.button)", at: press.kernelTime) != nil else { return }
+        logger.debug(
+            "button press did nothing",
+            metadata: ["device": "\(press.button.device)", "key": "\(press.keyName)", "notice": "\(notice)"])
+        await notify(notice)
+    }
+
     /// Follows the game: a buzzing team's lights go on; every light goes off when the round or game ends, and
     /// when a new game starts.
     public func follow(_ event: RuntimeEvent) async {
-        if case .state(let status) = event { endJoin(unlessPlaying: status?.teams.map(\.name) ?? []) }
+        if case .state(let status) = event { await endJoin(unlessPlaying: status?.teams.map(\.name) ?? []) }
         switch Self.lightChange(for: event) {
         case .light(let team)?:
             let buttons = (try? database.buzzerAssignments())?.filter {
@@ -244,14 +280,22 @@ public actor BuzzerService {
     /// Ends a joining that waits for a team not among `teams` (a new game of other teams): while it lasts a press on
     /// a button it has not given out is taken as a join, so the new game's buttons would not buzz and would go to
     /// teams no longer playing.
-    private func endJoin(unlessPlaying teams: [String]) {
+    private func endJoin(unlessPlaying teams: [String]) async {
         guard let waiting = join?.waiting else { return }
         let playing = Set(teams.map(BuzzerAssignment.key))
         guard waiting.contains(where: { !playing.contains(BuzzerAssignment.key($0)) }) else { return }
-        join = nil
         logger.notice(
             "joining stopped: the new game's teams are others; `shaky buzzers join` asks them",
             metadata: ["waiting": "\(waiting)"])
+        await endJoin(.otherTeams)
+    }
+
+    /// Ends the joining under way, if a team is still asked, and tells the watchers why: the board and `shaky play`
+    /// would otherwise keep asking a team to press.
+    private func endJoin(_ reason: BuzzerNotice.JoinEnd) async {
+        guard let asking = join?.asking else { return }
+        join = nil
+        await notify(.joinEnded(team: asking, reason: reason))
     }
 
     /// What an event does to the lights.

@@ -112,6 +112,24 @@ extension ShakyAPI.BuzzerEvent {
             self.init(kind: .joinAsking, team: team)
         case .joined(let team, let device, let keyName):
             self.init(kind: .joined, team: team, keyName: keyName, device: device)
+        case .joinEnded(let team, .otherTeams):
+            self.init(
+                kind: .joinEnded, team: team,
+                message: "the new game's teams are others; `shaky buzzers join` asks them")
+        case .joinEnded(let team, .replaced):
+            self.init(kind: .joinEnded, team: team, message: "another joining began")
+        case .unassignedPress(let press):
+            let device = press.button.device
+            self.init(
+                kind: .pressed, keyName: press.keyName, device: device, path: press.devicePath,
+                kernelTime: press.kernelTime.seconds, outcome: "unassigned",
+                message: "no team has \(press.keyName) on \(device): `shaky buzzers join` lets the team asked take "
+                    + "it, or `shaky buzzers assign TEAM \(device) \(press.keyName)` gives it to TEAM")
+        case .takenPress(let press, let owner, let asking):
+            self.init(
+                kind: .pressed, team: owner, keyName: press.keyName, kernelTime: press.kernelTime.seconds,
+                outcome: "taken", message: "that button is \(owner)'s — \(asking): press another button",
+                asking: asking)
         case .pressed(let team, let keyName, let kernelTime, let outcome, let lockedFor):
             self.init(kind: .pressed, team: team, keyName: keyName, kernelTime: kernelTime.seconds)
             switch outcome {
@@ -151,6 +169,6 @@ extension ShakyAPI.ButtonEvent {
         self.init(
             kind: event.kind, team: event.team, keyName: event.keyName, device: event.device, path: event.path,
             kernelTime: event.kernelTime, outcome: event.outcome, order: event.order, lockedFor: event.lockedFor,
-            message: event.message, cleared: event.cleared)
+            message: event.message, cleared: event.cleared, asking: event.asking)
     }
 }

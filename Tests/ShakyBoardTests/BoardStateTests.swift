@@ -625,6 +625,56 @@ extension BoardStateTests {
 }
 
 extension BoardStateTests {
+    @Test func aJoiningEndedByANewGameOfOtherTeamsStopsAskingAtOnce() {
+        var state = Self.readyForTwo()
+        state.apply(buzzers: Self.buttonList)
+        state.apply(Self.buzzer(.joinAsking, team: "Owls", device: ""), at: .zero)
+        var round = ShakyAPI.Event(kind: .roundStarted)
+        round.number = 1
+        round.tiles = Self.tiles("FGEIRFA")
+        state.apply(round, at: .zero)
+        #expect(BoardLayout.notices(state).contains("Owls: press your button"))
+        var ended = ShakyAPI.Event(kind: .buzzer)
+        ended.buzzer = ShakyAPI.ButtonEvent(
+            kind: .joinEnded, team: "Owls", message: "the new game's teams are others; `shaky buzzers join` asks them")
+        state.apply(ended, at: .zero)
+        #expect(state.joiningTeam == nil)
+        #expect(!BoardLayout.render(state, width: 80, height: 24, now: .zero).text.contains("press your button"))
+    }
+
+    @Test func aPressThatDidNothingSaysWhatToDoForAFewSeconds() {
+        var state = Self.openQuestion
+        state.connection = .connected
+        var nobodys = ShakyAPI.Event(kind: .buzzer)
+        nobodys.buzzer = ShakyAPI.ButtonEvent(
+            kind: .pressed, keyName: "KEY_A", device: "platform-i8042-serio-0", path: "/dev/input/event33",
+            kernelTime: 5.45, outcome: "unassigned")
+        state.apply(nobodys, at: .seconds(10))
+        let wide = BoardLayout.render(state, width: 120, height: 30, now: .seconds(11)).text
+        #expect(
+            wide.contains(
+                "No team has KEY_A on /dev/input/event33: shaky buzzers join, or shaky buzzers assign TEAM "
+                    + "/dev/input/event33 KEY_A"), "\(wide)")
+        #expect(
+            BoardLayout.notices(state, width: 60, now: .seconds(11))
+                == ["No team has KEY_A on /dev/input/event33: shaky buzzers join"])
+        #expect(state.nextTimedChange(after: .seconds(11)) == .seconds(10) + BoardState.pressNoticeTime)
+        let later = BoardLayout.render(state, width: 120, height: 30, now: .seconds(10) + BoardState.pressNoticeTime)
+        #expect(!later.text.contains("No team has"), "the notice goes after a few seconds")
+
+        var taken = ShakyAPI.Event(kind: .buzzer)
+        taken.buzzer = ShakyAPI.ButtonEvent(
+            kind: .pressed, team: "Owls", keyName: "BTN_TRIGGER_HAPPY6", kernelTime: 6, outcome: "taken",
+            asking: "Foxes")
+        state.apply(taken, at: .seconds(20))
+        #expect(
+            BoardLayout.notices(state, now: .seconds(21)).contains(
+                "That button is Owls's — Foxes: press another button"))
+        // Foxes press another button: the notice has done its work.
+        state.apply(Self.buzzer(.joined, team: "Foxes", device: "usb-kbd", key: "KEY_B"), at: .seconds(21))
+        #expect(BoardLayout.notices(state, now: .seconds(21)).isEmpty)
+    }
+
     @Test func aHintFromATeamsControllerSaysWhoShook() {
         var state = Self.openQuestion
         var hint = ShakyAPI.Event(kind: .hint)

@@ -166,4 +166,46 @@ extension BuzzersCommandTests {
             #expect(outcome.error.contains("the buttons were cleared, which stopped the joining"), "\(outcome)")
         }
     }
+
+    @Test func joinSaysWhoseAButtonIsAndStopsWhenANewGameEndsTheJoining() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Buzzers.Join", with: .reply(encoding: ShakyAPI.BuzzersInterface.JoinReply(teams: ["Owls", "Foxes"])))
+            let taken: VarlinkObject = [
+                "event": [
+                    "kind": "pressed", "team": "Owls", "keyName": "BTN_TRIGGER_HAPPY6", "outcome": "taken",
+                    "asking": "Foxes",
+                    "kernelTime": 2.5,
+                ]
+            ]
+            let ended: VarlinkObject = [
+                "event": [
+                    "kind": "joinEnded", "team": "Foxes",
+                    "message": "the new game's teams are others; `shaky buzzers join` asks them",
+                ]
+            ]
+            daemon.answer(
+                "Buzzers.Watch",
+                with: .events(
+                    [
+                        Self.event(.joinAsking, team: "Owls"),
+                        Self.event(.joined, team: "Owls", keyName: "BTN_TRIGGER_HAPPY6"),
+                        Self.event(.joinAsking, team: "Foxes"), taken, ended,
+                    ], end: false))
+            let outcome = await shaky(daemon, ["buzzers", "join"])
+            #expect(outcome.status != 0, "\(outcome)")
+            #expect(
+                outcome.output
+                    == """
+                    Owls: press your button.
+                    Owls: BTN_TRIGGER_HAPPY6 on \(Self.buzz).
+                    Foxes: press your button.
+                    That button is Owls's — Foxes: press another button.
+
+                    """, "\(outcome)")
+            #expect(
+                outcome.error.contains("the joining ended: the new game's teams are others; `shaky buzzers join` asks"),
+                "\(outcome)")
+        }
+    }
 }

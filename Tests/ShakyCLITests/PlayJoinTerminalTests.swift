@@ -3,7 +3,8 @@ import ShakyTesting
 import Testing
 
 /// Press to join in `shaky play` at a real terminal (tmux) against a real daemon: the team asked stays on the
-/// line above the prompt until it has pressed, and clearing the buttons ends the joining there too.
+/// line above the prompt until it has pressed, and clearing the buttons or a new game of other teams ends the
+/// joining there too.
 @Suite("shaky play: press to join at a terminal", .serialized)
 struct PlayJoinTerminalTests {
     /// The emulated buzzer devices of the drivers' tests (a joining needs a device that could be pressed).
@@ -25,7 +26,8 @@ struct PlayJoinTerminalTests {
         return wrapper
     }
 
-    @Test func theTeamAskedStaysAboveThePromptUntilTheButtonsAreCleared() async throws {
+    /// Runs `body` with a real `shakyd` reading the emulated buttons, and stops it.
+    static func withDaemonReadingButtons(_ body: (DaemonProcess) async throws -> Void) async throws {
         let scripts = try TemporaryDirectory(prefix: "shaky-play-join")
         defer { scripts.remove() }
         let daemon = try DaemonProcess(
@@ -34,9 +36,17 @@ struct PlayJoinTerminalTests {
         // umockdev-run does not pass SIGTERM on: shakyd is stopped through it, whatever the test found.
         try await daemon.withCleanup(throughWrapper: true) {
             try await daemon.start()
-            try await playJoinAndClear(daemon)
+            try await body(daemon)
             #expect(await daemon.terminateThroughWrapper() == .exited(0), "\(daemon.log())")
         }
+    }
+
+    @Test func theTeamAskedStaysAboveThePromptUntilTheButtonsAreCleared() async throws {
+        try await Self.withDaemonReadingButtons { try await playJoinAndClear($0) }
+    }
+
+    @Test func aNewGameOfOtherTeamsTakesTheTeamAskedOffThePromptsLineAtOnce() async throws {
+        try await Self.withDaemonReadingButtons { try await playJoinThenNewGame($0) }
     }
 
     private func playJoinAndClear(_ daemon: DaemonProcess) async throws {
@@ -62,6 +72,31 @@ struct PlayJoinTerminalTests {
             }
             #expect(after.contains { $0.contains("no team has a button now") }, "\(after.joined(separator: "\n"))")
             #expect(after.count >= 12 && after[10].isEmpty, "the joining is over: \(after.joined(separator: "\n"))")
+            try await terminal.type("q", "Enter")
+        }
+    }
+
+    private func playJoinThenNewGame(_ daemon: DaemonProcess) async throws {
+        let environment = ["SHAKY_SOCKET": daemon.socketPath]
+        let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
+        #expect(new.status == 0, "\(new)")
+        try await TerminalSession.play(
+            in: daemon.folder, daemonSocket: daemon.socketPath, columns: 100, rows: 12
+        ) { terminal in
+            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
+            try await terminal.type("j", "Enter")
+            _ = try await terminal.lines { $0.count >= 12 && $0[10] == "Owls: press your button" }
+
+            let other = try await runBinary(
+                ["new", "--replace", "--team", "Bears", "--team", "Wolves"], environment: environment)
+            #expect(other.status == 0, "\(other)")
+            let after = try await terminal.lines { lines in
+                lines.contains { $0.contains("Join: no longer asking Owls") } && lines.count >= 12
+                    && lines[10].isEmpty
+            }
+            #expect(
+                after.contains { $0.contains("the new game's teams are others") }, "\(after.joined(separator: "\n"))")
+            #expect(after.count >= 12 && after[10].isEmpty, "nobody is asked: \(after.joined(separator: "\n"))")
             try await terminal.type("q", "Enter")
         }
     }

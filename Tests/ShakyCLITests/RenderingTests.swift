@@ -539,6 +539,29 @@ import Testing
             ])
     }
 
+    @Test func pressesThatDidNothingAndAnEndedJoiningSayWhatToDo() {
+        var renderer = WatchRenderer()
+        let buttons: [ShakyAPI.ButtonEvent] = [
+            ShakyAPI.ButtonEvent(
+                kind: .pressed, keyName: "KEY_A", device: "platform-i8042-serio-0", path: "/dev/input/event33",
+                kernelTime: 5.45, outcome: "unassigned", message: "no team has KEY_A on platform-i8042-serio-0: …"),
+            ShakyAPI.ButtonEvent(
+                kind: .pressed, team: "Owls", keyName: "BTN_TRIGGER_HAPPY6", kernelTime: 6, outcome: "taken",
+                message: "that button is Owls's — Foxes: press another button", asking: "Foxes"),
+            ShakyAPI.ButtonEvent(
+                kind: .joinEnded, team: "Foxes",
+                message: "the new game's teams are others; `shaky buzzers join` asks them"),
+        ]
+        let lines = buttons.compactMap { button in renderer.line(for: Fixtures.event(.buzzer) { $0.buzzer = button }) }
+        #expect(
+            lines == [
+                "Press: no team has KEY_A on /dev/input/event33: shaky buzzers join, or shaky buzzers assign TEAM "
+                    + "/dev/input/event33 KEY_A",
+                "Press: that button is Owls's — Foxes: press another button",
+                "Join: no longer asking Foxes: the new game's teams are others; `shaky buzzers join` asks them",
+            ])
+    }
+
     @Test func aStateInPlayRemembersTheLettersForTicks() {
         var renderer = WatchRenderer()
         let first = renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })

@@ -93,9 +93,10 @@ struct BuzzerServiceTests {
         let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
         await harness.service.setNoticeHandler { continuation.yield($0) }
         #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
-        // Handset 2's buzz button, then handset 2 again (already taken), then the DualSense's cross.
+        // Handset 2's buzz button, then handset 2 again (already taken, so said whose), then the DualSense's cross.
         await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
-        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 2)]))
+        let again = Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 2)
+        await harness.service.handle(.pressed([again]))
         #expect(await harness.service.joining()?.asking == "Foxes")
         await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 3)]))
         #expect(await harness.service.joining() == nil, "joining ends when every team has a button")
@@ -105,7 +106,8 @@ struct BuzzerServiceTests {
             notices == [
                 .joinAsking(team: "Owls"),
                 .joined(team: "Owls", device: Self.buzzIdentity, keyName: "BTN_TRIGGER_HAPPY6"),
-                .joinAsking(team: "Foxes"), .joined(team: "Foxes", device: Self.barIdentity, keyName: "BTN_SOUTH"),
+                .joinAsking(team: "Foxes"), .takenPress(again, owner: "Owls", asking: "Foxes"),
+                .joined(team: "Foxes", device: Self.barIdentity, keyName: "BTN_SOUTH"),
             ])
         let saved = try harness.database.buzzerAssignments()
         #expect(saved.map(\.team) == ["Foxes", "Owls"])
@@ -130,16 +132,82 @@ struct BuzzerServiceTests {
         #expect(try harness.database.buzzerAssignments().map(\.team) == ["Foxes", "Owls"])
     }
 
-    @Test func aNewGameOfOtherTeamsEndsTheJoiningOfTheOldOnes() async throws {
+    @Test func aNewGameOfOtherTeamsEndsTheJoiningOfTheOldOnesAndSaysSo() async throws {
         let harness = try await Self.harness()
         defer { harness.folder.remove() }
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
         #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
         let status = try await harness.runtime.newGame(
             NewGameRequest(teams: ["Bears", "Wolves"], questionCount: 2, seed: 4, replace: true))
         await harness.service.follow(.state(status))
         #expect(await harness.service.joining() == nil, "Owls no longer play: nobody is to press for them")
-        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
+        let press = Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)
+        await harness.service.handle(.pressed([press]))
         #expect(try harness.database.buzzerAssignments().isEmpty, "a press gives no button to a team not playing")
+        continuation.finish()
+        var notices: [BuzzerNotice] = []
+        for await notice in stream { notices.append(notice) }
+        // The board and `shaky play` stop asking Owls to press at once.
+        #expect(
+            notices == [
+                .joinAsking(team: "Owls"), .joinEnded(team: "Owls", reason: .otherTeams), .unassignedPress(press),
+            ])
+    }
+
+    @Test func anotherJoiningEndsTheOneUnderWayAndSaysSo() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
+        #expect(await harness.service.startJoin(teams: ["Foxes"]) == ["Foxes"])
+        continuation.finish()
+        var notices: [BuzzerNotice] = []
+        for await notice in stream { notices.append(notice) }
+        #expect(
+            notices == [
+                .joinAsking(team: "Owls"),
+                .joined(team: "Owls", device: Self.buzzIdentity, keyName: "BTN_TRIGGER_HAPPY6"),
+                .joinAsking(team: "Foxes"), .joinEnded(team: "Foxes", reason: .replaced), .joinAsking(team: "Foxes"),
+            ])
+    }
+
+    @Test func aPressOnAButtonNoTeamHasIsToldAtMostOncePerButtonEveryFewSeconds() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
+        // Handset 3, nobody's, hammered on before the question (kernel times in ms); the DualSense's cross once.
+        let handset3 = [0, 400, 2_999, 3_000, 3_100].map {
+            Self.press(Self.buzzIdentity, key: 0x2cb, kernelMilliseconds: 10_000 + $0)
+        }
+        let cross = Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 10_200)
+        await harness.service.handle(.pressed([handset3[0], cross]))
+        await harness.service.handle(.pressed([handset3[1]]))
+        await harness.service.handle(.pressed([handset3[2]]))
+        // While the question is open too; Owls' button buzzes in the same batch.
+        try await harness.runtime.makeMove(.nextQuestion)
+        harness.clock.advance(by: .seconds(1))
+        let owls = Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 13_000)
+        await harness.service.handle(.pressed([handset3[3], owls]))
+        await harness.service.handle(.pressed([handset3[4]]))
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Owls"])
+        continuation.finish()
+        var notices: [BuzzerNotice] = []
+        for await notice in stream { notices.append(notice) }
+        #expect(notices.count == 4, "\(notices)")
+        #expect(
+            notices.prefix(3)
+                == [.unassignedPress(handset3[0]), .unassignedPress(cross), .unassignedPress(handset3[3])])
+        guard case .pressed(let team, _, _, .buzzed(order: 1), _)? = notices.last else {
+            Issue.record("Owls' press buzzed: \(notices)")
+            return
+        }
+        #expect(team == "Owls")
     }
 
     @Test func aNewGameOfTheSameTeamsKeepsTheirJoining() async throws {

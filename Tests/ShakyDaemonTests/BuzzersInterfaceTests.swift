@@ -152,6 +152,57 @@ struct BuzzersInterfaceTests {
         }
     }
 
+    @Test("Game.Watch reports presses that did nothing and a joining a new game of other teams ended")
+    func gameWatchReportsPressesThatDidNothingAndAnEndedJoining() async throws {
+        try await TestDaemon.run(.socket) { client in
+            try await PartyPack.create(on: client)
+            try await client.call("io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let daemon = client.daemon
+            await daemon.buzzers.handle(.attached(Self.buzz))
+            let connection = try await client.connect()
+            let events = try await ShakyAPI.GameInterface.Client(connection).watch()
+            var iterator = events.makeAsyncIterator()
+            #expect(try await iterator.next()?.event.kind == .state)
+            // Handset 3's button, nobody's, three times within a second: told once.
+            for milliseconds in [1_000, 1_300, 1_600] {
+                await daemon.buzzers.handle(Self.press(key: 0x2ca, kernelMilliseconds: milliseconds))
+            }
+            try await client.call("io.shakywords.Buzzers.Join")
+            await daemon.buzzers.handle(Self.press(key: 0x2c5, kernelMilliseconds: 2_000))
+            // Foxes press the button Owls just took: it is Owls'.
+            await daemon.buzzers.handle(Self.press(key: 0x2c5, kernelMilliseconds: 2_500))
+            try await client.call(
+                "io.shakywords.Game.New",
+                PartyPack.newGame(teams: ["Bears", "Wolves"]).merging(["replace": true]) { $1 })
+            var buttons: [ShakyAPI.ButtonEvent] = []
+            while buttons.last?.kind != .joinEnded, let reply = try await iterator.next() {
+                if let button = reply.event.buzzer { buttons.append(button) }
+            }
+            #expect(buttons.map(\.kind) == [.pressed, .joinAsking, .joined, .joinAsking, .pressed, .joinEnded])
+            let nobodys = buttons.first
+            #expect(nobodys?.outcome == "unassigned")
+            #expect(nobodys?.team == nil)
+            #expect(nobodys?.keyName == "BTN_TRIGGER_HAPPY11")
+            #expect(nobodys?.device == Self.buzz.identity)
+            #expect(nobodys?.path == Self.buzz.devicePath)
+            #expect(nobodys?.kernelTime == 1)
+            #expect(
+                nobodys?.message?.contains("shaky buzzers assign TEAM \(Self.buzz.identity) BTN_TRIGGER_HAPPY11")
+                    == true,
+                "\(String(describing: nobodys?.message))")
+            let taken = buttons.dropLast().last
+            #expect(taken?.outcome == "taken")
+            #expect(taken?.team == "Owls")
+            #expect(taken?.asking == "Foxes")
+            #expect(taken?.kernelTime == 2.5)
+            let ended = buttons.last
+            #expect(ended?.team == "Foxes", "the team that was asked")
+            #expect(ended?.message?.contains("shaky buzzers join") == true)
+            #expect(await daemon.buzzers.joining() == nil)
+            await connection.close()
+        }
+    }
+
     @Test("Game.Watch reports the buttons too: a lock-out, a buzz after its buzz event, devices, a clear")
     func gameWatchReportsButtons() async throws {
         try await TestDaemon.run(.socket) { client in

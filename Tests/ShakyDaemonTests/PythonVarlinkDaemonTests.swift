@@ -133,6 +133,43 @@ struct PythonVarlinkDaemonTests {
         }
     }
 
+    @Test("varlink.cli call --more on Buzzers.Watch hears presses that did nothing and a joining a new game ended")
+    func buzzersWatchWithTheCommandLine() async throws {
+        try await TestDaemon.run(.socket) { client in
+            try await PartyPack.create(on: client)
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
+            let buzzers = client.daemon.buzzers
+            await buzzers.handle(.attached(BuzzersInterfaceTests.buzz))
+            let watcher = try PythonVarlink.start([
+                "-m", "varlink.cli", "call", "--more", "\(client.address)/io.shakywords.Buzzers.Watch", "{}",
+            ])
+            try await waitUntil("the watcher is registered") { await buzzers.watcherCount == 1 }
+            await buzzers.handle(BuzzersInterfaceTests.press(key: 0x2ca, kernelMilliseconds: 1_000))
+            try await client.call("io.shakywords.Buzzers.Join")
+            await buzzers.handle(BuzzersInterfaceTests.press(key: 0x2c5, kernelMilliseconds: 2_000))
+            await buzzers.handle(BuzzersInterfaceTests.press(key: 0x2c5, kernelMilliseconds: 2_500))
+            try await client.game(
+                "New", PartyPack.newGame(teams: ["Bears", "Wolves"]).merging(["replace": true]) { $1 })
+            try await watcher.waitForOutput(containing: #""kind": "joinEnded""#)
+            let replies = watcher.standardOutput.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map {
+                $0 + "\n}"
+            }
+            let events = try replies.compactMap { try JSONValue(parsing: $0)["event"] }
+            #expect(
+                events.map { $0["kind"]?.stringValue }
+                    == ["pressed", "joinAsking", "joined", "joinAsking", "pressed", "joinEnded"])
+            #expect(events.first?["outcome"] == "unassigned")
+            #expect(events.first?["keyName"] == "BTN_TRIGGER_HAPPY11")
+            #expect(events.first?["path"] == "/dev/input/event30")
+            #expect(events.dropLast().last?["outcome"] == "taken")
+            #expect(events.dropLast().last?["team"] == "Owls")
+            #expect(events.dropLast().last?["asking"] == "Foxes")
+            #expect(events.last?["team"] == "Foxes")
+            watcher.send(SIGKILL)
+            try await watcher.waitForExit(within: .seconds(10))
+        }
+    }
+
     @Test("The python library plays a whole game and uses Packs, Sensor and Settings; every reply fits the IDL")
     func libraryClient() async throws {
         try await TestDaemon.run(.socket) { client in

@@ -10,6 +10,8 @@ extension WatchRenderer {
             return "\(team): press your button"
         case .joined:
             return "Join: \(team) has \(event.keyName ?? "a button")"
+        case .joinEnded:
+            return "Join: no longer asking \(team)" + (event.message.map { ": \($0)" } ?? "")
         case .pressed:
             switch event.outcome {
             case "buzzed":
@@ -19,6 +21,13 @@ extension WatchRenderer {
                 return "Press: \(team) pressed early and is locked out\(time)"
             case "early":
                 return "Press: \(team) pressed before the question opened (ignored)"
+            case "unassigned":
+                let key = event.keyName ?? "a button"
+                let device = event.path ?? event.device ?? "a buzzer device"
+                return "Press: no team has \(key) on \(device): shaky buzzers join, or shaky buzzers assign TEAM "
+                    + "\(device) \(key)"
+            case "taken":
+                return "Press: that button is \(team)'s — \(event.asking ?? "the team asked"): press another button"
             default:
                 return "Press: \(team) was refused" + (event.message.map { ": \($0)" } ?? "")
             }

@@ -254,7 +254,7 @@ struct PlaySession: Sendable {
                 // Press to join: the team asked stays on the line above the prompt until it has pressed.
                 switch event.buzzer?.kind {
                 case .joinAsking: console.write(screen.countdown(line))
-                case .joined, .cleared: console.write(screen.countdown(""))
+                case .joined, .cleared, .joinEnded: console.write(screen.countdown(""))
                 default: break
                 }
                 return

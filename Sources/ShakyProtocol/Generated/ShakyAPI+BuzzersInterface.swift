@@ -79,7 +79,7 @@ extension ShakyAPI {
     public struct BuzzerEvent: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
         public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
-            case joinAsking, joined, pressed, deviceGone, deviceBack, cleared
+            case joinAsking, joined, pressed, deviceGone, deviceBack, cleared, joinEnded
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -88,34 +88,45 @@ extension ShakyAPI {
         }
 
         public var kind: ShakyAPI.BuzzerEvent.Kind
-        /// joinAsking, joined, pressed: the team; cleared: the team whose buttons
-        /// were released (null: every team's).
+        /// joinAsking, joined, pressed: the team (pressed and unassigned: null;
+        /// pressed and taken: the team whose button it is); cleared: the team whose
+        /// buttons were released (null: every team's); joinEnded: the team that was
+        /// asked.
         public var team: String?
         /// joined, pressed: the key's name.
         public var keyName: String?
-        /// joined, deviceGone, deviceBack: the device identity.
+        /// joined, deviceGone, deviceBack, and pressed when unassigned: the device
+        /// identity.
         public var device: String?
-        /// deviceGone, deviceBack: the device node.
+        /// deviceGone, deviceBack, and pressed when unassigned: the device node.
         public var path: String?
         /// pressed: the kernel's CLOCK_MONOTONIC time of the press, in seconds.
         public var kernelTime: Double?
         /// pressed: buzzed, early (before the question opened, ignored),
-        /// lockedOut (pressed early with the lock-out rule on) or refused.
+        /// lockedOut (pressed early with the lock-out rule on), refused,
+        /// unassigned (no team has the button: `shaky buzzers join` or
+        /// `shaky buzzers assign` gives it) or taken (while joining, a button
+        /// another team took in this joining). Unassigned and taken presses are
+        /// reported at most once per button every 3 seconds. Other values may come.
         public var outcome: String?
         /// pressed and buzzed: the place in the buzz order.
         public var order: Int?
         /// pressed and lockedOut: seconds of the game clock until the team may buzz.
         public var lockedFor: Double?
-        /// pressed and refused: why.
+        /// pressed and refused, unassigned or taken: why, and what to do;
+        /// joinEnded: why the joining ended before every team pressed.
         public var message: String?
         /// cleared: how many buttons were released.
         public var cleared: Int?
+        /// pressed and taken: the team asked to press, which should press another
+        /// button.
+        public var asking: String?
 
         /// Creates a value with every field given.
         public init(
             kind: ShakyAPI.BuzzerEvent.Kind, team: String? = nil, keyName: String? = nil, device: String? = nil,
             path: String? = nil, kernelTime: Double? = nil, outcome: String? = nil, order: Int? = nil,
-            lockedFor: Double? = nil, message: String? = nil, cleared: Int? = nil
+            lockedFor: Double? = nil, message: String? = nil, cleared: Int? = nil, asking: String? = nil
         ) {
             self.kind = kind
             self.team = team
@@ -128,11 +139,13 @@ extension ShakyAPI {
             self.lockedFor = lockedFor
             self.message = message
             self.cleared = cleared
+            self.asking = asking
         }
 
         /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
         public func writeJSON(to writer: inout JSONWriter) {
             writer.beginObject()
+            writer.writeOptionalMember("asking", asking)
             writer.writeOptionalMember("cleared", cleared)
             writer.writeOptionalMember("device", device)
             writer.writeOptionalMember("kernelTime", kernelTime)
@@ -204,29 +217,40 @@ extension ShakyAPI {
 
             # One thing that happened to the buzzers, as Watch reports it. `kind` says which fields are set.
             type BuzzerEvent (
-              kind: (joinAsking, joined, pressed, deviceGone, deviceBack, cleared),
-              # joinAsking, joined, pressed: the team; cleared: the team whose buttons
-              # were released (null: every team's).
+              kind: (joinAsking, joined, pressed, deviceGone, deviceBack, cleared, joinEnded),
+              # joinAsking, joined, pressed: the team (pressed and unassigned: null;
+              # pressed and taken: the team whose button it is); cleared: the team whose
+              # buttons were released (null: every team's); joinEnded: the team that was
+              # asked.
               team: ?string,
               # joined, pressed: the key's name.
               keyName: ?string,
-              # joined, deviceGone, deviceBack: the device identity.
+              # joined, deviceGone, deviceBack, and pressed when unassigned: the device
+              # identity.
               device: ?string,
-              # deviceGone, deviceBack: the device node.
+              # deviceGone, deviceBack, and pressed when unassigned: the device node.
               path: ?string,
               # pressed: the kernel's CLOCK_MONOTONIC time of the press, in seconds.
               kernelTime: ?float,
               # pressed: buzzed, early (before the question opened, ignored),
-              # lockedOut (pressed early with the lock-out rule on) or refused.
+              # lockedOut (pressed early with the lock-out rule on), refused,
+              # unassigned (no team has the button: `shaky buzzers join` or
+              # `shaky buzzers assign` gives it) or taken (while joining, a button
+              # another team took in this joining). Unassigned and taken presses are
+              # reported at most once per button every 3 seconds. Other values may come.
               outcome: ?string,
               # pressed and buzzed: the place in the buzz order.
               order: ?int,
               # pressed and lockedOut: seconds of the game clock until the team may buzz.
               lockedFor: ?float,
-              # pressed and refused: why.
+              # pressed and refused, unassigned or taken: why, and what to do;
+              # joinEnded: why the joining ended before every team pressed.
               message: ?string,
               # cleared: how many buttons were released.
-              cleared: ?int
+              cleared: ?int,
+              # pressed and taken: the team asked to press, which should press another
+              # button.
+              asking: ?string
             )
 
             # The buzzer devices seen since the daemon started, the assignments, and the
@@ -238,7 +262,9 @@ extension ShakyAPI {
             # press its button; the first press on a button no other team took in this
             # joining claims the team's slot. Returns the teams asked, in order. Refused
             # with NoBuzzerDevices while no buzzer device is plugged in, and with
-            # BuzzersNotRead when the daemon reads no buzzers.
+            # BuzzersNotRead when the daemon reads no buzzers. A joining that ends before
+            # every team pressed is reported to watchers: joinEnded when a new game of
+            # other teams or another Join ends it, cleared when Clear does.
             method Join(teams: ?[]string) -> (teams: []string)
 
             # Gives a button to a team, replacing whoever had it. `device` is an identity
@@ -248,8 +274,9 @@ extension ShakyAPI {
             # Releases the buttons of one team, or of every team; stops a joining.
             method Clear(team: ?string) -> (cleared: int)
 
-            # Joins, presses (with their kernel time and outcome), buttons cleared and
-            # devices going and coming back, until the client hangs up.
+            # Joins and joinings ended, presses (with their kernel time and outcome, also
+            # on buttons no team has), buttons cleared and devices going and coming back,
+            # until the client hangs up.
             method Watch() -> (event: BuzzerEvent)
 
             # No team to join: start a game first, or name the teams.
@@ -584,7 +611,9 @@ extension ShakyAPI.BuzzersInterface {
         /// press its button; the first press on a button no other team took in this
         /// joining claims the team's slot. Returns the teams asked, in order. Refused
         /// with NoBuzzerDevices while no buzzer device is plugged in, and with
-        /// BuzzersNotRead when the daemon reads no buzzers.
+        /// BuzzersNotRead when the daemon reads no buzzers. A joining that ends before
+        /// every team pressed is reported to watchers: joinEnded when a new game of
+        /// other teams or another Join ends it, cleared when Clear does.
         ///
         /// Serves `io.shakywords.Buzzers.Join`.
         func join(teams: [String]?) async throws -> [String]
@@ -600,8 +629,9 @@ extension ShakyAPI.BuzzersInterface {
         /// Serves `io.shakywords.Buzzers.Clear`.
         func clear(team: String?) async throws -> Int
 
-        /// Joins, presses (with their kernel time and outcome), buttons cleared and
-        /// devices going and coming back, until the client hangs up.
+        /// Joins and joinings ended, presses (with their kernel time and outcome, also
+        /// on buttons no team has), buttons cleared and devices going and coming back,
+        /// until the client hangs up.
         ///
         /// Serves `io.shakywords.Buzzers.Watch`.
         ///
@@ -660,7 +690,9 @@ extension ShakyAPI.BuzzersInterface {
         /// press its button; the first press on a button no other team took in this
         /// joining claims the team's slot. Returns the teams asked, in order. Refused
         /// with NoBuzzerDevices while no buzzer device is plugged in, and with
-        /// BuzzersNotRead when the daemon reads no buzzers.
+        /// BuzzersNotRead when the daemon reads no buzzers. A joining that ends before
+        /// every team pressed is reported to watchers: joinEnded when a new game of
+        /// other teams or another Join ends it, cleared when Clear does.
         ///
         /// Calls `io.shakywords.Buzzers.Join`.
         public func join(teams: [String]? = nil) async throws(Transport.Failure) -> [String] {
@@ -671,7 +703,9 @@ extension ShakyAPI.BuzzersInterface {
         /// press its button; the first press on a button no other team took in this
         /// joining claims the team's slot. Returns the teams asked, in order. Refused
         /// with NoBuzzerDevices while no buzzer device is plugged in, and with
-        /// BuzzersNotRead when the daemon reads no buzzers.
+        /// BuzzersNotRead when the daemon reads no buzzers. A joining that ends before
+        /// every team pressed is reported to watchers: joinEnded when a new game of
+        /// other teams or another Join ends it, cleared when Clear does.
         ///
         /// Calls `io.shakywords.Buzzers.Join`.
         public func join(_ parameters: JoinParameters) async throws(Transport.Failure) -> [String] {
@@ -715,8 +749,9 @@ extension ShakyAPI.BuzzersInterface {
                 .cleared
         }
 
-        /// Joins, presses (with their kernel time and outcome), buttons cleared and
-        /// devices going and coming back, until the client hangs up.
+        /// Joins and joinings ended, presses (with their kernel time and outcome, also
+        /// on buttons no team has), buttons cleared and devices going and coming back,
+        /// until the client hangs up.
         ///
         /// Calls `io.shakywords.Buzzers.Watch`.
         public func watch() async throws(Transport.Failure) -> AsyncThrowingStream<

@@ -619,34 +619,45 @@ extension ShakyAPI {
         public typealias Kind = ShakyAPI.BuzzerEvent.Kind
 
         public var kind: ShakyAPI.ButtonEvent.Kind
-        /// joinAsking, joined, pressed: the team; cleared: the team whose buttons
-        /// were released (null: every team's).
+        /// joinAsking, joined, pressed: the team (pressed and unassigned: null;
+        /// pressed and taken: the team whose button it is); cleared: the team whose
+        /// buttons were released (null: every team's); joinEnded: the team that was
+        /// asked.
         public var team: String?
         /// joined, pressed: the key's name.
         public var keyName: String?
-        /// joined, deviceGone, deviceBack: the device identity.
+        /// joined, deviceGone, deviceBack, and pressed when unassigned: the device
+        /// identity.
         public var device: String?
-        /// deviceGone, deviceBack: the device node.
+        /// deviceGone, deviceBack, and pressed when unassigned: the device node.
         public var path: String?
         /// pressed: the kernel's CLOCK_MONOTONIC time of the press, in seconds.
         public var kernelTime: Double?
         /// pressed: buzzed, early (before the question opened, ignored),
-        /// lockedOut (pressed early with the lock-out rule on) or refused.
+        /// lockedOut (pressed early with the lock-out rule on), refused,
+        /// unassigned (no team has the button: `shaky buzzers join` or
+        /// `shaky buzzers assign` gives it) or taken (while joining, a button
+        /// another team took in this joining). Unassigned and taken presses are
+        /// reported at most once per button every 3 seconds. Other values may come.
         public var outcome: String?
         /// pressed and buzzed: the place in the buzz order.
         public var order: Int?
         /// pressed and lockedOut: seconds of the game clock until the team may buzz.
         public var lockedFor: Double?
-        /// pressed and refused: why.
+        /// pressed and refused, unassigned or taken: why, and what to do;
+        /// joinEnded: why the joining ended before every team pressed.
         public var message: String?
         /// cleared: how many buttons were released.
         public var cleared: Int?
+        /// pressed and taken: the team asked to press, which should press another
+        /// button.
+        public var asking: String?
 
         /// Creates a value with every field given.
         public init(
             kind: ShakyAPI.ButtonEvent.Kind, team: String? = nil, keyName: String? = nil, device: String? = nil,
             path: String? = nil, kernelTime: Double? = nil, outcome: String? = nil, order: Int? = nil,
-            lockedFor: Double? = nil, message: String? = nil, cleared: Int? = nil
+            lockedFor: Double? = nil, message: String? = nil, cleared: Int? = nil, asking: String? = nil
         ) {
             self.kind = kind
             self.team = team
@@ -659,11 +670,13 @@ extension ShakyAPI {
             self.lockedFor = lockedFor
             self.message = message
             self.cleared = cleared
+            self.asking = asking
         }
 
         /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
         public func writeJSON(to writer: inout JSONWriter) {
             writer.beginObject()
+            writer.writeOptionalMember("asking", asking)
             writer.writeOptionalMember("cleared", cleared)
             writer.writeOptionalMember("device", device)
             writer.writeOptionalMember("kernelTime", kernelTime)
@@ -1062,29 +1075,40 @@ extension ShakyAPI {
             # What happened to the teams' buttons (the same as io.shakywords.Buzzers.Watch
             # reports). `kind` says which fields are set.
             type ButtonEvent (
-              kind: (joinAsking, joined, pressed, deviceGone, deviceBack, cleared),
-              # joinAsking, joined, pressed: the team; cleared: the team whose buttons
-              # were released (null: every team's).
+              kind: (joinAsking, joined, pressed, deviceGone, deviceBack, cleared, joinEnded),
+              # joinAsking, joined, pressed: the team (pressed and unassigned: null;
+              # pressed and taken: the team whose button it is); cleared: the team whose
+              # buttons were released (null: every team's); joinEnded: the team that was
+              # asked.
               team: ?string,
               # joined, pressed: the key's name.
               keyName: ?string,
-              # joined, deviceGone, deviceBack: the device identity.
+              # joined, deviceGone, deviceBack, and pressed when unassigned: the device
+              # identity.
               device: ?string,
-              # deviceGone, deviceBack: the device node.
+              # deviceGone, deviceBack, and pressed when unassigned: the device node.
               path: ?string,
               # pressed: the kernel's CLOCK_MONOTONIC time of the press, in seconds.
               kernelTime: ?float,
               # pressed: buzzed, early (before the question opened, ignored),
-              # lockedOut (pressed early with the lock-out rule on) or refused.
+              # lockedOut (pressed early with the lock-out rule on), refused,
+              # unassigned (no team has the button: `shaky buzzers join` or
+              # `shaky buzzers assign` gives it) or taken (while joining, a button
+              # another team took in this joining). Unassigned and taken presses are
+              # reported at most once per button every 3 seconds. Other values may come.
               outcome: ?string,
               # pressed and buzzed: the place in the buzz order.
               order: ?int,
               # pressed and lockedOut: seconds of the game clock until the team may buzz.
               lockedFor: ?float,
-              # pressed and refused: why.
+              # pressed and refused, unassigned or taken: why, and what to do;
+              # joinEnded: why the joining ended before every team pressed.
               message: ?string,
               # cleared: how many buttons were released.
-              cleared: ?int
+              cleared: ?int,
+              # pressed and taken: the team asked to press, which should press another
+              # button.
+              asking: ?string
             )
 
             # A judgement the host reversed with Overrule.

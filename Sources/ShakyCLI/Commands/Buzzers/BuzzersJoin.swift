@@ -9,8 +9,10 @@ extension Shaky.Buzzers {
             discussion: """
                 Asks the teams of the game in play (or those named) one after another, and waits until \
                 every team has pressed (Ctrl-C stops waiting; buttons pressed so far stay assigned). A \
-                button another team took in this joining does not count. With --json, one JSON object per \
-                line (each a Buzzers.Watch reply, {"event": …}).
+                button another team took in this joining does not count (it says whose it is). Stops with \
+                the reason when the joining ends first (a new game of other teams, another joining, the \
+                buttons cleared). With --json, one JSON object per line (each a Buzzers.Watch reply, \
+                {"event": …}).
                 """)
 
         @Argument(help: "The teams, in the order they are asked (default: the teams of the game in play).")
@@ -29,6 +31,21 @@ extension Shaky.Buzzers {
                     // `shaky buzzers clear` stops a joining: say so rather than wait for presses that never count.
                     if global.json { console.print(try JSONOutput.renderLine(reply)) }
                     throw CommandFailure("the buttons were cleared, which stopped the joining; start it again")
+                }
+                if event.kind == .joinEnded {
+                    // A new game of other teams, or another joining, ended this one: nobody presses for it any more.
+                    if global.json { console.print(try JSONOutput.renderLine(reply)) }
+                    throw CommandFailure("the joining ended: " + (event.message ?? "it was stopped"))
+                }
+                if event.kind == .pressed, event.outcome == "taken", let owner = event.team {
+                    // A press that claimed nothing: the team asked learns why, and presses another button.
+                    if global.json {
+                        console.print(try JSONOutput.renderLine(reply))
+                    } else {
+                        let asking = event.asking ?? "the team asked"
+                        console.print("That button is \(owner)'s — \(asking): press another button.")
+                    }
+                    continue
                 }
                 guard event.kind == .joined || event.kind == .joinAsking, let team = event.team else { continue }
                 if global.json {
