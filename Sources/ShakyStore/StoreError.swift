@@ -80,9 +80,9 @@ extension StoreError: CustomStringConvertible, LocalizedError {
         case .notWritable(let path, let reason):
             "Cannot write the database \(path): \(reason)."
         case .corrupt(let path, let reason):
-            "The database \(path) is damaged or not a Shaky Words database: \(reason). Move it aside (`mv \(path) "
-                + "\(path).damaged`) to start with a new one, without its packs and history; `sqlite3 \(path) .dump` "
-                + "writes out what can still be read of them."
+            "The database \(path) is damaged or not a Shaky Words database: \(reason). Restart shakyd to set it "
+                + "aside and start with a new one, without its packs and history, or move it aside yourself (`mv "
+                + "\(path) \(path).damaged`); `sqlite3 \(path) .dump` writes out what can still be read of them."
         case .newerDatabase(let path):
             "The database \(path) was written by a newer version of Shaky Words; upgrade to open it."
         }

@@ -54,7 +54,8 @@ import TriviaEngine
             return
         }
         #expect(errorPath == path)
-        #expect(error?.description.contains("Move it aside (`mv \(path) \(path).damaged`)") == true)
+        #expect(error?.description.contains("Restart shakyd to set it aside") == true)
+        #expect(error?.description.contains("(`mv \(path) \(path).damaged`)") == true)
     }
 
     /// A database with one finished game in its history, closed; returns its path.
