@@ -12,7 +12,8 @@ import Varlink
 /// arrive through ``follow(_:)`` (the runtime's events). A press on a button nobody owns does nothing outside of
 /// joining, and neither does, while joining, a press before a question on a button another team took in it: both
 /// are told to watchers, at most once per button every ``pressFeedbackInterval``, so the host can tell a dead
-/// button from one nobody has.
+/// button from one nobody has (a keyboard's keys nobody has are not: on a keyboard that is not grabbed they are the
+/// host typing).
 public actor BuzzerService {
     /// A device as last seen, and whether it is plugged in now.
     public struct Device: Sendable, Equatable {
@@ -45,13 +46,19 @@ public actor BuzzerService {
     /// a join's assignment, whose save waits for the disk to sync, never holds up the event loop.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { runtime.unownedExecutor }
 
+    /// Whether keyboards are grabbed (`--grab-keyboards`): only then is a keyboard's key nobody has a button press
+    /// worth telling, rather than the host typing.
+    private let grabsKeyboards: Bool
+
     /// Creates the service; `teamLights` are lights tied to a team slot rather than a device (`shaky-teamN`);
-    /// `readsDevices` is false when the daemon reads no buzzers (`--buzzers none`).
+    /// `readsDevices` is false when the daemon reads no buzzers (`--buzzers none`); `grabsKeyboards` says whether
+    /// keyboards are grabbed (`--grab-keyboards`).
     public init(
         runtime: GameRuntime, database: AppDatabase, leds: LEDs = LEDs(), teamLights: [BuzzerLight] = [],
-        readsDevices: Bool = true, logger: Logger
+        readsDevices: Bool = true, grabsKeyboards: Bool = false, logger: Logger
     ) {
         self.readsDevices = readsDevices
+        self.grabsKeyboards = grabsKeyboards
         self.runtime = runtime
         self.database = database
         self.leds = leds
@@ -185,7 +192,7 @@ public actor BuzzerService {
                 .error, "cannot read the buzzer assignments", metadata: ["error": "\(error)"], to: logger)
             return
         }
-        for press in presses where assignments[press.button] == nil {
+        for press in presses where assignments[press.button] == nil && !isTyping(press) {
             await tellUnheard(.unassignedPress(press), about: press)
         }
         let owned = presses.compactMap { press in assignments[press.button].map { (press, $0) } }
@@ -237,6 +244,12 @@ public actor BuzzerService {
         await notify(.joined(team: team, device: press.button.device, keyName: press.keyName))
         if let asking = current.asking { await notify(.joinAsking(team: asking)) }
         light(team: team, slot: nil, for: [press.button])
+    }
+
+    /// Whether `press` is a key of a keyboard left to the host (not grabbed): a key no team has is then typing, in
+    /// a terminal or a desktop, and telling the room of every one would fill the board with notices.
+    private func isTyping(_ press: ButtonPress) -> Bool {
+        !grabsKeyboards && devices[press.button.device]?.candidate.kind == .keyboard
     }
 
     /// Tells the watchers that `press`, on a button another team took in this joining, did nothing.

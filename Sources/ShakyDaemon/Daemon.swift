@@ -124,7 +124,7 @@ public final class Daemon: Sendable {
         }
         let buzzers = BuzzerService(
             runtime: runtime, database: database, teamLights: EvdevBuzzerDiscovery().teamLights(),
-            readsDevices: readsBuzzers, logger: logger)
+            readsDevices: readsBuzzers, grabsKeyboards: configuration.grabKeyboards, logger: logger)
         let watchers = WatcherHub(logger: logger)
         // One observer: watchers hear each event at once; the buzzer lights follow the events that change them, in
         // order (the others, a countdown's tick each second above all, would only wake the lights' task).

@@ -210,6 +210,42 @@ struct BuzzerServiceTests {
         #expect(team == "Owls")
     }
 
+    @Test func aKeyNoTeamHasOnAKeyboardIsTypingUnlessKeyboardsAreGrabbed() async throws {
+        let keyboard = BuzzerCandidate(
+            devicePath: "/dev/input/event3", name: "USB Keyboard", identity: "pci-0000:00:14.0-usb-0:1:1.0",
+            kind: .keyboard, keys: Array(1..<128), lights: [])
+        for grabsKeyboards in [false, true] {
+            let harness = try await Self.harness()
+            defer { harness.folder.remove() }
+            let service = BuzzerService(
+                runtime: harness.runtime, database: harness.database, grabsKeyboards: grabsKeyboards,
+                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+            await service.handle(.attached(keyboard))
+            await service.handle(.attached(harness.buzz))
+            try harness.database.assignBuzzer(
+                BuzzerAssignment(device: keyboard.identity, keyCode: 57, keyName: "KEY_SPACE", team: "Owls"))
+            let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+            await service.setNoticeHandler { continuation.yield($0) }
+            try await harness.runtime.makeMove(.nextQuestion)
+            harness.clock.advance(by: .seconds(1))
+            // The host types `next` on the keyboard; a handset nobody has is pressed; Owls press their space bar.
+            let typed = [49, 18, 45, 20].enumerated().map { index, key in
+                Self.press(keyboard.identity, key: key, kernelMilliseconds: 20_000 + 100 * index)
+            }
+            let handset = Self.press(Self.buzzIdentity, key: 0x2cb, kernelMilliseconds: 20_500)
+            let space = Self.press(keyboard.identity, key: 57, kernelMilliseconds: 20_600)
+            await service.handle(.pressed(typed + [handset, space]))
+            continuation.finish()
+            var notices: [BuzzerNotice] = []
+            for await notice in stream { notices.append(notice) }
+            let unassigned = notices.compactMap { notice -> ButtonPress? in
+                if case .unassignedPress(let press) = notice { press } else { nil }
+            }
+            #expect(unassigned == (grabsKeyboards ? typed : []) + [handset], "grabbed: \(grabsKeyboards)")
+            #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Owls"])
+        }
+    }
+
     @Test func aNewGameOfTheSameTeamsKeepsTheirJoining() async throws {
         let harness = try await Self.harness()
         defer { harness.folder.remove() }
