@@ -189,6 +189,26 @@ answers() { shaky status >/dev/null 2>&1; } # the saved game: it exits 0 once th
 check "fixed, reset-failed and started again, it answers with the saved game" wait_for 10 answers
 systemctl stop shakyd.service
 
+echo "== a damaged database at boot: set aside, and the party goes on with a new one"
+# As a card's failing blocks leave it: not a database any more. The daemon is started by a client's connection, as
+# after a boot; it must come up rather than fail at every start.
+owner=$(stat -c %U:%G /var/lib/shaky)
+rm -f /var/lib/shaky/shaky.sqlite-wal /var/lib/shaky/shaky.sqlite-shm
+for _ in $(seq 200); do echo "not a database any more"; done >/var/lib/shaky/shaky.sqlite
+chown "$owner" /var/lib/shaky/shaky.sqlite
+fresh() { shaky status 2>&1 | grep -q "there is no game"; } # a new database holds no saved game
+check "it starts on a new database" wait_for 15 fresh
+check "the damaged file is set aside beside it, as it was" \
+    sh -c 'grep -q "not a database any more" /var/lib/shaky/damaged-database-*.sqlite'
+check "shaky settings tells the host where it went" \
+    sh -c 'shaky settings | grep -q "set aside as /var/lib/shaky/damaged-database-"'
+check "the built-in packs are there" sh -c 'shaky pack list | grep -q "Animals .* built-in"'
+check "a new game plays" \
+    sh -c 'shaky new --team Owls --team Foxes --questions 1 --seed 3 >/dev/null && shaky next >/dev/null'
+check "the journal says what was lost" \
+    sh -c "journalctl -u shakyd.service --no-pager | grep -q 'the database was damaged and is set aside'"
+systemctl stop shakyd.service
+
 echo "== shakyd's journal"
 journalctl -u shakyd.service -u shakyd.socket --no-pager -o short-monotonic
 echo "== systemd-analyze security shakyd.service"
