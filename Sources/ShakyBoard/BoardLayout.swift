@@ -137,8 +137,8 @@ public enum BoardLayout {
 
     // MARK: Scores
 
-    /// The rows a question of one line keeps on any screen: its text, its letters and its points, with the empty
-    /// row that sets the letters apart above and below.
+    /// The rows a question of one line keeps on any screen: its text, its letters, its points, the countdown and
+    /// what happens (buzzers open, who is up), or the empty rows that set the letters apart where there is room.
     static let questionRows = 5
 
     /// Draws the scores band at the bottom, under the title and notices that end at row `top`, and returns its first
@@ -332,9 +332,11 @@ public enum BoardLayout {
         }
         let block = TileBlock(tiles: tiles, highlighted: highlighted, marksFixed: !showsAnswer)
             .render(width: area.width, height: max(1, area.height - fixedRows), characters: characters)
-        var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + [nil]
+        // The empty rows around the letters go first on a short screen: the countdown and who is up stay in sight.
+        let spareRows = area.height - (top.count + block.height + bottom.count)
+        var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + (spareRows >= 1 ? [nil] : [])
         let blockRow = rows.count
-        rows += Array(repeating: nil, count: block.height) + [nil] + bottom.map { $0 }
+        rows += Array(repeating: nil, count: block.height) + (spareRows >= 2 ? [nil] : []) + bottom.map { $0 }
         var row = area.top + max(0, (area.height - rows.count) / 2)
         for (index, line) in rows.enumerated() where row < area.bottom {
             if index == blockRow {

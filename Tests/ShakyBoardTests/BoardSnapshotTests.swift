@@ -86,6 +86,24 @@ struct BoardSnapshotTests {
         }
     }
 
+    @Test("On a 40x12 board the room still sees the countdown and who is up: the empty rows around the letters go")
+    func aSmallBoardKeepsTheCountdownAndWhoIsUp() {
+        var state = BoardScenes.buzzes
+        state.teams = Array(state.teams.prefix(3))
+        let lines = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        #expect(lines.contains { $0.contains("▲ Cú Mèo to answer for 10 points") }, "\(text)")
+        #expect(lines.contains { $0.hasSuffix("█ 27 s") || $0.hasSuffix("░ 27 s") }, "the countdown: \(text)")
+        #expect(text.contains("8 points · 1 hint taken"), "\(text)")
+        #expect(text.contains("1st ■ Foxes 20"), "\(text)")
+
+        // Paused, the notice under the title takes a row too.
+        state.isPaused = true
+        let paused = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(paused.contains("Paused — shaky resume, or p in play"), "\(paused)")
+        #expect(paused.contains("27 s"), "the time left stays in sight: \(paused)")
+    }
+
     @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
     func gameOverKeepsThePointsOfLongNames() throws {
         var state = BoardScenes.gameOver
