@@ -8,6 +8,8 @@ struct WatchRenderer: Sendable {
     private(set) var points: Int?
     private(set) var phase: String?
     private(set) var teams: [String] = []
+    /// The time left as the last countdown tick said it, for a pause, whose event carries none.
+    private(set) var remaining: Double?
 
     /// How the host goes on with a paused game, said when a watcher connects to one (a restarted daemon restores
     /// the game paused).
@@ -29,6 +31,7 @@ struct WatchRenderer: Sendable {
             tiles = event.tiles ?? tiles
             points = event.points ?? points
             phase = "indication"
+            remaining = event.remaining
             let number = event.number.map { "Question \($0)" + (event.total.map { "/\($0)" } ?? "") } ?? "Question"
             return "\(number): \(event.question ?? "")" + tilesAndPoints
         case .hint:
@@ -45,6 +48,7 @@ struct WatchRenderer: Sendable {
             let time = event.elapsed.map { " after \(TextRenderer.seconds($0))" } ?? ""
             return "Buzz: \(event.team ?? "?") \(order)\(time)"
         case .teamUp:
+            remaining = event.remaining ?? remaining
             let time = event.remaining.map { " (\(TextRenderer.clock($0)) to answer)" } ?? ""
             return "\(event.team ?? "?") is up\(time)"
         case .judged:
@@ -53,6 +57,7 @@ struct WatchRenderer: Sendable {
         case .answerRevealed:
             tiles = nil
             points = nil
+            remaining = nil
             let outcome = TextRenderer.roundOutcome(winner: event.winner, end: event.roundEnd)
             return "Answer: \(event.answer ?? "?") (\(outcome))"
         case .scoreAdjusted:
@@ -62,6 +67,7 @@ struct WatchRenderer: Sendable {
             return "Score: \(event.team ?? "?") \(delta)\(reason)\(score)"
         case .tick:
             if let phase = event.phase { self.phase = phase }
+            remaining = event.remaining ?? remaining
             let clock = event.remaining.map(TextRenderer.clock) ?? "--:--"
             return "[\(clock)] \(phase.map(TextRenderer.phase(named:)) ?? "")" + tilesAndPoints
         case .phaseChanged:
@@ -72,7 +78,7 @@ struct WatchRenderer: Sendable {
             guard event.phase == "indication", previous?.hasPrefix("answering") == true else { return nil }
             return "Buzzing is open again"
         case .paused:
-            let time = event.remaining.map { " with \(TextRenderer.clock($0)) left" } ?? ""
+            let time = (event.remaining ?? remaining).map { " with \(TextRenderer.clock($0)) left" } ?? ""
             return style.strong("Paused") + time
         case .resumed:
             return "Resumed"
@@ -102,6 +108,13 @@ struct WatchRenderer: Sendable {
         }
     }
 
+    /// What a countdown's line says while the game is paused: `[00:17] paused, type p to resume  [T] G I R E  (8
+    /// points)` (the time left as the last tick said it; no tick comes until the game is resumed).
+    var pausedCountdownLine: String {
+        guard let remaining, tiles != nil else { return "Paused, \(resumeHint)" }
+        return "[\(TextRenderer.clock(remaining))] paused, \(resumeHint)" + tilesAndPoints
+    }
+
     /// `  [T] G I R E  (8 points)`, or nothing when no question is in play.
     private var tilesAndPoints: String {
         var text = ""
@@ -114,6 +127,7 @@ struct WatchRenderer: Sendable {
         let inPlay = status.phase == .indication || status.phase == .answering
         tiles = inPlay ? status.tiles : nil
         points = inPlay ? status.points : nil
+        remaining = inPlay ? status.remaining : nil
         phase =
             status.phase == .answering ? status.teamUp.map { "answering(\($0))" } ?? "answering" : status.phase.rawValue
         teams = status.teams.map(\.name)

@@ -257,6 +257,8 @@ struct PlaySession: Sendable {
                 case .joined, .cleared, .joinEnded: console.write(screen.countdown(""))
                 default: break
                 }
+                // No tick comes while paused: the countdown's line says so, not the phase it had before.
+                if event.kind == .paused { console.write(screen.countdown(renderer.pausedCountdownLine)) }
                 return
             }
             if event.kind == .tick {
