@@ -28,6 +28,26 @@ struct HostToolsTests {
         }
     }
 
+    @Test func importingAnEditedFileAgainSaysHowToReplaceThePackOrNameItAnew() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let file = daemon.folder.appendingPathComponent("Party night.csv")
+            try Data("question,answer\nCapital of France?,Paris\n".utf8).write(to: file)
+            let first = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(first.status == 0, "\(first)")
+            try Data("question,answer\nCapital of France?,Paris\nCapital of Peru?,Lima\n".utf8).write(to: file)
+            let again = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(again.status == 1, "\(again)")
+            #expect(again.error.contains("a pack named “Party night” already exists"), "\(again)")
+            #expect(again.error.contains("--name NAME"), "\(again)")
+            #expect(again.error.contains("`shaky pack delete \"Party night\"`"), "\(again)")
+            // Doing what it says works.
+            let deleted = try await shaky(["pack", "delete", "Party night"], on: daemon)
+            #expect(deleted.status == 0, "\(deleted)")
+            let replaced = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(replaced.status == 0 && replaced.output.contains("2 questions"), "\(replaced)")
+        }
+    }
+
     @Test func anExportedCSVFileImportsBackWhole() async throws {
         try await DaemonProcess.withRunning { daemon in
             let file = daemon.folder.appendingPathComponent("animals.csv")
