@@ -446,6 +446,20 @@ struct BoardStateTests {
         #expect(state.buttonWords(team: "Yaks") == "keyboard: A")
     }
 
+    @Test("A device name the kernel pads (DragonRise's) reads as words: no runs of spaces, none before the colon")
+    func aPaddedDeviceNameReadsAsWords() {
+        var state = BoardState()
+        var list = Self.buttonList
+        list.devices.append(
+            ShakyAPI.BuzzerDevice(
+                path: "/dev/input/event31", name: "DragonRise Inc.   Generic   USB  Joystick  ", identity: "usb-arcade",
+                kind: "arcade", keys: [], lights: [], present: true))
+        list.assignments.append(
+            ShakyAPI.ButtonAssignment(team: "Zoë", device: "usb-arcade", key: 0x120, keyName: "BTN_TRIGGER"))
+        state.apply(buzzers: list)
+        #expect(state.buttonWords(team: "Zoë") == "DragonRise Inc. Generic USB Joystick: button trigger")
+    }
+
     @Test func aClearSeenInTheNextListForgetsTheButton() {
         var state = BoardState()
         state.apply(buzzers: Self.buttonList)
