@@ -29,6 +29,10 @@ extension Shaky {
             try global.emit(ShakyAPI.GameInterface.HistoryReply(games: games), on: console) { _ in
                 TextRenderer.history(games, width: console.width)
             }
+            // No game in the history of a database set aside at start is not no game ever.
+            if games.isEmpty, !global.json, let damaged = try? await client.settings.get().damagedDatabase {
+                console.print(TextRenderer.damagedDatabaseNote(damaged, holding: "the games finished before"))
+            }
         }
     }
 }

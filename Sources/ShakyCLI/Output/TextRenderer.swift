@@ -397,6 +397,13 @@ enum TextRenderer {
         ].joined(separator: "\n")
     }
 
+    /// What a list that looks empty says when the daemon set a damaged database aside at start (`damaged`): `what`
+    /// from before is in that file, not gone.
+    static func damagedDatabaseNote(_ damaged: String, holding what: String) -> String {
+        "The database was damaged when the daemon started and is set aside as \(damaged): \(what) are in that "
+            + "file (`shaky settings` says more)."
+    }
+
     /// The daemon's settings.
     static func settings(_ settings: ShakyAPI.Settings) -> String {
         var lines = [
