@@ -359,12 +359,23 @@ public enum BoardLayout {
 
     private static func pointsLine(_ state: BoardState) -> String {
         var parts: [String] = []
-        if let points = state.points { parts.append(points == 1 ? "1 point" : "\(points) points") }
+        // While a team answers, the line under the countdown says what its buzz froze. The question's worth beside it
+        // said another number live, and that same frozen number, with the hints not taken off, after the board
+        // came back to a restarted daemon ("10 points · 1 hint taken").
+        if let points = state.points, !answersForFrozenPoints(state) {
+            parts.append(points == 1 ? "1 point" : "\(points) points")
+        }
         if state.hintsUsed > 0 {
             parts.append(state.hintsUsed == 1 ? "1 hint taken" : "\(state.hintsUsed) hints taken")
         }
         if let shaker = state.hintShaker { parts.append("shaken by \(shaker)") }
         return parts.joined(separator: " · ")
+    }
+
+    /// Whether a team answers whose buzz froze the points it can win (the phase's words say them).
+    static func answersForFrozenPoints(_ state: BoardState) -> Bool {
+        guard case .answering(let team) = state.phase else { return false }
+        return state.buzzes.contains { $0.team == team && $0.points != nil }
     }
 
     /// `█████████░░░░░░  23 s`, as wide as the area; empty when no countdown runs.

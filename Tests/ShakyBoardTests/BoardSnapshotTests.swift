@@ -94,7 +94,7 @@ struct BoardSnapshotTests {
         let text = lines.joined(separator: "\n")
         #expect(lines.contains { $0.contains("▲ Cú Mèo to answer for 10 points") }, "\(text)")
         #expect(lines.contains { $0.hasSuffix("█ 27 s") || $0.hasSuffix("░ 27 s") }, "the countdown: \(text)")
-        #expect(text.contains("8 points · 1 hint taken"), "\(text)")
+        #expect(text.contains("1 hint taken"), "\(text)")
         #expect(text.contains("1st ■ Foxes 20"), "\(text)")
 
         // Paused, the notice under the title takes a row too.
@@ -102,6 +102,28 @@ struct BoardSnapshotTests {
         let paused = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
         #expect(paused.contains("Paused — shaky resume, or p in play"), "\(paused)")
         #expect(paused.contains("27 s"), "the time left stays in sight: \(paused)")
+    }
+
+    @Test("While a team answers, the board shows the same points live and after a restart: what its buzz froze")
+    func aTeamAnsweringShowsTheFrozenPointsOnly() {
+        // Live, the board knows the question's worth after its hint (8); a daemon's status after a restart says what
+        // the team up can win (10, frozen when it buzzed before the hint).
+        var live = BoardScenes.buzzes
+        live.points = 8
+        var restored = live
+        restored.points = 10
+        for size in BoardScenes.sizes {
+            let liveText = BoardLayout.render(live, width: size.width, height: size.height, now: BoardScenes.now).text
+            let restoredText = BoardLayout.render(
+                restored, width: size.width, height: size.height, now: BoardScenes.now
+            ).text
+            #expect(liveText == restoredText, "at \(size.width)x\(size.height)")
+            #expect(!restoredText.contains("10 points · 1 hint taken"), "\(restoredText)")
+            #expect(liveText.contains("to answer for 10 points"), "\(liveText)")
+        }
+        // Buzzers open, the question's worth is shown as it is.
+        let open = BoardLayout.render(BoardScenes.questionOpen, width: 80, height: 24, now: BoardScenes.now).text
+        #expect(open.contains("8 points · 1 hint taken"), "\(open)")
     }
 
     @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
