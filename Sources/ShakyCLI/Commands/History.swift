@@ -10,8 +10,9 @@ extension Shaky {
                 Games are listed in the order they finished (whatever the clock said then), with times in \
                 local time. Demo games, games replaced by a new one and games nobody scored in are marked \
                 and left off the leaderboard; `shaky history delete ID` removes a game altogether. In a \
-                terminal the table fits its width: long scores, winners and notes are cut short with “…” \
-                (piped or redirected, and with --json, every row is whole).
+                terminal the table fits its width: long scores, winners and notes are cut short with “…”, \
+                and a narrow one leaves off the notes, then the winners (piped or redirected, and with --json, \
+                every row is whole).
                 """,
             subcommands: [Delete.self])
 

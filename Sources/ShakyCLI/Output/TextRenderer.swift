@@ -259,8 +259,8 @@ enum TextRenderer {
 
     // MARK: Records
 
-    /// Finished games, newest first; fitted to `width` (a terminal's) by cutting the scores, winners and notes, or
-    /// whole without one.
+    /// Finished games, newest first; fitted to `width` (a terminal's) by cutting the scores, winners and notes, then
+    /// leaving off the notes and the winners, or whole without one.
     static func history(_ games: [ShakyAPI.FinishedGame], timeZone: TimeZone = .current, width: Int? = nil) -> String {
         guard !games.isEmpty else { return "No finished games yet." }
         var table = TextTable(columns: [
@@ -286,6 +286,16 @@ enum TextRenderer {
         if table.rows.allSatisfy({ $0.last?.isEmpty ?? true }) {
             table.columns.removeLast()
             table.rows = table.rows.map { Array($0.dropLast()) }
+        }
+        if let width {
+            // Cut as far as they go, the columns of a narrow terminal (a phone's) still wrapped every line: the note,
+            // then the winner (the scores show it) are left off.
+            while table.columns.count > 3,
+                table.render(width: width).split(separator: "\n").contains(where: { String($0).displayWidth > width })
+            {
+                table.columns.removeLast()
+                table.rows = table.rows.map { Array($0.prefix(table.columns.count)) }
+            }
         }
         return table.render(width: width)
     }
