@@ -562,6 +562,18 @@ import Testing
             ])
     }
 
+    @Test("In shaky play, a press on a button no team has points to j, the play's own way to join, as a pause to p")
+    func playsPressThatDidNothingPointsToJ() {
+        let button = ShakyAPI.ButtonEvent(
+            kind: .pressed, keyName: "BTN_TRIGGER", device: "usb-arcade", path: "/dev/input/event31", kernelTime: 5,
+            outcome: "unassigned")
+        var play = PlaySession.renderer(style: .plain)
+        #expect(
+            play.line(for: Fixtures.event(.buzzer) { $0.buzzer = button })
+                == "Press: no team has BTN_TRIGGER on /dev/input/event31: type j for the teams to join, or shaky "
+                + "buzzers assign TEAM /dev/input/event31 BTN_TRIGGER")
+    }
+
     @Test func aStateInPlayRemembersTheLettersForTicks() {
         var renderer = WatchRenderer()
         let first = renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })

@@ -14,10 +14,13 @@ struct WatchRenderer: Sendable {
     /// How the host goes on with a paused game, said when a watcher connects to one (a restarted daemon restores
     /// the game paused).
     var resumeHint = "the host resumes with shaky resume (or p in shaky play)"
+    /// How the host lets teams press to join, said of a press on a button no team has.
+    var joinHint = "shaky buzzers join"
 
-    init(style: TextStyle = .plain, resumeHint: String? = nil) {
+    init(style: TextStyle = .plain, resumeHint: String? = nil, joinHint: String? = nil) {
         self.style = style
         if let resumeHint { self.resumeHint = resumeHint }
+        if let joinHint { self.joinHint = joinHint }
     }
 
     /// The line for `event`, or `nil` for an event with nothing to show.
@@ -104,7 +107,7 @@ struct WatchRenderer: Sendable {
             return event.sensorPresent == true
                 ? "Sensor\(device) is back: shake for hints" : "Sensor\(device) gone: hints are manual until it is back"
         case .buzzer:
-            return event.buzzer.flatMap(Self.buttonLine)
+            return event.buzzer.flatMap { Self.buttonLine($0, joinHint: joinHint) }
         }
     }
 
