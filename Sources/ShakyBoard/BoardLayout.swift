@@ -245,15 +245,22 @@ public enum BoardLayout {
         var lines = ["Get ready!"]
         var asked: Int?
         for (index, team) in state.teams.enumerated() {
-            var line = "\(TeamMark(index: index).symbol) \(team.name)"
+            let mark = "\(TeamMark(index: index).symbol) \(team.name)"
+            // The longest words that fit the width: on a narrow board a wrapped line pushed the last teams off it
+            // and left "◀" alone on a row.
+            var choices = [mark]
             if isAsked(team.name, in: state) {
                 // Press to join: the team asked now stands out until it has pressed.
-                line = "▶ \(line): press your button now ◀"
+                choices = ["▶ \(mark): press your button now ◀", "▶ \(mark): press now ◀", "▶ \(mark) ◀"]
                 asked = 1 + index
             } else if state.knowsButtons || state.joiningTeam != nil {
-                line += " · " + (state.buttonWords(team: team.name) ?? "press your button to join")
+                if let words = state.buttonWords(team: team.name) {
+                    choices = [mark + " · " + words]
+                } else {
+                    choices = [mark + " · press your button to join", mark + " · to join"]
+                }
             }
-            lines.append(line)
+            lines.append(choices.first { DisplayWidth.of($0) <= area.width } ?? choices.last ?? mark)
         }
         lines.append("The host opens the first question:  shaky next")
         title(

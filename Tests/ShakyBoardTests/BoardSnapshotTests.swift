@@ -104,6 +104,23 @@ struct BoardSnapshotTests {
         #expect(paused.contains("27 s"), "the time left stays in sight: \(paused)")
     }
 
+    @Test("While teams join on a 40-column board, each team's line fits it: none wraps, no arrow stands alone")
+    func aNarrowBoardFitsEveryTeamsJoiningLine() {
+        var state = BoardScenes.ready
+        state.teams = ["Les Éléphants", "Foxes & Co", "Zoë"].map { BoardState.Team(name: $0) }
+        state.buttonDevices = ["gpio": BoardState.ButtonDevice(name: "button@11", kind: "gpio-keys")]
+        for asked in ["Les Éléphants", "Foxes & Co"] {
+            state.joiningTeam = asked
+            let lines = BoardLayout.render(state, width: 40, height: 14, now: BoardScenes.now).lines
+            let text = lines.joined(separator: "\n")
+            #expect(lines.contains { $0.contains("▶ ") && $0.contains(asked) && $0.hasSuffix(" ◀") }, "\(text)")
+            #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces) == "◀" }, "\(text)")
+            for (index, team) in state.teams.enumerated() {
+                #expect(text.contains("\(TeamMark(index: index).symbol) \(team.name)"), "\(team.name): \(text)")
+            }
+        }
+    }
+
     @Test("While a team answers, the board shows the same points live and after a restart: what its buzz froze")
     func aTeamAnsweringShowsTheFrozenPointsOnly() {
         // Live, the board knows the question's worth after its hint (8); a daemon's status after a restart says what
