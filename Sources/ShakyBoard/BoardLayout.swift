@@ -159,10 +159,17 @@ public enum BoardLayout {
         let textLines = max(1, questionLines(state, width: screen.width - 2).count)
         let mostRows = max(1, screen.height - 2 - top - (Self.questionRows - 1 + textLines))
         var shown = entries
-        if (entries.count + perRow - 1) / perRow > mostRows {
+        if (entries.count + perRow - 1) / perRow > mostRows, mostRows * perRow == 1, let leader = entries.first {
+            // One row for the scores: the leader and how many more share it (a row of its own for "+2 more" took
+            // the row of who is up from a question of three lines).
+            let more = "  +\(entries.count - 1) more"
+            let room = max(1, screen.width - 2 - DisplayWidth.of(more))
+            shown = [(text: DisplayWidth.truncated(leader.text, columns: room) + more, index: leader.index)]
+        } else if (entries.count + perRow - 1) / perRow > mostRows {
             let kept = max(1, mostRows * perRow - 1)
             shown = Array(entries.prefix(kept)) + [(text: "+\(entries.count - kept) more", index: -1)]
         }
+        let cellWidth = perRow == 1 ? screen.width - 2 : columnWidth
         let rowCount = (shown.count + perRow - 1) / perRow
         let separator = max(3, screen.height - rowCount - 1)
         screen.put(String(repeating: "─", count: screen.width), row: separator, column: 0, style: .dim)
@@ -170,7 +177,7 @@ public enum BoardLayout {
             let row = separator + 1 + position / perRow
             let column = 1 + (position % perRow) * columnWidth
             screen.put(
-                DisplayWidth.truncated(entry.text, columns: columnWidth - 1), row: row, column: column,
+                DisplayWidth.truncated(entry.text, columns: cellWidth - 1), row: row, column: column,
                 style: entry.index < 0 ? .dim : .team(entry.index))
         }
         return separator

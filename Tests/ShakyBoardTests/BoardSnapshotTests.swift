@@ -97,6 +97,20 @@ struct BoardSnapshotTests {
         #expect(text.contains("1 hint taken"), "\(text)")
         #expect(text.contains("1st ■ Foxes 20"), "\(text)")
 
+        // A question of three lines: the scores take one row, the leader's and how many more.
+        var long = state
+        long.teams = [
+            BoardState.Team(name: "Les Éléphants", score: 0), BoardState.Team(name: "Foxes & Co", score: 10),
+            BoardState.Team(name: "Cú Mèo", score: 4),
+        ]
+        long.question = "Which Italian dessert is made with coffee-soaked sponge fingers and mascarpone?"
+        let longLines = BoardLayout.render(long, width: 40, height: 12, now: BoardScenes.now).lines
+        let longText = longLines.joined(separator: "\n")
+        #expect(longText.contains("mascarpone?"), "\(longText)")
+        #expect(longLines.contains { $0.contains("▲ Cú Mèo to answer for 10 points") }, "\(longText)")
+        #expect(longLines.contains { $0.hasSuffix(" 27 s") }, "\(longText)")
+        #expect(longLines.last == " 1st ■ Foxes & Co 10  +2 more", "\(longText)")
+
         // Paused, the notice under the title takes a row too.
         state.isPaused = true
         let paused = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
