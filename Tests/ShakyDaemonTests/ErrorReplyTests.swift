@@ -75,6 +75,15 @@ struct ErrorReplyTests {
             #expect(
                 unknownPack.parameters["message"] == "there is no pack named “Nope” (`shaky pack list` lists them)")
 
+            // A pack's name typed without its accents: the one it could be is named.
+            try await client.call("io.shakywords.Packs.Create", ["name": "Soirée quiz"])
+            let unaccented = try await client.callError(
+                "io.shakywords.Game.New", ["teams": ["Owls", "Foxes"], "packs": ["soiree quiz"]])
+            #expect(
+                unaccented.parameters["message"]?.stringValue
+                    == "there is no pack named “soiree quiz”; did you mean “Soirée quiz”? "
+                    + "(`shaky pack list` lists them)")
+
             let badRules = try await client.callError(
                 "io.shakywords.Game.New",
                 ["teams": ["Owls", "Foxes"], "packs": ["Party"], "questions": 1, "rules": ["indicationTime": 0]])
