@@ -157,6 +157,24 @@ struct BoardSnapshotTests {
         #expect(open.contains("8 points · 1 hint taken"), "\(open)")
     }
 
+    @Test("On a narrow board, winners who share the win are said whole, on two lines")
+    func sharedWinsAreSaidWholeOnANarrowBoard() throws {
+        var state = BoardScenes.gameOver
+        state.teams[0].name = "Les Éléphants"
+        state.teams[1].name = "Foxes & Co"
+        var result = try #require(state.result)
+        result.standings[0].team = "Foxes & Co"
+        result.standings[1].team = "Les Éléphants"
+        result.standings[1].points = 20
+        result.standings[1].rank = 1
+        result.winners = ["Les Éléphants", "Foxes & Co"]
+        state.result = result
+        let text = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(text.contains("● Les Éléphants and ■ Foxes & Co share"), "\(text)")
+        #expect(text.contains("the win!"), "\(text)")
+        #expect(text.contains("Rank"), "the table still shows: \(text)")
+    }
+
     @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
     func gameOverKeepsThePointsOfLongNames() throws {
         var state = BoardScenes.gameOver
