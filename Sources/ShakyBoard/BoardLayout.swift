@@ -127,12 +127,23 @@ public enum BoardLayout {
     /// What the board says of a press that did nothing: whose button it is while joining, else that no team has it
     /// and how the host gives it (the command shortened when the screen is narrow).
     static func unheardPressWords(_ press: BoardState.UnheardPress, width: Int) -> String {
+        // The most words that fit: cut short at 40 columns, "press another button" was lost.
+        let choices: [String]
         if let owner = press.owner {
-            return "That button is \(owner)'s — \(press.asking ?? "the team asked"): press another button"
+            let asking = press.asking ?? "the team asked"
+            choices = [
+                "That button is \(owner)'s — \(asking): press another button",
+                "\(owner)'s button — \(asking): press another",
+                "\(asking): press another button",
+            ]
+        } else {
+            let nobody = "No team has \(press.keyName) on \(press.device): shaky buzzers join"
+            choices = [
+                nobody + ", or shaky buzzers assign TEAM \(press.device) \(press.keyName)", nobody,
+                "No team has \(press.keyName): shaky buzzers join",
+            ]
         }
-        let nobody = "No team has \(press.keyName) on \(press.device): shaky buzzers join"
-        let full = nobody + ", or shaky buzzers assign TEAM \(press.device) \(press.keyName)"
-        return DisplayWidth.of(full) <= width - 2 ? full : nobody
+        return choices.first { DisplayWidth.of($0) <= width - 2 } ?? choices[choices.count - 1]
     }
 
     // MARK: Scores
