@@ -152,7 +152,11 @@ struct ErrorReplyTests {
                 "AdjustScore", ["team": "Owls", "delta": 1, "reason": .string(String(repeating: "x", count: 300_000))],
                 reason: "reasonTooLong")
             try await client.game("End")
-            try await expectRefused("Next", reason: "gameIsOver")
+            // The host who wants to play again is told how.
+            try await expectRefused(
+                "Next", reason: "gameIsOver",
+                message: "the game is over; only an overrule or a score adjustment can still change it, and a new game "
+                    + "starts with `shaky new --team NAME --team NAME`")
             // A refused move changes nothing.
             #expect(try await client.status().scores == ["Owls": 0, "Foxes": 0, "Bees": 0])
         }
