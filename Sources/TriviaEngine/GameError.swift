@@ -72,7 +72,7 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "the game is over; only an overrule or a score adjustment can still change it, and a new game starts "
                 + "with `shaky new --team NAME --team NAME`"
         case .gamePaused:
-            "the game is paused; resume it first"
+            "the game is paused; resume it first (shaky resume, or p in shaky play)"
         case .roundNotOpen(let phase):
             "hints and buzzes are only taken while a question is open (now: \(phase.partyDescription))"
         case .noQuestionInPlay(let phase):

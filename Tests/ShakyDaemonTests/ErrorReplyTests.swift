@@ -130,7 +130,9 @@ struct ErrorReplyTests {
                 "Buzz", ["team": "owls"], reason: "alreadyBuzzed", message: "Owls has already buzzed for this question")
             try await client.game("Pause")
             try await expectRefused("Pause", reason: "alreadyPaused")
-            try await expectRefused("Buzz", ["team": "Foxes"], reason: "gamePaused")
+            try await expectRefused(
+                "Buzz", ["team": "Foxes"], reason: "gamePaused",
+                message: "the game is paused; resume it first (shaky resume, or p in shaky play)")
             try await client.game("Resume")
             try await expectRefused("Resume", reason: "notPaused")
             try await client.game("Buzz", ["team": "Foxes"])
