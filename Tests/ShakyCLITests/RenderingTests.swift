@@ -109,10 +109,10 @@ import Testing
                 Question 7/10 · game over
                 Winners (tied): Owls, Foxes · ended after 7 of 10 questions
 
-                #  Team   Points  Correct  Hints  Buzzes  Avg buzz
-                1  Foxes      18        2      3       2    10.0 s
-                1  Owls       18        2      1       3     4.2 s
-                3  Bees        0        0      0       0         -
+                #  Team   Points  Right  Hints  Buzzes  Avg buzz
+                1  Foxes      18      2      3       2    10.0 s
+                1  Owls       18      2      1       3     4.2 s
+                3  Bees        0      0      0       0         -
                 """)
     }
 

@@ -232,7 +232,7 @@ enum TextRenderer {
     /// only rank, team and points are left.
     static func scoreboard(_ standings: [ShakyAPI.Standing], width: Int? = nil) -> String {
         var table = TextTable(columns: [
-            .init("#", .right), .init("Team", narrowest: 8), .init("Points", .right), .init("Correct", .right),
+            .init("#", .right), .init("Team", narrowest: 8), .init("Points", .right), .init("Right", .right),
             .init("Hints", .right), .init("Buzzes", .right), .init("Avg buzz", .right),
         ])
         table.rows = standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map { standing in
