@@ -574,6 +574,58 @@ import Testing
                 + "buzzers assign TEAM /dev/input/event31 BTN_TRIGGER")
     }
 
+    @Test("While a team answers, play's line shows what its buzz froze, live as after reconnecting to a restart")
+    func aTeamUpShowsTheSamePointsLiveAndAfterReconnecting() {
+        var live = WatchRenderer()
+        _ = live.line(
+            for: Fixtures.event(.roundStarted) {
+                $0.number = 3
+                $0.total = 10
+                $0.question = "What big cat has stripes?"
+                $0.tiles = Fixtures.answering.tiles
+                $0.points = 10
+            })
+        _ = live.line(for: Fixtures.event(.buzz) { $0.team = "Owls" })
+        _ = live.line(
+            for: Fixtures.event(.hint) {
+                $0.tiles = Fixtures.answering.tiles
+                $0.points = 8
+            })
+        _ = live.line(
+            for: Fixtures.event(.teamUp) {
+                $0.team = "Owls"
+                $0.remaining = 60
+            })
+        let liveTick = live.line(
+            for: Fixtures.event(.tick) {
+                $0.phase = "answering(Owls)"
+                $0.remaining = 59
+            })
+        #expect(liveTick?.hasSuffix("(10 points)") == true, "\(liveTick ?? "")")
+
+        // Reconnected: the daemon's status says what the team up can win.
+        var status = Fixtures.answering
+        status.points = 10
+        status.buzzes = [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 3.2, points: 10)]
+        var back = WatchRenderer()
+        _ = back.line(for: Fixtures.event(.state) { $0.status = status })
+        let backTick = back.line(
+            for: Fixtures.event(.tick) {
+                $0.phase = "answering(Owls)"
+                $0.remaining = 59
+            })
+        #expect(backTick == liveTick, "\(backTick ?? "") vs \(liveTick ?? "")")
+
+        // Buzzing open again, the question's worth after its hint.
+        _ = live.line(for: Fixtures.event(.phaseChanged) { $0.phase = "indication" })
+        let open = live.line(
+            for: Fixtures.event(.tick) {
+                $0.phase = "indication"
+                $0.remaining = 20
+            })
+        #expect(open?.hasSuffix("(8 points)") == true, "\(open ?? "")")
+    }
+
     @Test func aStateInPlayRemembersTheLettersForTicks() {
         var renderer = WatchRenderer()
         let first = renderer.line(for: Fixtures.event(.state) { $0.status = Fixtures.answering })

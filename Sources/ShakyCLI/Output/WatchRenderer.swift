@@ -10,6 +10,11 @@ struct WatchRenderer: Sendable {
     private(set) var teams: [String] = []
     /// The time left as the last countdown tick said it, for a pause, whose event carries none.
     private(set) var remaining: Double?
+    /// What each team's buzz froze on the question in play: the question's worth when it buzzed.
+    private var buzzPoints: [String: Int] = [:]
+    /// While a team answers, what its buzz froze, shown instead of the question's worth: the daemon's status says
+    /// the same after a restart, so the line does not change its number when play reconnects.
+    private var teamUpPoints: Int?
 
     /// How the host goes on with a paused game, said when a watcher connects to one (a restarted daemon restores
     /// the game paused).
@@ -35,6 +40,8 @@ struct WatchRenderer: Sendable {
             points = event.points ?? points
             phase = "indication"
             remaining = event.remaining
+            buzzPoints = [:]
+            teamUpPoints = nil
             let number = event.number.map { "Question \($0)" + (event.total.map { "/\($0)" } ?? "") } ?? "Question"
             return "\(number): \(event.question ?? "")" + tilesAndPoints
         case .hint:
@@ -47,11 +54,13 @@ struct WatchRenderer: Sendable {
             }
             return "Hint\(source.isEmpty ? "" : " (\(source))"):" + tilesAndPoints
         case .buzz:
+            if let team = event.team, let points { buzzPoints[team] = points }
             let order = event.order.map { "#\($0)" } ?? ""
             let time = event.elapsed.map { " after \(TextRenderer.seconds($0))" } ?? ""
             return "Buzz: \(event.team ?? "?") \(order)\(time)"
         case .teamUp:
             remaining = event.remaining ?? remaining
+            teamUpPoints = event.team.flatMap { buzzPoints[$0] }
             let time = event.remaining.map { " (\(TextRenderer.clock($0)) to answer)" } ?? ""
             return "\(event.team ?? "?") is up\(time)"
         case .judged:
@@ -61,6 +70,7 @@ struct WatchRenderer: Sendable {
             tiles = nil
             points = nil
             remaining = nil
+            teamUpPoints = nil
             let outcome = TextRenderer.roundOutcome(winner: event.winner, end: event.roundEnd)
             return "Answer: \(event.answer ?? "?") (\(outcome))"
         case .scoreAdjusted:
@@ -78,6 +88,7 @@ struct WatchRenderer: Sendable {
             // opens again after an answer (classic buzzing, an undone buzz) needs one.
             let previous = self.phase
             if let phase = event.phase { self.phase = phase }
+            if event.phase == "indication" { teamUpPoints = nil }
             guard event.phase == "indication", previous?.hasPrefix("answering") == true else { return nil }
             return "Buzzing is open again"
         case .paused:
@@ -122,7 +133,7 @@ struct WatchRenderer: Sendable {
     private var tilesAndPoints: String {
         var text = ""
         if let tiles { text += "  " + TextRenderer.tiles(tiles, style: style) }
-        if let points { text += "  (\(TextRenderer.points(points)))" }
+        if let points = teamUpPoints ?? points { text += "  (\(TextRenderer.points(points)))" }
         return text
     }
 
@@ -131,6 +142,11 @@ struct WatchRenderer: Sendable {
         tiles = inPlay ? status.tiles : nil
         points = inPlay ? status.points : nil
         remaining = inPlay ? status.remaining : nil
+        // In the status, a team answering is worth what its buzz froze, and so is each buzz.
+        buzzPoints = Dictionary(
+            status.buzzes.compactMap { buzz in buzz.points.map { (buzz.team, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        teamUpPoints = status.phase == .answering ? status.points : nil
         phase =
             status.phase == .answering ? status.teamUp.map { "answering(\($0))" } ?? "answering" : status.phase.rawValue
         teams = status.teams.map(\.name)
