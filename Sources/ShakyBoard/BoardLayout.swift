@@ -127,18 +127,29 @@ public enum BoardLayout {
     /// What the board says of a press that did nothing: whose button it is while joining, else that no team has it
     /// and how the host gives it (the command shortened when the screen is narrow).
     static func unheardPressWords(_ press: BoardState.UnheardPress, width: Int) -> String {
+        // The most words that fit: cut short at 40 columns, "press another button" was lost.
+        let choices: [String]
         if let owner = press.owner {
-            return "That button is \(owner)'s — \(press.asking ?? "the team asked"): press another button"
+            let asking = press.asking ?? "the team asked"
+            choices = [
+                "That button is \(owner)'s — \(asking): press another button",
+                "\(owner)'s button — \(asking): press another",
+                "\(asking): press another button",
+            ]
+        } else {
+            let nobody = "No team has \(press.keyName) on \(press.device): shaky buzzers join"
+            choices = [
+                nobody + ", or shaky buzzers assign TEAM \(press.device) \(press.keyName)", nobody,
+                "No team has \(press.keyName): shaky buzzers join",
+            ]
         }
-        let nobody = "No team has \(press.keyName) on \(press.device): shaky buzzers join"
-        let full = nobody + ", or shaky buzzers assign TEAM \(press.device) \(press.keyName)"
-        return DisplayWidth.of(full) <= width - 2 ? full : nobody
+        return choices.first { DisplayWidth.of($0) <= width - 2 } ?? choices[choices.count - 1]
     }
 
     // MARK: Scores
 
-    /// The rows a question of one line keeps on any screen: its text, its letters and its points, with the empty
-    /// row that sets the letters apart above and below.
+    /// The rows a question of one line keeps on any screen: its text, its letters, its points, the countdown and
+    /// what happens (buzzers open, who is up), or the empty rows that set the letters apart where there is room.
     static let questionRows = 5
 
     /// Draws the scores band at the bottom, under the title and notices that end at row `top`, and returns its first
@@ -159,10 +170,17 @@ public enum BoardLayout {
         let textLines = max(1, questionLines(state, width: screen.width - 2).count)
         let mostRows = max(1, screen.height - 2 - top - (Self.questionRows - 1 + textLines))
         var shown = entries
-        if (entries.count + perRow - 1) / perRow > mostRows {
+        if (entries.count + perRow - 1) / perRow > mostRows, mostRows * perRow == 1, let leader = entries.first {
+            // One row for the scores: the leader and how many more share it (a row of its own for "+2 more" took
+            // the row of who is up from a question of three lines).
+            let more = "  +\(entries.count - 1) more"
+            let room = max(1, screen.width - 2 - DisplayWidth.of(more))
+            shown = [(text: DisplayWidth.truncated(leader.text, columns: room) + more, index: leader.index)]
+        } else if (entries.count + perRow - 1) / perRow > mostRows {
             let kept = max(1, mostRows * perRow - 1)
             shown = Array(entries.prefix(kept)) + [(text: "+\(entries.count - kept) more", index: -1)]
         }
+        let cellWidth = perRow == 1 ? screen.width - 2 : columnWidth
         let rowCount = (shown.count + perRow - 1) / perRow
         let separator = max(3, screen.height - rowCount - 1)
         screen.put(String(repeating: "─", count: screen.width), row: separator, column: 0, style: .dim)
@@ -170,7 +188,7 @@ public enum BoardLayout {
             let row = separator + 1 + position / perRow
             let column = 1 + (position % perRow) * columnWidth
             screen.put(
-                DisplayWidth.truncated(entry.text, columns: columnWidth - 1), row: row, column: column,
+                DisplayWidth.truncated(entry.text, columns: cellWidth - 1), row: row, column: column,
                 style: entry.index < 0 ? .dim : .team(entry.index))
         }
         return separator
@@ -245,15 +263,22 @@ public enum BoardLayout {
         var lines = ["Get ready!"]
         var asked: Int?
         for (index, team) in state.teams.enumerated() {
-            var line = "\(TeamMark(index: index).symbol) \(team.name)"
+            let mark = "\(TeamMark(index: index).symbol) \(team.name)"
+            // The longest words that fit the width: on a narrow board a wrapped line pushed the last teams off it
+            // and left "◀" alone on a row.
+            var choices = [mark]
             if isAsked(team.name, in: state) {
                 // Press to join: the team asked now stands out until it has pressed.
-                line = "▶ \(line): press your button now ◀"
+                choices = ["▶ \(mark): press your button now ◀", "▶ \(mark): press now ◀", "▶ \(mark) ◀"]
                 asked = 1 + index
             } else if state.knowsButtons || state.joiningTeam != nil {
-                line += " · " + (state.buttonWords(team: team.name) ?? "press your button to join")
+                if let words = state.buttonWords(team: team.name) {
+                    choices = [mark + " · " + words]
+                } else {
+                    choices = [mark + " · press your button to join", mark + " · to join"]
+                }
             }
-            lines.append(line)
+            lines.append(choices.first { DisplayWidth.of($0) <= area.width } ?? choices.last ?? mark)
         }
         lines.append("The host opens the first question:  shaky next")
         title(
@@ -332,9 +357,11 @@ public enum BoardLayout {
         }
         let block = TileBlock(tiles: tiles, highlighted: highlighted, marksFixed: !showsAnswer)
             .render(width: area.width, height: max(1, area.height - fixedRows), characters: characters)
-        var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + [nil]
+        // The empty rows around the letters go first on a short screen: the countdown and who is up stay in sight.
+        let spareRows = area.height - (top.count + block.height + bottom.count)
+        var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + (spareRows >= 1 ? [nil] : [])
         let blockRow = rows.count
-        rows += Array(repeating: nil, count: block.height) + [nil] + bottom.map { $0 }
+        rows += Array(repeating: nil, count: block.height) + (spareRows >= 2 ? [nil] : []) + bottom.map { $0 }
         var row = area.top + max(0, (area.height - rows.count) / 2)
         for (index, line) in rows.enumerated() where row < area.bottom {
             if index == blockRow {
@@ -357,12 +384,23 @@ public enum BoardLayout {
 
     private static func pointsLine(_ state: BoardState) -> String {
         var parts: [String] = []
-        if let points = state.points { parts.append(points == 1 ? "1 point" : "\(points) points") }
+        // While a team answers, the line under the countdown says what its buzz froze. The question's worth beside it
+        // said another number live, and that same frozen number, with the hints not taken off, after the board
+        // came back to a restarted daemon ("10 points · 1 hint taken").
+        if let points = state.points, !answersForFrozenPoints(state) {
+            parts.append(points == 1 ? "1 point" : "\(points) points")
+        }
         if state.hintsUsed > 0 {
             parts.append(state.hintsUsed == 1 ? "1 hint taken" : "\(state.hintsUsed) hints taken")
         }
         if let shaker = state.hintShaker { parts.append("shaken by \(shaker)") }
         return parts.joined(separator: " · ")
+    }
+
+    /// Whether a team answers whose buzz froze the points it can win (the phase's words say them).
+    static func answersForFrozenPoints(_ state: BoardState) -> Bool {
+        guard case .answering(let team) = state.phase else { return false }
+        return state.buzzes.contains { $0.team == team && $0.points != nil }
     }
 
     /// `█████████░░░░░░  23 s`, as wide as the area; empty when no countdown runs.

@@ -25,7 +25,10 @@ extension BoardState {
         let deviceWords: String
         if device?.kind == "keyboard" {
             deviceWords = "keyboard"
-        } else if let name = device?.name, !name.isEmpty {
+        } else if let name = device?.name?.split(whereSeparator: \.isWhitespace).joined(separator: " "),
+            !name.isEmpty
+        {
+            // Kernels pad some names ("DragonRise Inc.   Generic   USB  Joystick  "): one space between words.
             deviceWords = name
         } else {
             deviceWords = "button"

@@ -17,8 +17,11 @@ struct GameOverLayout {
     func draw(on screen: inout BoardScreen, top: Int, bottom: Int) {
         let width = screen.width
         var row = top
-        screen.center(winnersLine, row: row, style: .strong)
-        row += 1
+        // Wrapped, not cut: on a narrow board two winners with long names lost "share the win!".
+        for line in DisplayWidth.wrap(winnersLine, columns: width - 2).prefix(3) {
+            screen.center(line, row: row, style: .strong)
+            row += 1
+        }
         let played =
             switch (result.endedEarly, endedDuringQuestion) {
             case (true, true): "Ended during question \(result.questionsPlayed) of \(result.questionCount)"

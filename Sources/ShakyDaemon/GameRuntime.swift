@@ -190,7 +190,14 @@ public actor GameRuntime {
             let packs = try request.packs ?? database.packs().map(\.name).filter { $0 != DemoPack.name }
             pool = try database.questions(inPacks: packs, filter: .any)
         } catch StoreError.packNotFound(let name) {
-            throw .invalidSetup("there is no pack named “\(name)” (`shaky pack list` lists them)")
+            // A name typed without its accents ("soiree" for "Soirée") is the one pack that matches it so.
+            let folded = { (text: String) in
+                text.trimmingCharacters(in: .whitespaces).folding(
+                    options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            }
+            let meant = ((try? database.packs().map(\.name)) ?? []).filter { folded($0) == folded(name) }
+            let guess = meant.count == 1 ? "; did you mean “\(meant[0])”?" : ""
+            throw .invalidSetup("there is no pack named “\(name)”\(guess) (`shaky pack list` lists them)")
         } catch let error as StoreError {
             throw .invalidSetup(error.description)
         } catch {

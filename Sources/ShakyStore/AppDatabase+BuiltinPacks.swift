@@ -90,7 +90,10 @@ extension AppDatabase {
     static func builtinPackHeaders(in directory: URL) throws -> [BuiltinPackHeader] {
         let urls: [URL]
         do {
-            urls = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            // Foundation lists nothing in a folder reached through a symbolic link (a packaged data folder often is
+            // one): the link is followed first.
+            let folder = directory.resolvingSymlinksInPath()
+            urls = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
                 .filter { $0.pathExtension.lowercased() == "json" }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {

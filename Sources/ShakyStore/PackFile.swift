@@ -231,7 +231,11 @@ struct PackFile: Equatable {
             columns[name] = index
         }
         for required in requiredFields where columns[required] == nil {
-            throw failure(line: header.line, field: required, problem: "the header has no “\(required)” column")
+            // A file of questions alone (no header, as a spreadsheet saves one) is told what its first line must be.
+            throw failure(
+                line: header.line, field: required,
+                problem: "the header has no “\(required)” column: the first line names the columns, as in "
+                    + "question,answer,difficulty,alternates")
         }
         return columns
     }

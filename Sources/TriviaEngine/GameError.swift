@@ -69,9 +69,10 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .gameIsOver:
-            "the game is over; only an overrule or a score adjustment can still change it"
+            "the game is over; only an overrule or a score adjustment can still change it, and a new game starts "
+                + "with `shaky new --team NAME --team NAME`"
         case .gamePaused:
-            "the game is paused; resume it first"
+            "the game is paused; resume it first (shaky resume, or p in shaky play)"
         case .roundNotOpen(let phase):
             "hints and buzzes are only taken while a question is open (now: \(phase.partyDescription))"
         case .noQuestionInPlay(let phase):

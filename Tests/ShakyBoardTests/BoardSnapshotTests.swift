@@ -86,6 +86,95 @@ struct BoardSnapshotTests {
         }
     }
 
+    @Test("On a 40x12 board the room still sees the countdown and who is up: the empty rows around the letters go")
+    func aSmallBoardKeepsTheCountdownAndWhoIsUp() {
+        var state = BoardScenes.buzzes
+        state.teams = Array(state.teams.prefix(3))
+        let lines = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        #expect(lines.contains { $0.contains("▲ Cú Mèo to answer for 10 points") }, "\(text)")
+        #expect(lines.contains { $0.hasSuffix("█ 27 s") || $0.hasSuffix("░ 27 s") }, "the countdown: \(text)")
+        #expect(text.contains("1 hint taken"), "\(text)")
+        #expect(text.contains("1st ■ Foxes 20"), "\(text)")
+
+        // A question of three lines: the scores take one row, the leader's and how many more.
+        var long = state
+        long.teams = [
+            BoardState.Team(name: "Les Éléphants", score: 0), BoardState.Team(name: "Foxes & Co", score: 10),
+            BoardState.Team(name: "Cú Mèo", score: 4),
+        ]
+        long.question = "Which Italian dessert is made with coffee-soaked sponge fingers and mascarpone?"
+        let longLines = BoardLayout.render(long, width: 40, height: 12, now: BoardScenes.now).lines
+        let longText = longLines.joined(separator: "\n")
+        #expect(longText.contains("mascarpone?"), "\(longText)")
+        #expect(longLines.contains { $0.contains("▲ Cú Mèo to answer for 10 points") }, "\(longText)")
+        #expect(longLines.contains { $0.hasSuffix(" 27 s") }, "\(longText)")
+        #expect(longLines.last == " 1st ■ Foxes & Co 10  +2 more", "\(longText)")
+
+        // Paused, the notice under the title takes a row too.
+        state.isPaused = true
+        let paused = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(paused.contains("Paused — shaky resume, or p in play"), "\(paused)")
+        #expect(paused.contains("27 s"), "the time left stays in sight: \(paused)")
+    }
+
+    @Test("While teams join on a 40-column board, each team's line fits it: none wraps, no arrow stands alone")
+    func aNarrowBoardFitsEveryTeamsJoiningLine() {
+        var state = BoardScenes.ready
+        state.teams = ["Les Éléphants", "Foxes & Co", "Zoë"].map { BoardState.Team(name: $0) }
+        state.buttonDevices = ["gpio": BoardState.ButtonDevice(name: "button@11", kind: "gpio-keys")]
+        for asked in ["Les Éléphants", "Foxes & Co"] {
+            state.joiningTeam = asked
+            let lines = BoardLayout.render(state, width: 40, height: 14, now: BoardScenes.now).lines
+            let text = lines.joined(separator: "\n")
+            #expect(lines.contains { $0.contains("▶ ") && $0.contains(asked) && $0.hasSuffix(" ◀") }, "\(text)")
+            #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces) == "◀" }, "\(text)")
+            for (index, team) in state.teams.enumerated() {
+                #expect(text.contains("\(TeamMark(index: index).symbol) \(team.name)"), "\(team.name): \(text)")
+            }
+        }
+    }
+
+    @Test("While a team answers, the board shows the same points live and after a restart: what its buzz froze")
+    func aTeamAnsweringShowsTheFrozenPointsOnly() {
+        // Live, the board knows the question's worth after its hint (8); a daemon's status after a restart says what
+        // the team up can win (10, frozen when it buzzed before the hint).
+        var live = BoardScenes.buzzes
+        live.points = 8
+        var restored = live
+        restored.points = 10
+        for size in BoardScenes.sizes {
+            let liveText = BoardLayout.render(live, width: size.width, height: size.height, now: BoardScenes.now).text
+            let restoredText = BoardLayout.render(
+                restored, width: size.width, height: size.height, now: BoardScenes.now
+            ).text
+            #expect(liveText == restoredText, "at \(size.width)x\(size.height)")
+            #expect(!restoredText.contains("10 points · 1 hint taken"), "\(restoredText)")
+            #expect(liveText.contains("to answer for 10 points"), "\(liveText)")
+        }
+        // Buzzers open, the question's worth is shown as it is.
+        let open = BoardLayout.render(BoardScenes.questionOpen, width: 80, height: 24, now: BoardScenes.now).text
+        #expect(open.contains("8 points · 1 hint taken"), "\(open)")
+    }
+
+    @Test("On a narrow board, winners who share the win are said whole, on two lines")
+    func sharedWinsAreSaidWholeOnANarrowBoard() throws {
+        var state = BoardScenes.gameOver
+        state.teams[0].name = "Les Éléphants"
+        state.teams[1].name = "Foxes & Co"
+        var result = try #require(state.result)
+        result.standings[0].team = "Foxes & Co"
+        result.standings[1].team = "Les Éléphants"
+        result.standings[1].points = 20
+        result.standings[1].rank = 1
+        result.winners = ["Les Éléphants", "Foxes & Co"]
+        state.result = result
+        let text = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(text.contains("● Les Éléphants and ■ Foxes & Co share"), "\(text)")
+        #expect(text.contains("the win!"), "\(text)")
+        #expect(text.contains("Rank"), "the table still shows: \(text)")
+    }
+
     @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
     func gameOverKeepsThePointsOfLongNames() throws {
         var state = BoardScenes.gameOver

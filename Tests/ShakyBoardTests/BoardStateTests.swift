@@ -446,6 +446,20 @@ struct BoardStateTests {
         #expect(state.buttonWords(team: "Yaks") == "keyboard: A")
     }
 
+    @Test("A device name the kernel pads (DragonRise's) reads as words: no runs of spaces, none before the colon")
+    func aPaddedDeviceNameReadsAsWords() {
+        var state = BoardState()
+        var list = Self.buttonList
+        list.devices.append(
+            ShakyAPI.BuzzerDevice(
+                path: "/dev/input/event31", name: "DragonRise Inc.   Generic   USB  Joystick  ", identity: "usb-arcade",
+                kind: "arcade", keys: [], lights: [], present: true))
+        list.assignments.append(
+            ShakyAPI.ButtonAssignment(team: "Zoë", device: "usb-arcade", key: 0x120, keyName: "BTN_TRIGGER"))
+        state.apply(buzzers: list)
+        #expect(state.buttonWords(team: "Zoë") == "DragonRise Inc. Generic USB Joystick: button trigger")
+    }
+
     @Test func aClearSeenInTheNextListForgetsTheButton() {
         var state = BoardState()
         state.apply(buzzers: Self.buttonList)
@@ -656,7 +670,7 @@ extension BoardStateTests {
                 "No team has KEY_A on /dev/input/event33: shaky buzzers join, or shaky buzzers assign TEAM "
                     + "/dev/input/event33 KEY_A"), "\(wide)")
         #expect(
-            BoardLayout.notices(state, width: 60, now: .seconds(11))
+            BoardLayout.notices(state, width: 62, now: .seconds(11))
                 == ["No team has KEY_A on /dev/input/event33: shaky buzzers join"])
         #expect(state.nextTimedChange(after: .seconds(11)) == .seconds(10) + BoardState.pressNoticeTime)
         let later = BoardLayout.render(state, width: 120, height: 30, now: .seconds(10) + BoardState.pressNoticeTime)
@@ -670,6 +684,20 @@ extension BoardStateTests {
         #expect(
             BoardLayout.notices(state, now: .seconds(21)).contains(
                 "That button is Owls's — Foxes: press another button"))
+        // On a 40-column board, in fewer words that keep what to do.
+        #expect(BoardLayout.notices(state, width: 40, now: .seconds(21)) == ["Owls's button — Foxes: press another"])
+        var longNames = state
+        var takenByLongName = ShakyAPI.Event(kind: .buzzer)
+        takenByLongName.buzzer = ShakyAPI.ButtonEvent(
+            kind: .pressed, team: "Les Éléphants", keyName: "KEY_1", kernelTime: 7, outcome: "taken",
+            asking: "Foxes & Co")
+        longNames.apply(takenByLongName, at: .seconds(20))
+        #expect(BoardLayout.notices(longNames, width: 40, now: .seconds(21)) == ["Foxes & Co: press another button"])
+        var nobodys40 = Self.openQuestion
+        nobodys40.connection = .connected
+        nobodys40.apply(nobodys, at: .seconds(10))
+        #expect(
+            BoardLayout.notices(nobodys40, width: 40, now: .seconds(11)) == ["No team has KEY_A: shaky buzzers join"])
         // Foxes press another button: the notice has done its work.
         state.apply(Self.buzzer(.joined, team: "Foxes", device: "usb-kbd", key: "KEY_B"), at: .seconds(21))
         #expect(BoardLayout.notices(state, now: .seconds(21)).isEmpty)

@@ -38,4 +38,26 @@ struct HistoryTerminalTests {
             #expect(lines.last?.count == 80, "\(lines)")
         }
     }
+
+    @Test("On a 40-column terminal (a phone) no line wraps: the note, then the winner, are left off")
+    func historyFitsAFortyColumnTerminal() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            for command in [
+                ["new", "--team", "Les Éléphants", "--team", "Foxes & Co", "--team", "Zoë"], ["next"],
+                ["score", "Zoë", "+3", "--reason", "bonus pour l'ambiance"], ["end"],
+            ] {
+                let run = try await runBinary(command, environment: environment)
+                #expect(run.status == 0, "\(command): \(run)")
+            }
+            let terminal = try await runInTerminal(
+                ["history"], columns: 40, socket: daemon.socketPath, folder: daemon.folder)
+            #expect(terminal.status == 0, "\(terminal)")
+            let lines = terminal.lines
+            #expect(lines.count == 2, "one line a game, none wrapped: \(lines)")
+            #expect(lines.allSatisfy { $0.count <= 40 }, "\(lines)")
+            #expect(lines.first == "Game  Finished          Scores", "\(lines)")
+            #expect(lines.last?.hasSuffix("  Zoë 3, Les Élép…") == true, "\(lines)")
+        }
+    }
 }

@@ -28,6 +28,62 @@ struct HostToolsTests {
         }
     }
 
+    @Test func importingAnEditedFileAgainSaysHowToReplaceThePackOrNameItAnew() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let file = daemon.folder.appendingPathComponent("Party night.csv")
+            try Data("question,answer\nCapital of France?,Paris\n".utf8).write(to: file)
+            let first = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(first.status == 0, "\(first)")
+            try Data("question,answer\nCapital of France?,Paris\nCapital of Peru?,Lima\n".utf8).write(to: file)
+            let again = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(again.status == 1, "\(again)")
+            #expect(again.error.contains("a pack named “Party night” already exists"), "\(again)")
+            #expect(again.error.contains("--name NAME"), "\(again)")
+            #expect(again.error.contains("`shaky pack delete \"Party night\"`"), "\(again)")
+            // Doing what it says works.
+            let deleted = try await shaky(["pack", "delete", "Party night"], on: daemon)
+            #expect(deleted.status == 0, "\(deleted)")
+            let replaced = try await shaky(["pack", "import", file.path], on: daemon)
+            #expect(replaced.status == 0 && replaced.output.contains("2 questions"), "\(replaced)")
+        }
+    }
+
+    @Test("After a damaged database was set aside at start, an empty history and no packs of the host's say where")
+    func anEmptyHistoryAndPackListPointToTheDatabaseSetAside() async throws {
+        let daemon = try DaemonProcess()
+        try await daemon.withCleanup {
+            try FileManager.default.createDirectory(atPath: daemon.stateDirectory, withIntermediateDirectories: true)
+            try Data(String(repeating: "not a database\n", count: 600).utf8).write(
+                to: URL(fileURLWithPath: daemon.databasePath))
+            try await daemon.start()
+            let history = try await shaky(["history"], on: daemon)
+            #expect(history.status == 0, "\(history)")
+            #expect(history.output.contains("No finished games yet."), "\(history)")
+            #expect(history.output.contains("set aside as \(daemon.stateDirectory)/damaged-database-"), "\(history)")
+            #expect(history.output.contains("the games finished before are in that file"), "\(history)")
+            let packs = try await shaky(["pack", "list"], on: daemon)
+            #expect(packs.output.contains("the packs imported before are in that file"), "\(packs)")
+            // With --json each stays one document.
+            let json = try await shaky(["history", "--json"], on: daemon)
+            #expect((try? JSONSerialization.jsonObject(with: Data(json.output.utf8))) != nil, "\(json)")
+
+            // Once the host has packs of its own again, the list is theirs alone.
+            let file = daemon.folder.appendingPathComponent("Party.csv")
+            try Data("question,answer\nCapital of France?,Paris\n".utf8).write(to: file)
+            #expect(try await shaky(["pack", "import", file.path], on: daemon).status == 0)
+            let after = try await shaky(["pack", "list"], on: daemon)
+            #expect(after.output.contains("Party") && !after.output.contains("damaged"), "\(after)")
+        }
+    }
+
+    @Test("A history that is empty on a sound database says only that")
+    func anEmptyHistoryOfASoundDatabaseSaysOnlyThat() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let history = try await shaky(["history"], on: daemon)
+            #expect(history.output == "No finished games yet.\n", "\(history)")
+        }
+    }
+
     @Test func anExportedCSVFileImportsBackWhole() async throws {
         try await DaemonProcess.withRunning { daemon in
             let file = daemon.folder.appendingPathComponent("animals.csv")

@@ -103,6 +103,37 @@ struct RealDaemonTests {
         }
     }
 
+    @Test("A team typed without its accents, or one that does not play, is refused with the game's teams")
+    func anUnknownTeamIsRefusedWithTheTeams() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(
+                ["new", "--team", "Les Éléphants", "--team", "Foxes & Co", "--team", "Zoë"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            #expect(try await runBinary(["next"], environment: environment).status == 0)
+            let teams = "The teams are “Les Éléphants”, “Foxes & Co” and “Zoë”."
+            let buzz = try await runBinary(["buzz", "zoe"], environment: environment)
+            #expect(buzz.status == 1, "\(buzz)")
+            #expect(buzz.error.contains("no team called \"zoe\" plays in this game; did you mean “Zoë”?"), "\(buzz)")
+            #expect(buzz.error.contains(teams), "\(buzz)")
+            let score = try await runBinary(["score", "les elephants", "+2"], environment: environment)
+            #expect(score.status == 1 && score.error.contains("did you mean “Les Éléphants”?"), "\(score)")
+            let undo = try await runBinary(["judge", "undo-buzz", "Zoe"], environment: environment)
+            #expect(undo.status == 1 && undo.error.contains("did you mean “Zoë”?"), "\(undo)")
+            let wolves = try await runBinary(["buzz", "Wolves"], environment: environment)
+            #expect(wolves.status == 1 && wolves.error.contains(teams), "\(wolves)")
+            #expect(!wolves.error.contains("did you mean"), "\(wolves)")
+            // A refusal for a team that plays says only the game's reason; so does one that comes before the team's.
+            #expect(try await runBinary(["buzz", "Zoë"], environment: environment).status == 0)
+            let again = try await runBinary(["buzz", "Zoë"], environment: environment)
+            #expect(again.status == 1 && !again.error.contains("The teams are"), "\(again)")
+            #expect(try await runBinary(["skip"], environment: environment).status == 0)
+            let closed = try await runBinary(["buzz", "zoe"], environment: environment)
+            #expect(closed.status == 1 && closed.error.contains("only taken while a question is open"), "\(closed)")
+            #expect(!closed.error.contains("did you mean"), "\(closed)")
+        }
+    }
+
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {
         try await DaemonProcess.withRunning { daemon in
             let shaky = try BuiltProduct.path("shaky")

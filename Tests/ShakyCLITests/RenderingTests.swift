@@ -109,10 +109,10 @@ import Testing
                 Question 7/10 · game over
                 Winners (tied): Owls, Foxes · ended after 7 of 10 questions
 
-                #  Team   Points  Correct  Hints  Buzzes  Avg buzz
-                1  Foxes      18        2      3       2    10.0 s
-                1  Owls       18        2      1       3     4.2 s
-                3  Bees        0        0      0       0         -
+                #  Team   Points  Right  Hints  Buzzes  Avg buzz
+                1  Foxes      18      2      3       2    10.0 s
+                1  Owls       18      2      1       3     4.2 s
+                3  Bees        0      0      0       0         -
                 """)
     }
 
@@ -560,6 +560,70 @@ import Testing
                 "Press: that button is Owls's — Foxes: press another button",
                 "Join: no longer asking Foxes: the new game's teams are others; `shaky buzzers join` asks them",
             ])
+    }
+
+    @Test("In shaky play, a press on a button no team has points to j, the play's own way to join, as a pause to p")
+    func playsPressThatDidNothingPointsToJ() {
+        let button = ShakyAPI.ButtonEvent(
+            kind: .pressed, keyName: "BTN_TRIGGER", device: "usb-arcade", path: "/dev/input/event31", kernelTime: 5,
+            outcome: "unassigned")
+        var play = PlaySession.renderer(style: .plain)
+        #expect(
+            play.line(for: Fixtures.event(.buzzer) { $0.buzzer = button })
+                == "Press: no team has BTN_TRIGGER on /dev/input/event31: type j for the teams to join, or shaky "
+                + "buzzers assign TEAM /dev/input/event31 BTN_TRIGGER")
+    }
+
+    @Test("While a team answers, play's line shows what its buzz froze, live as after reconnecting to a restart")
+    func aTeamUpShowsTheSamePointsLiveAndAfterReconnecting() {
+        var live = WatchRenderer()
+        _ = live.line(
+            for: Fixtures.event(.roundStarted) {
+                $0.number = 3
+                $0.total = 10
+                $0.question = "What big cat has stripes?"
+                $0.tiles = Fixtures.answering.tiles
+                $0.points = 10
+            })
+        _ = live.line(for: Fixtures.event(.buzz) { $0.team = "Owls" })
+        _ = live.line(
+            for: Fixtures.event(.hint) {
+                $0.tiles = Fixtures.answering.tiles
+                $0.points = 8
+            })
+        _ = live.line(
+            for: Fixtures.event(.teamUp) {
+                $0.team = "Owls"
+                $0.remaining = 60
+            })
+        let liveTick = live.line(
+            for: Fixtures.event(.tick) {
+                $0.phase = "answering(Owls)"
+                $0.remaining = 59
+            })
+        #expect(liveTick?.hasSuffix("(10 points)") == true, "\(liveTick ?? "")")
+
+        // Reconnected: the daemon's status says what the team up can win.
+        var status = Fixtures.answering
+        status.points = 10
+        status.buzzes = [ShakyAPI.BuzzEntry(team: "Owls", order: 1, elapsed: 3.2, points: 10)]
+        var back = WatchRenderer()
+        _ = back.line(for: Fixtures.event(.state) { $0.status = status })
+        let backTick = back.line(
+            for: Fixtures.event(.tick) {
+                $0.phase = "answering(Owls)"
+                $0.remaining = 59
+            })
+        #expect(backTick == liveTick, "\(backTick ?? "") vs \(liveTick ?? "")")
+
+        // Buzzing open again, the question's worth after its hint.
+        _ = live.line(for: Fixtures.event(.phaseChanged) { $0.phase = "indication" })
+        let open = live.line(
+            for: Fixtures.event(.tick) {
+                $0.phase = "indication"
+                $0.remaining = 20
+            })
+        #expect(open?.hasSuffix("(8 points)") == true, "\(open ?? "")")
     }
 
     @Test func aStateInPlayRemembersTheLettersForTicks() {

@@ -75,6 +75,15 @@ struct ErrorReplyTests {
             #expect(
                 unknownPack.parameters["message"] == "there is no pack named “Nope” (`shaky pack list` lists them)")
 
+            // A pack's name typed without its accents: the one it could be is named.
+            try await client.call("io.shakywords.Packs.Create", ["name": "Soirée quiz"])
+            let unaccented = try await client.callError(
+                "io.shakywords.Game.New", ["teams": ["Owls", "Foxes"], "packs": ["soiree quiz"]])
+            #expect(
+                unaccented.parameters["message"]?.stringValue
+                    == "there is no pack named “soiree quiz”; did you mean “Soirée quiz”? "
+                    + "(`shaky pack list` lists them)")
+
             let badRules = try await client.callError(
                 "io.shakywords.Game.New",
                 ["teams": ["Owls", "Foxes"], "packs": ["Party"], "questions": 1, "rules": ["indicationTime": 0]])
@@ -121,7 +130,9 @@ struct ErrorReplyTests {
                 "Buzz", ["team": "owls"], reason: "alreadyBuzzed", message: "Owls has already buzzed for this question")
             try await client.game("Pause")
             try await expectRefused("Pause", reason: "alreadyPaused")
-            try await expectRefused("Buzz", ["team": "Foxes"], reason: "gamePaused")
+            try await expectRefused(
+                "Buzz", ["team": "Foxes"], reason: "gamePaused",
+                message: "the game is paused; resume it first (shaky resume, or p in shaky play)")
             try await client.game("Resume")
             try await expectRefused("Resume", reason: "notPaused")
             try await client.game("Buzz", ["team": "Foxes"])
@@ -143,7 +154,11 @@ struct ErrorReplyTests {
                 "AdjustScore", ["team": "Owls", "delta": 1, "reason": .string(String(repeating: "x", count: 300_000))],
                 reason: "reasonTooLong")
             try await client.game("End")
-            try await expectRefused("Next", reason: "gameIsOver")
+            // The host who wants to play again is told how.
+            try await expectRefused(
+                "Next", reason: "gameIsOver",
+                message: "the game is over; only an overrule or a score adjustment can still change it, and a new game "
+                    + "starts with `shaky new --team NAME --team NAME`")
             // A refused move changes nothing.
             #expect(try await client.status().scores == ["Owls": 0, "Foxes": 0, "Bees": 0])
         }

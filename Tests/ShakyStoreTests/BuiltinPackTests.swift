@@ -47,6 +47,17 @@ import TriviaEngine
         #expect(try database.packs().count == 7)
     }
 
+    /// A packaged data folder is often a link (`/usr/share/shaky/packs` to a shared folder, SHAKY_DATA_DIR's packs to
+    /// a checkout): the packs behind it are installed, not none without a word.
+    @Test func installsThePacksOfAFolderReachedThroughASymbolicLink() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let link = folder.appendingPathComponent("packs")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: StoreFixtures.builtinPacksFolder)
+        let database = try AppDatabase.inMemory(builtinPacks: .directory(link))
+        #expect(try database.packs().count == 7)
+    }
+
     @Test func aNewerFileReplacesTheBuiltinPackAndAnOlderOneIsIgnored() throws {
         let folder = try StoreFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -72,6 +72,11 @@ import TriviaEngine
             ("answer,difficulty\nA,easy\n", 1, "question", "the header has no “question” column"),
             ("question,difficulty\nQ1?,easy\n", 1, "answer", "the header has no “answer” column"),
             (
+                "Capital of France?,Paris\nCapital of Spain?,Madrid\n", 1, "question",
+                "the header has no “question” column: the first line names the columns, as in "
+                    + "question,answer,difficulty,alternates"
+            ),
+            (
                 "question,answer,difficulty,alternates\nQ1?,A,easy,B|C\nQ2?,\"A\"x,easy,\n", 3, nil,
                 "after the closing quote"
             ),

@@ -52,7 +52,9 @@ extension Shaky {
             // answer: the game's teams say so, not the refusal's words.
             guard let refusal = error as? ShakyClientError, refusal.refusalName == "Refused" else { return error }
             let teams = (try? await client.game.status().teams.map(\.name)) ?? []
-            guard let match = teamAndAnswer(team: team, words: words, teams: teams) else { return error }
+            guard let match = teamAndAnswer(team: team, words: words, teams: teams) else {
+                return await Shaky.namingTheTeams(error, team: team, client: client)
+            }
             return CommandFailure(
                 "\(refusal.description); to answer for \(match.team), put its name in quotes: "
                     + "shaky answer \"\(match.team)\" \(match.answer.joined(separator: " "))")

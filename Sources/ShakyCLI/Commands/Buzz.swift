@@ -25,7 +25,12 @@ extension Shaky {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let status = try await client.game.buzz(team: team)
+            let status: ShakyAPI.State
+            do {
+                status = try await client.game.buzz(team: team)
+            } catch {
+                throw await Shaky.namingTheTeams(error, team: team, client: client)
+            }
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style, width: console.width)
             }

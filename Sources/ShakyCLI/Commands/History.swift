@@ -10,8 +10,9 @@ extension Shaky {
                 Games are listed in the order they finished (whatever the clock said then), with times in \
                 local time. Demo games, games replaced by a new one and games nobody scored in are marked \
                 and left off the leaderboard; `shaky history delete ID` removes a game altogether. In a \
-                terminal the table fits its width: long scores, winners and notes are cut short with “…” \
-                (piped or redirected, and with --json, every row is whole).
+                terminal the table fits its width: long scores, winners and notes are cut short with “…”, \
+                and a narrow one leaves off the notes, then the winners (piped or redirected, and with --json, \
+                every row is whole).
                 """,
             subcommands: [Delete.self])
 
@@ -28,6 +29,10 @@ extension Shaky {
             let games = try await client.game.history(limit: limit)
             try global.emit(ShakyAPI.GameInterface.HistoryReply(games: games), on: console) { _ in
                 TextRenderer.history(games, width: console.width)
+            }
+            // No game in the history of a database set aside at start is not no game ever.
+            if games.isEmpty, !global.json, let damaged = try? await client.settings.get().damagedDatabase {
+                console.print(TextRenderer.damagedDatabaseNote(damaged, holding: "the games finished before"))
             }
         }
     }

@@ -52,7 +52,13 @@ extension Shaky {
         }
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let status = try await client.game.adjustScore(team: team, delta: try delta.points, reason: reason)
+            let points = try delta.points
+            let status: ShakyAPI.State
+            do {
+                status = try await client.game.adjustScore(team: team, delta: points, reason: reason)
+            } catch {
+                throw await Shaky.namingTheTeams(error, team: team, client: client)
+            }
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style, width: console.width)
             }

@@ -232,7 +232,7 @@ enum TextRenderer {
     /// only rank, team and points are left.
     static func scoreboard(_ standings: [ShakyAPI.Standing], width: Int? = nil) -> String {
         var table = TextTable(columns: [
-            .init("#", .right), .init("Team", narrowest: 8), .init("Points", .right), .init("Correct", .right),
+            .init("#", .right), .init("Team", narrowest: 8), .init("Points", .right), .init("Right", .right),
             .init("Hints", .right), .init("Buzzes", .right), .init("Avg buzz", .right),
         ])
         table.rows = standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map { standing in
@@ -259,8 +259,8 @@ enum TextRenderer {
 
     // MARK: Records
 
-    /// Finished games, newest first; fitted to `width` (a terminal's) by cutting the scores, winners and notes, or
-    /// whole without one.
+    /// Finished games, newest first; fitted to `width` (a terminal's) by cutting the scores, winners and notes, then
+    /// leaving off the notes and the winners, or whole without one.
     static func history(_ games: [ShakyAPI.FinishedGame], timeZone: TimeZone = .current, width: Int? = nil) -> String {
         guard !games.isEmpty else { return "No finished games yet." }
         var table = TextTable(columns: [
@@ -286,6 +286,16 @@ enum TextRenderer {
         if table.rows.allSatisfy({ $0.last?.isEmpty ?? true }) {
             table.columns.removeLast()
             table.rows = table.rows.map { Array($0.dropLast()) }
+        }
+        if let width {
+            // Cut as far as they go, the columns of a narrow terminal (a phone's) still wrapped every line: the note,
+            // then the winner (the scores show it) are left off.
+            while table.columns.count > 3,
+                table.render(width: width).split(separator: "\n").contains(where: { String($0).displayWidth > width })
+            {
+                table.columns.removeLast()
+                table.rows = table.rows.map { Array($0.prefix(table.columns.count)) }
+            }
         }
         return table.render(width: width)
     }
@@ -395,6 +405,13 @@ enum TextRenderer {
             "Medium now counts strokes above \(String(format: "%.1f", calibration.threshold)) m/s² (steady shaking "
                 + "above \(String(format: "%.1f", calibration.sustainedThreshold)) m/s²), from the next question on.",
         ].joined(separator: "\n")
+    }
+
+    /// What a list that looks empty says when the daemon set a damaged database aside at start (`damaged`): `what`
+    /// from before is in that file, not gone.
+    static func damagedDatabaseNote(_ damaged: String, holding what: String) -> String {
+        "The database was damaged when the daemon started and is set aside as \(damaged): \(what) are in that "
+            + "file (`shaky settings` says more)."
     }
 
     /// The daemon's settings.

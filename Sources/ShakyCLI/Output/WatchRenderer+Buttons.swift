@@ -2,8 +2,8 @@ import ShakyProtocol
 
 extension WatchRenderer {
     /// The line for what happened to the teams' buttons, or `nil` for a press that buzzed (its `buzz` event says
-    /// so).
-    static func buttonLine(_ event: ShakyAPI.ButtonEvent) -> String? {
+    /// so); `joinHint` says how the host lets teams press to join.
+    static func buttonLine(_ event: ShakyAPI.ButtonEvent, joinHint: String = "shaky buzzers join") -> String? {
         let team = event.team ?? "?"
         switch event.kind {
         case .joinAsking:
@@ -24,7 +24,7 @@ extension WatchRenderer {
             case "unassigned":
                 let key = event.keyName ?? "a button"
                 let device = event.path ?? event.device ?? "a buzzer device"
-                return "Press: no team has \(key) on \(device): shaky buzzers join, or shaky buzzers assign TEAM "
+                return "Press: no team has \(key) on \(device): \(joinHint), or shaky buzzers assign TEAM "
                     + "\(device) \(key)"
             case "taken":
                 return "Press: that button is \(team)'s — \(event.asking ?? "the team asked"): press another button"

@@ -8,14 +8,24 @@ struct WatchRenderer: Sendable {
     private(set) var points: Int?
     private(set) var phase: String?
     private(set) var teams: [String] = []
+    /// The time left as the last countdown tick said it, for a pause, whose event carries none.
+    private(set) var remaining: Double?
+    /// What each team's buzz froze on the question in play: the question's worth when it buzzed.
+    private var buzzPoints: [String: Int] = [:]
+    /// While a team answers, what its buzz froze, shown instead of the question's worth: the daemon's status says
+    /// the same after a restart, so the line does not change its number when play reconnects.
+    private var teamUpPoints: Int?
 
     /// How the host goes on with a paused game, said when a watcher connects to one (a restarted daemon restores
     /// the game paused).
     var resumeHint = "the host resumes with shaky resume (or p in shaky play)"
+    /// How the host lets teams press to join, said of a press on a button no team has.
+    var joinHint = "shaky buzzers join"
 
-    init(style: TextStyle = .plain, resumeHint: String? = nil) {
+    init(style: TextStyle = .plain, resumeHint: String? = nil, joinHint: String? = nil) {
         self.style = style
         if let resumeHint { self.resumeHint = resumeHint }
+        if let joinHint { self.joinHint = joinHint }
     }
 
     /// The line for `event`, or `nil` for an event with nothing to show.
@@ -29,6 +39,9 @@ struct WatchRenderer: Sendable {
             tiles = event.tiles ?? tiles
             points = event.points ?? points
             phase = "indication"
+            remaining = event.remaining
+            buzzPoints = [:]
+            teamUpPoints = nil
             let number = event.number.map { "Question \($0)" + (event.total.map { "/\($0)" } ?? "") } ?? "Question"
             return "\(number): \(event.question ?? "")" + tilesAndPoints
         case .hint:
@@ -41,10 +54,13 @@ struct WatchRenderer: Sendable {
             }
             return "Hint\(source.isEmpty ? "" : " (\(source))"):" + tilesAndPoints
         case .buzz:
+            if let team = event.team, let points { buzzPoints[team] = points }
             let order = event.order.map { "#\($0)" } ?? ""
             let time = event.elapsed.map { " after \(TextRenderer.seconds($0))" } ?? ""
             return "Buzz: \(event.team ?? "?") \(order)\(time)"
         case .teamUp:
+            remaining = event.remaining ?? remaining
+            teamUpPoints = event.team.flatMap { buzzPoints[$0] }
             let time = event.remaining.map { " (\(TextRenderer.clock($0)) to answer)" } ?? ""
             return "\(event.team ?? "?") is up\(time)"
         case .judged:
@@ -53,6 +69,8 @@ struct WatchRenderer: Sendable {
         case .answerRevealed:
             tiles = nil
             points = nil
+            remaining = nil
+            teamUpPoints = nil
             let outcome = TextRenderer.roundOutcome(winner: event.winner, end: event.roundEnd)
             return "Answer: \(event.answer ?? "?") (\(outcome))"
         case .scoreAdjusted:
@@ -62,6 +80,7 @@ struct WatchRenderer: Sendable {
             return "Score: \(event.team ?? "?") \(delta)\(reason)\(score)"
         case .tick:
             if let phase = event.phase { self.phase = phase }
+            remaining = event.remaining ?? remaining
             let clock = event.remaining.map(TextRenderer.clock) ?? "--:--"
             return "[\(clock)] \(phase.map(TextRenderer.phase(named:)) ?? "")" + tilesAndPoints
         case .phaseChanged:
@@ -69,10 +88,11 @@ struct WatchRenderer: Sendable {
             // opens again after an answer (classic buzzing, an undone buzz) needs one.
             let previous = self.phase
             if let phase = event.phase { self.phase = phase }
+            if event.phase == "indication" { teamUpPoints = nil }
             guard event.phase == "indication", previous?.hasPrefix("answering") == true else { return nil }
             return "Buzzing is open again"
         case .paused:
-            let time = event.remaining.map { " with \(TextRenderer.clock($0)) left" } ?? ""
+            let time = (event.remaining ?? remaining).map { " with \(TextRenderer.clock($0)) left" } ?? ""
             return style.strong("Paused") + time
         case .resumed:
             return "Resumed"
@@ -98,15 +118,22 @@ struct WatchRenderer: Sendable {
             return event.sensorPresent == true
                 ? "Sensor\(device) is back: shake for hints" : "Sensor\(device) gone: hints are manual until it is back"
         case .buzzer:
-            return event.buzzer.flatMap(Self.buttonLine)
+            return event.buzzer.flatMap { Self.buttonLine($0, joinHint: joinHint) }
         }
+    }
+
+    /// What a countdown's line says while the game is paused: `[00:17] paused, type p to resume  [T] G I R E  (8
+    /// points)` (the time left as the last tick said it; no tick comes until the game is resumed).
+    var pausedCountdownLine: String {
+        guard let remaining, tiles != nil else { return "Paused, \(resumeHint)" }
+        return "[\(TextRenderer.clock(remaining))] paused, \(resumeHint)" + tilesAndPoints
     }
 
     /// `  [T] G I R E  (8 points)`, or nothing when no question is in play.
     private var tilesAndPoints: String {
         var text = ""
         if let tiles { text += "  " + TextRenderer.tiles(tiles, style: style) }
-        if let points { text += "  (\(TextRenderer.points(points)))" }
+        if let points = teamUpPoints ?? points { text += "  (\(TextRenderer.points(points)))" }
         return text
     }
 
@@ -114,6 +141,12 @@ struct WatchRenderer: Sendable {
         let inPlay = status.phase == .indication || status.phase == .answering
         tiles = inPlay ? status.tiles : nil
         points = inPlay ? status.points : nil
+        remaining = inPlay ? status.remaining : nil
+        // In the status, a team answering is worth what its buzz froze, and so is each buzz.
+        buzzPoints = Dictionary(
+            status.buzzes.compactMap { buzz in buzz.points.map { (buzz.team, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        teamUpPoints = status.phase == .answering ? status.points : nil
         phase =
             status.phase == .answering ? status.teamUp.map { "answering(\($0))" } ?? "answering" : status.phase.rawValue
         teams = status.teams.map(\.name)

@@ -220,7 +220,7 @@ struct PlaySession: Sendable {
     /// Prints each event; ticks redraw one line on a terminal, elsewhere only every 10 s and the last 5 s. A daemon
     /// that goes away and comes back is said in the events (and, on a terminal, on the countdown's line meanwhile).
     private func show(_ feed: LiveFeed, activity: Activity) async throws {
-        var renderer = WatchRenderer(style: console.style, resumeHint: "type p to resume")
+        var renderer = Self.renderer(style: console.style)
         var tickShown = false
         try await feed.run { update in
             let reply: ShakyAPI.GameInterface.WatchReply
@@ -257,6 +257,8 @@ struct PlaySession: Sendable {
                 case .joined, .cleared, .joinEnded: console.write(screen.countdown(""))
                 default: break
                 }
+                // No tick comes while paused: the countdown's line says so, not the phase it had before.
+                if event.kind == .paused { console.write(screen.countdown(renderer.pausedCountdownLine)) }
                 return
             }
             if event.kind == .tick {
@@ -275,6 +277,11 @@ struct PlaySession: Sendable {
             if event.kind == .roundStarted { console.print() }
             console.print(line)
         }
+    }
+
+    /// The events' words in play: how to resume and to join are play's own commands, p and j.
+    static func renderer(style: TextStyle) -> WatchRenderer {
+        WatchRenderer(style: style, resumeHint: "type p to resume", joinHint: "type j for the teams to join")
     }
 
     /// Whether `event` leaves the game with no countdown running: a round over, the game over or ready.

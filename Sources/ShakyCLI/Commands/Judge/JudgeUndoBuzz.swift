@@ -21,7 +21,12 @@ extension Shaky.Judge {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let status = try await client.game.undoBuzz(team: team)
+            let status: ShakyAPI.State
+            do {
+                status = try await client.game.undoBuzz(team: team)
+            } catch {
+                throw await Shaky.namingTheTeams(error, team: team, client: client)
+            }
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style, width: console.width)
             }

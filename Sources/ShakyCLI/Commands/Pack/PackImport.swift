@@ -61,6 +61,14 @@ extension Shaky.Pack {
             return stem.trimmingSpaces.isEmpty ? nil : stem
         }
 
+        /// The `name` inside a JSON pack file, if it has one.
+        static func nameInFile(_ text: String) -> String? {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                let name = object["name"] as? String, !name.trimmingSpaces.isEmpty
+            else { return nil }
+            return name
+        }
+
         /// Reads the file before connecting, so that a file that cannot be read is said first.
         func run() async throws {
             let text = try readText()
@@ -92,8 +100,18 @@ extension Shaky.Pack {
 
         private func importText(_ text: String, client: ShakyClient, console: any Console) async throws {
             let format = resolvedFormat ?? .json
-            let reply = try await client.importPack(
-                text: text, format: format, name: packName(for: text, format: format))
+            let name = packName(for: text, format: format)
+            let reply: ShakyAPI.PacksInterface.ImportReply
+            do {
+                reply = try await client.importPack(text: text, format: format, name: name)
+            } catch {
+                guard error.refusalName == "PackExists" else { throw error }
+                // Most often the host edited the file and imports it again: say both ways on.
+                let taken = name ?? Self.nameInFile(text) ?? "NAME"
+                throw CommandFailure(
+                    "\(error): import it under another name with --name NAME, or delete the old pack first "
+                        + "(`shaky pack delete \"\(taken)\"`) to import this file in its place")
+            }
             // Warnings go to standard error, so that `--json` output stays one document.
             for warning in reply.warnings ?? [] {
                 console.printError("shaky: warning: \(file == "-" ? "standard input" : file): \(warning)")

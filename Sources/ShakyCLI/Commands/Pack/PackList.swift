@@ -21,6 +21,11 @@ extension Shaky.Pack {
             try global.emit(ShakyAPI.PacksInterface.ListReply(packs: packs), on: console) { _ in
                 TextRenderer.packs(packs)
             }
+            // The host's own packs missing after a damaged database was set aside at start: they are in that file.
+            if packs.allSatisfy(\.builtin), !global.json, let damaged = try? await client.settings.get().damagedDatabase
+            {
+                console.print(TextRenderer.damagedDatabaseNote(damaged, holding: "the packs imported before"))
+            }
         }
     }
 }
