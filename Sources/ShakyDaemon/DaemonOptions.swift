@@ -140,12 +140,21 @@ extension DaemonOptions {
                 path: path, line: node.mark.map { $0.line }, problem: "expected `key: value` lines at the top level")
         }
         let known = Set(CodingKeys.allCases.map(\.rawValue) + [accelerometersKey])
-        for key in mapping.keys {
+        for (key, value) in mapping {
             guard let name = key.string, known.contains(name) else {
                 let list = (CodingKeys.allCases.map(\.rawValue) + [accelerometersKey]).joined(separator: ", ")
                 throw ConfigurationFileError(
                     path: path, line: key.mark.map { $0.line },
                     problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
+            }
+            // YAML reads `sound-device:` with nothing after it as no value at all, which would leave the default
+            // in place without a word.
+            if let scalar = value.scalar, scalar.style == .plain,
+                ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+            {
+                throw ConfigurationFileError(
+                    path: path, line: key.mark.map { $0.line },
+                    problem: "“\(name)” has no value: write one after the colon, or remove the line for the default")
             }
         }
         var settings: DaemonOptions

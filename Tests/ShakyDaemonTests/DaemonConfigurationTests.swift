@@ -78,6 +78,20 @@ import Testing
         }
     }
 
+    /// `sound-device:` with nothing after it is YAML's "no value", which would leave the default in place unsaid.
+    @Test(arguments: ["sound-device:\n", "sound-device: ~\n", "sensitivity: null\n"])
+    func aSettingWithNoValueIsRefusedOnItsLine(_ text: String) {
+        let name = String(text.prefix { $0 != ":" })
+        #expect {
+            try DaemonOptions.parse("socket: /a\n" + text, path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: 2,
+                    problem: "“\(name)” has no value: write one after the colon, or remove the line for the default")
+        }
+    }
+
     @Test func invalidYAMLIsAnError() {
         #expect(throws: ConfigurationFileError.self) {
             try DaemonOptions.parse("socket: [unclosed\n", path: "c.conf")
