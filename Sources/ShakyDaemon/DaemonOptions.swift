@@ -219,11 +219,10 @@ extension DaemonOptions {
             do {
                 _ = try InputSpec(parsing: input)
             } catch {
-                return (
-                    .input,
-                    "input “\(input)” cannot be used: \(error.problem); use auto, iio[:NAME], evdev[:PATH], "
-                        + "trace:FILE[,speed=max][,loop], demo or none"
-                )
+                // An unknown kind's problem already lists the forms, but not the two that only the daemon takes.
+                let forms = "auto, iio[:NAME], evdev[:PATH], trace:FILE[,speed=max][,loop], demo or none"
+                let problem = error.isUnknownKind ? "there is no input of that kind" : error.problem
+                return (.input, "input “\(input)” cannot be used: \(problem); use \(forms)")
             }
         }
         if let buzzers, !["auto", "none"].contains(buzzers) {

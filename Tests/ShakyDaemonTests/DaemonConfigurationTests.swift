@@ -92,6 +92,19 @@ import Testing
         }
     }
 
+    /// An input of no known kind is told the forms once, the daemon's own (`demo`, `none`) among them.
+    @Test func anUnknownInputListsTheFormsOnce() {
+        #expect {
+            try DaemonOptions.parse("input: Auto\n", path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: 1,
+                    problem: "input “Auto” cannot be used: there is no input of that kind; use auto, iio[:NAME], "
+                        + "evdev[:PATH], trace:FILE[,speed=max][,loop], demo or none")
+        }
+    }
+
     @Test func invalidYAMLIsAnError() {
         #expect(throws: ConfigurationFileError.self) {
             try DaemonOptions.parse("socket: [unclosed\n", path: "c.conf")
