@@ -130,7 +130,7 @@ extension DaemonOptions {
         } catch YamlError.duplicatedKeysInMapping(let duplicates, _) {
             throw duplicateSetting(duplicates.first ?? "?", in: text, path: path)
         } catch let error as YamlError {
-            throw ConfigurationFileError(path: path, line: error.line, problem: "not valid YAML: \(error)")
+            throw ConfigurationFileError(path: path, line: error.line, problem: notValidYAML(error, in: text))
         } catch {
             throw ConfigurationFileError(path: path, line: nil, problem: "not valid YAML: \(error)")
         }
@@ -176,6 +176,16 @@ extension DaemonOptions {
             settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
+    }
+
+    /// What is wrong with text YAML could not read, in one line that the file's path and line start (the library's
+    /// own message repeats the position over three lines and quotes the file), with what to do about a tab.
+    static func notValidYAML(_ error: YamlError, in text: String) -> String {
+        guard let problem = error.problem else { return "not valid YAML: \(error)" }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = error.line.flatMap { lines.indices.contains($0 - 1) ? lines[$0 - 1] : nil }
+        guard line?.contains("\t") == true else { return "not valid YAML: \(problem)" }
+        return "not valid YAML: \(problem); the line holds a tab: indent with spaces only"
     }
 
     /// A setting given twice, said at its second line (YAML's own error points at the first, with the file's text).
@@ -252,6 +262,16 @@ extension DaemonOptions {
 }
 
 extension YamlError {
+    /// The problem alone, without the position and the quoted text.
+    fileprivate var problem: String? {
+        switch self {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            problem
+        default:
+            nil
+        }
+    }
+
     fileprivate var line: Int? {
         switch self {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):

@@ -105,6 +105,22 @@ import Testing
         }
     }
 
+    /// A tab where YAML wants spaces is said on its line, in one line, with what to do.
+    @Test(arguments: [
+        ("\tinput: none\n", 1, "found character that cannot start any token"),
+        ("socket: /a\n\tinput: none\n", 2, "found a tab character that violates indentation"),
+    ])
+    func aTabIsNamedAsTheProblem(_ text: String, _ line: Int, _ problem: String) {
+        #expect {
+            try DaemonOptions.parse(text, path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: line,
+                    problem: "not valid YAML: \(problem); the line holds a tab: indent with spaces only")
+        }
+    }
+
     @Test func invalidYAMLIsAnError() {
         #expect(throws: ConfigurationFileError.self) {
             try DaemonOptions.parse("socket: [unclosed\n", path: "c.conf")
