@@ -76,6 +76,11 @@ public enum InputSpec: Sendable, Hashable, CustomStringConvertible {
                 }
             }
             self = .trace(path: path, speed: speed, loop: loop)
+        case "demo", "none":
+            // `shakyd serve` takes these two before it parses a spec; the tools that read a sensor do not.
+            throw InputSpecError(
+                text: text,
+                problem: "\(kind) is for shakyd serve only; here use auto, iio[:NAME], evdev[:PATH] or trace:FILE")
         default:
             throw InputSpecError(
                 text: text,
