@@ -268,6 +268,7 @@ MANUAL_DIR     ?= .build/manual
 manual:
 	test -x $(GENERATE_MANUAL) || $(SWIFT) build --product generate-manual
 	test -x $(MANUAL_SECTIONS) || $(SWIFT) build --product manual-sections
+	@for tool in shakyd shaky; do test -x $(BIN_PATH)/$$tool || { echo "$(BIN_PATH)/$$tool is not built: run make build-release first, or make manual CONFIGURATION=debug after swift build"; exit 1; }; done
 	rm -rf $(MANUAL_DIR) && mkdir -p $(MANUAL_DIR)
 	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o $(MANUAL_DIR)
 	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o $(MANUAL_DIR)

@@ -11,7 +11,7 @@ import SystemCalls
 import Varlink
 
 /// The running daemon: the database, the runtime, the sensor pipeline, sound and the Varlink server, started in
-/// that order and stopped in reverse on SIGTERM or SIGINT.
+/// that order and stopped in reverse on SIGTERM, SIGINT or SIGHUP.
 ///
 /// `shakyd` only parses its flags and calls ``run(configuration:logger:)``; tests call
 /// ``start(configuration:clock:accessPolicy:soundPlayer:logger:)`` with their own clock and drive the same daemon.
@@ -152,7 +152,7 @@ public final class Daemon: Sendable {
             buzzerReading: buzzerReading)
     }
 
-    /// Runs the daemon until SIGTERM or SIGINT: serves the socket (or the one systemd passed), tells systemd
+    /// Runs the daemon until SIGTERM, SIGINT or SIGHUP: serves the socket (or the one systemd passed), tells systemd
     /// it is ready once the socket serves, pings the watchdog from the runtime's inbox, and saves on the way out.
     public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
         let notifier = SystemdNotifier()

@@ -130,7 +130,7 @@ extension DaemonOptions {
         } catch YamlError.duplicatedKeysInMapping(let duplicates, _) {
             throw duplicateSetting(duplicates.first ?? "?", in: text, path: path)
         } catch let error as YamlError {
-            throw ConfigurationFileError(path: path, line: error.line, problem: "not valid YAML: \(error)")
+            throw ConfigurationFileError(path: path, line: error.line, problem: notValidYAML(error, in: text))
         } catch {
             throw ConfigurationFileError(path: path, line: nil, problem: "not valid YAML: \(error)")
         }
@@ -140,12 +140,21 @@ extension DaemonOptions {
                 path: path, line: node.mark.map { $0.line }, problem: "expected `key: value` lines at the top level")
         }
         let known = Set(CodingKeys.allCases.map(\.rawValue) + [accelerometersKey])
-        for key in mapping.keys {
+        for (key, value) in mapping {
             guard let name = key.string, known.contains(name) else {
                 let list = (CodingKeys.allCases.map(\.rawValue) + [accelerometersKey]).joined(separator: ", ")
                 throw ConfigurationFileError(
                     path: path, line: key.mark.map { $0.line },
                     problem: "unknown setting “\(key.string ?? "?")”; known settings: \(list)")
+            }
+            // YAML reads `sound-device:` with nothing after it as no value at all, which would leave the default
+            // in place without a word.
+            if let scalar = value.scalar, scalar.style == .plain,
+                ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+            {
+                throw ConfigurationFileError(
+                    path: path, line: key.mark.map { $0.line },
+                    problem: "“\(name)” has no value: write one after the colon, or remove the line for the default")
             }
         }
         var settings: DaemonOptions
@@ -167,6 +176,16 @@ extension DaemonOptions {
             settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
         return settings
+    }
+
+    /// What is wrong with text YAML could not read, in one line that the file's path and line start (the library's
+    /// own message repeats the position over three lines and quotes the file), with what to do about a tab.
+    static func notValidYAML(_ error: YamlError, in text: String) -> String {
+        guard let problem = error.problem else { return "not valid YAML: \(error)" }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = error.line.flatMap { lines.indices.contains($0 - 1) ? lines[$0 - 1] : nil }
+        guard line?.contains("\t") == true else { return "not valid YAML: \(problem)" }
+        return "not valid YAML: \(problem); the line holds a tab: indent with spaces only"
     }
 
     /// A setting given twice, said at its second line (YAML's own error points at the first, with the file's text).
@@ -210,11 +229,10 @@ extension DaemonOptions {
             do {
                 _ = try InputSpec(parsing: input)
             } catch {
-                return (
-                    .input,
-                    "input “\(input)” cannot be used: \(error.problem); use auto, iio[:NAME], evdev[:PATH], "
-                        + "trace:FILE[,speed=max][,loop], demo or none"
-                )
+                // An unknown kind's problem already lists the forms, but not the two that only the daemon takes.
+                let forms = "auto, iio[:NAME], evdev[:PATH], trace:FILE[,speed=max][,loop], demo or none"
+                let problem = error.isUnknownKind ? "there is no input of that kind" : error.problem
+                return (.input, "input “\(input)” cannot be used: \(problem); use \(forms)")
             }
         }
         if let buzzers, !["auto", "none"].contains(buzzers) {
@@ -244,6 +262,16 @@ extension DaemonOptions {
 }
 
 extension YamlError {
+    /// The problem alone, without the position and the quoted text.
+    fileprivate var problem: String? {
+        switch self {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            problem
+        default:
+            nil
+        }
+    }
+
     fileprivate var line: Int? {
         switch self {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):

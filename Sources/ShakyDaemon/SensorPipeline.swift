@@ -308,6 +308,25 @@ public actor SensorPipeline {
     /// How long a calibration waits for the sensor's next sample before it gives up.
     public static let calibrationSilenceLimit = Duration.seconds(5)
 
+    /// Why a calibration on a replayed trace gave no result, in the trace's terms: the advice for a device ("shake
+    /// the device … harder") cannot be followed when the samples come from a file.
+    static func traceCalibrationProblem(
+        _ error: ShakeCalibrationError, shakingSeconds: Double, stillSeconds: Double
+    ) -> String {
+        guard case .tooGentle(let peak, let noise) = error else { return "\(error)" }
+        let shaking = Int(shakingSeconds)
+        let still = Int(stillSeconds)
+        return "the trace's shaking stretch (peaks of \(Self.tenths(peak)) m/s²) cannot be told from its still one "
+            + "(noise \(Self.tenths(noise)) m/s²): the daemon replays a recorded trace and takes its next \(shaking) s "
+            + "as the shaking and, a second later, \(still) s as holding still; replay a trace shaken that long and "
+            + "then still (the demo is shaken for a second every 6 s, so it is seldom still that long), or calibrate "
+            + "the sensor itself"
+    }
+
+    private static func tenths(_ value: Double) -> String {
+        value.isFinite ? "\((value * 10).rounded() / 10)" : "\(value)"
+    }
+
     /// The key a device's calibration is kept under: the interface it is read through and the device's own name
     /// (`iio:mpu6050`, `evdev:Nintendo Wii Remote Accelerometer`), which survive re-plugging and a change of reading
     /// mode: an IIO device read through its buffer (`iio-buffer`) or, after a fallback, by polling (`iio-poll`) is
@@ -402,7 +421,10 @@ public actor SensorPipeline {
         do {
             result = try calibration.result()
         } catch {
-            throw .failed("\(error)")
+            throw .failed(
+                source.info.driver == "trace"
+                    ? Self.traceCalibrationProblem(error, shakingSeconds: shakingSeconds, stillSeconds: stillSeconds)
+                    : "\(error)")
         }
         let saved = SensorCalibration(
             device: Self.calibrationKey(of: source.info), threshold: result.threshold,

@@ -76,9 +76,16 @@ public enum InputSpec: Sendable, Hashable, CustomStringConvertible {
                 }
             }
             self = .trace(path: path, speed: speed, loop: loop)
+        case "demo", "none":
+            // `shakyd serve` takes these two before it parses a spec; the tools that read a sensor do not.
+            throw InputSpecError(
+                text: text,
+                problem: "\(kind) is for shakyd serve only; here use auto, iio[:NAME], evdev[:PATH] or trace:FILE")
         default:
             throw InputSpecError(
-                text: text, problem: "unknown input \"\(kind)\"; use auto, iio[:NAME], evdev[:PATH] or trace:FILE")
+                text: text,
+                problem: InputSpecError.unknownKindPrefix
+                    + "\"\(kind)\"; use auto, iio[:NAME], evdev[:PATH] or trace:FILE")
         }
     }
 
@@ -108,4 +115,9 @@ public struct InputSpecError: Error, Sendable, Equatable, CustomStringConvertibl
     public var problem: String
 
     public var description: String { "invalid input \"\(text)\": \(problem)" }
+
+    /// Whether the text names no input kind at all (rather than a known kind with a bad argument).
+    public var isUnknownKind: Bool { problem.hasPrefix(Self.unknownKindPrefix) }
+
+    static let unknownKindPrefix = "unknown input "
 }

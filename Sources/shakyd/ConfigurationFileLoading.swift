@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShakyCore
 import ShakyDaemon
+import ShakyDrivers
 
 /// Loads the configuration file every `shakyd` subcommand reads.
 enum ConfigurationFileLoading {
@@ -18,5 +19,14 @@ enum ConfigurationFileLoading {
             FileHandle.standardError.write(Data("shakyd: \(flag)\(error)\n".utf8))
             throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
         }
+    }
+
+    /// The sensor a tool reads when `--input` is not given: the one the configuration file's `input` names, as
+    /// `shakyd serve` would read it, or `auto` when the file names none, the demo or no sensor (which only
+    /// `shakyd serve` takes).
+    static func sensorInput(given: InputSpec?, settings: DaemonOptions) -> InputSpec {
+        if let given { return given }
+        guard let text = settings.input, let spec = try? InputSpec(parsing: text) else { return .auto }
+        return spec
     }
 }

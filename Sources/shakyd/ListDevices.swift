@@ -20,9 +20,12 @@ extension Shakyd {
                 """)
 
         @Option(
-            help: "The input to resolve: auto, iio[:NAME], evdev[:PATH] or trace:FILE.",
+            help: """
+                The input to resolve: auto, iio[:NAME], evdev[:PATH] or trace:FILE (default: the configuration \
+                file's input, as shakyd serve reads it, else auto).
+                """,
             transform: InputSpec.init(parsing:))
-        var input: InputSpec = .auto
+        var input: InputSpec?
 
         @Option(help: "Sampling rate in Hz to try.")
         var rate: Double = 100
@@ -48,6 +51,7 @@ extension Shakyd {
 
         func run() throws {
             let settings = try ConfigurationFileLoading.load(named: config)
+            let input = ConfigurationFileLoading.sensorInput(given: input, settings: settings)
             print(EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()))
             let table = AccelerometerDriverTable.standard
             let options = AccelerometerOptions(

@@ -12,9 +12,12 @@ extension Shakyd {
             abstract: "Record accelerometer samples to a trace file (stop with Ctrl-C or --duration).")
 
         @Option(
-            help: "Where to read: auto, iio[:NAME], evdev[:PATH] or trace:FILE[,speed=max][,loop].",
+            help: """
+                Where to read: auto, iio[:NAME], evdev[:PATH] or trace:FILE[,speed=max][,loop] (default: the \
+                configuration file's input, as shakyd serve reads it, else auto).
+                """,
             transform: InputSpec.init(parsing:))
-        var input: InputSpec = .auto
+        var input: InputSpec?
 
         @Option(help: "The trace file to write (CSV: t,x,y,z).")
         var output: String
@@ -42,7 +45,7 @@ extension Shakyd {
         func run() async throws {
             let settings = try ConfigurationFileLoading.load(named: config)
             let recorder = TraceRecorder(
-                spec: input,
+                spec: ConfigurationFileLoading.sensorInput(given: input, settings: settings),
                 options: AccelerometerOptions(
                     rate: rate, clock: ContinuousClock(), descriptions: settings.accelerometers ?? []),
                 log: { line in FileHandle.standardError.write(Data("shakyd record: \(line)\n".utf8)) })

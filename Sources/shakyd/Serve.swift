@@ -13,8 +13,8 @@ extension Shakyd {
             discussion: """
                 Reads the accelerometer, runs the Shaky Words game and serves it over Varlink on a Unix socket. \
                 Settings come from the configuration file, then from these flags (flags win). Without a sensor \
-                the daemon runs anyway and hints are manual. SIGTERM or SIGINT stop it after saving the game; \
-                the next start restores it, paused.
+                the daemon runs anyway and hints are manual. SIGTERM, SIGINT or SIGHUP (its terminal closed) stop \
+                it after saving the game; the next start restores it, paused.
 
                 Defaults: as root (or under systemd) the socket is /run/shaky/shaky.sock and the state \
                 /var/lib/shaky; otherwise $XDG_RUNTIME_DIR/shaky/shaky.sock and $XDG_STATE_HOME/shaky \

@@ -30,7 +30,7 @@ struct Shakyd: AsyncParsableCommand {
             XDG_RUNTIME_DIR: Where a user's daemon puts its socket (shaky/shaky.sock inside it).
 
             EXIT STATUS:
-            0: The daemon stopped cleanly (SIGTERM or SIGINT), or a tool finished.
+            0: The daemon stopped cleanly (SIGTERM, SIGINT or SIGHUP), or a tool finished.
             1: The daemon cannot run (the socket, the state folder, the database or a device failed), or a \
             tool failed.
             2: The command line is wrong.

@@ -40,6 +40,13 @@ extension Shakyd {
 
         func run() async throws {
             let candidates = EvdevBuzzerDiscovery().discoverAll()
+            if !candidates.contains(where: \.isUsable) {
+                // Standard output holds only the events, for scripts; without this a host sees nothing at all.
+                FileHandle.standardError.write(
+                    Data(
+                        ("shakyd watch-buttons: no buzzer device found (`shakyd list-devices` says what was seen and "
+                            + "why); waiting for one to be plugged in\n").utf8))
+            }
             let reader = try EvdevBuzzerReader(
                 candidates: candidates, grabKeyboards: grabKeyboards, reorderWidth: .milliseconds(window))
             let byIdentity = Dictionary(

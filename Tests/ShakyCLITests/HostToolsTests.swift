@@ -339,6 +339,22 @@ struct HostToolsTests {
         #expect(run.standardOutput.contains("Animals"), "\(run.standardOutput)\(run.standardError)\(log)")
     }
 
+    /// Without --input, list-devices resolves the sensor the configuration file names, the one shakyd serve reads.
+    @Test func listDevicesResolvesTheConfigurationFilesInput() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let trace = folder.appending("board.csv")
+        try SyntheticTrace.shake(device: "board", seconds: 1, shakingFrom: 0, to: 0)
+            .write(toFile: trace, atomically: true, encoding: .utf8)
+        let config = folder.appending("shakyd.conf")
+        try "input: trace:\(trace)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try ChildProcess(try BuiltProduct.path("shakyd"), ["list-devices", "--config", config, "--no-probe"])
+        let exit = try await run.waitForExit(within: .seconds(30))
+        #expect(exit.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("Accelerometers for --input trace:\(trace):\n"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("Would use: trace \(trace) (board)"), "\(run.standardOutput)")
+    }
+
     @Test func aBadValueInTheConfigurationFileNamesTheFileAndLine() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -203,6 +203,29 @@ struct RealDaemonTests {
         }
     }
 
+    /// A trace that is still while it should be shaken and shaken while it should be still fails the calibration,
+    /// and the host is told about the trace, not to shake a device harder.
+    @Test func aCalibrationOnATraceThatFailsSaysWhatToDoWithTheTrace() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-calibrate-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("late-shake.csv")
+        let lateShake = SyntheticTrace.shake(
+            device: "late shake", seconds: 8, shakingFrom: 3.5, to: 8, peakG: 4, along: .y)
+        try lateShake.write(to: trace, atomically: true, encoding: .utf8)
+        try await DaemonProcess.withRunning(arguments: ["--input", "trace:\(trace.path)"]) { daemon in
+            let failed = try await runBinary(
+                ["sensor", "calibrate", "--shake-seconds", "3", "--still-seconds", "2"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(failed.status == 1, "\(failed)")
+            #expect(
+                failed.error.contains(
+                    "the daemon replays a recorded trace and takes its next 3 s as the shaking and, a second later, 2 s "
+                        + "as holding still; replay a trace shaken that long and then still"), "\(failed.error)")
+            #expect(!failed.error.contains("shake the device"), "\(failed.error)")
+        }
+    }
+
     @Test("A calibration the daemon refuses never tells the host to shake, and the refusal says what to do")
     func aRefusedCalibrationNeverAsksForAShake() async throws {
         try await DaemonProcess.withRunning { daemon in

@@ -78,6 +78,49 @@ import Testing
         }
     }
 
+    /// `sound-device:` with nothing after it is YAML's "no value", which would leave the default in place unsaid.
+    @Test(arguments: ["sound-device:\n", "sound-device: ~\n", "sensitivity: null\n"])
+    func aSettingWithNoValueIsRefusedOnItsLine(_ text: String) {
+        let name = String(text.prefix { $0 != ":" })
+        #expect {
+            try DaemonOptions.parse("socket: /a\n" + text, path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: 2,
+                    problem: "“\(name)” has no value: write one after the colon, or remove the line for the default")
+        }
+    }
+
+    /// An input of no known kind is told the forms once, the daemon's own (`demo`, `none`) among them.
+    @Test func anUnknownInputListsTheFormsOnce() {
+        #expect {
+            try DaemonOptions.parse("input: Auto\n", path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: 1,
+                    problem: "input “Auto” cannot be used: there is no input of that kind; use auto, iio[:NAME], "
+                        + "evdev[:PATH], trace:FILE[,speed=max][,loop], demo or none")
+        }
+    }
+
+    /// A tab where YAML wants spaces is said on its line, in one line, with what to do.
+    @Test(arguments: [
+        ("\tinput: none\n", 1, "found character that cannot start any token"),
+        ("socket: /a\n\tinput: none\n", 2, "found a tab character that violates indentation"),
+    ])
+    func aTabIsNamedAsTheProblem(_ text: String, _ line: Int, _ problem: String) {
+        #expect {
+            try DaemonOptions.parse(text, path: "c.conf")
+        } throws: { error in
+            (error as? ConfigurationFileError)
+                == ConfigurationFileError(
+                    path: "c.conf", line: line,
+                    problem: "not valid YAML: \(problem); the line holds a tab: indent with spaces only")
+        }
+    }
+
     @Test func invalidYAMLIsAnError() {
         #expect(throws: ConfigurationFileError.self) {
             try DaemonOptions.parse("socket: [unclosed\n", path: "c.conf")

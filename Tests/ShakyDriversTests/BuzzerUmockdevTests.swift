@@ -58,6 +58,18 @@ struct BuzzerUmockdevTests {
         #expect(attached.count == 4, "the power button is not read: \(attached)")
     }
 
+    /// With no buttons to read, watch-buttons says so and what to run, instead of printing nothing at all.
+    @Test func watchingWithNoButtonsSaysSo() async throws {
+        let outcome = try await UmockdevHarness.runShakyd(
+            device: "iio-poll-accel.umockdev", ["watch-buttons", "--duration", "0.5"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.isEmpty, "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardError
+                == "shakyd watch-buttons: no buzzer device found (`shakyd list-devices` says what was seen and why); "
+                + "waiting for one to be plugged in\n")
+    }
+
     @Test func theBuzzHandsetsLightIsWrittenInSysfsAndTurnedOffAtTheEnd() async throws {
         let shakyd = try UmockdevHarness.shakyd()
         let led = "/sys/class/leds/0003:054C:0002.0001::buzz2"

@@ -29,6 +29,8 @@ import Testing
         ("trace:,loop", "empty trace file name"),
         ("trace:a.csv,speed=2", "unknown trace option \"speed=2\""),
         ("trace:a.csv,fast", "unknown trace option \"fast\""),
+        ("demo", "demo is for shakyd serve only; here use auto"),
+        ("none", "none is for shakyd serve only; here use auto"),
     ])
     func rejectsWithTheReason(text: String, problem: String) {
         #expect {
