@@ -45,11 +45,11 @@ struct RealDaemonTests {
             #expect(play.status == 0, "\(play)")
             let lines = play.output.split(separator: "\n").map(String.init)
             let expected = [
-                "Game over: no winner · Foxes 0, Owls 0",
+                "Game over: no winner · Owls 0, Foxes 0",
                 "Overruled: Foxes's answer “zzz” is right after all, +10 → 10",
                 "Result corrected: won by Foxes · Foxes 10, Owls 0",
                 "Score: Owls +10 (spirit) → 10",
-                "Result corrected: won by Owls and Foxes · Foxes 10, Owls 10",
+                "Result corrected: won by Owls and Foxes · Owls 10, Foxes 10",
             ]
             let found = expected.map { line in lines.firstIndex { $0.hasSuffix(line) } }
             #expect(found.allSatisfy { $0 != nil }, "\(play.output)")
@@ -57,6 +57,39 @@ struct RealDaemonTests {
             let history = try await runBinary(["history"], environment: environment)
             #expect(history.output.split(separator: "\n").count == 2, "one game: \(history)")
             #expect(history.output.contains("Owls, Foxes"), "both win: \(history)")
+        }
+    }
+
+    @Test("Teams tied first are listed in one order by play, status, scoreboard and history: the daemon's")
+    func tiedWinnersReadInOneOrder() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            // Owls are set up first, so the daemon lists them first on a tie; by name Foxes would come first.
+            let new = try await runBinary(
+                ["new", "--team", "Owls", "--team", "Foxes", "--questions", "1", "--seed", "3"],
+                environment: environment)
+            #expect(new.status == 0, "\(new)")
+            let play = try await runBinary(
+                ["play"], input: "n\nb Owls\nb Foxes\na zzz\na zzz\nn\n+ Foxes 10 spirit\n+ Owls 10 spirit\nq\n",
+                environment: environment)
+            #expect(play.status == 0, "\(play)")
+            #expect(
+                play.output.contains("Result corrected: won by Owls and Foxes · Owls 10, Foxes 10\n"), "\(play.output)")
+
+            func rows(_ text: String) -> [String] {
+                text.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+                    .filter { ($0.hasSuffix(" Owls") || $0.hasSuffix(" Foxes")) && $0.first?.isNumber == true }
+            }
+            let status = try await runBinary(["status"], environment: environment)
+            #expect(status.status == 0, "\(status)")
+            #expect(status.output.contains("Winners (tied): Owls, Foxes ·"), "\(status.output)")
+            #expect(rows(status.output) == ["1 Owls", "1 Foxes"], "\(status.output)")
+            let scoreboard = try await runBinary(["scoreboard"], environment: environment)
+            #expect(scoreboard.status == 0, "\(scoreboard)")
+            #expect(rows(scoreboard.output) == ["1 Owls", "1 Foxes"], "\(scoreboard.output)")
+            let history = try await runBinary(["history"], environment: environment)
+            #expect(history.output.contains("Owls 10, Foxes 10"), "\(history.output)")
+            #expect(history.output.contains("Owls, Foxes"), "\(history.output)")
         }
     }
 
