@@ -1,6 +1,7 @@
 import Foundation
 import ShakyTesting
 import Testing
+import Varlink
 
 /// The built `shaky` against the built `shakyd`: the pair a host actually runs.
 @Suite("shaky against a real shakyd")
@@ -90,6 +91,50 @@ struct RealDaemonTests {
             let history = try await runBinary(["history"], environment: environment)
             #expect(history.output.contains("Owls 10, Foxes 10"), "\(history.output)")
             #expect(history.output.contains("Owls, Foxes"), "\(history.output)")
+        }
+    }
+
+    @Test("shaky new with no packs, or none with questions, says so and how to get some, not “0 eligible questions”")
+    func aNewGameWithNoQuestionsSaysHowToGetSome() async throws {
+        // A daemon whose install has no built-in packs (an empty `share/shaky/packs`).
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        try FileManager.default.createDirectory(atPath: data.appending("packs"), withIntermediateDirectories: true)
+        try await DaemonProcess.withRunning(environment: ["SHAKY_DATA_DIR": data.path]) { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let teams = ["new", "--team", "Owls", "--team", "Foxes"]
+            let noPacks = try await runBinary(teams, environment: environment)
+            #expect(noPacks.status == 1, "\(noPacks)")
+            #expect(
+                noPacks.error
+                    == "shaky: there are no quiz packs to draw questions from: import one with `shaky pack import "
+                    + "FILE`, or reinstall Shaky Words for the built-in packs it comes with; `shaky pack list` lists "
+                    + "the packs\n", "\(noPacks)")
+
+            #expect(try await runBinary(["pack", "create", "Empty"], environment: environment).status == 0)
+            let noQuestions = try await runBinary(teams, environment: environment)
+            #expect(noQuestions.status == 1, "\(noQuestions)")
+            #expect(
+                noQuestions.error
+                    == "shaky: none of the quiz packs holds a question: add some with `shaky pack add PACK`, import a "
+                    + "pack with `shaky pack import FILE`, or reinstall Shaky Words for the built-in packs it comes "
+                    + "with; `shaky pack list` lists the packs\n", "\(noQuestions)")
+            let chosen = try await runBinary(teams + ["--pack", "Empty"], environment: environment)
+            #expect(chosen.status == 1, "\(chosen)")
+            #expect(
+                chosen.error
+                    == "shaky: the pack “Empty” holds no questions: add some with `shaky pack add PACK`, or choose "
+                    + "another pack; `shaky pack list` lists the packs\n", "\(chosen)")
+            // Typed as before: the Game interface's InvalidSetup.
+            let game = DaemonProcess.GameClient(try await daemon.connect())
+            let refusal = await #expect(throws: VarlinkError.self) {
+                _ = try await game.new(teams: ["Owls", "Foxes"])
+            }
+            guard case .remote(let name, _) = refusal else {
+                Issue.record("not an error reply: \(String(describing: refusal))")
+                return
+            }
+            #expect(name == "io.shakywords.Game.InvalidSetup")
         }
     }
 
