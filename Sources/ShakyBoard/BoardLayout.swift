@@ -458,8 +458,9 @@ public enum BoardLayout {
             if judgement.isCorrect { return ("\(team): out of time, counted as right +\(judgement.awarded)", .good) }
             return ("\(team): out of time", .bad)
         }
-        if judgement.isCorrect { return ("\(team): \"\(given)\" RIGHT +\(judgement.awarded)", .good) }
-        return ("\(team): \"\(given)\" WRONG", .bad)
+        // Curly quotes, as `shaky watch`, `play` and `status` quote an answer: every console font has them.
+        if judgement.isCorrect { return ("\(team): “\(given)” RIGHT +\(judgement.awarded)", .good) }
+        return ("\(team): “\(given)” WRONG", .bad)
     }
 
     /// `3.2 s`, for a time that came from outside (never traps).

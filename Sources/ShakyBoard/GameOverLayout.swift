@@ -57,7 +57,8 @@ struct GameOverLayout {
             .map(\.element)
     }
 
-    /// Pillars for the first three, 2nd · 1st · 3rd, each with its team and points on top.
+    /// Pillars for the first three, 2nd · 1st · 3rd, each with its team and points on top; teams tied first read
+    /// from left to right in the order the winners line and the table give them.
     private func drawPodium(on screen: inout BoardScreen, top: Int, height: Int) {
         let podium = Array(sortedStandings.prefix(3))
         guard !podium.isEmpty else { return }
@@ -65,7 +66,8 @@ struct GameOverLayout {
         guard columnWidth >= 5 else { return }
         let left = (screen.width - columnWidth * 3) / 2
         let pillarMax = height - 2
-        let places: [(slot: Int, position: Int)] = [(1, 0), (0, 1), (2, 2)]
+        let tiedFirst = podium.count > 1 && podium[1].rank == podium[0].rank
+        let places: [(slot: Int, position: Int)] = tiedFirst ? [(0, 0), (1, 1), (2, 2)] : [(1, 0), (0, 1), (2, 2)]
         for (slot, position) in places where position < podium.count {
             let standing = podium[position]
             let pillar = max(2, pillarMax - (standing.rank - 1) * pillarMax / 3)

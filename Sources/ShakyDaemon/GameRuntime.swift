@@ -215,6 +215,8 @@ public actor GameRuntime {
         let created: Game
         do {
             created = try Game(setup: setup)
+        } catch .notEnoughQuestions where pool.isEmpty {
+            throw .invalidSetup(Self.noQuestionsMessage(packs: request.packs, database: database))
         } catch {
             throw .invalidSetup(error.description)
         }
@@ -239,6 +241,24 @@ public actor GameRuntime {
         publishStatusLine()
         sensorDemand?(isRoundOpen)
         return status
+    }
+
+    /// Why a new game has no question at all to draw from, and how to get some (rather than "only 0 eligible
+    /// questions"): `chosen` are the packs the host named, `nil` for every pack.
+    private static func noQuestionsMessage(packs chosen: [String]?, database: AppDatabase) -> String {
+        let list = "; `shaky pack list` lists the packs"
+        let builtin = "reinstall Shaky Words for the built-in packs it comes with"
+        if let chosen {
+            let named = chosen.map { "“\($0)”" }.joined(separator: " and ")
+            return (chosen.count == 1 ? "the pack \(named) holds" : "the packs \(named) hold")
+                + " no questions: add some with `shaky pack add PACK`, or choose another pack" + list
+        }
+        let hasPacks = ((try? database.packs()) ?? []).contains { $0.name != DemoPack.name }
+        return hasPacks
+            ? "none of the quiz packs holds a question: add some with `shaky pack add PACK`, import a pack with "
+                + "`shaky pack import FILE`, or \(builtin)" + list
+            : "there are no quiz packs to draw questions from: import one with `shaky pack import FILE`, or "
+                + builtin + list
     }
 
     /// Makes a host's or a player's move and returns the game after it.

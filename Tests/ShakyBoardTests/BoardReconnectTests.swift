@@ -52,7 +52,7 @@ struct BoardReconnectTests {
         var state = Self.board(status)
         #expect(state.judgements == [BoardState.Judgement(team: "Owls", given: "Paris", isCorrect: false)])
         var text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
-        #expect(text.contains("● Owls: \"Paris\" WRONG"), "\(text)")
+        #expect(text.contains("● Owls: “Paris” WRONG"), "\(text)")
 
         status.phase = .roundOver
         status.teamUp = nil
@@ -65,8 +65,8 @@ struct BoardReconnectTests {
         status.judgements?.append(ShakyAPI.JudgementEntry(team: "Foxes", given: "Giraffe", correct: true, awarded: 10))
         state = Self.board(status)
         text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
-        #expect(text.contains("● Owls: \"Paris\" WRONG"), "\(text)")
-        #expect(text.contains("Foxes: \"Giraffe\" RIGHT +10"), "\(text)")
+        #expect(text.contains("● Owls: “Paris” WRONG"), "\(text)")
+        #expect(text.contains("Foxes: “Giraffe” RIGHT +10"), "\(text)")
         #expect(text.contains("Foxes got it! +10"), "the winner's points come from its judgement")
     }
 

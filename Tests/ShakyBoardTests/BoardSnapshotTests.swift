@@ -175,6 +175,34 @@ struct BoardSnapshotTests {
         #expect(text.contains("Rank"), "the table still shows: \(text)")
     }
 
+    @Test(
+        "Teams tied first read in the daemon's order everywhere: the winners line, the podium from left to right, the table",
+        arguments: [(80, 24), (120, 40), (200, 60)])
+    func tiedWinnersReadInOneOrder(width: Int, height: Int) throws {
+        // The daemon lists tied teams in the order they were set up in: Owls (set up first) before Foxes.
+        var state = BoardScenes.gameOver
+        var result = try #require(state.result)
+        result.standings[0].team = "Owls"
+        result.standings[1].team = "Foxes"
+        result.standings[1].points = 20
+        result.standings[1].rank = 1
+        result.standings[2].rank = 3
+        result.winners = ["Owls", "Foxes"]
+        state.result = result
+        let lines = BoardLayout.render(state, width: width, height: height, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("● Owls and ■ Foxes share the win!"), "\(text)")
+        let podiumNames = try #require(
+            lines.first { $0.contains("Owls") && $0.contains("Foxes") && !$0.contains("share") }, "\(text)")
+        let owls = try #require(podiumNames.range(of: "Owls")).lowerBound
+        let foxes = try #require(podiumNames.range(of: "Foxes")).lowerBound
+        #expect(owls < foxes, "the podium reads Foxes before Owls: \(text)")
+        let rows = try #require(lines.firstIndex { $0.contains("Rank") })..<lines.count
+        let owlsRow = try #require(lines[rows].firstIndex { $0.contains("Owls") })
+        let foxesRow = try #require(lines[rows].firstIndex { $0.contains("Foxes") })
+        #expect(owlsRow < foxesRow, "the table lists Foxes before Owls: \(text)")
+    }
+
     @Test("At 40 columns the game-over table keeps every team's points: a long team name is cut instead")
     func gameOverKeepsThePointsOfLongNames() throws {
         var state = BoardScenes.gameOver

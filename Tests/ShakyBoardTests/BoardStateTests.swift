@@ -97,7 +97,7 @@ struct BoardStateTests {
         #expect(state.phase == .roundOver && state.answer == "Giraffe" && state.roundWinner == "Owls")
         let text = BoardLayout.render(state, width: 80, height: 24, now: .zero).text
         #expect(text.contains("● Owls got it! +10"))
-        #expect(text.contains("● Owls: \"Giraffe\" RIGHT +10"))
+        #expect(text.contains("● Owls: “Giraffe” RIGHT +10"))
     }
 
     @Test func theTeamUpAnswersForThePointsFrozenAtItsBuzzNotTheHintedDownWorth() {

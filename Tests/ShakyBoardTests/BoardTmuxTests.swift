@@ -260,7 +260,7 @@ struct BoardTmuxTests {
         let again = try await ShakyClient.connect(socketPath: daemon.socketPath)
         _ = try await again.game.resume()
         _ = try await again.game.answer(team: "Owls", answer: "certainly not this")
-        try await tmux.waitForScreen("the wrong answer") { $0.contains("● Owls: \"certainly not this\" WRONG") }
+        try await tmux.waitForScreen("the wrong answer") { $0.contains("● Owls: “certainly not this” WRONG") }
         await again.close()
 
         try await tmux.run(["send-keys", "q"])

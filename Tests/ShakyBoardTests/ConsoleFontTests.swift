@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ShakyBoard
@@ -48,6 +49,19 @@ struct ConsoleFontTests {
         for mark in Self.teamMarks[4...] {
             #expect(!otherMarks.contains(mark))
             #expect(!(ConsoleFonts.drawnAlike[mark] ?? "").contains { otherMarks.contains($0) }, "\(mark)")
+        }
+    }
+
+    @Test("A judged answer is quoted as `shaky watch`, `play` and `status` quote it, with quotes every font has")
+    func judgedAnswersAreQuotedAsTheCommandsQuoteThem() {
+        let lines = BoardLayout.render(BoardScenes.answer, width: 80, height: 24, now: BoardScenes.now).lines
+            .filter { $0.contains("RIGHT") || $0.contains("WRONG") }
+        #expect(
+            lines.map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "▲ Cú Mèo: “Élan” WRONG", "■ Foxes: “Giraffe” RIGHT +8",
+            ])
+        for mark in lines.joined().filter({ !$0.isASCII && !$0.isLetter }) {
+            #expect(ConsoleFonts.everyFontHas.contains(mark), "\(mark) shows as ♦ on the console: \(lines)")
         }
     }
 

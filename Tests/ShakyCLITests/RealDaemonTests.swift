@@ -1,6 +1,7 @@
 import Foundation
 import ShakyTesting
 import Testing
+import Varlink
 
 /// The built `shaky` against the built `shakyd`: the pair a host actually runs.
 @Suite("shaky against a real shakyd")
@@ -45,11 +46,11 @@ struct RealDaemonTests {
             #expect(play.status == 0, "\(play)")
             let lines = play.output.split(separator: "\n").map(String.init)
             let expected = [
-                "Game over: no winner · Foxes 0, Owls 0",
+                "Game over: no winner · Owls 0, Foxes 0",
                 "Overruled: Foxes's answer “zzz” is right after all, +10 → 10",
                 "Result corrected: won by Foxes · Foxes 10, Owls 0",
                 "Score: Owls +10 (spirit) → 10",
-                "Result corrected: won by Owls and Foxes · Foxes 10, Owls 10",
+                "Result corrected: won by Owls and Foxes · Owls 10, Foxes 10",
             ]
             let found = expected.map { line in lines.firstIndex { $0.hasSuffix(line) } }
             #expect(found.allSatisfy { $0 != nil }, "\(play.output)")
@@ -57,6 +58,83 @@ struct RealDaemonTests {
             let history = try await runBinary(["history"], environment: environment)
             #expect(history.output.split(separator: "\n").count == 2, "one game: \(history)")
             #expect(history.output.contains("Owls, Foxes"), "both win: \(history)")
+        }
+    }
+
+    @Test("Teams tied first are listed in one order by play, status, scoreboard and history: the daemon's")
+    func tiedWinnersReadInOneOrder() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            // Owls are set up first, so the daemon lists them first on a tie; by name Foxes would come first.
+            let new = try await runBinary(
+                ["new", "--team", "Owls", "--team", "Foxes", "--questions", "1", "--seed", "3"],
+                environment: environment)
+            #expect(new.status == 0, "\(new)")
+            let play = try await runBinary(
+                ["play"], input: "n\nb Owls\nb Foxes\na zzz\na zzz\nn\n+ Foxes 10 spirit\n+ Owls 10 spirit\nq\n",
+                environment: environment)
+            #expect(play.status == 0, "\(play)")
+            #expect(
+                play.output.contains("Result corrected: won by Owls and Foxes · Owls 10, Foxes 10\n"), "\(play.output)")
+
+            func rows(_ text: String) -> [String] {
+                text.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+                    .filter { ($0.hasSuffix(" Owls") || $0.hasSuffix(" Foxes")) && $0.first?.isNumber == true }
+            }
+            let status = try await runBinary(["status"], environment: environment)
+            #expect(status.status == 0, "\(status)")
+            #expect(status.output.contains("Winners (tied): Owls, Foxes ·"), "\(status.output)")
+            #expect(rows(status.output) == ["1 Owls", "1 Foxes"], "\(status.output)")
+            let scoreboard = try await runBinary(["scoreboard"], environment: environment)
+            #expect(scoreboard.status == 0, "\(scoreboard)")
+            #expect(rows(scoreboard.output) == ["1 Owls", "1 Foxes"], "\(scoreboard.output)")
+            let history = try await runBinary(["history"], environment: environment)
+            #expect(history.output.contains("Owls 10, Foxes 10"), "\(history.output)")
+            #expect(history.output.contains("Owls, Foxes"), "\(history.output)")
+        }
+    }
+
+    @Test("shaky new with no packs, or none with questions, says so and how to get some, not “0 eligible questions”")
+    func aNewGameWithNoQuestionsSaysHowToGetSome() async throws {
+        // A daemon whose install has no built-in packs (an empty `share/shaky/packs`).
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        try FileManager.default.createDirectory(atPath: data.appending("packs"), withIntermediateDirectories: true)
+        try await DaemonProcess.withRunning(environment: ["SHAKY_DATA_DIR": data.path]) { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let teams = ["new", "--team", "Owls", "--team", "Foxes"]
+            let noPacks = try await runBinary(teams, environment: environment)
+            #expect(noPacks.status == 1, "\(noPacks)")
+            #expect(
+                noPacks.error
+                    == "shaky: there are no quiz packs to draw questions from: import one with `shaky pack import "
+                    + "FILE`, or reinstall Shaky Words for the built-in packs it comes with; `shaky pack list` lists "
+                    + "the packs\n", "\(noPacks)")
+
+            #expect(try await runBinary(["pack", "create", "Empty"], environment: environment).status == 0)
+            let noQuestions = try await runBinary(teams, environment: environment)
+            #expect(noQuestions.status == 1, "\(noQuestions)")
+            #expect(
+                noQuestions.error
+                    == "shaky: none of the quiz packs holds a question: add some with `shaky pack add PACK`, import a "
+                    + "pack with `shaky pack import FILE`, or reinstall Shaky Words for the built-in packs it comes "
+                    + "with; `shaky pack list` lists the packs\n", "\(noQuestions)")
+            let chosen = try await runBinary(teams + ["--pack", "Empty"], environment: environment)
+            #expect(chosen.status == 1, "\(chosen)")
+            #expect(
+                chosen.error
+                    == "shaky: the pack “Empty” holds no questions: add some with `shaky pack add PACK`, or choose "
+                    + "another pack; `shaky pack list` lists the packs\n", "\(chosen)")
+            // Typed as before: the Game interface's InvalidSetup.
+            let game = DaemonProcess.GameClient(try await daemon.connect())
+            let refusal = await #expect(throws: VarlinkError.self) {
+                _ = try await game.new(teams: ["Owls", "Foxes"])
+            }
+            guard case .remote(let name, _) = refusal else {
+                Issue.record("not an error reply: \(String(describing: refusal))")
+                return
+            }
+            #expect(name == "io.shakywords.Game.InvalidSetup")
         }
     }
 

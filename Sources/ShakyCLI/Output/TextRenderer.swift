@@ -225,6 +225,12 @@ enum TextRenderer {
         .joined(separator: "\n")
     }
 
+    /// The standings best first, tied teams in the daemon's order (the order the teams were set up in), which is
+    /// the order of its winners: the board, `shaky play`, `status` and `scoreboard` list a tie the same way.
+    static func inRankOrder(_ standings: [ShakyAPI.Standing]) -> [ShakyAPI.Standing] {
+        standings.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+    }
+
     /// The standings as a table with shared ranks.
     ///
     /// Given a `width` (a terminal's), a table wider than it has its long names cut short with "…" (to eight columns
@@ -235,7 +241,7 @@ enum TextRenderer {
             .init("#", .right), .init("Team", narrowest: 8), .init("Points", .right), .init("Right", .right),
             .init("Hints", .right), .init("Buzzes", .right), .init("Avg buzz", .right),
         ])
-        table.rows = standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map { standing in
+        table.rows = inRankOrder(standings).map { standing in
             [
                 "\(standing.rank)", standing.team, "\(standing.points)", "\(standing.correctAnswers)",
                 "\(standing.hintsUsed)", "\(standing.buzzes)", standing.averageBuzzTime.map(seconds) ?? "-",

@@ -100,7 +100,7 @@ struct WatchRenderer: Sendable {
             tiles = nil
             points = nil
             guard let result = event.result else { return "Game over" }
-            let standings = result.standings.sorted { ($0.rank, $0.team) < ($1.rank, $1.team) }.map {
+            let standings = TextRenderer.inRankOrder(result.standings).map {
                 "\($0.team) \($0.points)"
             }
             let winners = result.winners.isEmpty ? "no winner" : "won by " + result.winners.joined(separator: " and ")
