@@ -45,7 +45,7 @@ extension Shakyd {
         func run() async throws {
             let settings = try ConfigurationFileLoading.load(named: config)
             let recorder = TraceRecorder(
-                spec: ConfigurationFileLoading.sensorInput(given: input, settings: settings),
+                spec: ConfigurationFileLoading.sensorInput(given: input, settings: settings).spec,
                 options: AccelerometerOptions(
                     rate: rate, clock: ContinuousClock(), descriptions: settings.accelerometers ?? []),
                 log: { line in FileHandle.standardError.write(Data("shakyd record: \(line)\n".utf8)) })

@@ -1,0 +1,18 @@
+/// Where the configuration file says something: its path and, when known, the line; written `path:line`, as the
+/// file's refusals begin.
+public struct ConfigurationFilePlace: Equatable, Sendable, CustomStringConvertible {
+    /// The file's path.
+    public var path: String
+    /// The 1-based line.
+    public var line: Int?
+
+    /// Creates a place.
+    public init(path: String, line: Int?) {
+        self.path = path
+        self.line = line
+    }
+
+    public var description: String {
+        if let line { "\(path):\(line)" } else { path }
+    }
+}
