@@ -98,7 +98,10 @@ public actor SensorPipeline {
             logger.info("accelerometer found", metadata: ["device": "\(opened.info)"])
         } catch {
             state = .absent
-            message = "no accelerometer: \(error); hints are manual"
+            // `shaky sensor` shows this: the listing says what each driver saw and why it was not used.
+            message =
+                "no accelerometer: \(error); hints are manual. `shakyd list-devices` lists the accelerometers "
+                + "found and why none was used"
             logger.notice("no accelerometer found; the game goes on with manual hints", metadata: ["why": "\(error)"])
             watchForNewDevices()
         }

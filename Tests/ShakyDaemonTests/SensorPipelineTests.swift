@@ -154,6 +154,10 @@ import TriviaEngine
         let sensor = await runtime.sensorReport()
         #expect(sensor.state == .absent)
         #expect(sensor.message?.contains("hints are manual") == true)
+        // `shaky sensor` shows the message: it points to the listing of what was found and why it was not used.
+        #expect(
+            sensor.message?.hasSuffix("`shakyd list-devices` lists the accelerometers found and why none was used")
+                == true, "\(sensor.message ?? "")")
     }
 
     @Test func aSensorPluggedInAfterTheStartIsUsed() async throws {
