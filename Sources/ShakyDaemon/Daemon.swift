@@ -111,7 +111,7 @@ public final class Daemon: Sendable {
             controllers = { @Sendable board in MotionControllerDiscovery().discover(excluding: board) }
         }
         let sensor = SensorPipeline(
-            spec: spec,
+            spec: spec, inputPlace: configuration.inputPlace,
             options: AccelerometerOptions(rate: 100, clock: clock, descriptions: configuration.accelerometers),
             runtime: runtime,
             sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),

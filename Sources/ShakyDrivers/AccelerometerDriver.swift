@@ -151,8 +151,16 @@ public enum AccelerometerDriverError: Error, Sendable, Equatable, CustomStringCo
 
     public var description: String {
         switch self {
-        case .noDevice(let spec, let candidates):
-            var text = "no accelerometer found for --input \(spec)"
+        case .noDevice(let spec, _): description(naming: "--input \(spec)")
+        }
+    }
+
+    /// The description with the input named as `input` says (`--input auto`, or the configuration file's line that
+    /// set it), so that it names no flag the host never gave.
+    public func description(naming input: String) -> String {
+        switch self {
+        case .noDevice(_, let candidates):
+            var text = "no accelerometer found for \(input)"
             if candidates.isEmpty {
                 text += " (no IIO or evdev accelerometer is present; `--input trace:FILE` replays a recording)"
             } else {

@@ -160,6 +160,30 @@ import TriviaEngine
                 == true, "\(sensor.message ?? "")")
     }
 
+    @Test("An input the configuration file set is named with the file's line in what shaky sensor shows, not --input")
+    func anInputFromTheConfigurationFileIsNamedSo() async throws {
+        let place = ConfigurationFilePlace(path: "/etc/shaky/shakyd.conf", line: 2)
+        for (spec, expected) in [
+            (
+                InputSpec.auto,
+                "no accelerometer: no accelerometer found for input auto, set in /etc/shaky/shakyd.conf:2"
+            ),
+            (nil, "no sensor (input none, set in /etc/shaky/shakyd.conf:2): hints are manual"),
+        ] {
+            let runtime = GameRuntime(
+                database: try AppDatabase.inMemory(), clock: RuntimeClock(ManualClock()),
+                sound: RecordingSoundPlayer(), logger: Logger(label: "test"))
+            let pipeline = SensorPipeline(
+                spec: spec, inputPlace: place, options: AccelerometerOptions(),
+                table: AccelerometerDriverTable(drivers: []), runtime: runtime, sensitivity: .medium,
+                logger: Logger(label: "test"), appearances: { AsyncStream { _ in } })
+            await pipeline.start()
+            let message = await runtime.sensorReport().message ?? ""
+            #expect(message.hasPrefix(expected), "\(message)")
+            #expect(!message.contains("--input auto") && !message.contains("--input none"), "\(message)")
+        }
+    }
+
     @Test func aSensorPluggedInAfterTheStartIsUsed() async throws {
         let runtime = GameRuntime(
             database: try AppDatabase.inMemory(), clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(),
