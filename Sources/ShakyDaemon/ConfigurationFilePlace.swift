@@ -15,4 +15,10 @@ public struct ConfigurationFilePlace: Equatable, Sendable, CustomStringConvertib
     public var description: String {
         if let line { "\(path):\(line)" } else { path }
     }
+
+    /// The input `text` as what is said about it names it: `--input X`, or `input X, set in path:line` when the
+    /// configuration file at `place` set it, so that no message names a flag the host never gave.
+    public static func inputName(_ text: String, setIn place: ConfigurationFilePlace?) -> String {
+        place.map { "input \(text), set in \($0)" } ?? "--input \(text)"
+    }
 }

@@ -119,7 +119,7 @@ public actor SensorPipeline {
 
     /// The input as the host gave it: `--input X`, or `input X` with the configuration file's line that set it.
     private func inputName(_ text: String) -> String {
-        inputPlace.map { "input \(text), set in \($0)" } ?? "--input \(text)"
+        ConfigurationFilePlace.inputName(text, setIn: inputPlace)
     }
 
     /// Reads the sensor (and the motion controllers) when `wanted` (a round is open) and stops reading otherwise.

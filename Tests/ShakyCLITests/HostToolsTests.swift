@@ -380,6 +380,23 @@ struct HostToolsTests {
         #expect(!run.standardError.contains("--input"), "\(run.standardError)")
     }
 
+    @Test("shakyd record that finds no accelerometer for the configuration file's input names the file's line")
+    func recordNamesTheConfigurationFilesInput() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let missing = folder.appending("board.csv")
+        let config = folder.appending("shakyd.conf")
+        try "input: trace:\(missing)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try ChildProcess(
+            try BuiltProduct.path("shakyd"), ["record", "--config", config, "--output", folder.appending("out.csv")])
+        let exit = try await run.waitForExit(within: .seconds(30))
+        #expect(exit.status == 1, "\(run.standardError)")
+        #expect(
+            run.standardError.contains("no accelerometer found for input trace:\(missing), set in \(config):1"),
+            "\(run.standardError)")
+        #expect(!run.standardError.contains("--input trace"), "\(run.standardError)")
+    }
+
     @Test func aBadValueInTheConfigurationFileNamesTheFileAndLine() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
