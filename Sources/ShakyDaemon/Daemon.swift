@@ -66,7 +66,7 @@ public final class Daemon: Sendable {
         configuration: DaemonConfiguration, clock: any Clock<Duration> = ContinuousClock(),
         accessPolicy: (any VarlinkAccessPolicy)? = nil, soundPlayer: (any SoundPlayer)? = nil, logger: Logger
     ) async throws -> Daemon {
-        let spec = try inputSpec(configuration.input)
+        let spec = try inputSpec(configuration.input, setIn: configuration.inputPlace)
         let earlyPressLockout = try configuration.earlyPressLockout()
         let readsBuzzers = try configuration.readsBuzzers()
         let reorderWindow = try configuration.reorderWindow()
@@ -111,7 +111,7 @@ public final class Daemon: Sendable {
             controllers = { @Sendable board in MotionControllerDiscovery().discover(excluding: board) }
         }
         let sensor = SensorPipeline(
-            spec: spec,
+            spec: spec, inputPlace: configuration.inputPlace,
             options: AccelerometerOptions(rate: 100, clock: clock, descriptions: configuration.accelerometers),
             runtime: runtime,
             sensitivity: initialSensitivity, logger: logger, calibrations: SensorCalibrations(database: database),
@@ -230,14 +230,17 @@ public final class Daemon: Sendable {
     /// The file `--input demo` replays: a device lying still, shaken every six seconds.
     public static let demoTraceName = "demo-shakes.csv"
 
-    /// The input to open: `none` gives no sensor; `demo` loops the bundled demo trace at real speed.
-    static func inputSpec(_ text: String) throws -> InputSpec? {
+    /// The input to open: `none` gives no sensor; `demo` loops the bundled demo trace at real speed. A refusal names
+    /// the input as the host gave it: `--input X`, or the configuration file's `place` and `input X` when the file set
+    /// it (`place` `nil`: a flag or the default).
+    static func inputSpec(_ text: String, setIn place: ConfigurationFilePlace? = nil) throws -> InputSpec? {
+        let given = place.map { "\($0): input \(text)" } ?? "--input \(text)"
         switch text {
         case "none":
             return nil
         case "demo":
             guard let folder = InstallLayout.directory(for: .demoTraces) else {
-                throw DaemonStartError(problem: "--input demo: the demo trace \(demoTraceName) is not installed")
+                throw DaemonStartError(problem: "\(given): the demo trace \(demoTraceName) is not installed")
             }
             return .trace(path: folder.appendingPathComponent(demoTraceName).path, speed: .realTime, loop: true)
         default:
@@ -253,7 +256,7 @@ public final class Daemon: Sendable {
                 let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
                 guard descriptor >= 0 else {
                     throw DaemonStartError(
-                        problem: "--input \(text): \(FileAccessError(path: path, errno: errno).description)")
+                        problem: "\(given): \(FileAccessError(path: path, errno: errno).description)")
                 }
                 defer { close(descriptor) }
                 // A folder opens for reading too; only its first read would fail, and the daemon would start without
@@ -261,7 +264,7 @@ public final class Daemon: Sendable {
                 var status = stat()
                 if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
                     throw DaemonStartError(
-                        problem: "--input \(text): \(FileAccessError(path: path, errno: EISDIR).description)")
+                        problem: "\(given): \(FileAccessError(path: path, errno: EISDIR).description)")
                 }
             }
             return spec

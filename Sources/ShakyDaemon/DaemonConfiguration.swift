@@ -11,6 +11,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var stateDirectory: String
     /// The accelerometer input specification.
     public var input: String
+    /// Where the configuration file set ``input``; `nil` when `--input` or the default did.
+    public var inputPlace: ConfigurationFilePlace?
     /// The ALSA PCM name.
     public var soundDevice: String
     /// A folder of replacement cue files, if any.
@@ -90,6 +92,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         privateSocketDirectory = socketPath.hasPrefix(fallback + "/") ? fallback : nil
         stateDirectory = settings.stateDirectory ?? paths.stateDirectory
         input = settings.input ?? "auto"
+        inputPlace = settings.input != nil ? settings.inputPlace : nil
         soundDevice = settings.soundDevice ?? "default"
         soundsDirectory = settings.sounds
         logLevel = settings.logLevel ?? .info

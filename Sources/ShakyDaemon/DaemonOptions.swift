@@ -46,6 +46,9 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
     public var shakers: String?
     /// `accelerometers:` (the file only): descriptions of input accelerometers shakyd does not know.
     public var accelerometers: [AccelerometerDescription]? = nil
+    /// Where the configuration file set `input`, so that what is said about the input names the file's line and not
+    /// a flag the host never gave; `nil` when a flag gave it or nothing did.
+    public var inputPlace: ConfigurationFilePlace? = nil
 
     /// Creates options; `nil` means "not said here".
     public init(
@@ -85,7 +88,7 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
 
     /// These options with every field that `overrides` sets replaced by its value.
     public func overridden(by overrides: DaemonOptions) -> DaemonOptions {
-        DaemonOptions(
+        var options = DaemonOptions(
             socket: overrides.socket ?? socket,
             stateDirectory: overrides.stateDirectory ?? stateDirectory,
             input: overrides.input ?? input,
@@ -100,6 +103,8 @@ public struct DaemonOptions: Codable, Equatable, Sendable {
             shakers: overrides.shakers ?? shakers
         )
         .describing(overrides.accelerometers ?? accelerometers)
+        options.inputPlace = overrides.input != nil ? overrides.inputPlace : inputPlace
+        return options
     }
 }
 
@@ -171,6 +176,9 @@ extension DaemonOptions {
         if let problem = settings.problem {
             let line = mapping.first { $0.key.string == problem.key.rawValue }?.key.mark.map { $0.line }
             throw ConfigurationFileError(path: path, line: line, problem: problem.message)
+        }
+        if settings.input != nil, let entry = mapping.first(where: { $0.key.string == CodingKeys.input.rawValue }) {
+            settings.inputPlace = ConfigurationFilePlace(path: path, line: entry.key.mark.map { $0.line })
         }
         if let list = mapping.first(where: { $0.key.string == accelerometersKey }) {
             settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)

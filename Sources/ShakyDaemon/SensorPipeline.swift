@@ -22,6 +22,8 @@ public actor SensorPipeline {
     }
 
     private let spec: InputSpec?
+    /// Where the configuration file set the input; `nil` when `--input` or the default did.
+    private let inputPlace: ConfigurationFilePlace?
     private let options: AccelerometerOptions
     private let table: AccelerometerDriverTable
     private let runtime: GameRuntime
@@ -61,7 +63,8 @@ public actor SensorPipeline {
     /// (``calibrationSilenceLimit``). `controllers` finds the motion controllers that shake next to the sensor
     /// (``MotionControllerDiscovery/discover(excluding:)``); `nil` reads only the board's sensor.
     public init(
-        spec: InputSpec?, options: AccelerometerOptions, table: AccelerometerDriverTable = .standard,
+        spec: InputSpec?, inputPlace: ConfigurationFilePlace? = nil, options: AccelerometerOptions,
+        table: AccelerometerDriverTable = .standard,
         runtime: GameRuntime, sensitivity: ShakeSensitivity, logger: Logger, calibrations: SensorCalibrations? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         controllers: (@Sendable (Set<String>) -> [MotionController])? = nil,
@@ -74,6 +77,7 @@ public actor SensorPipeline {
         self.calibrations = calibrations
         self.clock = clock
         self.spec = spec
+        self.inputPlace = inputPlace
         self.options = options
         self.table = table
         self.runtime = runtime
@@ -84,7 +88,7 @@ public actor SensorPipeline {
     /// Finds the sensor. Without one the daemon goes on with manual hints (and motion controllers), and says so once.
     public func start() async {
         guard let spec else {
-            message = "no sensor (--input none): hints are manual"
+            message = "no sensor (\(inputName("none"))): hints are manual"
             logger.notice("\(message!)")
             await report()
             if wanted { await startControllers() }
@@ -98,8 +102,12 @@ public actor SensorPipeline {
             logger.info("accelerometer found", metadata: ["device": "\(opened.info)"])
         } catch {
             state = .absent
-            message = "no accelerometer: \(error); hints are manual"
-            logger.notice("no accelerometer found; the game goes on with manual hints", metadata: ["why": "\(error)"])
+            let why = (error as? AccelerometerDriverError)?.description(naming: inputName("\(spec)")) ?? "\(error)"
+            // `shaky sensor` shows this: the listing says what each driver saw and why it was not used.
+            message =
+                "no accelerometer: \(why); hints are manual. `shakyd list-devices` lists the accelerometers "
+                + "found and why none was used"
+            logger.notice("no accelerometer found; the game goes on with manual hints", metadata: ["why": "\(why)"])
             watchForNewDevices()
         }
         await report()
@@ -107,6 +115,11 @@ public actor SensorPipeline {
             await startReading()
             await startControllers()
         }
+    }
+
+    /// The input as the host gave it: `--input X`, or `input X` with the configuration file's line that set it.
+    private func inputName(_ text: String) -> String {
+        ConfigurationFilePlace.inputName(text, setIn: inputPlace)
     }
 
     /// Reads the sensor (and the motion controllers) when `wanted` (a round is open) and stops reading otherwise.

@@ -151,8 +151,16 @@ public enum AccelerometerDriverError: Error, Sendable, Equatable, CustomStringCo
 
     public var description: String {
         switch self {
-        case .noDevice(let spec, let candidates):
-            var text = "no accelerometer found for --input \(spec)"
+        case .noDevice(let spec, _): description(naming: "--input \(spec)")
+        }
+    }
+
+    /// The description with the input named as `input` says (`--input auto`, or the configuration file's line that
+    /// set it), so that it names no flag the host never gave.
+    public func description(naming input: String) -> String {
+        switch self {
+        case .noDevice(_, let candidates):
+            var text = "no accelerometer found for \(input)"
             if candidates.isEmpty {
                 text += " (no IIO or evdev accelerometer is present; `--input trace:FILE` replays a recording)"
             } else {
@@ -164,9 +172,14 @@ public enum AccelerometerDriverError: Error, Sendable, Equatable, CustomStringCo
 }
 
 extension AccelerometerDriverTable {
-    /// A report of `devices` for a person: one line per candidate, then which one `spec` would use.
-    public static func listing(of devices: [DiscoveredDevice], for spec: InputSpec) -> String {
-        var lines = ["Accelerometers for --input \(spec):"]
+    /// A report of `devices` for a person: one line per candidate, then which one `spec` would use. `place` is the
+    /// configuration file's `path:line` that set `spec`, when the file did and not `--input`.
+    public static func listing(
+        of devices: [DiscoveredDevice], for spec: InputSpec, setIn place: String? = nil
+    ) -> String {
+        var lines = [
+            place.map { "Accelerometers for input \(spec) (set in \($0)):" } ?? "Accelerometers for --input \(spec):"
+        ]
         if devices.isEmpty { lines.append("  none found (no IIO accelerometer, no evdev accelerometer)") }
         for device in devices {
             let verdict = device.rejection.map { "rejected: \($0)" } ?? "usable"

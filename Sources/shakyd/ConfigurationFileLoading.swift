@@ -22,11 +22,13 @@ enum ConfigurationFileLoading {
     }
 
     /// The sensor a tool reads when `--input` is not given: the one the configuration file's `input` names, as
-    /// `shakyd serve` would read it, or `auto` when the file names none, the demo or no sensor (which only
-    /// `shakyd serve` takes).
-    static func sensorInput(given: InputSpec?, settings: DaemonOptions) -> InputSpec {
-        if let given { return given }
-        guard let text = settings.input, let spec = try? InputSpec(parsing: text) else { return .auto }
-        return spec
+    /// `shakyd serve` would read it, with the file's line that names it, or `auto` when the file names none, the demo
+    /// or no sensor (which only `shakyd serve` takes).
+    static func sensorInput(
+        given: InputSpec?, settings: DaemonOptions
+    ) -> (spec: InputSpec, place: ConfigurationFilePlace?) {
+        if let given { return (given, nil) }
+        guard let text = settings.input, let spec = try? InputSpec(parsing: text) else { return (.auto, nil) }
+        return (spec, settings.inputPlace)
     }
 }

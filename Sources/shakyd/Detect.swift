@@ -4,7 +4,16 @@ import ShakeDetection
 import ShakyCore
 import ShakyDrivers
 
-extension ShakeSensitivity: ExpressibleByArgument {}
+/// `--sensitivity`: `--help` and the manual list the presets with what each is for.
+extension ShakeSensitivity: ExpressibleByArgument {
+    public var defaultValueDescription: String {
+        switch self {
+        case .light: "Gentler shaking counts; so may a walk with the device in a pocket or bag."
+        case .medium: "The balance between missed shakes and false ones."
+        case .hard: "Only vigorous shaking counts."
+        }
+    }
+}
 
 extension Shakyd {
     /// `shakyd detect`: replays recorded traces through the shake detector and prints the triggers as CSV.

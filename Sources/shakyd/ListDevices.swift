@@ -51,7 +51,7 @@ extension Shakyd {
 
         func run() throws {
             let settings = try ConfigurationFileLoading.load(named: config)
-            let input = ConfigurationFileLoading.sensorInput(given: input, settings: settings)
+            let (input, place) = ConfigurationFileLoading.sensorInput(given: input, settings: settings)
             print(EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()))
             let table = AccelerometerDriverTable.standard
             let options = AccelerometerOptions(
@@ -60,7 +60,7 @@ extension Shakyd {
             // The sensor --input would use is the board's, never also a shaker.
             let board = devices.first(where: \.isUsable).map { [$0.devicePath] } ?? []
             print(MotionControllerDiscovery.listing(of: MotionControllerDiscovery().discover(excluding: Set(board))))
-            print(AccelerometerDriverTable.listing(of: devices, for: input))
+            print(AccelerometerDriverTable.listing(of: devices, for: input, setIn: place?.description))
         }
     }
 }

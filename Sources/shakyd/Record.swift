@@ -44,8 +44,9 @@ extension Shakyd {
 
         func run() async throws {
             let settings = try ConfigurationFileLoading.load(named: config)
+            let (spec, place) = ConfigurationFileLoading.sensorInput(given: input, settings: settings)
             let recorder = TraceRecorder(
-                spec: ConfigurationFileLoading.sensorInput(given: input, settings: settings),
+                spec: spec,
                 options: AccelerometerOptions(
                     rate: rate, clock: ContinuousClock(), descriptions: settings.accelerometers ?? []),
                 log: { line in FileHandle.standardError.write(Data("shakyd record: \(line)\n".utf8)) })
@@ -60,7 +61,14 @@ extension Shakyd {
                 return source
             }
             defer { interrupts.forEach { $0.cancel() } }
-            _ = try await recording.value
+            do {
+                _ = try await recording.value
+            } catch let error as AccelerometerDriverError where place != nil {
+                // Said as argument-parser says the others, with the configuration file's line for the input.
+                let input = ConfigurationFilePlace.inputName("\(spec)", setIn: place)
+                FileHandle.standardError.write(Data("Error: \(error.description(naming: input))\n".utf8))
+                throw ExitCode.failure
+            }
         }
     }
 }

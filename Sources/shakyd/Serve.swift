@@ -30,7 +30,7 @@ extension Shakyd {
         @Option(name: .customLong("state-dir"), help: "The folder holding the database (shaky.sqlite).")
         var stateDirectory: String?
 
-        @Option(help: "The accelerometer: auto, iio[:NAME], evdev[:PATH], trace:FILE[,speed=max][,loop], demo or none.")
+        @Option(help: "The accelerometer.")
         var input: ServeInput?
 
         @Option(help: "How hard a shake must be to count (until changed over the socket).")
@@ -127,5 +127,18 @@ extension Shakyd {
     }
 }
 
-/// `--log-level`: argument-parser lists the levels in `--help` and when a value is not one of them.
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+/// `--log-level`: argument-parser lists the levels, with what each adds, in `--help`, the manual and when a value is
+/// not one of them.
+extension Logger.Level: @retroactive ExpressibleByArgument {
+    public var defaultValueDescription: String {
+        switch self {
+        case .trace: "Everything: each call to the socket too, as it starts."
+        case .debug: "Details for finding a problem (a sound device's errors, each buzzer press)."
+        case .info: "Start, stop and the devices found (the default)."
+        case .notice: "What a host should know, such as no sensor found."
+        case .warning: "Problems the daemon works around."
+        case .error: "Failures of one thing (a save, a device)."
+        case .critical: "Only why the daemon cannot run."
+        }
+    }
+}

@@ -21,9 +21,22 @@ enum ServeInput: ExpressibleByArgument, Equatable, Sendable, CustomStringConvert
         }
     }
 
-    /// The forms `--help` and an invalid value's error list.
+    /// The forms `--help`, the manual and an invalid value's error list.
     static var allValueStrings: [String] {
         ["auto", "iio[:NAME]", "evdev[:PATH]", "trace:FILE[,speed=max][,loop]", "demo", "none"]
+    }
+
+    /// What each form reads, listed under the option in `--help` and the manual.
+    static var allValueDescriptions: [String: String] {
+        [
+            "auto": "The first accelerometer found, in table order (the default).",
+            "iio[:NAME]": "An IIO accelerometer, or the one of that name or id (iio:mpu6050, iio:iio:device1).",
+            "evdev[:PATH]": "An evdev accelerometer, or the one at that path (evdev:/dev/input/event3).",
+            "trace:FILE[,speed=max][,loop]":
+                "Replay a recorded trace at real speed, or as fast as it is read; loop repeats it.",
+            "demo": "Loop the bundled demo trace.",
+            "none": "No sensor: hints are manual.",
+        ]
     }
 
     /// The input in `--input` syntax, as the configuration file also writes it.

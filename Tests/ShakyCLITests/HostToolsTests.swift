@@ -351,8 +351,50 @@ struct HostToolsTests {
         let run = try ChildProcess(try BuiltProduct.path("shakyd"), ["list-devices", "--config", config, "--no-probe"])
         let exit = try await run.waitForExit(within: .seconds(30))
         #expect(exit.status == 0, "\(run.standardError)")
-        #expect(run.standardOutput.contains("Accelerometers for --input trace:\(trace):\n"), "\(run.standardOutput)")
+        // The heading names the file's line, not a flag the host never gave.
+        #expect(
+            run.standardOutput.contains("Accelerometers for input trace:\(trace) (set in \(config):1):\n"),
+            "\(run.standardOutput)")
+        #expect(!run.standardOutput.contains("--input trace"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("Would use: trace \(trace) (board)"), "\(run.standardOutput)")
+    }
+
+    @Test("A trace the configuration file names that is missing stops shakyd naming the file's line, not --input")
+    func aMissingTraceFromTheConfigurationFileNamesTheFile() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let missing = folder.appending("board.csv")
+        let config = folder.appending("shakyd.conf")
+        try "# the board's sensor\ninput: trace:\(missing)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try ChildProcess(
+            try BuiltProduct.path("shakyd"),
+            [
+                "--config", config, "--socket", folder.appending("s.sock"), "--state-dir", folder.appending("state"),
+                "--sound-device", "none",
+            ])
+        let exit = try await run.waitForExit(within: .seconds(30))
+        #expect(exit.status == 1, "\(run.standardError)")
+        #expect(
+            run.standardError.contains("cannot run: \(config):2: input trace:\(missing): \(missing): no such file"),
+            "\(run.standardError)")
+        #expect(!run.standardError.contains("--input"), "\(run.standardError)")
+    }
+
+    @Test("shakyd record that finds no accelerometer for the configuration file's input names the file's line")
+    func recordNamesTheConfigurationFilesInput() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let missing = folder.appending("board.csv")
+        let config = folder.appending("shakyd.conf")
+        try "input: trace:\(missing)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try ChildProcess(
+            try BuiltProduct.path("shakyd"), ["record", "--config", config, "--output", folder.appending("out.csv")])
+        let exit = try await run.waitForExit(within: .seconds(30))
+        #expect(exit.status == 1, "\(run.standardError)")
+        #expect(
+            run.standardError.contains("no accelerometer found for input trace:\(missing), set in \(config):1"),
+            "\(run.standardError)")
+        #expect(!run.standardError.contains("--input trace"), "\(run.standardError)")
     }
 
     @Test func aBadValueInTheConfigurationFileNamesTheFileAndLine() async throws {

@@ -309,13 +309,40 @@ import Testing
         #expect(usageStatus(["play", "--team", "Owls"]) == .usage)
     }
 
-    @Test func helpListsTheValuesOfEnumerations() {
+    /// Whether `help` lists `value` on a line of its own with `meaning` after a dash, as argument-parser lists the
+    /// values of an enumeration that are described.
+    static func lists(_ value: String, meaning: String, in help: String) -> Bool {
+        help.split(separator: "\n").contains { line in
+            let listed = line.trimmingPrefix(while: \.isWhitespace)
+            guard listed.count < line.count, listed.hasPrefix(value + " ") else { return false }
+            return listed.dropFirst(value.count).trimmingPrefix(while: { $0 == " " }).hasPrefix("- " + meaning)
+        }
+    }
+
+    @Test func helpListsTheValuesOfEnumerationsEachWithWhatItMeans() {
         let newHelp = Shaky.New.helpMessage(columns: 200)
-        #expect(newHelp.contains("any"))
         #expect(newHelp.contains("--difficulty <difficulty>"))
-        #expect(newHelp.contains("values: any, easy, medium, hard"))
-        #expect(Shaky.Settings.helpMessage(columns: 200).contains("values: light, medium, hard"))
-        #expect(Shaky.Settings.helpMessage(columns: 200).contains("values: on, off"))
+        for (value, meaning) in [
+            ("any", "Questions of every difficulty (the default)."), ("easy", "Easy questions only."),
+            ("buzz-order", "Every team may buzz"), ("classic", "The first buzzer answers at once"),
+        ] {
+            #expect(Self.lists(value, meaning: meaning, in: newHelp), "\(value): \(newHelp)")
+        }
+        // Each once: the option's own help no longer spells them out beside the parser's list.
+        #expect(newHelp.components(separatedBy: "buzz-order").count == 2, "\(newHelp)")
+        #expect(!newHelp.contains("values:"), "\(newHelp)")
+        let settings = Shaky.Settings.helpMessage(columns: 200)
+        for (value, meaning) in [
+            ("on", "Play the sound cues."), ("off", "Play none."), ("light", "Gentler shaking counts"),
+            ("hard", "Only vigorous shaking counts."),
+        ] {
+            #expect(Self.lists(value, meaning: meaning, in: settings), "\(value): \(settings)")
+        }
+        #expect(!settings.contains("values:") && !settings.contains("on or off"), "\(settings)")
+        let add = Shaky.Pack.Add.helpMessage(columns: 200)
+        #expect(add.contains("(default: medium)") && add.contains("Few would know it."), "\(add)")
+        let export = Shaky.Pack.Export.helpMessage(columns: 200)
+        #expect(export.contains("- CSV: a header line, then a question a line."), "\(export)")
     }
 
     @Test func helpIsNotAnError() async {

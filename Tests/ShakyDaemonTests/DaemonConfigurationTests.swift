@@ -20,11 +20,24 @@ import Testing
             sensitivity: hard
             """
         let settings = try DaemonOptions.parse(text, path: "shakyd.conf")
-        #expect(
-            settings
-                == DaemonOptions(
-                    socket: "/tmp/s.sock", stateDirectory: "/tmp/state", input: "trace:/tmp/t.csv,speed=max",
-                    soundDevice: "hw:1,0", sounds: "/tmp/sounds", logLevel: .debug, sensitivity: "hard"))
+        var expected = DaemonOptions(
+            socket: "/tmp/s.sock", stateDirectory: "/tmp/state", input: "trace:/tmp/t.csv,speed=max",
+            soundDevice: "hw:1,0", sounds: "/tmp/sounds", logLevel: .debug, sensitivity: "hard")
+        expected.inputPlace = ConfigurationFilePlace(path: "shakyd.conf", line: 4)
+        #expect(settings == expected)
+    }
+
+    @Test("The input keeps the file's line that set it, and loses it to --input")
+    func theInputKeepsWhereTheFileSetIt() throws {
+        let file = try DaemonOptions.parse(
+            "# the board\nsocket: /a\ninput: trace:/t.csv\n", path: "/etc/shaky/shakyd.conf")
+        let place = ConfigurationFilePlace(path: "/etc/shaky/shakyd.conf", line: 3)
+        #expect(file.inputPlace == place)
+        #expect(place.description == "/etc/shaky/shakyd.conf:3")
+        #expect(DaemonConfiguration(resolving: file.overridden(by: DaemonOptions(socket: "/b"))).inputPlace == place)
+        let flagged = DaemonConfiguration(resolving: file.overridden(by: DaemonOptions(input: "auto")))
+        #expect(flagged.input == "auto" && flagged.inputPlace == nil)
+        #expect(try DaemonOptions.parse("socket: /a\n", path: "c.conf").inputPlace == nil)
     }
 
     @Test func anEmptyFileSetsNothing() throws {
@@ -254,6 +267,16 @@ import Testing
         #expect(try Daemon.inputSpec("trace:/dev/null") != nil)
         let folder = #expect(throws: DaemonStartError.self) { _ = try Daemon.inputSpec("trace:/tmp") }
         #expect(folder?.problem == "--input trace:/tmp: /tmp: it is a folder, not a file")
+    }
+
+    @Test("A trace the configuration file names that cannot be read is refused naming the file's line, not --input")
+    func aMissingTraceFromTheFileNamesTheFile() throws {
+        let missing = "/nonexistent/shakyd-\(UUID()).csv"
+        let place = ConfigurationFilePlace(path: "/etc/shaky/shakyd.conf", line: 2)
+        let error = #expect(throws: DaemonStartError.self) {
+            _ = try Daemon.inputSpec("trace:\(missing)", setIn: place)
+        }
+        #expect(error?.problem == "/etc/shaky/shakyd.conf:2: input trace:\(missing): \(missing): no such file")
     }
 
     @Test func anEmptyConfigurationFileIsFine() throws {

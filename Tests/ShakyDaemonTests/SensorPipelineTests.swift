@@ -154,6 +154,34 @@ import TriviaEngine
         let sensor = await runtime.sensorReport()
         #expect(sensor.state == .absent)
         #expect(sensor.message?.contains("hints are manual") == true)
+        // `shaky sensor` shows the message: it points to the listing of what was found and why it was not used.
+        #expect(
+            sensor.message?.hasSuffix("`shakyd list-devices` lists the accelerometers found and why none was used")
+                == true, "\(sensor.message ?? "")")
+    }
+
+    @Test("An input the configuration file set is named with the file's line in what shaky sensor shows, not --input")
+    func anInputFromTheConfigurationFileIsNamedSo() async throws {
+        let place = ConfigurationFilePlace(path: "/etc/shaky/shakyd.conf", line: 2)
+        for (spec, expected) in [
+            (
+                InputSpec.auto,
+                "no accelerometer: no accelerometer found for input auto, set in /etc/shaky/shakyd.conf:2"
+            ),
+            (nil, "no sensor (input none, set in /etc/shaky/shakyd.conf:2): hints are manual"),
+        ] {
+            let runtime = GameRuntime(
+                database: try AppDatabase.inMemory(), clock: RuntimeClock(ManualClock()),
+                sound: RecordingSoundPlayer(), logger: Logger(label: "test"))
+            let pipeline = SensorPipeline(
+                spec: spec, inputPlace: place, options: AccelerometerOptions(),
+                table: AccelerometerDriverTable(drivers: []), runtime: runtime, sensitivity: .medium,
+                logger: Logger(label: "test"), appearances: { AsyncStream { _ in } })
+            await pipeline.start()
+            let message = await runtime.sensorReport().message ?? ""
+            #expect(message.hasPrefix(expected), "\(message)")
+            #expect(!message.contains("--input auto") && !message.contains("--input none"), "\(message)")
+        }
     }
 
     @Test func aSensorPluggedInAfterTheStartIsUsed() async throws {

@@ -84,6 +84,42 @@ import Testing
         #expect(daemon.standardOutput.contains("--version"))
     }
 
+    @Test("An option that takes one of a few values lists them in its page, each with what it means")
+    func optionsListTheirValuesWithWhatEachMeans() async throws {
+        let folder = try await Self.generatePages()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected: [(page: String, option: String, value: String, meaning: String)] = [
+            ("shakyd.serve.1", "sensitivity", "light", "Gentler shaking counts; so may a walk with the device in a"),
+            ("shakyd.serve.1", "sensitivity", "hard", "Only vigorous shaking counts."),
+            ("shakyd.serve.1", "log-level", "warning", "Problems the daemon works around."),
+            ("shakyd.serve.1", "input", "none", "No sensor: hints are manual."),
+            ("shakyd.detect.1", "sensitivity", "medium", "The balance between missed shakes and false ones."),
+            ("shaky.settings.1", "sound", "off", "Play none."),
+            ("shaky.settings.1", "sensitivity", "light", "Gentler shaking counts"),
+            ("shaky.new.1", "difficulty", "any", "Questions of every difficulty (the default)."),
+            ("shaky.new.1", "buzzer-mode", "classic", "The first buzzer answers at once"),
+            ("shaky.pack.add.1", "difficulty", "hard", "Few would know it."),
+            ("shaky.pack.export.1", "format", "csv", "CSV: a header line, then a question a line."),
+        ]
+        for (page, option, value, meaning) in expected {
+            let source = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+            let lines = source.split(separator: "\n").map(String.init)
+            // The option's entry, up to the next option: a list of its values, each an item with its meaning.
+            let start = lines.firstIndex { $0.hasPrefix(".It Fl -\(option) ") } ?? lines.endIndex
+            let entry = lines[start...].dropFirst().prefix { !$0.hasPrefix(".It Fl ") }
+            let item = entry.firstIndex(of: ".It Ar \(value)")
+            #expect(
+                item.map { entry.indices.contains($0 + 1) && entry[$0 + 1].hasPrefix(meaning) } == true,
+                "\(page) --\(option) does not list \(value) with its meaning: \(Array(entry))")
+        }
+        // `--help` lists them the same way, once: not also as "(values: …)" or in the option's own words.
+        let help = try await InstallTests.run(try BuiltProduct.path("shakyd"), ["serve", "--help"])
+        #expect(help.standardOutput.contains("- Gentler shaking counts;"), "\(help.standardOutput)")
+        #expect(help.standardOutput.contains("- No sensor: hints are manual."), "\(help.standardOutput)")
+        #expect(!help.standardOutput.contains("(values:"), "\(help.standardOutput)")
+        #expect(help.standardOutput.components(separatedBy: "evdev[:PATH]").count == 2, "\(help.standardOutput)")
+    }
+
     @Test func shakydExitsWith2OnAWrongCommandLineAnd3OnABadConfigurationFile() async throws {
         let shakyd = try BuiltProduct.path("shakyd")
         let usage = try await InstallTests.run(shakyd, ["--no-such-flag"])

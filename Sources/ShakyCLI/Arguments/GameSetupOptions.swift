@@ -57,11 +57,7 @@ struct GameSetupOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Accept answers without accents (default: on).")
     var ignoreDiacritics: Bool?
 
-    @Option(
-        help: ArgumentHelp(
-            "buzz-order: every team may buzz, then teams answer in buzz order once buzzing is over; "
-                + "classic: the first buzzer answers at once and a wrong answer reopens buzzing (default: buzz-order).",
-            valueName: "mode"))
+    @Option(help: ArgumentHelp("Who answers after a buzz.", valueName: "mode"))
     var buzzerMode: BuzzerModeArgument?
 
     @Option(
@@ -180,6 +176,13 @@ extension String {
 enum BuzzerModeArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case buzzOrder = "buzz-order"
     case classic
+
+    var defaultValueDescription: String {
+        switch self {
+        case .buzzOrder: "Every team may buzz, then teams answer in buzz order once buzzing is over (the default)."
+        case .classic: "The first buzzer answers at once, and a wrong answer reopens buzzing."
+        }
+    }
 
     /// The rule as the daemon takes it.
     var wire: ShakyAPI.Rules.BuzzerMode {

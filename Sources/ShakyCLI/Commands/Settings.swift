@@ -11,8 +11,8 @@ extension Shaky {
                 the settings not given stay as they are.
                 """)
 
-        @Option(help: "Sound cues on or off.")
-        var sound: Switch?
+        @Option(help: "Sound cues.")
+        var sound: SoundSwitch?
 
         @Option(help: ArgumentHelp("Sound volume, from 0 to 1.", valueName: "0-1"))
         var volume: Double?
