@@ -1,3 +1,5 @@
+import ShakyCore
+
 /// The board's layout: a pure function from what the board knows, the screen's size and the time to the
 /// cells to draw. No terminal, no clock: tests call it directly.
 ///
@@ -132,8 +134,8 @@ public enum BoardLayout {
         if let owner = press.owner {
             let asking = press.asking ?? "the team asked"
             choices = [
-                "That button is \(owner)'s — \(asking): press another button",
-                "\(owner)'s button — \(asking): press another",
+                "That button is \(owner.possessive) — \(asking): press another button",
+                "\(owner.possessive) button — \(asking): press another",
                 "\(asking): press another button",
             ]
         } else {

@@ -1,3 +1,4 @@
+import ShakyCore
 import ShakyDrivers
 import ShakyProtocol
 import ShakyStore
@@ -128,7 +129,7 @@ extension ShakyAPI.BuzzerEvent {
         case .takenPress(let press, let owner, let asking):
             self.init(
                 kind: .pressed, team: owner, keyName: press.keyName, kernelTime: press.kernelTime.seconds,
-                outcome: "taken", message: "that button is \(owner)'s — \(asking): press another button",
+                outcome: "taken", message: "that button is \(owner.possessive) — \(asking): press another button",
                 asking: asking)
         case .pressed(let team, let keyName, let kernelTime, let outcome, let lockedFor):
             self.init(kind: .pressed, team: team, keyName: keyName, kernelTime: kernelTime.seconds)

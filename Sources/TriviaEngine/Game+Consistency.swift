@@ -1,3 +1,5 @@
+import ShakyCore
+
 extension Game {
     /// The most any duration of a saved game may be either way: far beyond what play reaches (every timer is at most
     /// an hour), and small enough that no sum of a game's durations overflows.
@@ -37,10 +39,10 @@ extension Game {
                 teams.count(where: { Self.teamKey($0.name) == Self.teamKey(team.name) }) == 1,
                 "two teams are called \(team.name)")
             for number in [team.score, team.correctAnswers, team.hintsUsed, team.buzzCount] {
-                try checkNumber(number, "team \(team.name)'s statistics")
+                try checkNumber(number, "team \(team.name.possessive) statistics")
             }
             try check(team.correctAnswers >= 0 && team.hintsUsed >= 0 && team.buzzCount >= 0, "a negative count")
-            try checkDuration(team.totalBuzzTime, "team \(team.name)'s buzz time")
+            try checkDuration(team.totalBuzzTime, "team \(team.name.possessive) buzz time")
             try check(team.adjustments.count <= Self.mostAdjustmentsPerTeam, "too many adjustments")
             for adjustment in team.adjustments {
                 try check(

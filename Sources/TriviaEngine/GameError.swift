@@ -1,3 +1,5 @@
+import ShakyCore
+
 /// Why an event is not allowed now. The game is left exactly as it was.
 public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The game is over; only `.clockAdvanced` and the host's corrections (`.overrule`, `.adjustScore`)
@@ -88,7 +90,7 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nobodyHasBuzzed:
             "nobody has buzzed yet: in classic mode the first team to buzz answers at once"
         case .notYourTurn(let team, let upNow):
-            "it is \(upNow)'s turn to answer, not \(team)'s"
+            "it is \(upNow.possessive) turn to answer, not \(team.possessive)"
         case .noAnswerExpected(let phase):
             "no answer is expected now (now: \(phase.partyDescription))"
         case .hintLimitReached(0):
@@ -122,7 +124,7 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noBuzzToUndo(let team):
             "\(team) has not buzzed on this question"
         case .buzzAlreadyJudged(let team):
-            "\(team)'s answer has been judged already; overrule the judgement instead"
+            "\(team.possessive) answer has been judged already; overrule the judgement instead"
         case .answerTooLong(let characters):
             "an answer is at most \(Game.longestGivenAnswer) characters, not \(characters); nothing was judged"
         }

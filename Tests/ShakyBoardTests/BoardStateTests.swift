@@ -683,9 +683,9 @@ extension BoardStateTests {
         state.apply(taken, at: .seconds(20))
         #expect(
             BoardLayout.notices(state, now: .seconds(21)).contains(
-                "That button is Owls's — Foxes: press another button"))
+                "That button is Owls' — Foxes: press another button"))
         // On a 40-column board, in fewer words that keep what to do.
-        #expect(BoardLayout.notices(state, width: 40, now: .seconds(21)) == ["Owls's button — Foxes: press another"])
+        #expect(BoardLayout.notices(state, width: 40, now: .seconds(21)) == ["Owls' button — Foxes: press another"])
         var longNames = state
         var takenByLongName = ShakyAPI.Event(kind: .buzzer)
         takenByLongName.buzzer = ShakyAPI.ButtonEvent(

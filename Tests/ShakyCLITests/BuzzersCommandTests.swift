@@ -200,7 +200,7 @@ extension BuzzersCommandTests {
                     Owls: press your button.
                     Owls: BTN_TRIGGER_HAPPY6 on \(Self.buzz).
                     Foxes: press your button.
-                    That button is Owls's — Foxes: press another button.
+                    That button is Owls' — Foxes: press another button.
 
                     """, "\(outcome)")
             #expect(

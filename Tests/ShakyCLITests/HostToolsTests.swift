@@ -487,7 +487,7 @@ struct HostRulesTests {
             let corrected = try await shaky(["judge", "overrule"])
             #expect(corrected.status == 0, "\(corrected)")
             #expect(
-                corrected.output.contains("Overruled: Owls's answer “surely not this” is wrong after all, -10 → 0"),
+                corrected.output.contains("Overruled: Owls' answer “surely not this” is wrong after all, -10 → 0"),
                 "\(corrected)")
             #expect(corrected.output.contains("Winner: Foxes"), "\(corrected)")
             let history = try await shaky(["history"])

@@ -47,7 +47,7 @@ struct RealDaemonTests {
             let lines = play.output.split(separator: "\n").map(String.init)
             let expected = [
                 "Game over: no winner · Owls 0, Foxes 0",
-                "Overruled: Foxes's answer “zzz” is right after all, +10 → 10",
+                "Overruled: Foxes' answer “zzz” is right after all, +10 → 10",
                 "Result corrected: won by Foxes · Foxes 10, Owls 0",
                 "Score: Owls +10 (spirit) → 10",
                 "Result corrected: won by Owls and Foxes · Owls 10, Foxes 10",

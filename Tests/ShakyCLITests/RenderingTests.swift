@@ -505,10 +505,10 @@ import Testing
         ]
         #expect(
             events.compactMap { renderer.line(for: $0) } == [
-                "Overruled: Owls's answer “tigre” is right after all, +8 → 20",
-                "Overruled: Foxes's time had run out; counted as right, +10 → 18",
-                "Overruled: Foxes's time had run out; counted as wrong, -10 → 8",
-                "Overruled: Bees's answer is wrong after all",
+                "Overruled: Owls' answer “tigre” is right after all, +8 → 20",
+                "Overruled: Foxes' time had run out; counted as right, +10 → 18",
+                "Overruled: Foxes' time had run out; counted as wrong, -10 → 8",
+                "Overruled: Bees' answer is wrong after all",
                 "Game over: won by Owls and Foxes · Owls 18, Foxes 18, Bees 0",
                 "Result corrected: won by Owls and Foxes · Owls 18, Foxes 18, Bees 0",
             ])
@@ -549,7 +549,7 @@ import Testing
                 kernelTime: 5.45, outcome: "unassigned", message: "no team has KEY_A on platform-i8042-serio-0: …"),
             ShakyAPI.ButtonEvent(
                 kind: .pressed, team: "Owls", keyName: "BTN_TRIGGER_HAPPY6", kernelTime: 6, outcome: "taken",
-                message: "that button is Owls's — Foxes: press another button", asking: "Foxes"),
+                message: "that button is Owls' — Foxes: press another button", asking: "Foxes"),
             ShakyAPI.ButtonEvent(
                 kind: .joinEnded, team: "Foxes",
                 message: "the new game's teams are others; `shaky buzzers join` asks them"),
@@ -559,7 +559,7 @@ import Testing
             lines == [
                 "Press: no team has KEY_A on /dev/input/event33: shaky buzzers join, or shaky buzzers assign TEAM "
                     + "/dev/input/event33 KEY_A",
-                "Press: that button is Owls's — Foxes: press another button",
+                "Press: that button is Owls' — Foxes: press another button",
                 "Join: no longer asking Foxes: the new game's teams are others; `shaky buzzers join` asks them",
             ])
     }

@@ -139,7 +139,7 @@ struct ErrorReplyTests {
             try await client.advance(by: .seconds(20))
             try await expectRefused(
                 "Answer", ["team": "Foxes", "answer": "x"], reason: "notYourTurn",
-                message: "it is Owls's turn to answer, not Foxes's")
+                message: "it is Owls' turn to answer, not Foxes'")
             try await expectRefused(
                 "Answer", ["team": "Owls", "answer": .string(String(repeating: "a", count: 100_000))],
                 reason: "answerTooLong",

@@ -95,7 +95,7 @@ struct IllegalEventTests {
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(
             GameError.notYourTurn(team: "Owls", upNow: "Foxes").description
-                == "it is Foxes's turn to answer, not Owls's")
+                == "it is Foxes' turn to answer, not Owls'")
         #expect(GameError.unknownTeam("Wolves").description.contains("Wolves"))
         #expect(
             GameError.hintLimitReached(maximum: 0).description

@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 import ShakyProtocol
 
 /// Renders the daemon's replies as text for people; pure functions of the reply and a style.
@@ -39,18 +40,18 @@ enum TextRenderer {
         value > 0 ? "+\(value)" : "\(value)"
     }
 
-    /// What an overrule did: `Overruled: Owls's answer “Kobenhavn” is right after all, +10 → 10`; when the team's
-    /// time had run out, it says so rather than speak of an answer: `Overruled: Owls's time had run out; counted as
+    /// What an overrule did: `Overruled: Owls' answer “Kobenhavn” is right after all, +10 → 10`; when the team's
+    /// time had run out, it says so rather than speak of an answer: `Overruled: Owls' time had run out; counted as
     /// right, +10 → 10`.
     static func overruling(
         team: String, given: String?, timedOut: Bool, correct: Bool, delta: Int?, score: Int?
     ) -> String {
         let change = (delta.map { ", \(signed($0))" } ?? "") + (score.map { " → \($0)" } ?? "")
         if timedOut {
-            return "Overruled: \(team)'s time had run out; counted as \(correct ? "right" : "wrong")\(change)"
+            return "Overruled: \(team.possessive) time had run out; counted as \(correct ? "right" : "wrong")\(change)"
         }
         let answer = given.map { "answer “\($0)”" } ?? "answer"
-        return "Overruled: \(team)'s \(answer) is \(correct ? "right after all" : "wrong after all")\(change)"
+        return "Overruled: \(team.possessive) \(answer) is \(correct ? "right after all" : "wrong after all")\(change)"
     }
 
     /// How a question ended, after its answer: `got by Owls`, `skipped`, `time's up, nobody got it`. Without `end`

@@ -1,3 +1,4 @@
+import ShakyCore
 import ShakyProtocol
 
 extension WatchRenderer {
@@ -27,7 +28,8 @@ extension WatchRenderer {
                 return "Press: no team has \(key) on \(device): \(joinHint), or shaky buzzers assign TEAM "
                     + "\(device) \(key)"
             case "taken":
-                return "Press: that button is \(team)'s — \(event.asking ?? "the team asked"): press another button"
+                return "Press: that button is \(team.possessive) — \(event.asking ?? "the team asked"): "
+                    + "press another button"
             default:
                 return "Press: \(team) was refused" + (event.message.map { ": \($0)" } ?? "")
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Buzzers {
@@ -43,7 +44,7 @@ extension Shaky.Buzzers {
                         console.print(try JSONOutput.renderLine(reply))
                     } else {
                         let asking = event.asking ?? "the team asked"
-                        console.print("That button is \(owner)'s — \(asking): press another button.")
+                        console.print("That button is \(owner.possessive) — \(asking): press another button.")
                     }
                     continue
                 }
