@@ -38,4 +38,12 @@ public enum TextFold {
         }
         return result
     }
+
+    /// The one of `names` that `typed` names when case, accents and spacing are set aside ("zoe" for "Zoë", "soiree"
+    /// for "Soirée", as a keyboard without them types it), or `nil` when none or several do.
+    public static func onlyMatch(for typed: String, among names: [String]) -> String? {
+        let folded = fold(typed)
+        let matches = names.filter { fold($0) == folded }
+        return matches.count == 1 ? matches[0] : nil
+    }
 }

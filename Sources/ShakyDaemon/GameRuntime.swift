@@ -191,12 +191,8 @@ public actor GameRuntime {
             pool = try database.questions(inPacks: packs, filter: .any)
         } catch StoreError.packNotFound(let name) {
             // A name typed without its accents ("soiree" for "Soirée") is the one pack that matches it so.
-            let folded = { (text: String) in
-                text.trimmingCharacters(in: .whitespaces).folding(
-                    options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            }
-            let meant = ((try? database.packs().map(\.name)) ?? []).filter { folded($0) == folded(name) }
-            let guess = meant.count == 1 ? "; did you mean “\(meant[0])”?" : ""
+            let packs = (try? database.packs().map(\.name)) ?? []
+            let guess = TextFold.onlyMatch(for: name, among: packs).map { "; did you mean “\($0)”?" } ?? ""
             throw .invalidSetup("there is no pack named “\(name)”\(guess) (`shaky pack list` lists them)")
         } catch let error as StoreError {
             throw .invalidSetup(error.description)
