@@ -14,8 +14,9 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
     case daemonUnreachable(paths: [String], reason: String)
     /// The connection to the daemon at `path` was lost before the reply came.
     case connectionLost(path: String)
-    /// The daemon refused the call: the fully qualified error name and a message for people.
-    case refused(name: String, message: String)
+    /// The daemon refused the call: the fully qualified error name, a message for people and, for a `Refused`
+    /// error, its machine-readable `reason` (`unknownTeam`, `notAnsweringYet`), which clients tell refusals apart by.
+    case refused(name: String, message: String, reason: String? = nil)
     /// The daemon sent something this client does not understand.
     case protocolError(String)
 
@@ -32,16 +33,22 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
                 + "(or `systemctl start shakyd.socket`), or point to its socket with --socket PATH or SHAKY_SOCKET."
         case .connectionLost(let path):
             return "the daemon at \(path) closed the connection; is it still running? (`systemctl status shakyd`)"
-        case .refused(_, let message):
+        case .refused(_, let message, _):
             return message
         case .protocolError(let problem):
             return "the daemon's reply was not understood: \(problem)"
         }
     }
 
+    /// The `reason` of a `Refused` error (`unknownTeam`), when the daemon refused the call with one.
+    public var refusalReason: String? {
+        guard case .refused(_, _, let reason) = self else { return nil }
+        return reason
+    }
+
     /// The short error name (`PackNotFound`) when the daemon refused the call.
     public var refusalName: String? {
-        guard case .refused(let name, _) = self else { return nil }
+        guard case .refused(let name, _, _) = self else { return nil }
         return String(name.split(separator: ".").last ?? Substring(name))
     }
 
@@ -50,7 +57,9 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         switch error {
         case .remote(let name, let parameters):
             let name = TerminalText.printable(name)
-            self = .refused(name: name, message: Self.message(forError: name, parameters: parameters.printable))
+            self = .refused(
+                name: name, message: Self.message(forError: name, parameters: parameters.printable),
+                reason: parameters["reason"]?.stringValue)
         case .connectionFailed(let failedPath, let underlying):
             self = .daemonUnreachable(paths: [failedPath], reason: Self.reason(underlying, path: failedPath))
         case .connectionClosed:

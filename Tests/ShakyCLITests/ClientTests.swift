@@ -217,7 +217,7 @@ import Varlink
         #expect(message.contains("shaky buzzers join"), "or let the team press it: \(message)")
     }
 
-    @Test func refusalsCarryTheDaemonsMessage() async throws {
+    @Test func refusalsCarryTheDaemonsMessageAndReason() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer(
                 "Game.Buzz", with: .error("Refused", ["reason": "alreadyBuzzed", "message": "Owls already buzzed"]))
@@ -227,7 +227,8 @@ import Varlink
                 "Packs.Import", with: .error("ImportFailed", ["line": 3, "field": "answer", "problem": "empty"]))
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
             await #expect(
-                throws: ShakyClientError.refused(name: "io.shakywords.Game.Refused", message: "Owls already buzzed")
+                throws: ShakyClientError.refused(
+                    name: "io.shakywords.Game.Refused", message: "Owls already buzzed", reason: "alreadyBuzzed")
             ) {
                 try await client.game.buzz(team: "Owls")
             }

@@ -1,4 +1,3 @@
-import Foundation
 import ShakyCore
 import ShakyProtocol
 
@@ -9,16 +8,10 @@ extension Shaky {
     static func namingTheTeams(_ error: any Error, team: String, client: ShakyClient) async -> any Error {
         // Only the refusal of the team itself (the game's other refusals, a question not open, come first).
         guard let refusal = error as? ShakyClientError, refusal.refusalName == "Refused",
-            refusal.description.hasPrefix("no team called \"\(team)\""),
-            let teams = try? await client.game.status().teams.map(\.name), !teams.isEmpty,
-            !teams.contains(where: { $0.lowercased() == team.lowercased() })
+            refusal.refusalReason == "unknownTeam",
+            let teams = try? await client.game.status().teams.map(\.name), !teams.isEmpty
         else { return error }
-        let folded = { (name: String) in
-            name.trimmingCharacters(in: .whitespaces).folding(
-                options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        }
-        let meant = teams.filter { folded($0) == folded(team) }
-        let guess = meant.count == 1 ? "; did you mean “\(meant[0])”?" : ""
+        let guess = TextFold.onlyMatch(for: team, among: teams).map { "; did you mean “\($0)”?" } ?? ""
         return CommandFailure(
             "\(refusal.description)\(guess) The teams are \(teams.map { "“\($0)”" }.spokenList("and"))."
         )
