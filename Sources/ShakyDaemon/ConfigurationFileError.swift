@@ -9,7 +9,8 @@ public struct ConfigurationFileError: Error, Equatable, Sendable, CustomStringCo
     /// What is wrong.
     public var problem: String
 
-    public var description: String {
-        if let line { "\(path):\(line): \(problem)" } else { "\(path): \(problem)" }
-    }
+    /// Where in the file: `path:line`, or the path alone.
+    public var place: ConfigurationFilePlace { ConfigurationFilePlace(path: path, line: line) }
+
+    public var description: String { "\(place): \(problem)" }
 }

@@ -245,7 +245,7 @@ public actor GameRuntime {
         let list = "; `shaky pack list` lists the packs"
         let builtin = "reinstall Shaky Words for the built-in packs it comes with"
         if let chosen {
-            let named = chosen.map { "“\($0)”" }.joined(separator: " and ")
+            let named = chosen.map { "“\($0)”" }.spokenList("and")
             return (chosen.count == 1 ? "the pack \(named) holds" : "the packs \(named) hold")
                 + " no questions: add some with `shaky pack add PACK`, or choose another pack" + list
         }
