@@ -198,6 +198,17 @@ import Testing
         #expect(usageStatus(["sensor", "calibrate", "--shake-seconds", "nan"]) == .usage)
     }
 
+    @Test func sensorCalibrateSaysTheSecondsAsGiven() throws {
+        let device = ShakyAPI.SensorStatus(state: .ready, driver: "iio-buffer", shakes: 0, sensitivity: .medium)
+        let halves = Shaky.Sensor.Calibrate.instructions(for: device, shakeSeconds: 3.5, stillSeconds: 2)
+        #expect(halves.shake == "Shake the device now, as your players will, for 3.5 seconds…")
+        #expect(halves.holdStill == "Stop, and hold it still for 2 seconds…")
+        let trace = ShakyAPI.SensorStatus(state: .ready, driver: "trace", shakes: 0, sensitivity: .medium)
+        #expect(
+            Shaky.Sensor.Calibrate.instructions(for: trace, shakeSeconds: 10, stillSeconds: 2.5).holdStill
+                == "…and 2.5 seconds after a pause as holding still…")
+    }
+
     @Test func historyAndLeaderboardTakeALimit() throws {
         #expect(try parse(["history", "--limit", "5"], as: Shaky.History.self).limit == 5)
         #expect(try parse(["leaderboard"], as: Shaky.Leaderboard.self).limit == nil)

@@ -40,14 +40,20 @@ extension Shaky.Sensor {
             if sensor.driver == "trace" {
                 return (
                     "The daemon reads a recorded trace, not a device: nothing to shake. It takes the trace's next "
-                        + "\(Int(shakeSeconds)) seconds as the shaking…",
-                    "…and \(Int(stillSeconds)) seconds after a pause as holding still…"
+                        + "\(spoken(shakeSeconds)) seconds as the shaking…",
+                    "…and \(spoken(stillSeconds)) seconds after a pause as holding still…"
                 )
             }
             return (
-                "Shake the device now, as your players will, for \(Int(shakeSeconds)) seconds…",
-                "Stop, and hold it still for \(Int(stillSeconds)) seconds…"
+                "Shake the device now, as your players will, for \(spoken(shakeSeconds)) seconds…",
+                "Stop, and hold it still for \(spoken(stillSeconds)) seconds…"
             )
+        }
+
+        /// A number of seconds as the instructions say it: whole seconds as a whole number ("5"), others to the
+        /// tenth ("3.5" for `--shake-seconds 3.5`, which was said as 3).
+        static func spoken(_ seconds: Double) -> String {
+            seconds == seconds.rounded() ? String(format: "%.0f", seconds) : String(format: "%.1f", seconds)
         }
 
         /// How long the instruction to shake waits for a refusal. Every refusal comes before the sensor is read
