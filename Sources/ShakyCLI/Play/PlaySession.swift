@@ -121,7 +121,7 @@ struct PlaySession: Sendable {
         case .daemonUnreachable(let paths, let reason):
             return "not done: cannot reach the Shaky Words daemon at \(paths.spokenList("or")) (\(reason)); "
                 + "\(wait), then type the command again"
-        case .refused, .protocolError:
+        case .refused, .protocolError, .newerDaemon:
             return error.description
         }
     }
