@@ -146,7 +146,9 @@ extension PlaySessionTests {
                         + [FakeDaemon.Answer.watchReply(Self.watchEvents[1]), confetti], end: false))
             let console = RecordingConsole()
             let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
-            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "q\n"))
+            // The question comes after the first skipped event, so once it is shown that one has been said.
+            try await PlaySession(client: client, console: console).run(
+                commands: LiveFeedTests.quitting(once: console, shows: "What big cat has stripes?"))
             await client.close()
             #expect(console.output.contains("Question 1/10: What big cat has stripes?  [T] G I R E  (10 points)"))
             #expect(
