@@ -40,7 +40,7 @@ struct LiveFeed: Sendable {
             } catch let error as ShakyClientError {
                 switch error {
                 case .daemonUnreachable, .connectionLost: break
-                case .refused, .protocolError: throw error
+                case .refused, .protocolError, .newerDaemon: throw error
                 }
             }
             try Task.checkCancellation()
@@ -55,4 +55,10 @@ struct LiveFeed: Sendable {
 
     /// What to say when it is back.
     var backMessage: String { "Reconnected to the daemon at \(client.socketPath)." }
+
+    /// What to say when the client skips events for a value it does not know (the daemon is newer).
+    static func skippedMessage(_ unknown: UnknownReplyValue) -> String {
+        "skipping events with \(unknown.field) “\(unknown.value)”, which this shaky does not know: the daemon is "
+            + "newer; \(UnknownReplyValue.advice)"
+    }
 }

@@ -119,7 +119,7 @@ extension Shaky {
             console.printError("shaky: \(message)")
             switch error {
             case .daemonUnreachable, .connectionLost: return .daemonUnreachable
-            case .refused, .protocolError: return .failure
+            case .refused, .protocolError, .newerDaemon: return .failure
             }
         case let error as CommandFailure:
             console.printError("shaky: \(error)")

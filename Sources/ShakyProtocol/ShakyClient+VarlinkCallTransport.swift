@@ -30,7 +30,9 @@ extension ShakyClient: VarlinkCallTransport {
     /// The stream runs on a connection of its own (a Varlink connection answers calls in order, so a
     /// call behind a stream would wait for its end); stopping the iteration closes that connection,
     /// which tells the daemon the caller is gone. The stream throws a ``ShakyClientError``: `refused`
-    /// when the daemon ends the call with an error, `connectionLost` when it goes away.
+    /// when the daemon ends the call with an error, `connectionLost` when it goes away, `protocolError` for a
+    /// reply that breaks the interface. A reply with a value this client does not know (a newer daemon's event
+    /// kind) is skipped, told to ``reportSkippedReplies(to:)``, and the stream goes on.
     public func callMore<Parameters: Encodable & Sendable, Reply: Decodable & Sendable>(
         _ method: String, parameters: Parameters, replyType: Reply.Type
     ) async throws(ShakyClientError) -> AsyncThrowingStream<Reply, any Error> {
@@ -55,7 +57,11 @@ extension ShakyClient: VarlinkCallTransport {
         let task = Task {
             do {
                 for try await parameters in replies {
-                    continuation.yield(try Self.decode(parameters, as: Reply.self, from: method))
+                    do {
+                        continuation.yield(try Self.decode(parameters, as: Reply.self, from: method))
+                    } catch ShakyClientError.newerDaemon(let unknown) {
+                        self.skipped(unknown)
+                    }
                 }
                 continuation.finish()
             } catch {

@@ -15,10 +15,18 @@ import Varlink
 /// opens a connection of its own, so calls made while watching are answered at once. Every error is a
 /// ``ShakyClientError``. When the daemon has closed the connection (it closes one left idle for 10 minutes), the
 /// next call connects again first: a call is never sent twice.
+///
+/// A daemon newer than this client may send values its interfaces do not list (a new event kind, a new value of an
+/// enum). An optional field with one reads as absent (`nil`); a streamed reply (`Watch`) that holds one elsewhere
+/// is skipped, and the stream goes on (``reportSkippedReplies(to:)`` hears of it); any other reply with one fails
+/// with ``ShakyClientError/newerDaemon(_:)``.
 public final class ShakyClient: Sendable {
     /// The socket this client is connected to.
     public let socketPath: String
     private let state: Mutex<(connection: VarlinkClient, closed: Bool)>
+    /// The unknown values that made a stream skip a reply so far, and who hears of a new one.
+    private let skips = Mutex<(seen: Set<UnknownReplyValue>, report: (@Sendable (UnknownReplyValue) -> Void)?)>(
+        ([], nil))
 
     private init(socketPath: String, connection: VarlinkClient) {
         self.socketPath = socketPath
@@ -107,12 +115,29 @@ public final class ShakyClient: Sendable {
         await connection.close()
     }
 
+    /// Has `report` told of each value that makes a stream of this client skip a reply, once per method, field and
+    /// value for the life of the client (a new event kind comes again and again; it is said once).
+    public func reportSkippedReplies(to report: @escaping @Sendable (UnknownReplyValue) -> Void) {
+        skips.withLock { $0.report = report }
+    }
+
+    /// Notes that a stream skipped a reply for `unknown`, and tells of it the first time.
+    func skipped(_ unknown: UnknownReplyValue) {
+        let report = skips.withLock { $0.seen.insert(unknown).inserted ? $0.report : nil }
+        report?(unknown)
+    }
+
+    /// `parameters`, a reply to `method`, decoded as a reply (``JSONValueDecoder/forReplies``): an optional enum
+    /// field with a value this client does not know is `nil`; one elsewhere is ``ShakyClientError/newerDaemon(_:)``,
+    /// any other mismatch a ``ShakyClientError/protocolError(_:)``.
     static func decode<Reply: Decodable>(
         _ parameters: VarlinkObject, as type: Reply.Type, from method: String
     ) throws(ShakyClientError) -> Reply {
         do {
             // Whatever the daemon says is made printable before any of it can reach a terminal.
-            return try JSONValue.object(parameters.printable).decode(as: Reply.self)
+            return try JSONValueDecoder.forReplies.decode(Reply.self, from: .object(parameters.printable))
+        } catch let unknown as VarlinkUnknownEnumValue {
+            throw .newerDaemon(UnknownReplyValue(unknown, method: method))
         } catch {
             throw .protocolError("the reply of \(method) does not match its interface: \(error)")
         }

@@ -19,6 +19,10 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
     case refused(name: String, message: String, reason: String? = nil)
     /// The daemon sent something this client does not understand.
     case protocolError(String)
+    /// The daemon's reply holds a value this client's interfaces do not list, where the reply cannot do without it:
+    /// the daemon is newer than this client. (A streamed reply with one is skipped instead, and an optional field
+    /// with one reads as absent.)
+    case newerDaemon(UnknownReplyValue)
 
     public var description: String {
         switch self {
@@ -37,6 +41,9 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
             return message
         case .protocolError(let problem):
             return "the daemon's reply was not understood: \(problem)"
+        case .newerDaemon(let unknown):
+            return "the daemon is newer than this shaky: its reply to \(unknown.method) has \(unknown.field) "
+                + "“\(unknown.value)”, which this shaky does not know; \(UnknownReplyValue.advice)"
         }
     }
 

@@ -3,18 +3,36 @@
 /// A call is parsed strictly into a tree once (and checked against the interface there); its parameters are
 /// decoded from that tree. Numbers follow the IDL: an `int` is any integer (or a float with no fraction that
 /// fits), a `float` any number. `null` and an absent key both decode as `nil` through `decodeIfPresent`.
-/// Failures are `DecodingError`s with the coding path of the offending value, as `JSONDecoder` throws them.
+/// Failures are `DecodingError`s with the coding path of the offending value, as `JSONDecoder` throws them, and
+/// ``VarlinkUnknownEnumValue`` for a name a ``VarlinkEnum`` does not list.
 public struct JSONValueDecoder: Sendable {
     /// Values handed to `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// Whether an optional field holding a name its ``VarlinkEnum`` does not list reads as absent (`nil`) instead
+    /// of failing: on for replies (``forReplies``), whose service may be newer than this side's interface; off
+    /// (the default) for the calls a server receives, which it refuses.
+    public var readsUnknownOptionalEnumValuesAsAbsent = false
+
     /// Creates a decoder.
     public init() {}
+
+    /// The decoder for a service's replies: an optional enum field with a value this side's interface does not
+    /// list reads as absent, as from a service that does not say; a required one still throws
+    /// ``VarlinkUnknownEnumValue``.
+    public static let forReplies: JSONValueDecoder = {
+        var decoder = JSONValueDecoder()
+        decoder.readsUnknownOptionalEnumValuesAsAbsent = true
+        return decoder
+    }()
 
     /// Decodes `type` from `value`.
     public func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
         if let value = value as? Value { return value }
-        return try TreeDecoder(value: value, codingPath: [], userInfo: userInfo).decodeValue(type)
+        return try TreeDecoder(
+            value: value, codingPath: [], userInfo: userInfo,
+            readsUnknownOptionalEnumValuesAsAbsent: readsUnknownOptionalEnumValuesAsAbsent
+        ).decodeValue(type)
     }
 }
 
@@ -23,11 +41,17 @@ private struct TreeDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
+    /// ``JSONValueDecoder/readsUnknownOptionalEnumValuesAsAbsent``.
+    let readsUnknownOptionalEnumValuesAsAbsent: Bool
 
-    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(
+        value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable],
+        readsUnknownOptionalEnumValuesAsAbsent: Bool
+    ) {
         self.value = value
         self.codingPath = codingPath
         self.userInfoStorage = userInfo
+        self.readsUnknownOptionalEnumValuesAsAbsent = readsUnknownOptionalEnumValuesAsAbsent
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -52,7 +76,9 @@ private struct TreeDecoder: Decoder {
 
     /// A decoder for a child value at `key`.
     func child(_ value: JSONValue, key: any CodingKey) -> TreeDecoder {
-        TreeDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfoStorage)
+        TreeDecoder(
+            value: value, codingPath: codingPath + [key], userInfo: userInfoStorage,
+            readsUnknownOptionalEnumValuesAsAbsent: readsUnknownOptionalEnumValuesAsAbsent)
     }
 
     func decodeValue<Value: Decodable>(_ type: Value.Type) throws -> Value {
@@ -132,7 +158,14 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
         guard let value = members[key.stringValue], value != .null else { return nil }
-        return try decoder.child(value, key: key).decodeValue(type)
+        do {
+            return try decoder.child(value, key: key).decodeValue(type)
+        } catch is VarlinkUnknownEnumValue
+            where decoder.readsUnknownOptionalEnumValuesAsAbsent && type is any VarlinkEnum.Type
+        {
+            // The field is the enum itself (an unknown value deeper down, in a struct or an array, fails as ever).
+            return nil
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(

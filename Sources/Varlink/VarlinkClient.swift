@@ -129,15 +129,18 @@ public final class VarlinkClient: Sendable {
 }
 
 extension VarlinkClient {
-    /// Calls `method` with `Encodable` parameters and decodes the reply as `Reply`.
+    /// Calls `method` with `Encodable` parameters and decodes the reply as `Reply` (``JSONValueDecoder/forReplies``:
+    /// an optional enum field with a value `Reply` does not list is `nil`).
     public func call<Request: Encodable, Reply: Decodable>(
         _ method: String, _ request: Request, as reply: Reply.Type = Reply.self
     ) async throws -> Reply {
         let parameters = try VarlinkMethodResult.object(encoding: request)
-        return try JSONValue.object(try await call(method, parameters: parameters)).decode(as: Reply.self)
+        return try JSONValueDecoder.forReplies.decode(
+            Reply.self, from: .object(try await call(method, parameters: parameters)))
     }
 
-    /// Calls `method` with `more` and `Encodable` parameters, decoding each reply as `Reply`.
+    /// Calls `method` with `more` and `Encodable` parameters, decoding each reply as `Reply` as ``call(_:_:as:)``
+    /// does; a reply that does not decode ends the stream with its error.
     public func callMore<Request: Encodable, Reply: Decodable & Sendable>(
         _ method: String, _ request: Request, as reply: Reply.Type = Reply.self
     ) throws -> AsyncThrowingStream<Reply, any Error> {
@@ -146,7 +149,7 @@ extension VarlinkClient {
         let task = Task {
             do {
                 for try await parameters in replies {
-                    continuation.yield(try JSONValue.object(parameters).decode(as: Reply.self))
+                    continuation.yield(try JSONValueDecoder.forReplies.decode(Reply.self, from: .object(parameters)))
                 }
                 continuation.finish()
             } catch {

@@ -101,6 +101,8 @@ public struct VarlinkRequest: Sendable {
             let DecodingError.dataCorrupted(context)
         {
             throw .invalidParameter(context.codingPath.map(\.stringValue).joined(separator: "."))
+        } catch let error as VarlinkUnknownEnumValue {
+            throw .invalidParameter(error.codingPath.joined(separator: "."))
         } catch {
             throw .invalidParameter("")
         }

@@ -35,9 +35,10 @@ public struct VarlinkReplyError: VarlinkErrorConvertible, Equatable, Sendable, C
         self.init(name, parameters: (try? VarlinkMethodResult.object(encoding: parameters)) ?? [:])
     }
 
-    /// The parameters decoded as `type`, or `nil` when they do not match it.
+    /// The parameters decoded as `type` (as a reply's, ``JSONValueDecoder/forReplies``), or `nil` when they do not
+    /// match it.
     public func decodeParameters<Parameters: Decodable>(as type: Parameters.Type) -> Parameters? {
-        try? JSONValue.object(parameters).decode(as: type)
+        try? JSONValueDecoder.forReplies.decode(type, from: .object(parameters))
     }
 
     public var varlinkReplyError: VarlinkReplyError { self }

@@ -9,6 +9,12 @@ import Varlink
 ///   (`API.State.Phase`), and a later inline enum with the same values, in any interface of the run, is a
 ///   typealias of the first; every one is `Codable` and `JSONWritable` (a `writeJSON(to:)` that writes its
 ///   members straight to JSON text, so a reply is encoded once, with no `Encoder` and no tree);
+/// - every enum is a `VarlinkEnum`: a name it does not list (a value a newer peer added) throws
+///   `VarlinkUnknownEnumValue`, not any `DecodingError`. A client decodes replies with
+///   `JSONValueDecoder.forReplies`, which reads such a value in an optional field as absent (`nil`, as from a
+///   peer that does not say); in a required field the reply fails with that error, which a client's stream
+///   can take as "skip this reply" and a single call as "the service is newer". A server decodes the calls it
+///   receives strictly: an unknown value there is `InvalidParameter`, optional or not;
 /// - `API.ThingInterface`: the interface's `name`, its served `description`, `openMethods`, a `…Parameters`
 ///   and a `…Reply` struct per method, `ReplyError` with one case per IDL error, the `Implementation`
 ///   protocol with one requirement per method, `varlinkInterface(serving:)`, and the typed `Client`.
@@ -163,8 +169,13 @@ struct InterfaceEmitter {
         case .enumeration(let cases):
             enumsByCases[cases] = enumsByCases[cases] ?? qualified
             var out = docComment(docs, indent: indent)
-            out += "\(pad)public enum \(name): String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {\n"
+            out += "\(pad)public enum \(name): String, Codable, Equatable, Sendable, CaseIterable, JSONWritable,"
+            out += " VarlinkEnum {\n"
             out += "\(pad)    case \(cases.map(identifier).joined(separator: ", "))\n\n"
+            out += "\(pad)    /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.\n"
+            out += "\(pad)    public init(from decoder: any Decoder) throws {\n"
+            out += "\(pad)        self = try Self.decodeValue(from: decoder)\n"
+            out += "\(pad)    }\n\n"
             out += "\(pad)    /// Writes the value's name as a JSON string.\n"
             out += "\(pad)    public func writeJSON(to writer: inout JSONWriter) {\n"
             out += "\(pad)        writer.writeString(rawValue)\n"

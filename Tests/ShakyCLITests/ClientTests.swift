@@ -1,6 +1,7 @@
 import Foundation
 import ShakyCore
 import ShakyProtocol
+import Synchronization
 import Testing
 import Varlink
 
@@ -146,6 +147,61 @@ import Varlink
         }
     }
 
+    @Test("A watch skips a newer daemon's events with a value it does not know, says so once per value, and goes on")
+    func aWatchSkipsEventsItCannotKnow() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            let state = Fixtures.event(.state) { $0.status = Fixtures.ready }
+            let buzz = Fixtures.event(.buzz) {
+                $0.team = "Owls"
+                $0.order = 1
+            }
+            let tick = Fixtures.event(.tick) { $0.remaining = 3 }
+            daemon.answer(
+                "Game.Watch",
+                with: .events(
+                    [
+                        FakeDaemon.Answer.watchReply(state),
+                        ["event": ["kind": "confetti", "team": "Owls"]],
+                        FakeDaemon.Answer.watchReply(buzz),
+                        ["event": ["kind": "buzzer", "buzzer": ["kind": "batteryLow", "team": "Owls"]]],
+                        ["event": ["kind": "confetti", "team": "Foxes"]],
+                        FakeDaemon.Answer.watchReply(tick),
+                    ], end: false))
+            daemon.answer(
+                "Buzzers.Watch",
+                with: .events(
+                    [
+                        ["event": ["kind": "batteryLow", "team": "Owls"]],
+                        ["event": ["kind": "cleared", "cleared": 2]],
+                    ],
+                    end: false))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let skipped = Mutex<[UnknownReplyValue]>([])
+            client.reportSkippedReplies { unknown in skipped.withLock { $0.append(unknown) } }
+            var received: [ShakyAPI.Event] = []
+            for try await reply in try await client.game.watch() {
+                received.append(reply.event)
+                if received.count == 3 { break }
+            }
+            #expect(received == [state, buzz, tick])
+            var buttons: [ShakyAPI.BuzzerEvent] = []
+            for try await reply in try await client.buzzers.watch() {
+                buttons.append(reply.event)
+                break
+            }
+            #expect(buttons == [ShakyAPI.BuzzerEvent(kind: .cleared, cleared: 2)])
+            // The second confetti event is skipped without a word: said once is enough.
+            #expect(
+                skipped.withLock { $0 } == [
+                    UnknownReplyValue(method: "io.shakywords.Game.Watch", field: "event.kind", value: "confetti"),
+                    UnknownReplyValue(
+                        method: "io.shakywords.Game.Watch", field: "event.buzzer.kind", value: "batteryLow"),
+                    UnknownReplyValue(method: "io.shakywords.Buzzers.Watch", field: "event.kind", value: "batteryLow"),
+                ])
+            await client.close()
+        }
+    }
+
     @Test func aWatchTheDaemonRefusesThrowsItsMessage() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer("Game.Watch", with: .error("NoGame", [:]))
@@ -266,6 +322,27 @@ import Varlink
                 forError: "io.shakywords.Settings.InvalidSetting",
                 parameters: ["name": "volume", "message": "volume must be 0 to 1"])
                 == "volume must be 0 to 1")
+    }
+
+    @Test("A call's reply with a value this client does not know: absent when optional, else the daemon is newer")
+    func aReplyFromANewerDaemon() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            guard case .object(var state) = try JSONValue(encoding: Fixtures.roundOver) else { return }
+            state["roundEnd"] = "abandoned"
+            daemon.answer("Game.Status", with: .reply(["status": .object(state)]))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            #expect(try await client.game.status() == Fixtures.roundOver)
+            state["phase"] = "intermission"
+            daemon.answer("Game.Status", with: .reply(["status": .object(state)]))
+            await #expect(
+                throws: ShakyClientError.newerDaemon(
+                    UnknownReplyValue(method: "io.shakywords.Game.Status", field: "status.phase", value: "intermission")
+                )
+            ) {
+                try await client.game.status()
+            }
+            await client.close()
+        }
     }
 
     @Test func aReplyThatBreaksTheInterfaceIsAProtocolError() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import ShakyProtocol
 import Testing
+import Varlink
 
 @testable import ShakyCLI
 
@@ -219,6 +220,83 @@ import Testing
                 try JSONDecoder().decode(ShakyAPI.GameInterface.WatchReply.self, from: Data($0.utf8)).event
             }
             #expect(decoded == events)
+        }
+    }
+
+    @Test("watch skips the events of a newer daemon that it does not know, and says so once per value")
+    func watchSkipsUnknownEvents() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            let roundStarted = Fixtures.event(.roundStarted) {
+                $0.number = 1
+                $0.total = 10
+                $0.question = "What big cat has stripes?"
+                $0.tiles = Fixtures.tiles
+                $0.points = 10
+            }
+            let confetti: VarlinkObject = ["event": ["kind": "confetti", "team": "Owls"]]
+            daemon.answer(
+                "Game.Watch",
+                with: .events(
+                    [
+                        FakeDaemon.Answer.watchReply(Fixtures.event(.state) { $0.status = Fixtures.ready }),
+                        confetti, FakeDaemon.Answer.watchReply(roundStarted), confetti,
+                        ["event": ["kind": "buzzer", "buzzer": ["kind": "batteryLow", "team": "Owls"]]],
+                        ["event": ["kind": "tick", "remaining": 59, "phase": "indication"]],
+                    ], end: true))
+            for arguments in [["watch"], ["watch", "--json"]] {
+                let console = RecordingConsole()
+                let watch = try #require(
+                    try Shaky.parseAsRoot(arguments + ["--socket", daemon.socketPath]) as? Shaky.Watch)
+                let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+                // The feed's end is a daemon gone, and the first wait for it stops the watch here.
+                await #expect(throws: CancellationError.self) {
+                    try await watch.follow(
+                        LiveFeed(client: client, sleep: { _ in throw CancellationError() }), on: console)
+                }
+                await client.close()
+                if arguments == ["watch"] {
+                    #expect(
+                        console.output == """
+                            Game: 10 questions · ready · Owls 12, Foxes 8
+                            Question 1/10: What big cat has stripes?  [T] G I R E  (10 points)
+                            [00:59] buzzers open  [T] G I R E  (10 points)
+
+                            """)
+                } else {
+                    #expect(console.output.split(separator: "\n").count == 3)
+                    #expect(!console.output.contains("confetti"))
+                }
+                let advice = "the daemon is newer; update shaky to the daemon's version (`shakyd --version` prints it)"
+                #expect(
+                    console.error == """
+                        shaky: skipping events with event.kind “confetti”, which this shaky does not know: \(advice)
+                        shaky: skipping events with event.buzzer.kind “batteryLow”, which this shaky does not know: \
+                        \(advice)
+                        Lost the daemon at \(daemon.socketPath): reconnecting…
+
+                        """)
+            }
+        }
+    }
+
+    @Test("status from a newer daemon: an optional value it does not know is left out, a required one says update")
+    func statusFromANewerDaemon() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            guard case .object(var state) = try JSONValue(encoding: Fixtures.roundOver) else { return }
+            state["roundEnd"] = "abandoned"
+            daemon.answer("Game.Status", with: .reply(["status": .object(state)]))
+            let shown = await shaky(daemon, ["status"])
+            #expect(shown.status == 0, "\(shown)")
+            #expect(shown.output == TextRenderer.status(Fixtures.roundOver, style: .plain) + "\n")
+            state["phase"] = "intermission"
+            daemon.answer("Game.Status", with: .reply(["status": .object(state)]))
+            let refused = await shaky(daemon, ["status"])
+            #expect(refused.status == 1)
+            #expect(
+                refused.error
+                    == "shaky: the daemon is newer than this shaky: its reply to io.shakywords.Game.Status has "
+                    + "status.phase “intermission”, which this shaky does not know; update shaky to the daemon's "
+                    + "version (`shakyd --version` prints it)\n")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ShakyProtocol
 import Testing
+import Varlink
 
 @testable import ShakyCLI
 
@@ -133,6 +134,30 @@ import Testing
 }
 
 extension PlaySessionTests {
+    @Test("The events of a newer daemon that play does not know are skipped, and said once per value")
+    func unknownEventsAreSkipped() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            script(daemon)
+            let confetti: VarlinkObject = ["event": ["kind": "confetti", "team": "Owls"]]
+            daemon.answer(
+                "Game.Watch",
+                with: .events(
+                    [FakeDaemon.Answer.watchReply(Self.watchEvents[0]), confetti]
+                        + [FakeDaemon.Answer.watchReply(Self.watchEvents[1]), confetti], end: false))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            // The question comes after the first skipped event, so once it is shown that one has been said.
+            try await PlaySession(client: client, console: console).run(
+                commands: LiveFeedTests.quitting(once: console, shows: "What big cat has stripes?"))
+            await client.close()
+            #expect(console.output.contains("Question 1/10: What big cat has stripes?  [T] G I R E  (10 points)"))
+            #expect(
+                console.error
+                    == "! skipping events with event.kind “confetti”, which this shaky does not know: the daemon is "
+                    + "newer; update shaky to the daemon's version (`shakyd --version` prints it)\n")
+        }
+    }
+
     @Test func joinAsksTheDaemonAndAJoiningUnderWayIsShownAtTheStart() async throws {
         try await FakeDaemon.run { daemon in
             script(daemon)

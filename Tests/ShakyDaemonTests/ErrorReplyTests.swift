@@ -236,6 +236,20 @@ struct ErrorReplyTests {
             #expect(unknown.parameters == ["parameter": "colour"])
             let wrongType = try await client.callError("io.shakywords.Game.Buzz", ["team": 3])
             #expect(wrongType.parameters == ["parameter": "team"])
+            // A value the interface does not list is refused, even in an optional field (clients read one in a
+            // reply as absent; the daemon never takes one).
+            let unknownValues: [(VarlinkObject, String)] = [
+                (["difficulty": "extreme"], "difficulty"), (["rules": ["buzzerMode": "relay"]], "rules.buzzerMode"),
+            ]
+            for (parameters, parameter) in unknownValues {
+                let refused = try await client.callError(
+                    "io.shakywords.Game.New", parameters.merging(["teams": ["Owls", "Foxes"]]) { first, _ in first })
+                #expect(refused.name == "org.varlink.service.InvalidParameter")
+                #expect(refused.parameters == ["parameter": .string(parameter)])
+            }
+            let unknownSensitivity = try await client.callError(
+                "io.shakywords.Settings.Set", ["sensitivity": "extreme"])
+            #expect(unknownSensitivity.parameters == ["parameter": "sensitivity"])
             let method = try await client.callError("io.shakywords.Game.Shake")
             #expect(method.name == "org.varlink.service.MethodNotFound")
             let interface = try await client.callError("io.shakywords.Scores.List")

@@ -76,9 +76,16 @@ struct SwiftGeneratorTests {
         #expect(output.map(\.name) == ["API+ThingsInterface.swift"])
         let swift = try #require(output.first).contents
         for expected in [
-            "/// A colour.\n    public enum Colour: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {",
+            "/// A colour.\n    public enum Colour: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, "
+                + "VarlinkEnum {",
             "        /// What it is called.\n        public var name: String",
-            "        public enum Size: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {",
+            "        public enum Size: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {",
+            // A value the enum does not list is a VarlinkUnknownEnumValue, which a client's reply decoding knows.
+            """
+                        public init(from decoder: any Decoder) throws {
+                            self = try Self.decodeValue(from: decoder)
+                        }
+            """,
             "    public struct Thing: Codable, Equatable, Sendable, JSONWritable {",
             // Each type writes itself: members in ascending key order, nil optionals left out, enums as strings.
             """

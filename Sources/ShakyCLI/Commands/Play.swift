@@ -43,7 +43,9 @@ extension Shaky {
                 When the daemon restarts, play says so ("Lost the daemon at PATH: reconnecting…", also on the \
                 countdown's line), tries again after 0.25 s, doubling up to 5 s, and once it is back says \
                 "Reconnected" and shows the game as it stands. At a terminal a command typed meanwhile is \
-                refused and play goes on; from a script or a pipe it ends play with exit status 3.
+                refused and play goes on; from a script or a pipe it ends play with exit status 3. An event a \
+                newer daemon sends with a kind or value this shaky does not know is skipped, and said once per \
+                value ("! skipping events with event.kind “…”").
 
                 Press to join (j, or `shaky buzzers join` elsewhere): the team asked is shown as "Owls: press \
                 your button" (on a terminal it stays on the line above the prompt) until it has pressed; then \

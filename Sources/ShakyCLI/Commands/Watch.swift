@@ -15,6 +15,9 @@ extension Shaky {
                 reconnecting…"), tries again after 0.25 s, doubling up to 5 s, and once the daemon answers says \
                 "Reconnected" and prints the game as it stands again. Only a daemon that cannot be reached at \
                 the start ends it (exit status 3).
+
+                An event a newer daemon sends with a kind or value this shaky does not know is skipped, and \
+                said once per value on standard error ("skipping events with event.kind “…”").
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -26,6 +29,7 @@ extension Shaky {
         /// Prints what `feed` reports until it ends (it does only when refused, or when its task is cancelled).
         func follow(_ feed: LiveFeed, on console: any Console) async throws {
             var renderer = WatchRenderer(style: console.style)
+            feed.client.reportSkippedReplies { console.printError("shaky: " + LiveFeed.skippedMessage($0)) }
             try await feed.run { update in
                 switch update {
                 case .reply(let reply):

@@ -121,7 +121,7 @@ struct PlaySession: Sendable {
         case .daemonUnreachable(let paths, let reason):
             return "not done: cannot reach the Shaky Words daemon at \(paths.spokenList("or")) (\(reason)); "
                 + "\(wait), then type the command again"
-        case .refused, .protocolError:
+        case .refused, .protocolError, .newerDaemon:
             return error.description
         }
     }
@@ -218,10 +218,12 @@ struct PlaySession: Sendable {
     }
 
     /// Prints each event; ticks redraw one line on a terminal, elsewhere only every 10 s and the last 5 s. A daemon
-    /// that goes away and comes back is said in the events (and, on a terminal, on the countdown's line meanwhile).
+    /// that goes away and comes back is said in the events (and, on a terminal, on the countdown's line meanwhile),
+    /// and so, once per value, are the events of a newer daemon that this client skips.
     private func show(_ feed: LiveFeed, activity: Activity) async throws {
         var renderer = Self.renderer(style: console.style)
         var tickShown = false
+        feed.client.reportSkippedReplies { [self] unknown in sayError("! " + LiveFeed.skippedMessage(unknown)) }
         try await feed.run { update in
             let reply: ShakyAPI.GameInterface.WatchReply
             switch update {

@@ -78,8 +78,13 @@ extension ShakyAPI {
     /// One thing that happened to the buzzers, as Watch reports it. `kind` says which fields are set.
     public struct BuzzerEvent: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
-        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case joinAsking, joined, pressed, deviceGone, deviceBack, cleared, joinEnded
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {

@@ -211,8 +211,13 @@ extension ShakyAPI {
     /// Rules of one game; every field is optional and defaults as shown.
     public struct Rules: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `buzzerMode`.
-        public enum BuzzerMode: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum BuzzerMode: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case buzzOrder, classic
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -293,8 +298,13 @@ extension ShakyAPI {
     /// Everything a board or a player needs to show the game.
     public struct State: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `phase`.
-        public enum Phase: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum Phase: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case ready, indication, answering, roundOver, gameOver
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -303,8 +313,13 @@ extension ShakyAPI {
         }
 
         /// The values of `roundEnd`.
-        public enum RoundEnd: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum RoundEnd: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case answered, timeUp, wrongAnswers, skipped, gameEnded, overruled
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -415,9 +430,14 @@ extension ShakyAPI {
     /// One thing that happened, as Watch reports it. `kind` says which fields are set.
     public struct Event: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
-        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case state, roundStarted, hint, buzz, teamUp, judged, answerRevealed, scoreAdjusted, tick, phaseChanged,
                 paused, resumed, gameOver, sensor, overruled, buzzUndone, buzzer
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -568,8 +588,13 @@ extension ShakyAPI {
     /// controller (a DualSense's or DualShock 4's motion sensors, a Joy-Con's IMU).
     public struct Shaker: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
-        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case board, controller
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -731,8 +756,13 @@ extension ShakyAPI {
     /// A finished game.
     public struct FinishedGame: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `kind`.
-        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum Kind: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case played, demo, replaced, scoreless
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -1257,8 +1287,13 @@ extension ShakyAPI {
         /// The parameters of `New`.
         public struct NewParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The values of `difficulty`.
-            public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+            public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
                 case any, easy, medium, hard
+
+                /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+                public init(from decoder: any Decoder) throws {
+                    self = try Self.decodeValue(from: decoder)
+                }
 
                 /// Writes the value's name as a JSON string.
                 public func writeJSON(to writer: inout JSONWriter) {

@@ -38,8 +38,13 @@ extension ShakyAPI {
     /// A question as written into a pack.
     public struct Question: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `difficulty`.
-        public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum Difficulty: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case easy, medium, hard
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -592,8 +597,13 @@ extension ShakyAPI {
         /// The parameters of `Import`.
         public struct ImportParameters: Codable, Equatable, Sendable, JSONWritable {
             /// The values of `format`.
-            public enum Format: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+            public enum Format: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
                 case json, csv
+
+                /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+                public init(from decoder: any Decoder) throws {
+                    self = try Self.decodeValue(from: decoder)
+                }
 
                 /// Writes the value's name as a JSON string.
                 public func writeJSON(to writer: inout JSONWriter) {

@@ -6,8 +6,13 @@ extension ShakyAPI {
     /// The IDL type `SensorStatus`.
     public struct SensorStatus: Codable, Equatable, Sendable, JSONWritable {
         /// The values of `state`.
-        public enum State: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum State: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case absent, ready, reading, gone
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {
@@ -16,8 +21,13 @@ extension ShakyAPI {
         }
 
         /// The values of `sensitivity`.
-        public enum Sensitivity: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable {
+        public enum Sensitivity: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
             case light, medium, hard
+
+            /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+            public init(from decoder: any Decoder) throws {
+                self = try Self.decodeValue(from: decoder)
+            }
 
             /// Writes the value's name as a JSON string.
             public func writeJSON(to writer: inout JSONWriter) {

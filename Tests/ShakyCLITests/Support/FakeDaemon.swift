@@ -29,16 +29,16 @@ final class FakeDaemon: Sendable {
 
         /// Watch events, each wrapped as `{"event": …}`.
         static func watch(_ events: [ShakyAPI.Event], end: Bool) -> Answer {
-            .events(
-                events.map { event in
-                    guard
-                        case .object(let object) = try! JSONValue(
-                            encoding: ShakyAPI.GameInterface.WatchReply(event: event))
-                    else {
-                        fatalError("not an object")
-                    }
-                    return object
-                }, end: end)
+            .events(events.map(watchReply), end: end)
+        }
+
+        /// A `Game.Watch` reply, `{"event": …}`, to script among replies written by hand.
+        static func watchReply(_ event: ShakyAPI.Event) -> VarlinkObject {
+            guard case .object(let object) = try! JSONValue(encoding: ShakyAPI.GameInterface.WatchReply(event: event))
+            else {
+                fatalError("not an object")
+            }
+            return object
         }
     }
 
