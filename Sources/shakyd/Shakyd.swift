@@ -72,7 +72,8 @@ extension Shakyd {
         finished.wait()
     }
 
-    /// Runs the command; unlike the default, a wrong command line exits with 2, not 64.
+    /// Runs the command; unlike the default, a wrong command line exits with 2, not 64, and a failure is headed
+    /// `shakyd:`.
     private static func runCommand() async {
         do {
             var command = try parseAsRoot()
@@ -83,12 +84,13 @@ extension Shakyd {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .validationFailure {
-                let message = fullMessage(for: error)
-                FileHandle.standardError.write(Data((message + "\n").utf8))
-                Foundation.exit(ShakydExitStatus.usage.rawValue)
-            }
-            exit(withError: error)
+            let message = fullMessage(for: error)
+            // Help and --version go to standard output as the parser prints them.
+            guard !code.isSuccess, !message.isEmpty else { exit(withError: error) }
+            // Headed `shakyd:` as the daemon's other failures are, not the parser's `Error:`.
+            let said = message.hasPrefix("Error: ") ? "shakyd: " + message.dropFirst("Error: ".count) : message
+            FileHandle.standardError.write(Data((said + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? ShakydExitStatus.usage.rawValue : code.rawValue)
         }
     }
 }

@@ -125,6 +125,7 @@ import Testing
         let usage = try await InstallTests.run(shakyd, ["--no-such-flag"])
         #expect(usage.status == 2, "\(usage)")
         #expect(usage.standardError.contains("--no-such-flag"), "\(usage)")
+        #expect(usage.standardError.hasPrefix("shakyd: "), "\(usage)")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-exit-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
