@@ -24,17 +24,19 @@ extension Shakyd {
                 The input to resolve: auto, iio[:NAME], evdev[:PATH] or trace:FILE (default: the configuration \
                 file's input, as shakyd serve reads it, else auto).
                 """,
+            completion: .list(["auto", "iio", "evdev", "trace:"]),
             transform: InputSpec.init(parsing:))
         var input: InputSpec?
 
-        @Option(help: "Sampling rate in Hz to try.")
+        @Option(help: ArgumentHelp("Samples a second to try, above 0 and up to 10000.", valueName: "hertz"))
         var rate: Double = 100
 
         @Option(
             help: """
                 The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
-                default file is fine; a named one must exist.
-                """)
+                default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).
+                """,
+            completion: .file())
         var config: String?
 
         @Flag(

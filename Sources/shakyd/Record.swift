@@ -16,23 +16,31 @@ extension Shakyd {
                 Where to read: auto, iio[:NAME], evdev[:PATH] or trace:FILE[,speed=max][,loop] (default: the \
                 configuration file's input, as shakyd serve reads it, else auto).
                 """,
+            completion: .list(["auto", "iio", "evdev", "trace:"]),
             transform: InputSpec.init(parsing:))
         var input: InputSpec?
 
-        @Option(help: "The trace file to write (CSV: t,x,y,z).")
+        @Option(
+            help: ArgumentHelp("The trace file to write (CSV: t,x,y,z).", valueName: "file"),
+            completion: .file(extensions: ["csv"]))
         var output: String
 
-        @Option(help: "Stop after this many seconds.")
+        @Option(
+            help: ArgumentHelp("Stop after this many seconds (default: at Ctrl-C or SIGTERM).", valueName: "seconds"))
         var duration: Double?
 
-        @Option(help: "Sampling rate in Hz (IIO picks the nearest the device offers).")
+        @Option(
+            help: ArgumentHelp(
+                "Samples a second, above 0 and up to 10000 (IIO picks the nearest rate the device offers).",
+                valueName: "hertz"))
         var rate: Double = 100
 
         @Option(
             help: """
                 The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
-                default file is fine; a named one must exist.
-                """)
+                default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).
+                """,
+            completion: .file())
         var config: String?
 
         func validate() throws {

@@ -18,10 +18,14 @@ extension Shakyd {
                 Ctrl-C or --duration. Run it while shakyd is stopped: shakyd grabs its buzzer devices.
                 """)
 
-        @Option(help: "Stop after this many seconds.")
+        @Option(
+            help: ArgumentHelp("Stop after this many seconds, up to 86400 (default: at Ctrl-C).", valueName: "seconds"))
         var duration: Double?
 
-        @Option(help: "How long presses are held for reordering, in milliseconds.")
+        @Option(
+            help: ArgumentHelp(
+                "How long presses are held to be ranked by kernel time, 0 to 1000 (shakyd's --reorder-window).",
+                valueName: "milliseconds"))
         var window: Int = 40
 
         @Flag(help: "Also grab keyboards, so their presses reach nothing else.")

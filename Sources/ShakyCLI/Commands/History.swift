@@ -16,7 +16,7 @@ extension Shaky {
                 """,
             subcommands: [Delete.self])
 
-        @Option(help: "Show at most this many games.")
+        @Option(help: ArgumentHelp("Show at most this many games, 1 or more (default: 20).", valueName: "count"))
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions

@@ -7,7 +7,8 @@ extension Shaky {
         static let configuration = CommandConfiguration(
             abstract: "Rank teams across finished games, by wins, then points.")
 
-        @Option(help: "Show at most this many teams.")
+        @Option(
+            help: ArgumentHelp("Show at most this many teams, 1 or more (default: every team).", valueName: "count"))
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions

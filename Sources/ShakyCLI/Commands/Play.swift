@@ -55,7 +55,9 @@ extension Shaky {
                 Example: printf 'n\\nw 3\\nb 1\\nb 2\\na tiger\\nt\\nq\\n' | shaky play --team Owls --team Foxes
                 """)
 
-        @Option(help: "Read the commands from this file instead of standard input.", completion: .file())
+        @Option(
+            help: ArgumentHelp("Read the commands from this file instead of standard input.", valueName: "file"),
+            completion: .file())
         var script: String?
 
         @OptionGroup(title: "New game") var setup: GameSetupOptions

@@ -7,7 +7,7 @@ extension Shaky.Buzzers {
         static let configuration = CommandConfiguration(
             abstract: "Release the buttons of one team, or of every team; stops a joining.")
 
-        @Argument(help: "The team (default: every team).")
+        @Argument(help: "The team (default: every team).", completion: .shellCommand(Completions.teamNames))
         var team: String?
 
         @OptionGroup var global: GlobalOptions

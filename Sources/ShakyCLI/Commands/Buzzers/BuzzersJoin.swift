@@ -16,7 +16,9 @@ extension Shaky.Buzzers {
                 {"event": …}).
                 """)
 
-        @Argument(help: "The teams, in the order they are asked (default: the teams of the game in play).")
+        @Argument(
+            help: "The teams, in the order they are asked (default: the teams of the game in play).",
+            completion: .shellCommand(Completions.teamNames))
         var teams: [String] = []
 
         @OptionGroup var global: GlobalOptions

@@ -15,15 +15,17 @@ extension Shaky.Pack {
         @Argument(help: "The question's id.")
         var id: Int
 
-        @Option(name: .customLong("question"), help: "The new text.")
+        @Option(name: .customLong("question"), help: ArgumentHelp("The new text.", valueName: "text"))
         var text: String?
 
-        @Option(help: "The new answer (at most 40 letters).")
+        @Option(help: ArgumentHelp("The new answer (at most 40 letters).", valueName: "text"))
         var answer: String?
 
         @Option(
             name: .customLong("alternate"),
-            help: "Another answer that counts as right (repeat the option; replaces the alternates).")
+            help: ArgumentHelp(
+                "Another answer that counts as right (repeat the option; replaces the alternates).",
+                valueName: "text"))
         var alternates: [String] = []
 
         @Flag(help: "Remove every alternate.")

@@ -22,7 +22,10 @@ extension Shaky.Pack {
         @Option(help: "The format (default: from --output's extension, else json).")
         var format: ShakyAPI.PacksInterface.ImportParameters.Format?
 
-        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file())
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"),
+            completion: .file())
         var output: String?
 
         @Flag(help: "Start CSV with a UTF-8 byte order mark, so Excel reads accents right.")

@@ -27,7 +27,9 @@ extension Shaky.Pack {
         @Option(help: "The file's format (default: from its extension).")
         var format: ShakyAPI.PacksInterface.ImportParameters.Format?
 
-        @Option(help: "The new pack's name (default: the name in the file, or the file's name).")
+        @Option(
+            help: ArgumentHelp(
+                "The new pack's name (default: the name in the file, or the file's name).", valueName: "name"))
         var name: String?
 
         @OptionGroup var global: GlobalOptions

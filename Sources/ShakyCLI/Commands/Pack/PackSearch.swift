@@ -10,10 +10,12 @@ extension Shaky.Pack {
         @Argument(help: ArgumentHelp("The words to look for.", valueName: "words"))
         var words: [String] = []
 
-        @Option(help: "Search only this pack.")
+        @Option(
+            help: ArgumentHelp("Search only this pack (default: every pack).", valueName: "name"),
+            completion: .shellCommand(Completions.packNames))
         var pack: String?
 
-        @Option(help: "Show at most this many questions.")
+        @Option(help: ArgumentHelp("Show at most this many questions, 1 or more (default: 50).", valueName: "count"))
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions
