@@ -28,6 +28,20 @@ public struct Shaky: AsyncParsableCommand {
             1: The game, a pack or a file refused; the reason is printed.
             2: The command line is wrong.
             3: The daemon cannot be reached.
+
+            EXAMPLES:
+            A party: a game of ten questions for three teams, hosted at a terminal, with the board on the TV:
+              shaky new --team Owls --team Foxes --team Bees --questions 10
+              shaky play
+              shaky board
+            The same game one command at a time (a shake of the device or `shaky hint` reveals a letter); \
+            teams answer in buzz order once every team has buzzed or the time is up:
+              shaky next
+              shaky buzz Owls
+              shaky buzz Foxes
+              shaky buzz Bees
+              shaky answer Owls snow leopard
+              shaky scoreboard
             """,
         version: ShakyVersion.current,
         groupedSubcommands: [

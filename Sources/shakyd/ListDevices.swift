@@ -17,6 +17,10 @@ extension Shakyd {
                 file's accelerometers list, or the same as a udev rule. A buffered IIO device is given about a \
                 second to deliver its first sample; one that does not (an interrupt line that is not wired) is \
                 listed as read by polling, as shakyd serve would read it.
+
+                EXAMPLES:
+                  shakyd list-devices
+                  shakyd list-devices --input evdev:/dev/input/event3 --no-probe
                 """)
 
         @Option(
@@ -32,10 +36,10 @@ extension Shakyd {
         var rate: Double = 100
 
         @Option(
-            help: """
-                The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
-                default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).
-                """,
+            help: ArgumentHelp(
+                "The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A "
+                    + "missing default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).",
+                valueName: "file"),
             completion: .file())
         var config: String?
 

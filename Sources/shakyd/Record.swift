@@ -9,7 +9,18 @@ extension Shakyd {
     /// `shakyd record`: writes live samples from any input to a trace file.
     struct Record: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record accelerometer samples to a trace file (stop with Ctrl-C or --duration).")
+            abstract: "Record accelerometer samples to a trace file (stop with Ctrl-C or --duration).",
+            discussion: """
+                Reads the accelerometer shakyd serve would read and writes each sample to a trace: CSV with the \
+                header t,x,y,z (seconds, and m/s² including gravity), after comment lines naming the device, \
+                its driver and its rate. `shakyd serve --input trace:FILE` replays a trace, and `shakyd detect` \
+                scores it. Stop the daemon first if it reads the same device.
+
+                EXAMPLES:
+                Thirty seconds of the first accelerometer found, at 100 Hz:
+                  shakyd record --output shakes.csv --duration 30
+                  shakyd record --input iio:mpu6050 --rate 200 --output mpu6050.csv
+                """)
 
         @Option(
             help: """
@@ -36,10 +47,10 @@ extension Shakyd {
         var rate: Double = 100
 
         @Option(
-            help: """
-                The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
-                default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).
-                """,
+            help: ArgumentHelp(
+                "The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A "
+                    + "missing default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).",
+                valueName: "file"),
             completion: .file())
         var config: String?
 

@@ -19,6 +19,13 @@ extension Shakyd {
                 Defaults: as root (or under systemd) the socket is /run/shaky/shaky.sock and the state \
                 /var/lib/shaky; otherwise $XDG_RUNTIME_DIR/shaky/shaky.sock and $XDG_STATE_HOME/shaky \
                 (or ~/.local/state/shaky).
+
+                EXAMPLES:
+                No sensor (hints with `shaky hint`), logging each buzzer press:
+                  shakyd serve --input none --log-level debug
+                A recorded trace, over and over, on a socket and state folder of its own:
+                  shakyd serve --input trace:shakes.csv,loop --sound-device none \\
+                    --socket /tmp/shaky/shaky.sock --state-dir /tmp/shaky
                 """)
 
         @Option(

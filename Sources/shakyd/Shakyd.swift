@@ -35,6 +35,14 @@ struct Shakyd: AsyncParsableCommand {
             tool failed.
             2: The command line is wrong.
             3: The configuration file is refused (its file:line is printed).
+
+            EXAMPLES:
+            A daemon of your own on the bundled demo trace, silent; shaky finds its socket:
+              shakyd --input demo --sound-device none
+              shaky demo
+            The system daemon, started by its socket, and its log:
+              sudo systemctl start shakyd.socket
+              journalctl -u shakyd -b
             """,
         version: ShakyVersion.current,
         subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self, WatchButtons.self],

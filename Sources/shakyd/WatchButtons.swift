@@ -16,6 +16,12 @@ extension Shakyd {
                 the device node. Presses read from several devices are held for --window milliseconds and \
                 printed in kernel-time order. Devices going away and coming back are printed too. Stop with \
                 Ctrl-C or --duration. Run it while shakyd is stopped: shakyd grabs its buzzer devices.
+
+                EXAMPLES:
+                With the system daemon, its socket and the board stopped, then started again:
+                  sudo systemctl stop shaky-board.service shakyd.socket shakyd.service
+                  shakyd watch-buttons --light
+                  sudo systemctl start shakyd.socket
                 """)
 
         @Option(

@@ -50,9 +50,13 @@ extension Shaky {
                 the next team is asked. `shaky buzzers clear` stops a joining.
 
                 Teams answer in buzz order once buzzing is over: every team has buzzed, or the time is up. \
-                So with two teams both buzz before the first answers:
+                So with two teams both buzz before the first answers.
 
-                Example: printf 'n\\nw 3\\nb 1\\nb 2\\na tiger\\nt\\nq\\n' | shaky play --team Owls --team Foxes
+                EXAMPLES:
+                A new game for two teams, hosted from a script read on standard input:
+                  printf 'n\\nw 3\\nb 1\\nb 2\\na tiger\\nq\\n' | shaky play --team Owls --team Foxes
+                Host the game in play from a file of commands:
+                  shaky play --script party.txt
                 """)
 
         @Option(

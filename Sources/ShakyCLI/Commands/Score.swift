@@ -11,6 +11,11 @@ extension Shaky {
                 The change is a whole number: +5 or 5 adds, -3 takes away (`shaky score Owls -3` and \
                 `shaky score Owls -- -3` both work). It also works after the game is over, until a new game \
                 starts: the result, the winners and the game's line in the history are corrected.
+
+                EXAMPLES:
+                Five points more for Owls; three fewer for Foxes, with the reason the scoreboard shows:
+                  shaky score Owls +5
+                  shaky score Foxes -3 --reason "answered for another team"
                 """)
 
         @Argument(help: "The team whose score changes.", completion: .shellCommand(Completions.teamNames))

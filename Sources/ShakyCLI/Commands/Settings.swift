@@ -9,6 +9,10 @@ extension Shaky {
             discussion: """
                 Without options, shows the settings. Changes apply at once and are kept across restarts; \
                 the settings not given stay as they are.
+
+                EXAMPLES:
+                  shaky settings --sound off
+                  shaky settings --volume 0.5 --sensitivity light
                 """)
 
         @Option(help: "Sound cues.")

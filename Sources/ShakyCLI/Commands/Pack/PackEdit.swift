@@ -8,8 +8,11 @@ extension Shaky.Pack {
             abstract: "Change a question in a pack of your own.",
             discussion: """
                 The question with that id (see `shaky pack show` or `shaky pack search`) keeps everything \
-                you do not give: `shaky pack edit 12 --difficulty hard` changes only its difficulty. \
-                --alternate replaces all the alternates; --no-alternates removes them.
+                you do not give. --alternate replaces all the alternates; --no-alternates removes them.
+
+                EXAMPLES:
+                Make question 12 hard, changing nothing else:
+                  shaky pack edit 12 --difficulty hard
                 """)
 
         @Argument(help: "The question's id.")

@@ -14,6 +14,10 @@ extension Shaky.Pack {
                 extension needs --format), else JSON. What is exported imports back with `shaky pack \
                 import`. For Excel, which reads CSV without a byte order mark as the local code page, add \
                 --bom.
+
+                EXAMPLES:
+                  shaky pack export Animals --output animals.json
+                  shaky pack export Animals --format csv --bom > animals.csv
                 """)
 
         @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))

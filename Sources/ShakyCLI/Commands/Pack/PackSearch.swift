@@ -5,7 +5,17 @@ extension Shaky.Pack {
     /// `shaky pack search`.
     struct Search: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Find questions whose text or answer contains the words, ignoring case and accents.")
+            abstract: "Find questions whose text or answer contains the words, ignoring case and accents.",
+            discussion: """
+                A question is found when it holds every word given, anywhere and in any order, ignoring case, \
+                accents and spaces inside words; the first 16 different words count. Each is listed with its id \
+                and its pack.
+
+                EXAMPLES:
+                Find Hà Nội (so do hanoi and "ha noi"):
+                  shaky pack search capital vietnam
+                  shaky pack search hanoi --pack "Places with Accents"
+                """)
 
         @Argument(help: ArgumentHelp("The words to look for.", valueName: "words"))
         var words: [String] = []
