@@ -262,8 +262,9 @@ test-sandbox: build-release
 	$(SUDO) Tests/Sandbox/sandbox-test.sh $(SANDBOX_STAGE)
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool), then manual-sections makes
-# the FILES, ENVIRONMENT and EXIT STATUS a command's discussion holds real sections and leaves nothing for
-# `groff -ww` or `mandoc -T lint` to warn about.
+# the FILES, ENVIRONMENT, EXIT STATUS and EXAMPLES a command's discussion holds real sections, gives each
+# subcommand's page its program's EXIT STATUS and a SEE ALSO to it, and leaves nothing for `groff -ww` or
+# `mandoc -T lint` to warn about.
 MANUAL_DIR     ?= .build/manual
 manual:
 	test -x $(GENERATE_MANUAL) || $(SWIFT) build --product generate-manual
@@ -272,6 +273,8 @@ manual:
 	rm -rf $(MANUAL_DIR) && mkdir -p $(MANUAL_DIR)
 	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o $(MANUAL_DIR)
 	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o $(MANUAL_DIR)
+	@# `shaky help` and `shakyd help` are --help by another name: their pages would say nothing else.
+	rm -f $(MANUAL_DIR)/shaky.help.1 $(MANUAL_DIR)/shakyd.help.1
 	$(MANUAL_SECTIONS) $(MANUAL_DIR)/*.1
 
 # `make install` as root builds as root; `make build-release` as yourself, then `sudo make install-files`,

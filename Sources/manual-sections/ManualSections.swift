@@ -14,29 +14,121 @@ import Foundation
 /// ```
 ///
 /// Each becomes `.Sh TITLE` with a tagged list (paths as `Pa`, variables as `Ev`), placed in mdoc's order
-/// (ENVIRONMENT, FILES, EXIT STATUS) before SEE ALSO; a page's own EXIT STATUS replaces the generic one. The
-/// blank lines generate-manual leaves in a discussion become `.Pp`, and a paragraph break with nothing to
+/// (ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES) before SEE ALSO; a page's own EXIT STATUS replaces the generic one.
+/// EXAMPLES is not a list: its lines indented by two spaces are commands, shown as typed (`.Bd -literal`), and
+/// the others say what the commands after them do:
+///
+/// ```
+/// EXAMPLES:
+/// Two teams, five questions:
+///   shaky new --team Owls --team Foxes --questions 5
+/// ```
+///
+/// The blank lines generate-manual leaves in a discussion become `.Pp`, and a paragraph break with nothing to
 /// separate is dropped, so that `groff -ww` and `mandoc -T lint` have nothing to say.
+///
+/// Given all the pages of a program (`shaky.1`, `shaky.pack.1`, `shaky.pack.import.1`…), a subcommand's page
+/// without an EXIT STATUS of its own takes its program's (not the generic "exits 0 on success, and >0 if an error
+/// occurs"), and names its program's and its parent command's pages in SEE ALSO; each program's page names the others' (`shaky(1)` and
+/// `shakyd(1)`). SEE ALSO names only pages that are there (the Makefile leaves out the pages of `help`).
 @main
 struct ManualSections {
     /// The section titles a discussion may hold, in the order mdoc places them.
-    static let titles = ["ENVIRONMENT", "FILES", "EXIT STATUS"]
+    static let titles = ["ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"]
 
     static func main() {
-        let pages = CommandLine.arguments.dropFirst()
-        guard !pages.isEmpty, !pages.contains(where: { $0.hasPrefix("-") }) else {
+        let paths = Array(CommandLine.arguments.dropFirst())
+        guard !paths.isEmpty, !paths.contains(where: { $0.hasPrefix("-") }) else {
             FileHandle.standardError.write(Data("usage: manual-sections PAGE.1…\n".utf8))
             exit(2)
         }
-        for page in pages {
+        var pages: [String: String] = [:]
+        for path in paths {
             do {
-                let text = try String(contentsOfFile: page, encoding: .utf8)
-                try Data(rewrite(text).utf8).write(to: URL(fileURLWithPath: page), options: .atomic)
+                pages[path] = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                FileHandle.standardError.write(Data("manual-sections: cannot rewrite \(page): \(error)\n".utf8))
+                FileHandle.standardError.write(Data("manual-sections: cannot read \(path): \(error)\n".utf8))
                 exit(1)
             }
         }
+        for (path, text) in rewrite(pages: pages) {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                FileHandle.standardError.write(Data("manual-sections: cannot rewrite \(path): \(error)\n".utf8))
+                exit(1)
+            }
+        }
+    }
+
+    /// The pages (by path) rewritten, and tied to their program's page: its EXIT STATUS where a subcommand's page
+    /// has only the generic one, and SEE ALSO entries between them.
+    static func rewrite(pages: [String: String]) -> [String: String] {
+        let rewritten = pages.mapValues { rewrite($0) }
+        /// `shaky.pack.import` for `…/shaky.pack.import.1`.
+        func name(_ path: String) -> String {
+            String(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
+        }
+        let names = Set(pages.keys.map(name))
+        let programs = names.filter { !$0.contains(".") }.sorted()
+        var statuses: [String: [String]] = [:]
+        for (path, text) in rewritten where programs.contains(name(path)) {
+            let lines = text.components(separatedBy: "\n")
+            let body = section(".Sh \"EXIT STATUS\"", in: lines)
+            if !body.isEmpty, !body.contains(".Ex -std") { statuses[name(path)] = body }
+        }
+        var result: [String: String] = [:]
+        for (path, text) in rewritten {
+            let page = name(path)
+            let program = String(page.prefix { $0 != "." })
+            var lines = text.components(separatedBy: "\n")
+            if lines.last == "" { lines.removeLast() }
+            if page != program, let status = statuses[program],
+                let start = lines.firstIndex(of: ".Sh \"EXIT STATUS\""),
+                section(".Sh \"EXIT STATUS\"", in: lines) == [".Ex -std"]
+            {
+                lines.replaceSubrange((start + 1)...(start + 1), with: status)
+            }
+            // A subcommand's page names its program's and its parent command's; a program's page the other programs'.
+            let parent = page.split(separator: ".").dropLast().joined(separator: ".")
+            let related = page == program ? programs.filter { $0 != page } : [program, parent]
+            lines = seeAlso(Array(Set(related.filter(names.contains))), in: lines, keeping: names)
+            result[path] = lines.joined(separator: "\n") + "\n"
+        }
+        return result
+    }
+
+    /// The lines of the section `header` in `lines`, up to the next section.
+    static func section(_ header: String, in lines: [String]) -> [String] {
+        guard let start = lines.firstIndex(of: header) else { return [] }
+        return Array(lines[(start + 1)...].prefix { !$0.hasPrefix(".Sh ") && !$0.isEmpty })
+    }
+
+    /// `lines` with SEE ALSO naming `first` too, and none of the pages not in `existing`.
+    static func seeAlso(_ first: [String], in lines: [String], keeping existing: Set<String>) -> [String] {
+        var lines = lines
+        var entries = first.map { ($0, "1") }
+        var place = lines.firstIndex(of: ".Sh AUTHORS") ?? lines.endIndex
+        if let start = lines.firstIndex(of: ".Sh \"SEE ALSO\"") {
+            var end = start + 1
+            while end < lines.count, lines[end].hasPrefix(".Xr ") {
+                let words = lines[end].split(separator: " ").map(String.init)
+                if words.count >= 3, existing.contains(words[1]), !entries.contains(where: { $0.0 == words[1] }) {
+                    entries.append((words[1], words[2]))
+                }
+                end += 1
+            }
+            lines.removeSubrange(start..<end)
+            place = start
+        }
+        guard !entries.isEmpty else { return lines }
+        // In the order mandoc expects: by section, then by name.
+        entries.sort { ($0.1, $0.0) < ($1.1, $1.0) }
+        let references = entries.enumerated().map { index, entry in
+            ".Xr \(entry.0) \(entry.1)" + (index < entries.count - 1 ? " ," : "")
+        }
+        lines.insert(contentsOf: [".Sh \"SEE ALSO\""] + references, at: place)
+        return lines
     }
 
     /// The page `text` with its discussion's sections made real.
@@ -56,25 +148,43 @@ struct ManualSections {
                     entries.append(lines[index])
                     index += 1
                 }
-                sections[title] = list(entries, title: title)
+                sections[title] = title == "EXAMPLES" ? examples(entries) : list(entries, title: title)
                 continue
             }
             kept.append(line)
             index += 1
         }
         guard !sections.isEmpty else { return tidy(kept).joined(separator: "\n") + "\n" }
-        // The generic EXIT STATUS goes when the page says its own.
-        if sections["EXIT STATUS"] != nil, let start = kept.firstIndex(of: ".Sh \"EXIT STATUS\"") {
+        // The generic EXIT STATUS goes in mdoc's order with the others, unless the page says its own.
+        if let start = kept.firstIndex(of: ".Sh \"EXIT STATUS\"") {
             var end = start + 1
             while end < kept.count, !kept[end].hasPrefix(".Sh ") { end += 1 }
+            if sections["EXIT STATUS"] == nil { sections["EXIT STATUS"] = Array(kept[(start + 1)..<end]) }
             kept.removeSubrange(start..<end)
         }
         let added = titles.flatMap { title in sections[title].map { [".Sh \(quoted(title))"] + $0 } ?? [] }
-        let place =
-            kept.firstIndex(of: ".Sh \"EXIT STATUS\"") ?? kept.firstIndex(of: ".Sh \"SEE ALSO\"")
-            ?? kept.firstIndex(of: ".Sh AUTHORS") ?? kept.endIndex
+        let place = kept.firstIndex(of: ".Sh \"SEE ALSO\"") ?? kept.firstIndex(of: ".Sh AUTHORS") ?? kept.endIndex
         kept.insert(contentsOf: added, at: place)
         return tidy(kept).joined(separator: "\n") + "\n"
+    }
+
+    /// The EXAMPLES lines: the indented ones (commands) in a literal display as typed, the others as text.
+    static func examples(_ entries: [String]) -> [String] {
+        var lines: [String] = []
+        var inDisplay = false
+        for entry in entries {
+            let isCommand = entry.hasPrefix("  ")
+            if isCommand != inDisplay {
+                // A display sets itself apart from the text before it; the text after it needs a break of its own.
+                lines += isCommand ? [".Bd -literal -offset indent"] : [".Ed", ".Pp"]
+                inDisplay = isCommand
+            }
+            // A command continued on the next line (after `\`) keeps that line's indent beyond the two spaces.
+            let text = isCommand ? String(entry.dropFirst(2)) : entry
+            lines.append(text.hasPrefix(".") || text.hasPrefix("'") ? "\\&" + text : text)
+        }
+        if inDisplay { lines.append(".Ed") }
+        return lines
     }
 
     /// `entries` (`TERM: text` lines) as a tagged list.
@@ -135,9 +245,13 @@ struct ManualSections {
     /// list item, or the end.
     static func tidy(_ lines: [String]) -> [String] {
         var result: [String] = []
+        var literal = false
         for (index, line) in lines.enumerated() {
+            // A literal display (an example's commands) stays as typed.
+            if line.hasPrefix(".Bd -literal") { literal = true }
+            if line == ".Ed" { literal = false }
             guard line == ".Pp" else {
-                result += line.hasPrefix(".") ? [line] : sentences(line)
+                result += line.hasPrefix(".") || literal ? [line] : sentences(line)
                 continue
             }
             let previous = result.last ?? ""

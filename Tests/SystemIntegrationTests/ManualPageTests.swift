@@ -84,6 +84,85 @@ import Testing
         #expect(daemon.standardOutput.contains("--version"))
     }
 
+    @Test func subcommandPagesSayTheirProgramsExitStatusAndPointToIt() async throws {
+        let folder = try await Self.generatePages()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".1") }
+        // `shaky help` is --help by another name: no page of its own, and none names one.
+        #expect(!pages.contains("shaky.help.1") && !pages.contains("shakyd.help.1"), "\(pages.sorted())")
+        for page in pages.sorted() {
+            let lines = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            func section(_ header: String) -> [String] {
+                let start = lines.firstIndex(of: header) ?? lines.endIndex
+                return Array(lines[start...].dropFirst().prefix { !$0.hasPrefix(".Sh ") })
+            }
+            let program = String(page.prefix { $0 != "." })
+            let status = section(".Sh \"EXIT STATUS\"")
+            // The program's statuses (0 done … 3), not the generic "exits 0 on success, and >0 if an error occurs".
+            #expect(!status.contains(".Ex -std"), "\(page): \(status)")
+            for code in ["0", "1", "2", "3"] { #expect(status.contains(".It \(code)"), "\(page) lacks status \(code)") }
+            let seeAlso = section(".Sh \"SEE ALSO\"")
+            #expect(!seeAlso.contains { $0.contains(".help ") }, "\(page): \(seeAlso)")
+            let names = seeAlso.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+            #expect(names == names.sorted(), "\(page): SEE ALSO out of order: \(seeAlso)")
+            if page == "\(program).1" {
+                let other = program == "shaky" ? "shakyd" : "shaky"
+                #expect(names.contains(other), "\(page) does not point to \(other)(1): \(seeAlso)")
+            } else {
+                #expect(names.contains(program), "\(page) does not point to \(program)(1): \(seeAlso)")
+                let parent = page.dropLast(2).split(separator: ".").dropLast().joined(separator: ".")
+                #expect(names.contains(parent), "\(page) does not point to \(parent)(1): \(seeAlso)")
+            }
+        }
+    }
+
+    @Test func examplesAreASectionOfTheirOwnShowingEachCommandAsTyped() async throws {
+        let folder = try await Self.generatePages()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected: [(page: String, said: String, commands: [String])] = [
+            (
+                "shaky.pack.import.1", "A file of another extension, and standard input, named:",
+                [
+                    #"shaky pack import questions.txt --format csv --name "Pub night""#,
+                    #"shaky pack import - --format json --name "Pub night" < pub-night.json"#,
+                ]
+            ),
+            (
+                "shakyd.serve.1", "A recorded trace, over and over, on a socket and state folder of its own:",
+                [
+                    #"shakyd serve --input trace:shakes.csv,loop --sound-device none \e"#,
+                    "  --socket /tmp/shaky/shaky.sock --state-dir /tmp/shaky",
+                ]
+            ),
+            ("shaky.play.1", "Host the game in play from a file of commands:", ["shaky play --script party.txt"]),
+        ]
+        for (page, said, commands) in expected {
+            let lines = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            let start = try #require(lines.firstIndex(of: ".Sh EXAMPLES"), "\(page) has no EXAMPLES")
+            // In mdoc's order: after EXIT STATUS, before SEE ALSO.
+            #expect((lines.firstIndex(of: ".Sh \"EXIT STATUS\"") ?? lines.endIndex) < start, "\(page)")
+            #expect(start < (lines.firstIndex(of: ".Sh \"SEE ALSO\"") ?? lines.endIndex), "\(page)")
+            let section = Array(lines[start...].dropFirst().prefix { !$0.hasPrefix(".Sh ") })
+            let told = try #require(section.firstIndex(of: said), "\(page): \(section)")
+            // The text says what the commands after it do; the commands follow in a literal display, as typed.
+            #expect(
+                Array(section[(told + 1)...].prefix(commands.count + 2)) == [".Bd -literal -offset indent"] + commands
+                    + [".Ed"], "\(page): \(section)")
+        }
+        // Nothing of the section is left in DESCRIPTION as text.
+        let source = try String(contentsOf: folder.appendingPathComponent("shaky.1"), encoding: .utf8)
+        #expect(!source.contains("EXAMPLES:"))
+        let rendered = try await InstallTests.run(
+            "/usr/bin/groff", ["-mandoc", "-Tutf8", "-P-cbu", folder.appendingPathComponent("shaky.1").path],
+            environment: ["LC_ALL": "C.UTF-8"])
+        #expect(rendered.standardOutput.contains("\nEXAMPLES\n"), "\(rendered.standardOutput)")
+        #expect(
+            rendered.standardOutput.contains(
+                "           shaky new --team Owls --team Foxes --team Bees --questions 10\n"))
+    }
+
     @Test("An option that takes one of a few values lists them in its page, each with what it means")
     func optionsListTheirValuesWithWhatEachMeans() async throws {
         let folder = try await Self.generatePages()
