@@ -9,7 +9,7 @@ extension Shakyd {
     /// `shakyd serve` (the default): runs the daemon.
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run the daemon (the default when no subcommand is given).",
+            abstract: "Run the daemon: read the sensor and the buttons, run the game and serve it over Varlink.",
             discussion: """
                 Reads the accelerometer, runs the Shaky Words game and serves it over Varlink on a Unix socket. \
                 Settings come from the configuration file, then from these flags (flags win). Without a sensor \

@@ -176,7 +176,7 @@ import Testing
             ("shaky.settings.1", "sound", "off", "Play none."),
             ("shaky.settings.1", "sensitivity", "light", "Gentler shaking counts"),
             ("shaky.new.1", "difficulty", "any", "Questions of every difficulty (the default)."),
-            ("shaky.new.1", "buzzer-mode", "classic", "The first buzzer answers at once"),
+            ("shaky.new.1", "buzzer-mode", "classic", "The first team to buzz answers at once"),
             ("shaky.pack.add.1", "difficulty", "hard", "Few would know it."),
             ("shaky.pack.export.1", "format", "csv", "CSV: a header line, then a question a line."),
         ]

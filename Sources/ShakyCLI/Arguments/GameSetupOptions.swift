@@ -192,7 +192,7 @@ enum BuzzerModeArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     var defaultValueDescription: String {
         switch self {
         case .buzzOrder: "Every team may buzz, then teams answer in buzz order once buzzing is over (the default)."
-        case .classic: "The first buzzer answers at once, and a wrong answer reopens buzzing."
+        case .classic: "The first team to buzz answers at once, and a wrong answer reopens buzzing."
         }
     }
 
