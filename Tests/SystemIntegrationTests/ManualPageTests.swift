@@ -46,11 +46,15 @@ import Testing
         let expected: [String: [String: [String]]] = [
             "shakyd.1": [
                 "FILES": ["/etc/shaky/shakyd.conf", "/var/lib/shaky/shaky.sqlite", "/run/shaky/shaky.sock"],
-                "ENVIRONMENT": ["SHAKY_SOCKET", "SHAKY_DATA_DIR"],
+                "ENVIRONMENT": [
+                    "SHAKY_SOCKET", "SHAKY_DATA_DIR", "RUNTIME_DIRECTORY", "STATE_DIRECTORY", "LISTEN_FDS",
+                    "NOTIFY_SOCKET", "JOURNAL_STREAM",
+                ],
                 "EXIT STATUS": ["0", "1", "2", "3"],
             ],
             "shaky.1": [
-                "FILES": ["/run/shaky/shaky.sock"], "ENVIRONMENT": ["SHAKY_SOCKET"],
+                "FILES": ["/run/shaky/shaky.sock", "/tmp/shaky-UID/shaky.sock"],
+                "ENVIRONMENT": ["SHAKY_SOCKET", "XDG_RUNTIME_DIR", "NO_COLOR", "TERM", "COLUMNS", "LINES"],
                 "EXIT STATUS": ["0", "1", "2", "3"],
             ],
         ]
