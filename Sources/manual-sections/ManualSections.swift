@@ -24,7 +24,8 @@ import Foundation
 ///   shaky new --team Owls --team Foxes --questions 5
 /// ```
 ///
-/// The blank lines generate-manual leaves in a discussion become `.Pp`, and a paragraph break with nothing to
+/// The list of arguments and options, which generate-manual leaves at the end of DESCRIPTION, becomes a section of
+/// its own, OPTIONS. The blank lines generate-manual leaves in a discussion become `.Pp`, and a paragraph break with nothing to
 /// separate is dropped, so that `groff -ww` and `mandoc -T lint` have nothing to say.
 ///
 /// Given all the pages of a program (`shaky.1`, `shaky.pack.1`, `shaky.pack.import.1`…), a subcommand's page
@@ -135,6 +136,7 @@ struct ManualSections {
     static func rewrite(_ text: String) -> String {
         var lines = text.components(separatedBy: "\n").map { $0.isEmpty ? ".Pp" : $0 }
         if lines.last == ".Pp" { lines.removeLast() }
+        lines = optionsSection(lines)
         var sections: [String: [String]] = [:]
         var kept: [String] = []
         var index = 0
@@ -166,6 +168,25 @@ struct ManualSections {
         let place = kept.firstIndex(of: ".Sh \"SEE ALSO\"") ?? kept.firstIndex(of: ".Sh AUTHORS") ?? kept.endIndex
         kept.insert(contentsOf: added, at: place)
         return tidy(kept).joined(separator: "\n") + "\n"
+    }
+
+    /// `lines` with the list of arguments and options generate-manual writes at the end of DESCRIPTION (after the
+    /// discussion) in a section of its own, OPTIONS, where a reader of Linux manuals looks for them.
+    static func optionsSection(_ lines: [String]) -> [String] {
+        guard let description = lines.firstIndex(of: ".Sh DESCRIPTION") else { return lines }
+        let end = lines[(description + 1)...].firstIndex { $0.hasPrefix(".Sh ") } ?? lines.endIndex
+        // The first list of the section whose first item is an option or argument; a discussion has no lists.
+        guard
+            let list = lines[(description + 1)..<end].indices.first(where: { index in
+                lines[index].hasPrefix(".Bl ") && lines.indices.contains(index + 1)
+                    && (lines[index + 1].hasPrefix(".It Fl ") || lines[index + 1].hasPrefix(".It Ar "))
+            }),
+            // A page whose description is nothing but its options keeps them there.
+            lines[(description + 1)..<list].contains(where: { !$0.hasPrefix(".") })
+        else { return lines }
+        var lines = lines
+        lines.insert(".Sh OPTIONS", at: list)
+        return lines
     }
 
     /// The EXAMPLES lines: the indented ones (commands) in a literal display as typed, the others as text.

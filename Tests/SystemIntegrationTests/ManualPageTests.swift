@@ -121,6 +121,30 @@ import Testing
         }
     }
 
+    @Test func everyPageHasTheSectionsOfALinuxManualInOrder() async throws {
+        let folder = try await Self.generatePages()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".1") }
+        let order = [
+            ".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh OPTIONS", ".Sh ENVIRONMENT", ".Sh FILES",
+            ".Sh \"EXIT STATUS\"", ".Sh EXAMPLES", ".Sh \"SEE ALSO\"",
+        ]
+        for page in pages.sorted() {
+            let lines = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            let sections = lines.filter { $0.hasPrefix(".Sh ") }
+            #expect(sections.allSatisfy(order.contains), "\(page): \(sections)")
+            #expect(sections == order.filter(sections.contains), "\(page) has its sections out of order: \(sections)")
+            for required in [".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh OPTIONS", ".Sh \"SEE ALSO\""] {
+                #expect(sections.contains(required), "\(page) has no \(required)")
+            }
+            // DESCRIPTION says what the command does in words; its options are OPTIONS', not a list at its end.
+            let description = lines.drop { $0 != ".Sh DESCRIPTION" }.dropFirst().prefix { !$0.hasPrefix(".Sh ") }
+            #expect(description.contains { !$0.hasPrefix(".") }, "\(page): an empty DESCRIPTION")
+            #expect(!description.contains { $0.hasPrefix(".It Fl ") }, "\(page): options left in DESCRIPTION")
+        }
+    }
+
     @Test func examplesAreASectionOfTheirOwnShowingEachCommandAsTyped() async throws {
         let folder = try await Self.generatePages()
         defer { try? FileManager.default.removeItem(at: folder) }
