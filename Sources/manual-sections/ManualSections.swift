@@ -39,8 +39,10 @@ struct ManualSections {
 
     static func main() {
         let paths = Array(CommandLine.arguments.dropFirst())
+        if paths.count == 2, paths[0] == "--ascii-dump-help" { printASCIIDumpHelp(of: paths[1]) }
         guard !paths.isEmpty, !paths.contains(where: { $0.hasPrefix("-") }) else {
-            FileHandle.standardError.write(Data("usage: manual-sections PAGE.1…\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: manual-sections PAGE.1…\n       manual-sections --ascii-dump-help PROGRAM\n".utf8))
             exit(2)
         }
         var pages: [String: String] = [:]
@@ -60,6 +62,73 @@ struct ManualSections {
                 exit(1)
             }
         }
+    }
+
+    /// What marks a character beyond ASCII in ``printASCIIDumpHelp(of:)``'s output: DEL, which no help text holds and
+    /// generate-manual passes on, around the character's code point in hexadecimal (`\u{7F}E0\u{7F}` for à).
+    static let marker: Character = "\u{7F}"
+
+    /// `--ascii-dump-help PROGRAM`: prints `PROGRAM --experimental-dump-help` (the help as JSON, which is what
+    /// generate-manual reads) with each character beyond ASCII marked in ASCII, then exits.
+    ///
+    /// generate-manual drops every character beyond ASCII (Hà Nội became "H Ni", m/s² "m/s", “…” nothing), so the
+    /// Makefile gives it a script that runs this instead of the program; ``rewrite(_:)`` turns the marks into mdoc's
+    /// escapes for those characters (`\[u00E0]`).
+    static func printASCIIDumpHelp(of program: String) -> Never {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["--experimental-dump-help"]
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            FileHandle.standardError.write(Data("manual-sections: cannot run \(program): \(error)\n".utf8))
+            exit(1)
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { exit(process.terminationStatus) }
+        var marked = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if scalar.isASCII {
+                marked.unicodeScalars.append(scalar)
+            } else {
+                marked += "\(marker)\(String(scalar.value, radix: 16, uppercase: true))\(marker)"
+            }
+        }
+        FileHandle.standardOutput.write(Data(marked.utf8))
+        exit(0)
+    }
+
+    /// `text` with the marks of ``printASCIIDumpHelp(of:)`` turned back into the characters they stand for.
+    static func unmarked(_ text: String) -> String {
+        guard text.contains(marker) else { return text }
+        var result = ""
+        var pieces = text.split(separator: marker, omittingEmptySubsequences: false)[...]
+        // Text and marks alternate: text, code point, text…
+        result += pieces.popFirst() ?? ""
+        while let code = pieces.popFirst() {
+            if let value = UInt32(code, radix: 16), let scalar = Unicode.Scalar(value) {
+                result.unicodeScalars.append(scalar)
+            }
+            result += pieces.popFirst() ?? ""
+        }
+        return result
+    }
+
+    /// `text` in ASCII: each character beyond it as mdoc's escape (`\[u00E0]`), which groff and mandoc both read.
+    static func escapedBeyondASCII(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
+        return result
     }
 
     /// The pages (by path) rewritten, and tied to their program's page: its EXIT STATUS where a subcommand's page
@@ -134,6 +203,11 @@ struct ManualSections {
 
     /// The page `text` with its discussion's sections made real.
     static func rewrite(_ text: String) -> String {
+        escapedBeyondASCII(rewriteSections(unmarked(text)))
+    }
+
+    /// The page `text` with its discussion's sections made real, as it reads (characters beyond ASCII as they are).
+    static func rewriteSections(_ text: String) -> String {
         var lines = text.components(separatedBy: "\n").map { $0.isEmpty ? ".Pp" : $0 }
         if lines.last == ".Pp" { lines.removeLast() }
         lines = optionsSection(lines)

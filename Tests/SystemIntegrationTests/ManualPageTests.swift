@@ -145,6 +145,29 @@ import Testing
         }
     }
 
+    @Test func charactersBeyondASCIIReachThePages() async throws {
+        let folder = try await Self.generatePages()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // generate-manual alone dropped them: "cut short with  to fit", "m/s including gravity".
+        let expected = [
+            ("shaky.status.1", "cut short with “…” to fit"), ("shakyd.detect.1", "m/s² including gravity"),
+            ("shaky.answer.1", "Owls answer “snow leopard”:"),
+        ]
+        for (page, text) in expected {
+            let rendered = try await InstallTests.run(
+                "/usr/bin/groff",
+                ["-mandoc", "-Tutf8", "-P-cbu", "-rLL=200n", folder.appendingPathComponent(page).path],
+                environment: ["LC_ALL": "C.UTF-8"])
+            let words = rendered.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains(text), "\(page) lacks “\(text)”: \(rendered.standardOutput)")
+        }
+        // Each is written as mdoc's escape (\[u201C]), which every formatter reads; none is left marked.
+        for page in try FileManager.default.contentsOfDirectory(atPath: folder.path) where page.hasSuffix(".1") {
+            let source = try Data(contentsOf: folder.appendingPathComponent(page))
+            #expect(source.allSatisfy { $0 < 0x7F }, "\(page) holds bytes beyond ASCII or a mark left")
+        }
+    }
+
     @Test func examplesAreASectionOfTheirOwnShowingEachCommandAsTyped() async throws {
         let folder = try await Self.generatePages()
         defer { try? FileManager.default.removeItem(at: folder) }

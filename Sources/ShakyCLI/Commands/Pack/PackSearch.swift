@@ -12,7 +12,7 @@ extension Shaky.Pack {
                 and its pack.
 
                 EXAMPLES:
-                Find Hà Nội (so do hanoi and "ha noi"):
+                The capital of Vietnam, whose answer has accents (so hanoi and "ha noi" find it too):
                   shaky pack search capital vietnam
                   shaky pack search hanoi --pack "Places with Accents"
                 """)
