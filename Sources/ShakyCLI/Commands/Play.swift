@@ -16,8 +16,9 @@ extension Shaky {
                   h            reveal a letter (as a shake does)
                   b TEAM, 1-8  buzz for a team, by name or number
                   a ANSWER     answer for the team that is up
-                  + TEAM N     add N points to a team (then an optional reason); - TEAM N takes them away
-                  o            overrule the last judgement (right after all, or wrong after all)
+                  + TEAM N     add N points to a team (a reason may follow)
+                  - TEAM N     take N points from a team (a reason may follow)
+                  o            overrule the last judgement: right, or wrong, after all
                   u TEAM       take back a team's buzz
                   j            teams join by pressing their buttons, one after another
                   p            pause, or resume
