@@ -124,6 +124,28 @@ import Testing
         #expect(Self.shakyArguments(in: "sudo systemctl start shakyd.socket") == nil)
     }
 
+    @Test func theShellCompletionsOfferTheDaemonsTeamsAndPacksWhereACommandTakesOne() {
+        let bash = Shaky.completionScript(for: .bash)
+        /// The body of the bash function that completes `shaky WORDS…`.
+        func function(_ words: String) -> String {
+            let name = "_shaky_" + words.replacingOccurrences(of: " ", with: "_") + "() {"
+            guard let start = bash.range(of: name) else { return "" }
+            let rest = bash[start.upperBound...]
+            return String(rest[..<(rest.range(of: "\n}\n")?.lowerBound ?? rest.endIndex)])
+        }
+        for command in [
+            "buzz", "answer", "score", "judge undo-buzz", "buzzers join", "buzzers assign", "buzzers clear",
+        ] {
+            #expect(function(command).contains(Completions.teamNames), "shaky \(command): \(function(command))")
+        }
+        for command in ["new", "play", "pack show", "pack search", "pack export", "pack delete", "pack add"] {
+            #expect(function(command).contains(Completions.packNames), "shaky \(command): \(function(command))")
+        }
+        // An option that takes one of a few values offers them.
+        #expect(function("new").contains("'any'"), "\(function("new"))")
+        #expect(function("settings").contains("'light'"), "\(function("settings"))")
+    }
+
     @Test func everyOptionNamesItsValueForWhatItIs() {
         for (path, type) in Self.commands() {
             let name = (["shaky"] + path).joined(separator: " ")
