@@ -13,8 +13,10 @@ extension Shakyd {
             discussion: """
                 Reads the accelerometer shakyd serve would read and writes each sample to a trace: CSV with the \
                 header t,x,y,z (seconds, and m/s² including gravity), after comment lines naming the device, \
-                its driver and its rate. `shakyd serve --input trace:FILE` replays a trace, and `shakyd detect` \
-                scores it. Stop the daemon first if it reads the same device.
+                its driver and its rate; a sample whose time does not come after the previous one is left out, \
+                and counted. Attach the trace to a bug report; `shakyd serve --input trace:FILE` replays it and \
+                `shakyd detect` runs the detector on it. A buffered IIO device that shakyd serve reads is busy: \
+                stop the daemon first.
 
                 EXAMPLES:
                 Thirty seconds of the first accelerometer found, at 100 Hz:
