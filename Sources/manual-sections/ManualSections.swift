@@ -31,7 +31,8 @@ import Foundation
 /// Given all the pages of a program (`shaky.1`, `shaky.pack.1`, `shaky.pack.import.1`…), a subcommand's page
 /// without an EXIT STATUS of its own takes its program's (not the generic "exits 0 on success, and >0 if an error
 /// occurs"), and names its program's and its parent command's pages in SEE ALSO; each program's page names the others' (`shaky(1)` and
-/// `shakyd(1)`). SEE ALSO names only pages that are there (the Makefile leaves out the pages of `help`).
+/// `shakyd(1)`). SEE ALSO names only pages that are there (the Makefile leaves out the pages of `help`). A command's
+/// page lists its subcommands, each with its one line, at the end of DESCRIPTION, as `--help` does.
 @main
 struct ManualSections {
     /// The section titles a discussion may hold, in the order mdoc places them.
@@ -147,6 +148,16 @@ struct ManualSections {
             let body = section(".Sh \"EXIT STATUS\"", in: lines)
             if !body.isEmpty, !body.contains(".Ex -std") { statuses[name(path)] = body }
         }
+        // Each page's one line (its `.Nd`), for the page of the command above it.
+        var summaries: [String: String] = [:]
+        for (path, text) in rewritten {
+            guard let line = text.components(separatedBy: "\n").first(where: { $0.hasPrefix(".Nd ") }) else { continue }
+            var summary = String(line.dropFirst(".Nd ".count))
+            if summary.count >= 2, summary.hasPrefix("\""), summary.hasSuffix("\"") {
+                summary = String(summary.dropFirst().dropLast())
+            }
+            summaries[name(path)] = summary.hasPrefix(".") || summary.hasPrefix("'") ? "\\&" + summary : summary
+        }
         var result: [String: String] = [:]
         for (path, text) in rewritten {
             let page = name(path)
@@ -158,6 +169,17 @@ struct ManualSections {
                 section(".Sh \"EXIT STATUS\"", in: lines) == [".Ex -std"]
             {
                 lines.replaceSubrange((start + 1)...(start + 1), with: status)
+            }
+            // A command's subcommands, each with its one line, end its DESCRIPTION (generate-manual names them only in
+            // SEE ALSO), as --help lists them.
+            let children = names.filter { child in
+                child.hasPrefix(page + ".") && !child.dropFirst(page.count + 1).contains(".")
+            }
+            if !children.isEmpty, let options = lines.firstIndex(of: ".Sh OPTIONS") {
+                let items = children.sorted().flatMap { child in
+                    [".It Cm " + child.dropFirst(page.count + 1), summaries[child] ?? ""]
+                }
+                lines.insert(contentsOf: [".Ss Commands", ".Bl -tag -width Ds"] + items + [".El"], at: options)
             }
             // A subcommand's page names its program's and its parent command's; a program's page the other programs'.
             let parent = page.split(separator: ".").dropLast().joined(separator: ".")

@@ -168,6 +168,31 @@ import Testing
         }
     }
 
+    @Test func aCommandsPageListsItsSubcommandsEachWithItsOneLine() async throws {
+        let folder = try await Self.generatePages()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = [
+            ("shaky.1", "pack", "List, edit, import and export the quiz packs."),
+            ("shaky.1", "new", "Start a new game."),
+            ("shaky.pack.1", "import", "Add a pack from a JSON or CSV file."),
+            ("shakyd.1", "list-devices", "List the buzzer devices, motion controllers and accelerometers found"),
+        ]
+        for (page, command, summary) in expected {
+            let lines = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            // In DESCRIPTION, under a heading of its own, before OPTIONS.
+            let description = Array(lines.drop { $0 != ".Sh DESCRIPTION" }.prefix { $0 != ".Sh OPTIONS" })
+            #expect(description.contains(".Ss Commands"), "\(page): \(description)")
+            let item = description.firstIndex(of: ".It Cm \(command)")
+            #expect(
+                item.map { description.indices.contains($0 + 1) && description[$0 + 1].hasPrefix(summary) } == true,
+                "\(page) does not list \(command) with “\(summary)”: \(description)")
+        }
+        // A command without subcommands has no such list.
+        let leaf = try String(contentsOf: folder.appendingPathComponent("shaky.pack.import.1"), encoding: .utf8)
+        #expect(!leaf.contains(".Ss Commands"))
+    }
+
     @Test func examplesAreASectionOfTheirOwnShowingEachCommandAsTyped() async throws {
         let folder = try await Self.generatePages()
         defer { try? FileManager.default.removeItem(at: folder) }
