@@ -262,16 +262,27 @@ test-sandbox: build-release
 	$(SUDO) Tests/Sandbox/sandbox-test.sh $(SANDBOX_STAGE)
 
 # Man pages from the argument parsers (swift-argument-parser's generate-manual tool), then manual-sections makes
-# the FILES, ENVIRONMENT and EXIT STATUS a command's discussion holds real sections and leaves nothing for
-# `groff -ww` or `mandoc -T lint` to warn about.
+# the FILES, ENVIRONMENT, EXIT STATUS and EXAMPLES a command's discussion holds real sections, gives each
+# subcommand's page its program's EXIT STATUS and a SEE ALSO to it, and leaves nothing for `groff -ww` or
+# `mandoc -T lint` to warn about.
 MANUAL_DIR     ?= .build/manual
 manual:
 	test -x $(GENERATE_MANUAL) || $(SWIFT) build --product generate-manual
 	test -x $(MANUAL_SECTIONS) || $(SWIFT) build --product manual-sections
 	@for tool in shakyd shaky; do test -x $(BIN_PATH)/$$tool || { echo "$(BIN_PATH)/$$tool is not built: run make build-release first, or make manual CONFIGURATION=debug after swift build"; exit 1; }; done
 	rm -rf $(MANUAL_DIR) && mkdir -p $(MANUAL_DIR)
-	$(GENERATE_MANUAL) $(BIN_PATH)/shakyd --multi-page -o $(MANUAL_DIR)
-	$(GENERATE_MANUAL) $(BIN_PATH)/shaky --multi-page -o $(MANUAL_DIR)
+	@# generate-manual drops every character beyond ASCII (Hà Nội, m/s², “…”): it reads each program's help through
+	@# a script that runs `manual-sections --ascii-dump-help`, which marks them in ASCII for manual-sections to restore.
+	@set -e; scripts=$$(mktemp -d); trap 'rm -rf "$$scripts"' EXIT; \
+	for tool in shakyd shaky; do \
+	    printf '#!/bin/sh\nexec "%s" --ascii-dump-help "%s"\n' "$(abspath $(MANUAL_SECTIONS))" "$(abspath $(BIN_PATH))/$$tool" \
+	        >$$scripts/$$tool; \
+	    chmod +x $$scripts/$$tool; \
+	    echo "$(GENERATE_MANUAL) $(BIN_PATH)/$$tool --multi-page -o $(MANUAL_DIR)"; \
+	    $(GENERATE_MANUAL) $$scripts/$$tool --multi-page -o $(MANUAL_DIR); \
+	done
+	@# `shaky help` and `shakyd help` are --help by another name: their pages would say nothing else.
+	rm -f $(MANUAL_DIR)/shaky.help.1 $(MANUAL_DIR)/shakyd.help.1
 	$(MANUAL_SECTIONS) $(MANUAL_DIR)/*.1
 
 # `make install` as root builds as root; `make build-release` as yourself, then `sudo make install-files`,

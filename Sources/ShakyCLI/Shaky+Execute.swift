@@ -29,7 +29,7 @@ extension Shaky {
         } catch {
             if let unknown = unknownCommand(in: arguments) {
                 // Worded as the parser's usage errors are.
-                console.printError("Error: \(unknown)")
+                console.printError("shaky: \(unknown)")
                 return ShakyExitStatus.usage.rawValue
             }
             return report(error, on: console).rawValue
@@ -111,6 +111,12 @@ extension Shaky {
         return message
     }
 
+    /// The parser's message (`Error: Missing expected argument…`) headed `shaky:` as every other failure is, so that a
+    /// script's log says which program spoke; its `Usage:` and `Help:` lines follow as they are.
+    static func programPrefixed(_ message: String) -> String {
+        message.hasPrefix("Error: ") ? "shaky: " + message.dropFirst("Error: ".count) : message
+    }
+
     /// Prints what `error` means and says which exit status it gets.
     static func report(_ error: any Error, on console: any Console) -> ShakyExitStatus {
         switch error {
@@ -138,7 +144,7 @@ extension Shaky {
                 if !message.isEmpty { console.print(message) }
                 return .success
             }
-            if !message.isEmpty { console.printError(message) }
+            if !message.isEmpty { console.printError(programPrefixed(message)) }
             return code == .validationFailure ? .usage : .failure
         }
     }

@@ -27,10 +27,13 @@ extension Shakyd {
                 directories and the trigger time on the trace's own clock. A malformed file is reported on \
                 standard error with its line number; the other files are still processed and the exit status is 1.
 
-                Score the output against labelled traces with, for example (the pattern leaves out \
-                labels.csv and manifest.csv, which are not traces):
+                EXAMPLES:
+                Score the output against labelled traces (the pattern leaves out labels.csv and manifest.csv, \
+                which are not traces):
                   shakyd detect traces/dev/*_*.csv > triggers.csv
                   python3 traces/score.py traces/dev triggers.csv
+                The same with the hard preset and a longer cooldown:
+                  shakyd detect --sensitivity hard --cooldown 2 traces/dev/*_*.csv
                 """
         )
 

@@ -17,6 +17,10 @@ extension Shakyd {
                 file's accelerometers list, or the same as a udev rule. A buffered IIO device is given about a \
                 second to deliver its first sample; one that does not (an interrupt line that is not wired) is \
                 listed as read by polling, as shakyd serve would read it.
+
+                EXAMPLES:
+                  shakyd list-devices
+                  shakyd list-devices --input evdev:/dev/input/event3 --no-probe
                 """)
 
         @Option(
@@ -24,17 +28,19 @@ extension Shakyd {
                 The input to resolve: auto, iio[:NAME], evdev[:PATH] or trace:FILE (default: the configuration \
                 file's input, as shakyd serve reads it, else auto).
                 """,
+            completion: .list(["auto", "iio", "evdev", "trace:"]),
             transform: InputSpec.init(parsing:))
         var input: InputSpec?
 
-        @Option(help: "Sampling rate in Hz to try.")
+        @Option(help: ArgumentHelp("Samples a second to try, above 0 and up to 10000.", valueName: "hertz"))
         var rate: Double = 100
 
         @Option(
-            help: """
-                The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
-                default file is fine; a named one must exist.
-                """)
+            help: ArgumentHelp(
+                "The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A "
+                    + "missing default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).",
+                valueName: "file"),
+            completion: .file())
         var config: String?
 
         @Flag(

@@ -9,30 +9,51 @@ extension Shakyd {
     /// `shakyd record`: writes live samples from any input to a trace file.
     struct Record: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record accelerometer samples to a trace file (stop with Ctrl-C or --duration).")
+            abstract: "Record accelerometer samples to a trace file (stop with Ctrl-C or --duration).",
+            discussion: """
+                Reads the accelerometer shakyd serve would read and writes each sample to a trace: CSV with the \
+                header t,x,y,z (seconds, and m/s² including gravity), after comment lines naming the device, \
+                its driver and its rate; a sample whose time does not come after the previous one is left out, \
+                and counted. Attach the trace to a bug report; `shakyd serve --input trace:FILE` replays it and \
+                `shakyd detect` runs the detector on it. A buffered IIO device that shakyd serve reads is busy: \
+                stop the daemon first.
+
+                EXAMPLES:
+                Thirty seconds of the first accelerometer found, at 100 Hz:
+                  shakyd record --output shakes.csv --duration 30
+                  shakyd record --input iio:mpu6050 --rate 200 --output mpu6050.csv
+                """)
 
         @Option(
             help: """
                 Where to read: auto, iio[:NAME], evdev[:PATH] or trace:FILE[,speed=max][,loop] (default: the \
                 configuration file's input, as shakyd serve reads it, else auto).
                 """,
+            completion: .list(["auto", "iio", "evdev", "trace:"]),
             transform: InputSpec.init(parsing:))
         var input: InputSpec?
 
-        @Option(help: "The trace file to write (CSV: t,x,y,z).")
+        @Option(
+            help: ArgumentHelp("The trace file to write (CSV: t,x,y,z).", valueName: "file"),
+            completion: .file(extensions: ["csv"]))
         var output: String
 
-        @Option(help: "Stop after this many seconds.")
+        @Option(
+            help: ArgumentHelp("Stop after this many seconds (default: at Ctrl-C or SIGTERM).", valueName: "seconds"))
         var duration: Double?
 
-        @Option(help: "Sampling rate in Hz (IIO picks the nearest the device offers).")
+        @Option(
+            help: ArgumentHelp(
+                "Samples a second, above 0 and up to 10000 (IIO picks the nearest rate the device offers).",
+                valueName: "hertz"))
         var rate: Double = 100
 
         @Option(
-            help: """
-                The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A missing \
-                default file is fine; a named one must exist.
-                """)
+            help: ArgumentHelp(
+                "The configuration file whose accelerometer descriptions apply (YAML, as for shakyd serve). A "
+                    + "missing default file is fine; a named one must exist (default: /etc/shaky/shakyd.conf).",
+                valueName: "file"),
+            completion: .file())
         var config: String?
 
         func validate() throws {

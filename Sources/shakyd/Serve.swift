@@ -9,7 +9,7 @@ extension Shakyd {
     /// `shakyd serve` (the default): runs the daemon.
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run the daemon (the default when no subcommand is given).",
+            abstract: "Run the daemon: read the sensor and the buttons, run the game and serve it over Varlink.",
             discussion: """
                 Reads the accelerometer, runs the Shaky Words game and serves it over Varlink on a Unix socket. \
                 Settings come from the configuration file, then from these flags (flags win). Without a sensor \
@@ -19,27 +19,61 @@ extension Shakyd {
                 Defaults: as root (or under systemd) the socket is /run/shaky/shaky.sock and the state \
                 /var/lib/shaky; otherwise $XDG_RUNTIME_DIR/shaky/shaky.sock and $XDG_STATE_HOME/shaky \
                 (or ~/.local/state/shaky).
+
+                EXAMPLES:
+                No sensor (hints with `shaky hint`), logging each buzzer press:
+                  shakyd serve --input none --log-level debug
+                A recorded trace, over and over, on a socket and state folder of its own:
+                  shakyd serve --input trace:shakes.csv,loop --sound-device none \\
+                    --socket /tmp/shaky/shaky.sock --state-dir /tmp/shaky
                 """)
 
-        @Option(help: "The configuration file (YAML). A missing default file is fine; a named one must exist.")
+        @Option(
+            help: ArgumentHelp(
+                "The configuration file (YAML; default: /etc/shaky/shakyd.conf). A missing default file is fine; a "
+                    + "named one must exist.",
+                valueName: "file"),
+            completion: .file())
         var config: String?
 
-        @Option(help: "The Varlink socket to listen on.")
+        @Option(
+            help: ArgumentHelp(
+                "The Varlink socket to listen on (default: $SHAKY_SOCKET, else /run/shaky/shaky.sock as root or "
+                    + "under systemd, $XDG_RUNTIME_DIR/shaky/shaky.sock otherwise).",
+                valueName: "path"),
+            completion: .file())
         var socket: String?
 
-        @Option(name: .customLong("state-dir"), help: "The folder holding the database (shaky.sqlite).")
+        @Option(
+            name: .customLong("state-dir"),
+            help: ArgumentHelp(
+                "The folder holding the database, shaky.sqlite (default: /var/lib/shaky as root or under systemd, "
+                    + "$XDG_STATE_HOME/shaky otherwise).",
+                valueName: "folder"),
+            completion: .directory)
         var stateDirectory: String?
 
-        @Option(help: "The accelerometer.")
+        @Option(
+            help: "The accelerometer whose shakes reveal hints.",
+            completion: .list(["auto", "iio", "evdev", "trace:", "demo", "none"]))
         var input: ServeInput?
 
         @Option(help: "How hard a shake must be to count (until changed over the socket).")
         var sensitivity: ShakeSensitivity?
 
-        @Option(name: .customLong("sound-device"), help: "The ALSA device for sound cues (see `aplay -L`), or none.")
+        @Option(
+            name: .customLong("sound-device"),
+            help: ArgumentHelp(
+                "The ALSA device for sound cues (see `aplay -L`), or none for silence (default: default).",
+                valueName: "name"),
+            completion: .list(["default", "none"]))
         var soundDevice: String?
 
-        @Option(help: "A folder of .wav files replacing built-in cues of the same names.")
+        @Option(
+            help: ArgumentHelp(
+                "A folder of .wav files replacing built-in cues of the same names (default: only the built-in cues).",
+                valueName: "folder"),
+            completion: .directory)
         var sounds: String?
 
         @Option(
@@ -47,7 +81,12 @@ extension Shakyd {
             help: "The least important messages logged.")
         var logLevel: Logger.Level?
 
-        @Option(help: "Read key and button devices as team buzzers: auto (every device list-devices accepts) or none.")
+        @Option(
+            help: ArgumentHelp(
+                "Read key and button devices as team buzzers: auto (every device list-devices accepts, the default) "
+                    + "or none.",
+                valueName: "auto|none"),
+            completion: .list(["auto", "none"]))
         var buzzers: String?
 
         @Option(
@@ -69,7 +108,9 @@ extension Shakyd {
         @Option(
             help: ArgumentHelp(
                 "Motion controllers as shakers next to the board's sensor: auto (every DualSense, DualShock 4, "
-                    + "Joy-Con or Wii Remote found) or none."))
+                    + "Joy-Con or Wii Remote found, the default) or none.",
+                valueName: "auto|none"),
+            completion: .list(["auto", "none"]))
         var shakers: String?
 
         @Flag(

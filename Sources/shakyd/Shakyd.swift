@@ -20,14 +20,25 @@ struct Shakyd: AsyncParsableCommand {
             /var/lib/shaky/shaky.sqlite: The state of the system daemon: packs, the game in play, the history \
             and the settings. A user's daemon keeps it in $XDG_STATE_HOME/shaky (or ~/.local/state/shaky).
             /run/shaky/shaky.sock: The system daemon's Varlink socket. A user's daemon listens on \
-            $XDG_RUNTIME_DIR/shaky/shaky.sock.
+            $XDG_RUNTIME_DIR/shaky/shaky.sock, or /tmp/shaky-UID/shaky.sock when there is no XDG_RUNTIME_DIR.
             PREFIX/share/shaky: The data folder beside PREFIX/bin/shakyd: sounds, built-in packs, demo trace.
 
             ENVIRONMENT:
-            SHAKY_SOCKET: The socket to listen on (and the one shaky calls) unless --socket is given.
+            SHAKY_SOCKET: The socket to listen on (and the one shaky calls), unless --socket or the configuration \
+            file names another.
             SHAKY_DATA_DIR: Replaces the data folder (sounds, packs, traces).
             XDG_STATE_HOME: Where a user's daemon keeps its state (in shaky/ inside it).
             XDG_RUNTIME_DIR: Where a user's daemon puts its socket (shaky/shaky.sock inside it).
+            RUNTIME_DIRECTORY: Set by systemd (RuntimeDirectory=): the socket is shaky.sock in its first \
+            folder, unless SHAKY_SOCKET, --socket or the configuration file names another.
+            STATE_DIRECTORY: Set by systemd (StateDirectory=): the database's folder, unless --state-dir or the \
+            configuration file names another.
+            LISTEN_FDS: Set with LISTEN_PID by systemd's socket activation (shakyd.socket): the daemon serves \
+            the socket it is passed instead of making its own.
+            NOTIFY_SOCKET: Where the daemon tells systemd it is ready and stopping, and pings the watchdog \
+            WATCHDOG_USEC asks for.
+            JOURNAL_STREAM: Set by systemd when standard error goes to the journal: each log line then carries \
+            its syslog priority, and no timestamp.
 
             EXIT STATUS:
             0: The daemon stopped cleanly (SIGTERM, SIGINT or SIGHUP), or a tool finished.
@@ -35,6 +46,14 @@ struct Shakyd: AsyncParsableCommand {
             tool failed.
             2: The command line is wrong.
             3: The configuration file is refused (its file:line is printed).
+
+            EXAMPLES:
+            A daemon of your own on the bundled demo trace, silent; shaky finds its socket:
+              shakyd --input demo --sound-device none
+              shaky demo
+            The system daemon, started by its socket, and its log:
+              sudo systemctl start shakyd.socket
+              journalctl -u shakyd -b
             """,
         version: ShakyVersion.current,
         subcommands: [Serve.self, Detect.self, Record.self, ListDevices.self, WatchButtons.self],
@@ -72,7 +91,8 @@ extension Shakyd {
         finished.wait()
     }
 
-    /// Runs the command; unlike the default, a wrong command line exits with 2, not 64.
+    /// Runs the command; unlike the default, a wrong command line exits with 2, not 64, and a failure is headed
+    /// `shakyd:`.
     private static func runCommand() async {
         do {
             var command = try parseAsRoot()
@@ -83,12 +103,13 @@ extension Shakyd {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .validationFailure {
-                let message = fullMessage(for: error)
-                FileHandle.standardError.write(Data((message + "\n").utf8))
-                Foundation.exit(ShakydExitStatus.usage.rawValue)
-            }
-            exit(withError: error)
+            let message = fullMessage(for: error)
+            // Help and --version go to standard output as the parser prints them.
+            guard !code.isSuccess, !message.isEmpty else { exit(withError: error) }
+            // Headed `shakyd:` as the daemon's other failures are, not the parser's `Error:`.
+            let said = message.hasPrefix("Error: ") ? "shakyd: " + message.dropFirst("Error: ".count) : message
+            FileHandle.standardError.write(Data((said + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? ShakydExitStatus.usage.rawValue : code.rawValue)
         }
     }
 }

@@ -16,12 +16,22 @@ extension Shakyd {
                 the device node. Presses read from several devices are held for --window milliseconds and \
                 printed in kernel-time order. Devices going away and coming back are printed too. Stop with \
                 Ctrl-C or --duration. Run it while shakyd is stopped: shakyd grabs its buzzer devices.
+
+                EXAMPLES:
+                With the system daemon, its socket and the board stopped, then started again:
+                  sudo systemctl stop shaky-board.service shakyd.socket shakyd.service
+                  shakyd watch-buttons --light
+                  sudo systemctl start shakyd.socket
                 """)
 
-        @Option(help: "Stop after this many seconds.")
+        @Option(
+            help: ArgumentHelp("Stop after this many seconds, up to 86400 (default: at Ctrl-C).", valueName: "seconds"))
         var duration: Double?
 
-        @Option(help: "How long presses are held for reordering, in milliseconds.")
+        @Option(
+            help: ArgumentHelp(
+                "How long presses are held to be ranked by kernel time, 0 to 1000 (shakyd's --reorder-window).",
+                valueName: "milliseconds"))
         var window: Int = 40
 
         @Flag(help: "Also grab keyboards, so their presses reach nothing else.")

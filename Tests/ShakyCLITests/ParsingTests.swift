@@ -335,7 +335,7 @@ import Testing
         #expect(newHelp.contains("--difficulty <difficulty>"))
         for (value, meaning) in [
             ("any", "Questions of every difficulty (the default)."), ("easy", "Easy questions only."),
-            ("buzz-order", "Every team may buzz"), ("classic", "The first buzzer answers at once"),
+            ("buzz-order", "Every team may buzz"), ("classic", "The first team to buzz answers at once"),
         ] {
             #expect(Self.lists(value, meaning: meaning, in: newHelp), "\(value): \(newHelp)")
         }

@@ -3,52 +3,63 @@ import ShakyProtocol
 
 /// How a new game is set up: teams, packs, questions and rules (`shaky new`, `shaky play`).
 struct GameSetupOptions: ParsableArguments {
-    @Option(name: .customLong("team"), help: "A team's name (2 to 8 teams, 1-24 characters each; repeat the option).")
+    @Option(
+        name: .customLong("team"),
+        help: ArgumentHelp("A team's name (2 to 8 teams, 1-24 characters each; repeat the option).", valueName: "name"))
     var teams: [String] = []
 
     @Option(
-        name: .customLong("pack"), help: "A pack to draw questions from (repeat; default: every pack).",
+        name: .customLong("pack"),
+        help: ArgumentHelp("A pack to draw questions from (repeat; default: every pack).", valueName: "name"),
         completion: .shellCommand(Completions.packNames))
     var packs: [String] = []
 
-    @Option(help: "How many questions (default: 10).")
+    @Option(help: ArgumentHelp("How many questions, 1 or more (default: 10).", valueName: "count"))
     var questions: Int?
 
     @Option(help: "Which questions to draw.")
     var difficulty: ShakyAPI.GameInterface.NewParameters.Difficulty?
 
-    @Option(help: "Seed for drawing and scrambling, to replay the same game.")
+    @Option(
+        help: ArgumentHelp(
+            "Seed for drawing and scrambling, to replay the same game (default: a new one each game).",
+            valueName: "number"))
     var seed: Int?
 
     @Flag(help: "End a game still in play first, instead of refusing.")
     var replace = false
 
-    @Option(help: ArgumentHelp("Seconds to buzz (default: 60).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to buzz, 0.1 to 3600 (default: 60).", valueName: "seconds"))
     var indicationTime: Double?
 
     @Option(
         help: ArgumentHelp(
-            "Seconds left after the first buzz, or what is left if less (default: 20).", valueName: "seconds"))
+            "Seconds left after the first buzz, or what is left if less; 0.1 to 3600 (default: 20).",
+            valueName: "seconds"))
     var timeAfterFirstBuzz: Double?
 
-    @Option(help: ArgumentHelp("Seconds each team has to answer (default: 60).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds each team has to answer, 0.1 to 3600 (default: 60).", valueName: "seconds"))
     var answerTime: Double?
 
-    @Option(help: ArgumentHelp("What a question is worth with no hints (default: 10).", valueName: "points"))
+    @Option(help: ArgumentHelp("What a question is worth with no hints, 1 to 1000 (default: 10).", valueName: "points"))
     var basePoints: Int?
 
-    @Option(help: ArgumentHelp("Points lost per hint (default: 2).", valueName: "points"))
+    @Option(
+        help: ArgumentHelp("Points lost per hint, 0 up to --base-points (default: 2).", valueName: "points"))
     var pointsPerHint: Int?
 
-    @Option(help: ArgumentHelp("The least a question is worth after hints (default: 2).", valueName: "points"))
+    @Option(
+        help: ArgumentHelp(
+            "The least a question is worth after hints, 0 up to --base-points (default: 2).", valueName: "points"))
     var minimumPoints: Int?
 
-    @Option(help: ArgumentHelp("Most hints per question (default: 3).", valueName: "count"))
+    @Option(help: ArgumentHelp("Most hints per question, 0 to 40 (default: 3).", valueName: "count"))
     var maximumHints: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Seconds between two hints, so one long shake spends one hint (default: 1.5).", valueName: "seconds"))
+            "Seconds between two hints, so one long shake spends one hint; 0 to 3600 (default: 1.5).",
+            valueName: "seconds"))
     var hintCooldown: Double?
 
     @Flag(inversion: .prefixedNo, help: "Accept near misses: 1 typo for 4-7 letters, 2 for 8 or more (default: on).")
@@ -63,7 +74,8 @@ struct GameSetupOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Seconds a team that presses its button before the question opens cannot buzz, as buzzer systems do; "
-                + "0 turns the rule off (default: the daemon's early-press-lockout setting, off unless set).",
+                + "0 to 60, 0 turns the rule off (default: the daemon's early-press-lockout setting, off unless "
+                + "set).",
             valueName: "seconds"))
     var earlyPressLockout: Double?
 
@@ -180,7 +192,7 @@ enum BuzzerModeArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     var defaultValueDescription: String {
         switch self {
         case .buzzOrder: "Every team may buzz, then teams answer in buzz order once buzzing is over (the default)."
-        case .classic: "The first buzzer answers at once, and a wrong answer reopens buzzing."
+        case .classic: "The first team to buzz answers at once, and a wrong answer reopens buzzing."
         }
     }
 

@@ -7,9 +7,13 @@ extension Shaky {
         static let configuration = CommandConfiguration(
             abstract: "Give the answer of the team that is up.",
             discussion: """
-                The words after the team make the answer, so quotes are optional: \
-                `shaky answer Owls snow leopard`. Near misses and missing accents count as right unless \
-                the game's rules say otherwise.
+                The words after the team make the answer, so quotes are optional. Near misses and missing \
+                accents count as right unless the game's rules say otherwise (`shaky new --no-answer-tolerance`, \
+                `--no-ignore-diacritics`). A wrong answer passes the question to the next team that buzzed.
+
+                EXAMPLES:
+                Owls answer “snow leopard”:
+                  shaky answer Owls snow leopard
                 """)
 
         @Argument(help: "The team that answers (it must be up).", completion: .shellCommand(Completions.teamNames))

@@ -20,7 +20,9 @@ extension Shaky {
         @Flag(help: "End a game in play and start the demo instead.")
         var replace = false
 
-        @Option(help: "Seconds to wait for shakes while the question is open.")
+        @Option(
+            help: ArgumentHelp("Seconds to wait for shakes while the question is open, 0 to 600.", valueName: "seconds")
+        )
         var shakeTime: Double = 10
 
         @OptionGroup var global: GlobalOptions

@@ -13,10 +13,14 @@ extension Shaky {
                 terminal the table fits its width: long scores, winners and notes are cut short with “…”, \
                 and a narrow one leaves off the notes, then the winners (piped or redirected, and with --json, \
                 every row is whole).
+
+                EXAMPLES:
+                  shaky history --limit 5
+                  shaky history delete 3
                 """,
             subcommands: [Delete.self])
 
-        @Option(help: "Show at most this many games.")
+        @Option(help: ArgumentHelp("Show at most this many games, 1 or more (default: 20).", valueName: "count"))
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions

@@ -5,7 +5,14 @@ extension Shaky.History {
     /// `shaky history delete ID`.
     struct Delete: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a finished game from the history and the leaderboard.")
+            abstract: "Remove a finished game from the history and the leaderboard.",
+            discussion: """
+                The game's number is the one `shaky history` shows. The leaderboard is counted again without the \
+                game; it cannot be brought back.
+
+                EXAMPLES:
+                  shaky history delete 3
+                """)
 
         @Argument(help: "The game's number, as `shaky history` shows it.")
         var id: Int

@@ -15,6 +15,12 @@ extension Shaky {
                 history follow. Overruling also works after the game is over, until a new game starts: it \
                 reverses the last judgement of the last question played, and the result, the winners and the \
                 game's line in the history are corrected (the game stays over).
+
+                EXAMPLES:
+                The last answer was right after all (or wrong after all):
+                  shaky judge overrule
+                Foxes buzzed by mistake:
+                  shaky judge undo-buzz Foxes
                 """,
             subcommands: [Overrule.self, UndoBuzz.self])
     }

@@ -5,9 +5,14 @@ extension Shaky {
     /// `shaky leaderboard`: teams across finished games.
     struct Leaderboard: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rank teams across finished games, by wins, then points.")
+            abstract: "Rank teams across finished games, by wins, then points.",
+            discussion: """
+                Counts the games of `shaky history`, except demo games, games replaced by a new one and games \
+                nobody scored in; a team is the same team in every game it played under the same name.
+                """)
 
-        @Option(help: "Show at most this many teams.")
+        @Option(
+            help: ArgumentHelp("Show at most this many teams, 1 or more (default: every team).", valueName: "count"))
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions

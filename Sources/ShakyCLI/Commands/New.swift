@@ -11,7 +11,11 @@ extension Shaky {
                 in phase ready: open the first question with `shaky next`. A game still in play is ended \
                 first only with --replace.
 
-                Example: shaky new --team Owls --team Foxes --pack Animals --questions 5 --difficulty easy
+                EXAMPLES:
+                Ten easy questions from the Animals pack for two teams:
+                  shaky new --team Owls --team Foxes --pack Animals --difficulty easy
+                Quicker questions, where the first team to buzz answers at once:
+                  shaky new --team Owls --team Foxes --indication-time 30 --buzzer-mode classic
                 """)
 
         @OptionGroup var setup: GameSetupOptions

@@ -6,9 +6,10 @@ extension Shaky {
     struct Next: ClientCommand {
         static let configuration = CommandConfiguration(
             abstract: "Open the next question.",
-            discussion:
-                "Opens the first question after `shaky new`, and the next one after a round is over; after the last question it ends the game."
-        )
+            discussion: """
+                Opens the first question after `shaky new`, and the next one once a question is over (answered, \
+                skipped, or its time run out); after the last question it ends the game.
+                """)
 
         @OptionGroup var global: GlobalOptions
 

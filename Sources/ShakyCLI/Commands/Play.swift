@@ -16,8 +16,9 @@ extension Shaky {
                   h            reveal a letter (as a shake does)
                   b TEAM, 1-8  buzz for a team, by name or number
                   a ANSWER     answer for the team that is up
-                  + TEAM N     add N points to a team (then an optional reason); - TEAM N takes them away
-                  o            overrule the last judgement (right after all, or wrong after all)
+                  + TEAM N     add N points to a team (a reason may follow)
+                  - TEAM N     take N points from a team (a reason may follow)
+                  o            overrule the last judgement: right, or wrong, after all
                   u TEAM       take back a team's buzz
                   j            teams join by pressing their buttons, one after another
                   p            pause, or resume
@@ -52,12 +53,18 @@ extension Shaky {
                 the next team is asked. `shaky buzzers clear` stops a joining.
 
                 Teams answer in buzz order once buzzing is over: every team has buzzed, or the time is up. \
-                So with two teams both buzz before the first answers:
+                So with two teams both buzz before the first answers.
 
-                Example: printf 'n\\nw 3\\nb 1\\nb 2\\na tiger\\nt\\nq\\n' | shaky play --team Owls --team Foxes
+                EXAMPLES:
+                A new game for two teams, hosted from a script read on standard input:
+                  printf 'n\\nw 3\\nb 1\\nb 2\\na tiger\\nq\\n' | shaky play --team Owls --team Foxes
+                Host the game in play from a file of commands:
+                  shaky play --script party.txt
                 """)
 
-        @Option(help: "Read the commands from this file instead of standard input.", completion: .file())
+        @Option(
+            help: ArgumentHelp("Read the commands from this file instead of standard input.", valueName: "file"),
+            completion: .file())
         var script: String?
 
         @OptionGroup(title: "New game") var setup: GameSetupOptions

@@ -5,7 +5,11 @@ extension Shaky {
     /// `shaky resume`: let the countdown run again after a pause.
     struct Resume: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Let the countdown run again after a pause.")
+            abstract: "Let the countdown run again after a pause.",
+            discussion: """
+                The countdown goes on from the time it had when `shaky pause` froze it. A daemon that restarts \
+                restores an open question paused: this resumes it.
+                """)
 
         @OptionGroup var global: GlobalOptions
 

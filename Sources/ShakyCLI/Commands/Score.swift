@@ -6,11 +6,16 @@ extension Shaky {
     struct Score: ClientCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add points to a team, or take some away.",
-            usage: "shaky score <team> <delta> [--reason <reason>] [--socket <path>] [--json]",
+            usage: "shaky score <team> <delta> [--reason <text>] [--socket <path>] [--json]",
             discussion: """
                 The change is a whole number: +5 or 5 adds, -3 takes away (`shaky score Owls -3` and \
                 `shaky score Owls -- -3` both work). It also works after the game is over, until a new game \
                 starts: the result, the winners and the game's line in the history are corrected.
+
+                EXAMPLES:
+                Five points more for Owls; three fewer for Foxes, with the reason the scoreboard shows:
+                  shaky score Owls +5
+                  shaky score Foxes -3 --reason "answered for another team"
                 """)
 
         @Argument(help: "The team whose score changes.", completion: .shellCommand(Completions.teamNames))
@@ -22,7 +27,7 @@ extension Shaky {
             help: ArgumentHelp("Points to add, e.g. +5, or to take away, e.g. -3.", valueName: "delta"))
         var deltas: [String] = []
 
-        @Option(help: "Why, as the scoreboard and history show it.")
+        @Option(help: ArgumentHelp("Why, as the scoreboard and history show it.", valueName: "text"))
         var reason = "adjusted by the host"
 
         @OptionGroup var global: GlobalOptions

@@ -9,15 +9,20 @@ extension Shaky {
             discussion: """
                 Without options, shows the settings. Changes apply at once and are kept across restarts; \
                 the settings not given stay as they are.
+
+                EXAMPLES:
+                  shaky settings --sound off
+                  shaky settings --volume 0.5 --sensitivity light
                 """)
 
-        @Option(help: "Sound cues.")
+        @Option(help: "Sound cues (on until changed).")
         var sound: SoundSwitch?
 
-        @Option(help: ArgumentHelp("Sound volume, from 0 to 1.", valueName: "0-1"))
+        @Option(
+            help: ArgumentHelp("Sound volume, from 0 (silent) to 1, the loudest (1 until changed).", valueName: "0-1"))
         var volume: Double?
 
-        @Option(help: "How hard a shake must be to count.")
+        @Option(help: "How hard a shake must be to count (shakyd's --sensitivity, medium unless set, until changed).")
         var sensitivity: ShakyAPI.Settings.Sensitivity?
 
         @OptionGroup var global: GlobalOptions

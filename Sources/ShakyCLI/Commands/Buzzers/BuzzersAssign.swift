@@ -9,11 +9,15 @@ extension Shaky.Buzzers {
             abstract: "Give a button to a team, replacing whoever had it.",
             discussion: """
                 DEVICE is a device node (/dev/input/event5) or identity as `shaky buzzers list` shows it; \
-                KEY a key name (KEY_SPACE, space, BTN_TRIGGER, BTN_TRIGGER_HAPPY6) or code. Example: \
-                `shaky buzzers assign Owls /dev/input/event3 space`.
+                KEY a key name (KEY_SPACE, space, BTN_TRIGGER, BTN_TRIGGER_HAPPY6) or code. A button another team \
+                had is taken from it.
+
+                EXAMPLES:
+                The space bar of the keyboard at event3 for Owls:
+                  shaky buzzers assign Owls /dev/input/event3 space
                 """)
 
-        @Argument(help: "The team.")
+        @Argument(help: "The team.", completion: .shellCommand(Completions.teamNames))
         var team: String
 
         @Argument(help: "The device: its node or identity.")

@@ -5,9 +5,16 @@ extension Shaky.Buzzers {
     /// `shaky buzzers clear`.
     struct Clear: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Release the buttons of one team, or of every team; stops a joining.")
+            abstract: "Release the buttons of one team, or of every team; stops a joining.",
+            discussion: """
+                Buttons stay assigned from game to game until cleared. A joining still waiting for presses stops.
 
-        @Argument(help: "The team (default: every team).")
+                EXAMPLES:
+                  shaky buzzers clear Foxes
+                  shaky buzzers clear
+                """)
+
+        @Argument(help: "The team (default: every team).", completion: .shellCommand(Completions.teamNames))
         var team: String?
 
         @OptionGroup var global: GlobalOptions

@@ -14,9 +14,16 @@ extension Shaky.Buzzers {
                 the reason when the joining ends first (a new game of other teams, another joining, the \
                 buttons cleared). With --json, one JSON object per line (each a Buzzers.Watch reply, \
                 {"event": …}).
+
+                EXAMPLES:
+                  shaky buzzers join
+                Only Foxes press (Owls keep their button):
+                  shaky buzzers join Foxes
                 """)
 
-        @Argument(help: "The teams, in the order they are asked (default: the teams of the game in play).")
+        @Argument(
+            help: "The teams, in the order they are asked (default: the teams of the game in play).",
+            completion: .shellCommand(Completions.teamNames))
         var teams: [String] = []
 
         @OptionGroup var global: GlobalOptions

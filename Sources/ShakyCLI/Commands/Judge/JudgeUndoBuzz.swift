@@ -5,7 +5,14 @@ extension Shaky.Judge {
     /// `shaky judge undo-buzz TEAM`.
     struct UndoBuzz: ClientCommand {
         static let configuration = CommandConfiguration(
-            commandName: "undo-buzz", abstract: "Take back a team's buzz before it answers.")
+            commandName: "undo-buzz", abstract: "Take back a team's buzz before it answers.",
+            discussion: """
+                For a buzz pressed by mistake: the team has not buzzed after all, and may buzz again. When no buzz \
+                is left, buzzing goes on with the time the first buzz cut.
+
+                EXAMPLES:
+                  shaky judge undo-buzz Foxes
+                """)
 
         @Argument(help: "The team whose buzz is taken back.", completion: .shellCommand(Completions.teamNames))
         var team: String

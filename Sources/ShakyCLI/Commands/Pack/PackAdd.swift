@@ -7,8 +7,13 @@ extension Shaky.Pack {
         static let configuration = CommandConfiguration(
             abstract: "Add a question to a pack of your own.",
             discussion: """
-                Example: shaky pack add "My animals" --question "What big cat has stripes?" --answer Tiger \
-                --difficulty easy
+                The answer has at most 40 letters, and at least one letter or digit. Built-in packs are read-only: \
+                add to a copy (`shaky pack duplicate`).
+
+                EXAMPLES:
+                An easy question, whose answer may also be given as “Bengal tiger”:
+                  shaky pack add "My animals" --question "Striped cat?" --answer Tiger \\
+                    --alternate "Bengal tiger" --difficulty easy
                 """)
 
         @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))

@@ -5,7 +5,13 @@ extension Shaky.Pack {
     /// `shaky pack create`.
     struct Create: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an empty pack.", discussion: "Add questions with `shaky pack add`.")
+            abstract: "Create an empty pack.",
+            discussion: """
+                Add questions with `shaky pack add`, or import a whole file with `shaky pack import`.
+
+                EXAMPLES:
+                  shaky pack create "Pub night"
+                """)
 
         @Argument(help: "The new pack's name.")
         var name: String

@@ -7,7 +7,13 @@ extension Shaky.Pack {
     struct Delete: ClientCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a pack of your own and its questions.",
-            discussion: "Export it first to keep a copy: `shaky pack export NAME --output FILE`.")
+            discussion: """
+                Built-in packs cannot be deleted. Export a pack first to keep a copy.
+
+                EXAMPLES:
+                  shaky pack export "Pub night" --output pub-night.json
+                  shaky pack delete "Pub night"
+                """)
 
         @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String

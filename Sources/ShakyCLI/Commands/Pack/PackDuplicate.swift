@@ -5,7 +5,13 @@ extension Shaky.Pack {
     /// `shaky pack duplicate`.
     struct Duplicate: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Copy a pack, built-in or not, into a new pack you can edit.")
+            abstract: "Copy a pack, built-in or not, into a new pack you can edit.",
+            discussion: """
+                The copy has every question of the pack, with ids of its own.
+
+                EXAMPLES:
+                  shaky pack duplicate Animals "My animals"
+                """)
 
         @Argument(help: "The pack to copy.", completion: .shellCommand(Completions.packNames))
         var name: String

@@ -8,22 +8,27 @@ extension Shaky.Pack {
             abstract: "Change a question in a pack of your own.",
             discussion: """
                 The question with that id (see `shaky pack show` or `shaky pack search`) keeps everything \
-                you do not give: `shaky pack edit 12 --difficulty hard` changes only its difficulty. \
-                --alternate replaces all the alternates; --no-alternates removes them.
+                you do not give. --alternate replaces all the alternates; --no-alternates removes them.
+
+                EXAMPLES:
+                Make question 12 hard, changing nothing else:
+                  shaky pack edit 12 --difficulty hard
                 """)
 
         @Argument(help: "The question's id.")
         var id: Int
 
-        @Option(name: .customLong("question"), help: "The new text.")
+        @Option(name: .customLong("question"), help: ArgumentHelp("The new text.", valueName: "text"))
         var text: String?
 
-        @Option(help: "The new answer (at most 40 letters).")
+        @Option(help: ArgumentHelp("The new answer (at most 40 letters).", valueName: "text"))
         var answer: String?
 
         @Option(
             name: .customLong("alternate"),
-            help: "Another answer that counts as right (repeat the option; replaces the alternates).")
+            help: ArgumentHelp(
+                "Another answer that counts as right (repeat the option; replaces the alternates).",
+                valueName: "text"))
         var alternates: [String] = []
 
         @Flag(help: "Remove every alternate.")

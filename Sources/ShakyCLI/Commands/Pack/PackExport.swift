@@ -14,6 +14,10 @@ extension Shaky.Pack {
                 extension needs --format), else JSON. What is exported imports back with `shaky pack \
                 import`. For Excel, which reads CSV without a byte order mark as the local code page, add \
                 --bom.
+
+                EXAMPLES:
+                  shaky pack export Animals --output animals.json
+                  shaky pack export Animals --format csv --bom > animals.csv
                 """)
 
         @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
@@ -22,7 +26,10 @@ extension Shaky.Pack {
         @Option(help: "The format (default: from --output's extension, else json).")
         var format: ShakyAPI.PacksInterface.ImportParameters.Format?
 
-        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file())
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"),
+            completion: .file())
         var output: String?
 
         @Flag(help: "Start CSV with a UTF-8 byte order mark, so Excel reads accents right.")

@@ -18,6 +18,13 @@ extension Shaky.Pack {
                 A file with a bad question imports nothing; the error names each bad question with its line \
                 and its problem (the first 20, then how many more). Files up to 16 MiB are taken (a large one \
                 goes to the daemon in parts). Use - to read standard input (then --format is needed).
+
+                EXAMPLES:
+                The pack "Pub night" from a spreadsheet saved as CSV:
+                  shaky pack import "Pub night.csv"
+                A file of another extension, and standard input, named:
+                  shaky pack import questions.txt --format csv --name "Pub night"
+                  shaky pack import - --format json --name "Pub night" < pub-night.json
                 """)
 
         @Argument(
@@ -27,7 +34,9 @@ extension Shaky.Pack {
         @Option(help: "The file's format (default: from its extension).")
         var format: ShakyAPI.PacksInterface.ImportParameters.Format?
 
-        @Option(help: "The new pack's name (default: the name in the file, or the file's name).")
+        @Option(
+            help: ArgumentHelp(
+                "The new pack's name (default: the name in the file, or the file's name).", valueName: "name"))
         var name: String?
 
         @OptionGroup var global: GlobalOptions

@@ -4,7 +4,12 @@ import ShakyProtocol
 extension Shaky.Pack {
     /// `shaky pack list`.
     struct List: ClientCommand {
-        static let configuration = CommandConfiguration(abstract: "List every pack with its question counts.")
+        static let configuration = CommandConfiguration(
+            abstract: "List every pack with its question counts.",
+            discussion: """
+                Each pack with how many questions it has of each difficulty; built-in packs are marked, and are \
+                read-only. `shaky pack show NAME` lists a pack's questions.
+                """)
 
         @Flag(help: .hidden)
         var names = false

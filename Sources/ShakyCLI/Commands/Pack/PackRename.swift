@@ -4,7 +4,15 @@ import ShakyProtocol
 extension Shaky.Pack {
     /// `shaky pack rename`.
     struct Rename: ClientCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a pack of your own.")
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a pack of your own.",
+            discussion: """
+                Built-in packs keep their names: duplicate one to have a copy to name. The new name must not be \
+                another pack's, ignoring case.
+
+                EXAMPLES:
+                  shaky pack rename "Pub night" "Pub quiz"
+                """)
 
         @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String

@@ -5,15 +5,27 @@ extension Shaky.Pack {
     /// `shaky pack search`.
     struct Search: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Find questions whose text or answer contains the words, ignoring case and accents.")
+            abstract: "Find questions whose text or answer contains the words, ignoring case and accents.",
+            discussion: """
+                A question is found when it holds every word given, anywhere and in any order, ignoring case, \
+                accents and spaces inside words; the first 16 different words count. Each is listed with its id \
+                and its pack.
+
+                EXAMPLES:
+                The capital of Vietnam, whose answer has accents (so hanoi and "ha noi" find it too):
+                  shaky pack search capital vietnam
+                  shaky pack search hanoi --pack "Places with Accents"
+                """)
 
         @Argument(help: ArgumentHelp("The words to look for.", valueName: "words"))
         var words: [String] = []
 
-        @Option(help: "Search only this pack.")
+        @Option(
+            help: ArgumentHelp("Search only this pack (default: every pack).", valueName: "name"),
+            completion: .shellCommand(Completions.packNames))
         var pack: String?
 
-        @Option(help: "Show at most this many questions.")
+        @Option(help: ArgumentHelp("Show at most this many questions, 1 or more (default: 50).", valueName: "count"))
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions

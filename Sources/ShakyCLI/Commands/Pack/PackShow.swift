@@ -5,7 +5,14 @@ extension Shaky.Pack {
     /// `shaky pack show`.
     struct Show: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a pack and its questions, with their ids.")
+            abstract: "Show a pack and its questions, with their ids.",
+            discussion: """
+                Each question with its id, answer, alternates and difficulty. `shaky pack edit` and \
+                `shaky pack remove` take the id.
+
+                EXAMPLES:
+                  shaky pack show Animals
+                """)
 
         @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
         var name: String

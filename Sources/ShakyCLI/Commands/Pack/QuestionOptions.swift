@@ -3,13 +3,15 @@ import ShakyProtocol
 
 /// A question as `shaky pack add` and `shaky pack edit` take it.
 struct QuestionOptions: ParsableArguments {
-    @Option(name: .customLong("question"), help: "The question's text.")
+    @Option(name: .customLong("question"), help: ArgumentHelp("The question's text.", valueName: "text"))
     var text: String
 
-    @Option(help: "The answer (at most 40 letters).")
+    @Option(help: ArgumentHelp("The answer (at most 40 letters).", valueName: "text"))
     var answer: String
 
-    @Option(name: .customLong("alternate"), help: "Another answer that counts as right (repeat the option).")
+    @Option(
+        name: .customLong("alternate"),
+        help: ArgumentHelp("Another answer that counts as right (repeat the option).", valueName: "text"))
     var alternates: [String] = []
 
     @Option(help: "How hard the question is.")

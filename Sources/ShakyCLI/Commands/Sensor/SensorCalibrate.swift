@@ -22,10 +22,10 @@ extension Shaky.Sensor {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "Seconds of shaking (3-60).")
+        @Option(help: ArgumentHelp("Seconds of shaking, 3 to 60.", valueName: "seconds"))
         var shakeSeconds: Double = 5
 
-        @Option(help: "Seconds of holding still (2-60).")
+        @Option(help: ArgumentHelp("Seconds of holding still, 2 to 60.", valueName: "seconds"))
         var stillSeconds: Double = 4
 
         func validate() throws {

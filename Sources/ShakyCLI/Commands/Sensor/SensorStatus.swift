@@ -5,7 +5,7 @@ extension Shaky.Sensor {
     /// `shaky sensor [status]`: the accelerometer as the daemon sees it.
     struct Status: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the accelerometer whose shakes reveal hints (the default).",
+            abstract: "Show the accelerometer whose shakes reveal hints.",
             discussion: """
                 States: absent (none found; hints are manual), ready (read while a question is open), \
                 reading, gone (unplugged; the daemon waits for it to come back).
