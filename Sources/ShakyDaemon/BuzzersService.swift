@@ -1,3 +1,4 @@
+import Logging
 import ShakyCore
 import ShakyDrivers
 import ShakyProtocol
@@ -9,6 +10,7 @@ import Varlink
 struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     let buzzers: BuzzerService
     let database: AppDatabase
+    let logger: Logger
 
     func list() async throws -> ShakyAPI.BuzzersInterface.ListReply {
         let devices = await buzzers.knownDevices().map { device in
@@ -75,6 +77,7 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
             case .enqueued:
                 return true
             case .dropped:
+                logger.notice("dropped a buzzers watcher that stopped reading")
                 continuation.finish(throwing: VarlinkBroadcast.Overflow(backlogLimit: ShakyService.watcherQueueLimit))
                 hangUp()
                 return false

@@ -48,7 +48,7 @@ public enum ShakyService {
                     serving: SettingsService(settings: settings, damagedDatabase: damagedDatabase)),
                 screened(
                     ShakyAPI.BuzzersInterface.varlinkInterface(
-                        serving: BuzzersService(buzzers: buzzers, database: database))),
+                        serving: BuzzersService(buzzers: buzzers, database: database, logger: logger))),
             ],
             accessPolicy: accessPolicy, logger: logger)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShakyCore
 
 /// A row of the `finishedGameTeam` table: one team's line in a finished game, for history and the leaderboard.
 struct FinishedGameTeamRecord: Codable, Equatable, FetchableRecord, MutablePersistableRecord {
@@ -19,9 +20,9 @@ struct FinishedGameTeamRecord: Codable, Equatable, FetchableRecord, MutablePersi
         id = inserted.rowID
     }
 
-    /// The key that groups a team's games: the trimmed name with full Unicode case folding.
+    /// The key that groups a team's games: the trimmed name with full Unicode case folding (``TeamNameKey``, by which
+    /// a game tells its teams apart).
     static func teamKey(_ team: String) -> String {
-        team.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
-            .folding(options: .caseInsensitive, locale: nil)
+        TeamNameKey.of(team)
     }
 }

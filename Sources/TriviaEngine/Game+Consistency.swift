@@ -33,7 +33,7 @@ extension Game {
         try check(GameSetup.teamCountRange.contains(teams.count), "it has \(teams.count) teams")
         for team in teams {
             try check(
-                !team.name.isEmpty && team.name.count <= GameSetup.teamNameLengthRange.upperBound,
+                !Self.teamKey(team.name).isEmpty && team.name.count <= GameSetup.teamNameLengthRange.upperBound,
                 "a team name is empty or too long")
             try check(
                 teams.count(where: { Self.teamKey($0.name) == Self.teamKey(team.name) }) == 1,

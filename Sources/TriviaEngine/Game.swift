@@ -1,3 +1,5 @@
+import ShakyCore
+
 /// The state of one game of Shaky Words: a synchronous state machine driven by `handle(_:at:)`.
 ///
 /// The game never reads a clock. Every event comes with `now`, a reading of the runtime's monotonic
@@ -9,8 +11,8 @@
 /// in buzz order → `roundOver` → `indication` … → `gameOver` (after the last question, or when the
 /// host ends the game). Pausing freezes the countdown of `indication` or `answering`.
 ///
-/// Team names in events match ignoring case and surrounding spaces; actions always carry the name
-/// as set up.
+/// Team names in events match ignoring case and surrounding spaces (``TeamNameKey``: "STRASSE" names "Straße"); actions
+/// always carry the name as set up.
 public struct Game: Codable, Equatable, Sendable {
     /// The rules of this game.
     public let settings: GameRules
@@ -86,9 +88,10 @@ public struct Game: Codable, Equatable, Sendable {
     /// Whether this is a demonstration game, which the records keep out of the leaderboard.
     public var isDemo: Bool { demo ?? false }
 
-    /// The key team names are compared by: trimmed and lower-cased.
+    /// The key team names are compared by: trimmed and case-folded, as the history groups a team's games
+    /// (``TeamNameKey``), so no two teams of a game are one team there.
     static func teamKey(_ name: String) -> String {
-        name.trimmingWhitespace.lowercased()
+        TeamNameKey.of(name)
     }
 
     /// The team called `name` (ignoring case and surrounding spaces), if it plays.

@@ -1,6 +1,7 @@
 /// Everything needed to start a game.
 public struct GameSetup: Codable, Equatable, Sendable {
-    /// The team names, in seating order (2–8, unique ignoring case, 1–24 characters after trimming).
+    /// The team names, in seating order (2–8, unique ignoring case as ``TeamNameKey`` folds it, 1–24 characters after
+    /// trimming).
     public var teams: [String]
     /// The questions of the chosen packs; the game draws from those its filter admits.
     public var questionPool: [Question]
@@ -52,7 +53,8 @@ public struct GameSetup: Codable, Equatable, Sendable {
         var names: [String] = []
         for (index, raw) in teams.enumerated() {
             let name = raw.trimmingWhitespace
-            guard !name.isEmpty else { throw .emptyTeamName(position: index + 1) }
+            // A name of only spaces, or of a zero-width space, which the history's key trims away too.
+            guard !Game.teamKey(name).isEmpty else { throw .emptyTeamName(position: index + 1) }
             guard name.count <= Self.teamNameLengthRange.upperBound else {
                 throw .teamNameTooLong(name, length: name.count)
             }

@@ -109,6 +109,10 @@ public struct VarlinkService: Sendable {
                 ))
         } catch is CancellationError {
             throw CancellationError()
+        } catch let overflow as VarlinkBroadcast.Overflow {
+            // A client too slow for its stream, not a failed call: the broadcast's owner hears of it (a departure
+            // `fellBehind`) and says it in its own words, once.
+            throw overflow
         } catch {
             if !Task.isCancelled {
                 logger.error("\(call.method) failed: \(error); closing the connection", metadata: ["peer": "\(peer)"])

@@ -1,7 +1,9 @@
+import Logging
 import ShakyCore
 import ShakyDaemon
 import ShakyDrivers
 import ShakyProtocol
+import ShakyStore
 import ShakyTesting
 import Testing
 import Varlink
@@ -122,6 +124,40 @@ struct BuzzersInterfaceTests {
             #expect(seen.last?.path == "/dev/input/event31")
             await connection.close()
         }
+    }
+
+    @Test("A Watch that stops reading is dropped at the queue limit, and the log says so once, not as a failed call")
+    func stalledWatcherIsDroppedAndLogged() async throws {
+        let database = try AppDatabase.inMemory(builtinPacks: .skip)
+        let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let runtime = GameRuntime(
+            database: database, clock: RuntimeClock(ManualClock()), sound: RecordingSoundPlayer(), logger: quiet)
+        let buzzers = BuzzerService(runtime: runtime, database: database, logger: quiet)
+        let log = LogRecorder()
+        let service = try ShakyService.make(
+            runtime: runtime, watchers: WatcherHub(logger: quiet), database: database,
+            settings: try PreferencesController(
+                database: database, sound: RecordingSoundPlayer(), sharingExecutorWith: runtime
+            ) { _ in },
+            accessPolicy: AllowEveryoneAccessPolicy(), logger: log.logger(), buzzers: buzzers)
+        // A watcher that takes its first reply and never another.
+        let watching = Task {
+            try await service.handle(
+                VarlinkCall(method: "io.shakywords.Buzzers.Watch", more: true), from: .currentProcess
+            ) { _ in try await Task.sleep(for: .seconds(3600)) }
+        }
+        defer { watching.cancel() }
+        await buzzers.handle(.attached(Self.buzz))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await buzzers.watcherCount == 0, ContinuousClock.now < deadline { await Task.yield() }
+        #expect(await buzzers.watcherCount == 1)
+        for _ in 0...ShakyService.watcherQueueLimit / 2 + 1 {
+            await buzzers.handle(.gone(identity: Self.buzz.identity, devicePath: Self.buzz.devicePath))
+            await buzzers.handle(.back(identity: Self.buzz.identity, devicePath: Self.buzz.devicePath))
+        }
+        while await buzzers.watcherCount == 1, ContinuousClock.now < deadline { await Task.yield() }
+        #expect(await buzzers.watcherCount == 0)
+        #expect(log.messages.withLock { $0 } == ["dropped a buzzers watcher that stopped reading"])
     }
 
     @Test("A press on a button kept for a team of another game is refused with the way to give it to a player")

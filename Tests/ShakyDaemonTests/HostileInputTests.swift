@@ -120,4 +120,22 @@ struct HostileInputTests {
             #expect(missing.name == "io.shakywords.Packs.PackNotFound")
         }
     }
+
+    @Test(
+        "Team names the history would record as one are refused at New, so that game's end is recorded rather than refused",
+        arguments: TestDaemon.Mode.allCases)
+    func teamNamesTheHistoryFoldsTogether(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            try await PartyPack.create(on: client)
+            for teams in [["Straße", "STRASSE"], ["Owls", "\u{200B}"], ["Owls", "\u{200B}Owls"]] {
+                let error = try await client.callError("io.shakywords.Game.New", PartyPack.newGame(teams: teams))
+                #expect(error.name == "io.shakywords.Game.InvalidSetup", "\(teams)")
+            }
+            try await client.game("New", PartyPack.newGame(teams: ["Straße", "Foxes"]))
+            try await client.game("Next")
+            #expect(try await client.game("End").phase == .gameOver)
+            let recorded = try await CorrectionAfterGameOverTests.history(client).first
+            #expect(recorded?.teams.map(\.name) == ["Straße", "Foxes"])
+        }
+    }
 }

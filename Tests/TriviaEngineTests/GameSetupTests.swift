@@ -44,6 +44,24 @@ struct GameSetupTests {
         }
     }
 
+    @Test("Names the history keeps as one team are refused: ß is ss, ﬃ is ffi, a zero-width space is nothing")
+    func rejectsNamesTheHistoryFoldsTogether() {
+        #expect(throws: GameSetupError.duplicateTeamName("Straße", "STRASSE")) {
+            try Game(setup: setup(teams: ["Straße", "STRASSE"]))
+        }
+        #expect(throws: GameSetupError.duplicateTeamName("ﬃ", "FFI")) {
+            try Game(setup: setup(teams: ["ﬃ", "FFI"]))
+        }
+        #expect(throws: GameSetupError.emptyTeamName(position: 2)) {
+            try Game(setup: setup(teams: ["Owls", "\u{200B}"]))
+        }
+        #expect(throws: GameSetupError.duplicateTeamName("Owls", "\u{200B}Owls")) {
+            try Game(setup: setup(teams: ["Owls", "\u{200B}Owls"]))
+        }
+        // Accents still make another team, as they do in the history.
+        #expect((try? Game(setup: setup(teams: ["Café", "Cafe"]))) != nil)
+    }
+
     @Test func rejectsQuestionCountOutsideOneToFifty() {
         #expect(throws: GameSetupError.questionCount(0)) { try Game(setup: setup(count: 0)) }
         #expect(throws: GameSetupError.questionCount(51)) { try Game(setup: setup(count: 51)) }

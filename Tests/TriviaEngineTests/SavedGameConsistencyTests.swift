@@ -70,6 +70,7 @@ struct SavedGameConsistencyTests {
             ("teams.0.score", "\(Int.max)", "out of range"),
             ("teams.0.buzzCount", "-1", "negative count"),
             ("teams.1.name", #""owls""#, "two teams are called"),
+            ("teams.1.name", #""\u200b""#, "a team name is empty"),
             ("teams.0.adjustments", #"[{"delta": \#(Int.min), "reason": "x"}]"#, "adjustment out of range"),
             ("settings.basePoints", "0", "its rules"),
             ("questions", "[]", "0 questions"),

@@ -137,4 +137,33 @@ struct GracefulStopTests {
             #expect(received.count < size, "the reply was cut off at the bound, not waited for")
         }
     }
+
+    @Test("A stream whose client does not read what was sent is closed at the bound as unread, not as a call cut off")
+    func unreadStreamIsNotACallCutOff() async throws {
+        let clock = ManualClock()
+        let recorder = LogRecorder()
+        // Far more replies than a Unix socket's buffers hold: most of them wait for the client to read.
+        let count = 20_000
+        try await ExampleServer.run(
+            idleTimeout: nil, drainTimeout: .seconds(3), clock: clock, logger: recorder.logger()
+        ) { server in
+            let watcher = try RawSocket(path: server.socketPath)
+            #expect(
+                await watcher.send(
+                    #"{"method":"org.shakywords.Example.Count","parameters":{"to":\#(count)},"more":true}"#))
+            let patience = ContinuousClock.now + .seconds(20)
+            while Self.bytesWaiting(on: watcher) == 0, ContinuousClock.now < patience { await Task.yield() }
+            try #require(Self.bytesWaiting(on: watcher) > 0, "the replies began to arrive")
+
+            server.server.shutDownGracefully()
+            try await Self.waitForSleepers(clock, count: 1)
+            clock.advance(by: .seconds(3))
+            try await server.serving.value
+        }
+        let messages = recorder.messages.withLock { $0 }
+        #expect(!messages.contains { $0.hasPrefix("stopping: the calls running did not reply") }, "\(messages)")
+        #expect(
+            messages.contains("stopping: closing 1 connections whose clients did not read what was sent"), "\(messages)"
+        )
+    }
 }
