@@ -118,6 +118,20 @@ extension AppDatabase {
                         WHERE substr(device, 1, 11) = 'iio-buffer:' OR substr(device, 1, 9) = 'iio-poll:';
                     """)
         }
+        migrator.registerMigration("buzzerAssignmentTeamKeyFolded") { db in
+            // Buttons were kept under the team's name lower-cased, while games and the history tell teams apart by
+            // TeamNameKey (full case folding, NFC): a button given to "STRASSE" did not buzz for a game's "Straße".
+            // Two keys that now fold together keep both buttons: a team may have several.
+            let rows = try Row.fetchAll(db, sql: "SELECT device, keyCode, team FROM buzzerAssignment")
+            for row in rows {
+                let team: String = row["team"]
+                let key = BuzzerAssignment.key(team)
+                guard !key.isEmpty else { continue }
+                try db.execute(
+                    sql: "UPDATE buzzerAssignment SET teamKey = ? WHERE device = ? AND keyCode = ?",
+                    arguments: [key, row["device"], row["keyCode"]])
+            }
+        }
         return migrator
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShakyCore
 import TriviaEngine
 
 /// A button that belongs to a team: a device identity (udev `ID_PATH`/`ID_SERIAL`) and a key code.
@@ -16,7 +17,7 @@ public struct BuzzerAssignment: Codable, Equatable, Sendable, FetchableRecord, P
     public var keyName: String
     /// The team, as named when it was assigned.
     public var team: String
-    /// The team's name trimmed and lower-cased: how a later game's team finds it.
+    /// The team's name as ``TeamNameKey`` folds it: how a later game's team finds it.
     public var teamKey: String
 
     /// Creates an assignment of the button `device` + `keyCode` to `team`.
@@ -28,9 +29,10 @@ public struct BuzzerAssignment: Codable, Equatable, Sendable, FetchableRecord, P
         self.teamKey = Self.key(team)
     }
 
-    /// The key team names are matched by: trimmed and lower-cased, as the game does.
+    /// The key team names are matched by: ``TeamNameKey``, as the game and the history match them ("STRASSE"'s
+    /// button is Straße's).
     public static func key(_ team: String) -> String {
-        team.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        TeamNameKey.of(team)
     }
 }
 

@@ -5,6 +5,26 @@ import Testing
 @testable import ShakyStore
 
 @Suite struct MigrationTests {
+    /// Buttons kept under a team's name lower-cased are found by the key games and the history use: a button given to
+    /// "STRASSE" belongs to "Straße".
+    @Test func buttonsAreKeptUnderTheFoldedTeamName() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "sensorCalibrationByDevice")
+        try queue.write { db in
+            for (keyCode, team) in [(30, "STRASSE"), (48, "Owls"), (2, "ﬃ Club")] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO buzzerAssignment (device, keyCode, keyName, team, teamKey)
+                            VALUES ('kbd', ?, 'KEY', ?, lower(?))
+                        """, arguments: [keyCode, team, team])
+            }
+        }
+        let database = try AppDatabase(writer: queue, path: ":memory:")
+        let keys = try database.buzzerAssignments().map { "\($0.keyCode)=\($0.teamKey)" }
+        #expect(keys == ["2=ffi club", "48=owls", "30=strasse"])
+        #expect(BuzzerAssignment.key(" Straße ") == "strasse")
+    }
+
     @Test func migratesAnEmptyDatabaseToEveryTable() throws {
         let database = try AppDatabase.inMemory()
         let tables = [
@@ -21,7 +41,7 @@ import Testing
         #expect(
             applied == [
                 "v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind", "buzzerAssignments",
-                "sensorCalibrationByDevice",
+                "sensorCalibrationByDevice", "buzzerAssignmentTeamKeyFolded",
             ])
         #expect(completed)
         #expect(try database.packs().isEmpty)
