@@ -76,12 +76,20 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         await watchers.watch(runtime, for: VarlinkRequest.current)
     }
 
+    /// Refuses a negative `limit` (`InvalidParameter`): a client that sends one has a bug to be told of, not an
+    /// empty list.
+    static func checkLimit(_ limit: Int?) throws {
+        if let limit, limit < 0 { throw VarlinkReplyError.invalidParameter("limit") }
+    }
+
     func history(limit: Int?) async throws -> [ShakyAPI.FinishedGame] {
+        try Self.checkLimit(limit)
         let games = try await Self.storeCall { try database.history(limit: limit ?? 20) }
         return games.map(ShakyAPI.FinishedGame.init)
     }
 
     func leaderboard(limit: Int?) async throws -> [ShakyAPI.LeaderboardEntry] {
+        try Self.checkLimit(limit)
         let entries = try await Self.storeCall { try database.leaderboard(limit: limit) }
         return entries.map {
             ShakyAPI.LeaderboardEntry(team: $0.team, games: $0.gamesPlayed, wins: $0.wins, points: $0.totalPoints)

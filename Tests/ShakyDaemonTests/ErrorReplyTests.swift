@@ -250,6 +250,12 @@ struct ErrorReplyTests {
             let unknownSensitivity = try await client.callError(
                 "io.shakywords.Settings.Set", ["sensitivity": "extreme"])
             #expect(unknownSensitivity.parameters == ["parameter": "sensitivity"])
+            // A negative number of lines is refused, not read as none.
+            for method in ["io.shakywords.Game.History", "io.shakywords.Game.Leaderboard"] {
+                let negative = try await client.callError(method, ["limit": -1])
+                #expect(negative.name == "org.varlink.service.InvalidParameter", "\(method)")
+                #expect(negative.parameters == ["parameter": "limit"], "\(method)")
+            }
             let method = try await client.callError("io.shakywords.Game.Shake")
             #expect(method.name == "org.varlink.service.MethodNotFound")
             let interface = try await client.callError("io.shakywords.Scores.List")

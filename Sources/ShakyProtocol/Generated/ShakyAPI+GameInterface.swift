@@ -1249,13 +1249,15 @@ extension ShakyAPI {
             # A client that reads too slowly is disconnected.
             method Watch() -> (event: Event)
 
-            # Finished games, newest first.
+            # Finished games, newest first: the latest `limit` (20 when null; a negative
+            # limit is InvalidParameter).
             method History(limit: ?int) -> (games: []FinishedGame)
 
             # Remove a finished game from the history and the leaderboard.
             method DeleteHistory(id: int) -> ()
 
-            # Teams by wins, then points, across finished games (played games only).
+            # Teams by wins, then points, across finished games (played games only): the
+            # first `limit` (all when null; a negative limit is InvalidParameter).
             method Leaderboard(limit: ?int) -> (entries: []LeaderboardEntry)
 
             # No finished game has this id.
@@ -2011,7 +2013,8 @@ extension ShakyAPI.GameInterface {
         /// Each element is a `WatchReply` made with `streamReply(continues:)`.
         func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error>
 
-        /// Finished games, newest first.
+        /// Finished games, newest first: the latest `limit` (20 when null; a negative
+        /// limit is InvalidParameter).
         ///
         /// Serves `io.shakywords.Game.History`.
         func history(limit: Int?) async throws -> [ShakyAPI.FinishedGame]
@@ -2021,7 +2024,8 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.DeleteHistory`.
         func deleteHistory(id: Int) async throws
 
-        /// Teams by wins, then points, across finished games (played games only).
+        /// Teams by wins, then points, across finished games (played games only): the
+        /// first `limit` (all when null; a negative limit is InvalidParameter).
         ///
         /// Serves `io.shakywords.Game.Leaderboard`.
         func leaderboard(limit: Int?) async throws -> [ShakyAPI.LeaderboardEntry]
@@ -2302,14 +2306,16 @@ extension ShakyAPI.GameInterface {
                 "io.shakywords.Game.Watch", parameters: VarlinkEmptyParameters(), replyType: WatchReply.self)
         }
 
-        /// Finished games, newest first.
+        /// Finished games, newest first: the latest `limit` (20 when null; a negative
+        /// limit is InvalidParameter).
         ///
         /// Calls `io.shakywords.Game.History`.
         public func history(limit: Int? = nil) async throws(Transport.Failure) -> [ShakyAPI.FinishedGame] {
             try await self.history(HistoryParameters(limit: limit))
         }
 
-        /// Finished games, newest first.
+        /// Finished games, newest first: the latest `limit` (20 when null; a negative
+        /// limit is InvalidParameter).
         ///
         /// Calls `io.shakywords.Game.History`.
         public func history(_ parameters: HistoryParameters) async throws(Transport.Failure) -> [ShakyAPI.FinishedGame]
@@ -2333,14 +2339,16 @@ extension ShakyAPI.GameInterface {
                 "io.shakywords.Game.DeleteHistory", parameters: parameters, replyType: VarlinkEmptyParameters.self)
         }
 
-        /// Teams by wins, then points, across finished games (played games only).
+        /// Teams by wins, then points, across finished games (played games only): the
+        /// first `limit` (all when null; a negative limit is InvalidParameter).
         ///
         /// Calls `io.shakywords.Game.Leaderboard`.
         public func leaderboard(limit: Int? = nil) async throws(Transport.Failure) -> [ShakyAPI.LeaderboardEntry] {
             try await self.leaderboard(LeaderboardParameters(limit: limit))
         }
 
-        /// Teams by wins, then points, across finished games (played games only).
+        /// Teams by wins, then points, across finished games (played games only): the
+        /// first `limit` (all when null; a negative limit is InvalidParameter).
         ///
         /// Calls `io.shakywords.Game.Leaderboard`.
         public func leaderboard(
