@@ -40,6 +40,7 @@ final class PackUploads: Sendable {
 
     /// Begins an upload of `size` bytes for `owner`, and returns its identifier.
     func begin(size: Int, owner: UInt32) throws(Refusal) -> String {
+        guard size >= 0 else { throw .refused("the size \(size) is negative: give the file's size in bytes") }
         guard size > 0 else { throw .refused("the file is empty") }
         guard size <= Self.largestFile else {
             throw .refused(

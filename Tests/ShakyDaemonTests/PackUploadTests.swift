@@ -82,7 +82,10 @@ struct PackUploadTests {
             let tooLarge = try await Self.refusal("BeginUpload", ["size": .int(17 << 20)], client)
             #expect(tooLarge.name == "UploadRefused")
             #expect(tooLarge.message.contains("17.0 MiB") && tooLarge.message.contains("16 MiB"), "\(tooLarge)")
-            #expect(try await Self.refusal("BeginUpload", ["size": 0], client).name == "UploadRefused")
+            #expect(try await Self.refusal("BeginUpload", ["size": 0], client).message == "the file is empty")
+            let negative = try await Self.refusal("BeginUpload", ["size": -1], client)
+            #expect(negative.name == "UploadRefused")
+            #expect(negative.message == "the size -1 is negative: give the file's size in bytes", "\(negative)")
 
             let upload = try await client.call(
                 "io.shakywords.Packs.BeginUpload", ["size": 10], as: API.PacksInterface.BeginUploadReply.self
