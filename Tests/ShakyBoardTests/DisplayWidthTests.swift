@@ -12,6 +12,23 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.of(text) == columns)
     }
 
+    /// As tmux (and glibc's `wcwidth`, which curses goes by) draws them: a vowel sign that takes a column of its
+    /// own counts, a zero-width space or joiner does not, a soft hyphen is shown.
+    @Test(arguments: [
+        ("कि", 2), ("हिन्दी", 5), ("தமிழ்", 4), ("น้ำ", 2), ("Zoe\u{308}", 3), ("Owls\u{200B}", 4), ("\u{200D}", 0),
+        ("a\u{200D}b", 2), ("\u{AD}", 1), ("עברית", 5), ("العربية", 7), ("☺", 1), ("\u{1100}\u{1161}\u{11A8}", 2),
+    ])
+    func countsTheColumnsOfEachLetterInACluster(_ text: String, _ columns: Int) {
+        #expect(DisplayWidth.of(text) == columns)
+    }
+
+    /// Emoji sequences a modern terminal draws as one picture take two columns, not two for each emoji in them.
+    @Test(arguments: ["👨‍👩‍👧‍👦", "🇫🇷", "👍🏽", "❤️", "🏳️‍🌈", "1️⃣", "🧑‍💻"])
+    func anEmojiSequenceTakesTwoColumns(_ emoji: String) {
+        #expect(emoji.count == 1)
+        #expect(DisplayWidth.of(emoji) == 2)
+    }
+
     @Test func cutsWithoutSplittingAWideCharacter() {
         #expect(DisplayWidth.prefix("東京タワー", columns: 5) == "東京")
         #expect(DisplayWidth.truncated("東京タワー", columns: 5) == "東京…")
