@@ -212,6 +212,26 @@ struct RealDaemonTests {
         }
     }
 
+    /// A tab pasted into a team's name, or an escape into a pack's: the daemon refuses the parameter, and shaky says
+    /// which character it holds and what to do, not only "rejected the parameter “teams[0]”".
+    @Test func aControlCharacterTheDaemonRefusesIsNamed() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Tab\there", "--team", "Owls"], environment: environment)
+            #expect(new.status == 1, "\(new)")
+            #expect(
+                new.error.contains(
+                    "the daemon refused teams[0], “Tab�here”: it holds the control character U+0009, which cannot be "
+                        + "shown; leave it out"), "\(new)")
+            let pack = try await runBinary(["pack", "create", "Bad\u{1B}[31mPack"], environment: environment)
+            #expect(pack.status == 1, "\(pack)")
+            #expect(
+                pack.error.contains("the daemon refused name, “Bad�[31mPack”: it holds the control character U+001B"),
+                "\(pack)")
+            #expect(!pack.error.contains("\u{1B}"), "\(pack)")
+        }
+    }
+
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {
         try await DaemonProcess.withRunning { daemon in
             let shaky = try BuiltProduct.path("shaky")
