@@ -57,4 +57,15 @@ struct DisplayWidthTests {
         screen.put("京京京", row: 0, column: 1)
         #expect(screen.lines == ["a京京"], "a wide character that does not fit is left out")
     }
+
+    /// A cluster of several letters ("न्दी", a conjunct with its vowel sign) takes a cell for each of its columns: it
+    /// took one and the two after it stayed blank, so curses drew it over them and pushed the row out of place.
+    @Test func aClusterOfSeveralColumnsTakesACellForEach() {
+        var screen = BoardScreen(width: 10, height: 1)
+        #expect(screen.put("हिन्दी 0", row: 0, column: 0) == 7)
+        #expect(screen.rows[0].map(\.text) == ["हि", "", "न्दी", "", "", " ", "0", " ", " ", " "])
+        #expect(screen.lines == ["हिन्दी 0"])
+        screen.put("x", row: 0, column: 3)
+        #expect(screen.lines == ["हि x  0"], "overwriting part of a cluster blanks the rest of it")
+    }
 }
