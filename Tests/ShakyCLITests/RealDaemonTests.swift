@@ -232,6 +232,24 @@ struct RealDaemonTests {
         }
     }
 
+    /// A keyboard without ë types "b zoe" in shaky play: play says which team was meant, as shaky buzz does, instead
+    /// of only that no team is called so.
+    @Test func playNamesTheTeamMeantWithoutItsAccents() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Zoe\u{308}", "--team", "Owls"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            let play = try await runBinary(
+                ["play"], input: "n\nb zoe\n+ zoe 2\nu ZOE\nb Wolves\nq\n", environment: environment)
+            let guess = "did you mean “Zoe\u{308}”? The teams are “Zoe\u{308}” and “Owls”."
+            #expect(play.error.components(separatedBy: guess).count == 4, "b, + and u: \(play)")
+            #expect(
+                play.error.contains(
+                    "no team called \"Wolves\" plays in this game. The teams are “Zoe\u{308}” and “Owls”."),
+                "\(play)")
+        }
+    }
+
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {
         try await DaemonProcess.withRunning { daemon in
             let shaky = try BuiltProduct.path("shaky")
