@@ -28,3 +28,8 @@ static inline int CNcurses_rows(WINDOW *win) { return getmaxy(win); }
 static inline int CNcurses_columns(WINDOW *win) { return getmaxx(win); }
 /// attrset(attrs) on win.
 static inline int CNcurses_set_attributes(WINDOW *win, attr_t attrs) { return wattrset(win, (int)attrs); }
+
+// glibc declares wcwidth only for X/Open, which Swift's Glibc module is not built for.
+extern int wcwidth(wchar_t character);
+/// wcwidth(character): the columns curses gives a character in the current locale, -1 when it is not printable.
+static inline int CNcurses_wcwidth(wchar_t character) { return wcwidth(character); }

@@ -1,6 +1,7 @@
 /// What the board draws: a grid of cells, each one character with a style, the size of the terminal.
 ///
-/// A wide character (CJK, emoji) fills its cell and the next; the next holds an empty continuation. Text
+/// A wide character (CJK, emoji) fills its cell and the next, a cluster of several letters ("न्दी") one for each
+/// column it takes; the cells after the first hold an empty continuation. Text
 /// that does not fit is clipped, never wrapped into the next row.
 public struct BoardScreen: Equatable, Sendable {
     /// How a cell is drawn. The terminal edge maps these to colours and attributes; with no colour, the
@@ -61,12 +62,9 @@ public struct BoardScreen: Equatable, Sendable {
             if cellWidth == 0 { continue }
             if x + cellWidth > end { break }
             if x >= 0 {
-                clearWide(row: row, column: x)
+                for covered in x..<(x + cellWidth) { clearWide(row: row, column: covered) }
                 rows[row][x] = Cell(text: String(character), style: style)
-                if cellWidth == 2 {
-                    clearWide(row: row, column: x + 1)
-                    rows[row][x + 1] = Cell(text: "", style: style)
-                }
+                for covered in (x + 1)..<(x + cellWidth) { rows[row][covered] = Cell(text: "", style: style) }
             }
             x += cellWidth
         }
@@ -87,14 +85,16 @@ public struct BoardScreen: Equatable, Sendable {
         return left
     }
 
-    /// Overwriting half of a wide character blanks its other half, so no cell is left half drawn.
+    /// Overwriting part of a wide character (two columns, or more for a cluster of several letters: "न्दी") blanks
+    /// the rest of it, so no cell is left partly drawn.
     private mutating func clearWide(row: Int, column: Int) {
         guard column >= 0, column < width else { return }
-        if rows[row][column].text.isEmpty, column > 0 {
-            rows[row][column - 1] = .blank
-        } else if column + 1 < width, rows[row][column + 1].text.isEmpty, DisplayWidth.of(rows[row][column].text) == 2 {
-            rows[row][column + 1] = .blank
-        }
+        var start = column
+        while start > 0, rows[row][start].text.isEmpty { start -= 1 }
+        guard rows[row][start].text.isEmpty || DisplayWidth.of(rows[row][start].text) > 1 else { return }
+        var end = start + 1
+        while end < width, rows[row][end].text.isEmpty { end += 1 }
+        for blank in start..<end { rows[row][blank] = .blank }
     }
 
     /// The screen as text, one line per row, trailing spaces removed.

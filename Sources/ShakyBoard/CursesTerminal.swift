@@ -112,6 +112,7 @@ final class CursesTerminal {
     /// Draws `screen` in place of what is on the terminal.
     func draw(_ screen: BoardScreen) {
         werase(window)
+        let screen = Self.measuredAlike(screen)
         for row in 0..<screen.height {
             for run in screen.runs(row: row) {
                 _ = CNcurses_set_attributes(window, attribute(for: run.style))
@@ -120,6 +121,49 @@ final class CursesTerminal {
         }
         _ = CNcurses_set_attributes(window, CNcurses_normal())
         wrefresh(window)
+    }
+
+    /// `screen` with each character that curses would give other columns than the board gave it drawn as one that
+    /// takes the same: curses counts each code point apart (by `wcwidth`), so an emoji sequence a terminal draws as
+    /// one picture, "👨‍👩‍👧‍👦" or "👍🏽", took eight or four columns in curses' count and pushed the rest of its row
+    /// out of place. Such a character is drawn as its first emoji ("👨", "👍"), padded with a space when that is
+    /// narrower ("❤️" as "❤ "), or as U+FFFD when even that does not fit.
+    static func measuredAlike(_ screen: BoardScreen) -> BoardScreen {
+        var drawn = screen
+        for (row, cells) in screen.rows.enumerated() {
+            // Blanks and ASCII, most of a screen, take one column in both counts.
+            for (column, cell) in cells.enumerated() where cell.text.utf8.count > 1 {
+                let columns = DisplayWidth.of(cell.text)
+                let counted = cursesWidth(cell.text.unicodeScalars)
+                guard counted != columns else { continue }
+                drawn.rows[row][column].text = stand(in: cell.text, columns: columns)
+            }
+        }
+        return drawn
+    }
+
+    /// What curses draws in place of `text`, a character it counts otherwise than the board's `columns`: its first
+    /// code point, padded with spaces to `columns`, or U+FFFD padded likewise.
+    static func stand(in text: String, columns: Int) -> String {
+        var first = text.unicodeScalars.first.map { String($0) } ?? ""
+        var counted = cursesWidth(first.unicodeScalars)
+        if counted < 1 || counted > columns {
+            first = String(TerminalText.replacement)
+            counted = 1
+        }
+        return first + String(repeating: " ", count: max(0, columns - counted))
+    }
+
+    /// The columns curses gives `scalars`: the sum of `wcwidth` for each (in the UTF-8 locale the board chose), or
+    /// -1 when one of them is not printable there.
+    static func cursesWidth(_ scalars: some Sequence<Unicode.Scalar>) -> Int {
+        var total = 0
+        for scalar in scalars {
+            let width = CNcurses_wcwidth(wchar_t(bitPattern: scalar.value))
+            guard width >= 0 else { return -1 }
+            total += Int(width)
+        }
+        return total
     }
 
     /// Waits up to `milliseconds` for a key; `nil` when none came.

@@ -1,6 +1,8 @@
-/// How many terminal columns text takes, counted per grapheme the way terminals and glibc's `wcwidth` do:
-/// East Asian wide and fullwidth characters and emoji take two columns, combining marks and controls none,
-/// everything else one.
+/// How many terminal columns text takes, counted per grapheme the way terminals (tmux, and glibc's `wcwidth` that
+/// curses goes by) draw it: East Asian wide and fullwidth characters and emoji take two columns; combining marks,
+/// format characters (a zero-width space or joiner) and controls none; everything else one, spacing vowel signs
+/// too (Devanagari "कि" takes two columns, Thai "น้ำ" two). An emoji sequence drawn as one picture (a family joined
+/// by zero-width joiners, a flag, a skin tone, an emoji with its emoji selector U+FE0F, a keycap) takes two.
 ///
 /// A table rather than `wcwidth`, because `wcwidth` answers by the process's locale (in the C locale it
 /// refuses every non-ASCII character), which would make the pure layout depend on global state. The table
@@ -13,18 +15,41 @@ public enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
-    /// The columns one character (grapheme cluster) takes: 0, 1 or 2.
+    /// The columns one character (grapheme cluster) takes: 0, 1 or 2 for most, the sum of its letters' columns
+    /// for a cluster of several spacing letters (a consonant with its vowel sign).
     public static func of(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        let value = first.value
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.count > 1, isEmojiSequence(scalars, first: first) { return 2 }
+        return scalars.reduce(0) { $0 + of($1) }
+    }
+
+    /// The columns one code point takes on its own, as `wcwidth` counts it: 0, 1 or 2.
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-        switch first.properties.generalCategory {
+        // The soft hyphen is a format character that terminals show as a hyphen.
+        if value == 0xAD { return 1 }
+        // Hangul medial vowels and final consonants join the initial consonant before them.
+        if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
+        switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
         }
-        if first.properties.isEmojiPresentation { return 2 }
-        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
+        if scalar.properties.isEmojiPresentation { return 2 }
         return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// Whether a cluster of several code points is an emoji sequence a terminal draws as one two-column picture:
+    /// one with a zero-width joiner between emoji, a pair of regional indicators (a flag), a skin-tone modifier,
+    /// the emoji selector U+FE0F after an emoji, or a keycap.
+    static func isEmojiSequence(_ scalars: Character.UnicodeScalarView, first: Unicode.Scalar) -> Bool {
+        if (0x1F1E6...0x1F1FF).contains(first.value) { return true }
+        guard first.properties.isEmoji else { return false }
+        return scalars.dropFirst().contains { scalar in
+            scalar.value == 0xFE0F || scalar.value == 0x20E3 || scalar.value == 0x200D
+                || scalar.properties.isEmojiModifier
+        }
     }
 
     /// The East Asian Wide (W) and Fullwidth (F) ranges that hold letters and symbols.

@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 
 /// Where the commands write: standard output and error in the program, a recorder in tests.
 ///
@@ -20,8 +21,10 @@ extension Console {
     /// Writes `line` and a newline to standard output.
     func print(_ line: String = "") { write(line + "\n") }
 
-    /// Writes `line` and a newline to standard error.
-    func printError(_ line: String) { writeError(line + "\n") }
+    /// Writes `line` and a newline to standard error, its control characters shown as � (`TerminalText.printable`):
+    /// an error may quote what was typed or sent (a team name pasted with an escape sequence), which must not reach
+    /// the terminal as a command to it.
+    func printError(_ line: String) { writeError(TerminalText.printable(line) + "\n") }
 
     /// How text for people is styled on this console.
     var style: TextStyle { isTerminal ? .terminal : .plain }

@@ -4,8 +4,9 @@ import Foundation
 /// space. Question search compares it ("ha noi" finds "Hà Nội", "MALMO" finds "Malmö"), and so do the checks for a
 /// question asked twice (an import's repeated rows, a game's draw from several packs).
 ///
-/// Folding is Foundation's case and diacritic folding, plus the letters that have no decomposition (ø, æ, đ, ð, þ,
-/// ł, œ, ı), so "tromso" matches "Tromsø" and "da nang" matches "Đà Nẵng". The store keeps folded copies of every
+/// Folding is Unicode's compatibility mapping (NFKC: "ǅemal" is "džemal", "ＰＡＲＩＳ" is "PARIS"), Foundation's case and
+/// diacritic folding, plus the letters that have no decomposition (ø, æ, đ, ð, þ, ł, œ, ı), so "tromso" matches
+/// "Tromsø", "da nang" matches "Đà Nẵng" and "dzemal" matches "ǅemal". The store keeps folded copies of every
 /// question (its search text): changing this needs a migration that recomputes them.
 public enum TextFold {
     /// Letters that folding keeps but a reader types without their stroke or ligature.
@@ -16,9 +17,12 @@ public enum TextFold {
     /// `text` folded for comparison: lowercase, no diacritics, whitespace runs collapsed to one space.
     public static func fold(_ text: String) -> String {
         // ASCII has no diacritics, and its case folding is lowercasing: no Foundation pass needed.
+        // Compatibility forms first (NFKC): the digraph "ǅ" is "dž", a ligature its letters, fullwidth letters ASCII.
         let folded =
             text.utf8.allSatisfy { $0 < 0x80 }
-            ? text.lowercased() : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            ? text.lowercased()
+            : text.precomposedStringWithCompatibilityMapping.folding(
+                options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var result = ""
         var pendingSpace = false
         for character in folded {

@@ -47,6 +47,33 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// The value at `path` (`teams[1]`, `question.alternates[0]`), as ``firstUnsafeString(at:multiLine:unchecked:)``
+    /// names it, or `nil` when there is none.
+    public func value(at path: String) -> JSONValue? {
+        var value = self
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            var rest = component[...]
+            let key = rest.prefix { $0 != "[" }
+            rest = rest.dropFirst(key.count)
+            if !key.isEmpty {
+                guard case .object(let object) = value, let member = object[String(key)] else { return nil }
+                value = member
+            }
+            while rest.first == "[" {
+                guard let close = rest.firstIndex(of: "]"),
+                    let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+                    case .array(let elements) = value, elements.indices.contains(index)
+                else { return nil }
+                value = elements[index]
+                rest = rest[rest.index(after: close)...]
+            }
+            guard rest.isEmpty else { return nil }
+        }
+        return value
+    }
+}
+
 extension VarlinkObject {
     /// This object with every string made printable (see `JSONValue.printable`).
     public var printable: VarlinkObject {

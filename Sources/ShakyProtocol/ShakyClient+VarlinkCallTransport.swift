@@ -20,7 +20,7 @@ extension ShakyClient: VarlinkCallTransport {
         do {
             replyParameters = try await connection.call(method, parameters: encoded)
         } catch {
-            throw ShakyClientError(error, path: socketPath)
+            throw ShakyClientError(error, path: socketPath, sent: encoded)
         }
         return try Self.decode(replyParameters, as: Reply.self, from: method)
     }
@@ -70,7 +70,7 @@ extension ShakyClient: VarlinkCallTransport {
                 if Task.isCancelled {
                     continuation.finish()
                 } else if let error = error as? VarlinkError {
-                    continuation.finish(throwing: ShakyClientError(error, path: path))
+                    continuation.finish(throwing: ShakyClientError(error, path: path, sent: encoded))
                 } else {
                     continuation.finish(throwing: error)
                 }

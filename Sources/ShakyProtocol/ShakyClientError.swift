@@ -59,14 +59,16 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         return String(name.split(separator: ".").last ?? Substring(name))
     }
 
-    /// Turns a Varlink error from a call to the daemon at `path` into a client error.
-    public init(_ error: VarlinkError, path: String) {
+    /// Turns a Varlink error from a call to the daemon at `path` into a client error; `sent`, the call's parameters,
+    /// lets an `InvalidParameter` say what was wrong with the value it names.
+    public init(_ error: VarlinkError, path: String, sent: VarlinkObject = [:]) {
         switch error {
         case .remote(let name, let parameters):
             let name = TerminalText.printable(name)
-            self = .refused(
-                name: name, message: Self.message(forError: name, parameters: parameters.printable),
-                reason: parameters["reason"]?.stringValue)
+            let message =
+                Self.unsafeTextMessage(forError: name, parameters: parameters, sent: sent)
+                ?? Self.message(forError: name, parameters: parameters.printable)
+            self = .refused(name: name, message: message, reason: parameters["reason"]?.stringValue)
         case .connectionFailed(let failedPath, let underlying):
             self = .daemonUnreachable(paths: [failedPath], reason: Self.reason(underlying, path: failedPath))
         case .connectionClosed:
@@ -81,6 +83,23 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
                 reason: "it did not answer within \(timeout.components.seconds) s: it may be failing to start or "
                     + "stuck (`journalctl -u shakyd -b`); a change asked for may still happen, `shaky status` tells")
         }
+    }
+
+    /// The words for an `InvalidParameter` that names a string of `sent` holding a character ``TerminalText`` refuses
+    /// (the daemon refuses those in every string, and its error can name only the parameter): the value, the
+    /// character and what to do. `nil` for any other error.
+    static func unsafeTextMessage(forError name: String, parameters: VarlinkObject, sent: VarlinkObject) -> String? {
+        guard name == "org.varlink.service.InvalidParameter", let parameter = parameters["parameter"]?.stringValue,
+            case .string(let text)? = JSONValue.object(sent).value(at: parameter),
+            // A question's text may hold line breaks: a character refused everywhere is the likelier cause.
+            let problem = TerminalText.problem(in: text, allowingLineBreaks: true) ?? TerminalText.problem(in: text)
+        else { return nil }
+        let place = TerminalText.printable(parameter)
+        // On one line, the character refused shown as the replacement character, a tab too.
+        let shown = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { TerminalText.isSafe($0) ? $0 : TerminalText.replacement }))
+        return "the daemon refused \(place), “\(shown)”: it \(problem); leave it out"
     }
 
     /// Why a connection to `path` failed, in words; a folder or a plain file where the socket should be is

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension AppDatabase {
@@ -130,6 +131,18 @@ extension AppDatabase {
                 try db.execute(
                     sql: "UPDATE buzzerAssignment SET teamKey = ? WHERE device = ? AND keyCode = ?",
                     arguments: [key, row["device"], row["keyCode"]])
+            }
+        }
+        migrator.registerMigration("searchTextCompatibilityForms") { db in
+            // TextFold came to fold compatibility forms ("ǅ" as "dž"): write every question's search text again.
+            let rows = try Row.fetchAll(db, sql: "SELECT id, text, answer, alternates FROM question")
+            for row in rows {
+                let alternatesJSON: String = row["alternates"]
+                let alternates = (try? JSONDecoder().decode([String].self, from: Data(alternatesJSON.utf8))) ?? []
+                let searchText = SearchKey.searchText(text: row["text"], answer: row["answer"], alternates: alternates)
+                try db.execute(
+                    sql: "UPDATE question SET searchText = ? WHERE id = ? AND searchText != ?",
+                    arguments: [searchText, row["id"] as Int64, searchText])
             }
         }
         return migrator

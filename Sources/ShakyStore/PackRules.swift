@@ -136,7 +136,10 @@ public enum PackRules {
         }
         // Its letters and digits are what a round scrambles and shows: without any, no game would ever draw it.
         if field == "answer", !answer.contains(where: Scramble.isScrambled) {
-            throw Violation(field: field, problem: "the answer \(quoted(answer)) has no letter or digit to scramble")
+            throw Violation(
+                field: field,
+                problem: "the answer \(quoted(answer)) has no letter or digit to scramble; spell it out in words "
+                    + "(an emoji or a sign may stay beside them)")
         }
         if length(answer) > maximumAnswerLength {
             throw Violation(

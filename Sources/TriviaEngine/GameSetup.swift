@@ -53,8 +53,11 @@ public struct GameSetup: Codable, Equatable, Sendable {
         var names: [String] = []
         for (index, raw) in teams.enumerated() {
             let name = raw.trimmingWhitespace
-            // A name of only spaces, or of a zero-width space, which the history's key trims away too.
-            guard !Game.teamKey(name).isEmpty else { throw .emptyTeamName(position: index + 1) }
+            // A name of only spaces, or of a zero-width space, which the history's key trims away too, or of other
+            // characters that show nothing (a zero-width joiner, a word joiner, a variation selector).
+            guard !Game.teamKey(name).isEmpty, !name.withoutCharactersThatDoNotShow.trimmingWhitespace.isEmpty else {
+                throw .emptyTeamName(position: index + 1)
+            }
             guard name.count <= Self.teamNameLengthRange.upperBound else {
                 throw .teamNameTooLong(name, length: name.count)
             }
@@ -71,7 +74,7 @@ public struct GameSetup: Codable, Equatable, Sendable {
 public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not 2–8 teams.
     case teamCount(Int)
-    /// A team name is empty or only whitespace; `position` is 1-based.
+    /// A team name is empty or only whitespace and characters that do not show; `position` is 1-based.
     case emptyTeamName(position: Int)
     /// A team name is longer than 24 characters after trimming.
     case teamNameTooLong(String, length: Int)
@@ -90,7 +93,7 @@ public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible 
         case .teamCount(let count):
             "a game needs \(GameSetup.teamCountRange.lowerBound) to \(GameSetup.teamCountRange.upperBound) teams, not \(count)"
         case .emptyTeamName(let position):
-            "team \(position) has no name"
+            "team \(position) has no name that shows: give it letters, digits or emoji"
         case .teamNameTooLong(let name, let length):
             "team name \"\(name)\" is \(length) characters long; at most \(GameSetup.teamNameLengthRange.upperBound) are allowed"
         case .duplicateTeamName(let first, let second):

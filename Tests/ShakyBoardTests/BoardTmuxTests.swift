@@ -212,6 +212,31 @@ struct BoardTmuxTests {
         }
     }
 
+    /// Teams named with emoji a terminal draws as one picture of several characters (a family joined by zero-width
+    /// joiners, a thumb with a skin tone, a heart with its emoji selector, a flag): curses measures each character
+    /// apart, so "👨‍👩‍👧‍👦 Family" lost its name and "👍🏽 Thumbs" its score. Each shows whole, in its place, and so
+    /// does a Hindi name whose conjunct takes three columns.
+    @Test func teamsNamedWithEmojiSequencesShowWhole() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder, command: [try BuiltProduct.path("shaky"), "board"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            ) { tmux in
+                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+                let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+                let teams = ["👨‍👩‍👧‍👦 Family", "👍🏽 Thumbs", "❤️ Hearts", "🇫🇷 France", "हिन्दी टीम"]
+                _ = try await client.game.new(teams: teams, questions: 2, seed: 7)
+                await client.close()
+                let board = try await tmux.waitForScreen("the teams") { $0.contains("Get ready") }
+                let lines = board.split(separator: "\n")
+                for name in ["Family", "Thumbs", "Hearts", "France", "हिन्दी टीम"] {
+                    #expect(lines.contains { $0.hasSuffix(" " + name) }, "\(name) in the list of teams: \(board)")
+                    #expect(board.contains("\(name) 0"), "\(name)'s score: \(board)")
+                }
+            }
+        }
+    }
+
     /// Hosts a game through the daemon's socket and reads the board after each move.
     private func play(daemon: DaemonProcess, tmux: Tmux) async throws {
         try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }

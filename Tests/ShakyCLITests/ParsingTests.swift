@@ -155,6 +155,22 @@ import Testing
         #expect(undo.contains("shaky judge undo-buzz \"Cú Mèo\""), "\(undo)")
     }
 
+    /// A usage error that quotes what was typed (a team name too long, the same name twice, an unknown option) shows an
+    /// escape sequence in it as �: a name pasted with one cleared the host's terminal instead of saying what was wrong.
+    @Test func aUsageErrorShowsControlCharactersAsReplacements() async {
+        let clear = "\u{1B}[2J\u{1B}[H"
+        for arguments in [
+            ["new", "--team", "Owls", "--team", clear + String(repeating: "x", count: 24)],
+            ["new", "--team", "Owls" + clear, "--team", "owls" + clear],
+            ["new", "--team", "Owls", "--team", "Foxes", "--difficulty", clear],
+        ] {
+            let outcome = await runInProcess(arguments)
+            #expect(outcome.status == 2, "\(outcome)")
+            #expect(!outcome.error.contains("\u{1B}"), "\(outcome)")
+            #expect(outcome.error.contains("\u{FFFD}[2J"), "\(outcome)")
+        }
+    }
+
     @Test("A command typed without the group it belongs to names the command to type, with usage status")
     func aNestedCommandTypedAtTheTopIsNamed() async {
         let overrule = await runInProcess(["overrule"])

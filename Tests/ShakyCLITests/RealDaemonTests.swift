@@ -212,6 +212,44 @@ struct RealDaemonTests {
         }
     }
 
+    /// A tab pasted into a team's name, or an escape into a pack's: the daemon refuses the parameter, and shaky says
+    /// which character it holds and what to do, not only "rejected the parameter “teams[0]”".
+    @Test func aControlCharacterTheDaemonRefusesIsNamed() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Tab\there", "--team", "Owls"], environment: environment)
+            #expect(new.status == 1, "\(new)")
+            #expect(
+                new.error.contains(
+                    "the daemon refused teams[0], “Tab�here”: it holds the control character U+0009, which cannot be "
+                        + "shown; leave it out"), "\(new)")
+            let pack = try await runBinary(["pack", "create", "Bad\u{1B}[31mPack"], environment: environment)
+            #expect(pack.status == 1, "\(pack)")
+            #expect(
+                pack.error.contains("the daemon refused name, “Bad�[31mPack”: it holds the control character U+001B"),
+                "\(pack)")
+            #expect(!pack.error.contains("\u{1B}"), "\(pack)")
+        }
+    }
+
+    /// A keyboard without ë types "b zoe" in shaky play: play says which team was meant, as shaky buzz does, instead
+    /// of only that no team is called so.
+    @Test func playNamesTheTeamMeantWithoutItsAccents() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Zoe\u{308}", "--team", "Owls"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            let play = try await runBinary(
+                ["play"], input: "n\nb zoe\n+ zoe 2\nu ZOE\nb Wolves\nq\n", environment: environment)
+            let guess = "did you mean “Zoe\u{308}”? The teams are “Zoe\u{308}” and “Owls”."
+            #expect(play.error.components(separatedBy: guess).count == 4, "b, + and u: \(play)")
+            #expect(
+                play.error.contains(
+                    "no team called \"Wolves\" plays in this game. The teams are “Zoe\u{308}” and “Owls”."),
+                "\(play)")
+        }
+    }
+
     @Test func aRefusedMoveExitsWithOneAndTheDaemonsReason() async throws {
         try await DaemonProcess.withRunning { daemon in
             let shaky = try BuiltProduct.path("shaky")

@@ -1,4 +1,5 @@
 import Foundation
+import ShakyBoard
 import ShakyProtocol
 import Testing
 
@@ -740,6 +741,21 @@ import Testing
         #expect("東京".displayWidth == 4)
         #expect("🦊".displayWidth == 2)
         #expect("Hà Nội".displayWidth == 6)
+    }
+
+    /// Names a terminal draws narrower or wider than their letters suggest line up too: the columns are counted as
+    /// the board counts them (a zero-width space took a column, a vowel sign none, so the scores stood crooked).
+    @Test func namesCountAsTheBoardCountsThem() {
+        let names = ["Owls\u{200B}", "हिन्दी", "Zoe\u{308}", "👨‍👩‍👧‍👦 Family", "❤️ Hearts", "น้ำ", "\u{AD}Soft"]
+        for name in names {
+            #expect(name.displayWidth == DisplayWidth.of(name), "\(name)")
+        }
+        #expect("Owls\u{200B}".displayWidth == 4)
+        #expect("हिन्दी".displayWidth == 5)
+        var table = TextTable(columns: [.init("Team"), .init("Points", .right)])
+        table.rows = names.map { [$0, "7"] }
+        let lines = table.render().split(separator: "\n").map(String.init)
+        #expect(Set(lines.map { DisplayWidth.of($0) }).count == 1, "every line ends in the same column: \(lines)")
     }
 }
 

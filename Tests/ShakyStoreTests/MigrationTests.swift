@@ -41,7 +41,7 @@ import Testing
         #expect(
             applied == [
                 "v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind", "buzzerAssignments",
-                "sensorCalibrationByDevice", "buzzerAssignmentTeamKeyFolded",
+                "sensorCalibrationByDevice", "buzzerAssignmentTeamKeyFolded", "searchTextCompatibilityForms",
             ])
         #expect(completed)
         #expect(try database.packs().isEmpty)
@@ -173,6 +173,25 @@ import Testing
                 "evdev:Nintendo Wii Remote Accelerometer=20.0", "iio:bmi160=15.0", "iio:mpu6050=14.0",
                 "trace:iio-buffer:x=16.0",
             ])
+    }
+
+    /// Questions saved before search folded compatibility forms ("ǅ" as "dž") are found by them after the upgrade: the
+    /// migration writes their search text again.
+    @Test func searchTextIsFoldedAgainForCompatibilityForms() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "buzzerAssignmentTeamKeyFolded")
+        try queue.write { db in
+            let packId = try insertPack(db)
+            try db.execute(
+                sql: """
+                    INSERT INTO question (packId, text, answer, alternates, difficulty, searchText)
+                        VALUES (?, 'A Bosnian name?', 'ǅemal', '["Džemal"]', 'easy', ?)
+                    """, arguments: [packId, "a bosnian name?\nǆemal\ndzemal"])
+        }
+        let database = try AppDatabase(writer: queue, path: ":memory:")
+        #expect(try database.searchQuestions(matching: "ǆemal").map(\.question.answer) == ["ǅemal"])
+        let searchText = try database.read { db in try String.fetchOne(db, sql: "SELECT searchText FROM question") }
+        #expect(searchText == "a bosnian name?\ndzemal\ndzemal")
     }
 
     @Test func refusesAnotherProgramsDatabaseAsNotOurs() throws {

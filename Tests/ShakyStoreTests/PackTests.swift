@@ -91,7 +91,9 @@ import TriviaEngine
         }
         // An answer of punctuation only was stored, and no game could ever draw it ("0 eligible questions").
         #expect(
-            throws: StoreError.invalidQuestion(problem: "the answer “?!” has no letter or digit to scramble")
+            throws: StoreError.invalidQuestion(
+                problem: "the answer “?!” has no letter or digit to scramble; spell it out in words "
+                    + "(an emoji or a sign may stay beside them)")
         ) {
             try database.addQuestion(Question(text: "Shout?", answer: "?!", difficulty: .easy), toPack: "Pets")
         }

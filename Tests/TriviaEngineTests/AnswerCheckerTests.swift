@@ -60,6 +60,29 @@ struct AnswerCheckerTests {
         Case(expected: "Nghệ An", given: "Nghe An", accepted: true),
         Case(expected: "Nghệ An", given: "Nghê An", ignoresDiacritics: false, accepted: true),
         Case(expected: "Nghệ An", given: "Nghe Anh", ignoresDiacritics: false, accepted: false),
+        // Other scripts, Turkish and German letters, digraphs, apostrophes and hyphens.
+        Case(expected: "東京", given: "tokyo", accepted: false),
+        Case(expected: "東京", given: "東京", tolerance: false, ignoresDiacritics: false, accepted: true),
+        Case(expected: "東京", given: "東", accepted: false),
+        Case(expected: "İstanbul", given: "istanbul", tolerance: false, accepted: true),
+        Case(expected: "İstanbul", given: "ISTANBUL", tolerance: false, accepted: true),
+        Case(expected: "İstanbul", given: "İSTANBUL", tolerance: false, ignoresDiacritics: false, accepted: true),
+        Case(expected: "İstanbul", given: "istanbul", ignoresDiacritics: false, accepted: true),
+        Case(expected: "Straße", given: "STRASSE", tolerance: false, accepted: true),
+        Case(expected: "Straße", given: "strasse", tolerance: false, ignoresDiacritics: false, accepted: true),
+        Case(expected: "ǅemal", given: "Džemal", tolerance: false, ignoresDiacritics: false, accepted: true),
+        Case(expected: "ǅemal", given: "dzemal", tolerance: false, accepted: true),
+        Case(expected: "naïve café", given: "naive cafe", tolerance: false, accepted: true),
+        Case(
+            expected: "naïve café", given: "NAI\u{308}VE CAFE\u{301}", tolerance: false, ignoresDiacritics: false,
+            accepted: true),
+        Case(expected: "rock 'n' roll", given: "rock n roll", tolerance: false, accepted: true),
+        Case(expected: "rock 'n' roll", given: "rock ’n’ roll", tolerance: false, accepted: true),
+        Case(expected: "rock 'n' roll", given: "rock'n'roll", accepted: true),  // one word: compared without spaces
+        Case(expected: "rock 'n' roll", given: "rock and roll", accepted: false),
+        Case(expected: "Jean-Luc", given: "jean luc", tolerance: false, accepted: true),
+        Case(expected: "Jean-Luc", given: "JeanLuc", accepted: true),
+        Case(expected: "Jean-Luc", given: "Jean", accepted: false),
     ]
 
     @Test(arguments: table)

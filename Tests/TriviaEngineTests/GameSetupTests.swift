@@ -62,6 +62,18 @@ struct GameSetupTests {
         #expect((try? Game(setup: setup(teams: ["Café", "Cafe"]))) != nil)
     }
 
+    /// A name of a zero-width joiner, a word joiner or a variation selector alone (which the history's key keeps)
+    /// showed as nothing on every screen: it is no name, as a zero-width space alone is not. An emoji sequence keeps
+    /// its joiners and selectors, and is found by them.
+    @Test(arguments: ["\u{200D}", " \u{2060}\u{FEFF} ", "\u{200C}\u{FE0F}"])
+    func aNameOfCharactersThatDoNotShowIsNoName(name: String) throws {
+        #expect(throws: GameSetupError.emptyTeamName(position: 2)) { try Game(setup: setup(teams: ["Owls", name])) }
+        #expect(GameSetupError.emptyTeamName(position: 2).description.contains("has no name that shows"))
+        let game = try Game(setup: setup(teams: ["👨‍👩‍👧‍👦 Family", "❤️ Hearts"]))
+        #expect(game.teams.map(\.name) == ["👨‍👩‍👧‍👦 Family", "❤️ Hearts"])
+        #expect(game.team(named: "👨‍👩‍👧‍👦 FAMILY")?.name == "👨‍👩‍👧‍👦 Family")
+    }
+
     @Test func rejectsQuestionCountOutsideOneToFifty() {
         #expect(throws: GameSetupError.questionCount(0)) { try Game(setup: setup(count: 0)) }
         #expect(throws: GameSetupError.questionCount(51)) { try Game(setup: setup(count: 51)) }

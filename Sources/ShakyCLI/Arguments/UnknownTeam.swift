@@ -11,7 +11,7 @@ extension Shaky {
             refusal.refusalReason == "unknownTeam",
             let teams = try? await client.game.status().teams.map(\.name), !teams.isEmpty
         else { return error }
-        let guess = TextFold.onlyMatch(for: team, among: teams).map { "; did you mean “\($0)”?" } ?? ""
+        let guess = TextFold.onlyMatch(for: team, among: teams).map { "; did you mean “\($0)”?" } ?? "."
         return CommandFailure(
             "\(refusal.description)\(guess) The teams are \(teams.map { "“\($0)”" }.spokenList("and"))."
         )

@@ -1,3 +1,5 @@
+import ShakyBoard
+
 /// A table of text with aligned columns, for scoreboards and lists.
 struct TextTable: Sendable {
     /// Which side of its column a value keeps to.
@@ -66,24 +68,14 @@ struct TextTable: Sendable {
 }
 
 extension String {
-    /// How many terminal columns the string takes, as `wcwidth(3)` counts them per character: two for
-    /// East Asian wide and full-width characters and for emoji, one for others; marks add nothing.
+    /// How many terminal columns the string takes: ``DisplayWidth`` counts them, as the board does.
     var displayWidth: Int {
-        reduce(0) { $0 + $1.displayWidth }
+        DisplayWidth.of(self)
     }
 
     /// The string cut to at most `width` terminal columns, ending in "…" when it was cut.
     func cut(toWidth width: Int) -> String {
-        guard displayWidth > width else { return self }
-        var result = ""
-        var used = 0
-        for character in self {
-            let next = character.displayWidth
-            if used + next > width - 1 { break }
-            result.append(character)
-            used += next
-        }
-        return width > 0 ? result + "…" : ""
+        DisplayWidth.truncated(self, columns: width)
     }
 
     /// The string without spaces at its end.
@@ -91,30 +83,5 @@ extension String {
         var end = endIndex
         while end > startIndex, self[index(before: end)] == " " { end = index(before: end) }
         return self[..<end]
-    }
-}
-
-extension Character {
-    /// The terminal columns this character (a grapheme cluster) takes: 2 if it is wide, else 1.
-    var displayWidth: Int {
-        guard let first = unicodeScalars.first else { return 0 }
-        if unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
-            || unicodeScalars.contains(where: { $0.value == 0xFE0F })
-        {
-            return 2
-        }
-        return Self.isWide(first.value) ? 2 : 1
-    }
-
-    /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth W and F), the ones text uses.
-    private static func isWide(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-            0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
-            true
-        default:
-            false
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShakyBoard
 
 /// The terminal layout of `shaky play`: events scroll in the top of the screen, the countdown keeps the
 /// line above the bottom, and the bottom line is the host's prompt, which nothing the game prints ever
@@ -50,16 +51,7 @@ struct PlayScreen: Sendable, Equatable {
 
     /// `line` cut to at most `columns` display columns, with "…" where it was cut.
     static func fitting(_ line: String, columns: Int) -> String {
-        guard line.displayWidth > columns else { return line }
-        var result = ""
-        var width = 0
-        for character in line {
-            let next = character.displayWidth
-            if width + next > columns - 1 { break }
-            result.append(character)
-            width += next
-        }
-        return result + "…"
+        DisplayWidth.truncated(line, columns: columns)
     }
 
     /// The screen of the terminal on standard output, when both standard input and output are terminals.

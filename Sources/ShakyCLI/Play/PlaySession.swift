@@ -149,6 +149,19 @@ struct PlaySession: Sendable {
         return try await Self.team(numbered: number, in: client.game.status().teams).name
     }
 
+    /// Runs `call` for `team`; a refusal because no team is called so names the game's teams and the one meant
+    /// (`zoe` for "Zoë"), as `shaky buzz` does.
+    private func namingTheTeams(_ team: String, _ call: () async throws -> Void) async throws {
+        do {
+            try await call()
+        } catch {
+            // A refusal for a line, which play reports and goes on from, as it does the daemon's own.
+            let named = await Shaky.namingTheTeams(error, team: team, client: client)
+            guard let failure = named as? CommandFailure else { throw named }
+            throw PlayCommandError(failure.description)
+        }
+    }
+
     /// The team numbered `number` (from 1, as ``numberedTeams(_:)`` shows them) among `teams`.
     static func team(numbered number: Int, in teams: [ShakyAPI.TeamScore]) throws -> ShakyAPI.TeamScore {
         guard number >= 1, number <= teams.count else {
@@ -178,7 +191,8 @@ struct PlaySession: Sendable {
         case .hint: _ = try await client.game.hint()
         case .skip: _ = try await client.game.skip()
         case .end: _ = try await client.game.end()
-        case .buzz(let team): _ = try await client.game.buzz(team: team)
+        case .buzz(let team):
+            try await namingTheTeams(team) { _ = try await client.game.buzz(team: team) }
         case .buzzNumber(let number):
             let team = try await Self.team(numbered: number, in: client.game.status().teams)
             _ = try await client.game.buzz(team: team.name)
@@ -194,11 +208,15 @@ struct PlaySession: Sendable {
             }
             _ = try await client.game.answer(team: team, answer: answer)
         case .adjust(let team, let delta, let reason):
-            _ = try await client.game.adjustScore(team: try await teamName(team), delta: delta, reason: reason)
+            let name = try await teamName(team)
+            try await namingTheTeams(name) {
+                _ = try await client.game.adjustScore(team: name, delta: delta, reason: reason)
+            }
         case .overrule:
             _ = try await client.game.overrule()
         case .undoBuzz(let team):
-            _ = try await client.game.undoBuzz(team: try await teamName(team))
+            let name = try await teamName(team)
+            try await namingTheTeams(name) { _ = try await client.game.undoBuzz(team: name) }
         case .togglePause:
             if try await client.game.status().paused {
                 _ = try await client.game.resume()
