@@ -4,8 +4,10 @@ import Testing
 
 /// `man shakyd`, made by swift-argument-parser's generate-manual from the commands' help, as groff reads it.
 @Suite struct ManualPageTests {
-    /// Generates the pages with `make manual` into a fresh folder and returns the folder.
-    static func generatePages() async throws -> URL {
+    /// The pages made once with `make manual` for every test of the suite, in a folder of their own: each `make
+    /// manual` runs both programs' help for every command, and a run for each test loaded the 2 cores that the
+    /// tests of running daemons time themselves on.
+    private static let generated = Task { () async throws -> URL in
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-manual-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let result = try await InstallTests.run(
@@ -15,13 +17,23 @@ import Testing
                 "GENERATE_MANUAL=\(try BuiltProduct.path("generate-manual"))",
                 "MANUAL_SECTIONS=\(try BuiltProduct.path("manual-sections"))",
             ], currentDirectory: BuiltProduct.checkout)
-        #expect(result.status == 0, "make manual failed: \(result.standardError)")
+        guard result.status == 0 else { throw ManualFailed(standardError: result.standardError) }
         return folder
+    }
+
+    /// `make manual` failed.
+    struct ManualFailed: Error, CustomStringConvertible {
+        var standardError: String
+        var description: String { "make manual failed: \(standardError)" }
+    }
+
+    /// The folder of the pages `make manual` made (shared: tests read it and leave it as it is).
+    static func generatePages() async throws -> URL {
+        try await generated.value
     }
 
     @Test func everyPageReadsWithoutAWarningFromGroffMandocOrMan() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".1") }
         #expect(pages.count > 30)
         for page in pages.sorted() {
@@ -42,7 +54,6 @@ import Testing
 
     @Test func bothProgramsHaveRealFilesEnvironmentAndExitStatusSections() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let expected: [String: [String: [String]]] = [
             "shakyd.1": [
                 "FILES": ["/etc/shaky/shakyd.conf", "/var/lib/shaky/shaky.sqlite", "/run/shaky/shaky.sock"],
@@ -90,7 +101,6 @@ import Testing
 
     @Test func subcommandPagesSayTheirProgramsExitStatusAndPointToIt() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".1") }
         // `shaky help` is --help by another name: no page of its own, and none names one.
         #expect(!pages.contains("shaky.help.1") && !pages.contains("shakyd.help.1"), "\(pages.sorted())")
@@ -123,7 +133,6 @@ import Testing
 
     @Test func everyPageHasTheSectionsOfALinuxManualInOrder() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".1") }
         let order = [
             ".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh OPTIONS", ".Sh ENVIRONMENT", ".Sh FILES",
@@ -147,7 +156,6 @@ import Testing
 
     @Test func charactersBeyondASCIIReachThePages() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         // generate-manual alone dropped them: "cut short with  to fit", "m/s including gravity".
         let expected = [
             ("shaky.status.1", "cut short with “…” to fit"), ("shakyd.detect.1", "m/s² including gravity"),
@@ -170,7 +178,6 @@ import Testing
 
     @Test func aCommandsPageListsItsSubcommandsEachWithItsOneLine() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let expected = [
             ("shaky.1", "pack", "List, edit, import and export the quiz packs."),
             ("shaky.1", "new", "Start a new game."),
@@ -195,7 +202,6 @@ import Testing
 
     @Test func examplesAreASectionOfTheirOwnShowingEachCommandAsTyped() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let expected: [(page: String, said: String, commands: [String])] = [
             (
                 "shaky.pack.import.1", "A file of another extension, and standard input, named:",
@@ -242,7 +248,6 @@ import Testing
     @Test("An option that takes one of a few values lists them in its page, each with what it means")
     func optionsListTheirValuesWithWhatEachMeans() async throws {
         let folder = try await Self.generatePages()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let expected: [(page: String, option: String, value: String, meaning: String)] = [
             ("shakyd.serve.1", "sensitivity", "light", "Gentler shaking counts; so may a walk with the device in a"),
             ("shakyd.serve.1", "sensitivity", "hard", "Only vigorous shaking counts."),
