@@ -9,6 +9,7 @@
 // compile.
 #define SHAKY_SNDFILE_FUNCTIONS(F) \
     F(sf_open) \
+    F(sf_open_fd) \
     F(sf_close) \
     F(sf_readf_short) \
     F(sf_error) \

@@ -2,6 +2,13 @@ import CSndfile
 import Foundation
 import Logging
 import ShakyCore
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Every cue decoded once into the player's format: 16-bit signed mono at 48 000 Hz.
 ///
@@ -72,7 +79,8 @@ public struct SoundBank: Sendable {
             var candidates: [URL] = []
             if let overrides { candidates.append(overrides.appendingPathComponent(cue.fileName)) }
             if let builtin { candidates.append(builtin.appendingPathComponent(cue.fileName)) }
-            let found = candidates.filter { FileManager.default.fileExists(atPath: $0.path) }
+            // Whatever is there by the name counts, a link to nothing or a loop too: it is reported, not passed over.
+            let found = candidates.filter { entryExists($0) }
             for (index, file) in found.enumerated() {
                 do {
                     bank.samples[cue] = try decode(file, sndfile: library.functions)
@@ -116,12 +124,11 @@ public struct SoundBank: Sendable {
         let strerror = { (handle: OpaquePointer?) in
             sndfile.sf_strerror(handle).map { String(cString: $0) } ?? "unknown libsndfile error"
         }
+        let descriptor = try openRegularFile(file)
+        defer { close(descriptor) }
         var info = SF_INFO()
-        guard let handle = sndfile.sf_open(file.path, Int32(SFM_READ), &info) else {
-            throw SoundFileError(
-                file: file.path,
-                reason: "cannot be read (\(strerror(nil))); save it as a \(sampleRate) Hz WAV "
-                    + "(sox IN -r \(sampleRate) OUT.wav)")
+        guard let handle = sndfile.sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) else {
+            throw SoundFileError(file: file.path, reason: "cannot be read (\(strerror(nil))); \(saveAsWAV)")
         }
         defer { _ = sndfile.sf_close(handle) }
         guard info.samplerate == Int32(sampleRate) else {
@@ -132,7 +139,9 @@ public struct SoundBank: Sendable {
         // libsndfile itself opens no file of more than 1 024 channels (SF_MAX_CHANNELS).
         let channels = Int(info.channels)
         guard (1...1_024).contains(channels) else {
-            throw SoundFileError(file: file.path, reason: "has \(channels) channels")
+            throw SoundFileError(
+                file: file.path,
+                reason: "has \(channels) channels; save it in mono (sox IN -c 1 -r \(sampleRate) OUT.wav)")
         }
         let longest = longestCueSeconds * sampleRate
         var mono: [Int16] = []
@@ -147,7 +156,9 @@ public struct SoundBank: Sendable {
             let frames = Int(read)
             guard mono.count + frames <= longest else {
                 throw SoundFileError(
-                    file: file.path, reason: "is longer than \(longestCueSeconds) s; a cue should be a moment")
+                    file: file.path,
+                    reason: "is longer than \(longestCueSeconds) s; a cue should be a moment: shorten it "
+                        + "(sox IN -r \(sampleRate) OUT.wav trim 0 \(longestCueSeconds))")
             }
             if channels == 1 {
                 mono.append(contentsOf: chunk[..<frames])
@@ -160,12 +171,74 @@ public struct SoundBank: Sendable {
             }
         }
         if sndfile.sf_error(handle) != 0 {
-            throw SoundFileError(file: file.path, reason: "read \(mono.count) frames, then: \(strerror(handle))")
+            throw SoundFileError(
+                file: file.path, reason: "read \(mono.count) frames, then: \(strerror(handle)); \(saveAsWAV)")
         }
         if info.frames >= 0 && info.frames < longest && mono.count < Int(info.frames) {
-            throw SoundFileError(file: file.path, reason: "ends after \(mono.count) of \(info.frames) frames")
+            throw SoundFileError(
+                file: file.path, reason: "ends after \(mono.count) of \(info.frames) frames; \(saveAsWAV)")
+        }
+        guard !mono.isEmpty else {
+            // Most likely an export that failed; a cue meant to be silent is a moment of silence.
+            throw SoundFileError(
+                file: file.path,
+                reason: "holds no samples; \(saveAsWAV), or for a silent cue a moment of silence "
+                    + "(sox -n -r \(sampleRate) OUT.wav trim 0 0.01)")
         }
         return mono
+    }
+}
+
+extension SoundBank {
+    /// What to do with a file libsndfile could not use.
+    static let saveAsWAV = "save it as a \(sampleRate) Hz WAV (sox IN -r \(sampleRate) OUT.wav)"
+
+    /// Whether anything is at `file`, a symbolic link to nothing included.
+    static func entryExists(_ file: URL) -> Bool {
+        var status = stat()
+        return lstat(file.path, &status) == 0
+    }
+
+    /// Opens `file` for reading, refusing what is not a regular file.
+    ///
+    /// The open does not wait (`O_NONBLOCK`): a named pipe would otherwise hold up the daemon's start until something
+    /// wrote to it. A folder, a pipe, a device (a link to `/dev/zero` or `/dev/urandom`) or a socket is no sound file
+    /// libsndfile could use, and an empty file is named as such rather than as a format libsndfile did not recognise.
+    static func openRegularFile(_ file: URL) throws(SoundFileError) -> Int32 {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let code = errno
+            let what: String
+            switch code {
+            case EACCES, EPERM: what = "let the daemon's user read it (chmod a+r), or remove it"
+            case ENOENT, ELOOP: what = "point the link at a sound file, or remove it"
+            default: what = "replace it with a sound file, or remove it"
+            }
+            throw SoundFileError(
+                file: file.path, reason: "cannot be opened: \(FileAccessError.reason(errno: code)); \(what)")
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw SoundFileError(
+                file: file.path, reason: "cannot be read: \(FileAccessError.reason(errno: code)); \(saveAsWAV)")
+        }
+        let kind: String?
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: kind = status.st_size == 0 ? "is empty (0 bytes)" : nil
+        case S_IFDIR: kind = "is a folder, not a sound file"
+        case S_IFIFO: kind = "is a named pipe, not a sound file"
+        case S_IFCHR, S_IFBLK: kind = "is a device, not a sound file"
+        default: kind = "is a socket, not a sound file"
+        }
+        if let kind {
+            close(descriptor)
+            throw SoundFileError(file: file.path, reason: "\(kind); put a sound file there: \(saveAsWAV)")
+        }
+        // A regular file reads the same with or without O_NONBLOCK; cleared all the same for libsndfile.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return descriptor
     }
 }
 
