@@ -224,6 +224,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
     }
 
     private func handle(_ error: DeviceError, on pcm: ALSAPCM) {
+        var failure = error
         if ALSAPCM.isRecoverable(error) {
             do {
                 try pcm.recover(from: error)
@@ -231,14 +232,18 @@ final class ALSAOutputEngine: @unchecked Sendable {
                 logger.debug("sound recovered: \(error)")
                 return
             } catch {
-                logFailure(error)
+                failure = error
             }
-        } else {
-            logFailure(error)
         }
         // The device broke: close it and let the next cue try the devices again.
         closeDevice()
-        fallback.recordLost(at: configuration.uptime())
+        let wait = fallback.recordLost(at: configuration.uptime())
+        // A bare "write failed: Input/output error" left the host guessing whether sound would ever come back.
+        let when = wait == .zero ? "on the next cue" : "on a cue \(wait.components.seconds) s from now"
+        logFailure(
+            failure,
+            consequence: "the cue is dropped and the devices are tried again \(when); if this goes on, check "
+                + "\(pcm.name) or choose another sound-device (`aplay -L` lists them)")
         mixer.stopAll()
         chunkStart = 0
         chunkEnd = 0
@@ -297,11 +302,12 @@ final class ALSAOutputEngine: @unchecked Sendable {
         }
     }
 
-    private func logFailure(_ error: DeviceError) {
+    private func logFailure(_ error: DeviceError, consequence: String? = nil) {
+        let text = consequence.map { "sound device: \(error); \($0)" } ?? "sound device: \(error)"
         if fallback.recordFailure(error) {
-            logger.warning("sound device: \(error)")
+            logger.warning("\(text)")
         } else {
-            logger.debug("sound device: \(error)")
+            logger.debug("\(text)")
         }
     }
 

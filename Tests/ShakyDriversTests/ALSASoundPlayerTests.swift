@@ -206,6 +206,12 @@ struct ALSASoundPlayerTests {
         #expect(player.status.device == nil)
         #expect(player.status.deviceRounds == 1, "not reopened before the back-off")
         #expect(log.warnings.count == 1, "\(log.warnings)")
+        // The host learns what became of the cue, when the device is tried again, and what to do about it.
+        let warning = log.warnings.first ?? ""
+        #expect(warning.contains(ALSACaptureDevices.failingDevice), "\(warning)")
+        #expect(warning.contains("cue is dropped"), "\(warning)")
+        #expect(warning.contains("again on a cue 10 s from now"), "\(warning)")
+        #expect(warning.contains("aplay -L"), "what to do: \(warning)")
 
         now.withLock { $0 = .seconds(11) }
         for _ in 0..<2 {
