@@ -66,18 +66,11 @@ public struct SoundBank: Sendable {
             logger.warning("sound cues are silent: \(error)")
             return bank
         }
-        var isFolder: ObjCBool = false
-        if let overrides,
-            !FileManager.default.fileExists(atPath: overrides.path, isDirectory: &isFolder) || !isFolder.boolValue
-        {
-            // Without a word here a mistyped --sounds played the built-in cues as if they were the host's own.
-            let error = SoundFileError(file: overrides.path, reason: "no such folder; the built-in cues play")
-            bank.problems.append(error)
-            logger.warning("sound folder skipped: \(error)")
-        }
+        let overrideFolder = checkedOverrideFolder(overrides, bank: &bank, logger: logger)
+        if let overrideFolder { reportMisnamedFiles(in: overrideFolder, bank: &bank, logger: logger) }
         for cue in SoundCue.allCases {
             var candidates: [URL] = []
-            if let overrides { candidates.append(overrides.appendingPathComponent(cue.fileName)) }
+            if let overrideFolder { candidates.append(overrideFolder.appendingPathComponent(cue.fileName)) }
             if let builtin { candidates.append(builtin.appendingPathComponent(cue.fileName)) }
             // Whatever is there by the name counts, a link to nothing or a loop too: it is reported, not passed over.
             let found = candidates.filter { entryExists($0) }
@@ -101,7 +94,56 @@ public struct SoundBank: Sendable {
                 logger.warning("cue \(cue.name) is silent: \(error)")
             }
         }
+        if let overrideFolder {
+            // A cue whose file is simply not there plays the built-in one; said once, so it does not go unnoticed.
+            let own = SoundCue.allCases.filter {
+                bank.sources[$0]?.deletingLastPathComponent().path == overrideFolder.path
+            }
+            let others = SoundCue.allCases.filter { !own.contains($0) }.map(\.name)
+            let from =
+                own.isEmpty
+                ? "none" : own.count == SoundCue.allCases.count ? "all" : own.map(\.name).joined(separator: ", ")
+            let rest = others.isEmpty ? "" : "; built-in: \(others.joined(separator: ", "))"
+            logger.notice("sound cues: \(from) from \(overrideFolder.path)\(rest)")
+        }
         return bank
+    }
+
+    /// `overrides` when it is a folder; otherwise `nil`, with the problem reported (the built-in cues play).
+    private static func checkedOverrideFolder(_ overrides: URL?, bank: inout SoundBank, logger: Logger) -> URL? {
+        guard let overrides else { return nil }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: overrides.path, isDirectory: &isFolder)
+        if exists && isFolder.boolValue { return overrides }
+        // Without a word here a mistyped --sounds played the built-in cues as if they were the host's own.
+        let names = "\(SoundCue.allCases.first?.fileName ?? "") … \(SoundCue.allCases.last?.fileName ?? "")"
+        let reason =
+            exists
+            ? "is a file, not a folder; name the folder that holds the cue files (\(names)); the built-in cues play"
+            : "no such folder; create it with the cue files (\(names)) or correct the path; the built-in cues play"
+        let error = SoundFileError(file: overrides.path, reason: reason)
+        bank.problems.append(error)
+        logger.warning("sound folder skipped: \(error)")
+        return nil
+    }
+
+    /// Reports each file in `folder` named for a cue in another way (`hint.mp3`, `Tick.wav`) while the cue's own
+    /// file is not there: it is not played, and the host would otherwise believe it is.
+    private static func reportMisnamedFiles(in folder: URL, bank: inout SoundBank, logger: Logger) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let present = Set(names)
+        for name in names.sorted() {
+            let stem = (name as NSString).deletingPathExtension.lowercased()
+            guard let cue = SoundCue.allCases.first(where: { $0.name == stem }), name != cue.fileName,
+                !present.contains(cue.fileName)
+            else { continue }
+            let error = SoundFileError(
+                file: folder.appendingPathComponent(name).path,
+                reason: "is not played: cue files are named exactly as the cue; rename it to \(cue.fileName) "
+                    + "(any format libsndfile reads keeps the .wav name)")
+            bank.problems.append(error)
+            logger.warning("sound file skipped: \(error); the built-in one plays instead")
+        }
     }
 
     /// Decodes one sound file into 16-bit mono samples at ``sampleRate``.

@@ -183,4 +183,48 @@ struct SoundBankTests {
         #expect(log.warnings.first?.contains(file.path) == true)
         #expect(log.warnings.first?.contains("the built-in one plays instead") == true, "\(log.warnings)")
     }
+
+    @Test("--sounds naming a file, not a folder, is reported as such, with what to name instead")
+    func overridesNamingAFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("hint.wav")
+        try SoundWAV.write([1, 2, 3], to: file)
+        let log = SoundLogRecorder()
+        let bank = SoundBank.load(overrides: file, builtin: SoundWAV.builtinFolder, logger: log.logger())
+        #expect(bank.problems.map(\.file) == [file.path])
+        let reason = bank.problems.first?.reason ?? ""
+        #expect(reason.contains("is a file, not a folder"), "\(reason)")
+        #expect(reason.contains("name the folder that holds"), "what to do: \(reason)")
+        #expect(bank.sources[.hint]?.path == SoundWAV.builtinFolder.appendingPathComponent("hint.wav").path)
+    }
+
+    @Test("a file named for a cue in another way (hint.mp3, Tick.wav) is reported with the name to give it")
+    func misnamedCueFile() throws {
+        let overrides = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: overrides) }
+        try SoundWAV.write([1, 2, 3], to: overrides.appendingPathComponent("hint.mp3"))
+        try SoundWAV.write([4, 5, 6], to: overrides.appendingPathComponent("Tick.wav"))
+        try SoundWAV.write([7, 8, 9], to: overrides.appendingPathComponent("correct.wav"))
+        try Data("notes".utf8).write(to: overrides.appendingPathComponent("README.txt"))
+        let log = SoundLogRecorder()
+        let bank = SoundBank.load(overrides: overrides, builtin: SoundWAV.builtinFolder, logger: log.logger())
+        #expect(bank[.correct] == [7, 8, 9])
+        #expect(bank.sources[.hint]?.path == SoundWAV.builtinFolder.appendingPathComponent("hint.wav").path)
+        #expect(bank.sources[.tick]?.path == SoundWAV.builtinFolder.appendingPathComponent("tick.wav").path)
+        #expect(
+            Set(bank.problems.map(\.file))
+                == [
+                    overrides.appendingPathComponent("hint.mp3").path,
+                    overrides.appendingPathComponent("Tick.wav").path,
+                ])
+        #expect(log.warnings.count == 2, "\(log.warnings)")
+        #expect(log.warnings.contains { $0.contains("hint.mp3") && $0.contains("rename it to hint.wav") })
+        #expect(log.warnings.contains { $0.contains("Tick.wav") && $0.contains("rename it to tick.wav") })
+        // Which cues are the host's own is said once, so that a missing file does not go unnoticed.
+        let summary = log.entries.filter { $0.level == .notice }.map(\.message)
+        #expect(summary.count == 1, "\(log.entries.map(\.message))")
+        #expect(summary.first?.contains("correct from \(overrides.path)") == true, "\(summary)")
+        #expect(summary.first?.contains("built-in: hint, buzz-0") == true, "\(summary)")
+    }
 }
