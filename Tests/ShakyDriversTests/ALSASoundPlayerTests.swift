@@ -225,6 +225,32 @@ struct ALSASoundPlayerTests {
         player.shutdown()
     }
 
+    @Test("a device that never answers (a file PCM writing to a named pipe nothing reads) does not hold up shutdown")
+    func stuckDeviceDoesNotHoldUpShutdown() async throws {
+        let log = SoundLogRecorder()
+        let player = ALSASoundPlayer(
+            bank: Self.bank,
+            configuration: .init(
+                device: ALSACaptureDevices.stuckDevice, fallbackDevices: [], stopTimeout: .milliseconds(100)),
+            logger: log.logger())
+        player.play(.hint)
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            player.shutdown()
+            returned.signal()
+        }
+        let stoppedInTime = returned.wait(timeout: .now() + .seconds(20)) == .success
+        // Let the output thread's open return, so that it ends and the process is not left with it.
+        let reader = ALSACaptureDevices.releaseStuckDevice()
+        defer { if reader >= 0 { close(reader) } }
+        if !stoppedInTime { _ = returned.wait(timeout: .now() + .seconds(10)) }
+        await player.waitUntilIdle()
+        #expect(stoppedInTime, "shutdown waited for a sound device that never answered")
+        let warning = log.warnings.first { $0.contains("did not answer") }
+        #expect(warning?.contains(ALSACaptureDevices.stuckDevice) == true, "\(log.warnings)")
+        #expect(warning?.contains("aplay -L") == true, "what to do: \(log.warnings)")
+    }
+
     @Test("on a fallback, the configured device is tried again every retry interval and played on once it is back")
     func configuredDeviceIsPlayedOnOnceBack() async throws {
         let fallbackDevice = try ALSACaptureDevices.claim()
