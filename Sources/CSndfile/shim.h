@@ -12,6 +12,7 @@
     F(sf_open_fd) \
     F(sf_close) \
     F(sf_readf_short) \
+    F(sf_readf_float) \
     F(sf_error) \
     F(sf_strerror)
 

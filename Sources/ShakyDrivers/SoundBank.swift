@@ -14,7 +14,8 @@ import SystemCalls
 ///
 /// Files come from an override folder (`--sounds DIR`) first and, for each file missing there, from the
 /// built-in set (`share/shaky/sounds` when installed, `sounds/` in a checkout). Decoding uses libsndfile; a
-/// 16-bit file is taken sample for sample, other sample formats are converted by libsndfile, several channels
+/// 16-bit file is taken sample for sample, float samples are scaled by 32 768 and clipped, other sample formats are
+/// converted by libsndfile, several channels
 /// are averaged into one (integer division, rounding toward zero). Files must be 48 000 Hz: the bank does not
 /// resample, it reports the file and falls back to the built-in cue.
 public struct SoundBank: Sendable {
@@ -190,9 +191,22 @@ public struct SoundBank: Sendable {
         mono.reserveCapacity(info.frames > 0 && info.frames <= longest ? Int(info.frames) : sampleRate)
         let chunkFrames = max(1, 16_384 / channels)
         var chunk = [Int16](repeating: 0, count: chunkFrames * channels)
+        // libsndfile reads float and double samples as shorts unscaled (full scale 1.0 becomes 1: a silent cue), so
+        // they are read as floats and scaled here.
+        let subformat = info.format & Int32(SF_FORMAT_SUBMASK)
+        let isFloat = subformat == Int32(SF_FORMAT_FLOAT) || subformat == Int32(SF_FORMAT_DOUBLE)
+        var floats = [Float](repeating: 0, count: isFloat ? chunk.count : 0)
         while true {
-            let read = chunk.withUnsafeMutableBufferPointer { buffer in
-                sndfile.sf_readf_short(handle, buffer.baseAddress, sf_count_t(chunkFrames))
+            let read: sf_count_t
+            if isFloat {
+                read = floats.withUnsafeMutableBufferPointer { buffer in
+                    sndfile.sf_readf_float(handle, buffer.baseAddress, sf_count_t(chunkFrames))
+                }
+                for index in 0..<max(Int(read), 0) * channels { chunk[index] = sample(fromFloat: floats[index]) }
+            } else {
+                read = chunk.withUnsafeMutableBufferPointer { buffer in
+                    sndfile.sf_readf_short(handle, buffer.baseAddress, sf_count_t(chunkFrames))
+                }
             }
             guard read > 0 else { break }
             let frames = Int(read)
@@ -232,6 +246,14 @@ public struct SoundBank: Sendable {
 }
 
 extension SoundBank {
+    /// A float sample (full scale ±1) as a 16-bit one: scaled by 32 768 as libsndfile scales 16-bit samples to floats,
+    /// rounded, clipped; NaN is silence.
+    static func sample(fromFloat value: Float) -> Int16 {
+        guard !value.isNaN else { return 0 }
+        let scaled = (min(max(value, -1), 1) * 32_768).rounded()
+        return scaled >= 32_767 ? .max : Int16(scaled)
+    }
+
     /// What to do with a file libsndfile could not use.
     static let saveAsWAV = "save it as a \(sampleRate) Hz WAV (sox IN -r \(sampleRate) OUT.wav)"
 

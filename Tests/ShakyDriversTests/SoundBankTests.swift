@@ -227,4 +227,14 @@ struct SoundBankTests {
         #expect(summary.first?.contains("correct from \(overrides.path)") == true, "\(summary)")
         #expect(summary.first?.contains("built-in: hint, buzz-0") == true, "\(summary)")
     }
+
+    @Test("a 32-bit float WAV is heard at its level: full scale is full scale, beyond it clips, NaN is silence")
+    func floatSamplesAtTheirLevel() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("float.wav")
+        try SoundWAV.writeFloat([0.5, -0.5, 1, -1, 2, -2, 0.25, .nan, -.infinity, 0], to: file)
+        #expect(
+            try SoundBank.decode(file) == [16_384, -16_384, 32_767, -32_768, 32_767, -32_768, 8_192, 0, -32_768, 0])
+    }
 }
