@@ -85,18 +85,14 @@ public struct SoundDeviceFallback: Sendable {
     /// Records that the open device broke at `now`. One that had played (unplugged, say) may be replaced at once;
     /// one that broke before it played anything is tried again only after ``retryInterval``, so that a device
     /// failing on every write is not reopened, and logged, on every cue.
-    ///
-    /// - Returns: how long the devices are left alone before the next cue tries them (zero: the next cue does).
-    @discardableResult
-    public mutating func recordLost(at now: Duration) -> Duration {
-        defer { playedSinceOpen = false }
+    public mutating func recordLost(at now: Duration) {
         if playedSinceOpen {
             retryAfter = nil
             announced = nil  // one that comes back (re-plugged) is announced again
-            return .zero
+        } else {
+            retryAfter = now + retryInterval
+            brokeBeforePlaying = true
         }
-        retryAfter = now + retryInterval
-        brokeBeforePlaying = true
-        return retryInterval
+        playedSinceOpen = false
     }
 }
