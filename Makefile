@@ -95,12 +95,12 @@ check-generated:
 	$(GENERATE) --output $$fresh $(INTERFACES) && $(SWIFT) format --in-place --configuration .swift-format --recursive $$fresh && \
 	diff -ru $(GENERATED_DIR) $$fresh || { echo "$(GENERATED_DIR) is stale: run make generate"; exit 1; }
 
-# The crash and load suites drive real daemons hard, and the device matrix replays many emulated sensors in real
-# time; each runs on its own after the rest, so its load cannot starve the timing of the other tests that also run
+# The crash and load suites drive real daemons hard, and the device matrix replays many emulated sensors (and a
+# game's buttons) in real time; each runs on its own after the rest, so its load cannot starve the timing of the other tests that also run
 # daemons, clients and umockdev replays. The suites carry the tags `heavy` and `deviceMatrix`, but `swift test`
 # 6.3 selects only by name (`--filter tag:heavy` is taken as a pattern and matches nothing), so they are named here.
 HEAVY_SUITES  := CrashTests|LoadTests|DescriptorExhaustionTests|ConnectBurstTests|FullDiskTests|ReadOnlyFileSystemTests
-DEVICE_MATRIX := UmockdevDeviceMatrixTests
+DEVICE_MATRIX := UmockdevDeviceMatrixTests|BuzzerGameTests
 
 test: lint check-generated
 	$(SWIFT) build --build-tests

@@ -5,7 +5,10 @@ import ShakyTesting
 import Testing
 
 /// A whole game played on emulated buttons and a trace's shake, against the real `shakyd serve` under umockdev.
-@Suite(.serialized)
+/// The presses are replayed at fixed times after the device opens, so the game's calls must keep pace with them: it
+/// runs with the device matrix, after the rest of the suite (amid a thousand other tests a loaded machine delayed the
+/// question's opening past the presses meant for it).
+@Suite(.serialized, .tags(.deviceMatrix))
 struct BuzzerGameTests {
     /// One shake along x, 0.2 s after the sensor starts (when the question opens), then rest: the hint comes
     /// well before the buttons' next pair of presses (every 6 s, see game-event30.events).
