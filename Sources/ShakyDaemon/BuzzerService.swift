@@ -277,10 +277,10 @@ public actor BuzzerService {
         switch Self.lightChange(for: event) {
         case .light(let team)?:
             let buttons = (try? database.buzzerAssignments())?.filter {
-                $0.teamKey == BuzzerAssignment.key(team)
+                $0.teamKey == TeamNameKey.of(team)
             }.map { ButtonID(device: $0.device, key: $0.keyCode) }
             let slot = await runtime.teamNames().firstIndex {
-                BuzzerAssignment.key($0) == BuzzerAssignment.key(team)
+                TeamNameKey.of($0) == TeamNameKey.of(team)
             }
             light(team: team, slot: slot, for: buttons ?? [])
         case .allOff?:
@@ -295,8 +295,8 @@ public actor BuzzerService {
     /// teams no longer playing.
     private func endJoin(unlessPlaying teams: [String]) async {
         guard let waiting = join?.waiting else { return }
-        let playing = Set(teams.map(BuzzerAssignment.key))
-        guard waiting.contains(where: { !playing.contains(BuzzerAssignment.key($0)) }) else { return }
+        let playing = Set(teams.map(TeamNameKey.of))
+        guard waiting.contains(where: { !playing.contains(TeamNameKey.of($0)) }) else { return }
         logger.notice(
             "joining stopped: the new game's teams are others; `shaky buzzers join` asks them",
             metadata: ["waiting": "\(waiting)"])

@@ -306,7 +306,7 @@ public actor GameRuntime {
         guard shaker.kind == .controller, let buttons = shaker.buttons, let game else { return shaker }
         let keys = Set(
             ((try? database.buzzerAssignments()) ?? []).filter { $0.device == buttons }.map(\.teamKey))
-        let teams = game.teams.filter { keys.contains(BuzzerAssignment.key($0.name)) }
+        let teams = game.teams.filter { keys.contains(TeamNameKey.of($0.name)) }
         var named = shaker
         named.team = teams.count == 1 ? teams[0].name : nil
         return named

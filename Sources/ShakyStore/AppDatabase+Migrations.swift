@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShakyCore
 
 extension AppDatabase {
     /// The schema's history: append-only raw-SQL migrations, never edited once released.
@@ -126,7 +127,7 @@ extension AppDatabase {
             let rows = try Row.fetchAll(db, sql: "SELECT device, keyCode, team FROM buzzerAssignment")
             for row in rows {
                 let team: String = row["team"]
-                let key = BuzzerAssignment.key(team)
+                let key = TeamNameKey.of(team)
                 guard !key.isEmpty else { continue }
                 try db.execute(
                     sql: "UPDATE buzzerAssignment SET teamKey = ? WHERE device = ? AND keyCode = ?",

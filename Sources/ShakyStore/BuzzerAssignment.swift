@@ -26,14 +26,9 @@ public struct BuzzerAssignment: Codable, Equatable, Sendable, FetchableRecord, P
         self.keyCode = keyCode
         self.keyName = keyName
         self.team = team.trimmingCharacters(in: .whitespacesAndNewlines)
-        self.teamKey = Self.key(team)
+        self.teamKey = TeamNameKey.of(team)
     }
 
-    /// The key team names are matched by: ``TeamNameKey``, as the game and the history match them ("STRASSE"'s
-    /// button is Straße's).
-    public static func key(_ team: String) -> String {
-        TeamNameKey.of(team)
-    }
 }
 
 /// An assignment the store refuses, with what to change.
@@ -86,7 +81,7 @@ extension AppDatabase {
     public func clearBuzzerAssignments(team: String? = nil) throws -> Int {
         try write { db in
             if let team {
-                return try BuzzerAssignment.filter(Column("teamKey") == BuzzerAssignment.key(team)).deleteAll(db)
+                return try BuzzerAssignment.filter(Column("teamKey") == TeamNameKey.of(team)).deleteAll(db)
             }
             return try BuzzerAssignment.deleteAll(db)
         }

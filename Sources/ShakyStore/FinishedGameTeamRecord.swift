@@ -10,7 +10,7 @@ struct FinishedGameTeamRecord: Codable, Equatable, FetchableRecord, MutablePersi
     var finishedGameId: Int64
     /// The team's name as it was spelled in that game.
     var team: String
-    /// The team's name folded for grouping ignoring case (see ``teamKey(_:)``).
+    /// The team's name folded for grouping ignoring case (``TeamNameKey``).
     var teamKey: String
     var points: Int
     var rank: Int
@@ -18,11 +18,5 @@ struct FinishedGameTeamRecord: Codable, Equatable, FetchableRecord, MutablePersi
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
-    }
-
-    /// The key that groups a team's games: the trimmed name with full Unicode case folding (``TeamNameKey``, by which
-    /// a game tells its teams apart).
-    static func teamKey(_ team: String) -> String {
-        TeamNameKey.of(team)
     }
 }

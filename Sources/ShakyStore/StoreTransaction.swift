@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShakyCore
 import TriviaEngine
 
 /// The writes that can be combined in one transaction with ``AppDatabase/transaction(_:)``.
@@ -47,7 +48,7 @@ public struct StoreTransaction {
 
     /// Checks that `result` can be recorded: see ``recordFinishedGame(_:finishedAt:kind:)``.
     private static func validate(_ result: GameResult) throws {
-        let keys = result.standings.map { FinishedGameTeamRecord.teamKey($0.team) }
+        let keys = result.standings.map { TeamNameKey.of($0.team) }
         if result.standings.isEmpty {
             throw StoreError.invalidGameResult(problem: "it has no teams")
         }
@@ -61,16 +62,16 @@ public struct StoreTransaction {
                 throw StoreError.invalidGameResult(problem: "the team “\(standing.team)” has rank \(standing.rank)")
             }
         }
-        for winner in result.winners where !keys.contains(FinishedGameTeamRecord.teamKey(winner)) {
+        for winner in result.winners where !keys.contains(TeamNameKey.of(winner)) {
             throw StoreError.invalidGameResult(problem: "the winner “\(winner)” is not one of the teams")
         }
     }
 
     /// Writes the teams' lines of a finished game, for the history and the leaderboard.
     private func insertTeamLines(of result: GameResult, finishedGameId: Int64) throws {
-        let winnerKeys = Set(result.winners.map(FinishedGameTeamRecord.teamKey))
+        let winnerKeys = Set(result.winners.map(TeamNameKey.of))
         for standing in result.standings {
-            let key = FinishedGameTeamRecord.teamKey(standing.team)
+            let key = TeamNameKey.of(standing.team)
             var team = FinishedGameTeamRecord(
                 id: nil, finishedGameId: finishedGameId,
                 team: standing.team.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,3 +1,5 @@
+import ShakyCore
+
 /// A team's button press as the game takes it.
 public struct TeamPress: Equatable, Sendable {
     /// The team whose button it is.
@@ -83,7 +85,7 @@ extension Game {
         for index in ranked {
             let press = presses[index]
             reading = min(now, max(reading, press.pressedAt))
-            let key = Self.teamKey(press.team)
+            let key = TeamNameKey.of(press.team)
             let sinceOpening = round.map { $0.elapsed + (press.pressedAt - lastUpdate) } ?? .zero
             let early = phase == .ready || phase == .roundOver || (phase == .indication && sinceOpening < .zero)
             if early {

@@ -33,10 +33,10 @@ extension Game {
         try check(GameSetup.teamCountRange.contains(teams.count), "it has \(teams.count) teams")
         for team in teams {
             try check(
-                !Self.teamKey(team.name).isEmpty && team.name.count <= GameSetup.teamNameLengthRange.upperBound,
+                !TeamNameKey.of(team.name).isEmpty && team.name.count <= GameSetup.teamNameLengthRange.upperBound,
                 "a team name is empty or too long")
             try check(
-                teams.count(where: { Self.teamKey($0.name) == Self.teamKey(team.name) }) == 1,
+                teams.count(where: { TeamNameKey.of($0.name) == TeamNameKey.of(team.name) }) == 1,
                 "two teams are called \(team.name)")
             for number in [team.score, team.correctAnswers, team.hintsUsed, team.buzzCount] {
                 try checkNumber(number, "team \(team.name.possessive) statistics")

@@ -1,3 +1,5 @@
+import ShakyCore
+
 extension Game {
     /// Handles one event at clock reading `now` and returns what the runtime should do.
     ///
@@ -74,7 +76,7 @@ extension Game {
     }
 
     private func teamIndex(_ name: String) throws(GameError) -> Int {
-        guard let index = teams.firstIndex(where: { Self.teamKey($0.name) == Self.teamKey(name) }) else {
+        guard let index = teams.firstIndex(where: { TeamNameKey.of($0.name) == TeamNameKey.of(name) }) else {
             throw .unknownTeam(name)
         }
         return index

@@ -88,15 +88,9 @@ public struct Game: Codable, Equatable, Sendable {
     /// Whether this is a demonstration game, which the records keep out of the leaderboard.
     public var isDemo: Bool { demo ?? false }
 
-    /// The key team names are compared by: trimmed and case-folded, as the history groups a team's games
-    /// (``TeamNameKey``), so no two teams of a game are one team there.
-    static func teamKey(_ name: String) -> String {
-        TeamNameKey.of(name)
-    }
-
     /// The team called `name` (ignoring case and surrounding spaces), if it plays.
     public func team(named name: String) -> Team? {
-        teams.first { Self.teamKey($0.name) == Self.teamKey(name) }
+        teams.first { TeamNameKey.of($0.name) == TeamNameKey.of(name) }
     }
 
     /// Whether a countdown is running now.

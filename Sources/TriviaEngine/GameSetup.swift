@@ -1,3 +1,5 @@
+import ShakyCore
+
 /// Everything needed to start a game.
 public struct GameSetup: Codable, Equatable, Sendable {
     /// The team names, in seating order (2–8, unique ignoring case as ``TeamNameKey`` folds it, 1–24 characters after
@@ -55,13 +57,13 @@ public struct GameSetup: Codable, Equatable, Sendable {
             let name = raw.trimmingWhitespace
             // A name of only spaces, or of a zero-width space, which the history's key trims away too, or of other
             // characters that show nothing (a zero-width joiner, a word joiner, a variation selector).
-            guard !Game.teamKey(name).isEmpty, !name.withoutCharactersThatDoNotShow.trimmingWhitespace.isEmpty else {
+            guard !TeamNameKey.of(name).isEmpty, !name.withoutCharactersThatDoNotShow.trimmingWhitespace.isEmpty else {
                 throw .emptyTeamName(position: index + 1)
             }
             guard name.count <= Self.teamNameLengthRange.upperBound else {
                 throw .teamNameTooLong(name, length: name.count)
             }
-            if let earlier = names.first(where: { Game.teamKey($0) == Game.teamKey(name) }) {
+            if let earlier = names.first(where: { TeamNameKey.of($0) == TeamNameKey.of(name) }) {
                 throw .duplicateTeamName(earlier, name)
             }
             names.append(name)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ShakyCore
 import Testing
 
 @testable import ShakyStore
@@ -22,7 +23,7 @@ import Testing
         let database = try AppDatabase(writer: queue, path: ":memory:")
         let keys = try database.buzzerAssignments().map { "\($0.keyCode)=\($0.teamKey)" }
         #expect(keys == ["2=ffi club", "48=owls", "30=strasse"])
-        #expect(BuzzerAssignment.key(" Straße ") == "strasse")
+        #expect(TeamNameKey.of(" Straße ") == "strasse")
     }
 
     @Test func migratesAnEmptyDatabaseToEveryTable() throws {
