@@ -17,6 +17,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CMalloc"),
     // The Swift runtime's hook for tasks with no executor of their own: part of the runtime.
     .systemLibrary(name: "CConcurrencyHook"),
+    // glibc's posix_spawn with its GNU file actions, for the programs tests run: part of libc.
+    .systemLibrary(name: "CSpawn"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -82,7 +84,8 @@ let package = Package(
         .target(
             name: "ShakyTesting",
             dependencies: [
-                "ShakyCore", "TriviaEngine", "Varlink", "ShakyProtocol", "ShakyDrivers", "ShakyDaemon", logging,
+                "ShakyCore", "TriviaEngine", "Varlink", "ShakyProtocol", "ShakyDrivers", "ShakyDaemon", "CSpawn",
+                logging,
             ]
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.

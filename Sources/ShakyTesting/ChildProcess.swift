@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Synchronization
 
@@ -63,7 +64,7 @@ public final class ChildProcess: Sendable {
         var exit: Exit?
     }
 
-    /// The state, shared with the reader threads and the termination handler.
+    /// The state, shared with the reader threads.
     private final class SharedState: Sendable {
         let lock = Mutex(State())
     }
@@ -73,7 +74,6 @@ public final class ChildProcess: Sendable {
     /// The program's path and arguments, for messages.
     public let commandLine: String
     private let shared: SharedState
-    private let process: Process
 
     /// The program could not be started; `description` says why.
     public struct CannotStart: Error, CustomStringConvertible {
@@ -82,6 +82,12 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `executable` with `arguments`.
+    ///
+    /// The child is spawned with `posix_spawn`, in a process group of its own, with no signal blocked and no
+    /// descriptor of this process but its standard input, output and error. It is not Foundation's `Process`: that
+    /// reaps every child on one shared thread with a blocking `waitpid`, and a child that closes the descriptor it
+    /// watches before it exits (`systemd-socket-activate` closes all it did not make) holds that thread, and every
+    /// other test's `Process.run()` with it, until the child ends. This one is reaped by whoever asks how it ended.
     ///
     /// - Parameters:
     ///   - environment: changes to this process's environment: a value sets the variable, `nil` removes it.
@@ -93,70 +99,134 @@ public final class ChildProcess: Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String?] = [:],
         currentDirectory: URL? = nil, standardInput: Data? = nil, appendingOutputTo logPath: String? = nil
     ) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        var merged = ProcessInfo.processInfo.environment
-        for (name, value) in environment { merged[name] = value }
-        process.environment = merged
+        var descriptorsToClose: [Int32] = []
+        defer { for descriptor in descriptorsToClose { close(descriptor) } }
         // Input comes from a file rather than a pipe: a child that exits unread cannot raise SIGPIPE in the tests.
-        var inputFile: String?
-        var input: FileHandle?
+        let input: Int32
         if let standardInput {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("stdin-\(UUID().uuidString)").path
-            guard FileManager.default.createFile(atPath: path, contents: standardInput),
-                let handle = FileHandle(forReadingAtPath: path)
-            else { throw CannotStart(description: "cannot write the standard input of \(executable) to \(path)") }
-            inputFile = path
-            input = handle
-            process.standardInput = handle
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        defer { if let inputFile { try? FileManager.default.removeItem(atPath: inputFile) } }
-        var pipes: (output: Pipe, errors: Pipe)?
-        var log: FileHandle?
-        if let logPath {
-            guard let handle = FileHandle(forWritingAtPath: logPath) else {
-                throw CannotStart(description: "cannot open the log file \(logPath)")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            guard FileManager.default.createFile(atPath: path, contents: standardInput) else {
+                throw CannotStart(description: "cannot write the standard input of \(executable) to \(path)")
             }
-            handle.seekToEndOfFile()
-            process.standardOutput = handle
-            process.standardError = handle
-            log = handle
+            input = open(path, O_RDONLY | O_CLOEXEC)
+            guard input >= 0 else { throw CannotStart(description: "cannot open \(path): \(Self.errorText())") }
         } else {
-            let collected = (output: Pipe(), errors: Pipe())
-            process.standardOutput = collected.output
-            process.standardError = collected.errors
-            pipes = collected
+            input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard input >= 0 else { throw CannotStart(description: "cannot open /dev/null: \(Self.errorText())") }
+        }
+        descriptorsToClose.append(input)
+        let output: Int32
+        let errors: Int32
+        var readEnds: (output: Int32, errors: Int32)?
+        if let logPath {
+            let log = open(logPath, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard log >= 0 else {
+                throw CannotStart(description: "cannot open the log file \(logPath): \(Self.errorText())")
+            }
+            descriptorsToClose.append(log)
+            (output, errors) = (log, log)
+        } else {
+            var outputPipe: [Int32] = [-1, -1]
+            var errorPipe: [Int32] = [-1, -1]
+            guard pipe2(&outputPipe, O_CLOEXEC) == 0 else {
+                throw CannotStart(description: "cannot make a pipe: \(Self.errorText())")
+            }
+            guard pipe2(&errorPipe, O_CLOEXEC) == 0 else {
+                let problem = Self.errorText()
+                close(outputPipe[0])
+                close(outputPipe[1])
+                throw CannotStart(description: "cannot make a pipe: \(problem)")
+            }
+            descriptorsToClose += [outputPipe[1], errorPipe[1]]
+            readEnds = (outputPipe[0], errorPipe[0])
+            (output, errors) = (outputPipe[1], errorPipe[1])
+        }
+        let spawned: pid_t
+        do {
+            spawned = try Self.spawn(
+                executable, arguments, environment: environment, currentDirectory: currentDirectory?.path,
+                standardStreams: (input, output, errors))
+        } catch {
+            if let readEnds {
+                close(readEnds.output)
+                close(readEnds.errors)
+            }
+            throw error
         }
         let shared = SharedState()
-        if pipes == nil { shared.lock.withLock { $0.openPipes = 0 } }
-        process.terminationHandler = { process in
-            let exit = Exit(
-                status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal)
-            shared.lock.withLock { $0.exit = exit }
-        }
-        do {
-            try process.run()
-        } catch {
-            throw CannotStart(description: "cannot run \(executable): \(error)")
-        }
-        try? log?.close()
-        try? input?.close()
-        self.process = process
+        if readEnds == nil { shared.lock.withLock { $0.openPipes = 0 } }
         self.shared = shared
-        processID = process.processIdentifier
+        processID = spawned
         commandLine = ([executable] + arguments).joined(separator: " ")
-        if let pipes {
-            Self.drain(pipes.output.fileHandleForReading.fileDescriptor, into: shared, errors: false)
-            Self.drain(pipes.errors.fileHandleForReading.fileDescriptor, into: shared, errors: true)
+        if let readEnds {
+            Self.drain(readEnds.output, into: shared, errors: false)
+            Self.drain(readEnds.errors, into: shared, errors: true)
+        }
+    }
+
+    /// Spawns the child with `standardStreams` as its descriptors 0, 1 and 2 and no other, and returns its id.
+    private static func spawn(
+        _ executable: String, _ arguments: [String], environment changes: [String: String?],
+        currentDirectory: String?, standardStreams: (input: Int32, output: Int32, errors: Int32)
+    ) throws -> pid_t {
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in changes { environment[name] = value }
+        let argumentStrings = ([executable] + arguments).map { strdup($0) }
+        let environmentStrings = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { for string in argumentStrings + environmentStrings { free(string) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standardStreams.input, STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, standardStreams.output, STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, standardStreams.errors, STDERR_FILENO)
+        if let currentDirectory { posix_spawn_file_actions_addchdir_np(&actions, currentDirectory) }
+        // Descriptors other threads open meanwhile without O_CLOEXEC stay out of the child too.
+        posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+
+        var processID = pid_t()
+        let result = posix_spawn(
+            &processID, executable, &actions, &attributes, argumentStrings + [nil], environmentStrings + [nil])
+        guard result == 0 else {
+            throw CannotStart(description: "cannot run \(executable): \(String(cString: strerror(result)))")
+        }
+        return processID
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+
+    /// How the child ended, collecting its status once it has; `nil` while it runs.
+    private func reap() -> Exit? {
+        shared.lock.withLock { state in
+            if let exit = state.exit { return exit }
+            var status: Int32 = 0
+            guard waitpid(processID, &status, WNOHANG) == processID else { return nil }
+            let signal = status & 0x7f
+            state.exit = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+            return state.exit
         }
     }
 
     deinit {
-        if shared.lock.withLock({ $0.exit == nil }) { Glibc.kill(processID, SIGKILL) }
+        guard reap() == nil else { return }
+        Glibc.kill(processID, SIGKILL)
+        // Collects the killed child's status, so that it does not stay a zombie for the rest of the run.
+        let processID = processID
+        Thread {
+            var status: Int32 = 0
+            while waitpid(processID, &status, 0) == -1 && errno == EINTR {}
+        }.start()
     }
 
     /// What the child printed on standard output so far.
@@ -166,7 +236,7 @@ public final class ChildProcess: Sendable {
     public var standardError: String { shared.lock.withLock { String(decoding: $0.standardError, as: UTF8.self) } }
 
     /// How the child ended, once it has.
-    public var exit: Exit? { shared.lock.withLock { $0.exit } }
+    public var exit: Exit? { reap() }
 
     /// Sends `signal` to the child (if it still runs).
     public func send(_ signal: Int32) {
@@ -185,7 +255,7 @@ public final class ChildProcess: Sendable {
     public func waitForExit(within timeout: Duration = .seconds(60)) async throws -> Exit {
         do {
             try await wait(for: "\(commandLine) to exit", within: timeout) {
-                self.shared.lock.withLock { $0.exit != nil && $0.openPipes == 0 }
+                self.reap() != nil && self.shared.lock.withLock { $0.openPipes == 0 }
             }
         } catch {
             send(SIGKILL)
@@ -207,6 +277,7 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// Reads `descriptor` to its end on a thread of its own, then closes it.
     private static func drain(_ descriptor: Int32, into shared: SharedState, errors: Bool) {
         Thread {
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -221,6 +292,7 @@ public final class ChildProcess: Sendable {
                     break
                 }
             }
+            close(descriptor)
             shared.lock.withLock { $0.openPipes -= 1 }
         }.start()
     }

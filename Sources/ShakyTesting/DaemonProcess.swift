@@ -168,14 +168,14 @@ public final class DaemonProcess: Sendable {
     }
 
     /// Stops a daemon started through a wrapper that does not pass signals on (`umockdev-run`): SIGTERM to the
-    /// wrapper's children (the daemon), then to the wrapper, which exits with the daemon's status once it is reaped.
+    /// wrapper's children (the daemon); the wrapper exits with the daemon's status once it has reaped it.
     ///
     /// Does nothing when no daemon runs.
     @discardableResult
     public func terminateThroughWrapper() async -> ChildProcess.Exit? {
         guard let wrapper = processID else { return nil }
         for child in Self.children(of: wrapper) { Glibc.kill(child, SIGTERM) }
-        return await terminate()
+        return await stop(with: nil)
     }
 
     /// The processes whose parent is `parent`, from /proc.
@@ -199,9 +199,10 @@ public final class DaemonProcess: Sendable {
         await stop(with: SIGHUP)
     }
 
-    private func stop(with signal: Int32) async -> ChildProcess.Exit? {
+    /// Sends `signal` (if any) and waits until the daemon has exited.
+    private func stop(with signal: Int32?) async -> ChildProcess.Exit? {
         guard let daemon = running.withLock({ $0 }) else { return nil }
-        daemon.send(signal)
+        if let signal { daemon.send(signal) }
         // A daemon that ignores SIGTERM for a minute is killed; either way it is reaped before this returns.
         let exit = try? await daemon.waitForExit(within: .seconds(60))
         running.withLock { $0 = nil }

@@ -44,8 +44,11 @@ struct BoardTmuxTests {
                 try await clock.sleep(for: .milliseconds(20))
             }
             try await run(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env"] + assignments + command)
-            // Keep the pane after the board exits, to read how it exited.
-            try await run(["set-option", "-g", "remain-on-exit", "on"])
+            // Keep the pane as it was after the board exits, to read how it exited: with no "Pane is dead" line,
+            // which would scroll its first line away.
+            try await run([
+                "set-option", "-g", "remain-on-exit", "on", ";", "set-option", "-g", "remain-on-exit-format", "",
+            ])
         }
 
         @discardableResult

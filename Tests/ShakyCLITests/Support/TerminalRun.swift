@@ -24,11 +24,13 @@ func runInTerminal(
         try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
             FileManager.default.fileExists(atPath: socket)
         }
-        // The pane stays when the command has exited (set before it starts, in the same call), to be read; the
-        // shell says how the command exited.
+        // The pane stays as it was when the command has exited (set before it starts, in the same call), to be
+        // read: with no "Pane is dead" line, which would scroll the first line away; the shell says how the command
+        // exited.
         let command = ([try BuiltProduct.path("shaky")] + arguments).map { "'\($0)'" }.joined(separator: " ")
         try await tmux([
-            "set-option", "-g", "remain-on-exit", "on", ";", "new-session", "-d", "-s", "shaky", "-x",
+            "set-option", "-g", "remain-on-exit", "on", ";", "set-option", "-g", "remain-on-exit-format", "", ";",
+            "new-session", "-d", "-s", "shaky", "-x",
             "\(columns)", "-y", "30", "-e", "SHAKY_SOCKET=\(daemonSocket)", "/bin/sh", "-c",
             "\(command); echo \"[exit $?]\"",
         ])
@@ -47,11 +49,9 @@ func runInTerminal(
         await stop()
         throw error
     }
-    /// Stops the server and waits for it. Killed: it runs with the test's signal mask, where the signal that a
-    /// child exited is blocked, and would wait for its pane's shell forever when asked to stop; the pane holds
-    /// nothing left to end.
+    /// Stops the server and waits for it (it is killed if it has not stopped within 10 seconds).
     func stop() async {
-        server.send(SIGKILL)
+        server.send(SIGTERM)
         _ = try? await server.waitForExit(within: .seconds(10))
     }
 }
