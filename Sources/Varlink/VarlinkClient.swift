@@ -291,15 +291,19 @@ final class VarlinkClientHandler: ChannelInboundHandler {
     }
 
     private func breakConnection(context: ChannelHandlerContext, _ error: VarlinkError) {
-        failAll(error)
+        if closedError == nil { closedError = error }
+        // Closed before the callers hear why: one that goes on at once finds the connection closed.
         context.close(promise: nil)
+        failAll(error)
     }
 
+    /// Fails every waiting call with the first reason the connection ended for.
     private func failAll(_ error: VarlinkError) {
         if closedError == nil { closedError = error }
+        let reason = closedError ?? error
         while let waiter = waiters.popFirst() {
             finishOldestCall()
-            waiter.fail(error)
+            waiter.fail(reason)
         }
     }
 }
