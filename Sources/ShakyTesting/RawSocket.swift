@@ -72,7 +72,7 @@ public final class RawSocket {
     @discardableResult
     public func write(_ bytes: [UInt8]) async -> Bool {
         let descriptor = descriptor
-        return await Self.offload {
+        return await onThreadOfItsOwn {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes {
@@ -136,7 +136,7 @@ public final class RawSocket {
 
     private func readChunk() async -> Result<[UInt8], ReadEndError> {
         let descriptor = descriptor
-        return await Self.offload {
+        return await onThreadOfItsOwn {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -148,13 +148,6 @@ public final class RawSocket {
                 default: return .failure(ReadEndError(end: .closed))  // ECONNRESET and friends
                 }
             }
-        }
-    }
-
-    private static func offload<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            // A thread of its own: blocking here must never hold up a thread the server's tasks need.
-            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 }
