@@ -102,12 +102,19 @@ check-generated:
 HEAVY_SUITES  := CrashTests|LoadTests|DescriptorExhaustionTests|ConnectBurstTests|FullDiskTests|ReadOnlyFileSystemTests
 DEVICE_MATRIX := UmockdevDeviceMatrixTests|BuzzerGameTests
 
+# At most TEST_WIDTH tests run at once. Swift Testing otherwise starts every test together: on CI's 2 cores dozens of
+# debug daemons, clients and terminals then start at the same moment, while the tests that compute hold the 2 threads
+# Swift's tasks share, and tests that wait for a daemon's answer or a program's exit pass their deadlines. With 6 at
+# once the suite takes a few seconds longer and keeps its deadlines with both cores busy elsewhere as well.
+TEST_WIDTH ?= 6
+TEST := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build
+
 test: lint check-generated
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
-	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)|$(DEVICE_MATRIX)'
-	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(DEVICE_MATRIX)'
+	$(TEST) --skip '$(HEAVY_SUITES)|$(DEVICE_MATRIX)'
+	$(TEST) --filter '$(HEAVY_SUITES)'
+	$(TEST) --filter '$(DEVICE_MATRIX)'
 	$(MAKE) fuzz-brief
 
 # Fuzzing: shaky-fuzz built with AddressSanitizer and coverage into .build/fuzz, linked with libFuzzer's driver
