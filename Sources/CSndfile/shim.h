@@ -9,8 +9,10 @@
 // compile.
 #define SHAKY_SNDFILE_FUNCTIONS(F) \
     F(sf_open) \
+    F(sf_open_fd) \
     F(sf_close) \
     F(sf_readf_short) \
+    F(sf_readf_float) \
     F(sf_error) \
     F(sf_strerror)
 

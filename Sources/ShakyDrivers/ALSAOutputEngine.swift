@@ -22,6 +22,8 @@ final class ALSAOutputEngine: @unchecked Sendable {
         var idle = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var status = ALSASoundPlayer.Status(device: nil, periodFrames: nil, bufferFrames: nil, deviceRounds: 0)
+        /// The device being opened, or open: the one to name when the output thread does not answer.
+        var deviceInUse: String?
         var thread: pthread_t?
     }
 
@@ -84,13 +86,23 @@ final class ALSAOutputEngine: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Asks the output thread to end and waits for it, at most ``ALSASoundPlayer/Configuration/stopTimeout``: a
+    /// device call that never returns (alsa-lib's `file` plugin opening or writing a named pipe nothing reads) is
+    /// left behind, logged, so that the daemon still stops.
     func stop() {
         condition.lock()
         let wasRequested = shared.stopRequested
         shared.stopRequested = true
         condition.signal()
         condition.unlock()
-        if started, !wasRequested { finished.wait() }
+        guard started, !wasRequested else { return }
+        let timeout = configuration.stopTimeout.components
+        let nanoseconds = Int(clamping: timeout.seconds) &* 1_000_000_000 &+ Int(timeout.attoseconds / 1_000_000_000)
+        guard finished.wait(timeout: .now() + .nanoseconds(max(nanoseconds, 0))) == .timedOut else { return }
+        let device = withLock { $0.deviceInUse } ?? configuration.device
+        logger.warning(
+            "sound device \(device) did not answer within \(configuration.stopTimeout); stopping without it: check the device or choose another sound-device (`aplay -L` lists them)"
+        )
     }
 
     func waitUntilIdle() async {
@@ -224,6 +236,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
     }
 
     private func handle(_ error: DeviceError, on pcm: ALSAPCM) {
+        var failure = error
         if ALSAPCM.isRecoverable(error) {
             do {
                 try pcm.recover(from: error)
@@ -231,14 +244,18 @@ final class ALSAOutputEngine: @unchecked Sendable {
                 logger.debug("sound recovered: \(error)")
                 return
             } catch {
-                logFailure(error)
+                failure = error
             }
-        } else {
-            logFailure(error)
         }
         // The device broke: close it and let the next cue try the devices again.
         closeDevice()
-        fallback.recordLost(at: configuration.uptime())
+        let wait = fallback.recordLost(at: configuration.uptime())
+        // A bare "write failed: Input/output error" left the host guessing whether sound would ever come back.
+        let when = wait == .zero ? "on the next cue" : "on a cue \(wait.components.seconds) s from now"
+        logFailure(
+            failure,
+            consequence: "the cue is dropped and the devices are tried again \(when); if this goes on, check "
+                + "\(pcm.name) or choose another sound-device (`aplay -L` lists them)")
         mixer.stopAll()
         chunkStart = 0
         chunkEnd = 0
@@ -271,6 +288,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
         guard fallback.mayTry(at: now) else { return }
         withLock { $0.status.deviceRounds += 1 }
         for device in fallback.devices {
+            withLock { $0.deviceInUse = device }
             do {
                 let opened = try ALSAPCM(
                     name: device, periodFrames: configuration.periodFrames, bufferFrames: configuration.bufferFrames)
@@ -290,6 +308,7 @@ final class ALSAOutputEngine: @unchecked Sendable {
                 logFailure(error)
             }
         }
+        withLock { $0.deviceInUse = nil }
         if fallback.recordAllFailed(at: configuration.uptime()) {
             logger.warning(
                 "no sound device could be opened (tried \(fallback.devices.joined(separator: ", "))); cues are silent; trying again every \(fallback.retryInterval)"
@@ -297,16 +316,18 @@ final class ALSAOutputEngine: @unchecked Sendable {
         }
     }
 
-    private func logFailure(_ error: DeviceError) {
+    private func logFailure(_ error: DeviceError, consequence: String? = nil) {
+        let text = consequence.map { "sound device: \(error); \($0)" } ?? "sound device: \(error)"
         if fallback.recordFailure(error) {
-            logger.warning("sound device: \(error)")
+            logger.warning("\(text)")
         } else {
-            logger.debug("sound device: \(error)")
+            logger.debug("\(text)")
         }
     }
 
     private func closeDevice() {
         pcm = nil
+        withLock { $0.deviceInUse = nil }
         fallback.recordClosed()
         running = false
         withLock {

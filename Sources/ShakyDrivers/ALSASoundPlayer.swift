@@ -34,6 +34,9 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
         public var retryInterval: Duration
         /// A monotonic clock reading, for the retry back-off; injected in tests.
         public var uptime: @Sendable () -> Duration
+        /// How long ``ALSASoundPlayer/shutdown()`` waits for the output thread: a device whose calls never return (a
+        /// `file` PCM writing to a named pipe nothing reads) must not keep the daemon from stopping.
+        public var stopTimeout: Duration
         /// Called on the output thread just before the write that carries a cue's first frame (for measurements).
         public var willWriteFirstFrame: (@Sendable (SoundCue) -> Void)?
 
@@ -45,6 +48,7 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
             bufferFrames: Int = 960,
             retryInterval: Duration = .seconds(10),
             uptime: @escaping @Sendable () -> Duration = ALSASoundPlayer.monotonicUptime,
+            stopTimeout: Duration = .seconds(2),
             willWriteFirstFrame: (@Sendable (SoundCue) -> Void)? = nil
         ) {
             self.device = device
@@ -53,6 +57,7 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
             self.bufferFrames = bufferFrames
             self.retryInterval = retryInterval
             self.uptime = uptime
+            self.stopTimeout = stopTimeout
             self.willWriteFirstFrame = willWriteFirstFrame
         }
     }

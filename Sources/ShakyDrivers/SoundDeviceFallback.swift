@@ -85,14 +85,18 @@ public struct SoundDeviceFallback: Sendable {
     /// Records that the open device broke at `now`. One that had played (unplugged, say) may be replaced at once;
     /// one that broke before it played anything is tried again only after ``retryInterval``, so that a device
     /// failing on every write is not reopened, and logged, on every cue.
-    public mutating func recordLost(at now: Duration) {
+    ///
+    /// - Returns: how long the devices are left alone before the next cue tries them (zero: the next cue does).
+    @discardableResult
+    public mutating func recordLost(at now: Duration) -> Duration {
+        defer { playedSinceOpen = false }
         if playedSinceOpen {
             retryAfter = nil
             announced = nil  // one that comes back (re-plugged) is announced again
-        } else {
-            retryAfter = now + retryInterval
-            brokeBeforePlaying = true
+            return .zero
         }
-        playedSinceOpen = false
+        retryAfter = now + retryInterval
+        brokeBeforePlaying = true
+        return retryInterval
     }
 }

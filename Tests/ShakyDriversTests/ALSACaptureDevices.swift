@@ -33,6 +33,7 @@ enum ALSACaptureDevices {
             "shaky-alsa-capture-\(getpid())", isDirectory: true)
         try? FileManager.default.removeItem(at: folder)
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        mkfifo(folder.appendingPathComponent(stuckDeviceFile).path, 0o600)
         let configuration = folder.appendingPathComponent("asound.conf")
         try! configurationText(in: folder, withLateDevice: false).write(
             to: configuration, atomically: true, encoding: .utf8)
@@ -48,6 +49,7 @@ enum ALSACaptureDevices {
         }
         text += pcmDefinition(name: "!default", file: folder.appendingPathComponent("default.raw"))
         text += pcmDefinition(name: failingDeviceName, file: URL(fileURLWithPath: "/dev/full"))
+        text += pcmDefinition(name: stuckDeviceName, file: folder.appendingPathComponent(stuckDeviceFile))
         if withLateDevice { text += pcmDefinition(name: lateDevice.name, file: lateDevice.file) }
         return text
     }
@@ -74,6 +76,22 @@ enum ALSACaptureDevices {
     static var failingDevice: String {
         _ = folder
         return failingDeviceName
+    }
+
+    private static let stuckDeviceName = "shakystuck"
+    private static let stuckDeviceFile = "stuck.fifo"
+
+    /// A PCM that never answers: alsa-lib's `file` plugin opening a named pipe that nothing reads blocks until a
+    /// reader comes (``releaseStuckDevice()``); only one test may use it.
+    static var stuckDevice: String {
+        _ = folder
+        return stuckDeviceName
+    }
+
+    /// Opens the named pipe behind ``stuckDevice`` for reading, which lets its open return; close the descriptor
+    /// once the player using it has stopped.
+    static func releaseStuckDevice() -> Int32 {
+        open(folder.appendingPathComponent(stuckDeviceFile).path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     }
 
     /// A PCM that the configuration does not define until ``plugInLateDevice()``, so that opening it fails until

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ShakyCore
 import ShakyDrivers
+import ShakyTesting
 import Synchronization
 import Testing
 
@@ -206,6 +207,12 @@ struct ALSASoundPlayerTests {
         #expect(player.status.device == nil)
         #expect(player.status.deviceRounds == 1, "not reopened before the back-off")
         #expect(log.warnings.count == 1, "\(log.warnings)")
+        // The host learns what became of the cue, when the device is tried again, and what to do about it.
+        let warning = log.warnings.first ?? ""
+        #expect(warning.contains(ALSACaptureDevices.failingDevice), "\(warning)")
+        #expect(warning.contains("cue is dropped"), "\(warning)")
+        #expect(warning.contains("again on a cue 10 s from now"), "\(warning)")
+        #expect(warning.contains("aplay -L"), "what to do: \(warning)")
 
         now.withLock { $0 = .seconds(11) }
         for _ in 0..<2 {
@@ -217,6 +224,33 @@ struct ALSASoundPlayerTests {
         let announcements = log.entries.filter { $0.level >= .info && $0.message.contains("sound on ALSA device") }
         #expect(announcements.count == 1)
         player.shutdown()
+    }
+
+    @Test("a device that never answers (a file PCM writing to a named pipe nothing reads) does not hold up shutdown")
+    func stuckDeviceDoesNotHoldUpShutdown() async throws {
+        let log = SoundLogRecorder()
+        let player = ALSASoundPlayer(
+            bank: Self.bank,
+            configuration: .init(
+                device: ALSACaptureDevices.stuckDevice, fallbackDevices: [], stopTimeout: .milliseconds(100)),
+            logger: log.logger())
+        player.play(.hint)
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            player.shutdown()
+            returned.signal()
+        }
+        // Waited for on a thread of its own: the threads the tests' tasks share stay free meanwhile.
+        let stoppedInTime = await onThreadOfItsOwn { returned.wait(timeout: .now() + .seconds(20)) == .success }
+        // Let the output thread's open return, so that it ends and the process is not left with it.
+        let reader = ALSACaptureDevices.releaseStuckDevice()
+        defer { if reader >= 0 { close(reader) } }
+        if !stoppedInTime { _ = await onThreadOfItsOwn { returned.wait(timeout: .now() + .seconds(10)) } }
+        await player.waitUntilIdle()
+        #expect(stoppedInTime, "shutdown waited for a sound device that never answered")
+        let warning = log.warnings.first { $0.contains("did not answer") }
+        #expect(warning?.contains(ALSACaptureDevices.stuckDevice) == true, "\(log.warnings)")
+        #expect(warning?.contains("aplay -L") == true, "what to do: \(log.warnings)")
     }
 
     @Test("on a fallback, the configured device is tried again every retry interval and played on once it is back")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ShakyCore
 import ShakyDrivers
+import Synchronization
 import Testing
 
 @Suite("Loading the cues once with libsndfile")
@@ -116,5 +117,124 @@ struct SoundBankTests {
         #expect(bank.problems.first?.reason.contains("longer than 30 s") == true)
         try SoundWAV.write([Int16](repeating: 100, count: longest), to: file)
         #expect(try SoundBank.decode(file).count == longest)
+    }
+
+    @Test("a named pipe named like a cue is refused at once by name, instead of holding up start-up for a writer")
+    func namedPipeRefused() throws {
+        let overrides = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: overrides) }
+        let pipe = overrides.appendingPathComponent("hint.wav")
+        try #require(mkfifo(pipe.path, 0o644) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        let loaded = Mutex<SoundBank?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let bank = SoundBank.load(
+                overrides: overrides, builtin: SoundWAV.builtinFolder, logger: SoundLogRecorder().logger())
+            loaded.withLock { $0 = bank }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + .seconds(20)) == .timedOut {
+            // Let the stuck reader go (a writer that closes at once), so the process is not left with it.
+            let writer = open(pipe.path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            _ = done.wait(timeout: .now() + .seconds(5))
+            Issue.record("loading a folder with a named pipe in it did not return within 20 s")
+        }
+        let bank = try #require(loaded.withLock { $0 })
+        #expect(bank.sources[.hint]?.path == SoundWAV.builtinFolder.appendingPathComponent("hint.wav").path)
+        let problem = try #require(bank.problems.first { $0.file == pipe.path }, "\(bank.problems)")
+        #expect(problem.reason.contains("named pipe"), "\(problem)")
+        #expect(problem.reason.contains("48000 Hz WAV"), "what to do: \(problem)")
+    }
+
+    @Test(
+        "what is named like a cue but is no sound file is refused by name, saying what it is and what to do",
+        arguments: [
+            ("a folder", "folder"), ("a link to /dev/zero", "device"), ("a symbolic link loop", "symbolic links"),
+            ("a link to nothing", "no such file"), ("an empty file", "empty"),
+            ("a WAV without samples", "no samples"),
+        ])
+    func notASoundFileRefused(kind: String, said: String) throws {
+        let overrides = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: overrides) }
+        let file = overrides.appendingPathComponent("tick.wav")
+        let manager = FileManager.default
+        switch kind {
+        case "a folder": try manager.createDirectory(at: file, withIntermediateDirectories: false)
+        case "a link to /dev/zero": try manager.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/zero")
+        case "a symbolic link loop":
+            try manager.createSymbolicLink(atPath: file.path, withDestinationPath: "other.wav")
+            try manager.createSymbolicLink(
+                atPath: overrides.appendingPathComponent("other.wav").path, withDestinationPath: "tick.wav")
+        case "a link to nothing": try manager.createSymbolicLink(atPath: file.path, withDestinationPath: "gone.wav")
+        case "an empty file": try Data().write(to: file)
+        default: try SoundWAV.write([], to: file)
+        }
+        let log = SoundLogRecorder()
+        let bank = SoundBank.load(overrides: overrides, builtin: SoundWAV.builtinFolder, logger: log.logger())
+        #expect(bank.sources[.tick]?.path == SoundWAV.builtinFolder.appendingPathComponent("tick.wav").path)
+        #expect(bank[.tick]?.isEmpty == false)
+        let problem = try #require(bank.problems.first, "\(kind) was taken without a word")
+        #expect(bank.problems.count == 1, "\(bank.problems)")
+        #expect(problem.file == file.path)
+        #expect(problem.reason.contains(said), "\(kind): \(problem)")
+        #expect(problem.reason.contains(";"), "\(kind): what to do is missing from \(problem)")
+        #expect(log.warnings.count == 1)
+        #expect(log.warnings.first?.contains(file.path) == true)
+        #expect(log.warnings.first?.contains("the built-in one plays instead") == true, "\(log.warnings)")
+    }
+
+    @Test("--sounds naming a file, not a folder, is reported as such, with what to name instead")
+    func overridesNamingAFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("hint.wav")
+        try SoundWAV.write([1, 2, 3], to: file)
+        let log = SoundLogRecorder()
+        let bank = SoundBank.load(overrides: file, builtin: SoundWAV.builtinFolder, logger: log.logger())
+        #expect(bank.problems.map(\.file) == [file.path])
+        let reason = bank.problems.first?.reason ?? ""
+        #expect(reason.contains("is a file, not a folder"), "\(reason)")
+        #expect(reason.contains("name the folder that holds"), "what to do: \(reason)")
+        #expect(bank.sources[.hint]?.path == SoundWAV.builtinFolder.appendingPathComponent("hint.wav").path)
+    }
+
+    @Test("a file named for a cue in another way (hint.mp3, Tick.wav) is reported with the name to give it")
+    func misnamedCueFile() throws {
+        let overrides = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: overrides) }
+        try SoundWAV.write([1, 2, 3], to: overrides.appendingPathComponent("hint.mp3"))
+        try SoundWAV.write([4, 5, 6], to: overrides.appendingPathComponent("Tick.wav"))
+        try SoundWAV.write([7, 8, 9], to: overrides.appendingPathComponent("correct.wav"))
+        try Data("notes".utf8).write(to: overrides.appendingPathComponent("README.txt"))
+        let log = SoundLogRecorder()
+        let bank = SoundBank.load(overrides: overrides, builtin: SoundWAV.builtinFolder, logger: log.logger())
+        #expect(bank[.correct] == [7, 8, 9])
+        #expect(bank.sources[.hint]?.path == SoundWAV.builtinFolder.appendingPathComponent("hint.wav").path)
+        #expect(bank.sources[.tick]?.path == SoundWAV.builtinFolder.appendingPathComponent("tick.wav").path)
+        #expect(
+            Set(bank.problems.map(\.file))
+                == [
+                    overrides.appendingPathComponent("hint.mp3").path,
+                    overrides.appendingPathComponent("Tick.wav").path,
+                ])
+        #expect(log.warnings.count == 2, "\(log.warnings)")
+        #expect(log.warnings.contains { $0.contains("hint.mp3") && $0.contains("rename it to hint.wav") })
+        #expect(log.warnings.contains { $0.contains("Tick.wav") && $0.contains("rename it to tick.wav") })
+        // Which cues are the host's own is said once, so that a missing file does not go unnoticed.
+        let summary = log.entries.filter { $0.level == .notice }.map(\.message)
+        #expect(summary.count == 1, "\(log.entries.map(\.message))")
+        #expect(summary.first?.contains("correct from \(overrides.path)") == true, "\(summary)")
+        #expect(summary.first?.contains("built-in: hint, buzz-0") == true, "\(summary)")
+    }
+
+    @Test("a 32-bit float WAV is heard at its level: full scale is full scale, beyond it clips, NaN is silence")
+    func floatSamplesAtTheirLevel() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("float.wav")
+        try SoundWAV.writeFloat([0.5, -0.5, 1, -1, 2, -2, 0.25, .nan, -.infinity, 0], to: file)
+        #expect(
+            try SoundBank.decode(file) == [16_384, -16_384, 32_767, -32_768, 32_767, -32_768, 8_192, 0, -32_768, 0])
     }
 }

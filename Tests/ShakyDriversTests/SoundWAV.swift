@@ -67,6 +67,27 @@ enum SoundWAV {
         try data.write(to: url)
     }
 
+    /// Writes a mono 32-bit IEEE float WAV (format tag 3), as many editors export by default.
+    static func writeFloat(_ samples: [Float], sampleRate: Int = 48_000, to url: URL) throws {
+        var data = Data()
+        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
+        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8))
+        append32(36 + samples.count * 4)
+        data.append(contentsOf: Array("WAVEfmt ".utf8))
+        append32(16)
+        append16(3)
+        append16(1)
+        append32(sampleRate)
+        append32(sampleRate * 4)
+        append16(4)
+        append16(32)
+        data.append(contentsOf: Array("data".utf8))
+        append32(samples.count * 4)
+        for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        try data.write(to: url)
+    }
+
     /// Little-endian 16-bit samples from raw bytes.
     static func int16LittleEndian(_ data: Data) -> [Int16] {
         let bytes = [UInt8](data)
