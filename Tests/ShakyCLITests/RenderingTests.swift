@@ -246,6 +246,30 @@ import Testing
         #expect(wide.contains("Les Hiboux Étonnés du No") && wide.contains("Avg buzz"))
     }
 
+    @Test("On a narrow terminal the pack list cuts long names, then leaves out the counts by difficulty")
+    func thePackListFitsANarrowTerminal() {
+        let own = ShakyAPI.Pack(
+            name: "Questions de culture générale pour la soirée", builtin: false, questions: 1200, easy: 400,
+            medium: 500, hard: 300)
+        let packs = [Fixtures.animals, own]
+        for width in [60, 40, 30] {
+            let lines = TextRenderer.packs(packs, width: width).split(separator: "\n").map(String.init)
+            #expect(lines.allSatisfy { $0.displayWidth <= width }, "\(width):\n\(lines.joined(separator: "\n"))")
+            #expect(lines[0].hasPrefix("Pack") && lines[0].contains("Questions") && lines[0].hasSuffix("Kind"))
+            #expect(lines[1].hasPrefix("Animals") && lines[1].hasSuffix("built-in"), "\(lines[1])")
+            #expect(lines[2].hasPrefix("Question") && lines[2].contains("1200"), "\(lines[2])")
+        }
+        #expect(TextRenderer.packs(packs, width: 60).contains("Medium"), "cut names are enough at 60 columns")
+        #expect(
+            TextRenderer.packs(packs, width: 40) == """
+                Pack                 Questions  Kind
+                Animals                     40  built-in
+                Questions de cultu…       1200  own
+                """)
+        let wide = TextRenderer.packs(packs, width: 120)
+        #expect(wide == TextRenderer.packs(packs), "a table that fits is left whole")
+    }
+
     @Test func tablesAlignAccentedNames() {
         var table = TextTable(columns: [.init("Team"), .init("Score", .right)])
         table.rows = [["Élans", "3"], ["Ours", "12"]]

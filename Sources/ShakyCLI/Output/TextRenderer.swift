@@ -338,10 +338,13 @@ enum TextRenderer {
     // MARK: Packs
 
     /// Every pack with its question counts.
-    static func packs(_ packs: [ShakyAPI.Pack]) -> String {
+    ///
+    /// Given a `width` (a terminal's), a table wider than it has its long names cut short with "…" (to eight columns
+    /// at least), then, if that is not enough, leaves out the counts by difficulty (`shaky pack show` has them).
+    static func packs(_ packs: [ShakyAPI.Pack], width: Int? = nil) -> String {
         guard !packs.isEmpty else { return "No packs." }
         var table = TextTable(columns: [
-            .init("Pack"), .init("Questions", .right), .init("Easy", .right), .init("Medium", .right),
+            .init("Pack", narrowest: 8), .init("Questions", .right), .init("Easy", .right), .init("Medium", .right),
             .init("Hard", .right), .init("Kind"),
         ])
         table.rows = packs.map { pack in
@@ -350,7 +353,14 @@ enum TextRenderer {
                 pack.builtin ? "built-in" : "own",
             ]
         }
-        return table.render()
+        if let width,
+            table.render(width: width).split(separator: "\n").contains(where: { String($0).displayWidth > width })
+        {
+            let kept = [0, 1, 5]
+            table.columns = kept.map { table.columns[$0] }
+            table.rows = table.rows.map { row in kept.map { row[$0] } }
+        }
+        return table.render(width: width)
     }
 
     /// One pack's summary line.

@@ -24,7 +24,7 @@ extension Shaky.Pack {
                 return
             }
             try global.emit(ShakyAPI.PacksInterface.ListReply(packs: packs), on: console) { _ in
-                TextRenderer.packs(packs)
+                TextRenderer.packs(packs, width: console.width)
             }
             // The host's own packs missing after a damaged database was set aside at start: they are in that file.
             if packs.allSatisfy(\.builtin), !global.json, let damaged = try? await client.settings.get().damagedDatabase
