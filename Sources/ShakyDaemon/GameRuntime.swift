@@ -52,8 +52,6 @@ public actor GameRuntime {
     private var earlyPressRule = EarlyPressRule()
     /// The lock-out a new game takes when `New` does not set one (the daemon's `early-press-lockout`).
     private var defaultEarlyPressLockout: Duration?
-    /// Set while a new game ends the one in play, so the history marks that one as replaced.
-    private var endingByReplacement = false
     /// The clock's ``RuntimeClock/slept`` when the runtime last read the clock.
     private var sleptSeen: Duration
     /// The shortest sleep of the system (a suspend) that pauses a running countdown.
@@ -216,18 +214,35 @@ public actor GameRuntime {
         } catch {
             throw .invalidSetup(error.description)
         }
-        // Only a valid new game ends the one in play; the history marks it as replaced.
-        if replacing {
-            endingByReplacement = true
-            defer { endingByReplacement = false }
-            try handle(.endGame)
+        // Only a valid new game ends the one in play; the history marks it as replaced. The old game's line in the
+        // history and the new game are saved in one transaction: a disk that refuses either leaves both as they were.
+        var replaced: (game: Game, actions: [GameAction], at: Duration)?
+        if replacing, var ending = game {
+            let now = readClock()
+            let actions: [GameAction]
+            do {
+                actions = try ending.handle(.endGame, at: now)
+            } catch {
+                throw .refused(error)
+            }
+            replaced = (ending, actions, now)
         }
         do {
-            try database.saveSnapshot(created)
+            try database.transaction { transaction in
+                if let replaced, let result = Self.playedResult(of: replaced.actions) {
+                    _ = try transaction.finishGame(
+                        replaced.game, result: result, finishedAt: wallClock(), kind: .replaced)
+                }
+                try transaction.saveSnapshot(created)
+            }
         } catch {
-            throw .storageFailed("\(error)")
+            throw refusedChange(error)
         }
         noteSaveWorked()
+        if let replaced {
+            game = replaced.game
+            carryOut(replaced.actions, at: replaced.at)
+        }
         cancelWake()
         game = created
         earlyPressRule = EarlyPressRule(lockout: created.settings.earlyPressLockout)
@@ -402,14 +417,7 @@ public actor GameRuntime {
             // Only a write that happened says saving works; a call that writes nothing proves nothing.
             if try save(next, actions: actions) { noteSaveWorked() }
         } catch {
-            if fromClient {
-                // The change is refused, so nothing is lost; the next save that works says saving works again.
-                if !lastSaveFailed {
-                    logger.error("cannot save the game; changes are refused", metadata: ["error": "\(error)"])
-                    lastSaveFailed = true
-                }
-                throw .storageFailed("\(error)")
-            }
+            if fromClient { throw refusedChange(error) }
             noteUnsavedChange(error)
         }
         game = next
@@ -463,14 +471,20 @@ public actor GameRuntime {
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
     }
 
+    /// The result `actions` end a game with, when the history records it: a game ended before its first question is
+    /// nobody's result.
+    private static func playedResult(of actions: [GameAction]) -> GameResult? {
+        for case .gameOver(let result) in actions where result.questionsPlayed > 0 { return result }
+        return nil
+    }
+
     /// Saves what `actions` changed; returns whether anything was written.
     private func save(_ next: Game, actions: [GameAction]) throws -> Bool {
         for action in actions {
             switch action {
             // A game ended before its first question is nobody's result: it is not recorded in the history.
             case .gameOver(let result) where result.questionsPlayed > 0:
-                let kind: FinishedGameKind =
-                    endingByReplacement ? .replaced : next.isDemo ? .demo : .played
+                let kind: FinishedGameKind = next.isDemo ? .demo : .played
                 try database.finishGame(next, result: result, finishedAt: wallClock(), kind: kind)
                 return true
             // A correction after the end: the game's line in the history takes the new result, in place.
@@ -504,6 +518,16 @@ public actor GameRuntime {
         lastSaveFailed = false
         unsavedChangeLogged = false
         logger.notice("saving works again")
+    }
+
+    /// The error a client's change is refused with when it cannot be saved, so that nothing is lost; logged once, and
+    /// the next save that works says saving works again.
+    private func refusedChange(_ error: any Error) -> RuntimeError {
+        if !lastSaveFailed {
+            logger.error("cannot save the game; changes are refused", metadata: ["error": "\(error)"])
+            lastSaveFailed = true
+        }
+        return .storageFailed("\(error)")
     }
 
     /// Logs, once until saving works again, that a change goes on in memory unsaved.
