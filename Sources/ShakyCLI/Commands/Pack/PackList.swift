@@ -8,7 +8,9 @@ extension Shaky.Pack {
             abstract: "List every pack with its question counts.",
             discussion: """
                 Each pack with how many questions it has of each difficulty; built-in packs are marked, and are \
-                read-only. `shaky pack show NAME` lists a pack's questions.
+                read-only. `shaky pack show NAME` lists a pack's questions. In a terminal the table fits its \
+                width: long names are cut short with “…”, and a narrow one leaves off the counts by difficulty \
+                (piped or redirected, and with --json, every row is whole).
                 """)
 
         @Flag(help: .hidden)
