@@ -220,7 +220,7 @@ public final class ChildProcess: Sendable {
 
     deinit {
         guard reap() == nil else { return }
-        Glibc.kill(processID, SIGKILL)
+        killProcessGroup()
         // Collects the killed child's status, so that it does not stay a zombie for the rest of the run.
         let processID = processID
         Thread {
@@ -243,6 +243,15 @@ public final class ChildProcess: Sendable {
         if exit == nil { Glibc.kill(processID, signal) }
     }
 
+    /// Kills the child and what it started that stayed in its process group (`shakyd` under `umockdev-run`), so that
+    /// nothing of a test that timed out lives on. Only while the child is not reaped: until then its id names that
+    /// group and no other.
+    private func killProcessGroup() {
+        shared.lock.withLock { state in
+            if state.exit == nil { Glibc.kill(-processID, SIGKILL) }
+        }
+    }
+
     /// Waits until standard output contains `text`.
     public func waitForOutput(containing text: String, within timeout: Duration = .seconds(20)) async throws {
         try await wait(for: "“\(text)” on the standard output of \(commandLine)", within: timeout) {
@@ -258,7 +267,7 @@ public final class ChildProcess: Sendable {
                 self.reap() != nil && self.shared.lock.withLock { $0.openPipes == 0 }
             }
         } catch {
-            send(SIGKILL)
+            killProcessGroup()
             throw error
         }
         return exit!

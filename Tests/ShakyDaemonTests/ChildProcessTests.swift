@@ -26,6 +26,20 @@ import Testing
         #expect(try await waiting.waitForExit(within: .seconds(10)) == .signalled(SIGKILL))
     }
 
+    @Test("A child killed at its deadline takes what it started along (a daemon under a wrapper)")
+    func aTimedOutChildTakesItsOwnAlong() async throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "sleep 300 & echo $!; wait"])
+        try await child.waitForOutput(containing: "\n")
+        let started = try #require(pid_t(child.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        await #expect(throws: ChildProcess.TimedOut.self) { try await child.waitForExit(within: .milliseconds(100)) }
+        try await child.wait(for: "the background sleep to end", within: .seconds(10)) {
+            let state = (try? String(contentsOfFile: "/proc/\(started)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first
+            return state == nil || state == "Z"
+        }
+        #expect(try await child.waitForExit(within: .seconds(10)) == .signalled(SIGKILL))
+    }
+
     @Test("A child starts with no signal blocked, though the thread that started it blocks one")
     func noSignalIsBlocked() async throws {
         var blocked = sigset_t()
