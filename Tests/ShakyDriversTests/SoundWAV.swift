@@ -48,44 +48,40 @@ enum SoundWAV {
 
     /// Writes a 16-bit PCM WAV with interleaved `samples`.
     static func write(_ samples: [Int16], sampleRate: Int = 48_000, channels: Int = 1, to url: URL) throws {
-        var data = Data()
-        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
-        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8))
-        append32(36 + samples.count * 2)
-        data.append(contentsOf: Array("WAVEfmt ".utf8))
-        append32(16)
-        append16(1)
-        append16(channels)
-        append32(sampleRate)
-        append32(sampleRate * channels * 2)
-        append16(channels * 2)
-        append16(16)
-        data.append(contentsOf: Array("data".utf8))
-        append32(samples.count * 2)
+        var data = header(
+            formatTag: 1, channels: channels, bitsPerSample: 16, sampleRate: sampleRate,
+            frames: samples.count / channels)
         for sample in samples { withUnsafeBytes(of: sample.littleEndian) { data.append(contentsOf: $0) } }
         try data.write(to: url)
     }
 
     /// Writes a mono 32-bit IEEE float WAV (format tag 3), as many editors export by default.
     static func writeFloat(_ samples: [Float], sampleRate: Int = 48_000, to url: URL) throws {
+        var data = header(formatTag: 3, channels: 1, bitsPerSample: 32, sampleRate: sampleRate, frames: samples.count)
+        for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        try data.write(to: url)
+    }
+
+    /// A WAV file's RIFF, `fmt ` and `data` headers for `frames` frames of the format given; the samples follow.
+    private static func header(formatTag: Int, channels: Int, bitsPerSample: Int, sampleRate: Int, frames: Int) -> Data
+    {
         var data = Data()
         func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
         func append16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { data.append(contentsOf: $0) } }
+        let frameBytes = channels * bitsPerSample / 8
         data.append(contentsOf: Array("RIFF".utf8))
-        append32(36 + samples.count * 4)
+        append32(36 + frames * frameBytes)
         data.append(contentsOf: Array("WAVEfmt ".utf8))
         append32(16)
-        append16(3)
-        append16(1)
+        append16(formatTag)
+        append16(channels)
         append32(sampleRate)
-        append32(sampleRate * 4)
-        append16(4)
-        append16(32)
+        append32(sampleRate * frameBytes)
+        append16(frameBytes)
+        append16(bitsPerSample)
         data.append(contentsOf: Array("data".utf8))
-        append32(samples.count * 4)
-        for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-        try data.write(to: url)
+        append32(frames * frameBytes)
+        return data
     }
 
     /// Little-endian 16-bit samples from raw bytes.
