@@ -1,6 +1,7 @@
 import CSpawn
 import Foundation
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -283,6 +284,14 @@ public final class ChildProcess: Sendable {
                 throw TimedOut(awaited: awaited, standardOutput: standardOutput, standardError: standardError)
             }
             try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Waits until something listens on the Unix socket at `path` (the program's own server, say): a socket file
+    /// is there from `bind`, before `listen`, and a client connecting in between is refused.
+    public func waitUntilListening(at path: String, within timeout: Duration) async throws {
+        try await wait(for: "a server listening at \(path)", within: timeout) {
+            UnixSocketFile.probe(path: path) == nil
         }
     }
 

@@ -26,7 +26,7 @@ public struct VarlinkSocketPathError: Error, Equatable, Sendable, CustomStringCo
 }
 
 /// Preparing and restricting the file of a listening Unix socket.
-enum UnixSocketFile {
+package enum UnixSocketFile {
     /// Why Foundation could not make a folder, from the `errno` underneath (never its error domain and code).
     static func reason(_ error: any Error) -> String {
         let error = error as NSError
@@ -101,7 +101,7 @@ enum UnixSocketFile {
     }
 
     /// Tries to connect to the socket at `path`: `nil` when something answers, else why not.
-    static func probe(path: String) -> SystemCallError? {
+    package static func probe(path: String) -> SystemCallError? {
         let descriptor: Int32
         do {
             descriptor = try checkSyscall("socket") {

@@ -22,9 +22,7 @@ struct TerminalSession {
         let session = TerminalSession(socket: socket, server: server)
         let result: Result
         do {
-            try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
-                FileManager.default.fileExists(atPath: socket)
-            }
+            try await server.waitUntilListening(at: socket, within: .seconds(10))
             let play = try BuiltProduct.path("shaky")
             // A shell that only runs a handler of its own on SIGINT: its child gets the signal as from a terminal.
             let command =

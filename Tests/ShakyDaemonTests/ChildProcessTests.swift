@@ -16,7 +16,7 @@ import Testing
         let waiting = try ChildProcess(activator, ["-l", folder.appending("socket"), "--", "/bin/true"])
         defer { waiting.send(SIGKILL) }
         try await waiting.wait(for: "the activation socket", within: .seconds(20)) {
-            FileManager.default.fileExists(atPath: folder.appending("socket"))
+            waiting.standardError.contains("Listening on")
         }
 
         let quick = try ChildProcess("/bin/sh", ["-c", "exit 3"])
@@ -24,6 +24,33 @@ import Testing
         #expect(waiting.exit == nil)
         waiting.send(SIGKILL)
         #expect(try await waiting.waitForExit(within: .seconds(10)) == .signalled(SIGKILL))
+    }
+
+    @Test("A socket file that is bound but not yet listening is not taken for a server that listens")
+    func aBoundSocketIsNotYetListening() async throws {
+        let folder = try TemporaryDirectory(prefix: "shaky-child")
+        defer { folder.remove() }
+        let path = folder.appending("socket")
+        let script = """
+            import signal, socket
+            signal.signal(signal.SIGUSR1, lambda *_: None)
+            server = socket.socket(socket.AF_UNIX)
+            server.bind("\(path)")
+            print("bound", flush=True)
+            signal.pause()
+            server.listen()
+            print("listening", flush=True)
+            signal.pause()
+            """
+        let server = try ChildProcess("/usr/bin/python3", ["-c", script])
+        defer { server.send(SIGKILL) }
+        try await server.waitForOutput(containing: "bound")
+        #expect(FileManager.default.fileExists(atPath: path))
+        await #expect(throws: ChildProcess.TimedOut.self) {
+            try await server.waitUntilListening(at: path, within: .milliseconds(50))
+        }
+        server.send(SIGUSR1)
+        try await server.waitUntilListening(at: path, within: .seconds(10))
     }
 
     @Test("A child killed at its deadline takes what it started along (a daemon under a wrapper)")

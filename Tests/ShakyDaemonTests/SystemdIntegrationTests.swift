@@ -114,8 +114,10 @@ struct SystemdIntegrationTests {
             activator, ["-l", scratch.socketPath, "--", shakyd] + scratch.serveArguments,
             environment: Self.cleanEnvironment)
         defer { activated.send(SIGKILL) }
+        // The socket file is there from bind(), before listen(): a client then is refused. The activator says when
+        // it listens.
         try await activated.wait(for: "the activation socket at \(scratch.socketPath)", within: .seconds(20)) {
-            FileManager.default.fileExists(atPath: scratch.socketPath)
+            activated.standardError.contains("Listening on \(scratch.socketPath)")
         }
 
         let client = try await VarlinkClient.connect(unixSocketPath: scratch.socketPath)

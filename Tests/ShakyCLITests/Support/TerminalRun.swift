@@ -21,9 +21,7 @@ func runInTerminal(
         return run.standardOutput
     }
     do {
-        try await server.wait(for: "the tmux server's socket", within: .seconds(10)) {
-            FileManager.default.fileExists(atPath: socket)
-        }
+        try await server.waitUntilListening(at: socket, within: .seconds(10))
         // The pane stays as it was when the command has exited (set before it starts, in the same call), to be
         // read: with no "Pane is dead" line, which would scroll the first line away; the shell says how the command
         // exited.
