@@ -61,8 +61,7 @@ struct SaveDurabilityTests {
             _ = try await ShakyAPI.PacksInterface.Client(game.transport).create(name: "Made at the party")
             #expect(logSyncs() == before + 3, "a pack made is on the disk when it is answered, as every other write")
             await game.transport.close()
-            // SIGKILL: the test's threads block the other signals, and strace inherits that. The kernel lets the
-            // daemon go on when its tracer ends.
+            // The kernel lets the daemon go on when its tracer ends, even killed.
             strace.send(SIGKILL)
             _ = try await strace.waitForExit()
             let after = DaemonProcess.GameClient(try await daemon.connect())
