@@ -17,6 +17,8 @@ final class ALSAOutputEngine: @unchecked Sendable {
     struct Shared {
         var settings: SoundLevel
         var pending: [SoundPlacement] = []
+        /// Cues dropped from a full queue that the output thread has not logged yet.
+        var droppedSinceLogged = 0
         var stopRequested = false
         var stopped = false
         var idle = false
@@ -68,10 +70,20 @@ final class ALSAOutputEngine: @unchecked Sendable {
         thread.start()
     }
 
+    /// The most cues that wait for the output thread: it takes them every period, so more wait only while the
+    /// device does not answer (a write or an open that blocks), and then the oldest are stale.
+    static let maximumPendingCues = 32
+
     func enqueue(_ placements: [SoundPlacement]) {
         condition.lock()
         if shared.settings.enabled, !shared.stopRequested {
             shared.pending.append(contentsOf: placements)
+            let excess = shared.pending.count - Self.maximumPendingCues
+            if excess > 0 {
+                shared.pending.removeFirst(excess)
+                shared.status.droppedCues += excess
+                shared.droppedSinceLogged += excess
+            }
             shared.idle = false
             condition.signal()
         }
@@ -152,6 +164,9 @@ final class ALSAOutputEngine: @unchecked Sendable {
         condition.lock()
         var placements = shared.pending
         shared.pending = []
+        let dropped = shared.droppedSinceLogged
+        shared.droppedSinceLogged = 0
+        let device = shared.deviceInUse ?? configuration.device
         let settings = shared.settings
         if !settings.enabled { placements = [] }
         let busy = !placements.isEmpty || !mixer.isIdle || chunkStart < chunkEnd || running
@@ -170,6 +185,11 @@ final class ALSAOutputEngine: @unchecked Sendable {
         }
         let stopping = shared.stopRequested
         condition.unlock()
+        if dropped > 0 {
+            logger.warning(
+                "sound device \(device) fell behind: \(dropped) sound cue\(dropped == 1 ? "" : "s") dropped, the latest \(Self.maximumPendingCues) kept"
+            )
+        }
         if stopping { return false }
 
         if !settings.enabled {

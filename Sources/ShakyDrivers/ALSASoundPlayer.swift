@@ -72,6 +72,9 @@ public final class ALSASoundPlayer: SoundPlayer, @unchecked Sendable {
         public var bufferFrames: Int?
         /// How many times the list of devices has been tried.
         public var deviceRounds: Int
+        /// How many cues were dropped, the oldest first, because more were waiting than the output thread keeps
+        /// while the device does not answer.
+        public var droppedCues = 0
     }
 
     private let engine: ALSAOutputEngine

@@ -33,9 +33,17 @@ public struct SoundMixer: Sendable {
     /// Whether nothing plays or waits to play.
     public var isIdle: Bool { voices.isEmpty }
 
-    /// Starts `samples` after `delay` frames from the next frame rendered (0: with the next frame).
+    /// The most voices mixed at once. A game starts a few cues together at most; many more arrive only after the
+    /// device stalled, and then the oldest are the stale ones. Each voice costs a pass over every period.
+    public static let maximumVoices = 16
+
+    /// Starts `samples` after `delay` frames from the next frame rendered (0: with the next frame). With
+    /// ``maximumVoices`` already playing or waiting, the oldest of them is stopped to make room.
     public mutating func start(_ samples: [Int16], cue: SoundCue? = nil, afterFrames delay: Int = 0) {
         guard !samples.isEmpty else { return }
+        if voices.count >= Self.maximumVoices {
+            voices.removeFirst(voices.count - Self.maximumVoices + 1)
+        }
         voices.append(Voice(cue: cue, samples: samples, position: -max(delay, 0)))
     }
 

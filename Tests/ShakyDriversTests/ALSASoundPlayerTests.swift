@@ -226,7 +226,9 @@ struct ALSASoundPlayerTests {
         player.shutdown()
     }
 
-    @Test("a device that never answers (a file PCM writing to a named pipe nothing reads) does not hold up shutdown")
+    @Test(
+        "a device that never answers (a file PCM writing to a named pipe nothing reads) does not hold up shutdown, and the cues waiting for it are bounded"
+    )
     func stuckDeviceDoesNotHoldUpShutdown() async throws {
         let log = SoundLogRecorder()
         let player = ALSASoundPlayer(
@@ -234,7 +236,9 @@ struct ALSASoundPlayerTests {
             configuration: .init(
                 device: ALSACaptureDevices.stuckDevice, fallbackDevices: [], stopTimeout: .milliseconds(100)),
             logger: log.logger())
-        player.play(.hint)
+        // The output thread is held in the device's open: cues pile up, only the latest 32 are kept.
+        for _ in 0..<100 { player.play(.hint) }
+        #expect(player.status.droppedCues == 68)
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             player.shutdown()
@@ -251,6 +255,11 @@ struct ALSASoundPlayerTests {
         let warning = log.warnings.first { $0.contains("did not answer") }
         #expect(warning?.contains(ALSACaptureDevices.stuckDevice) == true, "\(log.warnings)")
         #expect(warning?.contains("aplay -L") == true, "what to do: \(log.warnings)")
+        let dropped = log.warnings.filter { $0.contains("dropped") }
+        #expect(
+            dropped == [
+                "sound device \(ALSACaptureDevices.stuckDevice) fell behind: 68 sound cues dropped, the latest 32 kept"
+            ])
     }
 
     @Test("on a fallback, the configured device is tried again every retry interval and played on once it is back")

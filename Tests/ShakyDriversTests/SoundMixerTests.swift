@@ -22,6 +22,14 @@ struct SoundMixerTests {
         #expect(mixer.render(frames: 2) == [7, 0])
     }
 
+    @Test("at most 16 voices: a seventeenth stops the oldest")
+    func voicesAreBounded() {
+        var mixer = SoundMixer()
+        for slot in 0..<20 { mixer.start([1, 1], cue: .buzz(slot: slot)) }
+        #expect(mixer.voices.map(\.cue) == (4..<20).map { SoundCue.buzz(slot: $0) })
+        #expect(mixer.render(frames: 3) == [16, 16, 0])
+    }
+
     @Test("overlapping voices sum and clip to Int16")
     func sumAndClip() {
         var mixer = SoundMixer()
