@@ -25,7 +25,7 @@ extension Shaky {
         let console = CurrentConsole.value
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot(movingGlobalOptionsAfterTheSubcommand(arguments))
+            command = try await asyncParseAsRoot(movingGlobalOptionsAfterTheSubcommand(arguments))
         } catch {
             if let unknown = unknownCommand(in: arguments) {
                 // Worded as the parser's usage errors are.

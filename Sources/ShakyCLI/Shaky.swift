@@ -64,5 +64,9 @@ public struct Shaky: AsyncParsableCommand {
         ]
     )
 
+    /// `--socket` and `--json` before the subcommand: moved after it before parsing
+    /// (``movingGlobalOptionsAfterTheSubcommand(_:)``), declared here so that help and completion scripts know them.
+    @OptionGroup var global: GlobalOptions
+
     public init() {}
 }

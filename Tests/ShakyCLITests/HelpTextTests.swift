@@ -133,13 +133,12 @@ import Testing
             let rest = bash[start.upperBound...]
             return String(rest[..<(rest.range(of: "\n}\n")?.lowerBound ?? rest.endIndex)])
         }
+        // The names come from the daemon through shaky itself (ShellCompletionTests runs it).
         for command in [
-            "buzz", "answer", "score", "judge undo-buzz", "buzzers join", "buzzers assign", "buzzers clear",
+            "buzz", "answer", "score", "judge undo-buzz", "buzzers join", "buzzers assign", "buzzers clear", "new",
+            "play", "pack show", "pack search", "pack export", "pack delete", "pack add",
         ] {
-            #expect(function(command).contains(Completions.teamNames), "shaky \(command): \(function(command))")
-        }
-        for command in ["new", "play", "pack show", "pack search", "pack export", "pack delete", "pack add"] {
-            #expect(function(command).contains(Completions.packNames), "shaky \(command): \(function(command))")
+            #expect(function(command).contains("---completion"), "shaky \(command): \(function(command))")
         }
         // An option that takes one of a few values offers them.
         #expect(function("new").contains("'any'"), "\(function("new"))")

@@ -1,7 +1,8 @@
 import Foundation
 import ShakyTesting
 
-/// `shaky play` in a real terminal: a private tmux server of one test, running one window named `play`.
+/// `shaky play` (or another program) in a real terminal: a private tmux server of one test, running one window
+/// named `play`.
 ///
 /// The server runs in the foreground as the test's child, so no forked server holds the test's pipes.
 struct TerminalSession {
@@ -17,21 +18,32 @@ struct TerminalSession {
         in folder: URL, daemonSocket: String, columns: Int, rows: Int, afterwards: String? = nil,
         _ body: (TerminalSession) async throws -> Result
     ) async throws -> Result {
+        let play = try BuiltProduct.path("shaky")
+        // A shell that only runs a handler of its own on SIGINT: its child gets the signal as from a terminal.
+        let command = afterwards.map { ["/bin/bash", "-c", "trap : INT; '\(play)' play; \($0)"] } ?? [play, "play"]
+        return try await run(
+            command, in: folder, environment: ["SHAKY_SOCKET": daemonSocket], columns: columns, rows: rows, body)
+    }
+
+    /// Starts a tmux server in `folder` and, in it, `command` with `environment` added to the server's, `columns`
+    /// wide and `rows` high; runs `body` with it, then stops the server and waits for it, whether `body` returned or
+    /// threw. The server starts with `serverEnvironment` changed from the test's (`nil` removes a variable).
+    @discardableResult
+    static func run<Result>(
+        _ command: [String], in folder: URL, environment: [String: String] = [:],
+        serverEnvironment: [String: String?] = [:], columns: Int, rows: Int,
+        _ body: (TerminalSession) async throws -> Result
+    ) async throws -> Result {
         let socket = folder.appendingPathComponent("tmux.sock").path
-        let server = try ChildProcess("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"])
+        let server = try ChildProcess(
+            "/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "-D"], environment: serverEnvironment)
         let session = TerminalSession(socket: socket, server: server)
         let result: Result
         do {
             try await server.waitUntilListening(at: socket, within: .seconds(10))
-            let play = try BuiltProduct.path("shaky")
-            // A shell that only runs a handler of its own on SIGINT: its child gets the signal as from a terminal.
-            let command =
-                afterwards.map { ["/bin/bash", "-c", "trap : INT; '\(play)' play; \($0)"] } ?? [play, "play"]
+            let variables = environment.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
             try await session.tmux(
-                [
-                    "new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)", "-e",
-                    "SHAKY_SOCKET=\(daemonSocket)",
-                ] + command)
+                ["new-session", "-d", "-s", "play", "-x", "\(columns)", "-y", "\(rows)"] + variables + command)
             result = try await body(session)
         } catch {
             await session.stop()
@@ -49,7 +61,7 @@ struct TerminalSession {
         return run.standardOutput
     }
 
-    /// Types `keys` (tmux key names, such as `Enter` or `C-u`) into `shaky play`.
+    /// Types `keys` (tmux key names, such as `Enter` or `C-u`) into `shaky play` (or the program running).
     func type(_ keys: String...) async throws {
         try await tmux(["send-keys", "-t", "play"] + keys)
     }
@@ -72,7 +84,7 @@ struct TerminalSession {
         return Self.lines(of: text)
     }
 
-    /// Stops the tmux server, and `shaky play` with it, and waits until the server has exited (it is killed if it
+    /// Stops the tmux server, and what runs in it, and waits until the server has exited (it is killed if it
     /// has not within 10 seconds).
     private func stop() async {
         server.send(SIGTERM)

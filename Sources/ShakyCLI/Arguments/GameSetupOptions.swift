@@ -11,7 +11,7 @@ struct GameSetupOptions: ParsableArguments {
     @Option(
         name: .customLong("pack"),
         help: ArgumentHelp("A pack to draw questions from (repeat; default: every pack).", valueName: "name"),
-        completion: .shellCommand(Completions.packNames))
+        completion: Completions.packNames)
     var packs: [String] = []
 
     @Option(help: ArgumentHelp("How many questions, 1 or more (default: 10).", valueName: "count"))

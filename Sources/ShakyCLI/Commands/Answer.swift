@@ -16,7 +16,7 @@ extension Shaky {
                   shaky answer Owls snow leopard
                 """)
 
-        @Argument(help: "The team that answers (it must be up).", completion: .shellCommand(Completions.teamNames))
+        @Argument(help: "The team that answers (it must be up).", completion: Completions.teamNames)
         var team: String
 
         @Argument(help: ArgumentHelp("The answer; several words are joined by spaces.", valueName: "answer"))

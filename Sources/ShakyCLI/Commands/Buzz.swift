@@ -11,7 +11,7 @@ extension Shaky {
                 in buzz order if it is wrong.
                 """)
 
-        @Argument(help: "The team that buzzes.", completion: .shellCommand(Completions.teamNames))
+        @Argument(help: "The team that buzzes.", completion: Completions.teamNames)
         var team: String
 
         /// Words after the team: a name of several words typed without quotes, or a second team.

@@ -18,7 +18,7 @@ extension Shaky {
                   shaky score Foxes -3 --reason "answered for another team"
                 """)
 
-        @Argument(help: "The team whose score changes.", completion: .shellCommand(Completions.teamNames))
+        @Argument(help: "The team whose score changes.", completion: Completions.teamNames)
         var team: String
 
         // Captures `-3`, which the parser would otherwise take for an option; validate() keeps exactly one.

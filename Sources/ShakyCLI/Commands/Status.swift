@@ -12,18 +12,10 @@ extension Shaky {
                 “…” to fit its width; through a pipe every line is whole.
                 """)
 
-        @Flag(help: .hidden)
-        var teamNames = false
-
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
             let status = try await client.game.status()
-            if teamNames {
-                // For shell completion: one name per line.
-                for team in status.teams { console.print(team.name) }
-                return
-            }
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
                 TextRenderer.status(status, style: style, width: console.width)
             }

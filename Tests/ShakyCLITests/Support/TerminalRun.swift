@@ -26,7 +26,7 @@ func runInTerminal(
         // read: with no "Pane is dead" line, which would scroll the first line away; the shell says how the command
         // exited.
         let command = ([try BuiltProduct.path("shaky")] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        try await tmux([
+        _ = try await tmux([
             "set-option", "-g", "remain-on-exit", "on", ";", "set-option", "-g", "remain-on-exit-format", "", ";",
             "new-session", "-d", "-s", "shaky", "-x",
             "\(columns)", "-y", "30", "-e", "SHAKY_SOCKET=\(daemonSocket)", "/bin/sh", "-c",

@@ -17,7 +17,7 @@ extension Shaky.Buzzers {
                   shaky buzzers assign Owls /dev/input/event3 space
                 """)
 
-        @Argument(help: "The team.", completion: .shellCommand(Completions.teamNames))
+        @Argument(help: "The team.", completion: Completions.teamNames)
         var team: String
 
         @Argument(help: "The device: its node or identity.")

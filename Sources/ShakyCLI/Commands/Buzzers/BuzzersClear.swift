@@ -14,7 +14,7 @@ extension Shaky.Buzzers {
                   shaky buzzers clear
                 """)
 
-        @Argument(help: "The team (default: every team).", completion: .shellCommand(Completions.teamNames))
+        @Argument(help: "The team (default: every team).", completion: Completions.teamNames)
         var team: String?
 
         @OptionGroup var global: GlobalOptions

@@ -23,7 +23,7 @@ extension Shaky.Buzzers {
 
         @Argument(
             help: "The teams, in the order they are asked (default: the teams of the game in play).",
-            completion: .shellCommand(Completions.teamNames))
+            completion: Completions.teamNames)
         var teams: [String] = []
 
         @OptionGroup var global: GlobalOptions

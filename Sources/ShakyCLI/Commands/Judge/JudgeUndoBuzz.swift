@@ -14,7 +14,7 @@ extension Shaky.Judge {
                   shaky judge undo-buzz Foxes
                 """)
 
-        @Argument(help: "The team whose buzz is taken back.", completion: .shellCommand(Completions.teamNames))
+        @Argument(help: "The team whose buzz is taken back.", completion: Completions.teamNames)
         var team: String
 
         /// Words after the team: a name of several words typed without quotes, or a second team.

@@ -16,7 +16,7 @@ extension Shaky.Pack {
                     --alternate "Bengal tiger" --difficulty easy
                 """)
 
-        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
+        @Argument(help: "The pack.", completion: Completions.packNames)
         var pack: String
 
         @OptionGroup var question: QuestionOptions

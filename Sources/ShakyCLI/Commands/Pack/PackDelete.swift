@@ -15,7 +15,7 @@ extension Shaky.Pack {
                   shaky pack delete "Pub night"
                 """)
 
-        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
+        @Argument(help: "The pack.", completion: Completions.packNames)
         var name: String
 
         @OptionGroup var global: GlobalOptions

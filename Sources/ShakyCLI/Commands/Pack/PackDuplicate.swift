@@ -13,7 +13,7 @@ extension Shaky.Pack {
                   shaky pack duplicate Animals "My animals"
                 """)
 
-        @Argument(help: "The pack to copy.", completion: .shellCommand(Completions.packNames))
+        @Argument(help: "The pack to copy.", completion: Completions.packNames)
         var name: String
 
         @Argument(help: "The copy's name.")

@@ -20,7 +20,7 @@ extension Shaky.Pack {
                   shaky pack export Animals --format csv --bom > animals.csv
                 """)
 
-        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
+        @Argument(help: "The pack.", completion: Completions.packNames)
         var name: String
 
         @Option(help: "The format (default: from --output's extension, else json).")

@@ -13,18 +13,10 @@ extension Shaky.Pack {
                 (piped or redirected, and with --json, every row is whole).
                 """)
 
-        @Flag(help: .hidden)
-        var names = false
-
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
             let packs = try await client.packs.list()
-            if names {
-                // For shell completion: one name per line.
-                for pack in packs { console.print(pack.name) }
-                return
-            }
             try global.emit(ShakyAPI.PacksInterface.ListReply(packs: packs), on: console) { _ in
                 TextRenderer.packs(packs, width: console.width)
             }

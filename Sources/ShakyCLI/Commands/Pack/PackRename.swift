@@ -14,7 +14,7 @@ extension Shaky.Pack {
                   shaky pack rename "Pub night" "Pub quiz"
                 """)
 
-        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
+        @Argument(help: "The pack.", completion: Completions.packNames)
         var name: String
 
         @Argument(help: "Its new name.")

@@ -22,7 +22,7 @@ extension Shaky.Pack {
 
         @Option(
             help: ArgumentHelp("Search only this pack (default: every pack).", valueName: "name"),
-            completion: .shellCommand(Completions.packNames))
+            completion: Completions.packNames)
         var pack: String?
 
         @Option(help: ArgumentHelp("Show at most this many questions, 1 or more (default: 50).", valueName: "count"))

@@ -14,7 +14,7 @@ extension Shaky.Pack {
                   shaky pack show Animals
                 """)
 
-        @Argument(help: "The pack.", completion: .shellCommand(Completions.packNames))
+        @Argument(help: "The pack.", completion: Completions.packNames)
         var name: String
 
         @OptionGroup var global: GlobalOptions
