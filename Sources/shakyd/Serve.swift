@@ -8,7 +8,10 @@ import ShakyDaemon
 extension Shakyd {
     /// `shakyd serve` (the default): runs the daemon.
     struct Serve: AsyncParsableCommand {
+        // Named here, not only by the type: the help's dump (which the man page is made from) names the default
+        // subcommand only when its configuration does, and the SYNOPSIS then shows the subcommand as optional.
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Run the daemon: read the sensor and the buttons, run the game and serve it over Varlink.",
             discussion: """
                 Reads the accelerometer, runs the Shaky Words game and serves it over Varlink on a Unix socket. \

@@ -99,6 +99,23 @@ import Testing
         #expect(daemon.standardOutput.contains("--version"))
     }
 
+    @Test("shakyd's SYNOPSIS shows its subcommand as optional (it serves without one), shaky's as required")
+    func theSynopsisSaysWhetherASubcommandIsNeeded() async throws {
+        let folder = try await Self.generatePages()
+        for (page, synopsis) in [
+            ("shakyd.1", "shakyd [subcommand] [--version] [--help]"),
+            ("shaky.1", "shaky subcommand [--socket path] [--json] [--version] [--help]"),
+        ] {
+            let rendered = try await InstallTests.run(
+                "/usr/bin/groff", ["-mandoc", "-Tutf8", "-P-cbu", folder.appendingPathComponent(page).path],
+                environment: ["LC_ALL": "C.UTF-8"])
+            let lines = rendered.standardOutput.split(separator: "\n").map(String.init)
+            let start = lines.firstIndex(of: "SYNOPSIS").map { $0 + 1 } ?? lines.endIndex
+            let text = lines[start...].prefix { $0.hasPrefix(" ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(text.joined(separator: " ") == synopsis, "\(page): \(text)")
+        }
+    }
+
     @Test func subcommandPagesSayTheirProgramsExitStatusAndPointToIt() async throws {
         let folder = try await Self.generatePages()
         let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".1") }
