@@ -16,17 +16,19 @@ enum Completions {
         await names(socket: socket(in: words)) { try await $0.game.status().teams.map(\.name) }
     }
 
-    /// The socket the command line being completed names: the last `--socket PATH` or `--socket=PATH` before a
-    /// `--` (after it every word is an argument), with a leading `~/` read as the home folder, as the shell will
-    /// when it runs the command. `nil` when it names none.
+    /// The socket the command line being completed names: the last `--socket PATH` or `--socket=PATH` (one word, or
+    /// three as bash splits it) before a `--` (after it every word is an argument), with a leading `~/` read as the
+    /// home folder, as the shell will when it runs the command. `nil` when it names none.
     static func socket(in words: [String], home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String? {
         var found: String?
         var index = words.startIndex
         while index < words.endIndex, words[index] != "--" {
             let word = words[index]
-            if word == "--socket", index + 1 < words.endIndex, !words[index + 1].isEmpty {
-                found = words[index + 1]
-                index += 1
+            if word == "--socket" {
+                var value = index + 1
+                if value < words.endIndex, words[value] == "=" { value += 1 }
+                if value < words.endIndex, !words[value].isEmpty { found = words[value] }
+                index = value
             } else if word.hasPrefix("--socket="), word.count > "--socket=".count {
                 found = String(word.dropFirst("--socket=".count))
             }

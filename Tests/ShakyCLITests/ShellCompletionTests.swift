@@ -71,7 +71,7 @@ struct ShellCompletionTests {
 
             let teams = try await bashCompletions(["--socket", daemon.socketPath, "buzz", ""], home: home)
             #expect(teams == ["Snow Owls", "Foxes", "Bears"])
-            let typed = try await bashCompletions(["--socket=\(daemon.socketPath)", "score", "Sn"], home: home)
+            let typed = try await bashCompletions(["score", "--socket", daemon.socketPath, "Sn"], home: home)
             #expect(typed == ["Snow Owls"])
             // The option after the subcommand, and the socket given from the home folder as a shell would.
             let relative = "~/" + String(daemon.socketPath.dropFirst(home.count + 1))
@@ -126,12 +126,14 @@ struct ShellCompletionTests {
         arguments: [
             (["shaky", "--socket", "/a.sock", "buzz", ""], "/a.sock"),
             (["shaky", "buzz", "--socket=/b.sock", "O"], "/b.sock"),
+            (["shaky", "--socket", "=", "/b.sock", "buzz", "O"], "/b.sock"),
             (["shaky", "--socket", "/a.sock", "buzz", "--socket", "/c.sock", ""], "/c.sock"),
             (["shaky", "--socket", "~/shaky.sock", "buzz", ""], "/home/host/shaky.sock"),
             (["shaky", "buzz", "--", "--socket", "/d.sock"], nil),
             (["shaky", "buzz", "--socket"], nil),
             (["shaky", "buzz", "--socket", ""], nil),
             (["shaky", "buzz", "--socket="], nil),
+            (["shaky", "buzz", "--socket", "="], nil),
             (["shaky", "buzz", ""], nil),
         ] as [([String], String?)])
     func socketNamedOnTheLine(words: [String], socket: String?) {
