@@ -58,11 +58,12 @@ setup:
 run:
 	$(SWIFT) build --product shakyd
 	$(SWIFT) build --product shaky
+	@# Waits for a call answered, not for the socket file: that is there from bind(), before listen().
 	@bin=$$($(SWIFT) build --show-bin-path); demo=$$(mktemp -d); \
 	$$bin/shakyd --socket $$demo/shaky.sock --state-dir $$demo --input demo --log-level warning & daemon=$$!; \
 	trap 'kill $$daemon 2>/dev/null; wait $$daemon; rm -rf $$demo' EXIT INT TERM; \
 	export SHAKY_SOCKET=$$demo/shaky.sock; \
-	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
+	for attempt in $$(seq 50); do $$bin/shaky settings >/dev/null 2>&1 && break; sleep 0.2; done; \
 	$$bin/shaky demo --replace
 
 # The demo game with the room's board: the board on top, the scripted host below, in a tmux of its own.
@@ -73,7 +74,7 @@ board:
 	$$bin/shakyd --socket $$demo/shaky.sock --state-dir $$demo --input demo --log-level warning & daemon=$$!; \
 	trap 'kill $$daemon 2>/dev/null; wait $$daemon; rm -rf $$demo' EXIT INT TERM; \
 	export SHAKY_SOCKET=$$demo/shaky.sock; \
-	for attempt in $$(seq 50); do [ -S $$SHAKY_SOCKET ] && break; sleep 0.2; done; \
+	for attempt in $$(seq 50); do $$bin/shaky settings >/dev/null 2>&1 && break; sleep 0.2; done; \
 	env -u TMUX tmux -S $$demo/tmux.sock -f /dev/null new-session "$$bin/shaky board" \; \
 	    split-window -v -l 10 "$$bin/shaky demo --replace; echo; echo 'Demo over. Press Enter, then q on the board.'; read line"
 

@@ -82,7 +82,7 @@ def reading_path(options, directory):
         env=environment, stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "shakyd.log"), "w"))
     feeder = None
     try:
-        system.wait_for(lambda: os.path.exists(socket), 300, "shakyd's socket (under valgrind)")
+        system.wait_for(lambda: system.listening(socket), 300, "shakyd's socket (under valgrind)")
         # Fed from before the round opens: a buffer silent for a second after it is enabled counts as unwired.
         # Every scan written whole is read by shakyd's buffered reader in the end (those written before it opens
         # the node wait in the node), so the count is exact whichever comes first.

@@ -45,6 +45,7 @@ import json
 import os
 import shutil
 import signal
+import socket as sockets
 import statistics
 import struct
 import subprocess
@@ -440,6 +441,19 @@ def private_system_bus(directory):
     return bus, "unix:path=" + socket
 
 
+def listening(path):
+    """Whether a server listens on the Unix socket at `path`: its file is there from bind(), before listen(), and a
+    client connecting in between is refused."""
+    probe = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    try:
+        probe.connect(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+
+
 def wait_for(condition, seconds, what):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -593,7 +607,7 @@ def one_run(options, scenario):
              "--log-level", "warning", "--sound-device", "none"],
             env=environment, stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "shakyd.log"), "w"))
         processes.append(shakyd)
-        wait_for(lambda: os.path.exists(socket), 20, "shakyd's socket")
+        wait_for(lambda: listening(socket), 20, "shakyd's socket")
         if round_open:
             client = dict(environment, SHAKY_SOCKET=socket)
             for command in (["new", "--team", "A", "--team", "B"], ["next"]):

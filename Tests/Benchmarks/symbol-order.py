@@ -141,7 +141,7 @@ def serve(options, directory, system, mode, log, profiler):
         env=dict(environment, **profiler_environment), stdout=subprocess.DEVNULL, stderr=log)
     feeder = watchers = None
     try:
-        system.wait_for(lambda: os.path.exists(socket), 300, "shakyd's socket")
+        system.wait_for(lambda: system.listening(socket), 300, "shakyd's socket")
         if mode != "evdev":
             # The feeder writes a polled device's attributes for two readers: both are shakyd's here.
             feeder = system.Feeder(testbed, mode, rate, sys_path, sys_path, root)
