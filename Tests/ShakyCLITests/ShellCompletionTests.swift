@@ -58,6 +58,7 @@ struct ShellCompletionTests {
     private func lines(of child: ChildProcess) async throws -> [String] {
         let exit = try await child.waitForExit(within: .seconds(30))
         #expect(exit == .exited(0), "\(child.standardError)")
+        #expect(child.standardError.isEmpty, "a completion writes nothing over the line being typed")
         return child.standardOutput.split(separator: "\n").map(String.init)
     }
 
