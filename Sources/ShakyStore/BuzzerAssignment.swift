@@ -60,8 +60,12 @@ extension AppDatabase {
         }
         guard !assignment.teamKey.isEmpty else { throw BuzzerAssignmentError(problem: "the team name is empty") }
         let longestName = GameSetup.teamNameLengthRange.upperBound
-        guard assignment.team.count <= longestName else {
-            throw BuzzerAssignmentError(problem: "a team name is at most \(longestName) characters, as in a game")
+        guard assignment.team.count <= longestName,
+            assignment.team.unicodeScalars.count <= GameSetup.teamNameCodePointLimit
+        else {
+            throw BuzzerAssignmentError(
+                problem: "a team name is at most \(longestName) characters (of \(GameSetup.teamNameCodePointLimit) "
+                    + "Unicode code points together), as in a game")
         }
         try write { db in
             if replacingTeamButtons {

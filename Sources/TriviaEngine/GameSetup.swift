@@ -22,6 +22,10 @@ public struct GameSetup: Codable, Equatable, Sendable {
     public static let teamCountRange = 2...8
     /// How long a team name may be, in characters after trimming.
     public static let teamNameLengthRange = 1...24
+    /// The most Unicode code points a team name may hold: 8 for each of its 24 characters (a family emoji is 7, a
+    /// letter with two accents 3). It bounds a character stacked with thousands of combining marks, which counts as
+    /// one character and costs every screen that draws it.
+    public static let teamNameCodePointLimit = 8 * 24
     /// How many questions a game may have.
     public static let questionCountRange = 1...50
 
@@ -63,6 +67,9 @@ public struct GameSetup: Codable, Equatable, Sendable {
             guard name.count <= Self.teamNameLengthRange.upperBound else {
                 throw .teamNameTooLong(name, length: name.count)
             }
+            guard name.unicodeScalars.count <= Self.teamNameCodePointLimit else {
+                throw .teamNameTooComplex(position: index + 1, codePoints: name.unicodeScalars.count)
+            }
             if let earlier = names.first(where: { TeamNameKey.of($0) == TeamNameKey.of(name) }) {
                 throw .duplicateTeamName(earlier, name)
             }
@@ -80,6 +87,9 @@ public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible 
     case emptyTeamName(position: Int)
     /// A team name is longer than 24 characters after trimming.
     case teamNameTooLong(String, length: Int)
+    /// A team name holds more than ``GameSetup/teamNameCodePointLimit`` code points (marks stacked on its letters);
+    /// `position` is 1-based. The name is not repeated: it may be thousands of code points long.
+    case teamNameTooComplex(position: Int, codePoints: Int)
     /// Two team names are equal ignoring case.
     case duplicateTeamName(String, String)
     /// The question count is not 1–50.
@@ -98,6 +108,9 @@ public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible 
             "team \(position) has no name that shows: give it letters, digits or emoji"
         case .teamNameTooLong(let name, let length):
             "team name \"\(name)\" is \(length) characters long; at most \(GameSetup.teamNameLengthRange.upperBound) are allowed"
+        case .teamNameTooComplex(let position, let codePoints):
+            "team \(position)'s name holds \(codePoints) Unicode code points (marks stacked on its letters); at most "
+                + "\(GameSetup.teamNameCodePointLimit) are allowed"
         case .duplicateTeamName(let first, let second):
             "team names \"\(first)\" and \"\(second)\" are the same ignoring case"
         case .questionCount(let count):

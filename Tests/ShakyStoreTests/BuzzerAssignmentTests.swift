@@ -59,9 +59,16 @@ struct BuzzerAssignmentTests {
         #expect(throws: BuzzerAssignmentError.self) {
             try database.assignBuzzer(BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "K", team: "  "))
         }
-        #expect(throws: BuzzerAssignmentError(problem: "a team name is at most 24 characters, as in a game")) {
+        let tooLong = BuzzerAssignmentError(
+            problem: "a team name is at most 24 characters (of 192 Unicode code points together), as in a game")
+        #expect(throws: tooLong) {
             try database.assignBuzzer(
                 BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "K", team: String(repeating: "ö", count: 25)))
+        }
+        #expect(throws: tooLong) {
+            try database.assignBuzzer(
+                BuzzerAssignment(
+                    device: "kbd", keyCode: 30, keyName: "K", team: "Z" + String(repeating: "\u{0301}", count: 5000)))
         }
         try database.assignBuzzer(
             BuzzerAssignment(device: "kbd", keyCode: 30, keyName: "K", team: String(repeating: "ö", count: 24)))

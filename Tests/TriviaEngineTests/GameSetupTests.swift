@@ -39,6 +39,16 @@ struct GameSetupTests {
         }
         let longest = " " + String(repeating: "é", count: 24) + " "
         #expect((try? Game(setup: setup(teams: ["Owls", longest]))) != nil)
+        // One character with thousands of marks stacked on it is refused, without repeating it.
+        let stacked = "Z" + String(repeating: "\u{0301}", count: 5000)
+        #expect(stacked.count == 1)
+        #expect(throws: GameSetupError.teamNameTooComplex(position: 2, codePoints: 5001)) {
+            try Game(setup: setup(teams: ["Owls", stacked]))
+        }
+        #expect(!GameSetupError.teamNameTooComplex(position: 2, codePoints: 5001).description.contains("Z"))
+        // 24 family emoji (7 code points each) are a name.
+        let families = String(repeating: "👨‍👩‍👧‍👦", count: 24)
+        #expect((try? Game(setup: setup(teams: ["Owls", families]))) != nil)
         #expect(throws: GameSetupError.duplicateTeamName("Owls", "OWLS")) {
             try Game(setup: setup(teams: ["Owls", "Foxes", " OWLS"]))
         }
