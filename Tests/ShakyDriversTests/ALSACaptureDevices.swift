@@ -27,17 +27,25 @@ enum ALSACaptureDevices {
     static let slotCount = 32
     private static let nextSlot = Atomic<Int>(0)
 
-    /// The folder holding the configuration and the capture files.
+    /// Where the folder is: one per test process.
+    private static let folderPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "shaky-alsa-capture-\(getpid())", isDirectory: true)
+
+    /// The folder holding the configuration and the capture files, made on first use and removed when the test
+    /// process exits.
     static let folder: URL = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "shaky-alsa-capture-\(getpid())", isDirectory: true)
+        let folder = folderPath
         try? FileManager.default.removeItem(at: folder)
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try configurationText(in: folder, withLateDevice: false).write(
+                to: folder.appendingPathComponent("asound.conf"), atomically: true, encoding: .utf8)
+        } catch {
+            fatalError("cannot make the ALSA capture folder \(folder.path): \(error)")
+        }
         mkfifo(folder.appendingPathComponent(stuckDeviceFile).path, 0o600)
-        let configuration = folder.appendingPathComponent("asound.conf")
-        try! configurationText(in: folder, withLateDevice: false).write(
-            to: configuration, atomically: true, encoding: .utf8)
-        setenv("ALSA_CONFIG_PATH", configuration.path, 1)
+        setenv("ALSA_CONFIG_PATH", folder.appendingPathComponent("asound.conf").path, 1)
+        atexit { try? FileManager.default.removeItem(at: ALSACaptureDevices.folderPath) }
         return folder
     }()
 

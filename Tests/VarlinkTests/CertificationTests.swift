@@ -9,7 +9,7 @@ import Varlink
 struct CertificationTests {
     @Test("The python certification client passes against a server on the Varlink module")
     func pythonClientPasses() async throws {
-        let directory = ExampleServer.temporaryDirectory()
+        let directory = try ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socketPath = directory + "/certification.sock"
         let service = try VarlinkService(

@@ -74,7 +74,9 @@ struct VarlinkServerTests {
 
     @Test("Connecting where nothing listens says which path failed")
     func connectionFailed() async throws {
-        let path = ExampleServer.temporaryDirectory() + "/absent.sock"
+        let directory = try ExampleServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/absent.sock"
         do {
             _ = try await VarlinkClient.connect(unixSocketPath: path)
             Issue.record("connected to \(path)")
@@ -123,7 +125,7 @@ struct VarlinkServerTests {
 
     @Test("A stale socket file is replaced; a live one or a non-socket is left alone")
     func staleSocketFile() async throws {
-        let directory = ExampleServer.temporaryDirectory()
+        let directory = try ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/x.sock"
         let service = try Self.exampleService()
@@ -163,7 +165,7 @@ struct VarlinkServerTests {
 
     @Test("A socket path longer than the kernel takes is refused in words, before anything is made")
     func socketPathTooLong() async throws {
-        let directory = ExampleServer.temporaryDirectory()
+        let directory = try ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let folder = directory + "/" + String(repeating: "d", count: 120)
         let path = folder + "/x.sock"
@@ -180,7 +182,7 @@ struct VarlinkServerTests {
 
     @Test("A server runs on an already listening socket, as systemd passes it")
     func inheritedSocket() async throws {
-        let directory = ExampleServer.temporaryDirectory()
+        let directory = try ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/activated.sock"
         let listener = try Self.boundSocket(at: path)
@@ -200,7 +202,7 @@ struct VarlinkServerTests {
 
     @Test("A socket that accepts but never answers (systemd's, for a service that fails to start): the call gives up")
     func noReplyGivesUp() async throws {
-        let directory = ExampleServer.temporaryDirectory()
+        let directory = try ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/held.sock"
         let listener = try Self.boundSocket(at: path)
@@ -221,7 +223,7 @@ struct VarlinkServerTests {
 
     @Test("A server that goes away with the call unread (a daemon stopping) closed the connection; no protocol broke")
     func aResetConnectionIsClosed() async throws {
-        let directory = ExampleServer.temporaryDirectory()
+        let directory = try ExampleServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/reset.sock"
         let listener = try Self.boundSocket(at: path)

@@ -23,7 +23,7 @@ struct ExampleServer {
         logger: Logger = Logger(label: "varlink.server"),
         _ body: (ExampleServer) async throws -> Result
     ) async throws -> Result {
-        let directory = temporaryDirectory()
+        let directory = try temporaryDirectory()
         let socketPath = directory + "/run/example.sock"
         let probe = ExampleProbe()
         let service = try VarlinkService(
@@ -50,9 +50,9 @@ struct ExampleServer {
     }
 
     /// A new empty directory under the system's temporary directory, short enough for socket paths.
-    static func temporaryDirectory() -> String {
+    static func temporaryDirectory() throws -> String {
         let path = "/tmp/shaky-varlink-\(UUID().uuidString.prefix(8))"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
 }
