@@ -54,7 +54,10 @@ enum UmockdevHarness {
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) async throws -> Outcome {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let child = try ChildProcess(executable, arguments, currentDirectory: directory)
+        // umockdev-run makes its testbed in TMPDIR and now and then leaves it behind when tests run side by side:
+        // inside this folder, it goes with it.
+        let child = try ChildProcess(
+            executable, arguments, environment: ["TMPDIR": directory.path], currentDirectory: directory)
         do {
             let exit = try await child.waitForExit(within: .milliseconds(Int64(timeout * 1000)))
             return Outcome(
