@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShakyProtocol
+import Synchronization
 
 /// What the shell completion scripts offer for an argument that names something the daemon knows: they ask the
 /// daemon the command line talks to (its `--socket`, else `SHAKY_SOCKET`, the user's daemon, then the system's),
@@ -38,13 +39,44 @@ enum Completions {
         return home + found.dropFirst()
     }
 
-    /// What `fetch` gets from the daemon at `socket` (or the default sockets), or nothing when it cannot be asked.
+    /// How long a completion waits for the daemon: a socket that systemd holds for a daemon that fails to start
+    /// takes the connection and never answers, and the shell would wait as long as a command does.
+    static let patience = Duration.seconds(2)
+
+    /// What `fetch` gets from the daemon at `socket` (or the default sockets), or nothing when it cannot be asked or
+    /// has not answered within ``patience``. The call still waiting then is left behind: the completion's process
+    /// prints and exits.
     private static func names(
-        socket: String?, _ fetch: @Sendable (ShakyClient) async throws -> [String]
+        socket: String?, _ fetch: @escaping @Sendable (ShakyClient) async throws -> [String]
     ) async -> [String] {
-        guard let client = try? await ShakyClient.connect(socketPath: socket) else { return [] }
-        let names = (try? await fetch(client)) ?? []
-        await client.close()
-        return names
+        await withCheckedContinuation { continuation in
+            let reply = FirstReply(continuation)
+            Task {
+                guard let client = try? await ShakyClient.connect(socketPath: socket) else { return reply.give([]) }
+                let names = (try? await fetch(client)) ?? []
+                await client.close()
+                reply.give(names)
+            }
+            Task {
+                try? await Task.sleep(for: patience)
+                reply.give([])
+            }
+        }
+    }
+
+    /// Resumes a continuation with the first names given, from whichever task gives them first.
+    private final class FirstReply: Sendable {
+        private let continuation: CheckedContinuation<[String], Never>
+        private let given = Atomic<Bool>(false)
+
+        init(_ continuation: CheckedContinuation<[String], Never>) {
+            self.continuation = continuation
+        }
+
+        func give(_ names: [String]) {
+            if given.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+                continuation.resume(returning: names)
+            }
+        }
     }
 }

@@ -86,6 +86,16 @@ struct ShellCompletionTests {
             // No daemon there: nothing is offered, and nothing is printed on the terminal.
             let nowhere = try await bashCompletions(["--socket", home + "/no.sock", "buzz", ""], home: home)
             #expect(nowhere.isEmpty)
+            // A socket that takes the connection and never answers (systemd's, for a daemon that fails to start):
+            // nothing, after Completions.patience, not after a command's 60 s (lines(of:) waits 30 s at most).
+            let silent = try ChildProcess(
+                "/usr/bin/systemd-socket-activate", ["-l", home + "/silent.sock", "--", "/bin/sleep", "600"])
+            defer { silent.send(SIGKILL) }
+            try await silent.wait(for: "the socket that never answers", within: .seconds(20)) {
+                silent.standardError.contains("Listening on")
+            }
+            let unanswered = try await bashCompletions(["--socket", home + "/silent.sock", "buzz", ""], home: home)
+            #expect(unanswered.isEmpty)
         }
     }
 
