@@ -64,11 +64,12 @@ public struct GameSetup: Codable, Equatable, Sendable {
             guard !TeamNameKey.of(name).isEmpty, !name.withoutCharactersThatDoNotShow.trimmingWhitespace.isEmpty else {
                 throw .emptyTeamName(position: index + 1)
             }
-            guard name.count <= Self.teamNameLengthRange.upperBound else {
-                throw .teamNameTooLong(name, length: name.count)
-            }
+            // First: the refusal of a name too long repeats it, which it must not for thousands of code points.
             guard name.unicodeScalars.count <= Self.teamNameCodePointLimit else {
                 throw .teamNameTooComplex(position: index + 1, codePoints: name.unicodeScalars.count)
+            }
+            guard name.count <= Self.teamNameLengthRange.upperBound else {
+                throw .teamNameTooLong(name, length: name.count)
             }
             if let earlier = names.first(where: { TeamNameKey.of($0) == TeamNameKey.of(name) }) {
                 throw .duplicateTeamName(earlier, name)

@@ -46,6 +46,11 @@ struct GameSetupTests {
             try Game(setup: setup(teams: ["Owls", stacked]))
         }
         #expect(!GameSetupError.teamNameTooComplex(position: 2, codePoints: 5001).description.contains("Z"))
+        // Thirty such characters are refused the same way, not by repeating the name as too long.
+        let longAndStacked = String(repeating: "Z" + String(repeating: "\u{0301}", count: 100), count: 30)
+        #expect(throws: GameSetupError.teamNameTooComplex(position: 1, codePoints: 3030)) {
+            try Game(setup: setup(teams: [longAndStacked, "Owls"]))
+        }
         // 24 family emoji (7 code points each) are a name.
         let families = String(repeating: "👨‍👩‍👧‍👦", count: 24)
         #expect((try? Game(setup: setup(teams: ["Owls", families]))) != nil)
