@@ -480,20 +480,14 @@ public actor GameRuntime {
 
     /// Saves what `actions` changed; returns whether anything was written.
     private func save(_ next: Game, actions: [GameAction]) throws -> Bool {
-        for action in actions {
-            switch action {
-            // A game ended before its first question is nobody's result: it is not recorded in the history.
-            case .gameOver(let result) where result.questionsPlayed > 0:
-                let kind: FinishedGameKind = next.isDemo ? .demo : .played
-                try database.finishGame(next, result: result, finishedAt: wallClock(), kind: kind)
-                return true
-            // A correction after the end: the game's line in the history takes the new result, in place.
-            case .resultCorrected(let result):
-                try database.correctFinishedGame(next, result: result)
-                return true
-            default:
-                continue
-            }
+        if let result = Self.playedResult(of: actions) {
+            try database.finishGame(next, result: result, finishedAt: wallClock(), kind: next.isDemo ? .demo : .played)
+            return true
+        }
+        // A correction after the end: the game's line in the history takes the new result, in place.
+        for case .resultCorrected(let result) in actions {
+            try database.correctFinishedGame(next, result: result)
+            return true
         }
         guard actions.contains(where: \.isSnapshotWorthy) else { return false }
         try database.saveSnapshot(next, durability: Self.durability(of: actions))

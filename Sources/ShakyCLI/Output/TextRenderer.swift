@@ -356,7 +356,8 @@ enum TextRenderer {
         if let width,
             table.render(width: width).split(separator: "\n").contains(where: { String($0).displayWidth > width })
         {
-            let kept = [0, 1, 5]
+            let byDifficulty: Set = ["Easy", "Medium", "Hard"]
+            let kept = table.columns.indices.filter { !byDifficulty.contains(table.columns[$0].title) }
             table.columns = kept.map { table.columns[$0] }
             table.rows = table.rows.map { row in kept.map { row[$0] } }
         }
