@@ -68,6 +68,40 @@ import Testing
         #expect(fitted.hasSuffix("…"))
         #expect(PlayScreen.fitting("short", columns: 29) == "short")
     }
+
+    @Test func aLongEventBreaksBetweenItsPartsAndWordsWithTheRestIndented() {
+        let line = "Question 1/10: What is the most abundant element in the universe?  N D H O R Y E G  (10 points)"
+        let parts = PlayScreen.wrapped(line[...], columns: 40)
+        #expect(
+            parts == [
+                "Question 1/10: What is the most abundant", "  element in the universe?",
+                "  N D H O R Y E G  (10 points)",
+            ])
+        #expect(parts.allSatisfy { $0.displayWidth <= 40 })
+        #expect(PlayScreen.wrapped("  Owls 3, Foxes 2"[...], columns: 40) == ["  Owls 3, Foxes 2"])
+        #expect(
+            PlayScreen.wrapped("  Scores: Owls 3, Foxes 2, Bees 1, Wasps 0"[...], columns: 20) == [
+                "  Scores: Owls 3,", "  Foxes 2, Bees 1,", "  Wasps 0",
+            ], "leading spaces are kept")
+        let event = PlayScreen(rows: 20, columns: 41).event(line)
+        #expect(event.components(separatedBy: "\n\r").count == 4, "three lines, each on a cleared line")
+        #expect(!event.contains("po\n"), "never broken inside a word")
+    }
+
+    @Test func coloursTakeNoColumnWhenALineIsBroken() {
+        let fixed = TextStyle.terminal.fixedLetter("T")
+        let line = "[00:17] buzzers open  \(fixed) G I R E / O W L S  (8 points)"
+        #expect(PlayScreen.visibleWidth(line) == 53)
+        #expect(PlayScreen.wrapped(line[...], columns: 53) == [line])
+        let parts = PlayScreen.wrapped(line[...], columns: 30)
+        #expect(parts == ["[00:17] buzzers open", "  \(fixed) G I R E / O W L S", "  (8 points)"])
+        #expect(PlayScreen.visibleWidth("\u{1B}7x\u{1B}[2Ky") == 2)
+    }
+
+    @Test func aWordWiderThanTheScreenIsLeftForTheTerminal() {
+        let word = String(repeating: "x", count: 50)
+        #expect(PlayScreen.wrapped("Answer: \(word) right"[...], columns: 30) == ["Answer:", "  \(word)", "  right"])
+    }
 }
 
 /// How `shaky play` cuts its input into command lines.

@@ -30,13 +30,86 @@ struct PlayScreen: Sendable, Equatable {
         Self.escape + "r" + moveTo(row: rows) + "\r\n"
     }
 
-    /// Adds `text` (one or more lines) at the bottom of the scrolling events, the cursor left where it was.
+    /// Adds `text` (one or more lines) at the bottom of the scrolling events, the cursor left where it was. A line
+    /// wider than the screen is broken between words (``wrapped(_:columns:)``), not where the terminal's edge falls.
     func event(_ text: String) -> String {
         var output = "\u{1B}7" + moveTo(row: rows - 2)
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            output += "\n\r" + Self.escape + "2K" + line
+            for part in Self.wrapped(line, columns: columns - 1) {
+                output += "\n\r" + Self.escape + "2K" + part
+            }
         }
         return output + "\u{1B}8"
+    }
+
+    /// `line` broken into lines of at most `columns` columns, the lines after the first indented by two spaces so
+    /// they read as one event. Two spaces separate the parts of an event (the question, its letters, its worth):
+    /// a part that fits on a line of its own is kept whole, so the scrambled letters are never split; a wider part
+    /// is broken between its words. Colours and bold (`ESC [ … m`) take no column. A word wider than a line is left
+    /// whole, for the terminal to break.
+    static func wrapped(_ line: Substring, columns: Int) -> [String] {
+        guard visibleWidth(line) > columns, columns > 10 else { return [String(line)] }
+        let indent = "  "
+        var lines: [String] = []
+        var current = ""
+        var width = 0
+        var atLineStart = true
+        func place(_ text: some StringProtocol, after separator: String) {
+            current += (atLineStart ? "" : separator) + text
+            width += (atLineStart ? 0 : separator.count) + visibleWidth(text)
+            atLineStart = false
+        }
+        func breakLine() {
+            lines.append(current)
+            current = indent
+            width = indent.count
+            atLineStart = true
+        }
+        for (index, part) in line.split(separator: "  ", omittingEmptySubsequences: false).enumerated() {
+            let separator = index == 0 ? "" : "  "
+            let partWidth = visibleWidth(part)
+            if width + separator.count + partWidth <= columns {
+                place(part, after: separator)
+                continue
+            }
+            if !atLineStart && indent.count + partWidth <= columns {
+                breakLine()
+                place(part, after: separator)
+                continue
+            }
+            for (wordIndex, word) in part.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+                let wordSeparator = wordIndex == 0 ? separator : " "
+                if atLineStart || width + wordSeparator.count + visibleWidth(word) <= columns {
+                    place(word, after: wordSeparator)
+                } else if !word.isEmpty {
+                    breakLine()
+                    place(word, after: wordSeparator)
+                }
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+
+    /// The columns `text` takes on the screen: what ``DisplayWidth`` counts, less the escape sequences that only
+    /// style it.
+    static func visibleWidth(_ text: some StringProtocol) -> Int {
+        var width = 0
+        var escape: (started: Bool, inSequence: Bool) = (false, false)
+        for character in text {
+            if escape.inSequence {
+                if let scalar = character.unicodeScalars.first, (0x40...0x7E).contains(scalar.value) {
+                    escape = (false, false)
+                }
+            } else if escape.started {
+                escape = (false, character == "[")
+            } else if character == "\u{1B}" {
+                escape.started = true
+            } else {
+                width += DisplayWidth.of(character)
+            }
+        }
+        return width
     }
 
     /// Shows `line` as the countdown, cut to the screen's width so it never wraps, the cursor left where it was.
