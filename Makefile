@@ -39,7 +39,7 @@ BIN_PATH        = .build/$(CONFIGURATION)
 GENERATE_MANUAL = .build/debug/generate-manual
 MANUAL_SECTIONS = .build/debug/manual-sections
 
-.PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system bench-callgrind build-release \
+.PHONY: setup run board test lint generate check-generated evaluate-detector bench bench-system bench-callgrind bench-soak build-release \
         symbol-order check-release manual install install-files install-stage uninstall fuzz fuzz-build fuzz-brief fuzz-run test-sandbox
 
 setup:
@@ -183,6 +183,11 @@ bench: static-libstdc++
 # BENCH_SYSTEM_ARGS passes options, e.g. BENCH_SYSTEM_ARGS='--runs 3 --seconds 10 --only iio-buffer-100'.
 bench-system: build-release
 	/usr/bin/python3 Tests/Benchmarks/bench-system.py --shakyd $(BIN_PATH)/shakyd $(BENCH_SYSTEM_ARGS)
+
+# A long party: thousands of games in a row with watchers coming and going, and what stays and what grows (resident
+# memory split into heap and file pages, descriptors, threads, the database). BENCH_SOAK_ARGS, e.g. '--games 500'.
+bench-soak: build-release
+	.venv/bin/python Tests/Benchmarks/bench-soak.py --shakyd $(BIN_PATH)/shakyd $(BENCH_SOAK_ARGS)
 
 # Instructions per sample (valgrind's callgrind, noise-free) on the reading path and for trace parsing. Counted on
 # the release build in place, whose symbols name the functions counted (the installed binary is stripped).
