@@ -38,4 +38,16 @@ import Testing
         #expect(try connection.read(packCount) == 1)
         try connection.close()
     }
+
+    @Test("Each connection to the file keeps at most 512 KiB of it in memory, the writer and the reader alike")
+    func eachConnectionKeepsASmallPageCache() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-cache-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try AppDatabase.open(
+            path: folder.appendingPathComponent("shaky.sqlite").path, builtinPacks: .skip)
+        let cacheSize = { (db: Database) in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        #expect(try database.write(cacheSize) == -512)
+        #expect(try database.read(cacheSize) == -512)
+    }
 }
