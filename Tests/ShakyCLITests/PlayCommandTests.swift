@@ -79,11 +79,13 @@ import Testing
             ])
         #expect(parts.allSatisfy { $0.displayWidth <= 40 })
         #expect(PlayScreen.wrapped("  Owls 3, Foxes 2"[...], columns: 40) == ["  Owls 3, Foxes 2"])
+        let fullWidth = Array(repeating: "a", count: 20).joined(separator: " ")
+        #expect(PlayScreen.wrapped(fullWidth[...], columns: 39) == [fullWidth], "a line as wide as the screen fits")
         #expect(
             PlayScreen.wrapped("  Scores: Owls 3, Foxes 2, Bees 1, Wasps 0"[...], columns: 20) == [
                 "  Scores: Owls 3,", "  Foxes 2, Bees 1,", "  Wasps 0",
             ], "leading spaces are kept")
-        let event = PlayScreen(rows: 20, columns: 41).event(line)
+        let event = PlayScreen(rows: 20, columns: 40).event(line)
         #expect(event.components(separatedBy: "\n\r").count == 4, "three lines, each on a cleared line")
         #expect(!event.contains("po\n"), "never broken inside a word")
     }

@@ -35,7 +35,7 @@ struct PlayScreen: Sendable, Equatable {
     func event(_ text: String) -> String {
         var output = "\u{1B}7" + moveTo(row: rows - 2)
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            for part in Self.wrapped(line, columns: columns - 1) {
+            for part in Self.wrapped(line, columns: columns) {
                 output += "\n\r" + Self.escape + "2K" + part
             }
         }
