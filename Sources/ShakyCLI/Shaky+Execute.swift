@@ -27,12 +27,21 @@ extension Shaky {
         do {
             command = try await asyncParseAsRoot(movingGlobalOptionsAfterTheSubcommand(arguments))
         } catch {
-            if let unknown = unknownCommand(in: arguments) {
+            if NegativeOptionValues.isMissingValue(message(for: error)),
+                let joined = NegativeOptionValues.joined(arguments)
+            {
+                do {
+                    command = try await asyncParseAsRoot(movingGlobalOptionsAfterTheSubcommand(joined))
+                } catch {
+                    return report(error, on: console).rawValue
+                }
+            } else if let unknown = unknownCommand(in: arguments) {
                 // Worded as the parser's usage errors are.
                 console.printError("shaky: \(unknown)")
                 return ShakyExitStatus.usage.rawValue
+            } else {
+                return report(error, on: console).rawValue
             }
-            return report(error, on: console).rawValue
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {

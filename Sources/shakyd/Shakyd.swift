@@ -95,7 +95,16 @@ extension Shakyd {
     /// `shakyd:`.
     private static func runCommand() async {
         do {
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            var command: any ParsableCommand
+            do {
+                command = try parseAsRoot(arguments)
+            } catch {
+                guard NegativeOptionValues.isMissingValue(message(for: error)),
+                    let joined = NegativeOptionValues.joined(arguments)
+                else { throw error }
+                command = try parseAsRoot(joined)
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -75,6 +75,18 @@ import Testing
         #expect(outcome.output.isEmpty)
     }
 
+    @Test(arguments: [
+        (["settings", "--volume", "-0.5"], "shaky: --volume must be between 0 and 1 (e.g. 0.8), not -0.5."),
+        (["history", "--limit", "-1"], "shaky: --limit must be at least 1, not -1."),
+        (["history", "--limit"], "shaky: Missing value for '--limit <count>'"),
+        (["settings", "--volume", "-x"], "shaky: Missing value for '--volume <0-1>'"),
+    ])
+    func aNegativeNumberIsTheOptionsValue(arguments: [String], message: String) async throws {
+        let outcome = try await runBinary(arguments + ["--socket", "/tmp/shaky-cli-unused.sock"])
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.error.hasPrefix(message), "\(outcome)")
+    }
+
     @Test func helpAndCompletionsExitWithZero() async throws {
         let help = try await runBinary(["score", "--help"])
         #expect(help.status == 0)

@@ -303,6 +303,10 @@ import Testing
         #expect(usage.status == 2, "\(usage)")
         #expect(usage.standardError.contains("--no-such-flag"), "\(usage)")
         #expect(usage.standardError.hasPrefix("shakyd: "), "\(usage)")
+        // A negative number is the option's value, refused for what it is, not "Missing value".
+        let negative = try await InstallTests.run(shakyd, ["record", "--rate", "-5", "--output", "/nonexistent/x.csv"])
+        #expect(negative.status == 2, "\(negative)")
+        #expect(negative.standardError.hasPrefix("shakyd: --rate must be between 0 and 10000 Hz"), "\(negative)")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shaky-exit-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
