@@ -549,8 +549,11 @@ import TriviaEngine
         try await Self.eventually("the calibration waits for samples") {
             harness.source.isReading && harness.sensorClock.sleeperCount == 1
         }
-        // The shaking and half the pause to stop arrive, then the sensor falls silent.
-        harness.source.feed(Self.shaking(amplitude: 2 * AccelSample.standardGravity, from: 0, seconds: 4.5))
+        // The shaking and the first sample of the pause to stop arrive, then the sensor falls silent. That sample
+        // is the last fed and the one that asks to hold still: once it is asked, every sample has been counted, so
+        // none can reach the watchdog's second look as progress (a calibration still reading, and a test waiting).
+        harness.source.feed(Self.shaking(amplitude: 2 * AccelSample.standardGravity, from: 0, seconds: 4))
+        harness.source.feed([AccelSample(timestamp: 4.2, x: 0, y: 0, z: AccelSample.standardGravity)])
         try await Self.eventually("the samples are taken") { steps.withLock { $0 } == [.shake, .holdStill] }
         harness.sensorClock.advance(by: SensorPipeline.calibrationSilenceLimit)
         try await Self.eventually("the watchdog saw samples and waits again") {
