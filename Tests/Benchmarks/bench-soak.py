@@ -21,7 +21,6 @@ import argparse
 import os
 import random
 import shutil
-import socket as sockets
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,8 @@ import threading
 import time
 
 import varlink
+
+from unix_socket import listening
 
 TEAMS = ["Owls", "Foxes", "Bees"]
 
@@ -65,17 +66,6 @@ def sample(pid, database):
         "database": size(database),
         "log": size(database + "-wal"),
     }
-
-
-def listening(path):
-    probe = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
-    try:
-        probe.connect(path)
-        return True
-    except OSError:
-        return False
-    finally:
-        probe.close()
 
 
 class Watchers:

@@ -45,7 +45,6 @@ import json
 import os
 import shutil
 import signal
-import socket as sockets
 import statistics
 import struct
 import subprocess
@@ -53,6 +52,8 @@ import sys
 import tempfile
 import threading
 import time
+
+from unix_socket import listening
 
 PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock", "strace",
             "systemd", "gcc"]
@@ -439,19 +440,6 @@ def private_system_bus(directory):
             break
         time.sleep(0.05)
     return bus, "unix:path=" + socket
-
-
-def listening(path):
-    """Whether a server listens on the Unix socket at `path`: its file is there from bind(), before listen(), and a
-    client connecting in between is refused."""
-    probe = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
-    try:
-        probe.connect(path)
-        return True
-    except OSError:
-        return False
-    finally:
-        probe.close()
 
 
 def wait_for(condition, seconds, what):
