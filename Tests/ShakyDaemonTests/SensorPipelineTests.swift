@@ -307,7 +307,8 @@ import TriviaEngine
         _ = try await runtime.newGame(NewGameRequest(teams: ["Owls", "Foxes"], questionCount: 2, seed: 1))
         _ = try await runtime.makeMove(.nextQuestion)
         try await Self.eventually("the sensor is read") { source.isReading }
-        #expect(await runtime.sensorReport().state == .reading)
+        // The pipeline reports the reading to the runtime just after it has switched the source on.
+        try await Self.eventually("and reported read") { await runtime.sensorReport().state == .reading }
         await pipeline.stop()
     }
 
