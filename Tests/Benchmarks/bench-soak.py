@@ -29,7 +29,7 @@ import time
 
 import varlink
 
-from unix_socket import listening
+from daemon_probe import listening, status
 
 TEAMS = ["Owls", "Foxes", "Bees"]
 
@@ -44,27 +44,20 @@ def arguments():
     return parser.parse_args()
 
 
-def status_fields(pid):
-    fields = {}
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            key, value = line.split(":", 1)
-            fields[key] = (value.split() or [""])[0]
-    return fields
+def megabytes(path):
+    return os.path.getsize(path) / 1024 / 1024 if os.path.exists(path) else 0
 
 
 def sample(pid, database):
-    fields = status_fields(pid)
-    def size(path):
-        return os.path.getsize(path) / 1024 / 1024 if os.path.exists(path) else 0
+    fields = status(pid)
     return {
-        "rss": int(fields["VmRSS"]) / 1024,
-        "anon": int(fields["RssAnon"]) / 1024,
-        "file": int(fields["RssFile"]) / 1024,
+        "rss": fields["VmRSS"] / 1024,
+        "anon": fields["RssAnon"] / 1024,
+        "file": fields["RssFile"] / 1024,
         "fds": len(os.listdir("/proc/%d/fd" % pid)),
-        "threads": int(fields["Threads"]),
-        "database": size(database),
-        "log": size(database + "-wal"),
+        "threads": fields["Threads"],
+        "database": megabytes(database),
+        "log": megabytes(database + "-wal"),
     }
 
 
@@ -219,10 +212,9 @@ def main():
             game.Status()
             game.History(10)
             game.Leaderboard(10)
-        fields = status_fields(daemon.pid)
+        fields = status(daemon.pid)
         print("restarted on it (database %.2f MiB): RSS %.1f MiB (anonymous %.1f), peak %.1f MiB" % (
-            sample(daemon.pid, database)["database"], int(fields["VmRSS"]) / 1024, int(fields["RssAnon"]) / 1024,
-            int(fields["VmHWM"]) / 1024))
+            megabytes(database), fields["VmRSS"] / 1024, fields["RssAnon"] / 1024, fields["VmHWM"] / 1024))
     finally:
         if daemon is not None:
             stop_daemon(daemon)

@@ -53,7 +53,7 @@ import tempfile
 import threading
 import time
 
-from unix_socket import listening
+from daemon_probe import listening, resident, resident_parts
 
 PACKAGES = ["iio-sensor-proxy", "dbus", "umockdev", "python3-gi", "gir1.2-umockdev-1.0", "python3-dbusmock", "strace",
             "systemd", "gcc"]
@@ -501,20 +501,6 @@ class Watchers(threading.Thread):
         self.join()
         for connection in self.sockets:
             connection.close()
-
-
-def resident(pid, field="VmRSS"):
-    """The current RSS of `pid`, MiB: all of it (VmRSS), or its anonymous (RssAnon) or file-backed (RssFile) part."""
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) / 1024
-    return 0
-
-
-def resident_parts(pid):
-    """VmRSS, RssAnon and RssFile of `pid`, MiB."""
-    return {field: resident(pid, field) for field in ("VmRSS", "RssAnon", "RssFile")}
 
 
 # The party scenario's `shaky` commands, in order ({folder}: the run's temporary folder).

@@ -19,6 +19,8 @@ import re
 import struct
 import subprocess
 
+import daemon_probe
+
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -129,9 +131,8 @@ def main():
         for key in ("Rss", "Shared_Clean", "Private_Clean", "Private_Dirty", "Shared_Dirty", "Anonymous"):
             row[key] += mapping.get(key, 0)
     total = sum(row["Rss"] for row in by_file.values())
-    with open("/proc/%d/status" % options.pid) as status:
-        peak = next((line.split()[1] for line in status if line.startswith("VmHWM")), "?")
-    print("pid %d: RSS %.1f MiB now, peak %.1f MiB (VmHWM)" % (options.pid, total / 1024, int(peak) / 1024))
+    peak = daemon_probe.resident(options.pid, "VmHWM")
+    print("pid %d: RSS %.1f MiB now, peak %.1f MiB (VmHWM)" % (options.pid, total / 1024, peak))
     print("  %-62s %8s %8s %8s" % ("mapping", "RSS KiB", "clean", "dirty"))
     for path, row in sorted(by_file.items(), key=lambda item: -item[1]["Rss"]):
         if row["Rss"] == 0:
