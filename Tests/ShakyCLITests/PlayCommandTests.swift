@@ -67,6 +67,13 @@ import Testing
         #expect(fitted.displayWidth == 29)
         #expect(fitted.hasSuffix("…"))
         #expect(PlayScreen.fitting("short", columns: 29) == "short")
+        // On a terminal the letters in place are bold and underlined: the style takes no column and stays whole.
+        let fixed = TextStyle.terminal.fixedLetter("T")
+        let styled = "[00:17] buzzers open  \(fixed) G I R E / O W L S  (8 points)"
+        let cut = PlayScreen.fitting(styled, columns: 29)
+        #expect(PlayScreen.visibleWidth(cut) == 29)
+        #expect(cut.hasPrefix("[00:17] buzzers open  \(fixed) G I"))
+        #expect(cut.hasSuffix("…\u{1B}[0m"), "a cut styled line ends with the style reset")
     }
 
     @Test func aLongEventBreaksBetweenItsPartsAndWordsWithTheRestIndented() {

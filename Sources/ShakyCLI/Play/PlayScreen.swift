@@ -95,21 +95,37 @@ struct PlayScreen: Sendable, Equatable {
     /// style it.
     static func visibleWidth(_ text: some StringProtocol) -> Int {
         var width = 0
+        forEachCharacter(of: text) { character, isStyle in
+            if !isStyle { width += DisplayWidth.of(character) }
+            return true
+        }
+        return width
+    }
+
+    /// Calls `body` with each character of `text` and whether it belongs to an escape sequence (`ESC [ … m`, or
+    /// `ESC` and one character) rather than to what shows, until `body` returns `false`.
+    private static func forEachCharacter(
+        of text: some StringProtocol, _ body: (Character, _ isStyle: Bool) -> Bool
+    ) {
         var escape: (started: Bool, inSequence: Bool) = (false, false)
         for character in text {
+            let isStyle: Bool
             if escape.inSequence {
                 if let scalar = character.unicodeScalars.first, (0x40...0x7E).contains(scalar.value) {
                     escape = (false, false)
                 }
+                isStyle = true
             } else if escape.started {
                 escape = (false, character == "[")
+                isStyle = true
             } else if character == "\u{1B}" {
                 escape.started = true
+                isStyle = true
             } else {
-                width += DisplayWidth.of(character)
+                isStyle = false
             }
+            guard body(character, isStyle) else { return }
         }
-        return width
     }
 
     /// Shows `line` as the countdown, cut to the screen's width so it never wraps, the cursor left where it was.
@@ -122,9 +138,27 @@ struct PlayScreen: Sendable, Equatable {
         moveTo(row: rows) + Self.escape + "2K" + Self.prompt
     }
 
-    /// `line` cut to at most `columns` display columns, with "…" where it was cut.
+    /// `line` cut to at most `columns` display columns, with "…" where it was cut. Its colours and bold take no
+    /// column and are never cut through; a line cut inside them ends with the style reset.
     static func fitting(_ line: String, columns: Int) -> String {
-        DisplayWidth.truncated(line, columns: columns)
+        guard visibleWidth(line) > columns else { return line }
+        guard columns > 0 else { return "" }
+        var fitted = ""
+        var used = 0
+        var styled = false
+        forEachCharacter(of: line) { character, isStyle in
+            if isStyle {
+                fitted.append(character)
+                styled = true
+                return true
+            }
+            let width = DisplayWidth.of(character)
+            guard used + width <= columns - 1 else { return false }
+            fitted.append(character)
+            used += width
+            return true
+        }
+        return fitted + "…" + (styled ? Self.escape + "0m" : "")
     }
 
     /// The screen of the terminal on standard output, when both standard input and output are terminals.
