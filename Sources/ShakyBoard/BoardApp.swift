@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ShakyCore
+import ShakyProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -149,11 +150,12 @@ public struct BoardApp: Sendable {
     private static func printPlain(_ model: BoardModel, width: Int, height: Int, now: () -> Duration) {
         var printed = ""
         while !model.quitRequested {
-            var (state, _) = model.snapshot
+            let time = now()
+            var state = model.snapshot.state.counted(at: time)
             if let remaining = state.remaining, remaining.isFinite {
                 state.remaining = (max(0, min(remaining, 86_400)) / 10).rounded(.up) * 10
             }
-            let time = now()
+            state.countdown = WatchCountdown()
             let text = BoardLayout.render(state, width: width, height: height, now: time).text
             if text != printed {
                 let frame = text + "\n" + String(repeating: "=", count: width) + "\n"

@@ -69,7 +69,8 @@ public struct BoardFeed: Sendable {
         }
         defer { Task { await client.close() } }
         do {
-            let replies = try await client.game.watch()
+            // The board counts the countdown down itself: the daemon need not wake each second for it.
+            let replies = try await client.game.watch(ticks: false)
             onConnected()
             await refreshDaemonState(client, into: model)
             model.update {

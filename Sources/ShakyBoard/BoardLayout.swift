@@ -19,6 +19,7 @@ public enum BoardLayout {
     public static func render(
         _ state: BoardState, width: Int, height: Int, now: Duration, characters: BlockFont.Characters = .halfBlocks
     ) -> BoardScreen {
+        let state = state.counted(at: now)
         var screen = BoardScreen(width: width, height: height)
         guard width >= 10, height >= 5 else {
             screen.put("Shaky Words", row: 0, column: 0, style: .strong)

@@ -6,6 +6,8 @@ import ShakyProtocol
 extension BoardState {
     /// Applies one `Watch` event that arrived at board time `now`.
     public mutating func apply(_ event: ShakyAPI.Event, at now: Duration) {
+        let counted = countdown.remaining(at: now)
+        defer { countdown.apply(event, at: now) }
         switch event.kind {
         case .state:
             if let status = event.status { apply(status) } else { clearGame() }
@@ -103,6 +105,8 @@ extension BoardState {
             if let name = event.phase { applyPhase(named: name) }
         case .paused:
             isPaused = true
+            // The time left as counted here: no tick says it while paused.
+            if let counted { remaining = counted }
         case .resumed:
             isPaused = false
         case .gameOver:

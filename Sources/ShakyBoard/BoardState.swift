@@ -1,3 +1,5 @@
+import ShakyProtocol
+
 /// What the board knows about the game, in the board's own words: built from `Watch` events (see
 /// `BoardState+Watch.swift`, the one place that reads the wire), drawn by ``BoardLayout``.
 ///
@@ -256,8 +258,10 @@ public struct BoardState: Equatable, Sendable {
     public var points: Int?
     /// Hints taken on this question.
     public var hintsUsed = 0
-    /// Seconds left on the countdown, as last reported.
+    /// Seconds left on the countdown, as last reported (``counted(at:)`` counts it down).
     public var remaining: Double?
+    /// The countdown as it runs on the board's clock between the daemon's reports (`Watch(ticks: false)`).
+    public var countdown = WatchCountdown()
     /// Seconds the countdown started from (the length of the bar), when known.
     public var countdownLength: Double?
     /// The teams, in the order they joined.
@@ -324,7 +328,16 @@ public struct BoardState: Equatable, Sendable {
     public func nextTimedChange(after now: Duration) -> Duration? {
         let hintEnd = hintedTiles.isEmpty ? nil : hintedAt.map { $0 + Self.hintHighlight }
         let noticeEnd = unheardPress.map { $0.at + Self.pressNoticeTime }
-        return [hintEnd, noticeEnd].compactMap { $0 }.filter { $0 > now }.min()
+        let nextSecond = countdown.nextTick(after: now)?.at
+        return [hintEnd, noticeEnd, nextSecond].compactMap { $0 }.filter { $0 > now }.min()
+    }
+
+    /// The board at `now`: the running countdown counted down to then.
+    public func counted(at now: Duration) -> BoardState {
+        guard let left = countdown.remaining(at: now) else { return self }
+        var state = self
+        state.remaining = left
+        return state
     }
 
     /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons) and the

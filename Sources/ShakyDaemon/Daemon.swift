@@ -133,6 +133,7 @@ public final class Daemon: Sendable {
             watchers.publish(event)
             if BuzzerService.lightChange(for: event) != nil { gameEventSink.yield(event) }
         }
+        await watchers.tellTickListeners(to: runtime)
         let service = try ShakyService.make(
             runtime: runtime, watchers: watchers, database: database, settings: settings,
             accessPolicy: accessPolicy

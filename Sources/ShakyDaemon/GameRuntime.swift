@@ -38,6 +38,13 @@ public actor GameRuntime {
     private var game: Game?
     /// The engine's next wake-up, on the inbox; made at the first.
     private var wakeAlarm: (any RuntimeAlarm)?
+    /// The reading the engine last asked to be woken at (the countdown's next whole second), while a countdown runs.
+    private var requestedWake: Duration?
+    /// Whether any watcher hears a tick each second (``setTickListeners(_:)``).
+    private var ticksHeard: @Sendable () -> Bool = { true }
+    /// The running countdown as last told to the watchers that count down on their own clock: its phase and the
+    /// reading at which it runs out.
+    private var countdownTold: (phase: GamePhase, deadline: Duration)?
     private var observer: EventObserver?
     private var sensor = SensorReport(state: .absent, shakes: 0, sensitivity: .medium)
     private var sensorDemand: (@Sendable (Bool) -> Void)?
@@ -130,6 +137,19 @@ public actor GameRuntime {
     public func setStatusLineHandler(_ handler: @escaping @Sendable (String) -> Void) {
         statusLine = handler
         publishStatusLine()
+    }
+
+    /// Registers who says whether any watcher hears a tick each second. While none does, the inbox sleeps through a
+    /// countdown's seconds until the last few, whose ticks sound a cue (``SoundCue/countdownCueWindow``); the watchers
+    /// that count down on their own clock hear ``RuntimeEvent/countdown(phase:remaining:)`` when the countdown
+    /// changes otherwise than by running. Without one, every tick is made.
+    public func setTickListeners(_ heard: @escaping @Sendable () -> Bool) {
+        ticksHeard = heard
+    }
+
+    /// A watcher that hears every tick joined: the countdown ticks from its next whole second again.
+    public func tickListenerJoined() {
+        if let requestedWake { scheduleWake(at: requestedWake) }
     }
 
     /// Answers at once: the watchdog's proof that the inbox is not stuck.
@@ -245,6 +265,7 @@ public actor GameRuntime {
         }
         cancelWake()
         game = created
+        countdownTold = nil
         earlyPressRule = EarlyPressRule(lockout: created.settings.earlyPressLockout)
         logger.info("new game", metadata: ["teams": "\(created.teams.map(\.name))", "seed": "\(created.seed)"])
         let status = created.status(at: clock.now())
@@ -540,7 +561,8 @@ public actor GameRuntime {
         for action in actions {
             switch action {
             case .wake(let delay):
-                scheduleWake(at: now + delay)
+                requestedWake = now + delay
+                scheduleWake(at: alarmReading(for: now + delay, at: now))
             case .cancelWake:
                 cancelWake()
             case .hintRevealed where shakingNow != nil:
@@ -551,6 +573,29 @@ public actor GameRuntime {
                 observer?(.action(action))
             }
         }
+        tellCountdownChange(at: now)
+    }
+
+    /// When the inbox wakes for the engine's wake-up at `requested`: then, while a watcher hears every tick; while
+    /// none does, not before the countdown's last seconds, whose ticks sound a cue, nor later than `requested`'s
+    /// deadline. The engine catches up the seconds it slept through in one step (one tick, for the cue).
+    private func alarmReading(for requested: Duration, at now: Duration) -> Duration {
+        guard !ticksHeard(), let remaining = game?.remainingTime(at: now) else { return requested }
+        return max(requested, now + remaining - SoundCue.countdownCueWindow)
+    }
+
+    /// Tells the watchers that count down on their own clock the countdown's time left, when it changed otherwise
+    /// than by running since they were last told (a question opened, a buzz cut the time, a team is up, play
+    /// resumed); a countdown that stopped is told by the events that stopped it.
+    private func tellCountdownChange(at now: Duration) {
+        guard let game, game.isCountdownRunning, let remaining = game.remainingTime(at: now) else {
+            countdownTold = nil
+            return
+        }
+        let deadline = now + remaining
+        if let told = countdownTold, told.phase == game.phase, told.deadline == deadline { return }
+        countdownTold = (game.phase, deadline)
+        observer?(.countdown(phase: game.phase, remaining: remaining))
     }
 
     /// Wakes the engine at `reading`: the alarm fires on the inbox's own thread, so a countdown's tick reaches the
@@ -568,6 +613,7 @@ public actor GameRuntime {
     }
 
     private func cancelWake() {
+        requestedWake = nil
         wakeAlarm?.clear()
     }
 

@@ -70,10 +70,10 @@ struct GameService: ShakyAPI.GameInterface.Implementation {
         ShakyAPI.State(try await runtime.makeMove(move))
     }
 
-    /// A watcher's stream: the game as it stands, then every event; a watcher that falls behind is disconnected,
-    /// never waited for.
-    func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
-        await watchers.watch(runtime, for: VarlinkRequest.current)
+    /// A watcher's stream: the game as it stands, then every event (a tick each second unless `ticks` is false); a
+    /// watcher that falls behind is disconnected, never waited for.
+    func watch(ticks: Bool?) async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
+        await watchers.watch(runtime, for: VarlinkRequest.current, ticks: ticks ?? true)
     }
 
     /// Refuses a negative `limit` (`InvalidParameter`): a client that sends one has a bug to be told of, not an

@@ -6,6 +6,10 @@ public enum RuntimeEvent: Sendable, Equatable {
     case state(GameStatus?)
     /// Something the engine did (never `wake` or `cancelWake`, which are the runtime's own).
     case action(GameAction)
+    /// The running countdown changed otherwise than by running (a question opened, a buzz cut the time, a team is up,
+    /// play resumed): `remaining` is left in `phase` from now on. For watchers that count down on their own clock;
+    /// the others hear a tick each second (``GameAction/tick(phase:remaining:)``) instead.
+    case countdown(phase: GamePhase, remaining: Duration)
     /// A hint (`hintRevealed`) that a shake of `shaker` gave.
     case shakeHint(GameAction, Shaker)
     /// The accelerometer went away or came back.

@@ -2,6 +2,9 @@ import ShakyCore
 import TriviaEngine
 
 extension SoundCue {
+    /// The countdown's last seconds, each of which sounds a tick.
+    static let countdownCueWindow: Duration = .seconds(5)
+
     /// The cue an engine action sounds, if any; `teams` give a buzz its team's slot.
     init?(for action: GameAction, teams: [Team]) {
         switch action {
@@ -9,7 +12,7 @@ extension SoundCue {
         case .buzzed(let team, _, _, _): self = .buzz(slot: teams.firstIndex { $0.name == team } ?? 0)
         case .judged(_, let given, let correct, _): self = correct ? .correct : given == nil ? .timeUp : .wrong
         case .tick(_, let remaining):
-            guard remaining <= .seconds(5), remaining > .zero else { return nil }
+            guard remaining <= Self.countdownCueWindow, remaining > .zero else { return nil }
             self = .tick
         case .answerRevealed(_, let winner, _):
             guard winner == nil else { return nil }

@@ -5,7 +5,12 @@ import Synchronization
 import Varlink
 
 /// The `Watch` fan-out: each runtime event is mapped to the wire and encoded once, then sent to every watcher
-/// through one ``VarlinkBroadcast`` (on a socket, straight to the watchers' connections on their event loops).
+/// through a ``VarlinkBroadcast`` (on a socket, straight to the watchers' connections on their event loops).
+///
+/// Watchers come in two kinds (`Watch`'s `ticks`): those that hear a tick each second of a countdown, and those that
+/// count down on their own clock and hear the countdown only when it changes otherwise than by running
+/// (``RuntimeEvent/countdown(phase:remaining:)``). Each kind has its broadcast; every other event goes to both. While
+/// nobody hears the ticks, the runtime sleeps through a countdown's seconds (``GameRuntime/setTickListeners(_:)``).
 ///
 /// The runtime calls ``publish(_:)`` on its inbox, and a watcher joins on the inbox too (``watch(_:for:)``), so each
 /// watcher hears the state and then every later event, in order. A watcher that falls
@@ -14,7 +19,10 @@ public final class WatcherHub: Sendable {
     /// Takes one encoded event for an in-process listener; returns `false` when it cannot take it (it is dropped).
     public typealias Sink = VarlinkBroadcast.Sink
 
-    private let broadcast: VarlinkBroadcast
+    /// The watchers that hear a tick each second.
+    private let tickHearers: VarlinkBroadcast
+    /// The watchers that count down on their own clock.
+    private let countdownKeepers: VarlinkBroadcast
     /// When a burst of watchers that left gives its memory back.
     private let trim = Mutex(WatcherBurstTrim())
     private let logger: Logger
@@ -22,45 +30,67 @@ public final class WatcherHub: Sendable {
     /// Creates an empty hub.
     public init(logger: Logger) {
         self.logger = logger
-        broadcast = VarlinkBroadcast(backlogLimit: ShakyService.watcherQueueLimit)
+        tickHearers = VarlinkBroadcast(backlogLimit: ShakyService.watcherQueueLimit)
+        countdownKeepers = VarlinkBroadcast(backlogLimit: ShakyService.watcherQueueLimit)
     }
 
     /// How many watchers are attached.
-    public var count: Int { broadcast.count }
+    public var count: Int { tickHearers.count + countdownKeepers.count }
 
-    /// Sends `event` to every watcher, dropping those that cannot take it.
+    /// Whether any watcher hears a tick each second.
+    public var ticksHeard: Bool { tickHearers.count > 0 }
+
+    /// Sends `event` to every watcher it is for, dropping those that cannot take it.
     public func publish(_ event: RuntimeEvent) {
         // After the fan-out: what the last watchers of a burst left behind, once their connections are freed.
         defer { if trim.withLock({ $0.published() }) { MallocTuning.releaseFreeMemory() } }
-        guard broadcast.count > 0, let parameters = encode(event) else { return }
-        broadcast.send(parameters)
+        let audience: [VarlinkBroadcast] =
+            switch event {
+            case .action(.tick): [tickHearers]
+            case .countdown: [countdownKeepers]
+            default: [tickHearers, countdownKeepers]
+            }
+        let listening = audience.filter { $0.count > 0 }
+        guard !listening.isEmpty, let parameters = encode(event) else { return }
+        for broadcast in listening { broadcast.send(parameters) }
+    }
+
+    /// Lets `runtime` sleep through a countdown's seconds while no watcher hears its ticks.
+    public func tellTickListeners(to runtime: GameRuntime) async {
+        await runtime.setTickListeners { [self] in ticksHeard }
     }
 
     /// The replies of the `Watch` call `request` (``VarlinkRequest/current``; `nil` for a caller in this process):
-    /// the game as it stands, then every event of `runtime`.
+    /// the game as it stands, then every event of `runtime`, with a tick each second when `ticks` (else the
+    /// countdown's changes only).
     public func watch(
-        _ runtime: GameRuntime, for request: VarlinkRequest?
+        _ runtime: GameRuntime, for request: VarlinkRequest?, ticks: Bool = true
     ) async -> AsyncThrowingStream<VarlinkStreamReply, any Error> {
-        await runtime.withCurrentState { state in
+        let broadcast = ticks ? tickHearers : countdownKeepers
+        let replies = await runtime.withCurrentState { state in
             // On the runtime's inbox: no event is published between this state and the watcher's joining.
             guard let first = encode(state) else {
-                return AsyncThrowingStream { $0.finish(throwing: UnencodableEvent()) }
+                return AsyncThrowingStream<VarlinkStreamReply, any Error> { $0.finish(throwing: UnencodableEvent()) }
             }
             let replies = broadcast.subscribe(request, first: first) { [self] in watcherLeft($0) }
             notePeak()
             return replies
         }
+        if ticks { await runtime.tickListenerJoined() }
+        return replies
     }
 
-    /// Adds an in-process listener to `runtime`'s events: it is handed the game as it stands, then every event, on
-    /// the runtime's inbox.
+    /// Adds an in-process listener to `runtime`'s events: it is handed the game as it stands, then every event (a
+    /// tick each second included), on the runtime's inbox.
     public func add(to runtime: GameRuntime, sink: @escaping Sink) async {
-        await runtime.withCurrentState { state in
+        let joined = await runtime.withCurrentState { state in
             guard let first = encode(state),
-                broadcast.add(first: first, sink: sink, onLeave: { [self] in watcherLeft($0) })
-            else { return }
+                tickHearers.add(first: first, sink: sink, onLeave: { [self] in watcherLeft($0) })
+            else { return false }
             notePeak()
+            return true
         }
+        if joined { await runtime.tickListenerJoined() }
     }
 
     /// The event could not be encoded (a bug); the call ends and its connection is closed.
@@ -69,7 +99,7 @@ public final class WatcherHub: Sendable {
     }
 
     private func notePeak() {
-        let count = broadcast.count
+        let count = count
         trim.withLock { $0.joined(count: count) }
     }
 
@@ -78,7 +108,7 @@ public final class WatcherHub: Sendable {
     /// (``WatcherBurstTrim``).
     private func watcherLeft(_ departure: VarlinkBroadcast.Departure) {
         if departure == .fellBehind { logger.notice("dropped a watcher that stopped reading") }
-        let count = broadcast.count
+        let count = count
         if trim.withLock({ $0.left(count: count) }) { MallocTuning.releaseFreeMemory() }
     }
 

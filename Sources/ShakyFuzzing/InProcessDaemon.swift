@@ -49,6 +49,7 @@ final class InProcessDaemon: Sendable {
         let buzzers = BuzzerService(runtime: runtime, database: database, logger: logger)
         let watchers = WatcherHub(logger: logger)
         await runtime.setEventObserver { event in watchers.publish(event) }
+        await watchers.tellTickListeners(to: runtime)
         let service = try ShakyService.make(
             runtime: runtime, watchers: watchers, database: database, settings: settings,
             accessPolicy: AllowEveryoneAccessPolicy(), logger: logger, sensor: sensor, buzzers: buzzers)

@@ -43,6 +43,9 @@ public final class ManualClock: Clock, Sendable {
     /// How many tasks are sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// When the sleepers wake, earliest first (as offsets from the clock's zero).
+    public var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.values.map(\.deadline.offset).sorted() } }
+
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
             state.nextID += 1

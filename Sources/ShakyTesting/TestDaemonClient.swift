@@ -130,8 +130,9 @@ public final class TestDaemonClient: Sendable {
     /// Over the socket the watch has a connection of its own (a stream holds up later calls on its connection),
     /// as a real watcher would. Read the first reply (the state) before changing the game, so the watcher is
     /// known to be registered; ``WatchStream/cancel()`` hangs up.
-    public func watch() async throws -> WatchStream<VarlinkObject> {
-        let (replies, hangUp) = try await stream("io.shakywords.Game.Watch", [:])
+    /// `ticks` is `Watch`'s parameter (`nil` leaves it out: a tick each second).
+    public func watch(ticks: Bool? = nil) async throws -> WatchStream<VarlinkObject> {
+        let (replies, hangUp) = try await stream("io.shakywords.Game.Watch", ticks.map { ["ticks": .bool($0)] } ?? [:])
         return await WatchStream.reading(replies, hangUp: hangUp)
     }
 

@@ -8,7 +8,8 @@ measures a window: CPU (/proc/PID/task/*/schedstat), wake-ups (voluntary_ctxt_sw
 (/proc/PID/io syscr) and peak RSS (VmHWM). Prints the median of --runs runs with min and max, and the ratios.
 
 While a round is open, --watchers (10) Game.Watch calls are held on shakyd's socket, as a room's board and phones
-would. Polled devices are written in place (the same inode, as the kernel's sysfs attribute stays the same file):
+would: like `shaky board` and `shaky play`, they count the countdown down on their own clock (ticks: false), so
+shakyd sleeps through its seconds; --ticking-watchers asks for a tick each second instead (as `shaky watch` does). Polled devices are written in place (the same inode, as the kernel's sysfs attribute stays the same file):
 shakyd keeps the attributes open and reads them with pread, which a replaced file would hide from it.
 The evdev scenario feeds whole reports into each emulated node (a pseudo-terminal under umockdev); umockdev's own
 part is measured by a third node read by `cat` (the least any reader of such a node does per report: a wake-up and
@@ -94,6 +95,8 @@ def arguments():
     parser.add_argument("--seconds", type=float, default=20, help="the measured window")
     parser.add_argument("--settle", type=float, default=3, help="seconds after start-up before measuring")
     parser.add_argument("--watchers", type=int, default=10, help="Game.Watch calls held while a round is open")
+    parser.add_argument("--ticking-watchers", action="store_true",
+                        help="the watchers ask for a tick each second of the countdown (Watch without ticks: false)")
     parser.add_argument("--threads", action="store_true", help="also print shakyd's threads: CPU and wake-ups")
     parser.add_argument("--strace", action="store_true",
                         help="count each daemon's system calls in the window with strace -c (its tracing slows them, "
@@ -455,6 +458,9 @@ class Watchers(threading.Thread):
     """Game.Watch calls held on shakyd's socket, each read as its replies come (a watcher that stops reading is
     disconnected by shakyd)."""
 
+    # Set from --ticking-watchers: whether the watchers ask for a tick each second.
+    ticking = False
+
     def __init__(self, socket_path, count):
         super().__init__(daemon=True)
         import selectors
@@ -464,7 +470,8 @@ class Watchers(threading.Thread):
         for _ in range(count):
             connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             connection.connect(socket_path)
-            connection.sendall(b'{"method":"io.shakywords.Game.Watch","more":true}\0')
+            parameters = b'' if Watchers.ticking else b',"parameters":{"ticks":false}'
+            connection.sendall(b'{"method":"io.shakywords.Game.Watch","more":true' + parameters + b'}\0')
             connection.setblocking(False)
             self.selector.register(connection, selectors.EVENT_READ)
             self.sockets.append(connection)
@@ -676,6 +683,7 @@ def summary(values):
 
 def main():
     options = arguments()
+    Watchers.ticking = options.ticking_watchers
     options.shaky = options.shaky or os.path.join(os.path.dirname(options.shakyd), "shaky")
     build = tempfile.mkdtemp(prefix="shaky-bench-system-build-")
     atexit.register(shutil.rmtree, build, True)

@@ -65,6 +65,11 @@ struct BoardFeedTests {
             }
             _ = try await client.game.next()
             try await waitFor(model, "the open question") { $0.phase == .open && !$0.tiles.isEmpty }
+            // The board counts the countdown down on its own clock, from the daemon's tick as the question opens.
+            try await waitFor(model, "the countdown running here") { $0.countdown.isRunning }
+            #expect(model.snapshot.state.counted(at: .zero).remaining == 60)
+            #expect(daemon.daemon.watchers.count == 1)
+            #expect(!daemon.daemon.watchers.ticksHeard, "the board asks for no tick each second")
             _ = try await client.game.buzz(team: "Foxes")
             try await waitFor(model, "the buzz") { $0.buzzes.map(\.team) == ["Foxes"] }
             await client.close()

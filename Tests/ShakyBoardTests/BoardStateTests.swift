@@ -39,6 +39,30 @@ struct BoardStateTests {
         #expect(BoardLayout.phaseWords(state) == "Buzzers open")
     }
 
+    @Test func theCountdownRunsOnTheBoardsClockFromTheDaemonsTickAndAPauseFreezesIt() {
+        var state = Self.openQuestion
+        var countdown = ShakyAPI.Event(kind: .tick)
+        countdown.phase = "indication"
+        countdown.remaining = 40
+        state.apply(countdown, at: .seconds(2))
+        // No tick each second: the board counts, and redraws at each whole second.
+        #expect(BoardLayout.countdownBar(state.counted(at: .milliseconds(5_200)), width: 20).hasSuffix(" 37 s"))
+        #expect(BoardLayout.render(state, width: 80, height: 24, now: .milliseconds(5_200)).text.contains(" 37 s"))
+        #expect(state.nextTimedChange(after: .milliseconds(5_200)) == .seconds(6))
+        state.apply(ShakyAPI.Event(kind: .paused), at: .milliseconds(12_500))
+        #expect(state.remaining == 29.5)
+        #expect(BoardLayout.render(state, width: 80, height: 24, now: .seconds(100)).text.contains(" 30 s"))
+        #expect(state.nextTimedChange(after: .seconds(100)) == nil)
+        // Resumed: the daemon's tick says the time left from then on.
+        state.apply(ShakyAPI.Event(kind: .resumed), at: .seconds(200))
+        countdown.remaining = 29.5
+        state.apply(countdown, at: .seconds(200))
+        #expect(BoardLayout.render(state, width: 80, height: 24, now: .seconds(209)).text.contains(" 21 s"))
+        // The question over, nothing counts.
+        state.apply(ShakyAPI.Event(kind: .answerRevealed, answer: "GIRAFFE"), at: .seconds(210))
+        #expect(state.counted(at: .seconds(215)).remaining == nil)
+    }
+
     @Test func theLetterAHintMovedIsHighlightedForAMomentOnly() {
         var state = Self.openQuestion
         var hint = ShakyAPI.Event(kind: .hint)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShakyProtocol
+import ShakyTesting
 import Synchronization
 import Testing
 
@@ -138,6 +139,46 @@ import Testing
             await client.close()
             #expect(updates.withLock { $0 } == ["state", "lost"])
             #expect(waits.withLock { $0 } == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+        }
+    }
+
+    @Test func aFeedThatCountsDownMakesTheTicksBetweenTheDaemonsEventsOnItsOwnClock() async throws {
+        try await FakeDaemon.run { daemon in
+            let countdown = Fixtures.event(.tick) {
+                $0.phase = "answering(Owls)"
+                $0.remaining = 3.5
+            }
+            daemon.answer("Game.Watch", with: .watch([PlaySessionTests.watchEvents[0], countdown], end: false))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let clock = ManualClock()
+            let feed = LiveFeed(
+                client: client, countsDown: true,
+                countdownClock: LiveFeed.CountdownClock(
+                    now: { clock.now.offset },
+                    sleepUntil: { try await clock.sleep(until: .init(offset: $0), tolerance: nil) }))
+            let ticks = Mutex<[String]>([])
+            let following = Task {
+                try await feed.run { update in
+                    guard case .reply(let reply) = update, reply.event.kind == .tick else { return }
+                    ticks.withLock { $0.append("\(reply.event.phase ?? "?") \(reply.event.remaining ?? -1)") }
+                }
+            }
+            try await waitUntil("the daemon's tick") { ticks.withLock { $0.count } == 1 }
+            for (step, expected) in [(500, 2), (1000, 3), (1000, 4)] {
+                try await waitUntil("the next second is waited for") { clock.sleeperCount == 1 }
+                clock.advance(by: .milliseconds(step))
+                try await waitUntil("tick \(expected)") { ticks.withLock { $0.count } == expected }
+            }
+            #expect(
+                ticks.withLock { $0 } == [
+                    "answering(Owls) 3.5", "answering(Owls) 3.0", "answering(Owls) 2.0", "answering(Owls) 1.0",
+                ])
+            // The last second is the daemon's: nothing waits for it here.
+            try await waitUntil("the ticks end") { clock.sleeperCount == 0 }
+            following.cancel()
+            _ = await following.result
+            await client.close()
+            #expect(daemon.calls.contains(.init("Game.Watch", ["ticks": false])))
         }
     }
 }

@@ -204,21 +204,88 @@ struct WatchTests {
             try await waitUntil("both watchers are removed") { client.daemon.watchers.count == 0 }
         }
     }
+
+    @Test(
+        "A watcher that counts down itself hears the countdown's changes, not its seconds; the daemon sleeps through them",
+        arguments: TestDaemon.Mode.allCases)
+    func countingWatcher(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            try await PartyPack.create(on: client)
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"], questions: 1))
+            let watch = try await client.watch(ticks: false)
+            #expect(try await watch.nextEvent().kind == .state)
+
+            try await client.game("Next")
+            #expect(try await watch.nextEvent().kind == .phaseChanged)
+            #expect(try await watch.nextEvent().kind == .roundStarted)
+            var event = try await watch.nextEvent()
+            #expect(event.kind == .tick)
+            #expect(event.phase == "indication")
+            #expect(event.remaining == 60)
+            // Nobody hears the seconds: the game's inbox sleeps until the last five (a countdown of 60 s).
+            try await waitUntil("the runtime sleeps") { client.clock.sleeperDeadlines.contains(.seconds(55)) }
+            #expect(!client.clock.sleeperDeadlines.contains { $0 < .seconds(55) })
+
+            // Two seconds pass unheard; a buzz cuts the time to 20 s, and the watcher is told.
+            try await client.advance(by: .seconds(2))
+            try await client.game("Buzz", ["team": "Foxes"])
+            event = try await watch.nextEvent()
+            #expect(event.kind == .buzz)
+            #expect(event.remaining == 20)
+            event = try await watch.nextEvent()
+            #expect(event.kind == .tick)
+            #expect(event.phase == "indication")
+            #expect(event.remaining == 20)
+            #expect(client.clock.sleeperDeadlines.contains(.seconds(2 + 15)))
+
+            // A watcher that hears the ticks joins: the countdown ticks each second again, for it alone.
+            let ticking = try await client.watch()
+            #expect(try await ticking.nextEvent().kind == .state)
+            try await waitUntil("the runtime wakes each second") { client.clock.sleeperDeadlines.contains(.seconds(3)) }
+            try await client.advance(by: .seconds(1))
+            event = try await ticking.nextEvent()
+            #expect(event.kind == .tick)
+            #expect(event.remaining == 19)
+            await ticking.cancel()
+            try await waitUntil("the ticking watcher is removed") { client.daemon.watchers.count == 1 }
+
+            // A pause stops the watcher's countdown; resuming tells it the time left.
+            try await client.game("Pause")
+            #expect(try await watch.nextEvent().kind == .paused)
+            try await client.game("Resume")
+            #expect(try await watch.nextEvent().kind == .resumed)
+            event = try await watch.nextEvent()
+            #expect(event.kind == .tick)
+            #expect(event.remaining == 19)
+
+            // The time to buzz runs out unheard until its last five seconds, which sound a tick each.
+            let cuesBefore = client.soundPlayer.playedCues.count
+            try await client.advance(by: .seconds(13))
+            #expect(client.soundPlayer.playedCues.count == cuesBefore)
+            for _ in 1...5 { try await client.advance(by: .seconds(1)) }
+            #expect(client.soundPlayer.playedCues.dropFirst(cuesBefore) == [.tick, .tick, .tick, .tick, .tick])
+            #expect(await watch.unreadCount == 0)
+
+            // The time is up: the buzzers' first team is up, with its own countdown told.
+            try await client.advance(by: .seconds(1))
+            #expect(try await watch.nextEvent().kind == .phaseChanged)
+            event = try await watch.nextEvent()
+            #expect(event.kind == .teamUp)
+            #expect(event.team == "Foxes")
+            event = try await watch.nextEvent()
+            #expect(event.kind == .tick)
+            #expect(event.phase == "answering(Foxes)")
+            #expect(event.remaining == 60)
+            #expect(await watch.unreadCount == 0)
+            await watch.cancel()
+        }
+    }
 }
 
 extension WatchStream where Element == VarlinkObject {
     /// The next reply, decoded as a Watch event.
     func nextEvent() async throws -> ShakyAPI.Event {
         try JSONValue.object(try await next()).decode(as: ShakyAPI.GameInterface.WatchReply.self).event
-    }
-}
-
-/// Polls `condition` (yielding between tries) until it holds; fails after 10 s of real time.
-func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !(await condition()) {
-        try #require(ContinuousClock.now < deadline, "timed out waiting until \(what)")
-        try await Task.sleep(for: .milliseconds(2))
     }
 }
 

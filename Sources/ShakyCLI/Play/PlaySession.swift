@@ -46,7 +46,8 @@ struct PlaySession: Sendable {
             if let screen = currentScreen { console.write(screen.countdown("\(asked): press your button")) }
         }
         let activity = Activity()
-        let feed = LiveFeed(client: client, backoff: backoff, sleep: sleep)
+        // The daemon need not wake each second for this session: its countdown runs here.
+        let feed = LiveFeed(client: client, backoff: backoff, sleep: sleep, countsDown: true)
         let watcher = Task { try await show(feed, activity: activity) }
         // The daemon sends the state first: once it is here, every later event reaches this session.
         await activity.waitForFirstEvent(atMost: .seconds(5))

@@ -469,7 +469,8 @@ extension ShakyAPI {
         /// buzz: place in the buzz order and seconds since the question opened.
         public var order: Int?
         public var elapsed: Double?
-        /// buzz, teamUp, tick: seconds left in the countdown.
+        /// buzz, teamUp, tick: seconds left in the countdown (a tick's is exact; a
+        /// board shows it rounded up).
         public var remaining: Double?
         /// judged: the answer given (null on a timeout), whether right, points won.
         /// overruled: the answer whose judgement was reversed (null on a timeout)
@@ -1052,7 +1053,8 @@ extension ShakyAPI {
               # buzz: place in the buzz order and seconds since the question opened.
               order: ?int,
               elapsed: ?float,
-              # buzz, teamUp, tick: seconds left in the countdown.
+              # buzz, teamUp, tick: seconds left in the countdown (a tick's is exact; a
+              # board shows it rounded up).
               remaining: ?float,
               # judged: the answer given (null on a timeout), whether right, points won.
               # overruled: the answer whose judgement was reversed (null on a timeout)
@@ -1247,7 +1249,13 @@ extension ShakyAPI {
             # The state now, then every event until the client hangs up, the buzzers'
             # joins, presses and devices included. Needs more.
             # A client that reads too slowly is disconnected.
-            method Watch() -> (event: Event)
+            # ticks: true or null: a tick each whole second of a running countdown.
+            # false: the client counts down on its own clock, and the daemon sleeps
+            # through the seconds: a tick comes only when the countdown changes
+            # otherwise than by running (a question opens, a buzz cuts the time, a team
+            # is up, play resumes), with the exact seconds left from then on; paused,
+            # phaseChanged, answerRevealed and gameOver stop it.
+            method Watch(ticks: ?bool) -> (event: Event)
 
             # Finished games, newest first: the latest `limit` (20 when null; a negative
             # limit is InvalidParameter).
@@ -1661,6 +1669,23 @@ extension ShakyAPI {
             }
         }
 
+        /// The parameters of `Watch`.
+        public struct WatchParameters: Codable, Equatable, Sendable, JSONWritable {
+            public var ticks: Bool?
+
+            /// Creates a value with every field given.
+            public init(ticks: Bool? = nil) {
+                self.ticks = ticks
+            }
+
+            /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
+            public func writeJSON(to writer: inout JSONWriter) {
+                writer.beginObject()
+                writer.writeOptionalMember("ticks", ticks)
+                writer.endObject()
+            }
+        }
+
         /// The reply of `Watch`.
         public struct WatchReply: Codable, Equatable, Sendable, JSONWritable {
             public var event: ShakyAPI.Event
@@ -2007,11 +2032,17 @@ extension ShakyAPI.GameInterface {
         /// The state now, then every event until the client hangs up, the buzzers'
         /// joins, presses and devices included. Needs more.
         /// A client that reads too slowly is disconnected.
+        /// ticks: true or null: a tick each whole second of a running countdown.
+        /// false: the client counts down on its own clock, and the daemon sleeps
+        /// through the seconds: a tick comes only when the countdown changes
+        /// otherwise than by running (a question opens, a buzz cuts the time, a team
+        /// is up, play resumes), with the exact seconds left from then on; paused,
+        /// phaseChanged, answerRevealed and gameOver stop it.
         ///
         /// Serves `io.shakywords.Game.Watch`.
         ///
         /// Each element is a `WatchReply` made with `streamReply(continues:)`.
-        func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error>
+        func watch(ticks: Bool?) async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error>
 
         /// Finished games, newest first: the latest `limit` (20 when null; a negative
         /// limit is InvalidParameter).
@@ -2086,7 +2117,10 @@ extension ShakyAPI.GameInterface {
                 "Scoreboard": .typed(VarlinkEmptyParameters.self) { _, _ in
                     ScoreboardReply(standings: try await implementation.scoreboard())
                 },
-                "Watch": .stream { _ in try await implementation.watch() },
+                "Watch": .stream { request in
+                    let parameters = try request.decodeParameters(as: WatchParameters.self)
+                    return try await implementation.watch(ticks: parameters.ticks)
+                },
                 "History": .typed(HistoryParameters.self) { parameters, _ in
                     HistoryReply(games: try await implementation.history(limit: parameters.limit))
                 },
@@ -2297,13 +2331,35 @@ extension ShakyAPI.GameInterface {
         /// The state now, then every event until the client hangs up, the buzzers'
         /// joins, presses and devices included. Needs more.
         /// A client that reads too slowly is disconnected.
+        /// ticks: true or null: a tick each whole second of a running countdown.
+        /// false: the client counts down on its own clock, and the daemon sleeps
+        /// through the seconds: a tick comes only when the countdown changes
+        /// otherwise than by running (a question opens, a buzz cuts the time, a team
+        /// is up, play resumes), with the exact seconds left from then on; paused,
+        /// phaseChanged, answerRevealed and gameOver stop it.
         ///
         /// Calls `io.shakywords.Game.Watch`.
-        public func watch() async throws(Transport.Failure) -> AsyncThrowingStream<
-            ShakyAPI.GameInterface.WatchReply, any Error
-        > {
-            try await transport.callMore(
-                "io.shakywords.Game.Watch", parameters: VarlinkEmptyParameters(), replyType: WatchReply.self)
+        public func watch(
+            ticks: Bool? = nil
+        ) async throws(Transport.Failure) -> AsyncThrowingStream<ShakyAPI.GameInterface.WatchReply, any Error> {
+            try await self.watch(WatchParameters(ticks: ticks))
+        }
+
+        /// The state now, then every event until the client hangs up, the buzzers'
+        /// joins, presses and devices included. Needs more.
+        /// A client that reads too slowly is disconnected.
+        /// ticks: true or null: a tick each whole second of a running countdown.
+        /// false: the client counts down on its own clock, and the daemon sleeps
+        /// through the seconds: a tick comes only when the countdown changes
+        /// otherwise than by running (a question opens, a buzz cuts the time, a team
+        /// is up, play resumes), with the exact seconds left from then on; paused,
+        /// phaseChanged, answerRevealed and gameOver stop it.
+        ///
+        /// Calls `io.shakywords.Game.Watch`.
+        public func watch(
+            _ parameters: WatchParameters
+        ) async throws(Transport.Failure) -> AsyncThrowingStream<ShakyAPI.GameInterface.WatchReply, any Error> {
+            try await transport.callMore("io.shakywords.Game.Watch", parameters: parameters, replyType: WatchReply.self)
         }
 
         /// Finished games, newest first: the latest `limit` (20 when null; a negative
