@@ -20,7 +20,7 @@ extension AppDatabase {
     public func transaction<T>(
         durability: SaveDurability = .disk, _ body: (StoreTransaction) throws -> T
     ) throws -> T {
-        try write(durability) { db in try body(StoreTransaction(db: db)) }
+        try write(durability) { db in try body(StoreTransaction(db: db, snapshotJSON: snapshotJSON)) }
     }
 
     /// Saves `game` as the current game snapshot, replacing the previous one; on the disk when this returns unless

@@ -17,6 +17,8 @@ public final class AppDatabase: Sendable {
     var writer: any DatabaseWriter { get throws { try connection.writer } }
     /// The database file's path, as shown in error messages (`:memory:` for an in-memory database).
     public let path: String
+    /// The game snapshot's JSON text, with the questions of the game in play kept between saves.
+    let snapshotJSON = GameSnapshotJSON()
 
     /// Where the built-in packs are installed from when the database opens.
     public enum BuiltinPackSource: Sendable {

@@ -8,20 +8,22 @@ import TriviaEngine
 /// Valid only inside the closure it is given to; everything done through it commits together or not at all.
 public struct StoreTransaction {
     let db: Database
+    /// How a game's snapshot becomes JSON: the database's own, which keeps the questions' text between saves.
+    let snapshotJSON: GameSnapshotJSON
 
     /// Saves `game` as the current game snapshot, replacing the previous one.
     ///
     /// A finished game saved again (its clock reading moved on a restart or a shutdown) stays linked to its line
     /// in the history, so a later correction (``correctFinishedGame(_:result:)``) updates that line.
     public func saveSnapshot(_ game: Game) throws {
-        let json = try Self.json(game)
+        let json = try snapshotJSON.json(game)
         let current = try GameSnapshotRecord.current(db)
         // An unchanged game keeps its "already recorded" mark, so a repeated finish is not counted twice; a game over
         // keeps it too: only the game that was recorded is saved over a recorded snapshot while it is over (a new game
         // is saved first in its ready phase, which drops the mark).
         let keepsRecord = current?.game == json || game.phase == .gameOver
         let finishedGameId = keepsRecord ? current?.finishedGameId : nil
-        try GameSnapshotRecord(game: json, finishedGameId: finishedGameId).save(db)
+        try GameSnapshotRecord(game: json, finishedGameId: finishedGameId).write(into: db)
     }
 
     /// Removes the current game snapshot, if any.
@@ -98,12 +100,12 @@ public struct StoreTransaction {
     public func finishGame(
         _ game: Game, result: GameResult, finishedAt: Date, kind: FinishedGameKind = .played
     ) throws -> Int64 {
-        let json = try Self.json(game)
+        let json = try snapshotJSON.json(game)
         if let current = try GameSnapshotRecord.current(db), current.game == json, let id = current.finishedGameId {
             return id
         }
         let id = try recordFinishedGame(result, finishedAt: finishedAt, kind: kind)
-        try GameSnapshotRecord(game: json, finishedGameId: id).save(db)
+        try GameSnapshotRecord(game: json, finishedGameId: id).write(into: db)
         return id
     }
 
@@ -119,11 +121,11 @@ public struct StoreTransaction {
     /// - Throws: ``StoreError/invalidGameResult(problem:)``.
     @discardableResult
     public func correctFinishedGame(_ game: Game, result: GameResult) throws -> Int64? {
-        let json = try Self.json(game)
+        let json = try snapshotJSON.json(game)
         guard let id = try GameSnapshotRecord.current(db)?.finishedGameId,
             var record = try FinishedGameRecord.fetchOne(db, key: id)
         else {
-            try GameSnapshotRecord(game: json, finishedGameId: nil).save(db)
+            try GameSnapshotRecord(game: json, finishedGameId: nil).write(into: db)
             return nil
         }
         try Self.validate(result)
@@ -134,7 +136,7 @@ public struct StoreTransaction {
         try record.update(db)
         _ = try FinishedGameTeamRecord.filter(Column("finishedGameId") == id).deleteAll(db)
         try insertTeamLines(of: result, finishedGameId: id)
-        try GameSnapshotRecord(game: json, finishedGameId: id).save(db)
+        try GameSnapshotRecord(game: json, finishedGameId: id).write(into: db)
         return id
     }
 

@@ -19,7 +19,7 @@ public struct Game: Codable, Equatable, Sendable {
     /// The teams, in seating order, with scores and statistics.
     public internal(set) var teams: [Team]
     /// The questions drawn for this game, in playing order.
-    public let questions: [Question]
+    public private(set) var questions: [Question]
     /// Where the game is.
     public internal(set) var phase: GamePhase
     /// Whether the countdown is frozen (only in `indication` or `answering`).
@@ -100,6 +100,14 @@ public struct Game: Codable, Equatable, Sendable {
 
     /// The number of questions in the game.
     public var questionCount: Int { questions.count }
+
+    /// The game with no questions: what a store encodes around the questions, which never change while a game is
+    /// played, when it keeps their encoding from one save to the next. Not a game to play on.
+    public var questionsLeftOut: Game {
+        var game = self
+        game.questions = []
+        return game
+    }
 
     /// The team whose turn it is to answer, if any.
     public var teamUp: String? {
