@@ -2,9 +2,10 @@
 ///
 /// A burst is at least ``burst`` watchers at once. When a quarter of its peak is left, its memory is trimmed at
 /// once; but the connections of the last watchers to leave are freed after they are removed, on NIO's loops. So
-/// the trim is done again at the next published event (the round's tick, a second later at most), and at each
-/// event after that as long as watchers are still leaving between events: the first event with no hang-up since
-/// the one before ends the burst. One hang-up never trims on its own, and an event trims only while a burst drains.
+/// the trim is done again at the next published event or a second later (``WatcherHub/drainTrimInterval``),
+/// whichever comes first, and at each such step after that as long as watchers are still leaving between steps: the
+/// first step with no hang-up since the one before ends the burst. One hang-up never trims on its own, and a step
+/// trims only while a burst drains.
 struct WatcherBurstTrim: Equatable, Sendable {
     /// At least this many watchers, most of them gone, make a burst worth giving its memory back after.
     static let burst = 32
@@ -34,8 +35,8 @@ struct WatcherBurstTrim: Equatable, Sendable {
         return true
     }
 
-    /// An event is being published. Returns whether to trim now: a burst is draining and watchers left since the
-    /// last trim.
+    /// An event is being published, or the hub's timer came (a step of the drain). Returns whether to trim now: a
+    /// burst is draining and watchers left since the last trim.
     mutating func published() -> Bool {
         guard isDraining else { return false }
         if !leftSinceEvent { isDraining = false }

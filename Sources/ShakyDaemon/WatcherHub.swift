@@ -26,10 +26,22 @@ public final class WatcherHub: Sendable {
     /// When a burst of watchers that left gives its memory back.
     private let trim = Mutex(WatcherBurstTrim())
     private let logger: Logger
+    /// Gives the heap's free memory back to the kernel (``MallocTuning/releaseFreeMemory()``; a counter in tests).
+    private let releaseFreeMemory: @Sendable () -> Void
+    /// Waits between the trims of a draining burst; throws when the wait is cancelled.
+    private let sleep: @Sendable (Duration) async throws -> Void
 
-    /// Creates an empty hub.
-    public init(logger: Logger) {
+    /// How long after a burst's trim its memory is trimmed again, and again while watchers keep leaving.
+    public static let drainTrimInterval: Duration = .seconds(1)
+
+    /// Creates an empty hub. Tests inject how memory is given back and how the hub waits between trims.
+    public init(
+        logger: Logger, releaseFreeMemory: @escaping @Sendable () -> Void = MallocTuning.releaseFreeMemory,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
         self.logger = logger
+        self.releaseFreeMemory = releaseFreeMemory
+        self.sleep = sleep
         tickHearers = VarlinkBroadcast(backlogLimit: ShakyService.watcherQueueLimit)
         countdownKeepers = VarlinkBroadcast(backlogLimit: ShakyService.watcherQueueLimit)
     }
@@ -43,16 +55,17 @@ public final class WatcherHub: Sendable {
     /// Sends `event` to every watcher it is for, dropping those that cannot take it.
     public func publish(_ event: RuntimeEvent) {
         // After the fan-out: what the last watchers of a burst left behind, once their connections are freed.
-        defer { if trim.withLock({ $0.published() }) { MallocTuning.releaseFreeMemory() } }
-        let audience: [VarlinkBroadcast] =
-            switch event {
-            case .action(.tick): [tickHearers]
-            case .countdown: [countdownKeepers]
-            default: [tickHearers, countdownKeepers]
-            }
-        let listening = audience.filter { $0.count > 0 }
-        guard !listening.isEmpty, let parameters = encode(event) else { return }
-        for broadcast in listening { broadcast.send(parameters) }
+        defer { if trim.withLock({ $0.published() }) { releaseFreeMemory() } }
+        var toTickHearers = tickHearers.count > 0
+        var toCountdownKeepers = countdownKeepers.count > 0
+        switch event {
+        case .action(.tick): toCountdownKeepers = false
+        case .countdown: toTickHearers = false
+        default: break
+        }
+        guard toTickHearers || toCountdownKeepers, let parameters = encode(event) else { return }
+        if toTickHearers { tickHearers.send(parameters) }
+        if toCountdownKeepers { countdownKeepers.send(parameters) }
     }
 
     /// Lets `runtime` sleep through a countdown's seconds while no watcher hears its ticks.
@@ -109,7 +122,22 @@ public final class WatcherHub: Sendable {
     private func watcherLeft(_ departure: VarlinkBroadcast.Departure) {
         if departure == .fellBehind { logger.notice("dropped a watcher that stopped reading") }
         let count = count
-        if trim.withLock({ $0.left(count: count) }) { MallocTuning.releaseFreeMemory() }
+        guard trim.withLock({ $0.left(count: count) }) else { return }
+        releaseFreeMemory()
+        trimWhileDraining()
+    }
+
+    /// Trims again after ``drainTrimInterval``, as long as watchers left since the last trim: the connections of the
+    /// last watchers to leave are freed after they are removed, and no event may come to trim them (no round open,
+    /// or watchers that count the countdown down themselves).
+    private func trimWhileDraining() {
+        Task { [self] in
+            while (try? await sleep(Self.drainTrimInterval)) != nil {
+                let (trimsNow, draining) = trim.withLock { burst in (burst.published(), burst.isDraining) }
+                if trimsNow { releaseFreeMemory() }
+                if !draining { return }
+            }
+        }
     }
 
     private func encode(_ event: RuntimeEvent) -> VarlinkEncodedParameters? {

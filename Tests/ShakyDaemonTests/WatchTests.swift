@@ -1,10 +1,12 @@
 import Logging
-import ShakyDaemon
 import ShakyProtocol
 import ShakyStore
 import ShakyTesting
+import Synchronization
 import Testing
 import Varlink
+
+@testable import ShakyDaemon
 
 /// `Watch`: the state first, then every event in order, ticks driven by the manual clock.
 @Suite("Watch")
@@ -292,6 +294,38 @@ extension WatchStream where Element == VarlinkObject {
 /// The hub itself: a watcher that stops reading is dropped, logged, and its stream ends with the overflow.
 @Suite("Watcher hub")
 struct WatcherHubTests {
+    @Test("A burst of watchers that hang up gives its memory back then, and again a second later with no event")
+    func aBurstIsTrimmedAgainWithNoEvent() async throws {
+        let trims = Mutex(0)
+        let clock = ManualClock()
+        let hub = WatcherHub(
+            logger: Logger(label: "hub") { _ in SwiftLogNoOpLogHandler() },
+            releaseFreeMemory: { trims.withLock { $0 += 1 } },
+            sleep: { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) })
+        let runtime = GameRuntime(
+            database: try AppDatabase.inMemory(builtinPacks: .skip), clock: RuntimeClock(ManualClock()),
+            sound: RecordingSoundPlayer(), logger: Logger(label: "runtime") { _ in SwiftLogNoOpLogHandler() })
+        // Watchers that count down themselves: no tick is published while they come and go.
+        var readers: [Task<Void, any Error>] = []
+        for _ in 0..<WatcherBurstTrim.burst {
+            let replies = await hub.watch(runtime, for: nil, ticks: false)
+            readers.append(Task { for try await _ in replies {} })
+        }
+        #expect(hub.count == WatcherBurstTrim.burst)
+        for reader in readers { reader.cancel() }
+        try await waitUntil("every watcher left") { hub.count == 0 }
+        // Three quarters gone: trimmed at once; the last to leave left after it.
+        #expect(trims.withLock { $0 } == 1)
+        try await waitUntil("the hub waits to trim again") { clock.sleeperCount == 1 }
+        clock.advance(by: WatcherHub.drainTrimInterval)
+        try await waitUntil("the second trim") { trims.withLock { $0 } == 2 }
+        // Nobody left since: the burst is over, and nothing waits any more.
+        try await waitUntil("the hub waits once more") { clock.sleeperCount == 1 }
+        clock.advance(by: WatcherHub.drainTrimInterval)
+        try await waitUntil("the drain ends") { clock.sleeperCount == 0 }
+        #expect(trims.withLock { $0 } == 2)
+    }
+
     @Test("A watcher that stops reading is dropped at the queue limit and the log says so")
     func stalledWatcherIsDropped() async throws {
         let recorder = LogRecorder()
