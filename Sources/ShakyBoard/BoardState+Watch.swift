@@ -105,8 +105,9 @@ extension BoardState {
             if let name = event.phase { applyPhase(named: name) }
         case .paused:
             isPaused = true
-            // The time left as counted here: no tick says it while paused.
-            if let counted { remaining = counted }
+            // The time left as the daemon says it (a daemon that does not: as counted here); no tick comes while
+            // paused.
+            if let left = event.remaining ?? counted { remaining = left }
         case .resumed:
             isPaused = false
         case .gameOver:

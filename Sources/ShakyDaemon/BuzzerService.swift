@@ -325,7 +325,7 @@ public actor BuzzerService {
         switch event {
         case .state:
             return .allOff
-        case .sensor, .buzzer, .shakeHint, .countdown:
+        case .sensor, .buzzer, .shakeHint, .countdown, .paused:
             return nil
         case .action(let action):
             switch action {

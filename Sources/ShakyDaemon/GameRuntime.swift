@@ -565,6 +565,8 @@ public actor GameRuntime {
                 scheduleWake(at: alarmReading(for: now + delay, at: now))
             case .cancelWake:
                 cancelWake()
+            case .paused:
+                observer?(.paused(remaining: game?.remainingTime(at: now)))
             case .hintRevealed where shakingNow != nil:
                 if let cue = SoundCue(for: action, teams: game?.teams ?? []) { sound.play(cue) }
                 if let shaker = shakingNow { observer?(.shakeHint(action, shaker)) }
@@ -577,12 +579,17 @@ public actor GameRuntime {
     }
 
     /// When the inbox wakes for the engine's wake-up at `requested`: then, while a watcher hears every tick; while
-    /// none does, not before the countdown's last seconds, whose ticks sound a cue, nor later than `requested`'s
-    /// deadline. The engine catches up the seconds it slept through in one step (one tick, for the cue).
+    /// none does, at the countdown's last seconds, whose ticks sound a cue, or ``longestCountdownSleep`` from now if
+    /// that is sooner. The engine catches up the seconds it slept through in one step (one tick, for the cue).
     private func alarmReading(for requested: Duration, at now: Duration) -> Duration {
         guard !ticksHeard(), let remaining = game?.remainingTime(at: now) else { return requested }
-        return max(requested, now + remaining - SoundCue.countdownCueWindow)
+        return max(requested, min(now + remaining - SoundCue.countdownCueWindow, now + Self.longestCountdownSleep))
     }
+
+    /// The longest the inbox sleeps while a countdown runs that no watcher hears tick: the alarm waits on
+    /// CLOCK_MONOTONIC, which a suspend stops, so this bounds how long after the system wakes the countdown runs on
+    /// before the runtime sees that it slept and pauses it (``readClock()``).
+    static let longestCountdownSleep: Duration = .seconds(5)
 
     /// Tells the watchers that count down on their own clock the countdown's time left, when it changed otherwise
     /// than by running since they were last told (a question opened, a buzz cut the time, a team is up, play

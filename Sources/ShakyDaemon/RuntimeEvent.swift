@@ -10,6 +10,9 @@ public enum RuntimeEvent: Sendable, Equatable {
     /// play resumed): `remaining` is left in `phase` from now on. For watchers that count down on their own clock;
     /// the others hear a tick each second (``GameAction/tick(phase:remaining:)``) instead.
     case countdown(phase: GamePhase, remaining: Duration)
+    /// The countdown froze (the engine's `paused`) with `remaining` left, so a watcher that counts down on its own
+    /// clock shows what the game has left, not what it counted (after a suspend, say).
+    case paused(remaining: Duration?)
     /// A hint (`hintRevealed`) that a shake of `shaker` gave.
     case shakeHint(GameAction, Shaker)
     /// The accelerometer went away or came back.

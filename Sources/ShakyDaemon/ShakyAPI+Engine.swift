@@ -194,6 +194,9 @@ extension ShakyAPI.Event {
             self.init(kind: .state, status: status.map(ShakyAPI.State.init))
         case .action(let action):
             self.init(action)
+        case .paused(let remaining):
+            self.init(kind: .paused)
+            self.remaining = remaining?.seconds
         case .countdown(let phase, let remaining):
             // What a tick says, so a client reads both alike.
             self.init(GameAction.tick(phase: phase, remaining: remaining))

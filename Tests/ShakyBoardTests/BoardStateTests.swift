@@ -58,6 +58,12 @@ struct BoardStateTests {
         countdown.remaining = 29.5
         state.apply(countdown, at: .seconds(200))
         #expect(BoardLayout.render(state, width: 80, height: 24, now: .seconds(209)).text.contains(" 21 s"))
+        // A suspend: the board's clock ran on through it; the daemon's pause says what the game has left.
+        state.apply(ShakyAPI.Event(kind: .paused, remaining: 17.2), at: .seconds(900))
+        #expect(BoardLayout.render(state, width: 80, height: 24, now: .seconds(901)).text.contains(" 18 s"))
+        state.apply(ShakyAPI.Event(kind: .resumed), at: .seconds(950))
+        countdown.remaining = 17.2
+        state.apply(countdown, at: .seconds(950))
         // The question over, nothing counts.
         state.apply(ShakyAPI.Event(kind: .answerRevealed, answer: "GIRAFFE"), at: .seconds(210))
         #expect(state.counted(at: .seconds(215)).remaining == nil)

@@ -396,6 +396,7 @@ extension BuzzerServiceTests {
         // The events of a running round that leave the lights as they are: the daemon does not hand them over.
         #expect(BuzzerService.lightChange(for: .action(.tick(phase: .indication, remaining: .seconds(59)))) == nil)
         #expect(BuzzerService.lightChange(for: .action(.paused)) == nil)
+        #expect(BuzzerService.lightChange(for: .paused(remaining: .seconds(3))) == nil)
         #expect(BuzzerService.lightChange(for: .sensor(present: true, device: nil)) == nil)
     }
 }

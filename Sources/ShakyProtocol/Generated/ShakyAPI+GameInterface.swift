@@ -469,8 +469,8 @@ extension ShakyAPI {
         /// buzz: place in the buzz order and seconds since the question opened.
         public var order: Int?
         public var elapsed: Double?
-        /// buzz, teamUp, tick: seconds left in the countdown (a tick's is exact; a
-        /// board shows it rounded up).
+        /// buzz, teamUp, tick, paused: seconds left in the countdown (a tick's is
+        /// exact; a board shows it rounded up).
         public var remaining: Double?
         /// judged: the answer given (null on a timeout), whether right, points won.
         /// overruled: the answer whose judgement was reversed (null on a timeout)
@@ -1053,8 +1053,8 @@ extension ShakyAPI {
               # buzz: place in the buzz order and seconds since the question opened.
               order: ?int,
               elapsed: ?float,
-              # buzz, teamUp, tick: seconds left in the countdown (a tick's is exact; a
-              # board shows it rounded up).
+              # buzz, teamUp, tick, paused: seconds left in the countdown (a tick's is
+              # exact; a board shows it rounded up).
               remaining: ?float,
               # judged: the answer given (null on a timeout), whether right, points won.
               # overruled: the answer whose judgement was reversed (null on a timeout)
