@@ -205,6 +205,13 @@ import Varlink
                 await client.close()
                 return console
             }
+            // Text counts the countdown down here; JSON shows the daemon's own ticks.
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            for (arguments, countsDown) in [(["watch"], true), (["watch", "--json"], false)] {
+                let watch = try #require(try Shaky.parseAsRoot(arguments) as? Shaky.Watch)
+                #expect(watch.feed(client).countsDown == countsDown, "\(arguments)")
+            }
+            await client.close()
             let text = try await watchUntilTheFeedEnds(["watch"])
             #expect(
                 text.output == """

@@ -8,8 +8,9 @@ extension Shaky {
             abstract: "Follow the game live: one line per event, with the countdown every second.",
             discussion: """
                 Prints the game as it stands, then every question, hint, buzz, answer, score change and \
-                countdown tick until interrupted (Ctrl-C). With --json, one JSON object per line \
-                (each a Watch reply, {"event": …}).
+                countdown tick until interrupted (Ctrl-C). The countdown is counted here, between the daemon's \
+                events, so the daemon need not wake each second for it. With --json, one JSON object per line \
+                (each a Watch reply, {"event": …}), the daemon's own tick each second included.
 
                 When the daemon restarts or goes away, it says so on standard error ("Lost the daemon at PATH: \
                 reconnecting…"), tries again after 0.25 s, doubling up to 5 s, and once the daemon answers says \
@@ -23,7 +24,12 @@ extension Shaky {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            try await follow(LiveFeed(client: client), on: console)
+            try await follow(feed(client), on: console)
+        }
+
+        /// The game's feed: its countdown counted here, but for JSON, which shows the daemon's own events.
+        func feed(_ client: ShakyClient) -> LiveFeed {
+            LiveFeed(client: client, countsDown: !global.json)
         }
 
         /// Prints what `feed` reports until it ends (it does only when refused, or when its task is cancelled).
