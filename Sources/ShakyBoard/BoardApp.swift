@@ -155,6 +155,7 @@ public struct BoardApp: Sendable {
             if let remaining = state.remaining, remaining.isFinite {
                 state.remaining = (max(0, min(remaining, 86_400)) / 10).rounded(.up) * 10
             }
+            // Drawn as rounded here: the layout would count the running countdown down again to the second.
             state.countdown = WatchCountdown()
             let text = BoardLayout.render(state, width: width, height: height, now: time).text
             if text != printed {
