@@ -481,6 +481,9 @@ public final class VarlinkServer: Sendable {
             try await service.respond(
                 to: call, from: peer, on: channel, hangUp: { [channel] in channel.close(promise: nil) }
             ) { reply in
+                // The call is over once its last reply is on its way: the client may call again (or a test move
+                // its clock on) as soon as it reads it, which must not find the call still running.
+                if !reply.continues { activity.callEnded(at: clock.now()) }
                 try await outbound.write(.varlinkFrame(reply, allocator: channel.allocator))
             }
             guard finishCall(on: identifier) else {
@@ -639,8 +642,10 @@ final class ConnectionActivity: Sendable {
         state.withLock { $0.running = true }
     }
 
+    /// Marks the running call ended at `reading`; nothing when none runs (its last reply already ended it).
     func callEnded(at reading: Duration) {
         state.withLock {
+            guard $0.running else { return }
             $0.running = false
             $0.lastActivity = reading
         }
