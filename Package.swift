@@ -19,6 +19,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CConcurrencyHook"),
     // glibc's posix_spawn with its GNU file actions, for the programs tests run: part of libc.
     .systemLibrary(name: "CSpawn"),
+    // Linux's timerfd and eventfd, for the game's inbox thread to wait on CLOCK_BOOTTIME: part of libc.
+    .systemLibrary(name: "CTimerFD"),
 ]
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -77,7 +79,7 @@ let package = Package(
             name: "ShakyDaemon",
             dependencies: [
                 "ShakyCore", "ShakeDetection", "TriviaEngine", "ShakyStore", "Varlink", "ShakyProtocol", "ShakyDrivers",
-                "SystemCalls", logging, nioPosix, serviceLifecycle, yams,
+                "SystemCalls", "CTimerFD", logging, nioPosix, serviceLifecycle, yams,
             ],
             exclude: ["Demo"]
         ),

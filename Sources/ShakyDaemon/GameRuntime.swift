@@ -586,9 +586,10 @@ public actor GameRuntime {
         return max(requested, min(now + remaining - SoundCue.countdownCueWindow, now + Self.longestCountdownSleep))
     }
 
-    /// The longest the inbox sleeps while a countdown runs that no watcher hears tick: the alarm waits on
-    /// CLOCK_MONOTONIC, which a suspend stops, so this bounds how long after the system wakes the countdown runs on
-    /// before the runtime sees that it slept and pauses it (``readClock()``).
+    /// The longest the inbox sleeps while a countdown runs that no watcher hears tick, so that the runtime sees a
+    /// suspend soon and pauses the countdown (``readClock()``): the alarm's deadline is on CLOCK_BOOTTIME, which
+    /// counts a suspend, so one of this long or longer is seen as the system wakes, and a shorter one at most this
+    /// long after it began.
     static let longestCountdownSleep: Duration = .seconds(5)
 
     /// Tells the watchers that count down on their own clock the countdown's time left, when it changed otherwise

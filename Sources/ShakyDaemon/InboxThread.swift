@@ -1,5 +1,7 @@
+import CTimerFD
 import Foundation
 import ShakyCore
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -12,10 +14,14 @@ import ShakyCore
 ///
 /// A serial dispatch queue would run the jobs on dispatch's worker threads, and a dispatch timer fires from
 /// dispatch's own timer thread, which then wakes a worker for the queue: two wake-ups for every tick of a countdown.
-/// Here the thread that runs the jobs sleeps on a condition variable until the next job or the alarm's deadline,
-/// whichever comes first, so a tick is one wake-up, and the next tick, set while this one is handled, costs no
-/// system call at all. It is apart from where every other task runs: a job may block (a synchronous SQLite write to
-/// a slow SD card) without holding up the event loop that serves the sockets.
+/// Here the thread that runs the jobs sleeps in `poll` until the next job or the alarm's deadline, whichever comes
+/// first, so a tick is one wake-up. It is apart from where every other task runs: a job may block (a synchronous
+/// SQLite write to a slow SD card) without holding up the event loop that serves the sockets.
+///
+/// The deadline is on CLOCK_BOOTTIME (a timer descriptor), which counts the time the system spends suspended, as
+/// the runtime's continuous clock does: an alarm that fell due while a tablet was suspended fires as the system
+/// wakes, and the runtime, seeing that it slept, pauses the countdown. (A condition variable's timed wait runs on
+/// CLOCK_MONOTONIC at best, which a suspend stops: it would fire that much later.)
 ///
 /// It is a task executor as well: a task that prefers it (`Task(executorPreference:)`) runs on the same thread, so a
 /// task that only waits for something and then calls the actor (a sensor's shakes) wakes this thread only.
@@ -65,9 +71,9 @@ final class InboxThread: SerialExecutor, TaskExecutor {
         mailbox.post(.work(work))
     }
 
-    /// Runs `fire` on the thread once CLOCK_MONOTONIC reaches `deadline` nanoseconds (at once if it has), in place
+    /// Runs `fire` on the thread once CLOCK_BOOTTIME reaches `deadline` nanoseconds (at once if it has), in place
     /// of any earlier setting. One alarm per thread: ``InboxAlarm`` sets and clears it.
-    func setAlarm(atMonotonicNanoseconds deadline: Int, fire: @escaping @Sendable () -> Void) {
+    func setAlarm(atBoottimeNanoseconds deadline: Int, fire: @escaping @Sendable () -> Void) {
         mailbox.setAlarm(deadline, fire)
     }
 
@@ -96,10 +102,10 @@ final class InboxThread: SerialExecutor, TaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }
 
-    /// Nanoseconds on CLOCK_MONOTONIC, the clock the thread's timed wait runs on.
-    static func monotonicNanoseconds() -> Int {
+    /// Nanoseconds on CLOCK_BOOTTIME, the clock of the alarm's deadline.
+    static func boottimeNanoseconds() -> Int {
         var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        clock_gettime(CLOCK_BOOTTIME, &now)
         return now.tv_sec * 1_000_000_000 + now.tv_nsec
     }
 }
@@ -129,34 +135,51 @@ extension InboxThread {
         }
     }
 
-    /// The state the thread and its callers share, under one pthread mutex, and the condition the thread waits on
-    /// (on CLOCK_MONOTONIC, so that setting the wall clock moves no deadline). Kept alive by the thread until it ends.
+    /// The state the thread and its callers share, under one pthread mutex, and the two descriptors the thread waits
+    /// on: an event descriptor that a caller writes to wake it, and a timer descriptor on CLOCK_BOOTTIME set to the
+    /// alarm's deadline. Kept alive by the thread until it ends.
     fileprivate final class Mailbox: @unchecked Sendable {
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        /// Readable once a caller woke the thread (`eventfd`).
+        private let wakeDescriptor: Int32
+        /// Readable once CLOCK_BOOTTIME reaches the deadline it is set to (`timerfd`).
+        private let timerDescriptor: Int32
         private var items: [Item] = []
         /// The batch being run, kept to reuse its storage.
         private var running: [Item] = []
         private var alarmDeadline: Int?
         private var alarmFire: (@Sendable () -> Void)?
+        /// The deadline the timer descriptor is set to, if any.
+        private var timerDeadline: Int?
         private var isWaiting = false
+        /// Whether the thread was woken since it began to wait (one write to the event descriptor is enough).
+        private var isWoken = false
         private var isClosed = false
         private var thread: pthread_t?
         private var wakeUpCount = 0
+        /// What the thread's `poll` waits on (the thread's own).
+        private var waitSet: [pollfd]
 
         init() {
             pthread_mutex_init(mutex, nil)
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            pthread_cond_init(condition, &attributes)
-            pthread_condattr_destroy(&attributes)
+            wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+            timerDescriptor = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+            // Only at start-up, when the process has no descriptor left: nothing to serve the game with.
+            precondition(
+                wakeDescriptor >= 0 && timerDescriptor >= 0,
+                "cannot make the game's inbox thread's descriptors: \(String(cString: strerror(errno)))")
+            waitSet = [wakeDescriptor, timerDescriptor].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         }
 
         deinit {
-            pthread_cond_destroy(condition)
+            for descriptor in [wakeDescriptor, timerDescriptor] {
+                do {
+                    try closeDescriptor(descriptor)
+                } catch {
+                    assertionFailure("the game's inbox thread's \(error)")
+                }
+            }
             pthread_mutex_destroy(mutex)
-            condition.deallocate()
             mutex.deallocate()
         }
 
@@ -168,7 +191,11 @@ extension InboxThread {
 
         /// Wakes the thread if it waits: the state it waits on changed.
         private func wakeIfWaiting() {
-            if isWaiting { pthread_cond_signal(condition) }
+            guard isWaiting, !isWoken else { return }
+            isWoken = true
+            var one: UInt64 = 1
+            // Cannot fail but by overflowing the counter, which the thread reads back to zero at each wake-up.
+            _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
         }
 
         func post(_ item: Item) {
@@ -213,7 +240,7 @@ extension InboxThread {
                     continue
                 }
                 if isClosed { break }
-                if let deadline = alarmDeadline, deadline <= InboxThread.monotonicNanoseconds() {
+                if let deadline = alarmDeadline, deadline <= InboxThread.boottimeNanoseconds() {
                     let fire = alarmFire
                     alarmDeadline = nil
                     alarmFire = nil
@@ -222,18 +249,47 @@ extension InboxThread {
                     pthread_mutex_lock(mutex)
                     continue
                 }
+                let timeout = setTimer(to: alarmDeadline)
                 isWaiting = true
-                if let deadline = alarmDeadline {
-                    var until = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
-                    pthread_cond_timedwait(condition, mutex, &until)
-                } else {
-                    pthread_cond_wait(condition, mutex)
-                }
+                pthread_mutex_unlock(mutex)
+                for index in waitSet.indices { waitSet[index].revents = 0 }
+                // An interrupted wait (EINTR) only goes round the loop again.
+                _ = poll(&waitSet, nfds_t(waitSet.count), timeout)
+                pthread_mutex_lock(mutex)
                 isWaiting = false
+                isWoken = false
+                var count: UInt64 = 0
+                for descriptor in waitSet where descriptor.revents & Int16(POLLIN) != 0 {
+                    // Back to zero (the event counter) or to no expiry (the timer): not readable until the next.
+                    _ = read(descriptor.fd, &count, MemoryLayout<UInt64>.size)
+                    // The timer went off: whatever deadline comes next, even the same, sets it again.
+                    if descriptor.fd == timerDescriptor { timerDeadline = nil }
+                }
                 wakeUpCount &+= 1
             }
             alarmFire = nil
             pthread_mutex_unlock(mutex)
+        }
+
+        /// Sets the timer descriptor to `deadline` (CLOCK_BOOTTIME nanoseconds), or stops it, unless it is already;
+        /// returns the timeout `poll` waits with: none (-1), or, if the kernel refused the deadline, the time to it
+        /// in milliseconds (on CLOCK_MONOTONIC, which is the best left).
+        private func setTimer(to deadline: Int?) -> Int32 {
+            guard deadline != timerDeadline else { return -1 }
+            var setting = itimerspec()
+            if let deadline {
+                // A deadline of zero would stop the timer: one nanosecond after boot is as good as due.
+                let due = max(deadline, 1)
+                setting.it_value = timespec(tv_sec: due / 1_000_000_000, tv_nsec: due % 1_000_000_000)
+            }
+            guard timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil) == 0 else {
+                timerDeadline = nil
+                guard let deadline else { return -1 }
+                let milliseconds = (deadline &- InboxThread.boottimeNanoseconds()) / 1_000_000 + 1
+                return Int32(clamping: max(0, milliseconds))
+            }
+            timerDeadline = deadline
+            return -1
         }
     }
 }

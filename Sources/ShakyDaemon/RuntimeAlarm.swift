@@ -10,14 +10,14 @@ protocol RuntimeAlarm: AnyObject, Sendable {
     func clear()
 }
 
-/// An alarm on the continuous clock: the inbox thread's own (``InboxThread/setAlarm(atMonotonicNanoseconds:fire:)``),
+/// An alarm on the continuous clock: the inbox thread's own (``InboxThread/setAlarm(atBoottimeNanoseconds:fire:)``),
 /// the deadline of the wait in which it sleeps between jobs.
 ///
 /// A tick of a countdown is then one wake-up of that thread, and the next tick, set while the last is handled,
-/// only moves the deadline the thread waits for next. The wait runs on CLOCK_MONOTONIC, the runtime on the
-/// continuous clock: a firing that finds the clock short of the reading (whole nanoseconds) waits again, and after a
-/// suspend, which CLOCK_MONOTONIC does not count, the alarm fires late (within the second a countdown ticks in) and
-/// the runtime, seeing that the system slept, pauses the countdown as it stood then.
+/// only moves the deadline the thread waits for next. The deadline is on CLOCK_BOOTTIME, the continuous clock's own
+/// (a firing that finds the clock short of the reading, by rounding to whole nanoseconds, waits again): an alarm
+/// that fell due while the system was suspended fires as it wakes, and the runtime, seeing that the system slept,
+/// pauses the countdown as it stood then.
 final class InboxAlarm: RuntimeAlarm, @unchecked Sendable {
     private let inbox: InboxThread
     private let now: @Sendable () -> Duration
@@ -52,9 +52,9 @@ final class InboxAlarm: RuntimeAlarm, @unchecked Sendable {
 
     private func arm(_ reading: Duration) {
         let delay = RuntimeClock.nanoseconds(reading - now())
-        let (deadline, overflow) = InboxThread.monotonicNanoseconds().addingReportingOverflow(delay)
+        let (deadline, overflow) = InboxThread.boottimeNanoseconds().addingReportingOverflow(delay)
         // Weakly: the thread keeps its alarm's work, and the alarm keeps the thread's executor.
-        inbox.setAlarm(atMonotonicNanoseconds: overflow ? .max : deadline) { [weak self] in self?.deadlineReached() }
+        inbox.setAlarm(atBoottimeNanoseconds: overflow ? .max : deadline) { [weak self] in self?.deadlineReached() }
     }
 
     /// Runs on the inbox when the thread's wait reached the deadline.

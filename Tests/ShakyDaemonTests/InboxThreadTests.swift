@@ -43,7 +43,7 @@ extension InboxThread {
     func anAlarmDueFiresAtOnce() async {
         let inbox = InboxThread(name: "inbox-test")
         let onThread = await withCheckedContinuation { continuation in
-            inbox.setAlarm(atMonotonicNanoseconds: InboxThread.monotonicNanoseconds() - 1_000_000) {
+            inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds() - 1_000_000) {
                 continuation.resume(returning: inbox.isCurrent)
             }
         }
@@ -54,18 +54,37 @@ extension InboxThread {
     func aNewSettingReplacesTheAlarm() async {
         let inbox = InboxThread(name: "inbox-test")
         let fired = Mutex<[String]>([])
-        let now = InboxThread.monotonicNanoseconds()
+        let now = InboxThread.boottimeNanoseconds()
         let heard = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
-            inbox.setAlarm(atMonotonicNanoseconds: now + 1_000_000) { fired.withLock { $0.append("cleared") } }
+            inbox.setAlarm(atBoottimeNanoseconds: now + 1_000_000) { fired.withLock { $0.append("cleared") } }
             inbox.clearAlarm()
-            inbox.setAlarm(atMonotonicNanoseconds: now + 2_000_000) { fired.withLock { $0.append("replaced") } }
+            inbox.setAlarm(atBoottimeNanoseconds: now + 2_000_000) { fired.withLock { $0.append("replaced") } }
             // Later than both: had either fired, it would be heard first.
-            inbox.setAlarm(atMonotonicNanoseconds: now + 20_000_000) {
+            inbox.setAlarm(atBoottimeNanoseconds: now + 20_000_000) {
                 continuation.resume(returning: fired.withLock { $0 + ["last"] })
             }
         }
         #expect(heard == ["last"])
-        #expect(InboxThread.monotonicNanoseconds() >= now + 20_000_000, "it fired at its deadline, not before")
+        #expect(InboxThread.boottimeNanoseconds() >= now + 20_000_000, "it fired at its deadline, not before")
+    }
+
+    @Test("An earlier deadline set while the thread waits for a later one fires at its own time")
+    func anEarlierDeadlineWakesTheWaitingThread() async {
+        let inbox = InboxThread(name: "inbox-test")
+        await inbox.perform {
+            inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds() + 3_600_000_000_000) {}
+        }
+        // The thread now waits for the hour's deadline; from here it is set again, 20 ms ahead.
+        let wakeUps = inbox.wakeUps
+        let start = InboxThread.boottimeNanoseconds()
+        let firedAt = await withCheckedContinuation { continuation in
+            inbox.setAlarm(atBoottimeNanoseconds: start + 20_000_000) {
+                continuation.resume(returning: InboxThread.boottimeNanoseconds())
+            }
+        }
+        #expect(firedAt >= start + 20_000_000, "not before its deadline")
+        #expect(firedAt < start + 10_000_000_000, "not an hour later")
+        #expect(inbox.wakeUps > wakeUps)
     }
 
     @Test("Work handed over keeps the alarm waiting until it has run; the alarm then fires")
@@ -75,7 +94,7 @@ extension InboxThread {
         let heard = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
             inbox.async {
                 // The alarm is due before this work ends; it fires after it, and after the work queued behind it.
-                inbox.setAlarm(atMonotonicNanoseconds: InboxThread.monotonicNanoseconds()) {
+                inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds()) {
                     continuation.resume(returning: order.withLock { $0 + ["alarm"] })
                 }
                 inbox.async { order.withLock { $0.append("queued") } }
@@ -90,7 +109,7 @@ extension InboxThread {
         let ran = Mutex(false)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             var inbox: InboxThread? = InboxThread(name: "inbox-test") { continuation.resume() }
-            inbox?.setAlarm(atMonotonicNanoseconds: .max) {}
+            inbox?.setAlarm(atBoottimeNanoseconds: .max) {}
             inbox?.async { ran.withLock { $0 = true } }
             inbox = nil
         }
