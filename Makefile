@@ -18,7 +18,7 @@
 
 SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libsystemd-dev libudev-dev libsqlite3-dev \
+APT_PACKAGES := libiio-dev libevdev-dev libasound2-dev libsndfile1-dev libudev-dev libsqlite3-dev \
                 umockdev python3-gi gir1.2-umockdev-1.0 alsa-utils sox python3-venv systemd libncurses-dev tmux \
                 groff-base man-db mandoc strace zsh fish
 

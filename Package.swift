@@ -9,7 +9,6 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
     .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
     .systemLibrary(name: "CSndfile"),
-    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
     // ncursesw's pkg-config flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses; its headers need none of them.
     .systemLibrary(name: "CNcurses"),
@@ -70,7 +69,7 @@ let package = Package(
         .target(
             name: "ShakyDrivers",
             dependencies: [
-                "ShakyCore", "SystemCalls", "CIIO", "CEvdev", "CALSA", "CSndfile", "CSystemd", "CUdev", "CMalloc",
+                "ShakyCore", "SystemCalls", "CIIO", "CEvdev", "CALSA", "CSndfile", "CUdev", "CMalloc",
                 logging,
             ]
         ),

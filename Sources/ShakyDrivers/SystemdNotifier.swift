@@ -1,16 +1,57 @@
-import CSystemd
+import SystemCalls
 
-/// Tells systemd how the daemon is doing (`sd_notify`): ready, status lines, watchdog pings, stopping.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Tells systemd how the daemon is doing: ready, status lines, watchdog pings, stopping.
 ///
-/// Without `NOTIFY_SOCKET` (not started by systemd with `Type=notify`) every call does nothing.
+/// This is the notification protocol of sd_notify(3), written here rather than called in libsystemd: each message
+/// is one datagram of `KEY=VALUE` lines sent to the `AF_UNIX` socket that `NOTIFY_SOCKET` names (a path, or an
+/// abstract name after `@`), and the watchdog is on when `WATCHDOG_USEC` says so for this process. systemd documents
+/// that protocol as the stable interface (its manual gives a standalone implementation, for programs that would
+/// rather not link libsystemd), and linking libsystemd for these few calls mapped it and the six libraries it
+/// brings (libgcrypt, libgpg-error, libzstd, liblz4, liblzma, libcap) into the daemon: about 1 MiB of a Pi daemon's
+/// resident memory, and their code in its address space.
+///
+/// Without `NOTIFY_SOCKET` (not started by systemd with `Type=notify`) every call does nothing. Like sd_notify,
+/// a send waits while systemd's queue for the socket is full (systemd reads it at once).
 public struct SystemdNotifier: Sendable {
-    /// Creates a notifier.
-    public init() {}
+    /// `NOTIFY_SOCKET`: where the messages go.
+    let socketName: String?
+    /// `WATCHDOG_USEC`: the watchdog's time, microseconds.
+    let watchdogTime: String?
+    /// `WATCHDOG_PID`: the process the watchdog is for (unset: this one).
+    let watchdogProcess: String?
 
-    /// Sends raw `KEY=VALUE` lines; returns whether systemd received them.
+    /// A notifier as systemd set up this process's environment.
+    public init() {
+        self.init { name in getenv(name).map { String(cString: $0) } }
+    }
+
+    /// A notifier reading the variables from `variable` (tests).
+    init(variable: (String) -> String?) {
+        socketName = variable("NOTIFY_SOCKET")
+        watchdogTime = variable("WATCHDOG_USEC")
+        watchdogProcess = variable("WATCHDOG_PID")
+    }
+
+    /// Sends raw `KEY=VALUE` lines; returns whether they went to systemd's socket.
     @discardableResult
     public func notify(_ state: String) -> Bool {
-        sd_notify(0, state) > 0
+        guard !state.isEmpty, let socketName, let (address, length) = Self.address(socketName) else { return false }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { try? closeDescriptor(descriptor) }
+        var message = Array(state.utf8)
+        let sent = withUnsafePointer(to: address) { address in
+            address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                sendto(descriptor, &message, message.count, Int32(MSG_NOSIGNAL), address, length)
+            }
+        }
+        return sent == message.count
     }
 
     /// `READY=1`: the daemon serves requests.
@@ -34,10 +75,13 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// The interval at which systemd expects `WATCHDOG=1` (``pingInterval(watchdogMicroseconds:)``), or `nil` when no
-    /// watchdog is set.
+    /// watchdog is set for this process: `WATCHDOG_USEC` unset, not a whole number above zero, or `WATCHDOG_PID`
+    /// naming another process (as sd_watchdog_enabled(3) reads them).
     public func watchdogInterval() -> Duration? {
-        var microseconds: UInt64 = 0
-        guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
+        guard let watchdogTime, let microseconds = UInt64(watchdogTime), microseconds > 0 else { return nil }
+        if let watchdogProcess {
+            guard let process = pid_t(watchdogProcess), process == getpid() else { return nil }
+        }
         return Self.pingInterval(watchdogMicroseconds: microseconds)
     }
 
@@ -45,5 +89,28 @@ public struct SystemdNotifier: Sendable {
     /// of a few microseconds cannot make the pings a busy loop.
     static func pingInterval(watchdogMicroseconds: UInt64) -> Duration {
         .microseconds(max(10_000, Int64(watchdogMicroseconds / 2)))
+    }
+
+    /// The socket address `NOTIFY_SOCKET` names and its length: a path from `/`, or an abstract name after `@`
+    /// (its bytes after a NUL, its length exact); `nil` for anything else (systemd's `vsock:` addresses, which a
+    /// service on this machine is not given), an empty name, or one too long for an address.
+    static func address(_ name: String) -> (sockaddr_un, socklen_t)? {
+        var bytes = Array(name.utf8)
+        guard let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "@") else { return nil }
+        let isAbstract = first == UInt8(ascii: "@")
+        if isAbstract {
+            bytes[0] = 0
+        } else {
+            bytes.append(0)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count > 1, bytes.count <= capacity, isAbstract || !bytes.dropLast().contains(0) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            path.copyBytes(from: bytes)
+        }
+        let length = MemoryLayout<sa_family_t>.size + bytes.count
+        return (address, socklen_t(length))
     }
 }

@@ -36,6 +36,10 @@ state=$(systemctl show shakyd.service -p ActiveState --value)
 pid=$(systemctl show shakyd.service -p MainPID --value)
 check "shakyd.service is active (state $state, pid $pid)" test "$state" = active
 check "it never restarted" test "$(systemctl show shakyd.service -p NRestarts --value)" = 0
+# READY=1 made the start above; the STATUS= lines reach systemd too (shakyd's own sd_notify protocol, no libsystemd).
+status_text=$(systemctl show shakyd.service -p StatusText --value)
+check "systemctl status shows the game's line ($status_text)" \
+    sh -c "case '$status_text' in *'question 1/2'*'Owls 0'*) exit 0;; *) exit 1;; esac"
 
 echo "== the device allow-list does not wait for modules loaded after the daemon starts"
 check "modules-load.d loads industrialio and snd" \
@@ -145,6 +149,22 @@ check "without the drop-in it shares the container's network namespace again" \
 check "it listens on udev's netlink group" wait_for 10 listening
 check "the same events are sent again" replug
 check "it hears udev's add again" wait_for 10 noticed
+systemctl stop shakyd.service
+
+echo "== the watchdog: WATCHDOG=1 pings keep a service with a 2-s watchdog running"
+mkdir -p /etc/systemd/system/shakyd.service.d
+printf '[Service]\nWatchdogSec=2s\n' >/etc/systemd/system/shakyd.service.d/sandbox-watchdog.conf
+systemctl daemon-reload
+systemctl start shakyd.service
+started
+watched_pid=$pid
+sleep 7
+check "after 7 s (three watchdog times) the same process runs" \
+    test "$(systemctl show shakyd.service -p MainPID --value)" = "$watched_pid"
+check "and systemd never saw the watchdog time out" \
+    sh -c "! journalctl -u shakyd.service --no-pager | grep -q 'Watchdog timeout'"
+rm -r /etc/systemd/system/shakyd.service.d
+systemctl daemon-reload
 systemctl stop shakyd.service
 
 echo "== every run of shakyd"
