@@ -319,12 +319,18 @@ def shake_completions(shakyd, feeder, directory, since):
     """When the samples that complete a shake were written (CLOCK_MONOTONIC seconds), from `since` on: the stream
     fed so far, as shakyd converts it (the devices' scales) and with the times stamped on it (a stalled feeder
     writes late samples close together, and shakyd's detector sees them so), replayed through `shakyd detect` with
-    the preset `serve` uses. Polled values carry no time: shakyd reads them every period."""
+    the preset `serve` uses. Polled values carry no time: shakyd reads them every period. A polled value is gone
+    once the next is written, so shakyd, which reads only while a round is open, never saw the values written
+    before `since`: the replay starts there too (else a shake under way when the round opened completes earlier in
+    the replay, by the motion shakyd could not see, and its hint looks 100 ms late)."""
     count = len(feeder.times)
+    first = 0
+    if feeder.mode not in ("iio-buffer", "evdev"):
+        first = next((index for index in range(count) if feeder.times[index] >= since), count)
     trace = os.path.join(directory, "fed.csv")
     with open(trace, "w") as file:
         file.write("t,x,y,z\n")
-        for index in range(count):
+        for index in range(first, count):
             x, y, z = raw_at(index, feeder.rate)
             if feeder.mode == "evdev":
                 values = [value / units * 9.80665 for value, units in zip(evdev_values(x, y, z), EVDEV_UNITS_PER_G)]
