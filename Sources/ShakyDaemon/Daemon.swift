@@ -186,7 +186,11 @@ public final class Daemon: Sendable {
         logger.info(
             "ready", metadata: ["socket": "\(configuration.socketPath)", "database": "\(configuration.databasePath)"])
         await daemon.runtime.setStatusLineHandler { notifier.status($0) }
-        notifier.ready()
+        if let failure = notifier.ready() {
+            logger.error(
+                "systemd was not told that shakyd is ready; it will stop shakyd when the unit's start time runs out",
+                metadata: ["problem": "\(failure)"])
+        }
         // Stopped in reverse order: systemd hears STOPPING=1 at once; the server stops accepting and lets the calls
         // running reply (for up to `VarlinkServer.defaultDrainTimeout`); then the game is saved and the database
         // closed, which those calls may still have needed.

@@ -38,12 +38,32 @@ public struct SystemdNotifier: Sendable {
         watchdogProcess = variable("WATCHDOG_PID")
     }
 
+    /// Why a message did not reach systemd's socket, though `NOTIFY_SOCKET` names one.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// The socket's name, as `NOTIFY_SOCKET` gives it.
+        public var socketName: String
+        /// What went wrong.
+        public var reason: String
+
+        public var description: String { "cannot reach systemd's notification socket \(socketName): \(reason)" }
+    }
+
     /// Sends raw `KEY=VALUE` lines; returns whether they went to systemd's socket.
     @discardableResult
     public func notify(_ state: String) -> Bool {
-        guard !state.isEmpty, let socketName, let (address, length) = Self.address(socketName) else { return false }
+        guard socketName != nil else { return false }
+        return send(state) == nil
+    }
+
+    /// Sends raw `KEY=VALUE` lines; the failure when `NOTIFY_SOCKET` names a socket the lines did not reach, `nil`
+    /// when they did or when there is no socket to tell.
+    func send(_ state: String) -> Failure? {
+        guard let socketName else { return nil }
+        guard let (address, length) = Self.address(socketName) else {
+            return Failure(socketName: socketName, reason: "not a socket path or an @ name that fits an address")
+        }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return Failure(socketName: socketName, reason: String(cString: strerror(errno))) }
         defer { try? closeDescriptor(descriptor) }
         var message = Array(state.utf8)
         let sent = withUnsafePointer(to: address) { address in
@@ -51,12 +71,18 @@ public struct SystemdNotifier: Sendable {
                 sendto(descriptor, &message, message.count, Int32(MSG_NOSIGNAL), address, length)
             }
         }
-        return sent == message.count
+        guard sent == message.count else {
+            let reason = sent < 0 ? String(cString: strerror(errno)) : "sent \(sent) of \(message.count) bytes"
+            return Failure(socketName: socketName, reason: reason)
+        }
+        return nil
     }
 
-    /// `READY=1`: the daemon serves requests.
-    public func ready(status: String? = nil) {
-        notify(["READY=1", status.map { "STATUS=\($0)" }].compactMap { $0 }.joined(separator: "\n"))
+    /// `READY=1`: the daemon serves requests. Returns why systemd did not hear it, when it was to: it then stops
+    /// the daemon once the unit's start time runs out.
+    @discardableResult
+    public func ready(status: String? = nil) -> Failure? {
+        send(["READY=1", status.map { "STATUS=\($0)" }].compactMap { $0 }.joined(separator: "\n"))
     }
 
     /// `STATUS=…`: one line shown by `systemctl status`.

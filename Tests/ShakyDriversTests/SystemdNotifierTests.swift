@@ -83,9 +83,16 @@ struct SystemdNotificationTests {
         #expect(!SystemdNotifier { $0 == "NOTIFY_SOCKET" ? socketName : nil }.notify("READY=1"))
     }
 
-    @Test("A socket that is not there is a message not sent, not an error")
+    @Test(
+        "A socket that is not there: READY=1 says why it was not heard, naming the socket; none to tell is no failure")
     func aMissingSocket() {
         let notifier = SystemdNotifier { $0 == "NOTIFY_SOCKET" ? "/nonexistent/shaky/notify" : nil }
         #expect(!notifier.notify("READY=1"))
+        let failure = notifier.ready()
+        #expect(
+            failure?.description
+                == "cannot reach systemd's notification socket /nonexistent/shaky/notify: No such file or directory")
+        #expect(SystemdNotifier { $0 == "NOTIFY_SOCKET" ? "vsock:2:1234" : nil }.ready()?.reason.isEmpty == false)
+        #expect(SystemdNotifier { _ in nil }.ready() == nil)
     }
 }
