@@ -30,12 +30,20 @@ import SystemCalls
 final class InboxThread: SerialExecutor, TaskExecutor {
     private let mailbox: Mailbox
 
+    /// How the thread waits on its descriptors: `poll(2)`'s arguments and result, `errno` set on failure.
+    typealias Wait = @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
+
     /// Starts a thread named `name` (at most 15 bytes: the kernel's limit); `onExit` runs on it as it ends.
     ///
     /// A POSIX thread rather than Foundation's `Thread`, whose `start()` says nothing when the thread cannot be
-    /// made; it takes its name on itself, as `Thread(named:body:)` (ShakyCore) does.
-    init(name: String, onExit: (@Sendable () -> Void)? = nil) {
-        let mailbox = Mailbox()
+    /// made; it takes its name on itself, as `Thread(named:body:)` (ShakyCore) does. `wait` and `pauseAfterFailedWait`
+    /// are `poll(2)` and a 10-ms sleep but in tests.
+    init(
+        name: String, onExit: (@Sendable () -> Void)? = nil,
+        wait: @escaping Wait = { poll($0, $1, $2) },
+        pauseAfterFailedWait: @escaping @Sendable () -> Void = InboxThread.pauseAfterFailedWait
+    ) {
+        let mailbox = Mailbox(wait: wait, pauseAfterFailedWait: pauseAfterFailedWait)
         self.mailbox = mailbox
         let body = Unmanaged.passRetained(
             ThreadBody {
@@ -102,6 +110,13 @@ final class InboxThread: SerialExecutor, TaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }
 
+    /// Sleeps 10 ms: a wait the kernel refused for want of memory (`ENOMEM`, the one failure left to a `poll` on two
+    /// descriptors of the thread's own) is tried again after it rather than at once, which would spin a core.
+    static func pauseAfterFailedWait() {
+        var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+        _ = nanosleep(&pause, nil)
+    }
+
     /// Nanoseconds on CLOCK_BOOTTIME, the clock of the alarm's deadline.
     static func boottimeNanoseconds() -> Int {
         var now = timespec()
@@ -159,8 +174,12 @@ extension InboxThread {
         private var wakeUpCount = 0
         /// What the thread's `poll` waits on (the thread's own).
         private var waitSet: [pollfd]
+        private let wait: Wait
+        private let pauseAfterFailedWait: @Sendable () -> Void
 
-        init() {
+        init(wait: @escaping Wait, pauseAfterFailedWait: @escaping @Sendable () -> Void) {
+            self.wait = wait
+            self.pauseAfterFailedWait = pauseAfterFailedWait
             pthread_mutex_init(mutex, nil)
             wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
             timerDescriptor = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
@@ -253,8 +272,11 @@ extension InboxThread {
                 isWaiting = true
                 pthread_mutex_unlock(mutex)
                 for index in waitSet.indices { waitSet[index].revents = 0 }
-                // An interrupted wait (EINTR) only goes round the loop again.
-                _ = poll(&waitSet, nfds_t(waitSet.count), timeout)
+                // An interrupted wait (EINTR) only goes round the loop again; a refused one after a pause.
+                let waited = waitSet.withUnsafeMutableBufferPointer { descriptors in
+                    descriptors.baseAddress.map { wait($0, nfds_t(descriptors.count), timeout) } ?? 0
+                }
+                if waited < 0 && errno != EINTR { pauseAfterFailedWait() }
                 pthread_mutex_lock(mutex)
                 isWaiting = false
                 isWoken = false

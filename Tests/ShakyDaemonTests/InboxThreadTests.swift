@@ -115,4 +115,61 @@ extension InboxThread {
         }
         #expect(ran.withLock { $0 }, "the work handed over before the release ran")
     }
+
+    /// A wait that fails with `error` the first `count` times, then is `poll(2)`; counts the waits and the pauses.
+    final class RefusingWait: Sendable {
+        let refusals: Int
+        let error: Int32
+        let waits = Mutex(0)
+        let pauses = Mutex(0)
+
+        init(refusing refusals: Int, with error: Int32) {
+            self.refusals = refusals
+            self.error = error
+        }
+
+        func makeInbox() -> InboxThread {
+            InboxThread(
+                name: "inbox-test",
+                wait: { descriptors, count, timeout in
+                    let number = self.waits.withLock { waits in
+                        waits += 1
+                        return waits
+                    }
+                    guard number > self.refusals else {
+                        errno = self.error
+                        return -1
+                    }
+                    return poll(descriptors, count, timeout)
+                },
+                pauseAfterFailedWait: { self.pauses.withLock { $0 += 1 } })
+        }
+    }
+
+    @Test("A wait the kernel refuses (ENOMEM) is tried again after a pause, not at once, and the work still runs")
+    func aRefusedWaitIsRetriedAfterAPause() async {
+        let wait = RefusingWait(refusing: 3, with: ENOMEM)
+        let inbox = wait.makeInbox()
+        // Nothing handed over yet: the thread waits at once, and is refused three times.
+        await withCheckedContinuation { continuation in
+            inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds() + 20_000_000) {
+                continuation.resume()
+            }
+        }
+        #expect(wait.pauses.withLock { $0 } == 3, "one pause for each refused wait")
+        #expect(await inbox.perform { "work" } == "work")
+    }
+
+    @Test("An interrupted wait (EINTR) is tried again at once")
+    func anInterruptedWaitIsRetriedAtOnce() async {
+        let wait = RefusingWait(refusing: 2, with: EINTR)
+        let inbox = wait.makeInbox()
+        await withCheckedContinuation { continuation in
+            inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds() + 20_000_000) {
+                continuation.resume()
+            }
+        }
+        #expect(wait.waits.withLock { $0 } > 2)
+        #expect(wait.pauses.withLock { $0 } == 0)
+    }
 }
