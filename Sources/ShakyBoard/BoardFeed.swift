@@ -68,14 +68,22 @@ public struct BoardFeed: Sendable {
             return Task.isCancelled
         }
         defer { Task { await client.close() } }
+        // Events of a newer daemon that the board skips: the board says once to update shaky.
+        client.reportSkippedReplies { unknown in model.update { $0.unknownDaemonValue = unknown } }
         do {
             // The board counts the countdown down itself: the daemon need not wake each second for it.
             let replies = try await client.game.watch(ticks: false)
+            var iterator = replies.makeAsyncIterator()
+            // Connected once the game as it stands has come (the first reply): a daemon whose game the board cannot
+            // read is not one it is connected to.
+            guard let first = try await iterator.next() else { return Task.isCancelled }
             onConnected()
             await refreshDaemonState(client, into: model)
+            let time = now()
             model.update {
                 $0.connection = .connected
                 $0.daemonProblem = nil
+                $0.apply(first.event, at: time)
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -85,11 +93,18 @@ public struct BoardFeed: Sendable {
                         await refreshDaemonState(client, into: model)
                     }
                 }
-                for try await reply in replies {
+                while let reply = try await iterator.next() {
                     let time = now()
                     model.update { $0.apply(reply.event, at: time) }
                 }
                 group.cancelAll()
+            }
+        } catch ShakyClientError.newerDaemon(let unknown) {
+            // The game as it stands holds a value the board does not know: the game shown is no longer the daemon's.
+            model.update {
+                $0.clearGame()
+                $0.unknownDaemonValue = unknown
+                $0.daemonProblem = "the daemon is newer than this board"
             }
         } catch {}
         return Task.isCancelled

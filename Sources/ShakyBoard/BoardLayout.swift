@@ -98,7 +98,8 @@ public enum BoardLayout {
         "Paused — shaky resume, or p in play",
     ]
 
-    /// The small notices under the header, on a screen `width` columns wide at board time `now`: the link, the pause
+    /// The small notices under the header, on a screen `width` columns wide at board time `now`: the link, a daemon
+    /// newer than the board, the pause
     /// (and how the host goes on), the sensor, the sound, a joining, a press that did nothing and the terminal.
     static func notices(_ state: BoardState, width: Int = .max, now: Duration = .zero) -> [String] {
         var notices: [String] = []
@@ -110,6 +111,7 @@ public enum BoardLayout {
             notices.append(
                 state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
         }
+        if state.unknownDaemonValue != nil { notices.append("Daemon newer than this board: update shaky") }
         if state.isPaused, state.phase != .gameOver {
             // A restarted daemon restores the game paused: the room and the host see how it goes on, from a command or
             // from shaky play, in the most words that fit.

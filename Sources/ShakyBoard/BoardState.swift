@@ -242,6 +242,8 @@ public struct BoardState: Equatable, Sendable {
     public var daemonSockets: [String] = []
     /// Why the last try to reach the daemon failed (`no socket there`), until one succeeds.
     public var daemonProblem: String?
+    /// The last value the daemon sent that this board does not know (the daemon is newer: shaky should be updated).
+    public var unknownDaemonValue: UnknownReplyValue?
     /// Where the game is.
     public var phase: Phase = .noGame
     /// Whether the host paused the game.
@@ -344,10 +346,10 @@ public struct BoardState: Equatable, Sendable {
     /// terminal.
     mutating func clearGame() {
         let kept = (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam)
-        let daemon = (daemonSockets, daemonProblem, terminalStandIn)
+        let daemon = (daemonSockets, daemonProblem, unknownDaemonValue, terminalStandIn)
         self = BoardState()
         (connection, isSensorGone, isSoundSilent, buttons, buttonDevices, joiningTeam) = kept
-        (daemonSockets, daemonProblem, terminalStandIn) = daemon
+        (daemonSockets, daemonProblem, unknownDaemonValue, terminalStandIn) = daemon
     }
 
     /// Forgets the open question's buzzes, answers and hint, for a new question.

@@ -32,7 +32,9 @@ extension ShakyClient: VarlinkCallTransport {
     /// which tells the daemon the caller is gone. The stream throws a ``ShakyClientError``: `refused`
     /// when the daemon ends the call with an error, `connectionLost` when it goes away, `protocolError` for a
     /// reply that breaks the interface. A reply with a value this client does not know (a newer daemon's event
-    /// kind) is skipped, told to ``reportSkippedReplies(to:)``, and the stream goes on.
+    /// kind) is skipped, told to ``reportSkippedReplies(to:)``, and the stream goes on; unless it is one that
+    /// ``StreamedReply`` says a client cannot do without (`Watch`'s whole game), which ends the stream with
+    /// `newerDaemon`.
     public func callMore<Parameters: Encodable & Sendable, Reply: Decodable & Sendable>(
         _ method: String, parameters: Parameters, replyType: Reply.Type
     ) async throws(ShakyClientError) -> AsyncThrowingStream<Reply, any Error> {
@@ -60,6 +62,9 @@ extension ShakyClient: VarlinkCallTransport {
                     do {
                         continuation.yield(try Self.decode(parameters, as: Reply.self, from: method))
                     } catch ShakyClientError.newerDaemon(let unknown) {
+                        guard (Reply.self as? any StreamedReply.Type)?.canBeSkipped(parameters) ?? true else {
+                            throw ShakyClientError.newerDaemon(unknown)
+                        }
                         self.skipped(unknown)
                     }
                 }
@@ -82,5 +87,19 @@ extension ShakyClient: VarlinkCallTransport {
             Task { await streamConnection.close() }
         }
         return stream
+    }
+}
+
+/// A streamed reply some of which a client cannot skip when it holds a value the client does not know.
+protocol StreamedReply {
+    /// Whether a client may skip the reply `parameters` and go on with the stream.
+    static func canBeSkipped(_ parameters: VarlinkObject) -> Bool
+}
+
+extension ShakyAPI.GameInterface.WatchReply: StreamedReply {
+    /// Every event but `state`: that one is the whole game (the first reply, and after `New`), which the events after
+    /// it change; a client that skipped it would go on showing a game that is not the daemon's.
+    static func canBeSkipped(_ parameters: VarlinkObject) -> Bool {
+        parameters["event"]?.objectValue?["kind"]?.stringValue != "state"
     }
 }

@@ -18,8 +18,9 @@ import Varlink
 ///
 /// A daemon newer than this client may send values its interfaces do not list (a new event kind, a new value of an
 /// enum). An optional field with one reads as absent (`nil`); a streamed reply (`Watch`) that holds one elsewhere
-/// is skipped, and the stream goes on (``reportSkippedReplies(to:)`` hears of it); any other reply with one fails
-/// with ``ShakyClientError/newerDaemon(_:)``.
+/// is skipped, and the stream goes on (``reportSkippedReplies(to:)`` hears of it), unless it is the whole game
+/// (`Watch`'s `state` event), which ends the stream; any other reply with one fails with
+/// ``ShakyClientError/newerDaemon(_:)``.
 public final class ShakyClient: Sendable {
     /// The socket this client is connected to.
     public let socketPath: String

@@ -202,6 +202,41 @@ import Varlink
         }
     }
 
+    /// The events after the whole game change a game the client does not have.
+    @Test("A watch whose whole game holds a value this client does not know ends, saying the daemon is newer")
+    func aWatchEndsOnAWholeGameItCannotKnow() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            var state = FakeDaemon.Answer.watchReply(Fixtures.event(.state) { $0.status = Fixtures.ready })
+            guard case .object(var event) = state["event"], case .object(var status) = event["status"] else {
+                Issue.record("the state event has no status")
+                return
+            }
+            status["phase"] = "intermission"
+            event["status"] = .object(status)
+            state["event"] = .object(event)
+            let buzz = Fixtures.event(.buzz) {
+                $0.team = "Owls"
+                $0.order = 1
+            }
+            daemon.answer("Game.Watch", with: .events([state, FakeDaemon.Answer.watchReply(buzz)], end: false))
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let skipped = Mutex<[UnknownReplyValue]>([])
+            client.reportSkippedReplies { unknown in skipped.withLock { $0.append(unknown) } }
+            var received: [ShakyAPI.Event] = []
+            let error = await #expect(throws: ShakyClientError.self) {
+                for try await reply in try await client.game.watch() { received.append(reply.event) }
+            }
+            #expect(
+                error
+                    == .newerDaemon(
+                        UnknownReplyValue(
+                            method: "io.shakywords.Game.Watch", field: "event.status.phase", value: "intermission")))
+            #expect(received.isEmpty, "the buzz after it is not handed on")
+            #expect(skipped.withLock { $0 }.isEmpty, "not skipped: the stream ended")
+            await client.close()
+        }
+    }
+
     @Test func aWatchTheDaemonRefusesThrowsItsMessage() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer("Game.Watch", with: .error("NoGame", [:]))
