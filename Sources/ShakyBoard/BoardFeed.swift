@@ -42,22 +42,15 @@ public struct BoardFeed: Sendable {
     public func run(into model: BoardModel) async {
         let sockets = self.sockets
         model.update { $0.daemonSockets = sockets }
-        var failures = 0
-        while !Task.isCancelled {
-            if await watchOnce(into: model, onConnected: { failures = 0 }) { return }
-            failures += 1
-            let attempt = failures
+        try? await backoff.retry(sleep: sleep) { heardFromDaemon in
+            await watchOnce(into: model, onConnected: { _ = heardFromDaemon() })
+        } failed: { attempt in
             model.update { $0.connection = .reconnecting(attempt: attempt) }
-            do {
-                try await sleep(backoff.delay(afterFailures: failures))
-            } catch {
-                return
-            }
         }
     }
 
-    /// One connection: returns `true` when the task was cancelled, `false` when the daemon went away.
-    private func watchOnce(into model: BoardModel, onConnected: () -> Void) async -> Bool {
+    /// One connection, until the daemon goes away or the task is cancelled.
+    private func watchOnce(into model: BoardModel, onConnected: () -> Void) async {
         let client: ShakyClient
         do {
             client = try await ShakyClient.connect(socketPath: socketPath, defaults: defaults)
@@ -65,7 +58,7 @@ public struct BoardFeed: Sendable {
             if case .daemonUnreachable(_, let reason) = error {
                 model.update { $0.daemonProblem = reason }
             }
-            return Task.isCancelled
+            return
         }
         defer { Task { await client.close() } }
         // Events of a newer daemon that the board skips: the board says once to update shaky.
@@ -76,7 +69,7 @@ public struct BoardFeed: Sendable {
             var iterator = replies.makeAsyncIterator()
             // Connected once the game as it stands has come (the first reply): a daemon whose game the board cannot
             // read is not one it is connected to.
-            guard let first = try await iterator.next() else { return Task.isCancelled }
+            guard let first = try await iterator.next() else { return }
             onConnected()
             await refreshDaemonState(client, into: model)
             let time = now()
@@ -107,7 +100,6 @@ public struct BoardFeed: Sendable {
                 $0.daemonProblem = "the daemon is newer than this board"
             }
         } catch {}
-        return Task.isCancelled
     }
 
     private func refreshDaemonState(_ client: ShakyClient, into model: BoardModel) async {

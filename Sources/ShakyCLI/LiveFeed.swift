@@ -57,14 +57,10 @@ struct LiveFeed: Sendable {
     /// Hands each update to `handle` until the task is cancelled (then it throws `CancellationError`), the daemon
     /// refuses the feed, or `handle` throws.
     func run(_ handle: (Update) async throws -> Void) async throws {
-        var failures = 0
-        while true {
+        try await backoff.retry(sleep: sleep) { heardFromDaemon in
             do {
                 for try await reply in try await replies() {
-                    if failures > 0 {
-                        failures = 0
-                        try await handle(.back)
-                    }
+                    if heardFromDaemon() > 0 { try await handle(.back) }
                     try await handle(.reply(reply))
                 }
             } catch let error as ShakyClientError {
@@ -73,10 +69,8 @@ struct LiveFeed: Sendable {
                 case .refused, .protocolError, .newerDaemon: throw error
                 }
             }
-            try Task.checkCancellation()
-            failures += 1
+        } failed: { failures in
             if failures == 1 { try await handle(.lost) }
-            try await sleep(backoff.delay(afterFailures: failures))
         }
     }
 

@@ -17,6 +17,36 @@ struct BoardFeedTests {
         #expect(backoff.delay(afterFailures: 1000) == .seconds(5))
     }
 
+    @Test("Retrying: each failed try waits longer; hearing from the daemon says how many failed before, and resets")
+    func retryingCountsFailuresInARow() async throws {
+        let waits = Mutex<[Duration]>([])
+        var tries = 0
+        var heard: [Int] = []
+        var failures: [Int] = []
+        let backoff = ReconnectBackoff(initial: .milliseconds(250), maximum: .seconds(5))
+        // Tries 1 to 3 fail before hearing from the daemon, 4 hears from it (twice) and then fails, 5 and 6 fail, 7
+        // hears from it again.
+        await #expect(throws: CancellationError.self) {
+            try await backoff.retry(sleep: { delay in waits.withLock { $0.append(delay) } }) { heardFromDaemon in
+                tries += 1
+                if tries == 4 || tries == 7 {
+                    heard.append(heardFromDaemon())
+                    heard.append(heardFromDaemon())
+                }
+                if tries == 7 { throw CancellationError() }
+            } failed: { count in
+                failures.append(count)
+            }
+        }
+        #expect(heard == [3, 0, 3, 0])
+        #expect(failures == [1, 2, 3, 1, 2, 3])
+        #expect(
+            waits.withLock { $0 } == [
+                .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(250), .milliseconds(500),
+                .seconds(1),
+            ])
+    }
+
     @Test func withNoDaemonItSaysReconnectingAndTriesAgainWithBackoff() async throws {
         let folder = try TemporaryDirectory(prefix: "shaky-board-feed")
         defer { folder.remove() }
