@@ -144,6 +144,15 @@ extension InboxThread {
                 },
                 pauseAfterFailedWait: { self.pauses.withLock { $0 += 1 } })
         }
+
+        /// Sets `inbox`'s alarm 20 ms ahead and waits until it fires: the thread has waited on past the refusals.
+        func alarmIn20Milliseconds(on inbox: InboxThread) async {
+            await withCheckedContinuation { continuation in
+                inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds() + 20_000_000) {
+                    continuation.resume()
+                }
+            }
+        }
     }
 
     @Test("A wait the kernel refuses (ENOMEM) is tried again after a pause, not at once, and the work still runs")
@@ -151,11 +160,7 @@ extension InboxThread {
         let wait = RefusingWait(refusing: 3, with: ENOMEM)
         let inbox = wait.makeInbox()
         // Nothing handed over yet: the thread waits at once, and is refused three times.
-        await withCheckedContinuation { continuation in
-            inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds() + 20_000_000) {
-                continuation.resume()
-            }
-        }
+        await wait.alarmIn20Milliseconds(on: inbox)
         #expect(wait.pauses.withLock { $0 } == 3, "one pause for each refused wait")
         #expect(await inbox.perform { "work" } == "work")
     }
@@ -164,11 +169,7 @@ extension InboxThread {
     func anInterruptedWaitIsRetriedAtOnce() async {
         let wait = RefusingWait(refusing: 2, with: EINTR)
         let inbox = wait.makeInbox()
-        await withCheckedContinuation { continuation in
-            inbox.setAlarm(atBoottimeNanoseconds: InboxThread.boottimeNanoseconds() + 20_000_000) {
-                continuation.resume()
-            }
-        }
+        await wait.alarmIn20Milliseconds(on: inbox)
         #expect(wait.waits.withLock { $0 } > 2)
         #expect(wait.pauses.withLock { $0 } == 0)
     }
