@@ -36,13 +36,13 @@ import Testing
         return (sleep, { waits.withLock { $0 } })
     }
 
-    /// Lines in from a stream that gives `q` once `console` shows `text` (or after 20 s).
+    /// Lines in from a stream that gives `q` once `console` shows `text`, on either output (or after 20 s).
     static func quitting(once console: RecordingConsole, shows text: String) -> AsyncStream<String> {
         AsyncStream { continuation in
             Task {
                 let clock = ContinuousClock()
                 let end = clock.now + .seconds(20)
-                while !console.output.contains(text), clock.now < end {
+                while !console.output.contains(text), !console.error.contains(text), clock.now < end {
                     try? await clock.sleep(for: .milliseconds(10))
                 }
                 continuation.yield("q")

@@ -159,6 +159,33 @@ extension PlaySessionTests {
         }
     }
 
+    @Test("A watch that ends with an error is said at once, and play ends with it")
+    func aWatchThatFailsIsSaidAtOnce() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            script(daemon)
+            var newGame = FakeDaemon.Answer.watchReply(Self.watchEvents[0])
+            newGame["event"] = ["kind": "state", "status": ["phase": "intermission"]]
+            daemon.answer(
+                "Game.Watch",
+                with: .events([FakeDaemon.Answer.watchReply(Self.watchEvents[0]), newGame], end: false))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            let error = await #expect(throws: ShakyClientError.self) {
+                try await PlaySession(client: client, console: console).run(
+                    commands: LiveFeedTests.quitting(once: console, shows: "the game is no longer shown"))
+            }
+            await client.close()
+            #expect(
+                error
+                    == .newerDaemon(
+                        .init(method: "io.shakywords.Game.Watch", field: "event.status.phase", value: "intermission")))
+            #expect(
+                console.error.hasPrefix(
+                    "! the game is no longer shown: the daemon is newer than this shaky: its reply to "
+                        + "io.shakywords.Game.Watch has event.status.phase “intermission”"))
+        }
+    }
+
     @Test func joinAsksTheDaemonAndAJoiningUnderWayIsShownAtTheStart() async throws {
         try await FakeDaemon.run { daemon in
             script(daemon)

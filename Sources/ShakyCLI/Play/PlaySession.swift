@@ -48,7 +48,16 @@ struct PlaySession: Sendable {
         let activity = Activity()
         // The daemon need not wake each second for this session: its countdown runs here.
         let feed = LiveFeed(client: client, backoff: backoff, sleep: sleep, countsDown: true)
-        let watcher = Task { try await show(feed, activity: activity) }
+        let watcher = Task {
+            do {
+                try await show(feed, activity: activity)
+            } catch {
+                // The commands go on, but the game is no longer shown: the host hears why now, not when play ends
+                // (which exits with the error, status 1).
+                if !(error is CancellationError) { sayError("! the game is no longer shown: \(error)") }
+                throw error
+            }
+        }
         // The daemon sends the state first: once it is here, every later event reaches this session.
         await activity.waitForFirstEvent(atMost: .seconds(5))
         var failure: (any Error)?
