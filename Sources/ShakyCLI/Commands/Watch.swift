@@ -18,7 +18,9 @@ extension Shaky {
                 the start ends it (exit status 3).
 
                 An event a newer daemon sends with a kind or value this shaky does not know is skipped, and \
-                said once per value on standard error ("skipping events with event.kind “…”").
+                said once per value on standard error ("skipping events with event.kind “…”"). The game as it \
+                stands (the first event, and the one after a new game) cannot be skipped: one this shaky cannot \
+                read ends the watch, saying the daemon is newer (exit status 1).
                 """)
 
         @OptionGroup var global: GlobalOptions
