@@ -99,8 +99,8 @@ public enum BoardLayout {
     ]
 
     /// The small notices under the header, on a screen `width` columns wide at board time `now`: the link, a daemon
-    /// newer than the board, the pause
-    /// (and how the host goes on), the sensor, the sound, a joining, a press that did nothing and the terminal.
+    /// newer than the board, the pause (and how the host goes on), the sensor, the sound, a joining, a press that did
+    /// nothing and the terminal.
     static func notices(_ state: BoardState, width: Int = .max, now: Duration = .zero) -> [String] {
         var notices: [String] = []
         switch state.connection {
