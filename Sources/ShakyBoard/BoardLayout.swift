@@ -98,6 +98,10 @@ public enum BoardLayout {
         "Paused — shaky resume, or p in play",
     ]
 
+    /// What the board says when the daemon sends what it does not know, longest first; the shortest fits the
+    /// narrowest board (40 columns).
+    static let newerDaemonNotices = ["Daemon newer than this board: update shaky", "Daemon newer: update shaky"]
+
     /// The small notices under the header, on a screen `width` columns wide at board time `now`: the link, a daemon
     /// newer than the board, the pause (and how the host goes on), the sensor, the sound, a joining, a press that did
     /// nothing and the terminal.
@@ -111,7 +115,11 @@ public enum BoardLayout {
             notices.append(
                 state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
         }
-        if state.unknownDaemonValue != nil { notices.append("Daemon newer than this board: update shaky") }
+        if state.unknownDaemonValue != nil {
+            notices.append(
+                newerDaemonNotices.first { DisplayWidth.of($0) <= width - 2 }
+                    ?? newerDaemonNotices[newerDaemonNotices.count - 1])
+        }
         if state.isPaused, state.phase != .gameOver {
             // A restarted daemon restores the game paused: the room and the host see how it goes on, from a command or
             // from shaky play, in the most words that fit.

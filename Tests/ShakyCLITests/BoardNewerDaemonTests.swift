@@ -59,6 +59,7 @@ struct BoardNewerDaemonTests {
                     == UnknownReplyValue(
                         method: "io.shakywords.Game.Watch", field: "event.status.phase", value: "intermission"))
             #expect(BoardLayout.notices(state).contains("Daemon newer than this board: update shaky"))
+            #expect(BoardLayout.notices(state, width: 40).contains("Daemon newer: update shaky"), "a narrow board")
             let screen = BoardLayout.render(state, width: 100, height: 30, now: .zero).lines.joined(separator: "\n")
             #expect(screen.contains("(the daemon is newer than this board)"))
         }
