@@ -65,6 +65,19 @@ struct BoardNewerDaemonTests {
         }
     }
 
+    @Test("A new game the board cannot read takes the game shown before off the board")
+    func aNewGameItCannotRead() async throws {
+        try await FakeDaemon.run(checksReplies: false) { daemon in
+            let over = FakeDaemon.Answer.watchReply(Fixtures.event(.state) { $0.status = Fixtures.roundOver })
+            daemon.answer("Game.Watch", with: .events([over, Self.stateOfANewerDaemon], end: false))
+            let state = try await Self.feed(daemon)
+            #expect(state.connection == .reconnecting(attempt: 1))
+            #expect(state.phase == .noGame, "the question over of the game before is gone")
+            #expect(state.teams.isEmpty)
+            #expect(state.daemonProblem == "the daemon is newer than this board")
+        }
+    }
+
     @Test("An event the board cannot read is skipped, the game goes on, and the board says to update shaky")
     func anEventItCannotRead() async throws {
         try await FakeDaemon.run(checksReplies: false) { daemon in
