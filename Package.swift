@@ -85,8 +85,8 @@ let package = Package(
         .target(
             name: "ShakyTesting",
             dependencies: [
-                "ShakyCore", "TriviaEngine", "Varlink", "ShakyProtocol", "ShakyDrivers", "ShakyDaemon", "CSpawn",
-                logging,
+                "ShakyCore", "SystemCalls", "TriviaEngine", "Varlink", "ShakyProtocol", "ShakyDrivers", "ShakyDaemon",
+                "CSpawn", logging,
             ]
         ),
         // The `shaky` command tree, a library so that tests can parse and run it in-process.
@@ -137,7 +137,8 @@ let package = Package(
         .testTarget(
             name: "ShakyProtocolTests", dependencies: ["ShakyProtocol", "Varlink", "VarlinkGenerator", "ShakyTesting"]),
         .testTarget(
-            name: "ShakyDriversTests", dependencies: ["ShakyDrivers", "ShakeDetection", "ShakyTesting", logging],
+            name: "ShakyDriversTests",
+            dependencies: ["ShakyDrivers", "ShakeDetection", "ShakyTesting", "SystemCalls", logging],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "ShakyDaemonTests", dependencies: ["ShakyDaemon", "ShakyTesting", "Varlink", grdb]),
         .testTarget(name: "SystemIntegrationTests", dependencies: ["ShakyTesting", "ShakyFuzzing"]),

@@ -59,17 +59,15 @@ public struct SystemdNotifier: Sendable {
     /// when they did or when there is no socket to tell.
     func send(_ state: String) -> Failure? {
         guard let socketName else { return nil }
-        guard let (address, length) = Self.address(socketName) else {
+        guard let address = Self.address(socketName) else {
             return Failure(socketName: socketName, reason: "not a socket path or an @ name that fits an address")
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return Failure(socketName: socketName, reason: String(cString: strerror(errno))) }
         defer { try? closeDescriptor(descriptor) }
         var message = Array(state.utf8)
-        let sent = withUnsafePointer(to: address) { address in
-            address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                sendto(descriptor, &message, message.count, Int32(MSG_NOSIGNAL), address, length)
-            }
+        let sent = address.withSocketAddress { address, length in
+            sendto(descriptor, &message, message.count, Int32(MSG_NOSIGNAL), address, length)
         }
         guard sent == message.count else {
             let reason = sent < 0 ? String(cString: strerror(errno)) : "sent \(sent) of \(message.count) bytes"
@@ -117,26 +115,11 @@ public struct SystemdNotifier: Sendable {
         .microseconds(max(10_000, Int64(watchdogMicroseconds / 2)))
     }
 
-    /// The socket address `NOTIFY_SOCKET` names and its length: a path from `/`, or an abstract name after `@`
-    /// (its bytes after a NUL, its length exact); `nil` for anything else (systemd's `vsock:` addresses, which a
-    /// service on this machine is not given), an empty name, or one too long for an address.
-    static func address(_ name: String) -> (sockaddr_un, socklen_t)? {
-        var bytes = Array(name.utf8)
-        guard let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "@") else { return nil }
-        let isAbstract = first == UInt8(ascii: "@")
-        if isAbstract {
-            bytes[0] = 0
-        } else {
-            bytes.append(0)
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count > 1, bytes.count <= capacity, isAbstract || !bytes.dropLast().contains(0) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            path.copyBytes(from: bytes)
-        }
-        let length = MemoryLayout<sa_family_t>.size + bytes.count
-        return (address, socklen_t(length))
+    /// The socket address `NOTIFY_SOCKET` names: a path from `/`, or an abstract name after `@`; `nil` for anything
+    /// else (systemd's `vsock:` addresses, which a service on this machine is not given), an empty name, or one too
+    /// long for an address.
+    static func address(_ name: String) -> UnixSocketAddress? {
+        if name.hasPrefix("@") { return UnixSocketAddress(abstractName: String(name.dropFirst())) }
+        return name.hasPrefix("/") ? UnixSocketAddress(path: name) : nil
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShakyProtocol
+import SystemCalls
 import Varlink
 
 #if canImport(Glibc)
@@ -39,17 +40,11 @@ public final class RawSocket {
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: Self.readTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            bytes.copyBytes(from: path.utf8)
-            bytes[path.utf8.count] = 0
+        guard let address = UnixSocketAddress(path: path) else {
+            close(descriptor)
+            throw Failure(description: "not a socket path that fits an address: \(path)")
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = address.withSocketAddress { connect(descriptor, $0, $1) }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)

@@ -45,7 +45,7 @@ package enum UnixSocketFile {
     }
 
     /// The longest socket path the kernel takes, in bytes (`sun_path` less its terminating NUL).
-    static let longestPath = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    static let longestPath = UnixSocketAddress.longestPath
 
     /// Creates the parent directory and removes a stale socket file; refuses to touch anything else.
     static func prepare(path: String) throws {
@@ -111,21 +111,12 @@ package enum UnixSocketFile {
             return error
         }
         defer { closeProbe(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { return SystemCallError("connect", code: ENAMETOOLONG) }
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            bytes.copyBytes(from: path.utf8)
-            bytes[path.utf8.count] = 0
+        guard let address = UnixSocketAddress(path: path) else {
+            return SystemCallError("connect", code: path.utf8.count > longestPath ? ENAMETOOLONG : EINVAL)
         }
         do {
             try checkSyscall("connect") {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                }
+                address.withSocketAddress { connect(descriptor, $0, $1) }
             }
             return nil
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import ShakyTesting
+import SystemCalls
 import Testing
 
 @testable import ShakyDrivers
@@ -61,17 +62,15 @@ struct SystemdNotificationTests {
         try #require(receiver >= 0)
         defer { close(receiver) }
         // Bound the way systemd binds it: a NUL, then the name, the address no longer than that.
-        let (address, length) = try #require(SystemdNotifier.address("@" + name))
-        let bound = withUnsafePointer(to: address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(receiver, $0, length) }
-        }
+        let address = try #require(SystemdNotifier.address("@" + name))
+        let bound = address.withSocketAddress { bind(receiver, $0, $1) }
         try #require(bound == 0, "bind: \(String(cString: strerror(errno)))")
         #expect(SystemdNotifier { $0 == "NOTIFY_SOCKET" ? "@" + name : nil }.notify("READY=1"))
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = recv(receiver, &buffer, buffer.count, Int32(MSG_DONTWAIT))
         #expect(count == 7 && String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "READY=1")
         // Nothing but the name: a longer address (a trailing NUL) would be another socket.
-        #expect(Int(length) == MemoryLayout<sa_family_t>.size + 1 + name.utf8.count)
+        #expect(Int(address.length) == MemoryLayout<sa_family_t>.size + 1 + name.utf8.count)
     }
 
     @Test(
