@@ -103,6 +103,7 @@ public struct BoardApp: Sendable {
         if let standIn { model.update { $0.terminalStandIn = standIn } }
         let characters = BlockFont.Characters(term: term)
         var drawn: (version: Int, width: Int, height: Int, at: Duration)?
+        var keyInput = KeyInput()
         while !model.quitRequested {
             let (state, version) = model.snapshot
             let (width, height) = terminal.size
@@ -119,13 +120,35 @@ public struct BoardApp: Sendable {
             // Sleep until a change, a key, the next timed change or a second (for a resize), then read every key
             // curses has.
             let wake = model.waitForChange(
-                orInputOn: STDIN_FILENO,
+                orInputOn: keyInput.descriptor,
                 timeoutMilliseconds: sleepMilliseconds(until: state.nextTimedChange(after: time), now: now()))
             if wake == .input || wake == .timedOut {
+                var keys = 0
                 while let key = terminal.readKey(waitingAtMost: 0) {
+                    keys += 1
                     if key == .quit { model.requestQuit() }
                 }
+                if wake == .input { keyInput.woke(givingKeys: keys) }
             }
+        }
+    }
+
+    /// The descriptor the screen loop waits on for keys: standard input, until it shows itself at its end (`<
+    /// /dev/null`, a closed pipe, a hung-up terminal), readable at every wait yet giving no key. Waiting on it then
+    /// returns at once, and the loop would spin a core; from then on keys are read once a wait ends otherwise, and
+    /// the board is quit by a signal.
+    struct KeyInput {
+        /// Standard input, or -1 once it is no longer waited on.
+        private(set) var descriptor = STDIN_FILENO
+        private var emptyWakesInARow = 0
+        /// Readable wakes in a row without a key that make an input count as ended. A terminal's partial key (an
+        /// Escape sequence not yet whole) is held by curses, so its descriptor is not readable again until more comes.
+        static let emptyWakesAtAnEnd = 3
+
+        /// Counts a wake for input that gave `keys` keys.
+        mutating func woke(givingKeys keys: Int) {
+            emptyWakesInARow = keys == 0 ? emptyWakesInARow + 1 : 0
+            if emptyWakesInARow >= Self.emptyWakesAtAnEnd { descriptor = -1 }
         }
     }
 

@@ -15,7 +15,9 @@ import ShakyCore
 final class CursesTerminal {
     /// What a key press means to the board.
     enum Key: Equatable {
-        /// `q`, `Q`, Ctrl-C or Escape.
+        /// `q`, `Q` or Ctrl-C. Not Escape: curses hands on an Alt+key, or a key whose sequence terminfo does not know
+        /// (Home in some terminals), as an Escape and what follows, and a stray key on the TV's keyboard must not
+        /// end the board.
         case quit
         /// The terminal changed size.
         case resize
@@ -56,10 +58,17 @@ final class CursesTerminal {
             fclose(output)
             throw BoardError.terminal("cannot read the terminal: \(String(cString: strerror(errno)))")
         }
-        guard
-            let (name, screen) = names.lazy.compactMap({ name in newterm(name, output, input).map { (name, $0) } })
-                .first
-        else {
+        // Each name is tried once, in a plain loop: a lazy `compactMap(…).first` runs its closure again for the element
+        // it returns, and a second `newterm` would take the first one's raw, no-echo settings as the shell's own,
+        // which `endwin` then "restores" on leaving, so the shell was left without echo.
+        var opened: (name: String, screen: OpaquePointer)?
+        for name in names {
+            if let screen = newterm(name, output, input) {
+                opened = (name, screen)
+                break
+            }
+        }
+        guard let (name, screen) = opened else {
             fclose(output)
             fclose(input)
             let tried = names.spokenList("or")
@@ -173,7 +182,7 @@ final class CursesTerminal {
         switch key {
         case CNcurses_err(): return nil
         case CNcurses_key_resize(): return .resize
-        case 3, 27, Int32(UInt8(ascii: "q")), Int32(UInt8(ascii: "Q")): return .quit
+        case 3, Int32(UInt8(ascii: "q")), Int32(UInt8(ascii: "Q")): return .quit
         default: return .other
         }
     }

@@ -68,4 +68,17 @@ struct BoardAppTests {
         #expect(message.contains("infocmp -x xterm-ghostty | ssh THIS-HOST -- tic -x -"))
         #expect(message.contains("set TERM=xterm-256color"))
     }
+
+    @Test("Keys are waited for on standard input until it is readable without a key three times in a row")
+    func anInputAtItsEndIsNoLongerWaitedOn() {
+        var input = BoardApp.KeyInput()
+        input.woke(givingKeys: 0)
+        input.woke(givingKeys: 0)
+        input.woke(givingKeys: 2)
+        input.woke(givingKeys: 0)
+        input.woke(givingKeys: 0)
+        #expect(input.descriptor == 0, "a key between empty wakes starts the count again")
+        input.woke(givingKeys: 0)
+        #expect(input.descriptor == -1)
+    }
 }

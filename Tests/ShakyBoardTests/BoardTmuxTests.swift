@@ -159,6 +159,67 @@ struct BoardTmuxTests {
         }
     }
 
+    /// Quitting gives the shell its terminal back as it was (echo, line editing, newlines), and only `q` or Ctrl-C
+    /// quits: an Escape, an Alt+key or a key whose sequence terminfo does not know (Home in tmux, as xterm-256color
+    /// describes it) is a stray key on the TV's keyboard.
+    @Test func onlyQuitKeysEndTheBoardAndTheTerminalIsGivenBackAsItWas() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let script = """
+                before=$(stty -g); "$0" board; status=$?
+                [ "$(stty -g)" = "$before" ] && echo "terminal as before" || echo "terminal left changed: $(stty)"
+                echo "board exited with status $status"
+                """
+            try await Tmux.withServer(
+                folder: daemon.folder, command: ["/bin/sh", "-c", script, try BuiltProduct.path("shaky")],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            ) { tmux in
+                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+                try await tmux.run(["send-keys", "Escape", "M-x", "Home", "End", "F1", "x"])
+                // A change drawn after the keys shows the board still runs (and has read them).
+                let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+                _ = try await client.game.new(teams: ["Owls", "Foxes"], questions: 2, seed: 7)
+                await client.close()
+                let drawn = try await tmux.waitForScreen("the new game, or the board gone") {
+                    $0.contains("Owls") || $0.contains("board exited")
+                }
+                #expect(!drawn.contains("board exited"), "\(drawn)")
+                try await tmux.run(["send-keys", "q"])
+                let left = try await tmux.waitForScreen("the board quitting") { $0.contains("board exited") }
+                #expect(left.contains("terminal as before"), "\(left)")
+                #expect(left.contains("board exited with status 0"), "\(left)")
+            }
+        }
+    }
+
+    /// With its input at an end (`< /dev/null`, always readable) the board draws and waits as usual: it spun a core
+    /// reading nothing.
+    @Test func anInputAtItsEndIsNotReadInALoop() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder,
+                command: ["/bin/sh", "-c", "exec \"$0\" board < /dev/null", try BuiltProduct.path("shaky")],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+            ) { tmux in
+                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+                let pane = try await tmux.run(["list-panes", "-F", "#{pane_pid}"])
+                let pid = try #require(Int32(pane.trimmingCharacters(in: .whitespacesAndNewlines)))
+                let before = try Self.cpuTicks(pid)
+                try await Task.sleep(for: .seconds(2))
+                let used = try Self.cpuTicks(pid) - before
+                // A spinning loop takes about 200 ticks (of 10 ms) in 2 s; a waiting board next to none.
+                #expect(used < 50, "the board took \(used) ticks of CPU in 2 s with nothing to show")
+            }
+        }
+    }
+
+    /// The CPU time `pid` has used, in clock ticks (user and system: `/proc/PID/stat` fields 14 and 15).
+    static func cpuTicks(_ pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the command's name, which is in parentheses and may hold spaces.
+        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+        return try #require(Int(fields[11])) + #require(Int(fields[12]))
+    }
+
     /// The bug a party met: the host skipped a question nobody had buzzed on, and the board said "Time's up". It says
     /// "Skipped", and still does once the board has come back to a restarted daemon (from the saved game).
     @Test func aSkippedQuestionSaysSkippedAlsoAfterADaemonRestart() async throws {
