@@ -45,7 +45,11 @@ public struct BoardFeed: Sendable {
         try? await backoff.retry(sleep: sleep) { heardFromDaemon in
             await watchOnce(into: model, onConnected: { _ = heardFromDaemon() })
         } failed: { attempt in
-            model.update { $0.connection = .reconnecting(attempt: attempt) }
+            let time = now()
+            model.update {
+                $0.connection = .reconnecting(attempt: attempt)
+                $0.holdCountdown(at: time)
+            }
         }
     }
 

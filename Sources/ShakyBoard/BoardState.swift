@@ -342,6 +342,14 @@ public struct BoardState: Equatable, Sendable {
         return state
     }
 
+    /// Stops the countdown where it is at `now`: the daemon went away, and whether its countdown runs on is not
+    /// known (a daemon restarted after a crash restores the game paused). The daemon's next report starts it again.
+    mutating func holdCountdown(at now: Duration) {
+        guard let left = countdown.remaining(at: now) else { return }
+        remaining = left
+        countdown = WatchCountdown()
+    }
+
     /// Forgets the game but keeps what is known about the daemon (connection, sensor, sound, buttons) and the
     /// terminal.
     mutating func clearGame() {
