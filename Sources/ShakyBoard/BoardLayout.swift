@@ -170,11 +170,9 @@ public enum BoardLayout {
     private static func scores(_ state: BoardState, on screen: inout BoardScreen, below top: Int) -> Int {
         guard !state.teams.isEmpty else { return screen.height }
         let entries = ranked(state.teams).map { entry in
-            (
-                text:
-                    "\(ordinal(entry.rank)) \(TeamMark(index: entry.index).symbol) \(entry.team.name) \(entry.team.score)",
-                index: entry.index
-            )
+            ScoreEntry(
+                lead: "\(ordinal(entry.rank)) \(TeamMark(index: entry.index).symbol) ", name: entry.team.name,
+                score: " \(entry.team.score)", index: entry.index)
         }
         let columnWidth = min(screen.width - 2, (entries.map { DisplayWidth.of($0.text) }.max() ?? 0) + 3)
         let perRow = max(1, (screen.width - 2) / max(1, columnWidth))
@@ -186,12 +184,12 @@ public enum BoardLayout {
         if (entries.count + perRow - 1) / perRow > mostRows, mostRows * perRow == 1, let leader = entries.first {
             // One row for the scores: the leader and how many more share it (a row of its own for "+2 more" took
             // the row of who is up from a question of three lines).
-            let more = "  +\(entries.count - 1) more"
-            let room = max(1, screen.width - 2 - DisplayWidth.of(more))
-            shown = [(text: DisplayWidth.truncated(leader.text, columns: room) + more, index: leader.index)]
+            var withMore = leader
+            withMore.score += "  +\(entries.count - 1) more"
+            shown = [withMore]
         } else if (entries.count + perRow - 1) / perRow > mostRows {
             let kept = max(1, mostRows * perRow - 1)
-            shown = Array(entries.prefix(kept)) + [(text: "+\(entries.count - kept) more", index: -1)]
+            shown = Array(entries.prefix(kept)) + [ScoreEntry(more: entries.count - kept)]
         }
         let cellWidth = perRow == 1 ? screen.width - 2 : columnWidth
         let rowCount = (shown.count + perRow - 1) / perRow
@@ -201,10 +199,43 @@ public enum BoardLayout {
             let row = separator + 1 + position / perRow
             let column = 1 + (position % perRow) * columnWidth
             screen.put(
-                DisplayWidth.truncated(entry.text, columns: cellWidth - 1), row: row, column: column,
+                entry.fitted(columns: cellWidth - 1), row: row, column: column,
                 style: entry.index < 0 ? .dim : .team(entry.index))
         }
         return separator
+    }
+
+    /// A team's place in the scores band: its rank and mark, its name, its points (and, alone on a narrow board,
+    /// how many more teams there are).
+    struct ScoreEntry {
+        var lead: String
+        var name: String
+        var score: String
+        /// The team's join-order index; -1 for "+N more".
+        var index: Int
+
+        init(lead: String, name: String, score: String, index: Int) {
+            self.lead = lead
+            self.name = name
+            self.score = score
+            self.index = index
+        }
+
+        /// "+N more".
+        init(more: Int) {
+            self.init(lead: "", name: "+\(more) more", score: "", index: -1)
+        }
+
+        var text: String { lead + name + score }
+
+        /// The entry in at most `columns` columns: a long name gives way so that its points (and "+N more") still
+        /// show, where before the whole line was cut at its end; on a board too narrow even for that, the line is.
+        func fitted(columns: Int) -> String {
+            guard DisplayWidth.of(text) > columns else { return text }
+            let room = columns - DisplayWidth.of(lead) - DisplayWidth.of(score)
+            guard room >= 2 else { return DisplayWidth.truncated(text, columns: columns) }
+            return lead + DisplayWidth.truncated(name, columns: room) + score
+        }
     }
 
     /// The teams, best first, with their join-order index and their rank (ties share a rank).

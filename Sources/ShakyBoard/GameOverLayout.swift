@@ -36,11 +36,20 @@ struct GameOverLayout {
             drawPodium(on: &screen, top: row, height: min(podiumHeight, 14))
             row += min(podiumHeight, 14) + 1
         }
-        for (index, line) in table.enumerated() where row < bottom {
+        // On a screen too short for every team, the last row says how many more there are (they were left out
+        // without a word).
+        let rows = bottom - row
+        let shown = table.count > rows ? max(0, rows - 1) : table.count
+        for (index, line) in table.prefix(shown).enumerated() {
             let style: BoardScreen.Style =
                 index == 0 ? .strong : .team(markIndex(sortedStandings[index - 1].team))
             screen.put(line, row: row, column: 1, style: style)
             row += 1
+        }
+        if shown < table.count, rows > 0 {
+            // The header is not a team: with no room even for it, every team is one of the more.
+            let more = table.count - max(1, shown)
+            screen.put("+\(more) more", row: row, column: 1, style: .dim)
         }
     }
 

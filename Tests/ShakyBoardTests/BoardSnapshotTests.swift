@@ -86,6 +86,45 @@ struct BoardSnapshotTests {
         }
     }
 
+    @Test("A team name too long for its place in the scores gives way to its points, at every width")
+    func aLongTeamNameKeepsItsPoints() {
+        var state = BoardScenes.questionOpen
+        state.teams = [
+            BoardState.Team(name: "東京タワー東京タワー東京タワー東京タワー東京タ", score: 14),
+            BoardState.Team(name: "ABCDEFGHIJKLMNOPQRSTUVWX", score: 9),
+        ]
+        for width in 40...80 {
+            let lines = BoardLayout.render(state, width: width, height: 24, now: BoardScenes.now).lines
+            let text = lines.joined(separator: "\n")
+            #expect(lines.contains { $0.contains("1st ● 東京") && $0.hasSuffix(" 14") }, "at \(width):\n\(text)")
+            #expect(lines.contains { $0.contains("2nd ■ ABC") && $0.contains(" 9") }, "at \(width):\n\(text)")
+        }
+        // Alone on its row with how many more there are: the leader's points still show.
+        var crowded = BoardScenes.eightTeamsOpen
+        crowded.teams[1].name = "東京タワー東京タワー東京タワー東京タワー東京タ"
+        crowded.question = "Which Italian dessert is made with coffee-soaked sponge fingers and mascarpone?"
+        let last = BoardLayout.render(crowded, width: 40, height: 12, now: BoardScenes.now).lines.last ?? ""
+        #expect(last.contains("東京") && last.hasSuffix(" 20  +7 more"), "\(last)")
+    }
+
+    @Test("The final table on a screen too short for every team says how many more there are")
+    func theFinalTableSaysHowManyTeamsItLeavesOut() {
+        var state = BoardScenes.gameOver
+        let names = ["A1", "B2", "C3", "D4", "E5", "F6", "G7", "H8"]
+        state.teams = names.map { BoardState.Team(name: $0) }
+        state.result = BoardState.Result(
+            standings: names.enumerated().map { index, name in
+                BoardState.Standing(
+                    team: name, points: 80 - index * 10, rank: index + 1, correctAnswers: 0, hintsUsed: 0, buzzes: 0)
+            }, winners: ["A1"], questionsPlayed: 10, questionCount: 10)
+        let text = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
+        let shown = names.filter { text.contains(" \($0) ") }
+        #expect(shown.count < names.count, "the screen is too short for all: \(text)")
+        #expect(text.contains("+\(names.count - shown.count) more"), "\(text)")
+        let tall = BoardLayout.render(state, width: 40, height: 40, now: BoardScenes.now).text
+        #expect(names.allSatisfy { tall.contains(" \($0) ") } && !tall.contains("more"), "\(tall)")
+    }
+
     @Test("On a 40x12 board the room still sees the countdown and who is up: the empty rows around the letters go")
     func aSmallBoardKeepsTheCountdownAndWhoIsUp() {
         var state = BoardScenes.buzzes
