@@ -36,7 +36,10 @@ import Testing
         ("x", "unknown command “x”"), ("b", "say who buzzes"), ("a", "say the answer"), ("w soon", "how long"),
         ("9", "there is no team 9"), ("n now", "takes nothing after it"), ("+ Owls", "by how much"),
         ("- 5", "by how much"), ("+ Owls 1001", "by 1 to 1000 points, not 1001"),
-        ("- 2 0", "by 1 to 1000 points, not 0"),
+        ("- 2 0", "by 1 to 1000 points, not 0"), ("hPx", "unknown command “hPx”"),
+        ("N now", "“N” takes nothing after it"),
+        // F1 (ESC O P) and Home (ESC [ 1 ~) typed at the prompt: said, not sent to the terminal again.
+        ("h\u{1B}OPx", "the line holds the control character U+001B"), ("a \u{1B}[1~tiger", "an arrow or function key"),
     ])
     func refuses(line: String, message: String) {
         #expect {
@@ -50,6 +53,11 @@ import Testing
 /// The terminal layout of `shaky play`.
 @Suite struct PlayScreenTests {
     let screen = PlayScreen(rows: 20, columns: 30)
+
+    @Test(arguments: [("xterm-256color", true), ("linux", true), ("dumb", false), ("", false), (nil, false)])
+    func aDumbTerminalIsWrittenToLineByLine(term: String?, movesTheCursor: Bool) {
+        #expect(PlayScreen.movesTheCursor(term: term) == movesTheCursor)
+    }
 
     @Test func eventsScrollAboveTheCountdownAndThePromptLineIsNeverTouched() {
         #expect(screen.setUp.hasPrefix("\u{1B}[1;18r"))

@@ -2,8 +2,8 @@ import Foundation
 import ShakyTesting
 import Testing
 
-/// `shaky play` left with Ctrl-C at a real terminal (tmux) against a real daemon.
-@Suite("shaky play: Ctrl-C at a terminal", .serialized)
+/// `shaky play` left with Ctrl-C, or stopped with Ctrl-Z, at a real terminal (tmux) against a real daemon.
+@Suite("shaky play: Ctrl-C and Ctrl-Z at a terminal", .serialized)
 struct PlayInterruptTerminalTests {
     @Test("Ctrl-C gives the whole screen back: the shell's next lines scroll as usual")
     func controlCGivesTheScreenBack() async throws {
@@ -25,5 +25,45 @@ struct PlayInterruptTerminalTests {
                 #expect(lines.contains("after 7") && lines.contains("after 8"), "\(lines.joined(separator: "\n"))")
             }
         }
+    }
+
+    @Test("Ctrl-Z gives the screen back while play is stopped, and fg lays it out again")
+    func controlZGivesTheScreenBackUntilFg() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            // An interactive shell, which stops and continues its jobs.
+            try await TerminalSession.run(
+                ["/bin/bash", "--norc", "--noprofile", "-i"], in: daemon.folder,
+                environment: environment.merging(["PS1": "$ "]) { $1 }, columns: 60, rows: 12
+            ) { terminal in
+                try await terminal.type("'\(try BuiltProduct.path("shaky"))' play", "Enter")
+                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
+                try await terminal.type("C-z")
+                _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+                try await terminal.type("for n in 1 2 3 4 5 6 7 8; do echo \"after $n\"; done", "Enter")
+                let stopped = try await terminal.lines { $0.contains("after 8") }
+                // With play's scrolling region left set, each line would overwrite the one before on the bottom line.
+                #expect(
+                    stopped.contains("after 7") && stopped.contains("after 8"), "\(stopped.joined(separator: "\n"))")
+
+                try await terminal.type("clear; fg", "Enter")
+                // Laid out again: the prompt alone on the bottom line (tmux drops its trailing space), the commands'
+                // events above it.
+                _ = try await terminal.lines { Self.lastShown($0) == ">" }
+                try await terminal.type("st", "Enter")
+                let back = try await terminal.lines { $0.contains("Owls       0") }
+                #expect(back.contains("> st") && Self.lastShown(back) == ">", "\(back.joined(separator: "\n"))")
+                try await terminal.type("q", "Enter")
+                let left = try await terminal.lines { Self.lastShown($0) == "$" }
+                #expect(Self.lastShown(left) == "$", "play ended, the shell is back: \(left.joined(separator: "\n"))")
+            }
+        }
+    }
+
+    /// The last line of `lines` that shows anything.
+    static func lastShown(_ lines: [String]) -> String? {
+        lines.last { !$0.isEmpty }
     }
 }

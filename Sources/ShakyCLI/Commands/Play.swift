@@ -92,10 +92,14 @@ extension Shaky {
                     _ = try await client.startGame(setup.request, orReplaceWith: "shaky play --replace --team …")
                 }
                 let screen = script == nil && !global.json ? PlayScreen.current() : nil
-                let signals = screen.map { Self.givingTheScreenBackOnSignals($0, console: console) } ?? []
+                let signals =
+                    screen.map {
+                        Self.givingTheScreenBackOnSignals($0, console: console)
+                            + [Self.givingTheScreenBackWhileStopped($0, console: console)]
+                    } ?? []
                 defer {
                     signals.forEach { $0.cancel() }
-                    if !signals.isEmpty { [SIGINT, SIGTERM, SIGHUP].forEach { signal($0, SIG_DFL) } }
+                    if !signals.isEmpty { [SIGINT, SIGTERM, SIGHUP, SIGTSTP].forEach { signal($0, SIG_DFL) } }
                 }
                 return try await PlaySession(client: client, console: console, json: global.json, screen: screen)
                     .run(commands: commands)
@@ -124,6 +128,25 @@ extension Shaky {
                 source.resume()
                 return source
             }
+        }
+
+        /// Ctrl-Z stops `play` as it stops any program, but gives the screen back first (the shell's lines would
+        /// overwrite one another on the bottom line), and lays it out again when `fg` continues it: as after a
+        /// resize (`SIGWINCH`, sent to itself), since the terminal may have changed size meanwhile and a stopped
+        /// job hears no resize.
+        static func givingTheScreenBackWhileStopped(
+            _ screen: PlayScreen, console: any Console
+        ) -> any DispatchSourceSignal {
+            signal(SIGTSTP, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
+            source.setEventHandler {
+                console.write((PlayScreen.current() ?? screen).tearDown)
+                // SIGSTOP, which no handler takes, stops the process here; the shell sees the job stopped.
+                kill(getpid(), SIGSTOP)
+                kill(getpid(), SIGWINCH)
+            }
+            source.resume()
+            return source
         }
 
         /// `2 commands failed: lines 3 and 7 of --script party.txt`.

@@ -1,3 +1,5 @@
+import ShakyCore
+
 /// One line typed (or scripted) in `shaky play`.
 enum PlayCommand: Equatable, Sendable {
     /// `n`: open the next question.
@@ -52,19 +54,26 @@ enum PlayCommand: Equatable, Sendable {
     static func parse(_ line: String, teams: [String] = []) throws(PlayCommandError) -> PlayCommand {
         let text = line.trimmingSpaces
         guard !text.isEmpty, !text.hasPrefix("#") else { return .nothing }
+        if let problem = TerminalText.problem(in: text) {
+            // An arrow, Home or a function key at the prompt types an escape sequence into the line.
+            throw PlayCommandError(
+                "the line \(problem) (an arrow or function key types one): play reads whole lines, so type the "
+                    + "command again without it")
+        }
         if let sign = text.first, sign == "+" || sign == "-", text.count > 1, text.dropFirst().first != " " {
             // "+Owls 5" reads as "+ Owls 5".
             return try adjustment(sign: sign == "+" ? 1 : -1, String(text.dropFirst()), teams: teams)
         }
         let parts = text.split(separator: " ", maxSplits: 1)
-        let word = parts[0].lowercased()
+        let typed = String(parts[0])
+        let word = typed.lowercased()
         let rest = parts.count > 1 ? String(parts[1]).trimmingSpaces : ""
         if let number = Int(word), rest.isEmpty {
             guard (1...8).contains(number) else { throw PlayCommandError("there is no team \(number)") }
             return .buzzNumber(number)
         }
         let needsNothing = { (command: PlayCommand) throws(PlayCommandError) -> PlayCommand in
-            guard rest.isEmpty else { throw PlayCommandError("“\(word)” takes nothing after it") }
+            guard rest.isEmpty else { throw PlayCommandError("“\(typed)” takes nothing after it") }
             return command
         }
         switch word {
@@ -97,7 +106,7 @@ enum PlayCommand: Equatable, Sendable {
             }
             return .wait(seconds: seconds)
         default:
-            throw PlayCommandError("unknown command “\(word)”; type ? for the commands")
+            throw PlayCommandError("unknown command “\(typed)”; type ? for the commands")
         }
     }
 }

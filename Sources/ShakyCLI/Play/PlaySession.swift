@@ -1,5 +1,6 @@
 import Foundation
 import ShakyBoard
+import ShakyCore
 import ShakyProtocol
 import Synchronization
 
@@ -68,7 +69,8 @@ struct PlaySession: Sendable {
             lineNumber += 1
             if let screen = currentScreen {
                 console.write(screen.freshPrompt)
-                if !line.trimmingSpaces.isEmpty { say(PlayScreen.prompt + line) }
+                // Shown as it reads, not as a key's escape sequence in it would move the cursor.
+                if !line.trimmingSpaces.isEmpty { say(PlayScreen.prompt + TerminalText.printable(line)) }
             }
             do {
                 if confirmingEnd {
