@@ -76,7 +76,7 @@ extension Shaky {
             if let script {
                 let data: Data
                 do {
-                    data = try FileAccess.read(script)
+                    data = try FileAccess.read(script, waitingForAWriter: true)
                 } catch {
                     throw CommandFailure("cannot read --script \(script): \(error.reason)")
                 }

@@ -96,7 +96,7 @@ extension Shaky.Pack {
                 data = FileHandle.standardInput.readDataToEndOfFile()
             } else {
                 do {
-                    data = try FileAccess.read(file, limit: 64 << 20)
+                    data = try FileAccess.read(file, limit: 64 << 20, waitingForAWriter: true)
                 } catch {
                     throw CommandFailure("cannot read \(file): \(error.reason)")
                 }
