@@ -2,8 +2,8 @@ import Foundation
 
 /// A small RFC 4180 CSV reader and writer.
 ///
-/// Reading accepts quoted fields holding delimiters, doubled quotes and line breaks; CRLF, LF or CR line
-/// ends; and a leading byte order mark. Each record remembers the line where it starts, so errors can
+/// Reading accepts quoted fields holding delimiters, doubled quotes and line breaks (each read as a LF); CRLF, LF or
+/// CR line ends; and a leading byte order mark. Each record remembers the line where it starts, so errors can
 /// name it. Writing quotes a field only when it needs it and ends every record with CRLF.
 enum CSVCodec {
     /// One record of a CSV file.
@@ -50,10 +50,8 @@ enum CSVCodec {
             // A LF right after a CR is the second half of one CRLF line break.
             let continuesCRLF = scalar == "\n" && previousWasCR
             previousWasCR = scalar == "\r"
-            if continuesCRLF {
-                if state == .quoted { field.append(scalar) }
-                continue
-            }
+            // Inside quotes it was stored as one LF already.
+            if continuesCRLF { continue }
             switch state {
             case .fieldStart, .unquoted:
                 if scalar == "\"" && state == .fieldStart {
@@ -75,6 +73,10 @@ enum CSVCodec {
             case .quoted:
                 if scalar == "\"" {
                     state = .afterQuote
+                } else if isLineBreak {
+                    // A line break in a field is a LF whatever the file's line ends (a CRLF file's are CRLF, as RFC
+                    // 4180 has them): a CR would be a control character in the question.
+                    field.append("\n")
                 } else {
                     field.append(scalar)
                 }

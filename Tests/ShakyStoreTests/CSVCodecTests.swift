@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ShakyStore
@@ -7,8 +8,25 @@ import Testing
         let text = "a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\nplain,,end\r\n"
         let records = try CSVCodec.parse(text)
         #expect(
-            records.map(\.fields) == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\r\nlines"], ["plain", "", "end"]])
+            records.map(\.fields) == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["plain", "", "end"]])
         #expect(records.map(\.line) == [1, 2, 4])
+    }
+
+    @Test("A line break inside quotes is a LF, whether the file's lines end in CRLF, LF or CR")
+    func aLineBreakInsideQuotesIsALineFeed() throws {
+        for lineEnd in ["\r\n", "\n", "\r"] {
+            let text = ["question,answer", "\"Multi", "line?\",Bern", ""].joined(separator: lineEnd)
+            let records = try CSVCodec.parse(text)
+            #expect(records.map(\.fields) == [["question", "answer"], ["Multi\nline?", "Bern"]], "\(Array(lineEnd))")
+        }
+    }
+
+    @Test("A CRLF file with a question on two lines imports, as its LF twin does")
+    func aCRLFFileWithAQuestionOnTwoLinesImports() throws {
+        let database = try AppDatabase.inMemory()
+        let text = "question,answer\r\n\"Which city is\r\nthe capital?\",Bern\r\n"
+        _ = try database.importPack(Data(text.utf8), format: .csv, name: "Cities")
+        #expect(try database.questions(inPacks: ["Cities"]).map(\.text) == ["Which city is\nthe capital?"])
     }
 
     @Test func toleratesBOMAndLoneLineFeedsOrCarriageReturnsAndAMissingFinalLineBreak() throws {
