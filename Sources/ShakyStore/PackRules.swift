@@ -144,7 +144,9 @@ public enum PackRules {
         if length(answer) > maximumAnswerLength {
             throw Violation(
                 field: field,
-                problem: "\(what) is \(length(answer)) letters long; the limit is \(maximumAnswerLength)")
+                problem:
+                    "\(what) is \(length(answer)) characters long (spaces and signs count); the limit is "
+                    + "\(maximumAnswerLength)")
         }
         if answer.contains(where: \.isNewline) {
             throw Violation(field: field, problem: "\(what) holds a line break")

@@ -47,6 +47,9 @@ struct FailureWordsTests {
             let plainFile = folder.appending("plain.txt")
             try Data("not a socket\n".utf8).write(to: URL(fileURLWithPath: plainFile))
 
+            let created = try await runBinary(
+                ["pack", "create", "Mine"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(created.status == 0, "\(created)")
             let cases: [(arguments: [String], expected: [String], status: Int32)] = [
                 (
                     ["pack", "import", folder.appending("missing.csv")],
@@ -70,6 +73,21 @@ struct FailureWordsTests {
                 (["new", "--team", "A", "--team", "B", "--answer-time", "99999.99999999999"], ["--answer-time"], 2),
                 (["new", "--team", "A", "--team", "B", "--hint-cooldown", "soon"], ["--hint-cooldown", "soon"], 2),
                 (["history", "delete", "4242"], ["no finished game", "4242"], 1),
+                // An answer's length is one rule, the daemon's: characters, spaces and signs included, said so.
+                (
+                    [
+                        "pack", "add", "Mine", "--question", "Q?", "--answer",
+                        "a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u",
+                    ],
+                    ["41 characters long (spaces and signs count); the limit is 40"], 1
+                ),
+                (
+                    [
+                        "pack", "add", "Mine", "--question", "Q?", "--answer",
+                        Array(repeating: "ab", count: 20).joined(separator: " "),
+                    ],
+                    ["59 characters long"], 1
+                ),
             ]
             for (arguments, expected, status) in cases {
                 let run = try await runBinary(arguments, environment: ["SHAKY_SOCKET": daemon.socketPath])

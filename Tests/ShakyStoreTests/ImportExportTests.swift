@@ -63,7 +63,7 @@ import TriviaEngine
             ),
             (
                 "question,answer,difficulty\nQ?,\(String(repeating: "x", count: 41)),easy\n", 2, "answer",
-                "41 letters long"
+                "41 characters long"
             ),
             (
                 "question,answer,difficulty\nQ1?,A,easy\nQ2?,B,easy,more\n", 3, nil,

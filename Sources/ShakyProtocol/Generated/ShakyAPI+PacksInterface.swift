@@ -53,7 +53,7 @@ extension ShakyAPI {
         }
 
         public var text: String
-        /// At most 40 letters.
+        /// At most 40 characters (spaces and signs count).
         public var answer: String
         /// Other answers that count as right.
         public var alternates: [String]?
@@ -174,7 +174,7 @@ extension ShakyAPI {
             # A question as written into a pack.
             type Question (
               text: string,
-              # At most 40 letters.
+              # At most 40 characters (spaces and signs count).
               answer: string,
               # Other answers that count as right.
               alternates: ?[]string,

@@ -7,7 +7,7 @@ extension Shaky.Pack {
         static let configuration = CommandConfiguration(
             abstract: "Add a question to a pack of your own.",
             discussion: """
-                The answer has at most 40 letters, and at least one letter or digit. Built-in packs are read-only: \
+                The answer has at most 40 characters (spaces and signs count), and at least one letter or digit. Built-in packs are read-only: \
                 add to a copy (`shaky pack duplicate`).
 
                 EXAMPLES:
