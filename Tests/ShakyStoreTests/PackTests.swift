@@ -83,7 +83,8 @@ import TriviaEngine
         let database = try AppDatabase.inMemory()
         try database.createPack(named: "Pets")
         let tooLong = String(repeating: "ø", count: 41)
-        #expect(throws: StoreError.invalidQuestion(problem: "the answer is 41 characters long (spaces and signs count); the limit is 40")) {
+        let problem = "the answer is 41 characters long (spaces and signs count); the limit is 40"
+        #expect(throws: StoreError.invalidQuestion(problem: problem)) {
             try database.addQuestion(Question(text: "Long?", answer: tooLong, difficulty: .easy), toPack: "Pets")
         }
         #expect(throws: StoreError.invalidQuestion(problem: "the answer is empty")) {
