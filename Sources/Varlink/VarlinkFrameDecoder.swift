@@ -11,7 +11,8 @@ public struct VarlinkFrameTooLong: Error, Equatable, Sendable, CustomStringConve
 /// Splits a byte stream into Varlink messages: each ends with a NUL byte, which is not part of the frame.
 ///
 /// A frame longer than ``maximumFrameLength`` throws ``VarlinkFrameTooLong`` as soon as that many bytes
-/// arrive without a NUL, so the connection is closed before the whole message is buffered.
+/// arrive without a NUL, so the connection is closed before the whole message is buffered. On a server, the bytes it
+/// holds count in the server's ``VarlinkMessageBudget``; going over it throws ``VarlinkMessageBudgetExceeded``.
 public struct VarlinkFrameDecoder: ByteToMessageDecoder, Sendable {
     public typealias InboundOut = ByteBuffer
 
@@ -22,14 +23,23 @@ public struct VarlinkFrameDecoder: ByteToMessageDecoder, Sendable {
     public let maximumFrameLength: Int
     /// How many bytes after the reader index are already known to hold no NUL.
     private var scannedLength = 0
+    /// Where a server counts the bytes this connection holds; `nil` on a client.
+    private let messages: VarlinkConnectionMessages?
 
     /// Creates a decoder with a frame limit.
     public init(maximumFrameLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength) {
+        self.init(maximumFrameLength: maximumFrameLength, countingIn: nil)
+    }
+
+    /// Creates a decoder whose bytes, and the messages it hands on until they are answered, count in `messages`.
+    init(maximumFrameLength: Int, countingIn messages: VarlinkConnectionMessages?) {
         self.maximumFrameLength = maximumFrameLength
+        self.messages = messages
     }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let view = buffer.readableBytesView
+        try messages?.decoderHolds(view.count)
         let searchStart = view.index(view.startIndex, offsetBy: scannedLength)
         guard let nul = view[searchStart...].firstIndex(of: 0) else {
             scannedLength = view.count
@@ -41,6 +51,7 @@ public struct VarlinkFrameDecoder: ByteToMessageDecoder, Sendable {
         if length > maximumFrameLength { throw VarlinkFrameTooLong(limit: maximumFrameLength) }
         let frame = buffer.readSlice(length: length)!
         buffer.moveReaderIndex(forwardBy: 1)
+        messages?.decoded(length + 1)
         context.fireChannelRead(wrapInboundOut(frame))
         return .continue
     }
@@ -51,6 +62,7 @@ public struct VarlinkFrameDecoder: ByteToMessageDecoder, Sendable {
         // Complete frames still count; an unfinished last frame is dropped with the connection.
         while try decode(context: context, buffer: &buffer) == .continue {}
         buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+        try messages?.decoderHolds(0)
         return .needMoreData
     }
 }

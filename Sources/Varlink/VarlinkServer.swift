@@ -19,7 +19,8 @@ import SystemCalls
 ///
 /// Per connection: each message is answered before the next is read (a call pipelined behind a `more`
 /// stream is answered after the stream's final reply); malformed input or a message over 1 MiB closes
-/// the connection without a reply. When the client hangs up (end of input or a failed write), the
+/// the connection without a reply, and so does a message that takes the bytes held over the bounds of
+/// ``ConnectionLimits``. When the client hangs up (end of input or a failed write), the
 /// running call's task is cancelled, so a streaming handler learns it through `onTermination`. A connection
 /// with no call running (a `more` stream is one) that sends nothing for the idle timeout is closed.
 ///
@@ -52,16 +53,29 @@ public final class VarlinkServer: Sendable {
 
     /// How many connections a server serves at once, in all and per user (as systemd's sd-varlink does);
     /// one more is closed as soon as it is accepted, and the refusal is logged once until the count falls.
+    ///
+    /// And how many bytes of messages it holds (received in part, or whole and not yet answered), in all and per
+    /// user, beyond the first 4 KiB of each connection's (``VarlinkMessageBudget``): a connection whose message
+    /// would go over is closed, and that is logged at most once a minute.
     public struct ConnectionLimits: Sendable, Equatable {
         /// The most connections in all (default 4096).
         public var total: Int
         /// The most connections of one user id (default 1024), so one user cannot lock the others out.
         public var perUser: Int
+        /// The most bytes of messages held in all (default 64 MiB).
+        public var heldMessageBytes: Int
+        /// The most bytes of messages held for one user id (default 16 MiB: sixteen of the longest messages).
+        public var heldMessageBytesPerUser: Int
 
         /// Creates limits.
-        public init(total: Int = 4096, perUser: Int = 1024) {
+        public init(
+            total: Int = 4096, perUser: Int = 1024, heldMessageBytes: Int = 64 << 20,
+            heldMessageBytesPerUser: Int = 16 << 20
+        ) {
             self.total = total
             self.perUser = perUser
+            self.heldMessageBytes = heldMessageBytes
+            self.heldMessageBytesPerUser = heldMessageBytesPerUser
         }
     }
 
@@ -84,6 +98,8 @@ public final class VarlinkServer: Sendable {
     private let serverChannel: NIOAsyncChannel<VarlinkConnection, Never>
     private let limits: ConnectionLimits
     private let connections = Mutex(ConnectionCount())
+    /// The bytes of messages held, over all connections.
+    let messageBudget: VarlinkMessageBudget
     private let idleTimeout: Duration?
     private let drainTimeout: Duration
     private let clock: ServerClock
@@ -116,12 +132,14 @@ public final class VarlinkServer: Sendable {
 
     private init(
         address: Address, service: VarlinkService, serverChannel: NIOAsyncChannel<VarlinkConnection, Never>,
-        limits: ConnectionLimits, idleTimeout: Duration?, drainTimeout: Duration, clock: ServerClock, logger: Logger
+        limits: ConnectionLimits, messageBudget: VarlinkMessageBudget, idleTimeout: Duration?, drainTimeout: Duration,
+        clock: ServerClock, logger: Logger
     ) {
         self.address = address
         self.service = service
         self.serverChannel = serverChannel
         self.limits = limits
+        self.messageBudget = messageBudget
         self.idleTimeout = idleTimeout
         self.drainTimeout = drainTimeout
         self.clock = clock
@@ -134,7 +152,7 @@ public final class VarlinkServer: Sendable {
     /// - Parameters:
     ///   - socketGroup: the group given to a socket file when that group exists (`nil`: leave it).
     ///   - maximumMessageLength: the longest message accepted; longer ones close the connection.
-    ///   - limits: how many connections are served at once.
+    ///   - limits: how many connections are served at once, and how many bytes of their messages are held.
     ///   - idleTimeout: how long a connection with no call running may send nothing before it is closed (`nil`:
     ///     never closed for that).
     ///   - drainTimeout: how long a graceful stop waits for the calls running to reply (``shutDownGracefully()``).
@@ -156,8 +174,10 @@ public final class VarlinkServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
                 }
             }
+        let messageBudget = VarlinkMessageBudget(limits: limits)
         let initializer: @Sendable (any Channel) -> EventLoopFuture<VarlinkConnection> = { channel in
-            VarlinkConnection.make(on: channel, maximumMessageLength: maximumMessageLength)
+            VarlinkConnection.make(
+                on: channel, maximumMessageLength: maximumMessageLength, messageBudget: messageBudget)
         }
         let serverChannel: NIOAsyncChannel<VarlinkConnection, Never>
         switch address {
@@ -182,7 +202,8 @@ public final class VarlinkServer: Sendable {
         let idleClock: any Clock<Duration> = clock ?? EventLoopClock(on: eventLoopGroup.any())
         return VarlinkServer(
             address: address, service: service, serverChannel: serverChannel, limits: limits,
-            idleTimeout: idleTimeout, drainTimeout: drainTimeout, clock: ServerClock(idleClock), logger: logger)
+            messageBudget: messageBudget, idleTimeout: idleTimeout, drainTimeout: drainTimeout,
+            clock: ServerClock(idleClock), logger: logger)
     }
 
     /// Accepts and serves connections until the task is cancelled, or until a graceful stop
@@ -400,7 +421,12 @@ public final class VarlinkServer: Sendable {
                     do {
                         try await self.answerCalls(
                             from: inbound, to: outbound, connection: identifier, channel: channel, peer: peer,
-                            activity: activity, logger: logger)
+                            messages: connection.messages, activity: activity, logger: logger)
+                    } catch let error as VarlinkMessageBudgetExceeded {
+                        if let heldBack = self.connections.withLock({ $0.logThrottle.admit("budget") }) {
+                            let message = "closing the connection: \(error)"
+                            logger.notice("\(LogThrottle.message(message, heldBack: heldBack))")
+                        }
                     } catch {
                         logger.debug("connection ends: \(error)")
                     }
@@ -457,10 +483,13 @@ public final class VarlinkServer: Sendable {
 
     private func answerCalls(
         from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        connection identifier: Int, channel: any Channel, peer: VarlinkPeerCredentials, activity: ConnectionActivity,
-        logger: Logger
+        connection identifier: Int, channel: any Channel, peer: VarlinkPeerCredentials,
+        messages: VarlinkConnectionMessages, activity: ConnectionActivity, logger: Logger
     ) async throws {
         for try await frame in inbound {
+            // The message counts in the budget until it is answered (or, a stream, ended).
+            let messageSize = frame.readableBytes + 1
+            defer { messages.answered(messageSize) }
             activity.callStarted()
             defer { activity.callEnded(at: clock.now()) }
             let call: VarlinkCall
@@ -503,12 +532,18 @@ final class VarlinkConnection: Sendable {
     let asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     let channel: any Channel
     let peer: VarlinkPeerCredentials
+    /// The bytes of its messages, as the server's budget counts them.
+    let messages: VarlinkConnectionMessages
     private let served = Atomic(false)
 
-    init(asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, channel: any Channel, peer: VarlinkPeerCredentials) {
+    init(
+        asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, channel: any Channel, peer: VarlinkPeerCredentials,
+        messages: VarlinkConnectionMessages
+    ) {
         self.asyncChannel = asyncChannel
         self.channel = channel
         self.peer = peer
+        self.messages = messages
     }
 
     func markServed() {
@@ -528,7 +563,9 @@ final class VarlinkConnection: Sendable {
         var gid: UInt32 = 0
     }
 
-    static func make(on channel: any Channel, maximumMessageLength: Int) -> EventLoopFuture<VarlinkConnection> {
+    static func make(
+        on channel: any Channel, maximumMessageLength: Int, messageBudget: VarlinkMessageBudget
+    ) -> EventLoopFuture<VarlinkConnection> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
         }
@@ -540,14 +577,17 @@ final class VarlinkConnection: Sendable {
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerGroupsOption)
         ).map { (list: PeerGroupList) in Optional(list.groups) }.recover { _ in nil }
         return credentials.and(groups).flatMapThrowing { credentials, groups in
+            let messages = VarlinkConnectionMessages(budget: messageBudget, uid: credentials.uid)
             try channel.pipeline.syncOperations.addHandler(
-                ByteToMessageHandler(VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength)))
+                ByteToMessageHandler(
+                    VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength, countingIn: messages)))
             return VarlinkConnection(
                 asyncChannel: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
                 channel: channel,
                 peer: VarlinkPeerCredentials(
                     uid: credentials.uid, gid: credentials.gid, pid: credentials.pid,
-                    groups: groups ?? VarlinkPeerCredentials.groups(ofProcess: credentials.pid)))
+                    groups: groups ?? VarlinkPeerCredentials.groups(ofProcess: credentials.pid)),
+                messages: messages)
         }
     }
 
