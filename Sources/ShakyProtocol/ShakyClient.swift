@@ -1,6 +1,13 @@
+import NIOCore
 import ShakyCore
 import Synchronization
 import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A typed client of the Shaky Words daemon: one method per method of its Varlink interfaces.
 ///
@@ -83,8 +90,7 @@ public final class ShakyClient: Sendable {
                 }
             }
             do {
-                let connection = try await VarlinkClient.connect(
-                    unixSocketPath: path, maximumMessageLength: largestReply, replyTimeout: replyTimeout)
+                let connection = try await connectWaitingForRoom(to: path)
                 return ShakyClient(socketPath: path, connection: connection)
             } catch {
                 if case .connectionFailed(_, let underlying) = error {
@@ -96,6 +102,26 @@ public final class ShakyClient: Sendable {
         }
         let distinct = reasons.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         throw .daemonUnreachable(paths: paths, reason: distinct.joined(separator: "; "))
+    }
+
+    /// How long, at most, a connect waits while the daemon's queue of new connections is full, in steps that double.
+    static let queueFullWaits: [Duration] = [10, 20, 40, 80, 160, 320, 640, 1280].map { .milliseconds($0) }
+
+    /// Connects to `path`, trying again for about 2.5 s while the daemon's queue of new connections is full: a
+    /// non-blocking connect fails with `EAGAIN` at once where a blocking one would wait for room.
+    private static func connectWaitingForRoom(to path: String) async throws(VarlinkError) -> VarlinkClient {
+        var waits = queueFullWaits[...]
+        while true {
+            do {
+                return try await VarlinkClient.connect(
+                    unixSocketPath: path, maximumMessageLength: largestReply, replyTimeout: replyTimeout)
+            } catch .connectionFailed(let failedPath, let underlying) {
+                guard (underlying as? IOError)?.errnoCode == EAGAIN, let wait = waits.popFirst() else {
+                    throw .connectionFailed(path: failedPath, underlying: underlying)
+                }
+                try? await Task.sleep(for: wait)
+            }
+        }
     }
 
     /// How long a call waits for the daemon's reply: far longer than the slowest call takes (a 16 MiB pack imported

@@ -28,8 +28,9 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .daemonUnreachable(let paths, let reason):
             let places = paths.spokenList("or")
-            // A socket that refuses this user has a daemon behind it: starting one is no help.
-            guard reason != Self.permissionDenied else {
+            // A socket that refuses this user, or whose queue of new connections is full, has a daemon behind it:
+            // starting one is no help.
+            guard reason != Self.permissionDenied, reason != Self.queueFull else {
                 return "cannot reach the Shaky Words daemon at \(places) (\(reason)), "
                     + "or point to another socket with --socket PATH or SHAKY_SOCKET."
             }
@@ -119,6 +120,12 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Why a connection to a socket that refuses this user failed.
     static let permissionDenied = "permission denied; join group shaky or use sudo"
 
+    /// Why a connection failed when the daemon's queue of new connections stayed full (`EAGAIN`) while the client
+    /// tried again: something else connects faster than the daemon accepts.
+    static let queueFull =
+        "the daemon is there but its queue of new connections stayed full: another program is flooding it with "
+        + "connections (`ss -xp` shows which); try again"
+
     /// Why a connection failed, in words: `no such file`, `connection refused`, `permission denied`.
     static func reason(_ error: any Error) -> String {
         if let error = error as? SocketAddressError, case .unixDomainSocketPathTooLong = error {
@@ -129,6 +136,7 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
             case ENOENT: return "no socket there"
             case ECONNREFUSED: return "nothing listens on the socket"
             case EACCES, EPERM: return permissionDenied
+            case EAGAIN: return queueFull
             case ENOTDIR: return "a part of the path is not a folder"
             default: return String(cString: strerror(error.errnoCode))
             }

@@ -1,6 +1,7 @@
 import Foundation
 import ShakyCore
 import ShakyProtocol
+import ShakyTesting
 import Synchronization
 import Testing
 import Varlink
@@ -472,5 +473,38 @@ import Varlink
         ) {
             try await ShakyClient.connect(socketPath: path)
         }
+    }
+
+    @Test("A daemon whose queue of new connections stays full is said to be flooded, not to need starting")
+    func aFullConnectionQueueIsSaidInWords() async throws {
+        let path = "/tmp/shaky-cli-busy-\(UUID().uuidString.prefix(8)).sock"
+        // A listening socket that never accepts, its queue filled by connects that do not wait.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            path.utf8CString.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        #expect(listen(descriptor, 1) == 0)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        var waiting: [RawSocket] = []
+        while waiting.count < 64, let connected = try? RawSocket(path: path, withoutWaiting: true) {
+            waiting.append(connected)
+        }
+        #expect(waiting.count < 64, "the queue filled")
+
+        let error = await #expect(throws: ShakyClientError.self) { try await ShakyClient.connect(socketPath: path) }
+        let message = error?.description ?? ""
+        #expect(message.contains("queue of new connections stayed full"), "\(message)")
+        #expect(!message.contains("Start it"), "the daemon runs: \(message)")
     }
 }
