@@ -11,6 +11,8 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     let buzzers: BuzzerService
     let database: AppDatabase
     let logger: Logger
+    /// A crowd of watchers that stop reading (a client's bug, or a flood) is logged at most once a minute.
+    let departures = SharedLogThrottle()
 
     func list() async throws -> ShakyAPI.BuzzersInterface.ListReply {
         let devices = await buzzers.knownDevices().map { device in
@@ -77,7 +79,7 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
             case .enqueued:
                 return true
             case .dropped:
-                logger.notice("dropped a buzzers watcher that stopped reading")
+                departures.log(.notice, "dropped a buzzers watcher that stopped reading", to: logger)
                 continuation.finish(throwing: VarlinkBroadcast.Overflow(backlogLimit: ShakyService.watcherQueueLimit))
                 hangUp()
                 return false

@@ -26,6 +26,8 @@ public final class WatcherHub: Sendable {
     /// When a burst of watchers that left gives its memory back.
     private let trim = Mutex(WatcherBurstTrim())
     private let logger: Logger
+    /// A crowd of watchers that stop reading (a client's bug, or a flood) is logged at most once a minute.
+    private let departures = SharedLogThrottle()
     /// Gives the heap's free memory back to the kernel (``MallocTuning/releaseFreeMemory()``; a counter in tests).
     private let releaseFreeMemory: @Sendable () -> Void
     /// Waits between the trims of a draining burst; throws when the wait is cancelled.
@@ -120,7 +122,7 @@ public final class WatcherHub: Sendable {
     /// the memory it used back to the kernel rather than keeping it resident, and again at the next event
     /// (``WatcherBurstTrim``).
     private func watcherLeft(_ departure: VarlinkBroadcast.Departure) {
-        if departure == .fellBehind { logger.notice("dropped a watcher that stopped reading") }
+        if departure == .fellBehind { departures.log(.notice, "dropped a watcher that stopped reading", to: logger) }
         let count = count
         guard trim.withLock({ $0.left(count: count) }) else { return }
         releaseFreeMemory()

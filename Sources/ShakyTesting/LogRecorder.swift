@@ -5,6 +5,8 @@ import Synchronization
 public final class LogRecorder: LogHandler, @unchecked Sendable {
     /// Every message, in the order logged.
     public let messages = Mutex<[String]>([])
+    /// Each message's level, in the same order.
+    public let levels = Mutex<[Logger.Level]>([])
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .trace
 
@@ -28,5 +30,6 @@ public final class LogRecorder: LogHandler, @unchecked Sendable {
 
     public func log(event: LogEvent) {
         messages.withLock { $0.append(event.message.description) }
+        levels.withLock { $0.append(event.level) }
     }
 }

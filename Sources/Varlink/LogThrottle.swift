@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// Lets a message that may repeat through at most once per ``interval`` for each key, and counts the repeats held
 /// back in between: what a client or a device does over and over (a malformed message on each new connection, a
@@ -54,5 +55,25 @@ public struct LogThrottle: Sendable {
     /// `message`, followed by how many like it were held back (`heldBack` from ``admit(_:at:)``), when any were.
     public static func message(_ message: String, heldBack: Int) -> String {
         heldBack == 0 ? message : "\(message) (\(heldBack) more like it not logged since the last)"
+    }
+}
+
+/// A ``LogThrottle`` that several tasks share (the watchers of one stream, say), behind a lock.
+public final class SharedLogThrottle: Sendable {
+    private let throttle: Mutex<LogThrottle>
+
+    /// Creates a throttle letting one message per key through every `interval`.
+    public init(interval: Duration = .seconds(60)) {
+        throttle = Mutex(LogThrottle(interval: interval))
+    }
+
+    /// ``LogThrottle/log(_:_:key:metadata:to:)`` under the lock.
+    public func log(
+        _ level: Logger.Level, _ message: String, key: String? = nil, metadata: Logger.Metadata? = nil,
+        to logger: Logger
+    ) {
+        // The message is formed and logged outside the lock; only the decision is made under it.
+        guard let heldBack = throttle.withLock({ $0.admit(key ?? message) }) else { return }
+        logger.log(level: level, "\(LogThrottle.message(message, heldBack: heldBack))", metadata: metadata)
     }
 }

@@ -82,18 +82,27 @@ public struct VarlinkService: Sendable {
         to call: VarlinkCall, from peer: VarlinkPeerCredentials, on channel: (any Channel)?,
         hangUp: @escaping @Sendable () -> Void, send: (VarlinkEncodedReply) async throws -> Void
     ) async throws {
+        // A reply that cannot be written means the client hung up (or the connection was closed): not the call's
+        // failure, and nothing to log above debug.
+        func write(_ reply: VarlinkEncodedReply) async throws {
+            do {
+                try await send(reply)
+            } catch {
+                throw ReplyNotWritten(underlying: error)
+            }
+        }
         do {
             let result = try await result(for: call, from: peer, on: channel, hangUp: hangUp)
             guard !call.oneway else { return }
             switch result {
             case .reply(let parameters):
-                try await send(checked(VarlinkEncodedReply(parameters: VarlinkEncodedParameters(parameters)), call))
+                try await write(checked(VarlinkEncodedReply(parameters: VarlinkEncodedParameters(parameters)), call))
             case .encodedReply(let parameters):
-                try await send(checked(VarlinkEncodedReply(parameters: parameters), call))
+                try await write(checked(VarlinkEncodedReply(parameters: parameters), call))
             case .stream(let stream):
                 for try await element in stream {
                     let continues = call.more && element.continues
-                    try await send(
+                    try await write(
                         checked(VarlinkEncodedReply(parameters: element.encodedParameters, continues: continues), call))
                     if !continues { return }
                 }
@@ -113,6 +122,11 @@ public struct VarlinkService: Sendable {
             // A client too slow for its stream, not a failed call: the broadcast's owner hears of it (a departure
             // `fellBehind`) and says it in its own words, once.
             throw overflow
+        } catch let notWritten as ReplyNotWritten {
+            logger.debug(
+                "\(call.method): the reply could not be written (\(notWritten.underlying)); the client is gone",
+                metadata: ["peer": "\(peer)"])
+            throw notWritten.underlying
         } catch {
             if !Task.isCancelled {
                 logger.error("\(call.method) failed: \(error); closing the connection", metadata: ["peer": "\(peer)"])
@@ -211,4 +225,9 @@ public struct VarlinkService: Sendable {
             nil
         }
     }
+}
+
+/// Writing a reply failed: the connection is gone.
+private struct ReplyNotWritten: Error {
+    let underlying: any Error
 }

@@ -357,4 +357,19 @@ struct WatcherHubTests {
         }
         #expect(kinds == [.state] + Array(repeating: .sensor, count: ShakyService.watcherQueueLimit - 1))
     }
+
+    @Test("A crowd of watchers that stop reading is logged once a minute, not once each")
+    func stalledWatchersAreLoggedOnce() async throws {
+        let recorder = LogRecorder()
+        let hub = WatcherHub(logger: Logger(label: "hub") { _ in recorder })
+        let runtime = GameRuntime(
+            database: try AppDatabase.inMemory(builtinPacks: .skip), clock: RuntimeClock(ManualClock()),
+            sound: RecordingSoundPlayer(), logger: Logger(label: "runtime") { _ in SwiftLogNoOpLogHandler() })
+        var streams: [AsyncThrowingStream<VarlinkStreamReply, any Error>] = []
+        for _ in 0..<5 { streams.append(await hub.watch(runtime, for: nil)) }
+        #expect(hub.count == 5)
+        for _ in 0..<ShakyService.watcherQueueLimit { hub.publish(.sensor(present: true, device: nil)) }
+        #expect(hub.count == 0)
+        #expect(recorder.messages.withLock { $0 } == ["dropped a watcher that stopped reading"])
+    }
 }
