@@ -1,6 +1,6 @@
+import Logging
 import NIOCore
 import ShakyTesting
-import Logging
 import Testing
 
 @testable import Varlink
