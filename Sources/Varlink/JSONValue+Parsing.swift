@@ -263,6 +263,9 @@ private struct JSONParser {
         guard let number = Double(text), number.isFinite else {
             throw JSONParseError(offset: start, reason: "number out of range")
         }
+        // An integer just below Int.min rounds to exactly Int.min as a Double, and would then pass for an int: keep
+        // it out of Int's range so that an int parameter refuses it.
+        if isInteger, number == Double(Int.min) { return .double(number.nextDown) }
         return .double(number)
     }
 

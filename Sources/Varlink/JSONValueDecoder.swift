@@ -104,7 +104,8 @@ private struct TreeDecoder: Decoder {
     func decodeDouble() throws -> Double {
         switch value {
         case .int(let number): return Double(number)
-        case .double(let number): return number
+        // -0 is read as 0: no value a client sets means a negative zero, and it would be written back as `-0`.
+        case .double(let number): return number == 0 ? 0 : number
         default: throw mismatch(Double.self, at: codingPath, found: value)
         }
     }
