@@ -9,6 +9,8 @@ struct JSONSyntaxLocator {
         var line: Int
         var column: Int
         var problem: String
+        /// Whether the problem is a name given twice in one object, which the grammar allows.
+        var isRepeatedName = false
     }
 
     private let bytes: [UInt8]
@@ -16,6 +18,8 @@ struct JSONSyntaxLocator {
     /// How far ``line(at:)`` has counted line breaks, and the line it reached there.
     private var countedUpTo = 0
     private var linesCounted = 1
+    /// Whether a name given twice in one object is a problem (``firstRepeatedName(in:)``).
+    private var refusesRepeatedNames = false
 
     private init(_ data: Data) {
         bytes = Array(data)
@@ -32,6 +36,23 @@ struct JSONSyntaxLocator {
             return nil
         } catch {
             return error
+        }
+    }
+
+    /// The first name given twice in one object of well-formed JSON `data` (`{"answer": "A", "answer": "B"}`), with
+    /// the line of its second use; nil when there is none, or when `data` breaks the grammar first.
+    ///
+    /// Foundation's decoder takes the last of them silently, so a pack file's typo would import a question other
+    /// than the one its author sees first.
+    static func firstRepeatedName(in data: Data) -> Problem? {
+        var locator = JSONSyntaxLocator(data)
+        locator.refusesRepeatedNames = true
+        if locator.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { locator.index = 3 }
+        do throws(Problem) {
+            try locator.value(depth: 0)
+            return nil
+        } catch {
+            return error.isRepeatedName ? error : nil
         }
     }
 
@@ -93,12 +114,25 @@ struct JSONSyntaxLocator {
             index += 1
             return
         }
+        var namesSeen: [String: Int] = [:]
         while true {
             skipSpace()
             let start = index
             guard current == UInt8(ascii: "\"") else { throw failure("expected a quoted name") }
             try string()
             let name = start..<index
+            if refusesRepeatedNames {
+                let text = decodedString(name)
+                let line = line(at: start)
+                if let first = namesSeen.updateValue(line, forKey: text) {
+                    index = start
+                    var problem = failure(
+                        "\(PackRules.quoted(text)) is given twice in one object (first on line \(first)); "
+                            + "keep the one you mean")
+                    problem.isRepeatedName = true
+                    throw problem
+                }
+            }
             try expect(":", "“:” after a name")
             skipSpace()
             try member(&self, name)

@@ -349,6 +349,9 @@ struct PackFile: Equatable {
 
     static func readJSON(_ data: Data) throws -> PackFile {
         let raw: RawFile
+        if let repeated = JSONSyntaxLocator.firstRepeatedName(in: data) {
+            throw failure(line: repeated.line, problem: repeated.problem)
+        }
         do {
             raw = try JSONDecoder().decode(RawFile.self, from: data)
         } catch let error as DecodingError {

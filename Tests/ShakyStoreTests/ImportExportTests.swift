@@ -146,6 +146,11 @@ import TriviaEngine
             ),
             (#"{"name": "X"}"#, "questions", "no “questions” list"),
             (#"{"name": "X", "questions": [}"#, "", "not valid JSON at column 29: expected a value"),
+            (
+                #"{"name": "X", "questions": [{"question": "Q?", "answer": "A", "answer": "B"}]}"#, "",
+                "“answer” is given twice in one object (first on line 1); keep the one you mean"
+            ),
+            (#"{"name": "X", "name": "Y", "questions": []}"#, "", "“name” is given twice"),
         ] as [(String, String?, String)])
     func aBadJSONFileImportsNothingAndNamesTheValue(json: String, field: String?, problem: String) throws {
         let database = try AppDatabase.inMemory()
