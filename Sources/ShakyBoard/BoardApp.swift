@@ -36,13 +36,12 @@ public struct BoardApp: Sendable {
     /// The mode the environment asks for: plain for `TERM=dumb`, no `TERM` or output that is not a
     /// terminal; no colour with `NO_COLOR` (any non-empty value, see no-color.org).
     public static func mode(environment: [String: String], outputIsTerminal: Bool) -> Mode {
-        let term = environment["TERM"] ?? ""
-        if term.isEmpty || term == "dumb" || !outputIsTerminal {
+        if !TerminalCapabilities.takesEscapeSequences(term: environment["TERM"]) || !outputIsTerminal {
             let width = environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 500) } ?? 80
             let height = environment["LINES"].flatMap(Int.init).map { min(max($0, 10), 300) } ?? 24
             return .plain(width: width, height: height)
         }
-        return .fullScreen(colour: (environment["NO_COLOR"] ?? "").isEmpty)
+        return .fullScreen(colour: !TerminalCapabilities.coloursRefused(environment: environment))
     }
 
     /// Runs the board until the viewer quits.

@@ -38,7 +38,7 @@ struct StandardConsole: Console {
     let isTerminal: Bool
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        isTerminal = isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        isTerminal = isatty(STDOUT_FILENO) != 0 && TerminalCapabilities.coloursWanted(environment: environment)
     }
 
     /// The terminal's width as it is now (a window resized between two commands is seen by the second), whatever

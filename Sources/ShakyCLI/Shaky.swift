@@ -23,7 +23,7 @@ public struct Shaky: AsyncParsableCommand {
             ENVIRONMENT:
             SHAKY_SOCKET: The daemon's socket, unless --socket is given.
             XDG_RUNTIME_DIR: Where a user's daemon has its socket (shaky/shaky.sock inside it), tried first.
-            NO_COLOR: When set, turns colours off.
+            NO_COLOR: When set to anything but the empty string, turns colours off.
             TERM: When dumb or unset, turns colours off, the board prints its plain layout, and play writes line by line.
             COLUMNS: The width of the board's plain layout when its output is not a terminal (default 80).
             LINES: The height of the board's plain layout when its output is not a terminal (default 24).

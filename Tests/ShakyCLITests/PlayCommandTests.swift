@@ -54,11 +54,6 @@ import Testing
 @Suite struct PlayScreenTests {
     let screen = PlayScreen(rows: 20, columns: 30)
 
-    @Test(arguments: [("xterm-256color", true), ("linux", true), ("dumb", false), ("", false), (nil, false)])
-    func aDumbTerminalIsWrittenToLineByLine(term: String?, movesTheCursor: Bool) {
-        #expect(PlayScreen.movesTheCursor(term: term) == movesTheCursor)
-    }
-
     @Test func eventsScrollAboveTheCountdownAndThePromptLineIsNeverTouched() {
         #expect(screen.setUp.hasPrefix("\u{1B}[1;18r"))
         let event = screen.event("Buzz: Owls #1")

@@ -1,5 +1,6 @@
 import Foundation
 import ShakyBoard
+import ShakyCore
 
 /// The terminal layout of `shaky play`: events scroll in the top of the screen, the countdown keeps the
 /// line above the bottom, and the bottom line is the host's prompt, which nothing the game prints ever
@@ -162,20 +163,15 @@ struct PlayScreen: Sendable, Equatable {
     }
 
     /// The screen of the terminal on standard output, when both standard input and output are terminals that
-    /// take cursor movements (``movesTheCursor(term:)``).
+    /// take cursor movements (``TerminalCapabilities/takesEscapeSequences(term:)``).
     static func current(term: String? = ProcessInfo.processInfo.environment["TERM"]) -> PlayScreen? {
-        guard movesTheCursor(term: term), isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { return nil }
+        guard TerminalCapabilities.takesEscapeSequences(term: term), isatty(STDIN_FILENO) != 0,
+            isatty(STDOUT_FILENO) != 0
+        else { return nil }
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row >= 4, size.ws_col >= 10 else {
             return nil
         }
         return PlayScreen(rows: Int(size.ws_row), columns: Int(size.ws_col))
-    }
-
-    /// Whether a terminal of type `term` takes the layout's cursor movements and scrolling region: not a `dumb` one
-    /// (Emacs' shell, a serial console), nor one whose type is unset, which play then writes to line by line.
-    static func movesTheCursor(term: String?) -> Bool {
-        guard let term, !term.isEmpty else { return false }
-        return term != "dumb"
     }
 }
