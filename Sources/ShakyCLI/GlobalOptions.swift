@@ -14,6 +14,11 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print the daemon's reply as JSON (pretty-printed, keys sorted) instead of text for people.")
     var json = false
 
+    func validate() throws {
+        // An empty path would be tried as a socket and reported as a daemon that is not there.
+        if socket?.isEmpty == true { throw ValidationError("--socket needs the path of the daemon's socket.") }
+    }
+
     /// Connects to the daemon, runs `body`, and closes the connection.
     func withClient<Result>(_ body: (ShakyClient) async throws -> Result) async throws -> Result {
         let client = try await ShakyClient.connect(socketPath: socket)

@@ -23,6 +23,10 @@ extension Shaky {
     /// `shaky: message` with 1, or 3 when the daemon cannot be reached.
     public static func execute(_ arguments: [String]) async -> Int32 {
         let console = CurrentConsole.value
+        if let unknown = unknownHelpTopic(in: arguments) {
+            console.printError("shaky: \(unknown)")
+            return ShakyExitStatus.usage.rawValue
+        }
         var command: any ParsableCommand
         do {
             command = try await asyncParseAsRoot(movingGlobalOptionsAfterTheSubcommand(arguments))
@@ -75,6 +79,22 @@ extension Shaky {
         let printable = TerminalText.printable(name)
         if nested.count == 1 { return "There is no command “\(printable)”: did you mean `shaky \(nested[0])`?" }
         return "There is no command “\(printable)”; `shaky --help` lists the commands."
+    }
+
+    /// What is wrong when `shaky help` is asked about a command there is not (`shaky help bogus`, `shaky help pack
+    /// bogus`), which the parser answers with the help of the last command it knows; `nil` otherwise.
+    static func unknownHelpTopic(in arguments: [String]) -> String? {
+        let words = movingGlobalOptionsAfterTheSubcommand(arguments)
+        guard words.first == "help" else { return nil }
+        var command: any ParsableCommand.Type = Shaky.self
+        for word in words.dropFirst() {
+            guard !word.hasPrefix("-") else { break }
+            guard let subcommand = command.configuration.subcommands.first(where: { $0._commandName == word }) else {
+                return "There is no command “\(TerminalText.printable(word))”; `shaky --help` lists the commands."
+            }
+            command = subcommand
+        }
+        return nil
     }
 
     /// The global options (`--socket PATH`, `--json`) given before the subcommand, moved to where every

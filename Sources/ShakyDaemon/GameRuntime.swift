@@ -267,7 +267,9 @@ public actor GameRuntime {
         game = created
         countdownTold = nil
         earlyPressRule = EarlyPressRule(lockout: created.settings.earlyPressLockout)
-        logger.info("new game", metadata: ["teams": "\(created.teams.map(\.name))", "seed": "\(created.seed)"])
+        // The seed as `shaky new --seed` and the Game interface take it, to replay the game.
+        let seed = Int64(bitPattern: created.seed)
+        logger.info("new game", metadata: ["teams": "\(created.teams.map(\.name))", "seed": "\(seed)"])
         let status = created.status(at: clock.now())
         observer?(.state(status))
         publishStatusLine()

@@ -60,7 +60,8 @@ import Testing
             "has 25 characters; a name has at most 24"
         ),
         (["new", "--team", "Owls", "--team", "   "], "A team name is empty or only spaces"),
-        (["new", "--team", "A", "--team", "B", "--questions", "0"], "--questions must be at least 1"),
+        (["new", "--team", "A", "--team", "B", "--questions", "0"], "--questions must be from 1 to 50, not 0."),
+        (["new", "--team", "A", "--team", "B", "--questions", "51"], "--questions must be from 1 to 50, not 51."),
         (
             ["new", "--team", "A", "--team", "B", "--answer-time", "0"],
             "--answer-time must be a number of seconds from 0.1 to 3600"
@@ -185,6 +186,28 @@ import Testing
         let typo = await runInProcess(["staus"])
         #expect(typo.status == 2, "\(typo)")
         #expect(typo.error.contains("no command “staus”"), "\(typo)")
+    }
+
+    @Test("Help for a command there is not is a usage error naming it; help for one there is is help")
+    func helpForAnUnknownCommand() async {
+        for arguments in [["help", "bogus"], ["help", "pack", "bogus"]] {
+            let outcome = await runInProcess(arguments)
+            #expect(outcome.status == 2, "\(outcome)")
+            #expect(outcome.error.contains("no command “bogus”"), "\(outcome)")
+            #expect(outcome.output.isEmpty, "\(outcome)")
+        }
+        let known = await runInProcess(["help", "pack", "search"])
+        #expect(known.status == 0, "\(known)")
+        #expect(known.output.contains("USAGE: shaky pack search"), "\(known)")
+    }
+
+    @Test("An empty --socket is a usage error, not a daemon that cannot be reached")
+    func anEmptySocketPathIsAUsageError() async {
+        for arguments in [["--socket", "", "status"], ["status", "--socket", ""]] {
+            let outcome = await runInProcess(arguments)
+            #expect(outcome.status == 2, "\(outcome)")
+            #expect(outcome.error.contains("--socket needs the path of the daemon's socket"), "\(outcome)")
+        }
     }
 
     @Test func commandsWithoutArguments() throws {

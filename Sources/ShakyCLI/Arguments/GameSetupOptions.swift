@@ -14,7 +14,7 @@ struct GameSetupOptions: ParsableArguments {
         completion: Completions.packNames)
     var packs: [String] = []
 
-    @Option(help: ArgumentHelp("How many questions, 1 or more (default: 10).", valueName: "count"))
+    @Option(help: ArgumentHelp("How many questions, 1 to 50 (default: 10).", valueName: "count"))
     var questions: Int?
 
     @Option(help: "Which questions to draw.")
@@ -118,8 +118,8 @@ struct GameSetupOptions: ParsableArguments {
             }
             seen[name.lowercased()] = team
         }
-        if let questions, questions < 1 {
-            throw ValidationError("--questions must be at least 1, not \(questions).")
+        if let questions, !(1...50).contains(questions) {
+            throw ValidationError("--questions must be from 1 to 50, not \(questions).")
         }
         let times = [
             ("--indication-time", indicationTime), ("--time-after-first-buzz", timeAfterFirstBuzz),

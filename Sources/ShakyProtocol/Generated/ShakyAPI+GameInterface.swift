@@ -1187,7 +1187,7 @@ extension ShakyAPI {
             )
 
             # Start a new game. Teams: 2-8 names, unique ignoring case, 1-24 characters.
-            # Packs default to every pack; questions to 10; difficulty to any.
+            # Packs default to every pack; questions to 10 (1-50); difficulty to any.
             # A game still in play is ended first only when replace is true.
             method New(
               teams: []string,
@@ -1946,7 +1946,7 @@ extension ShakyAPI.GameInterface {
     /// `VarlinkErrorConvertible`) to answer with an error.
     public protocol Implementation: Sendable {
         /// Start a new game. Teams: 2-8 names, unique ignoring case, 1-24 characters.
-        /// Packs default to every pack; questions to 10; difficulty to any.
+        /// Packs default to every pack; questions to 10 (1-50); difficulty to any.
         /// A game still in play is ended first only when replace is true.
         ///
         /// Serves `io.shakywords.Game.New`.
@@ -2147,7 +2147,7 @@ extension ShakyAPI.GameInterface {
         }
 
         /// Start a new game. Teams: 2-8 names, unique ignoring case, 1-24 characters.
-        /// Packs default to every pack; questions to 10; difficulty to any.
+        /// Packs default to every pack; questions to 10 (1-50); difficulty to any.
         /// A game still in play is ended first only when replace is true.
         ///
         /// Calls `io.shakywords.Game.New`.
@@ -2163,7 +2163,7 @@ extension ShakyAPI.GameInterface {
         }
 
         /// Start a new game. Teams: 2-8 names, unique ignoring case, 1-24 characters.
-        /// Packs default to every pack; questions to 10; difficulty to any.
+        /// Packs default to every pack; questions to 10 (1-50); difficulty to any.
         /// A game still in play is ended first only when replace is true.
         ///
         /// Calls `io.shakywords.Game.New`.
