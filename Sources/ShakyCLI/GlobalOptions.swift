@@ -60,11 +60,13 @@ extension ClientCommand {
 
 /// JSON as `--json` prints it.
 enum JSONOutput {
-    /// `value` as pretty-printed JSON with sorted keys.
+    /// `value` as pretty-printed JSON with sorted keys; an empty object is `{}` (Foundation writes it on three
+    /// lines).
     static func render(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return text.filter { !$0.isWhitespace } == "{}" ? "{}" : text
     }
 
     /// `value` as JSON on one line with sorted keys, for streams of replies.

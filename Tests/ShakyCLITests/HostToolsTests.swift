@@ -25,6 +25,13 @@ struct HostToolsTests {
             #expect(search.output.contains("Hà Nội"), "\(search)")
             let hanoi = try await shaky(["pack", "search", "hanoi"], on: daemon)
             #expect(hanoi.output.contains("Capital of Vietnam?"), "\(hanoi)")
+            #expect(!hanoi.output.contains("More questions match"), "\(hanoi)")
+            // A list cut at the limit says so; JSON holds the questions shown.
+            let cut = try await shaky(["pack", "search", "a", "--limit", "2"], on: daemon)
+            #expect(cut.output.split(separator: "\n").count == 3, "\(cut)")
+            #expect(cut.output.hasSuffix("More questions match: the first 2 are shown (--limit COUNT shows more).\n"))
+            let cutJSON = try await shaky(["--json", "pack", "search", "a", "--limit", "2"], on: daemon)
+            #expect(cutJSON.output.components(separatedBy: "\"answer\"").count == 3, "\(cutJSON)")
         }
     }
 
@@ -491,8 +498,9 @@ struct HostRulesTests {
             #expect(!history.output.contains("UTC"), "times are local: \(history)")
             let id = try #require(
                 history.output.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
-            let deleted = try await shaky(["history", "delete", id])
+            let deleted = try await shaky(["--json", "history", "delete", id])
             #expect(deleted.status == 0, "\(deleted)")
+            #expect(deleted.output == "{}\n", "as every command without a reply prints it: \(deleted)")
             #expect(try await shaky(["history"]).output.contains("No finished games yet."))
             let missing = try await shaky(["history", "delete", id])
             #expect(missing.status == 1, "\(missing)")

@@ -293,6 +293,11 @@ import Testing
                       #12 [easy] What big cat has stripes? → Tiger (also: Tigress)
                     """)
         #expect(TextRenderer.questions([]) == "No questions found.")
+        var twoLines = Fixtures.tigerQuestion
+        twoLines.text = "Which big cat\nhas stripes?"
+        #expect(
+            TextRenderer.question(twoLines, showingPack: false)
+                == "#12 [easy] Which big cat\n    has stripes? → Tiger (also: Tigress)")
     }
 
     @Test("The history fits a terminal's width: long scores, winners and notes are cut by display width with “…”")

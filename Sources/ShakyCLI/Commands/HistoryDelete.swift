@@ -1,5 +1,6 @@
 import ArgumentParser
 import ShakyProtocol
+import Varlink
 
 extension Shaky.History {
     /// `shaky history delete ID`.
@@ -21,7 +22,7 @@ extension Shaky.History {
 
         func run(client: ShakyClient, console: any Console) async throws {
             try await client.game.deleteHistory(id: id)
-            if !global.json { console.print("Deleted game \(id) from the history.") }
+            try global.emit(VarlinkEmptyParameters(), on: console) { _ in "Deleted game \(id) from the history." }
         }
     }
 }

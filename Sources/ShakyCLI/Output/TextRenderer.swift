@@ -380,7 +380,9 @@ enum TextRenderer {
     static func question(_ question: ShakyAPI.StoredQuestion, showingPack: Bool) -> String {
         var line = "#\(question.id) "
         if showingPack { line += "\(question.pack) " }
-        line += "[\(question.difficulty.rawValue)] \(question.text) → \(question.answer)"
+        // A question on several lines keeps its later lines indented, apart from the next question's number.
+        let text = question.text.replacingOccurrences(of: "\n", with: "\n    ")
+        line += "[\(question.difficulty.rawValue)] \(text) → \(question.answer)"
         if !question.alternates.isEmpty { line += " (also: " + question.alternates.joined(separator: ", ") + ")" }
         return line
     }

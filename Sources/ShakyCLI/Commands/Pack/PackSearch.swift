@@ -35,11 +35,19 @@ extension Shaky.Pack {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit).") }
         }
 
+        /// How many questions are shown without --limit (the daemon's default too).
+        static let defaultLimit = 50
+
         func run(client: ShakyClient, console: any Console) async throws {
-            let questions = try await client.packs.search(
-                text: words.joined(separator: " "), pack: pack, limit: limit)
+            let shown = limit ?? Self.defaultLimit
+            // One more than is shown, to know whether the list was cut.
+            let found = try await client.packs.search(
+                text: words.joined(separator: " "), pack: pack, limit: shown < Int.max ? shown + 1 : shown)
+            let questions = Array(found.prefix(shown))
             try global.emit(ShakyAPI.PacksInterface.SearchReply(questions: questions), on: console) { _ in
-                TextRenderer.questions(questions)
+                guard found.count > shown else { return TextRenderer.questions(questions) }
+                return TextRenderer.questions(questions)
+                    + "\nMore questions match: the first \(shown) are shown (--limit COUNT shows more)."
             }
         }
     }
