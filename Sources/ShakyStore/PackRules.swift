@@ -90,8 +90,11 @@ public enum PackRules {
     }
 
     /// `question` trimmed, normalized and checked; alternates that are empty or repeat the answer are dropped.
+    ///
+    /// A tab in the text becomes a space: a terminal moves it to its next tab stop, which no layout of the board or
+    /// of `shaky play` can know, and in a question it meant a space.
     static func question(_ question: Question) throws(Violation) -> Question {
-        let text = normalized(question.text)
+        let text = normalized(question.text.replacingOccurrences(of: "\t", with: " "))
         if text.isEmpty {
             throw Violation(field: "question", problem: "the question text is empty")
         }

@@ -29,6 +29,14 @@ import Testing
         #expect(try database.questions(inPacks: ["Cities"]).map(\.text) == ["Which city is\nthe capital?"])
     }
 
+    @Test("A tab in a question's text becomes a space, which every screen can lay out")
+    func aTabInAQuestionBecomesASpace() throws {
+        let database = try AppDatabase.inMemory()
+        let text = "question,answer\n\"Which city\tis the capital?\t\",Bern\n"
+        _ = try database.importPack(Data(text.utf8), format: .csv, name: "Cities")
+        #expect(try database.questions(inPacks: ["Cities"]).map(\.text) == ["Which city is the capital?"])
+    }
+
     @Test func toleratesBOMAndLoneLineFeedsOrCarriageReturnsAndAMissingFinalLineBreak() throws {
         let records = try CSVCodec.parse("\u{FEFF}a,b\nc,d\re,f")
         #expect(records.map(\.fields) == [["a", "b"], ["c", "d"], ["e", "f"]])
