@@ -382,9 +382,7 @@ public enum BoardLayout {
             let buzzes = state.buzzes.sorted { $0.order < $1.order }.map {
                 "\($0.order). \(teamLabel($0.team, in: state)) \(seconds($0.elapsed))"
             }
-            for line in DisplayWidth.wrap("Buzzed: " + buzzes.joined(separator: "  "), columns: area.width) {
-                bottom.append((line, .normal))
-            }
+            for line in listLines("Buzzed:", buzzes, columns: area.width) { bottom.append((line, .normal)) }
         }
         for judgement in state.judgements {
             let (text, style) = judgementLine(judgement, in: state)
@@ -483,6 +481,27 @@ public enum BoardLayout {
             }
         case .gameOver: return "Game over"
         }
+    }
+
+    /// `lead` and `items` two spaces apart (`Buzzed: 1. Owls 3.5 s  2. Snow Leopards 4.1 s`), broken into lines of
+    /// at most `columns` columns between items, so that no team's name is cut in two; an item too long for a line of
+    /// its own is wrapped within.
+    static func listLines(_ lead: String, _ items: [String], columns: Int) -> [String] {
+        var lines: [String] = []
+        var line = lead
+        for item in items {
+            let candidate = line == lead ? line + " " + item : line + "  " + item
+            if DisplayWidth.of(candidate) <= columns {
+                line = candidate
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            var parts = DisplayWidth.wrap(item, columns: columns)
+            line = parts.popLast() ?? ""
+            lines += parts
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     private static func verdictLine(_ state: BoardState) -> (String, BoardScreen.Style) {

@@ -196,6 +196,24 @@ struct BoardSnapshotTests {
         #expect(open.contains("8 points · 1 hint taken"), "\(open)")
     }
 
+    @Test("On a narrow board, each buzz is said whole on one line: a team's name is never cut in two")
+    func aBuzzIsNeverCutBetweenLines() {
+        var state = BoardScenes.buzzes
+        state.teams[0].name = "Snow Leopards"
+        state.teams[1].name = "Les Éléphants"
+        state.phase = .answering(team: "Snow Leopards")
+        state.teamUp = "Snow Leopards"
+        state.buzzes = [
+            BoardState.Buzz(team: "Snow Leopards", order: 1, elapsed: 3.46, points: 10),
+            BoardState.Buzz(team: "Les Éléphants", order: 2, elapsed: 4.1, points: 8),
+            BoardState.Buzz(team: "Foxes", order: 3, elapsed: 5.2, points: 8),
+        ]
+        let lines = BoardLayout.render(state, width: 40, height: 20, now: BoardScenes.now).text.split(separator: "\n")
+        for buzz in ["1. ● Snow Leopards 3.5 s", "2. ■ Les Éléphants 4.1 s", "Foxes 5.2 s"] {
+            #expect(lines.contains { $0.contains(buzz) }, "\(buzz) on one line:\n\(lines.joined(separator: "\n"))")
+        }
+    }
+
     @Test("On a narrow board, winners who share the win are said whole, on two lines")
     func sharedWinsAreSaidWholeOnANarrowBoard() throws {
         var state = BoardScenes.gameOver
