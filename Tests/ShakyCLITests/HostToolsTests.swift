@@ -52,6 +52,14 @@ struct HostToolsTests {
             #expect(deleted.status == 0, "\(deleted)")
             let replaced = try await shaky(["pack", "import", file.path], on: daemon)
             #expect(replaced.status == 0 && replaced.output.contains("2 questions"), "\(replaced)")
+            // A built-in pack exported and imported back cannot be deleted to make room: only --name is said.
+            let builtin = daemon.folder.appendingPathComponent("Animals.json")
+            #expect(try await shaky(["pack", "export", "Animals", "-o", builtin.path], on: daemon).status == 0)
+            let builtinAgain = try await shaky(["pack", "import", builtin.path], on: daemon)
+            #expect(builtinAgain.status == 1, "\(builtinAgain)")
+            #expect(builtinAgain.error.contains("it is a built-in pack, which stays"), "\(builtinAgain)")
+            #expect(builtinAgain.error.contains("--name NAME"), "\(builtinAgain)")
+            #expect(!builtinAgain.error.contains("pack delete"), "\(builtinAgain)")
         }
     }
 

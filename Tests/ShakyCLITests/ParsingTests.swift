@@ -75,6 +75,14 @@ import Testing
         (["new", "--team", "A", "--team", "B", "--maximum-hints", "-1"], "--maximum-hints"),
         (["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"], "--hint-cooldown must be 0 to 3600 seconds"),
         (
+            ["new", "--team", "A", "--team", "B", "--indication-time", "3600.0000001"],
+            "--indication-time must be a number of seconds from 0.1 to 3600 (an hour), not 3600.0000001."
+        ),
+        (
+            ["new", "--team", "A", "--team", "B", "--hint-cooldown", "3600.001"],
+            "--hint-cooldown must be 0 to 3600 seconds, not 3600.001."
+        ),
+        (
             ["new", "--team", "A", "--team", "B", "--indication-time", "99999.99999999999"],
             "--indication-time must be a number of seconds from 0.1 to 3600 (an hour), not 100000."
         ),

@@ -127,15 +127,15 @@ struct GameSetupOptions: ParsableArguments {
         ]
         for case (let name, let value?) in times where !(value >= 0.1 && value <= 3600) {
             throw ValidationError(
-                "\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(Self.number(value)).")
+                "\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(Self.number(value, outside: 0.1...3600)).")
         }
         if let hintCooldown, !(hintCooldown >= 0 && hintCooldown <= 3600) {
             throw ValidationError(
-                "--hint-cooldown must be 0 to 3600 seconds, not \(Self.number(hintCooldown)).")
+                "--hint-cooldown must be 0 to 3600 seconds, not \(Self.number(hintCooldown, outside: 0...3600)).")
         }
         if let earlyPressLockout, !(earlyPressLockout >= 0 && earlyPressLockout <= 60) {
             throw ValidationError(
-                "--early-press-lockout must be 0 to 60 seconds, not \(Self.number(earlyPressLockout)).")
+                "--early-press-lockout must be 0 to 60 seconds, not \(Self.number(earlyPressLockout, outside: 0...60)).")
         }
         let counts = [
             ("--base-points", basePoints), ("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints),
@@ -156,6 +156,14 @@ struct GameSetupOptions: ParsableArguments {
         if let maximumHints, maximumHints > 40 {
             throw ValidationError("--maximum-hints must be 0 to 40, not \(maximumHints).")
         }
+    }
+
+    /// A refused number of seconds outside `range`, as ``number(_:)`` says it unless its two decimals would round it
+    /// into the range (`3600.0000001` said as `3600`, which is allowed): then with every digit it has.
+    static func number(_ value: Double, outside range: ClosedRange<Double>) -> String {
+        let short = number(value)
+        guard let shown = Double(short), range.contains(shown) else { return short }
+        return value.description
     }
 
     /// A number of seconds as a person reads it: at most two decimals, no trailing zeros.

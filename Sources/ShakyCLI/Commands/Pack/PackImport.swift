@@ -117,6 +117,13 @@ extension Shaky.Pack {
                 guard error.refusalName == "PackExists" else { throw error }
                 // Most often the host edited the file and imports it again: say both ways on.
                 let taken = name ?? Self.nameInFile(text) ?? "NAME"
+                // A built-in pack stays: deleting it is no way on (an exported built-in pack imported back, say).
+                let packs = (try? await client.packs.list()) ?? []
+                if packs.contains(where: { $0.builtin && $0.name.lowercased() == taken.lowercased() }) {
+                    throw CommandFailure(
+                        "\(error); it is a built-in pack, which stays: import this file under another name with "
+                            + "--name NAME")
+                }
                 throw CommandFailure(
                     "\(error): import it under another name with --name NAME, or delete the old pack first "
                         + "(`shaky pack delete \"\(taken)\"`) to import this file in its place")
