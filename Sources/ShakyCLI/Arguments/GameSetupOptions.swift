@@ -127,7 +127,8 @@ struct GameSetupOptions: ParsableArguments {
         ]
         for case (let name, let value?) in times where !(value >= 0.1 && value <= 3600) {
             throw ValidationError(
-                "\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(Self.number(value, outside: 0.1...3600)).")
+                "\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(Self.number(value, outside: 0.1...3600))."
+            )
         }
         if let hintCooldown, !(hintCooldown >= 0 && hintCooldown <= 3600) {
             throw ValidationError(
@@ -135,7 +136,8 @@ struct GameSetupOptions: ParsableArguments {
         }
         if let earlyPressLockout, !(earlyPressLockout >= 0 && earlyPressLockout <= 60) {
             throw ValidationError(
-                "--early-press-lockout must be 0 to 60 seconds, not \(Self.number(earlyPressLockout, outside: 0...60)).")
+                "--early-press-lockout must be 0 to 60 seconds, not \(Self.number(earlyPressLockout, outside: 0...60))."
+            )
         }
         let counts = [
             ("--base-points", basePoints), ("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints),
