@@ -126,18 +126,16 @@ struct GameSetupOptions: ParsableArguments {
             ("--answer-time", answerTime),
         ]
         for case (let name, let value?) in times where !(value >= 0.1 && value <= 3600) {
-            throw ValidationError(
-                "\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(Self.number(value, outside: 0.1...3600))."
-            )
+            let said = Self.number(value, outside: 0.1...3600)
+            throw ValidationError("\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(said).")
         }
         if let hintCooldown, !(hintCooldown >= 0 && hintCooldown <= 3600) {
             throw ValidationError(
                 "--hint-cooldown must be 0 to 3600 seconds, not \(Self.number(hintCooldown, outside: 0...3600)).")
         }
         if let earlyPressLockout, !(earlyPressLockout >= 0 && earlyPressLockout <= 60) {
-            throw ValidationError(
-                "--early-press-lockout must be 0 to 60 seconds, not \(Self.number(earlyPressLockout, outside: 0...60))."
-            )
+            let said = Self.number(earlyPressLockout, outside: 0...60)
+            throw ValidationError("--early-press-lockout must be 0 to 60 seconds, not \(said).")
         }
         let counts = [
             ("--base-points", basePoints), ("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints),
