@@ -377,7 +377,7 @@ public enum BoardLayout {
             bottom.append((pointsLine(state), .normal))
             bottom.append((countdownBar(state, width: area.width), .normal))
         }
-        bottom.append((phaseWords(state), .strong))
+        for line in phaseLines(state, width: area.width) { bottom.append((line, .strong)) }
         if !state.buzzes.isEmpty {
             let buzzes = state.buzzes.sorted { $0.order < $1.order }.map {
                 "\($0.order). \(teamLabel($0.team, in: state)) \(seconds($0.elapsed))"
@@ -454,6 +454,20 @@ public enum BoardLayout {
         let barWidth = max(0, width - DisplayWidth.of(label) - 1)
         let filled = length > 0 ? Int((Double(barWidth) * left / length).rounded()) : 0
         return String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + label
+    }
+
+    /// ``phaseWords(_:)`` on as many lines as `width` needs: wrapped, not cut, so that "to answer for 10 points" after
+    /// a long team name keeps its points, and the points stay whole on a line of their own.
+    static func phaseLines(_ state: BoardState, width: Int) -> [String] {
+        let words = phaseWords(state)
+        guard DisplayWidth.of(words) > width else { return [words] }
+        if case .answering(let team) = state.phase, !state.isPaused,
+            let frozen = state.buzzes.first(where: { $0.team == team })?.points
+        {
+            let lines = ["\(teamLabel(team, in: state)) to answer", "for \(frozen) points"]
+            return lines.flatMap { DisplayWidth.wrap($0, columns: width) }
+        }
+        return DisplayWidth.wrap(words, columns: width)
     }
 
     /// The phase in party words.
