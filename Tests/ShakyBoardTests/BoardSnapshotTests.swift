@@ -212,7 +212,7 @@ struct BoardSnapshotTests {
         for buzz in ["1. ● Snow Leopards 3.5 s", "2. ■ Les Éléphants 4.1 s", "Foxes 5.2 s"] {
             #expect(lines.contains { $0.contains(buzz) }, "\(buzz) on one line:\n\(lines.joined(separator: "\n"))")
         }
-        #expect(lines.contains { $0.contains("10 points") }, "who is up keeps the points: \(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("10 points") }, "the points at stake: \(lines.joined(separator: "\n"))")
     }
 
     @Test("On a narrow board, winners who share the win are said whole, on two lines")
