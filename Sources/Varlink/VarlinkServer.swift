@@ -153,6 +153,8 @@ public final class VarlinkServer: Sendable {
     ///   - socketGroup: the group given to a socket file when that group exists (`nil`: leave it).
     ///   - maximumMessageLength: the longest message accepted; longer ones close the connection.
     ///   - limits: how many connections are served at once, and how many bytes of their messages are held.
+    ///   - replyBacklog: the replies written and not yet read, at whose bound large replies wait
+    ///     (``VarlinkRequest/waitForRoomToReply()``).
     ///   - idleTimeout: how long a connection with no call running may send nothing before it is closed (`nil`:
     ///     never closed for that).
     ///   - drainTimeout: how long a graceful stop waits for the calls running to reply (``shutDownGracefully()``).
@@ -161,7 +163,7 @@ public final class VarlinkServer: Sendable {
     public static func bind(
         to address: Address, service: VarlinkService, socketGroup: String? = nil,
         maximumMessageLength: Int = VarlinkFrameDecoder.defaultMaximumFrameLength,
-        limits: ConnectionLimits = ConnectionLimits(),
+        limits: ConnectionLimits = ConnectionLimits(), replyBacklog: VarlinkReplyBacklog = VarlinkReplyBacklog(),
         idleTimeout: Duration? = defaultIdleTimeout, drainTimeout: Duration = defaultDrainTimeout,
         clock: (any Clock<Duration>)? = nil,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
@@ -177,7 +179,8 @@ public final class VarlinkServer: Sendable {
         let messageBudget = VarlinkMessageBudget(limits: limits)
         let initializer: @Sendable (any Channel) -> EventLoopFuture<VarlinkConnection> = { channel in
             VarlinkConnection.make(
-                on: channel, maximumMessageLength: maximumMessageLength, messageBudget: messageBudget)
+                on: channel, maximumMessageLength: maximumMessageLength, messageBudget: messageBudget,
+                replyBacklog: replyBacklog)
         }
         let serverChannel: NIOAsyncChannel<VarlinkConnection, Never>
         switch address {
@@ -564,7 +567,8 @@ final class VarlinkConnection: Sendable {
     }
 
     static func make(
-        on channel: any Channel, maximumMessageLength: Int, messageBudget: VarlinkMessageBudget
+        on channel: any Channel, maximumMessageLength: Int, messageBudget: VarlinkMessageBudget,
+        replyBacklog: VarlinkReplyBacklog
     ) -> EventLoopFuture<VarlinkConnection> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
@@ -578,9 +582,10 @@ final class VarlinkConnection: Sendable {
         ).map { (list: PeerGroupList) in Optional(list.groups) }.recover { _ in nil }
         return credentials.and(groups).flatMapThrowing { credentials, groups in
             let messages = VarlinkConnectionMessages(budget: messageBudget, uid: credentials.uid)
-            try channel.pipeline.syncOperations.addHandler(
+            try channel.pipeline.syncOperations.addHandlers(
                 ByteToMessageHandler(
-                    VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength, countingIn: messages)))
+                    VarlinkFrameDecoder(maximumFrameLength: maximumMessageLength, countingIn: messages)),
+                VarlinkReplyBacklogCounter(backlog: replyBacklog))
             return VarlinkConnection(
                 asyncChannel: try NIOAsyncChannel(wrappingChannelSynchronously: channel),
                 channel: channel,

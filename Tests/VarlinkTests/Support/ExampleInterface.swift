@@ -66,6 +66,10 @@ enum ExampleInterface {
         # replies with `size` letters.
         method Hold(size: ?int) -> (text: ?string)
 
+        # Waits until the server's unread replies are under their bound, then
+        # replies with `size` letters.
+        method Large(size: int) -> (text: string)
+
         # Returns `value` when it is at most `limit`.
         method Check(value: int, limit: int) -> (value: int)
 
@@ -131,6 +135,11 @@ enum ExampleInterface {
                 "Hold": .reply { request in
                     await probe.hold()
                     guard let size = request.parameters["size"]?.intValue else { return [:] }
+                    return ["text": .string(String(repeating: "a", count: max(size, 0)))]
+                },
+                "Large": .reply { request in
+                    try await request.waitForRoomToReply()
+                    let size = request.parameters["size"]?.intValue ?? 0
                     return ["text": .string(String(repeating: "a", count: max(size, 0)))]
                 },
                 "Check": .typed(CheckParameters.self) { parameters, _ in

@@ -18,6 +18,7 @@ struct ExampleServer {
     static func run<Result>(
         accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(), socketGroup: String? = nil,
         limits: VarlinkServer.ConnectionLimits = VarlinkServer.ConnectionLimits(),
+        replyBacklog: VarlinkReplyBacklog = VarlinkReplyBacklog(),
         idleTimeout: Duration? = VarlinkServer.defaultIdleTimeout,
         drainTimeout: Duration = VarlinkServer.defaultDrainTimeout, clock: (any Clock<Duration>)? = nil,
         logger: Logger = Logger(label: "varlink.server"),
@@ -31,7 +32,8 @@ struct ExampleServer {
             interfaces: [try ExampleInterface.make(probe: probe)], accessPolicy: accessPolicy)
         let server = try await VarlinkServer.bind(
             to: .unixSocket(path: socketPath), service: service, socketGroup: socketGroup, limits: limits,
-            idleTimeout: idleTimeout, drainTimeout: drainTimeout, clock: clock, logger: logger)
+            replyBacklog: replyBacklog, idleTimeout: idleTimeout, drainTimeout: drainTimeout, clock: clock,
+            logger: logger)
         let task = Task { try await server.run() }
         let handle = ExampleServer(
             directory: directory, socketPath: socketPath, probe: probe, server: server, serving: task)

@@ -1,0 +1,64 @@
+import ShakyTesting
+import Testing
+import Varlink
+
+/// Replies that clients do not read cannot pile up in memory: past the backlog's bound a large reply waits for them
+/// to read, while small replies go on.
+@Suite("Reply backlog")
+struct ReplyBacklogTests {
+    /// Waits (up to 20 s) until `condition` holds.
+    static func eventually(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<4000 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    static func large(_ size: Int) -> String {
+        #"{"method":"org.shakywords.Example.Large","parameters":{"size":\#(size)}}"#
+    }
+
+    @Test("A large reply waits while unread replies are over the bound, small calls go on, and reading lets it go")
+    func largeRepliesWaitForReaders() async throws {
+        let backlog = VarlinkReplyBacklog(bound: 256 << 10)
+        try await ExampleServer.run(replyBacklog: backlog) { server in
+            let slow = try RawSocket(path: server.socketPath)
+            #expect(await slow.send(Self.large(2 << 20)))
+            #expect(try await Self.eventually { backlog.pending >= 1 << 20 }, "the unread reply is counted")
+
+            let waiting = try RawSocket(path: server.socketPath)
+            #expect(await waiting.send(Self.large(10)))
+            #expect(try await Self.eventually { backlog.waiting == 1 })
+
+            let small = try RawSocket(path: server.socketPath)
+            #expect(await small.send(#"{"method":"org.shakywords.Example.Hello","parameters":{"name":"A"}}"#))
+            #expect(try await small.readReply().parameters["greeting"] == "Hello, A!")
+
+            guard case .success(let frame) = await slow.readFrame() else {
+                Issue.record("the slow client's reply did not come")
+                return
+            }
+            #expect(frame.count > 2 << 20)
+            #expect(try await waiting.readReply().parameters["text"] == .string(String(repeating: "a", count: 10)))
+            #expect(backlog.waiting == 0)
+        }
+    }
+
+    @Test("A caller that hangs up while its large reply waits stops waiting")
+    func aWaitingCallerHangsUp() async throws {
+        let backlog = VarlinkReplyBacklog(bound: 256 << 10)
+        try await ExampleServer.run(replyBacklog: backlog) { server in
+            let slow = try RawSocket(path: server.socketPath)
+            #expect(await slow.send(Self.large(2 << 20)))
+            #expect(try await Self.eventually { backlog.pending >= 1 << 20 })
+            let leaving = try RawSocket(path: server.socketPath)
+            #expect(await leaving.send(Self.large(10)))
+            #expect(try await Self.eventually { backlog.waiting == 1 })
+            leaving.hangUp()
+            #expect(try await Self.eventually { backlog.waiting == 0 })
+            slow.hangUp()
+            #expect(try await Self.eventually { backlog.pending == 0 }, "a closed connection's replies are given back")
+        }
+    }
+}
