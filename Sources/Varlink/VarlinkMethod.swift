@@ -82,13 +82,14 @@ public struct VarlinkRequest: Sendable {
     /// interface's requirements get only the parameters).
     @TaskLocal public static var current: VarlinkRequest?
 
-    /// Waits until the server's backlog of replies its clients have not read is under its bound
-    /// (``VarlinkReplyBacklog``), for a handler about to make a large reply (megabytes: a pack's export); at once for
-    /// an in-process call. Throws `CancellationError` when the caller hangs up first.
+    /// Waits until the server's backlog of replies its clients have not read is under its bound and no other large
+    /// reply is being made (``VarlinkReplyBacklog``), for a handler about to make a large reply (megabytes: a pack's
+    /// export), which must then reply (or fail) before another goes on; at once for an in-process call. Throws
+    /// `CancellationError` when the caller hangs up first.
     public func waitForRoomToReply() async throws {
         guard let channel else { return }
         let backlog = try? await channel.pipeline.handler(type: VarlinkReplyBacklogCounter.self).map(\.backlog).get()
-        try await backlog?.waitForRoom()
+        try await backlog?.waitForRoom(on: ObjectIdentifier(channel))
     }
 
     /// The call's parameters; every key is declared and every value has its declared type.

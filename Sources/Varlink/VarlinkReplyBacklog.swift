@@ -13,19 +13,39 @@ public final class VarlinkReplyBacklog: Sendable {
     /// The backlog at which large replies wait (32 MiB): room for a few of the largest exports.
     public static let defaultBound = 32 << 20
 
-    private struct State {
-        var pending = 0
-        var nextWaiter = 0
-        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private struct Waiter {
+        let connection: ObjectIdentifier
+        let continuation: CheckedContinuation<Void, any Error>
     }
 
-    /// The backlog at which ``waitForRoom()`` waits.
+    private struct State {
+        var pending = 0
+        /// The connection whose large reply is being made: one at a time, so that many calls waiting for room do not
+        /// all find it at once and make their replies together.
+        var maker: ObjectIdentifier?
+        var nextWaiter = 0
+        /// In the order they came.
+        var waiters: [(identifier: Int, waiter: Waiter)] = []
+
+        /// Lets the first waiter make its reply when there is room and nobody else makes one.
+        mutating func next() -> CheckedContinuation<Void, any Error>? {
+            guard maker == nil, pending < bound, !waiters.isEmpty else { return nil }
+            let first = waiters.removeFirst().waiter
+            maker = first.connection
+            return first.continuation
+        }
+
+        let bound: Int
+    }
+
+    /// The backlog at which ``waitForRoom(on:)`` waits.
     public let bound: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// Creates an empty backlog bounded at `bound` bytes.
     public init(bound: Int = defaultBound) {
         self.bound = bound
+        state = Mutex(State(bound: bound))
     }
 
     /// The bytes written and not yet taken by their sockets.
@@ -34,46 +54,70 @@ public final class VarlinkReplyBacklog: Sendable {
     /// How many handlers wait for room.
     public var waiting: Int { state.withLock { $0.waiters.count } }
 
-    func add(_ bytes: Int) {
-        state.withLock { $0.pending += bytes }
-    }
-
-    func remove(_ bytes: Int) {
-        let waking = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
-            state.pending -= bytes
-            guard state.pending < bound else { return [] }
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+    /// `bytes` were written to `connection`; its large reply, when it was making one, is made.
+    func add(_ bytes: Int, on connection: ObjectIdentifier) {
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            state.pending += bytes
+            guard state.maker == connection else { return nil }
+            state.maker = nil
+            return state.next()
         }
-        for waiter in waking { waiter.resume() }
+        next?.resume()
     }
 
-    /// Returns once the backlog is under its bound; throws `CancellationError` when the task is cancelled first (its
-    /// client hung up).
-    public func waitForRoom() async throws {
+    /// `bytes` were taken by their socket (or dropped with their connection).
+    func remove(_ bytes: Int) {
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            state.pending -= bytes
+            return state.next()
+        }
+        next?.resume()
+    }
+
+    /// `connection` closed: a large reply it was making is given up.
+    func closed(_ connection: ObjectIdentifier) {
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            guard state.maker == connection else { return nil }
+            state.maker = nil
+            return state.next()
+        }
+        next?.resume()
+    }
+
+    /// Returns once the backlog is under its bound and no other large reply is being made; the call on `connection`
+    /// then makes its reply, and the next waiter goes on once that reply is written to it. Throws `CancellationError`
+    /// when the task is cancelled first (its client hung up).
+    func waitForRoom(on connection: ObjectIdentifier) async throws {
         let identifier = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = state.withLock { state -> Result<Void, any Error>? in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.pending < bound { return .success(()) }
-                    state.waiters[identifier] = continuation
-                    return nil
+                let (cancelled, next) = state.withLock { state -> (Bool, CheckedContinuation<Void, any Error>?) in
+                    // Cancelled before it waits: the cancellation handler found nothing to resume.
+                    if Task.isCancelled { return (true, nil) }
+                    state.waiters.append((identifier, Waiter(connection: connection, continuation: continuation)))
+                    return (false, state.next())
                 }
-                if let outcome { continuation.resume(with: outcome) }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
+                next?.resume()
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: identifier) }?.resume(throwing: CancellationError())
+            let cancelled = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard let index = state.waiters.firstIndex(where: { $0.identifier == identifier }) else { return nil }
+                return state.waiters.remove(at: index).waiter.continuation
+            }
+            cancelled?.resume(throwing: CancellationError())
         }
     }
 }
 
 /// Counts the bytes written to one connection in its server's ``VarlinkReplyBacklog`` until its socket takes them
 /// (or the connection closes).
-final class VarlinkReplyBacklogCounter: ChannelOutboundHandler, RemovableChannelHandler {
+final class VarlinkReplyBacklogCounter: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -85,9 +129,14 @@ final class VarlinkReplyBacklogCounter: ChannelOutboundHandler, RemovableChannel
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let size = unwrapOutboundIn(data).readableBytes
-        backlog.add(size)
+        backlog.add(size, on: ObjectIdentifier(context.channel))
         let written = promise ?? context.eventLoop.makePromise()
         written.futureResult.whenComplete { [backlog] _ in backlog.remove(size) }
         context.write(data, promise: written)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        backlog.closed(ObjectIdentifier(context.channel))
+        context.fireChannelInactive()
     }
 }

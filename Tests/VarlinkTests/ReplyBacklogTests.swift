@@ -2,6 +2,12 @@ import ShakyTesting
 import Testing
 import Varlink
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Replies that clients do not read cannot pile up in memory: past the backlog's bound a large reply waits for them
 /// to read, while small replies go on.
 @Suite("Reply backlog")
@@ -42,6 +48,38 @@ struct ReplyBacklogTests {
             #expect(frame.count > 2 << 20)
             #expect(try await waiting.readReply().parameters["text"] == .string(String(repeating: "a", count: 10)))
             #expect(backlog.waiting == 0)
+        }
+    }
+
+    @Test("Calls that find room make their large replies one at a time, so that they cannot all make them at once")
+    func oneLargeReplyAtATime() async throws {
+        let backlog = VarlinkReplyBacklog(bound: 256 << 10)
+        try await ExampleServer.run(replyBacklog: backlog) { server in
+            var sockets: [RawSocket] = []
+            for _ in 0..<4 {
+                let socket = try RawSocket(path: server.socketPath)
+                #expect(await socket.send(Self.large(1 << 20)))
+                sockets.append(socket)
+            }
+            for left in (0..<4).reversed() {
+                #expect(try await Self.eventually { backlog.waiting == left }, "\(left) wait, one reply is made")
+                #expect(backlog.pending <= 1 << 20 + 1024, "one reply at a time")
+                // The one with its reply reads it; the next is then made.
+                let readable = sockets.filter { socket in
+                    var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
+                    return poll(&descriptor, 1, 0) == 1
+                }
+                guard let reader = readable.first, readable.count == 1 else {
+                    Issue.record("\(readable.count) connections have a reply, not one")
+                    return
+                }
+                guard case .success(let frame) = await reader.readFrame() else {
+                    Issue.record("the reply did not come whole")
+                    return
+                }
+                #expect(frame.count > 1 << 20)
+                sockets.removeAll { $0 === reader }
+            }
         }
     }
 
