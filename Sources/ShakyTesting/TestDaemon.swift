@@ -39,10 +39,12 @@ public enum TestDaemon {
     ///   - accessPolicy: who may call what; everyone may call everything by default.
     ///   - peer: who the in-process calls come from (over the socket the kernel says who it is).
     ///   - soundPlayer: the player the daemon's cues and sound settings go to.
+    ///   - replyBacklog: the socket's backlog of unread replies, for a test that watches it.
     public static func run<Result>(
         _ mode: Mode, stateDirectory: String? = nil,
         accessPolicy: any VarlinkAccessPolicy = AllowEveryoneAccessPolicy(),
         peer: VarlinkPeerCredentials = .currentProcess, soundPlayer: RecordingSoundPlayer = RecordingSoundPlayer(),
+        replyBacklog: VarlinkReplyBacklog = VarlinkReplyBacklog(),
         _ body: (TestDaemonClient) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory(prefix: "shakyd-test")
@@ -67,7 +69,7 @@ public enum TestDaemon {
             if mode == .socket {
                 let bound = try await VarlinkServer.bind(
                     to: .unixSocket(path: configuration.socketPath), service: daemon.service, socketGroup: nil,
-                    logger: logger)
+                    replyBacklog: replyBacklog, logger: logger)
                 server = bound
                 serverTask = Task { try await bound.run() }
                 connection = try await VarlinkClient.connect(unixSocketPath: configuration.socketPath)
