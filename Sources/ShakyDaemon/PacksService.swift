@@ -17,7 +17,6 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func show(name: String) async throws -> ShakyAPI.PacksInterface.ShowReply {
-        try await Self.waitForRoomToReply()
         let details = try await Self.storeCall { try database.pack(named: name) }
         return ShakyAPI.PacksInterface.ShowReply(
             pack: ShakyAPI.Pack(details.summary), questions: details.questions.map(ShakyAPI.StoredQuestion.init))
@@ -58,7 +57,6 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func search(text: String, pack: String?, limit: Int?) async throws -> [ShakyAPI.StoredQuestion] {
-        try await Self.waitForRoomToReply()
         let found = try await Self.storeCall {
             try database.searchQuestions(matching: text, inPack: pack, limit: limit ?? 50)
         }
@@ -120,15 +118,8 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func export(name: String, format: Format) async throws -> String {
-        try await Self.waitForRoomToReply()
         let data = try await Self.storeCall { try database.exportPack(named: name, format: format.packFileFormat) }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Waits while the replies clients have not read are over their bound, before a reply that can be megabytes (a
-    /// pack's questions): clients that ask for exports and never read them cannot pile them up in memory.
-    private static func waitForRoomToReply() async throws {
-        try await VarlinkRequest.current?.waitForRoomToReply()
     }
 
     /// Runs a store call off the event loop (``BlockingWork``), turning its errors into the Packs interface's errors.

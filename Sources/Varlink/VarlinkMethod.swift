@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import SystemCalls
 
 #if canImport(Glibc)
@@ -242,12 +243,22 @@ public struct VarlinkMethod: Sendable {
     }
 
     /// A method that takes and returns `Codable` values, for a typed handler.
+    ///
+    /// With `largeReply` (a reply that can be megabytes: a pack's export), the handler runs once there is room in
+    /// the server's backlog of unread replies (``VarlinkRequest/waitForRoomToReply()``), and its reply is encoded on
+    /// NIO's blocking pool: escaping megabytes of text where the call runs would hold back every other connection
+    /// served there (a team's buzz among them) for a good part of a second.
     public static func typed<Parameters: Decodable & Sendable, Reply: Encodable & Sendable>(
-        _ parameters: Parameters.Type = Parameters.self,
+        _ parameters: Parameters.Type = Parameters.self, largeReply: Bool = false,
         _ handler: @escaping @Sendable (Parameters, VarlinkRequest) async throws -> Reply
     ) -> VarlinkMethod {
         VarlinkMethod { request in
-            try .reply(encoding: try await handler(try request.decodeParameters(as: Parameters.self), request))
+            let parameters = try request.decodeParameters(as: Parameters.self)
+            guard largeReply else { return try .reply(encoding: try await handler(parameters, request)) }
+            try await request.waitForRoomToReply()
+            let reply = try await handler(parameters, request)
+            return .encodedReply(
+                try await NIOThreadPool.singleton.runIfActive { try VarlinkEncodedParameters(encoding: reply) })
         }
     }
 

@@ -8,7 +8,9 @@ import Varlink
 /// and is left out of the served description:
 ///
 /// - `# @open`: any local user may call the method (the generated `openMethods` lists it);
-/// - `# @requires-more`: the method only streams; a call without `more` gets `ExpectedMore`.
+/// - `# @requires-more`: the method only streams; a call without `more` gets `ExpectedMore`;
+/// - `# @large-reply`: the method's reply can be megabytes: it waits for room in the server's backlog of unread
+///   replies and is encoded off the event loop (``VarlinkMethod/typed(_:largeReply:_:)``).
 public struct InterfaceFile: Sendable {
     /// What an annotation says about a method.
     public enum Annotation: String, Sendable, CaseIterable {
@@ -16,6 +18,8 @@ public struct InterfaceFile: Sendable {
         case open
         /// The method only streams its replies.
         case requiresMore = "requires-more"
+        /// The method's reply can be megabytes.
+        case largeReply = "large-reply"
     }
 
     /// The interface, parsed and checked by the IDL parser.

@@ -399,7 +399,9 @@ struct InterfaceEmitter {
                 }
                 continue
             }
-            out += "                \"\(method.name)\": .typed(\(parametersType).self) { \(parametersName), _ in\n"
+            let large = file.annotations[method.name]?.contains(.largeReply) == true ? ", largeReply: true" : ""
+            out += "                \"\(method.name)\": .typed(\(parametersType).self\(large)) "
+            out += "{ \(parametersName), _ in\n"
             switch method.output.count {
             case 0:
                 out += "                    \(call)\n"

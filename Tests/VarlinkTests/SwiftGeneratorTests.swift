@@ -23,6 +23,7 @@ struct SwiftGeneratorTests {
         # @open
         method Find(name: string, in: ?(small, large)) -> (thing: Thing)
 
+        # @large-reply
         method Both() -> (a: int, b: ?float)
 
         # Every change, as it happens.
@@ -46,7 +47,8 @@ struct SwiftGeneratorTests {
         #expect(file.fieldDocs["Thing"]?["name"] == ["What it is called."])
         #expect(file.annotations["Find"] == [.open])
         #expect(file.annotations["Watch"] == [.requiresMore])
-        #expect(file.annotations["Both"] == nil)
+        #expect(file.annotations["Both"] == [.largeReply])
+        #expect(file.annotations["Forget"] == nil)
         #expect(!file.servedDescription.contains("@"))
         #expect(file.servedDescription.contains("# Looks a thing up.\nmethod Find("))
         #expect(file.declarationOrder == ["Colour", "Thing", "Find", "Both", "Watch", "Forget", "NotFound", "Busy"])
@@ -108,6 +110,8 @@ struct SwiftGeneratorTests {
             "func watch() async throws -> AsyncThrowingStream<VarlinkStreamReply, any Error>",
             "func forget(name: String) async throws\n",
             "\"Watch\": .stream { _ in try await implementation.watch() },",
+            "\"Both\": .typed(VarlinkEmptyParameters.self, largeReply: true) { _, _ in",
+            "\"Forget\": .typed(ForgetParameters.self) { parameters, _ in",
             "case notFound(name: String)",
             "case busy\n",
             "case \"org.example.things.NotFound\":",

@@ -1198,7 +1198,7 @@ extension ShakyAPI.PacksInterface {
                 "List": .typed(VarlinkEmptyParameters.self) { _, _ in
                     ListReply(packs: try await implementation.list())
                 },
-                "Show": .typed(ShowParameters.self) { parameters, _ in
+                "Show": .typed(ShowParameters.self, largeReply: true) { parameters, _ in
                     try await implementation.show(name: parameters.name)
                 },
                 "Create": .typed(CreateParameters.self) { parameters, _ in
@@ -1230,7 +1230,7 @@ extension ShakyAPI.PacksInterface {
                     try await implementation.deleteQuestion(id: parameters.id)
                     return VarlinkEmptyParameters()
                 },
-                "Search": .typed(SearchParameters.self) { parameters, _ in
+                "Search": .typed(SearchParameters.self, largeReply: true) { parameters, _ in
                     SearchReply(
                         questions: try await implementation.search(
                             text: parameters.text, pack: parameters.pack, limit: parameters.limit))
@@ -1251,7 +1251,7 @@ extension ShakyAPI.PacksInterface {
                     try await implementation.importUpload(
                         upload: parameters.upload, format: parameters.format, name: parameters.name)
                 },
-                "Export": .typed(ExportParameters.self) { parameters, _ in
+                "Export": .typed(ExportParameters.self, largeReply: true) { parameters, _ in
                     ExportReply(data: try await implementation.export(name: parameters.name, format: parameters.format))
                 },
             ])
