@@ -328,6 +328,24 @@ import Testing
             TextRenderer.history([short], timeZone: oslo, width: 80) == TextRenderer.history([short], timeZone: oslo))
     }
 
+    @Test("On a terminal too narrow for the history's table, each game takes lines of its own, none too wide")
+    func historyOnAPhone() {
+        let teams = ["Owls", "Foxes", "Kingfishers"].enumerated()
+            .map { ShakyAPI.TeamScore(name: $0.element, score: 40 - 5 * $0.offset) }
+        let game = ShakyAPI.FinishedGame(
+            id: 12, finishedAt: "2026-01-02T20:15:07Z", teams: teams, winners: ["Owls"], kind: .played,
+            adjustments: nil)
+        let oslo = TimeZone(identifier: "Europe/Oslo") ?? .current
+        let narrow = TextRenderer.history([game], timeZone: oslo, width: 30)
+        #expect(
+            narrow == """
+                Game 12, 2026-01-02 21:15
+                  Owls 40, Foxes 35,
+                  Kingfishers 30
+                """, "\(narrow)")
+        #expect(narrow.split(separator: "\n").allSatisfy { String($0).displayWidth <= 30 })
+    }
+
     @Test("A table too narrow for its columns' floors keeps them rather than cutting values to nothing")
     func aTableKeepsItsNarrowestColumns() {
         var table = TextTable(columns: [.init("#", .right), .init("Team", narrowest: 6), .init("Note", narrowest: 4)])

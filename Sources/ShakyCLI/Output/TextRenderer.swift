@@ -1,5 +1,6 @@
 import Foundation
 import ShakyCore
+import ShakyBoard
 import ShakyProtocol
 
 /// Renders the daemon's replies as text for people; pure functions of the reply and a style.
@@ -302,6 +303,14 @@ enum TextRenderer {
             {
                 table.columns.removeLast()
                 table.rows = table.rows.map { Array($0.prefix(table.columns.count)) }
+            }
+            // Narrower still (a phone held upright): each game on lines of its own, its scores wrapped under it.
+            if table.render(width: width).split(separator: "\n").contains(where: { String($0).displayWidth > width }) {
+                return table.rows.map { row in
+                    (["Game \(row[0]), \(row[1])"]
+                        + DisplayWidth.wrap(row[2], columns: max(width - 2, 1)).map { "  " + $0 })
+                        .joined(separator: "\n")
+                }.joined(separator: "\n")
             }
         }
         return table.render(width: width)
