@@ -1,6 +1,6 @@
 import Foundation
-import ShakyCore
 import ShakyBoard
+import ShakyCore
 import ShakyProtocol
 
 /// Renders the daemon's replies as text for people; pure functions of the reply and a style.
