@@ -85,8 +85,8 @@ public struct VarlinkRequest: Sendable {
 
     /// Waits until the server's backlog of replies its clients have not read is under its bound and no other large
     /// reply is being made (``VarlinkReplyBacklog``), for a handler about to make a large reply (megabytes: a pack's
-    /// export), which must then reply (or fail) before another goes on; at once for an in-process call. Throws
-    /// `CancellationError` when the caller hangs up first.
+    /// export), which must then reply (or fail, or lose its connection) before another goes on, so not for a oneway
+    /// call; at once for an in-process call. Throws `CancellationError` when the caller hangs up first.
     public func waitForRoomToReply() async throws {
         guard let channel else { return }
         let backlog = try? await channel.pipeline.handler(type: VarlinkReplyBacklogCounter.self).map(\.backlog).get()
@@ -254,7 +254,10 @@ public struct VarlinkMethod: Sendable {
     ) -> VarlinkMethod {
         VarlinkMethod { request in
             let parameters = try request.decodeParameters(as: Parameters.self)
-            guard largeReply else { return try .reply(encoding: try await handler(parameters, request)) }
+            // A oneway call gets no reply: nothing to wait for, and no reply would let the next large one go on.
+            guard largeReply, !request.call.oneway else {
+                return try .reply(encoding: try await handler(parameters, request))
+            }
             try await request.waitForRoomToReply()
             let reply = try await handler(parameters, request)
             return .encodedReply(

@@ -12,6 +12,14 @@ import Varlink
 /// for exports and never reading them cannot take its memory; the game goes on meanwhile.
 @Suite("Unread replies")
 struct UnreadReplyTests {
+    /// The sockets with something to read, once one has (up to 20 s): a reply counted as written may still be on
+    /// its way to the socket.
+    static func readable(_ sockets: [RawSocket]) -> [RawSocket] {
+        var descriptors = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), 20_000) > 0 else { return [] }
+        return zip(sockets, descriptors).filter { $0.1.revents & Int16(POLLIN) != 0 }.map(\.0)
+    }
+
     /// Waits (up to 20 s) until `condition` holds.
     static func eventually(_ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<4000 {
@@ -50,10 +58,7 @@ struct UnreadReplyTests {
             _ = try await client.call("io.shakywords.Settings.Get")
 
             for left in (0..<2).reversed() {
-                let readable = sockets.filter { socket in
-                    var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
-                    return poll(&descriptor, 1, 0) == 1
-                }
+                let readable = Self.readable(sockets)
                 guard let reader = readable.first, readable.count == 1 else {
                     Issue.record("\(readable.count) connections have a reply, not one")
                     return

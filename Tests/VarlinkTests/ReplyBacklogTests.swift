@@ -12,6 +12,14 @@ import Varlink
 /// to read, while small replies go on.
 @Suite("Reply backlog")
 struct ReplyBacklogTests {
+    /// The sockets with something to read, once one has (up to 20 s): a reply counted as written may still be on
+    /// its way to the socket.
+    static func readable(_ sockets: [RawSocket]) -> [RawSocket] {
+        var descriptors = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), 20_000) > 0 else { return [] }
+        return zip(sockets, descriptors).filter { $0.1.revents & Int16(POLLIN) != 0 }.map(\.0)
+    }
+
     /// Waits (up to 20 s) until `condition` holds.
     static func eventually(_ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<4000 {
@@ -68,10 +76,7 @@ struct ReplyBacklogTests {
                     "\(left) wait, one reply is made")
                 #expect(backlog.pending <= 1 << 20 + 1024, "one reply at a time")
                 // The one with its reply reads it; the next is then made.
-                let readable = sockets.filter { socket in
-                    var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
-                    return poll(&descriptor, 1, 0) == 1
-                }
+                let readable = Self.readable(sockets)
                 guard let reader = readable.first, readable.count == 1 else {
                     Issue.record("\(readable.count) connections have a reply, not one")
                     return
@@ -84,6 +89,31 @@ struct ReplyBacklogTests {
                 sockets.removeAll { $0 === reader }
             }
         }
+    }
+
+    @Test("A oneway call of a large-reply method, which gets no reply, does not keep the next one waiting")
+    func aOnewayCallDoesNotHoldTheTurn() async throws {
+        let backlog = VarlinkReplyBacklog(bound: 256 << 10)
+        let method = VarlinkMethod.typed(VarlinkEmptyParameters.self, largeReply: true) { _, _ in
+            ["text": String(repeating: "a", count: 10)]
+        }
+        let service = try VarlinkService(
+            vendor: "v", product: "p", version: "1", url: "u",
+            interfaces: [
+                try VarlinkInterface(
+                    description: "interface org.example.Big\n\nmethod Get() -> (text: string)\n",
+                    methods: ["Get": method])
+            ])
+        let directory = try ExampleServer.temporaryDirectory()
+        let path = directory + "/big.sock"
+        let server = try await VarlinkServer.bind(to: .unixSocket(path: path), service: service, replyBacklog: backlog)
+        let serving = Task { try await server.run() }
+        defer { serving.cancel() }
+        let oneway = try RawSocket(path: path)
+        #expect(await oneway.send(#"{"method":"org.example.Big.Get","oneway":true}"#))
+        let next = try RawSocket(path: path)
+        #expect(await next.send(#"{"method":"org.example.Big.Get"}"#))
+        #expect(try await next.readReply().parameters["text"] == .string(String(repeating: "a", count: 10)))
     }
 
     @Test("A caller that hangs up while its large reply waits stops waiting")

@@ -138,7 +138,7 @@ enum ExampleInterface {
                     return ["text": .string(String(repeating: "a", count: max(size, 0)))]
                 },
                 "Large": .reply { request in
-                    try await request.waitForRoomToReply()
+                    if !request.call.oneway { try await request.waitForRoomToReply() }
                     let size = request.parameters["size"]?.intValue ?? 0
                     return ["text": .string(String(repeating: "a", count: max(size, 0)))]
                 },
