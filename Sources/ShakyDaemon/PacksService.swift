@@ -1,4 +1,5 @@
 import Foundation
+import ShakyDrivers
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
@@ -11,13 +12,15 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     let database: AppDatabase
     /// Pack files being sent in parts.
     let uploads = PackUploads()
+    /// Gives the memory malloc holds free back to the kernel (``MallocTuning/releaseFreeMemory()``).
+    var releaseFreeMemory: @Sendable () -> Void = MallocTuning.releaseFreeMemory
 
     func list() async throws -> [ShakyAPI.Pack] {
         try await Self.storeCall { try database.packs() }.map(ShakyAPI.Pack.init)
     }
 
     func show(name: String) async throws -> ShakyAPI.PacksInterface.ShowReply {
-        let details = try await Self.storeCall { try database.pack(named: name) }
+        let details = try await wholePackCall { try database.pack(named: name) }
         return ShakyAPI.PacksInterface.ShowReply(
             pack: ShakyAPI.Pack(details.summary), questions: details.questions.map(ShakyAPI.StoredQuestion.init))
     }
@@ -57,14 +60,14 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func search(text: String, pack: String?, limit: Int?) async throws -> [ShakyAPI.StoredQuestion] {
-        let found = try await Self.storeCall {
+        let found = try await wholePackCall {
             try database.searchQuestions(matching: text, inPack: pack, limit: limit ?? 50)
         }
         return found.map(ShakyAPI.StoredQuestion.init)
     }
 
     func `import`(data: String, format: Format, name: String?) async throws -> ShakyAPI.PacksInterface.ImportReply {
-        let imported = try await Self.storeCall {
+        let imported = try await wholePackCall {
             try database.importPackWithWarnings(Data(data.utf8), format: format.packFileFormat, name: name)
         }
         return ShakyAPI.PacksInterface.ImportReply(
@@ -90,7 +93,7 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
         let text = try Self.uploadCall { () throws(PackUploads.Refusal) in
             try uploads.finish(upload, owner: Self.callerID)
         }
-        let imported = try await Self.storeCall {
+        let imported = try await wholePackCall {
             try database.importPackWithWarnings(
                 Data(text.utf8), format: format == .json ? .json : .csv, name: name)
         }
@@ -118,8 +121,21 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func export(name: String, format: Format) async throws -> String {
-        let data = try await Self.storeCall { try database.exportPack(named: name, format: format.packFileFormat) }
+        let data = try await wholePackCall { try database.exportPack(named: name, format: format.packFileFormat) }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A store call that may read or write a whole pack (an import, an export, a show or a search of thousands of
+    /// questions), then gives back to the kernel the memory its many small blocks took: malloc keeps them once they
+    /// are freed, and after one export of 100 000 questions the daemon stayed 40 MiB larger.
+    private func wholePackCall<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T
+    ) async throws(ShakyAPI.PacksInterface.ReplyError) -> T {
+        let release = releaseFreeMemory
+        return try await Self.storeCall {
+            defer { release() }
+            return try body()
+        }
     }
 
     /// Runs a store call off the event loop (``BlockingWork``), turning its errors into the Packs interface's errors.
