@@ -20,7 +20,7 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func show(name: String) async throws -> ShakyAPI.PacksInterface.ShowReply {
-        let details = try await wholePackCall { try database.pack(named: name) }
+        let details = try await Self.storeCall { try database.pack(named: name) }
         return ShakyAPI.PacksInterface.ShowReply(
             pack: ShakyAPI.Pack(details.summary), questions: details.questions.map(ShakyAPI.StoredQuestion.init))
     }
@@ -60,7 +60,7 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func search(text: String, pack: String?, limit: Int?) async throws -> [ShakyAPI.StoredQuestion] {
-        let found = try await wholePackCall {
+        let found = try await Self.storeCall {
             try database.searchQuestions(matching: text, inPack: pack, limit: limit ?? 50)
         }
         return found.map(ShakyAPI.StoredQuestion.init)
@@ -121,13 +121,13 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func export(name: String, format: Format) async throws -> String {
-        let data = try await wholePackCall { try database.exportPack(named: name, format: format.packFileFormat) }
+        let data = try await Self.storeCall { try database.exportPack(named: name, format: format.packFileFormat) }
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A store call that may read or write a whole pack (an import, an export, a show or a search of thousands of
-    /// questions), then gives back to the kernel the memory its many small blocks took: malloc keeps them once they
-    /// are freed, and after one export of 100 000 questions the daemon stayed 40 MiB larger.
+    /// A store call that writes a whole pack (an import of thousands of questions), then gives back to the kernel
+    /// the memory its many small blocks took: malloc keeps them once they are freed. (The calls with a large reply,
+    /// an export or a show, give it back once their reply is written: ``Daemon/releaseFreeMemoryOffTheEventLoop()``.)
     private func wholePackCall<T: Sendable>(
         _ body: @escaping @Sendable () throws -> T
     ) async throws(ShakyAPI.PacksInterface.ReplyError) -> T {

@@ -41,10 +41,13 @@ public final class VarlinkReplyBacklog: Sendable {
     /// The backlog at which ``waitForRoom(on:)`` waits.
     public let bound: Int
     private let state: Mutex<State>
+    private let largeReplyWritten: @Sendable () -> Void
 
-    /// Creates an empty backlog bounded at `bound` bytes.
-    public init(bound: Int = defaultBound) {
+    /// Creates an empty backlog bounded at `bound` bytes; `largeReplyWritten` runs, on the connection's event loop,
+    /// each time a large reply has been made and written (a daemon gives back the memory its making freed).
+    public init(bound: Int = defaultBound, largeReplyWritten: @escaping @Sendable () -> Void = {}) {
         self.bound = bound
+        self.largeReplyWritten = largeReplyWritten
         state = Mutex(State(bound: bound))
     }
 
@@ -56,12 +59,13 @@ public final class VarlinkReplyBacklog: Sendable {
 
     /// `bytes` were written to `connection`; its large reply, when it was making one, is made.
     func add(_ bytes: Int, on connection: ObjectIdentifier) {
-        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+        let (made, next) = state.withLock { state -> (Bool, CheckedContinuation<Void, any Error>?) in
             state.pending += bytes
-            guard state.maker == connection else { return nil }
+            guard state.maker == connection else { return (false, nil) }
             state.maker = nil
-            return state.next()
+            return (true, state.next())
         }
+        if made { largeReplyWritten() }
         next?.resume()
     }
 

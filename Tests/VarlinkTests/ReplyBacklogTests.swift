@@ -1,4 +1,5 @@
 import ShakyTesting
+import Synchronization
 import Testing
 import Varlink
 
@@ -114,6 +115,20 @@ struct ReplyBacklogTests {
         let next = try RawSocket(path: path)
         #expect(await next.send(#"{"method":"org.example.Big.Get"}"#))
         #expect(try await next.readReply().parameters["text"] == .string(String(repeating: "a", count: 10)))
+    }
+
+    @Test("Once a large reply is made and written, the backlog says so (a daemon then gives back freed memory)")
+    func aLargeReplyWrittenIsAnnounced() async throws {
+        let announced = Mutex(0)
+        let backlog = VarlinkReplyBacklog(bound: 256 << 10) { announced.withLock { $0 += 1 } }
+        try await ExampleServer.run(replyBacklog: backlog) { server in
+            let reader = try RawSocket(path: server.socketPath)
+            #expect(await reader.send(Self.large(10)))
+            #expect(try await reader.readReply().parameters["text"] == .string(String(repeating: "a", count: 10)))
+            #expect(await reader.send(#"{"method":"org.shakywords.Example.Hello","parameters":{"name":"A"}}"#))
+            _ = try await reader.readReply()
+            #expect(announced.withLock { $0 } == 1, "the large reply only")
+        }
     }
 
     @Test("A caller that hangs up while its large reply waits stops waiting")
