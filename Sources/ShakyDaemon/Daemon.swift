@@ -177,7 +177,7 @@ public final class Daemon: Sendable {
             }
             server = try await VarlinkServer.bind(
                 to: address, service: daemon.service, socketGroup: "shaky",
-                replyBacklog: VarlinkReplyBacklog(largeReplyWritten: Self.releaseFreeMemoryOffTheEventLoop),
+                replyBacklog: VarlinkReplyBacklog(largeReplySent: Self.releaseFreeMemoryOffTheEventLoop),
                 logger: logger)
         } catch {
             // Nothing was served: stop what started (the saved game stays as it was, the database is closed
@@ -235,8 +235,8 @@ public final class Daemon: Sendable {
     }
 
     /// Gives malloc's free memory back to the kernel on the blocking pool, after a large reply (a pack's export) was
-    /// written: the blocks its making freed stay in the heap otherwise (one export of 100 000 questions left the
-    /// daemon 30 MiB larger), and trimming walks every heap, which the event loop should not wait for.
+    /// sent: the blocks its making freed stay in the heap otherwise (one export of 100 000 questions left the daemon
+    /// 40 MiB larger), and trimming walks every heap, which the event loop should not wait for.
     @Sendable static func releaseFreeMemoryOffTheEventLoop() {
         Task { try? await BlockingWork.run { MallocTuning.releaseFreeMemory() } }
     }

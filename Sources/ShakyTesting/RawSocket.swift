@@ -58,6 +58,14 @@ public final class RawSocket {
         close(descriptor)
     }
 
+    /// Those of `sockets` with something to read, once one has (waiting up to 20 s for one): a reply a server counts
+    /// as written may still be on its way to the socket.
+    public static func readable(_ sockets: [RawSocket]) -> [RawSocket] {
+        var descriptors = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), Int32(readTimeoutSeconds * 1000)) > 0 else { return [] }
+        return zip(sockets, descriptors).filter { $0.1.revents & Int16(POLLIN) != 0 }.map(\.0)
+    }
+
     /// Closes the connection now.
     public func hangUp() {
         shutdown(descriptor, Int32(SHUT_RDWR))

@@ -41,13 +41,14 @@ public final class VarlinkReplyBacklog: Sendable {
     /// The backlog at which ``waitForRoom(on:)`` waits.
     public let bound: Int
     private let state: Mutex<State>
-    private let largeReplyWritten: @Sendable () -> Void
+    private let onLargeReplySent: @Sendable () -> Void
 
-    /// Creates an empty backlog bounded at `bound` bytes; `largeReplyWritten` runs, on the connection's event loop,
-    /// each time a large reply has been made and written (a daemon gives back the memory its making freed).
-    public init(bound: Int = defaultBound, largeReplyWritten: @escaping @Sendable () -> Void = {}) {
+    /// Creates an empty backlog bounded at `bound` bytes; `largeReplySent` runs, on the connection's event loop,
+    /// each time a large reply has been made and its socket has taken it whole, or its connection closed (a daemon
+    /// gives back the memory its making freed).
+    public init(bound: Int = defaultBound, largeReplySent: @escaping @Sendable () -> Void = {}) {
         self.bound = bound
-        self.largeReplyWritten = largeReplyWritten
+        self.onLargeReplySent = largeReplySent
         state = Mutex(State(bound: bound))
     }
 
@@ -57,16 +58,21 @@ public final class VarlinkReplyBacklog: Sendable {
     /// How many handlers wait for room.
     public var waiting: Int { state.withLock { $0.waiters.count } }
 
-    /// `bytes` were written to `connection`; its large reply, when it was making one, is made.
-    func add(_ bytes: Int, on connection: ObjectIdentifier) {
+    /// `bytes` were written to `connection`; returns whether they are its large reply, which is then made.
+    func add(_ bytes: Int, on connection: ObjectIdentifier) -> Bool {
         let (made, next) = state.withLock { state -> (Bool, CheckedContinuation<Void, any Error>?) in
             state.pending += bytes
             guard state.maker == connection else { return (false, nil) }
             state.maker = nil
             return (true, state.next())
         }
-        if made { largeReplyWritten() }
         next?.resume()
+        return made
+    }
+
+    /// A large reply was taken whole by its socket (or dropped with its connection).
+    func largeReplySent() {
+        onLargeReplySent()
     }
 
     /// `bytes` were taken by their socket (or dropped with their connection).
@@ -133,9 +139,12 @@ final class VarlinkReplyBacklogCounter: ChannelDuplexHandler, RemovableChannelHa
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let size = unwrapOutboundIn(data).readableBytes
-        backlog.add(size, on: ObjectIdentifier(context.channel))
+        let large = backlog.add(size, on: ObjectIdentifier(context.channel))
         let written = promise ?? context.eventLoop.makePromise()
-        written.futureResult.whenComplete { [backlog] _ in backlog.remove(size) }
+        written.futureResult.whenComplete { [backlog] _ in
+            backlog.remove(size)
+            if large { backlog.largeReplySent() }
+        }
         context.write(data, promise: written)
     }
 

@@ -2,33 +2,10 @@ import ShakyTesting
 import Testing
 import Varlink
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The daemon's calls whose replies can be megabytes wait while clients leave replies unread, so that clients asking
 /// for exports and never reading them cannot take its memory; the game goes on meanwhile.
 @Suite("Unread replies")
 struct UnreadReplyTests {
-    /// The sockets with something to read, once one has (up to 20 s): a reply counted as written may still be on
-    /// its way to the socket.
-    static func readable(_ sockets: [RawSocket]) -> [RawSocket] {
-        var descriptors = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-        guard poll(&descriptors, nfds_t(descriptors.count), 20_000) > 0 else { return [] }
-        return zip(sockets, descriptors).filter { $0.1.revents & Int16(POLLIN) != 0 }.map(\.0)
-    }
-
-    /// Waits (up to 20 s) until `condition` holds.
-    static func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<4000 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return false
-    }
-
     /// A pack of 6000 questions: its export (some 600 KB) is more than a socket's buffer takes.
     static let bigPack: String = {
         var csv = "question,answer\n"
@@ -54,18 +31,18 @@ struct UnreadReplyTests {
                 sockets.append(socket)
             }
             // One reply is made and left unread, the two others wait; the daemon answers other calls meanwhile.
-            #expect(try await Self.eventually { backlog.waiting == 2 && backlog.pending > 64 << 10 })
+            try await waitUntil("one reply is made, two wait") { backlog.waiting == 2 && backlog.pending > 64 << 10 }
             _ = try await client.call("io.shakywords.Settings.Get")
 
             for left in (0..<2).reversed() {
-                let readable = Self.readable(sockets)
+                let readable = RawSocket.readable(sockets)
                 guard let reader = readable.first, readable.count == 1 else {
                     Issue.record("\(readable.count) connections have a reply, not one")
                     return
                 }
                 #expect(try await reader.readReply().error == nil)
                 sockets.removeAll { $0 === reader }
-                #expect(try await Self.eventually { backlog.waiting == left && backlog.pending > 64 << 10 })
+                try await waitUntil("the next reply is made") { backlog.waiting == left && backlog.pending > 64 << 10 }
             }
             #expect(try await sockets[0].readReply().error == nil)
         }

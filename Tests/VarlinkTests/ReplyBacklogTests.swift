@@ -3,33 +3,10 @@ import Synchronization
 import Testing
 import Varlink
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Replies that clients do not read cannot pile up in memory: past the backlog's bound a large reply waits for them
 /// to read, while small replies go on.
 @Suite("Reply backlog")
 struct ReplyBacklogTests {
-    /// The sockets with something to read, once one has (up to 20 s): a reply counted as written may still be on
-    /// its way to the socket.
-    static func readable(_ sockets: [RawSocket]) -> [RawSocket] {
-        var descriptors = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-        guard poll(&descriptors, nfds_t(descriptors.count), 20_000) > 0 else { return [] }
-        return zip(sockets, descriptors).filter { $0.1.revents & Int16(POLLIN) != 0 }.map(\.0)
-    }
-
-    /// Waits (up to 20 s) until `condition` holds.
-    static func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<4000 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return false
-    }
-
     static func large(_ size: Int) -> String {
         #"{"method":"org.shakywords.Example.Large","parameters":{"size":\#(size)}}"#
     }
@@ -40,11 +17,11 @@ struct ReplyBacklogTests {
         try await ExampleServer.run(replyBacklog: backlog) { server in
             let slow = try RawSocket(path: server.socketPath)
             #expect(await slow.send(Self.large(2 << 20)))
-            #expect(try await Self.eventually { backlog.pending >= 1 << 20 }, "the unread reply is counted")
+            try await waitUntil("the unread reply is counted") { backlog.pending >= 1 << 20 }
 
             let waiting = try RawSocket(path: server.socketPath)
             #expect(await waiting.send(Self.large(10)))
-            #expect(try await Self.eventually { backlog.waiting == 1 })
+            try await waitUntil("the large call waits") { backlog.waiting == 1 }
 
             let small = try RawSocket(path: server.socketPath)
             #expect(await small.send(#"{"method":"org.shakywords.Example.Hello","parameters":{"name":"A"}}"#))
@@ -72,12 +49,12 @@ struct ReplyBacklogTests {
             }
             for left in (0..<4).reversed() {
                 // Made means written: then its connection has it to read.
-                #expect(
-                    try await Self.eventually { backlog.waiting == left && backlog.pending > 256 << 10 },
-                    "\(left) wait, one reply is made")
+                try await waitUntil("\(left) wait, one reply is made") {
+                    backlog.waiting == left && backlog.pending > 256 << 10
+                }
                 #expect(backlog.pending <= 1 << 20 + 1024, "one reply at a time")
                 // The one with its reply reads it; the next is then made.
-                let readable = Self.readable(sockets)
+                let readable = RawSocket.readable(sockets)
                 guard let reader = readable.first, readable.count == 1 else {
                     Issue.record("\(readable.count) connections have a reply, not one")
                     return
@@ -117,7 +94,7 @@ struct ReplyBacklogTests {
         #expect(try await next.readReply().parameters["text"] == .string(String(repeating: "a", count: 10)))
     }
 
-    @Test("Once a large reply is made and written, the backlog says so (a daemon then gives back freed memory)")
+    @Test("Once a large reply is made and sent, the backlog says so (a daemon then gives back freed memory)")
     func aLargeReplyWrittenIsAnnounced() async throws {
         let announced = Mutex(0)
         let backlog = VarlinkReplyBacklog(bound: 256 << 10) { announced.withLock { $0 += 1 } }
@@ -137,14 +114,14 @@ struct ReplyBacklogTests {
         try await ExampleServer.run(replyBacklog: backlog) { server in
             let slow = try RawSocket(path: server.socketPath)
             #expect(await slow.send(Self.large(2 << 20)))
-            #expect(try await Self.eventually { backlog.pending >= 1 << 20 })
+            try await waitUntil("the unread reply is counted") { backlog.pending >= 1 << 20 }
             let leaving = try RawSocket(path: server.socketPath)
             #expect(await leaving.send(Self.large(10)))
-            #expect(try await Self.eventually { backlog.waiting == 1 })
+            try await waitUntil("the large call waits") { backlog.waiting == 1 }
             leaving.hangUp()
-            #expect(try await Self.eventually { backlog.waiting == 0 })
+            try await waitUntil("the caller that hung up stops waiting") { backlog.waiting == 0 }
             slow.hangUp()
-            #expect(try await Self.eventually { backlog.pending == 0 }, "a closed connection's replies are given back")
+            try await waitUntil("a closed connection's replies are given back") { backlog.pending == 0 }
         }
     }
 }
