@@ -449,9 +449,8 @@ import Varlink
         }
     }
 
-    @Test func aSocketNobodyListensOnIsUnreachable() async throws {
-        let path = "/tmp/shaky-cli-stale-\(UUID().uuidString.prefix(8)).sock"
-        // A stale socket file: bound once, never listened on.
+    /// A Unix stream socket bound at `path`, not listening.
+    static func boundSocket(at path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -463,7 +462,14 @@ import Varlink
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        #expect(bound == 0)
+        try #require(bound == 0, "bind \(path)")
+        return descriptor
+    }
+
+    @Test func aSocketNobodyListensOnIsUnreachable() async throws {
+        let path = "/tmp/shaky-cli-stale-\(UUID().uuidString.prefix(8)).sock"
+        // A stale socket file: bound once, never listened on.
+        let descriptor = try Self.boundSocket(at: path)
         defer {
             close(descriptor)
             unlink(path)
@@ -479,18 +485,7 @@ import Varlink
     func aFullConnectionQueueIsSaidInWords() async throws {
         let path = "/tmp/shaky-cli-busy-\(UUID().uuidString.prefix(8)).sock"
         // A listening socket that never accepts, its queue filled by connects that do not wait.
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            path.utf8CString.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(bound == 0)
+        let descriptor = try Self.boundSocket(at: path)
         #expect(listen(descriptor, 1) == 0)
         defer {
             close(descriptor)
