@@ -74,11 +74,21 @@ extension ByteBuffer {
         writeInteger(UInt8(0))
     }
 
-    /// A buffer from `allocator` holding `reply` as it goes on the wire: the message and its terminating NUL.
+    /// A buffer from `allocator` holding `reply` as it goes on the wire: the message (as
+    /// ``VarlinkEncodedReply/messageBytes`` writes it) and its terminating NUL.
+    ///
+    /// The message's head, its parameters and its end are written straight into the buffer, so the parameters are
+    /// copied once: for a reply of megabytes (a pack's export) a second copy held the event loop for milliseconds.
     static func varlinkFrame(_ reply: VarlinkEncodedReply, allocator: ByteBufferAllocator) -> ByteBuffer {
-        let message = reply.messageBytes
-        var buffer = allocator.buffer(capacity: message.count + 1)
-        buffer.writeBytes(message)
+        var head = JSONWriter(capacity: 64)
+        head.beginObject()
+        if reply.continues { head.writeMember("continues", true) }
+        if let error = reply.error { head.writeMember("error", error) }
+        head.writeMember("parameters", rawJSON: [])
+        var buffer = allocator.buffer(capacity: head.bytes.count + reply.parameters.bytes.count + 2)
+        buffer.writeBytes(head.bytes)
+        buffer.writeBytes(reply.parameters.bytes)
+        buffer.writeInteger(UInt8(ascii: "}"))
         buffer.writeInteger(UInt8(0))
         return buffer
     }

@@ -1,6 +1,8 @@
 import Foundation
+import NIOCore
 import Testing
-import Varlink
+
+@testable import Varlink
 
 @Suite("Encoding replies once, straight to bytes")
 struct JSONWriterTests {
@@ -81,6 +83,8 @@ struct JSONWriterTests {
         ] {
             let tree = try VarlinkReply(reply)
             #expect(reply.messageBytes == tree.jsonValue.serializedBytes())
+            let frame = ByteBuffer.varlinkFrame(reply, allocator: ByteBufferAllocator())
+            #expect(Array(frame.readableBytesView) == reply.messageBytes + [0], "the frame on the wire")
         }
     }
 }
