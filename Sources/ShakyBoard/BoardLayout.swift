@@ -459,41 +459,43 @@ public enum BoardLayout {
     /// ``phaseWords(_:)`` on as many lines as `width` needs: wrapped, not cut, so that "to answer for 10 points" after
     /// a long team name keeps its points, and the points stay whole on a line of their own.
     static func phaseLines(_ state: BoardState, width: Int) -> [String] {
-        let words = phaseWords(state)
+        let parts = phaseParts(state)
+        let words = parts.joined(separator: " ")
         guard DisplayWidth.of(words) > width else { return [words] }
-        if case .answering(let team) = state.phase, !state.isPaused,
-            let frozen = state.buzzes.first(where: { $0.team == team })?.points
-        {
-            let lines = ["\(teamLabel(team, in: state)) to answer", "for \(frozen) points"]
-            return lines.flatMap { DisplayWidth.wrap($0, columns: width) }
-        }
-        return DisplayWidth.wrap(words, columns: width)
+        return parts.flatMap { DisplayWidth.wrap($0, columns: width) }
     }
 
     /// The phase in party words.
     static func phaseWords(_ state: BoardState) -> String {
-        if state.isPaused { return "Paused" }
+        phaseParts(state).joined(separator: " ")
+    }
+
+    /// ``phaseWords(_:)`` in the parts a narrow board puts on lines of their own: who is up, then the points.
+    private static func phaseParts(_ state: BoardState) -> [String] {
+        if state.isPaused { return ["Paused"] }
         switch state.phase {
-        case .noGame: return "Waiting for a game"
-        case .ready: return "Get ready"
-        case .open: return (state.remaining ?? 1) <= 0 ? "Time's up" : "Buzzers open"
+        case .noGame: return ["Waiting for a game"]
+        case .ready: return ["Get ready"]
+        case .open: return [(state.remaining ?? 1) <= 0 ? "Time's up" : "Buzzers open"]
         case .answering(let team):
             // The points froze when the team buzzed; hints since do not lower them.
             let frozen = state.buzzes.first { $0.team == team }?.points
-            return "\(teamLabel(team, in: state)) to answer" + (frozen.map { " for \($0) points" } ?? "")
+            return ["\(teamLabel(team, in: state)) to answer"] + (frozen.map { ["for \($0) points"] } ?? [])
         case .roundOver:
             switch state.roundEnd {
-            case .timeUp: return "Time's up"
-            case .skipped: return "Skipped"
-            case .gameEnded: return "Game ended"
-            case .overruled: return "Overruled by the host"
-            case .answered, .wrongAnswers: return "Round over"
+            case .timeUp: return ["Time's up"]
+            case .skipped: return ["Skipped"]
+            case .gameEnded: return ["Game ended"]
+            case .overruled: return ["Overruled by the host"]
+            case .answered, .wrongAnswers: return ["Round over"]
             case nil:
                 // A daemon that does not say how: with no buzz and no winner, guess that the time ran out.
-                return state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty
-                    ? "Time's up" : "Round over"
+                return [
+                    state.roundWinner == nil && state.judgements.isEmpty && state.buzzes.isEmpty
+                        ? "Time's up" : "Round over"
+                ]
             }
-        case .gameOver: return "Game over"
+        case .gameOver: return ["Game over"]
         }
     }
 

@@ -78,7 +78,12 @@ extension Shaky {
         visit(Shaky.self, path: [])
         let printable = TerminalText.printable(name)
         if nested.count == 1 { return "There is no command “\(printable)”: did you mean `shaky \(nested[0])`?" }
-        return "There is no command “\(printable)”; `shaky --help` lists the commands."
+        return noSuchCommand(name)
+    }
+
+    /// What is said of `word` typed where a command's name goes and naming none.
+    static func noSuchCommand(_ word: String) -> String {
+        "There is no command “\(TerminalText.printable(word))”; `shaky --help` lists the commands."
     }
 
     /// What is wrong when `shaky help` is asked about a command there is not (`shaky help bogus`, `shaky help pack
@@ -90,7 +95,7 @@ extension Shaky {
         for word in words.dropFirst() {
             guard !word.hasPrefix("-") else { break }
             guard let subcommand = command.configuration.subcommands.first(where: { $0._commandName == word }) else {
-                return "There is no command “\(TerminalText.printable(word))”; `shaky --help` lists the commands."
+                return noSuchCommand(word)
             }
             command = subcommand
         }

@@ -76,8 +76,12 @@ public final class ShakyClient: Sendable {
     /// A path inside `privateDirectory` is tried only when that folder passes
     /// ``PrivateSocketDirectory/verify(_:)``, so that a folder another user made in `/tmp` is never trusted.
     /// Throws ``ShakyClientError/daemonUnreachable(paths:reason:)`` naming every path tried.
+    ///
+    /// - Parameter pause: waits the given time before a connect is tried again while the daemon's queue of new
+    ///   connections is full (``queueFullWaits``); a test passes its own to make room meanwhile.
     public static func connect(
-        trying paths: [String], privateDirectory: String? = nil
+        trying paths: [String], privateDirectory: String? = nil,
+        pausingWhileQueueFull pause: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
     ) async throws(ShakyClientError) -> ShakyClient {
         var reasons: [String] = []
         for path in paths {
@@ -90,7 +94,7 @@ public final class ShakyClient: Sendable {
                 }
             }
             do {
-                let connection = try await connectWaitingForRoom(to: path)
+                let connection = try await connectWaitingForRoom(to: path, pause: pause)
                 return ShakyClient(socketPath: path, connection: connection)
             } catch {
                 if case .connectionFailed(_, let underlying) = error {
@@ -105,11 +109,13 @@ public final class ShakyClient: Sendable {
     }
 
     /// How long, at most, a connect waits while the daemon's queue of new connections is full, in steps that double.
-    static let queueFullWaits: [Duration] = [10, 20, 40, 80, 160, 320, 640, 1280].map { .milliseconds($0) }
+    public static let queueFullWaits: [Duration] = [10, 20, 40, 80, 160, 320, 640, 1280].map { .milliseconds($0) }
 
     /// Connects to `path`, trying again for about 2.5 s while the daemon's queue of new connections is full: a
     /// non-blocking connect fails with `EAGAIN` at once where a blocking one would wait for room.
-    private static func connectWaitingForRoom(to path: String) async throws(VarlinkError) -> VarlinkClient {
+    private static func connectWaitingForRoom(
+        to path: String, pause: @Sendable (Duration) async -> Void
+    ) async throws(VarlinkError) -> VarlinkClient {
         var waits = queueFullWaits[...]
         while true {
             do {
@@ -119,7 +125,7 @@ public final class ShakyClient: Sendable {
                 guard (underlying as? IOError)?.errnoCode == EAGAIN, let wait = waits.popFirst() else {
                     throw .connectionFailed(path: failedPath, underlying: underlying)
                 }
-                try? await Task.sleep(for: wait)
+                await pause(wait)
             }
         }
     }

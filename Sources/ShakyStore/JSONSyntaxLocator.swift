@@ -18,17 +18,16 @@ struct JSONSyntaxLocator {
     /// How far ``line(at:)`` has counted line breaks, and the line it reached there.
     private var countedUpTo = 0
     private var linesCounted = 1
-    /// Whether a name given twice in one object is a problem (``firstRepeatedName(in:)``).
-    private var refusesRepeatedNames = false
 
+    /// A locator at the start of `data`'s JSON value, after a UTF-8 byte order mark.
     private init(_ data: Data) {
         bytes = Array(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
     /// The first syntax error in `data`, or nil if it is well-formed JSON.
     static func firstProblem(in data: Data) -> Problem? {
         var locator = JSONSyntaxLocator(data)
-        if locator.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { locator.index = 3 }
         do throws(Problem) {
             try locator.value(depth: 0)
             locator.skipSpace()
@@ -36,23 +35,6 @@ struct JSONSyntaxLocator {
             return nil
         } catch {
             return error
-        }
-    }
-
-    /// The first name given twice in one object of well-formed JSON `data` (`{"answer": "A", "answer": "B"}`), with
-    /// the line of its second use; nil when there is none, or when `data` breaks the grammar first.
-    ///
-    /// Foundation's decoder takes the last of them silently, so a pack file's typo would import a question other
-    /// than the one its author sees first.
-    static func firstRepeatedName(in data: Data) -> Problem? {
-        var locator = JSONSyntaxLocator(data)
-        locator.refusesRepeatedNames = true
-        if locator.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { locator.index = 3 }
-        do throws(Problem) {
-            try locator.value(depth: 0)
-            return nil
-        } catch {
-            return error.isRepeatedName ? error : nil
         }
     }
 
@@ -64,11 +46,13 @@ struct JSONSyntaxLocator {
     }
 
     /// The places of the elements of the `questions` list of the object `data` holds, in order; empty when
-    /// `data` is not an object with such a list. Meant for text the decoder has read: it stops at the first
-    /// syntax error.
-    static func questionPlaces(in data: Data) -> [QuestionPlace] {
+    /// `data` is not an object with such a list. It stops at the first syntax error, which the decoder then reports.
+    ///
+    /// Throws the first name given twice in one object (`{"answer": "A", "answer": "B"}`), which the grammar
+    /// allows: Foundation's decoder takes the last silently, so a pack file's typo would import a question other
+    /// than the one its author sees first.
+    static func questionPlaces(in data: Data) throws(Problem) -> [QuestionPlace] {
         var locator = JSONSyntaxLocator(data)
-        if locator.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { locator.index = 3 }
         var places: [QuestionPlace] = []
         do throws(Problem) {
             try locator.members { locator, name throws(Problem) in
@@ -76,11 +60,12 @@ struct JSONSyntaxLocator {
                     try locator.value(depth: 1)
                     return
                 }
-                // A second "questions" list replaces the first, as it does for the decoder.
                 places = try locator.questionList()
             }
         } catch {
-            // Not a pack file's shape: the decoder says what is wrong.
+            // A repeated name is the caller's to report; the decoder reports any other problem (a syntax error, a
+            // file that is not a pack's shape).
+            if error.isRepeatedName { throw error }
         }
         return places
     }
@@ -121,17 +106,14 @@ struct JSONSyntaxLocator {
             guard current == UInt8(ascii: "\"") else { throw failure("expected a quoted name") }
             try string()
             let name = start..<index
-            if refusesRepeatedNames {
-                let text = decodedString(name)
-                let line = line(at: start)
-                if let first = namesSeen.updateValue(line, forKey: text) {
-                    index = start
-                    var problem = failure(
-                        "\(PackRules.quoted(text)) is given twice in one object (first on line \(first)); "
-                            + "keep the one you mean")
-                    problem.isRepeatedName = true
-                    throw problem
-                }
+            let text = decodedString(name)
+            if let first = namesSeen.updateValue(line(at: start), forKey: text) {
+                index = start
+                var problem = failure(
+                    "\(PackRules.quoted(text)) is given twice in one object (first on line \(first)); "
+                        + "keep the one you mean")
+                problem.isRepeatedName = true
+                throw problem
             }
             try expect(":", "“:” after a name")
             skipSpace()

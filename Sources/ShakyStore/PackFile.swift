@@ -348,10 +348,13 @@ struct PackFile: Equatable {
     }
 
     static func readJSON(_ data: Data) throws -> PackFile {
-        let raw: RawFile
-        if let repeated = JSONSyntaxLocator.firstRepeatedName(in: data) {
-            throw failure(line: repeated.line, problem: repeated.problem)
+        let places: [JSONSyntaxLocator.QuestionPlace]
+        do throws(JSONSyntaxLocator.Problem) {
+            places = try JSONSyntaxLocator.questionPlaces(in: data)
+        } catch {
+            throw failure(line: error.line, problem: error.problem)
         }
+        let raw: RawFile
         do {
             raw = try JSONDecoder().decode(RawFile.self, from: data)
         } catch let error as DecodingError {
@@ -365,7 +368,6 @@ struct PackFile: Equatable {
         guard let rawQuestions = raw.questions else {
             throw failure(field: "questions", problem: "the file has no “questions” list")
         }
-        let places = JSONSyntaxLocator.questionPlaces(in: data)
         var questions: [Question] = []
         var bad = BadQuestions()
         var repeats = RepeatCheck()

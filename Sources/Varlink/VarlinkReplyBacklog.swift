@@ -27,29 +27,27 @@ public final class VarlinkReplyBacklog: Sendable {
         /// In the order they came.
         var waiters: [(identifier: Int, waiter: Waiter)] = []
 
-        /// Lets the first waiter make its reply when there is room and nobody else makes one.
-        mutating func next() -> CheckedContinuation<Void, any Error>? {
+        /// Lets the first waiter make its reply when the backlog is under `bound` and nobody else makes one.
+        mutating func next(bound: Int) -> CheckedContinuation<Void, any Error>? {
             guard maker == nil, pending < bound, !waiters.isEmpty else { return nil }
             let first = waiters.removeFirst().waiter
             maker = first.connection
             return first.continuation
         }
-
-        let bound: Int
     }
 
     /// The backlog at which ``waitForRoom(on:)`` waits.
     public let bound: Int
-    private let state: Mutex<State>
-    private let onLargeReplySent: @Sendable () -> Void
+    private let state = Mutex(State())
+    /// Runs once a large reply was taken whole by its socket (or dropped with its connection).
+    let largeReplySent: @Sendable () -> Void
 
     /// Creates an empty backlog bounded at `bound` bytes; `largeReplySent` runs, on the connection's event loop,
     /// each time a large reply has been made and its socket has taken it whole, or its connection closed (a daemon
     /// gives back the memory its making freed).
     public init(bound: Int = defaultBound, largeReplySent: @escaping @Sendable () -> Void = {}) {
         self.bound = bound
-        self.onLargeReplySent = largeReplySent
-        state = Mutex(State(bound: bound))
+        self.largeReplySent = largeReplySent
     }
 
     /// The bytes written and not yet taken by their sockets.
@@ -64,22 +62,17 @@ public final class VarlinkReplyBacklog: Sendable {
             state.pending += bytes
             guard state.maker == connection else { return (false, nil) }
             state.maker = nil
-            return (true, state.next())
+            return (true, state.next(bound: bound))
         }
         next?.resume()
         return made
-    }
-
-    /// A large reply was taken whole by its socket (or dropped with its connection).
-    func largeReplySent() {
-        onLargeReplySent()
     }
 
     /// `bytes` were taken by their socket (or dropped with their connection).
     func remove(_ bytes: Int) {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             state.pending -= bytes
-            return state.next()
+            return state.next(bound: bound)
         }
         next?.resume()
     }
@@ -89,7 +82,7 @@ public final class VarlinkReplyBacklog: Sendable {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard state.maker == connection else { return nil }
             state.maker = nil
-            return state.next()
+            return state.next(bound: bound)
         }
         next?.resume()
     }
@@ -108,7 +101,7 @@ public final class VarlinkReplyBacklog: Sendable {
                     // Cancelled before it waits: the cancellation handler found nothing to resume.
                     if Task.isCancelled { return (true, nil) }
                     state.waiters.append((identifier, Waiter(connection: connection, continuation: continuation)))
-                    return (false, state.next())
+                    return (false, state.next(bound: bound))
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
                 next?.resume()

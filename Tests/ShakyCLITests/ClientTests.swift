@@ -481,7 +481,7 @@ import Varlink
         }
     }
 
-    @Test("A daemon whose queue of new connections stays full is said to be flooded, not to need starting")
+    @Test("A daemon whose queue of new connections stays full is tried again, then said to be flooded")
     func aFullConnectionQueueIsSaidInWords() async throws {
         let path = "/tmp/shaky-cli-busy-\(UUID().uuidString.prefix(8)).sock"
         // A listening socket that never accepts, its queue filled by connects that do not wait.
@@ -497,9 +497,24 @@ import Varlink
         }
         #expect(waiting.count < 64, "the queue filled")
 
-        let error = await #expect(throws: ShakyClientError.self) { try await ShakyClient.connect(socketPath: path) }
+        let pauses = Mutex<[Duration]>([])
+        let error = await #expect(throws: ShakyClientError.self) {
+            try await ShakyClient.connect(trying: [path]) { wait in pauses.withLock { $0.append(wait) } }
+        }
+        #expect(pauses.withLock { $0 } == ShakyClient.queueFullWaits, "tried again after each wait")
         let message = error?.description ?? ""
         #expect(message.contains("queue of new connections stayed full"), "\(message)")
         #expect(!message.contains("Start it"), "the daemon runs: \(message)")
+
+        // Room made while the client waits (the daemon accepted one): the next try gets in.
+        let room = Mutex(false)
+        let client = try await ShakyClient.connect(trying: [path]) { _ in
+            guard !room.withLock({ $0 }) else { return }
+            room.withLock { $0 = true }
+            close(accept(descriptor, nil, nil))
+        }
+        #expect(client.socketPath == path)
+        #expect(room.withLock { $0 }, "it had to wait once")
+        await client.close()
     }
 }

@@ -165,7 +165,7 @@ import TriviaEngine
         #expect(try database.packs().isEmpty)
     }
 
-    @Test func questionPlacesFollowTheTextWhateverItsSpacingAndEscapes() {
+    @Test func questionPlacesFollowTheTextWhateverItsSpacingAndEscapes() throws {
         let json = """
             {"name": "a\\"b", "ques\\u0074ions": [
               {"question": "Q?",
@@ -175,10 +175,16 @@ import TriviaEngine
             ], "after": {"questions": [{}]}}
             """
         #expect(
-            JSONSyntaxLocator.questionPlaces(in: Data(json.utf8)) == [
+            try JSONSyntaxLocator.questionPlaces(in: Data(json.utf8)) == [
                 .init(line: 2, fields: ["question": 2, "answer": 4]), .init(line: 4), .init(line: 5),
             ])
-        #expect(JSONSyntaxLocator.questionPlaces(in: Data("[1, 2]".utf8)).isEmpty)
-        #expect(JSONSyntaxLocator.questionPlaces(in: Data(#"{"questions": 3}"#.utf8)).isEmpty)
+        #expect(try JSONSyntaxLocator.questionPlaces(in: Data("[1, 2]".utf8)).isEmpty)
+        #expect(try JSONSyntaxLocator.questionPlaces(in: Data(#"{"questions": 3}"#.utf8)).isEmpty)
+        // A name given twice, at any depth, is named with its line; the grammar allows it, the decoder hides it.
+        let twice = "{\"questions\": [\n{\"answer\": \"A\",\n \"answer\": \"B\"}]}"
+        #expect(throws: JSONSyntaxLocator.Problem.self) { try JSONSyntaxLocator.questionPlaces(in: Data(twice.utf8)) }
+        #expect(
+            (try? JSONSyntaxLocator.questionPlaces(in: Data("{\"a\": {\"b\": 1, \"b\": 2}}".utf8))) == nil,
+            "in an object outside the questions too")
     }
 }
