@@ -64,6 +64,12 @@ import Testing
         #expect(!countdown.contains("[20;"))
     }
 
+    @Test func thePromptLineIsDrawnOnTheBottomRowWithTheCursorWhereTheHostTypes() {
+        #expect(screen.promptColumns == 28)
+        let line = screen.promptLine(LineEditor.View(text: "<ger", cursorColumn: 2))
+        #expect(line == "\u{1B}[20;1H\u{1B}[2K> <ger\u{1B}[20;5H")
+    }
+
     @Test func theCountdownNeverWrapsAtNarrowWidths() {
         let line = "[00:17] buzzers open  [T] G I R E / O W L S  (8 points)"
         let fitted = PlayScreen.fitting(line, columns: 29)

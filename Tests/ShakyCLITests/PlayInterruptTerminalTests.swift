@@ -14,15 +14,24 @@ struct PlayInterruptTerminalTests {
             try await TerminalSession.play(
                 in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12,
                 afterwards: "echo \"play ended: $?\"; for n in 1 2 3 4 5 6 7 8; do echo \"after $n\"; done; "
-                    + "sleep 30"
+                    + "read -r typed; echo \"read: $typed\"; sleep 30"
             ) { terminal in
                 _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
+                try await terminal.type("b Ow")
                 try await terminal.type("C-c")
                 let lines = try await terminal.lines { $0.contains("after 8") }
                 // Ctrl-C ends play as it ends any program (128 + SIGINT), and what the shell prints next scrolls the
                 // whole screen: with the scrolling region of play left set, every line would land on the bottom one.
                 #expect(lines.contains("play ended: 130"), "\(lines.joined(separator: "\n"))")
                 #expect(lines.contains("after 7") && lines.contains("after 8"), "\(lines.joined(separator: "\n"))")
+                // The terminal has its own line editing back: what is typed shows as it is typed, and is read as a
+                // line.
+                try await terminal.type("hello")
+                let echoed = try await terminal.lines { $0.last { !$0.isEmpty } == "hello" }
+                #expect(echoed.last { !$0.isEmpty } == "hello", "\(echoed.joined(separator: "\n"))")
+                try await terminal.type("Enter")
+                let read = try await terminal.lines { $0.contains("read: hello") }
+                #expect(read.contains("read: hello"), "\(read.joined(separator: "\n"))")
             }
         }
     }

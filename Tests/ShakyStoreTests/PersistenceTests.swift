@@ -62,7 +62,7 @@ import TriviaEngine
     private func databaseWithHistory(in folder: URL) throws -> String {
         let path = folder.appendingPathComponent("shaky.sqlite").path
         let database = try AppDatabase.open(path: path, builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
-        try database.transaction { store in
+        _ = try database.transaction { store in
             try store.recordFinishedGame(
                 StoreFixtures.result([("Owls", 30, 1), ("Foxes", 20, 2)], winners: ["Owls"]), finishedAt: Date())
         }

@@ -33,8 +33,10 @@ extension Shaky {
                 result ("Result corrected: won by …") and the game's line in the history.
 
                 Commands come from the terminal, a pipe or --script FILE (lines may end in LF, CRLF or CR); \
-                the session ends at q or at the end of the input. On a terminal the countdown keeps the line \
-                above the prompt and never touches what you type. With --team options, a new game starts \
+                the session ends at q or at the end of the input (Ctrl-D on an empty line). On a terminal the \
+                countdown keeps the line above the prompt and never touches what you type; a line longer than \
+                the screen scrolls sideways, and it is edited as in bash: Left, Right, Home, End, Backspace, \
+                Delete, Ctrl-U, Ctrl-K, Ctrl-W, and Up and Down for the lines typed before. With --team options, a new game starts \
                 first (the other game options are those of `shaky new`).
 
                 A command that fails (unknown, or refused by the game) is printed and the session goes on. \
@@ -72,7 +74,7 @@ extension Shaky {
 
         func run() async throws {
             let console = CurrentConsole.value
-            let commands: AsyncStream<String>
+            let commands: AsyncStream<String>?
             if let script {
                 let data: Data
                 do {
@@ -85,24 +87,28 @@ extension Shaky {
                 }
                 commands = InputLines.lines(of: text)
             } else {
-                commands = InputLines.standardInput()
+                commands = nil  // Standard input, read once it is known whether it is the terminal of the screen.
             }
             let failedLines = try await global.withClient { client in
                 if !setup.teams.isEmpty {
                     _ = try await client.startGame(setup.request, orReplaceWith: "shaky play --replace --team …")
                 }
                 let screen = script == nil && !global.json ? PlayScreen.current() : nil
+                // At a terminal the prompt row is edited key by key, so that what the host types stays on it.
+                let prompt = screen.flatMap { PromptLineInput(screen: $0, console: console) }
                 let signals =
                     screen.map {
-                        Self.givingTheScreenBackOnSignals($0, console: console)
-                            + [Self.givingTheScreenBackWhileStopped($0, console: console)]
+                        Self.givingTheScreenBackOnSignals($0, prompt: prompt, console: console)
+                            + [Self.givingTheScreenBackWhileStopped($0, prompt: prompt, console: console)]
                     } ?? []
                 defer {
+                    prompt?.giveBack()
                     signals.forEach { $0.cancel() }
                     if !signals.isEmpty { [SIGINT, SIGTERM, SIGHUP, SIGTSTP].forEach { signal($0, SIG_DFL) } }
                 }
-                return try await PlaySession(client: client, console: console, json: global.json, screen: screen)
-                    .run(commands: commands)
+                var session = PlaySession(client: client, console: console, json: global.json, screen: screen)
+                session.prompt = prompt
+                return try await session.run(commands: commands ?? prompt?.lines() ?? InputLines.standardInput())
             }
             let fromTerminal = script == nil && isatty(STDIN_FILENO) != 0
             if !fromTerminal, !failedLines.isEmpty {
@@ -113,14 +119,15 @@ extension Shaky {
 
         /// Ctrl-C, a `kill` or the terminal closing ends `play` as they would, but gives the screen back first: the
         /// scrolling region it set would stay, and the shell's next lines would overwrite one another on the bottom
-        /// line.
+        /// line. The terminal gets its line editing back from `prompt`, or what the host types next would not show.
         static func givingTheScreenBackOnSignals(
-            _ screen: PlayScreen, console: any Console
+            _ screen: PlayScreen, prompt: PromptLineInput?, console: any Console
         ) -> [any DispatchSourceSignal] {
             [SIGINT, SIGTERM, SIGHUP].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
+                    prompt?.giveBack()
                     console.write(screen.tearDown)
                     signal(number, SIG_DFL)
                     kill(getpid(), number)
@@ -133,16 +140,18 @@ extension Shaky {
         /// Ctrl-Z stops `play` as it stops any program, but gives the screen back first (the shell's lines would
         /// overwrite one another on the bottom line), and lays it out again when `fg` continues it: as after a
         /// resize (`SIGWINCH`, sent to itself), since the terminal may have changed size meanwhile and a stopped
-        /// job hears no resize.
+        /// job hears no resize. While stopped the terminal has its line editing, which `prompt` turns off again.
         static func givingTheScreenBackWhileStopped(
-            _ screen: PlayScreen, console: any Console
+            _ screen: PlayScreen, prompt: PromptLineInput?, console: any Console
         ) -> any DispatchSourceSignal {
             signal(SIGTSTP, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
             source.setEventHandler {
+                prompt?.giveBack()
                 console.write((PlayScreen.current() ?? screen).tearDown)
                 // SIGSTOP, which no handler takes, stops the process here; the shell sees the job stopped.
                 kill(getpid(), SIGSTOP)
+                prompt?.keyMode()
                 kill(getpid(), SIGWINCH)
             }
             source.resume()

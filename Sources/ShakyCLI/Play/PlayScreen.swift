@@ -134,6 +134,16 @@ struct PlayScreen: Sendable, Equatable {
         "\u{1B}7" + moveTo(row: rows - 1) + Self.escape + "2K" + Self.fitting(line, columns: columns - 1) + "\u{1B}8"
     }
 
+    /// The columns the prompt line has for what the host types, after ``prompt``.
+    var promptColumns: Int { columns - Self.prompt.count }
+
+    /// The prompt row showing `line` (a ``LineEditor``'s view of ``promptColumns`` columns), the cursor where the
+    /// host types.
+    func promptLine(_ line: LineEditor.View) -> String {
+        moveTo(row: rows) + Self.escape + "2K" + Self.prompt + line.text
+            + moveTo(row: rows, column: Self.prompt.count + line.cursorColumn + 1)
+    }
+
     /// A fresh prompt after the host pressed Enter.
     var freshPrompt: String {
         moveTo(row: rows) + Self.escape + "2K" + Self.prompt

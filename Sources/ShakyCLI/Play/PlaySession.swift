@@ -20,6 +20,8 @@ struct PlaySession: Sendable {
     var settleTime: Duration = .milliseconds(250)
     /// The terminal layout, when the host types at a terminal: a prompt line that events never erase.
     var screen: PlayScreen?
+    /// The line the host types, when read key by key on the prompt row (at a terminal): drawn there at every layout.
+    var prompt: PromptLineInput?
     /// The layout since the host last resized the terminal (`SIGWINCH`), which replaces ``screen``.
     private let resized = ResizedScreen()
     /// The waits between tries to follow the game again after the daemon went away.
@@ -32,10 +34,11 @@ struct PlaySession: Sendable {
     @discardableResult
     func run(commands: some AsyncSequence<String, Never> & Sendable) async throws -> [Int] {
         let status = try await client.game.status()
-        if let screen = currentScreen { console.write(screen.setUp) }
+        if let screen = currentScreen { layOut(screen) }
         let resizes = screen == nil ? nil : followResizes()
         defer {
             resizes?.cancel()
+            prompt?.giveBack()
             if let screen = currentScreen { console.write(screen.tearDown) }
         }
         // At a terminal, a joining already under way (`shaky buzzers join` elsewhere): who is asked is said below.
@@ -68,7 +71,8 @@ struct PlaySession: Sendable {
         commandLoop: for await line in commands {
             lineNumber += 1
             if let screen = currentScreen {
-                console.write(screen.freshPrompt)
+                // The prompt line's own editor has already emptied it, and may hold what is typed since.
+                if prompt == nil { console.write(screen.freshPrompt) }
                 // Shown as it reads, not as a key's escape sequence in it would move the cursor.
                 if !line.trimmingSpaces.isEmpty { say(PlayScreen.prompt + TerminalText.printable(line)) }
             }
@@ -146,13 +150,18 @@ struct PlaySession: Sendable {
     private func followResizes() -> any DispatchSourceSignal {
         signal(SIGWINCH, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        source.setEventHandler { [console, resized] in
+        source.setEventHandler { [self] in
             guard let layout = PlayScreen.current() else { return }
             resized.set(layout)
-            console.write(layout.setUp)
+            layOut(layout)
         }
         source.resume()
         return source
+    }
+
+    /// Sets the screen out as `screen`, with the line the host is typing, if any, on its prompt row.
+    private func layOut(_ screen: PlayScreen) {
+        if let prompt { prompt.layOut(screen) } else { console.write(screen.setUp) }
     }
 
     /// The team's name, when `team` is its number in the game.

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+
+/// The host's commands in `shaky play` at a terminal, read key by key on the prompt line.
+///
+/// The terminal's own line editing (canonical mode) echoes what is typed where the cursor is: a line longer than the
+/// screen ran over itself on the bottom row, and a resize, which lays the screen out again, hid a half-typed line
+/// that was still there to be sent. Here the terminal's line editing is off (echo and canonical mode; Ctrl-C and
+/// Ctrl-Z still signal), ``LineEditor`` holds the line, and the line is drawn on the prompt row after every key and
+/// every layout: it scrolls sideways on that row and is never lost. A small editor of its own rather than GNU
+/// readline or libedit: both take the terminal's signals, size and cursor as theirs, while here another task writes
+/// the game's events above the prompt at any time, and libedit cannot keep a line to one row.
+final class PromptLineInput: Sendable {
+    private struct State: Sendable {
+        var editor = LineEditor()
+        var screen: PlayScreen
+        /// Whether the line is drawn: not before the screen is laid out, nor once play has left it or is stopped.
+        var drawn = false
+    }
+
+    private let state: Mutex<State>
+    private let console: any Console
+    /// The terminal's settings before play changed them, which it restores on leaving or when stopped.
+    private let lineMode: termios
+    private let descriptor: Int32
+
+    /// The prompt line of the terminal on `descriptor`, laid out as `screen`; `nil` when `descriptor` is not a
+    /// terminal.
+    init?(screen: PlayScreen, console: any Console, descriptor: Int32 = STDIN_FILENO) {
+        var settings = termios()
+        guard tcgetattr(descriptor, &settings) == 0 else { return nil }
+        self.lineMode = settings
+        self.descriptor = descriptor
+        self.console = console
+        self.state = Mutex(State(screen: screen))
+    }
+
+    /// Turns the terminal's line editing off and reads the host's lines on a thread of their own, until Ctrl-D on an
+    /// empty line or the end of input.
+    func lines() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        keyMode()
+        let thread = Thread { [self] in
+            var decoder = TerminalKeyDecoder()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            reading: while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                guard count > 0 else { break }
+                let keys = decoder.keys(in: buffer[..<count])
+                // An Escape alone, or a key whose last bytes never came: after a moment it is dropped.
+                if decoder.isInsideSequence, !Self.moreComes(on: descriptor, within: 100) {
+                    decoder.abandonSequence()
+                }
+                for key in keys {
+                    switch apply(key) {
+                    case .submitted(let line): continuation.yield(line)
+                    case .endOfInput: break reading
+                    case .changed, .unchanged: break
+                    }
+                }
+            }
+            continuation.finish()
+        }
+        thread.start()
+        return stream
+    }
+
+    /// Lays the screen out as `screen` (at the start, after a resize or after `fg`) with the line as it stands on
+    /// its prompt row.
+    func layOut(_ screen: PlayScreen) {
+        state.withLock { state in
+            state.screen = screen
+            state.drawn = true
+            console.write(screen.setUp + screen.promptLine(state.editor.view(columns: screen.promptColumns)))
+        }
+    }
+
+    /// Gives the terminal its line editing back and draws nothing more: play is leaving, or stopped (Ctrl-Z).
+    func giveBack() {
+        state.withLock { state in
+            state.drawn = false
+            var settings = lineMode
+            tcsetattr(descriptor, TCSADRAIN, &settings)
+        }
+    }
+
+    /// Turns the terminal's line editing off again, after ``giveBack()`` while stopped; the line is drawn at the
+    /// next ``layOut(_:)``.
+    func keyMode() {
+        var settings = lineMode
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
+        withUnsafeMutableBytes(of: &settings.c_cc) { characters in
+            characters[Int(VMIN)] = 1
+            characters[Int(VTIME)] = 0
+        }
+        tcsetattr(descriptor, TCSADRAIN, &settings)
+    }
+
+    private func apply(_ key: TerminalKey) -> LineEditor.Outcome {
+        state.withLock { state in
+            let outcome = state.editor.apply(key)
+            if outcome != .unchanged, state.drawn {
+                console.write(state.screen.promptLine(state.editor.view(columns: state.screen.promptColumns)))
+            }
+            return outcome
+        }
+    }
+
+    /// Whether more bytes come on `descriptor` within `milliseconds`.
+    private static func moreComes(on descriptor: Int32, within milliseconds: Int32) -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, milliseconds) > 0
+    }
+}
