@@ -22,7 +22,8 @@ extension JSONValue {
     ///
     /// Rejected: invalid UTF-8, trailing bytes other than whitespace, duplicate keys in an object,
     /// control characters in strings, lone surrogate escapes, numbers JSON does not allow (`01`, `1.`,
-    /// `NaN`), and nesting deeper than ``maximumNestingDepth``.
+    /// `NaN`), and nesting deeper than ``maximumNestingDepth``. A number beyond `Double`'s range (`1e999`) is
+    /// valid JSON and reads as an infinity, which no Varlink parameter takes and ``JSONValueDecoder`` refuses.
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
         let buffer = Array(bytes)
         guard String(validating: buffer, as: UTF8.self) != nil else {
@@ -260,9 +261,9 @@ private struct JSONParser {
         if isInteger, let number = Int(text) {
             return .int(number)
         }
-        guard let number = Double(text), number.isFinite else {
-            throw JSONParseError(offset: start, reason: "number out of range")
-        }
+        guard let number = Double(text) else { throw JSONParseError(offset: start, reason: "not a number") }
+        // Beyond Double's range (`1e999`) it is an infinity: still valid JSON, which a Varlink call answers with
+        // InvalidParameter (no parameter takes it) rather than dropping the connection as if it were not JSON.
         // An integer just below Int.min rounds to exactly Int.min as a Double, and would then pass for an int: keep
         // it out of Int's range so that an int parameter refuses it.
         if isInteger, number == Double(Int.min) { return .double(number.nextDown) }

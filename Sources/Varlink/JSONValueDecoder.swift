@@ -105,7 +105,10 @@ private struct TreeDecoder: Decoder {
         switch value {
         case .int(let number): return Double(number)
         // -0 is read as 0: no value a client sets means a negative zero, and it would be written back as `-0`.
-        case .double(let number): return number == 0 ? 0 : number
+        case .double(let number) where number.isFinite: return number == 0 ? 0 : number
+        case .double:
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: codingPath, debugDescription: "\(value) is beyond any number"))
         default: throw mismatch(Double.self, at: codingPath, found: value)
         }
     }

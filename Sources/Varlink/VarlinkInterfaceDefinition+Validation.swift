@@ -30,8 +30,10 @@ extension VarlinkInterfaceDefinition {
             return nil
         case (.optional(let inner), _):
             return invalidPath(in: value, against: inner, path: path)
-        case (.object, _), (.bool, .bool), (.int, .int), (.float, .int), (.float, .double), (.string, .string):
+        case (.object, _), (.bool, .bool), (.int, .int), (.float, .int), (.string, .string):
             return nil
+        case (.float, .double(let number)):
+            return number.isFinite ? nil : path
         case (.int, .double(let number)):
             return number.rounded() == number && Double(Int.min) <= number && number < Double(Int.max) ? nil : path
         case (.named(let name), _):

@@ -73,7 +73,9 @@ struct JSONValueDecoderTests {
         #expect(throws: DecodingError.self) { try JSONValue.int(300).decode(as: UInt8.self) }
     }
 
-    @Test("An integer past Int's range is refused for an int, even one that rounds to Int.min; -0 reads as 0")
+    @Test(
+        "An integer past Int's range is refused for an int, even one that rounds to Int.min; -0 reads as 0; 1e999 is refused"
+    )
     func numbersAtTheEdges() throws {
         #expect(try JSONValue(parsing: "-9223372036854775808").decode(as: Int.self) == Int.min)
         for text in ["-9223372036854775809", "9223372036854775808", "-99999999999999999999"] {
@@ -81,6 +83,11 @@ struct JSONValueDecoderTests {
         }
         let zero = try JSONValue(parsing: "-0.0").decode(as: Double.self)
         #expect(zero == 0 && zero.sign == .plus)
+        // Beyond any Double: refused for a float and for an int.
+        for text in ["1e999", "-1e999"] {
+            #expect(throws: DecodingError.self, "\(text)") { try JSONValue(parsing: text).decode(as: Double.self) }
+            #expect(throws: DecodingError.self, "\(text)") { try JSONValue(parsing: text).decode(as: Int.self) }
+        }
     }
 
     @Test("A request's parameters decode from the call's tree; a stricter Swift type answers InvalidParameter")

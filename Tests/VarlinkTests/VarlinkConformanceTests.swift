@@ -198,6 +198,40 @@ struct VarlinkConformanceTests {
         }
     }
 
+    @Test("A number beyond any float (1e999) is valid JSON: InvalidParameter, and the connection stays open")
+    func numbersBeyondAnyFloat() async throws {
+        try await ExampleServer.run { server in
+            let valid: VarlinkObject = [
+                "flag": true, "count": 3, "ratio": 0.5, "text": "x", "extra": [:], "numbers": [1], "labels": [:],
+                "tags": [:], "team": ["name": "Owls", "score": 2], "outcome": "solved", "point": ["x": 1, "y": 2],
+            ]
+            let cases: [(String, JSONValue, String)] = [
+                ("ratio", "@", "ratio"), ("count", "@", "count"), ("point", ["x": "@", "y": 2], "point.x"),
+                ("numbers", [1, "@"], "numbers[1]"),
+            ]
+            let socket = try RawSocket(path: server.socketPath)
+            for (key, placeholder, expected) in cases {
+                for number in ["1e999", "-1E+999", "123456789e400"] {
+                    var parameters = valid
+                    parameters[key] = placeholder
+                    let call = JSONValue.object([
+                        "method": "org.shakywords.Example.Echo", "parameters": .object(parameters),
+                    ])
+                    .serialized.replacingOccurrences(of: #""@""#, with: number)
+                    await socket.send(call)
+                    #expect(
+                        try await socket.readReply()
+                            == .error(
+                                "org.varlink.service.InvalidParameter", parameters: ["parameter": .string(expected)]),
+                        "\(call)")
+                }
+            }
+            await socket.send(
+                JSONValue.object(["method": "org.shakywords.Example.Echo", "parameters": .object(valid)]).serialized)
+            #expect(try await socket.readReply() == VarlinkReply(parameters: valid))
+        }
+    }
+
     @Test("oneway calls get no reply, not even an error")
     func onewayGetsNoReply() async throws {
         try await ExampleServer.run { server in
