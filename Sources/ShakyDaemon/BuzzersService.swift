@@ -3,6 +3,7 @@ import ShakyCore
 import ShakyDrivers
 import ShakyProtocol
 import ShakyStore
+import Synchronization
 import TriviaEngine
 import Varlink
 
@@ -13,6 +14,8 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     let logger: Logger
     /// A crowd of watchers that stop reading (a client's bug, or a flood) is logged at most once a minute.
     let departures = SharedLogThrottle()
+    /// Each notice's reply, encoded once for all the watchers it is told to.
+    let encodedNotices = EncodedBuzzerNotices()
 
     func list() async throws -> ShakyAPI.BuzzersInterface.ListReply {
         let devices = await buzzers.knownDevices().map { device in
@@ -70,11 +73,8 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
         let hangUp: @Sendable () -> Void = { request?.hangUp() }
         let (stream, continuation) = AsyncThrowingStream<VarlinkStreamReply, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(ShakyService.watcherQueueLimit))
-        let id = await buzzers.addWatcher { notice in
-            guard
-                let reply = try? ShakyAPI.BuzzersInterface.WatchReply(event: ShakyAPI.BuzzerEvent(notice))
-                    .streamReply(continues: true)
-            else { return true }
+        let id = await buzzers.addWatcher { [encodedNotices] notice in
+            guard let reply = encodedNotices.reply(for: notice) else { return true }
             switch continuation.yield(reply) {
             case .enqueued:
                 return true
@@ -176,5 +176,28 @@ extension ShakyAPI.ButtonEvent {
             kind: event.kind, team: event.team, keyName: event.keyName, device: event.device, path: event.path,
             kernelTime: event.kernelTime, outcome: event.outcome, order: event.order, lockedFor: event.lockedFor,
             message: event.message, cleared: event.cleared, asking: event.asking)
+    }
+}
+
+/// The `Watch` reply of the last buzzer notice: ``BuzzerService`` tells a notice to its watchers one after another,
+/// so the first encodes it and the others take the same bytes, as `Game.Watch`'s fan-out (``WatcherHub``) does: a
+/// party may have a board, a host and a few phones watching, and encoding is most of what each watcher costs.
+final class EncodedBuzzerNotices: Sendable {
+    private let last = Mutex<(notice: BuzzerNotice, reply: VarlinkStreamReply)?>(nil)
+    private let encodings = Atomic(0)
+
+    /// How many notices were encoded so far.
+    var encodingCount: Int { encodings.load(ordering: .relaxed) }
+
+    /// `notice`'s reply to a watcher, or `nil` if it cannot be encoded (a bug: the watcher then hears nothing of it).
+    func reply(for notice: BuzzerNotice) -> VarlinkStreamReply? {
+        if let cached = last.withLock({ $0 }), cached.notice == notice { return cached.reply }
+        guard
+            let reply = try? ShakyAPI.BuzzersInterface.WatchReply(event: ShakyAPI.BuzzerEvent(notice))
+                .streamReply(continues: true)
+        else { return nil }
+        encodings.add(1, ordering: .relaxed)
+        last.withLock { $0 = (notice, reply) }
+        return reply
     }
 }

@@ -103,26 +103,37 @@ struct BuzzersInterfaceTests {
             try await client.call(
                 "io.shakywords.Buzzers.Assign",
                 ["team": "Foxes", "device": .string(Self.buzz.identity), "key": "BTN_TRIGGER_HAPPY1"])
-            let connection = try await client.connect()
-            let events = try await ShakyAPI.BuzzersInterface.Client(connection).watch()
-            var iterator = events.makeAsyncIterator()
+            // Three watchers (a board, a host, a phone), each told every notice.
+            var connections: [VarlinkClient] = []
+            var iterators: [AsyncThrowingStream<ShakyAPI.BuzzersInterface.WatchReply, any Error>.AsyncIterator] = []
+            for _ in 0..<3 {
+                let connection = try await client.connect()
+                connections.append(connection)
+                iterators.append(try await ShakyAPI.BuzzersInterface.Client(connection).watch().makeAsyncIterator())
+            }
             try await client.game("Next")
-            // The watcher is attached once the daemon has read the call: wait (bounded) for it.
+            // The watchers are attached once the daemon has read their calls: wait (bounded) for them.
             let deadline = ContinuousClock.now + .seconds(10)
-            while await buzzers.watcherCount == 0, ContinuousClock.now < deadline { await Task.yield() }
-            #expect(await buzzers.watcherCount == 1)
+            while await buzzers.watcherCount < 3, ContinuousClock.now < deadline { await Task.yield() }
+            #expect(await buzzers.watcherCount == 3)
             await buzzers.handle(Self.press(key: 0x2c0, kernelMilliseconds: 5_123))
             await buzzers.handle(.gone(identity: Self.buzz.identity, devicePath: Self.buzz.devicePath))
             await buzzers.handle(.back(identity: Self.buzz.identity, devicePath: "/dev/input/event31"))
-            var seen: [ShakyAPI.BuzzerEvent] = []
-            while seen.count < 3, let reply = try await iterator.next() { seen.append(reply.event) }
+            var seenByEach: [[ShakyAPI.BuzzerEvent]] = []
+            for index in iterators.indices {
+                var seen: [ShakyAPI.BuzzerEvent] = []
+                while seen.count < 3, let reply = try await iterators[index].next() { seen.append(reply.event) }
+                seenByEach.append(seen)
+            }
+            let seen = seenByEach[0]
+            #expect(seenByEach[1] == seen && seenByEach[2] == seen)
             #expect(seen.map(\.kind) == [.pressed, .deviceGone, .deviceBack])
             #expect(seen.first?.team == "Foxes")
             #expect(seen.first?.outcome == "buzzed")
             #expect(seen.first?.order == 1)
             #expect(seen.first?.kernelTime == 5.123)
             #expect(seen.last?.path == "/dev/input/event31")
-            await connection.close()
+            for connection in connections { await connection.close() }
         }
     }
 
