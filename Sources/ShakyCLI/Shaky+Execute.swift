@@ -23,6 +23,10 @@ extension Shaky {
     /// `shaky: message` with 1, or 3 when the daemon cannot be reached.
     public static func execute(_ arguments: [String]) async -> Int32 {
         let console = CurrentConsole.value
+        if let shell = CompletionScript.requestedShell(in: arguments) {
+            console.write(CompletionScript.text(for: shell) + "\n")
+            return ShakyExitStatus.success.rawValue
+        }
         if let unknown = unknownHelpTopic(in: arguments) {
             console.printError("shaky: \(unknown)")
             return ShakyExitStatus.usage.rawValue

@@ -8,7 +8,8 @@ import Testing
 /// real `shakyd`: team and pack names come from the daemon the command line names.
 @Suite("Shell completion of names the daemon knows", .serialized)
 struct ShellCompletionTests {
-    /// What bash's completion of `words` (the last one being completed) offers, with the script `shaky` generates.
+    /// What bash's completion of `words` (the last one being completed; `--socket=PATH` as bash splits it, three
+    /// words) offers, with the function the script `shaky` generates registers.
     private func bashCompletions(_ words: [String], home: String) async throws -> [String] {
         let shaky = try BuiltProduct.path("shaky")
         let script = try await runBinary(["--generate-completion-script", "bash"]).output
@@ -19,7 +20,8 @@ struct ShellCompletionTests {
             COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
             COMP_LINE="${COMP_WORDS[*]}"
             COMP_POINT=${#COMP_LINE}
-            _shaky "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            registered=$(complete -p shaky); registered=${registered##* -F }; registered=${registered%% *}
+            "$registered" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         return try await lines(
@@ -83,6 +85,18 @@ struct ShellCompletionTests {
             #expect(packs.contains("Places with Accents"), "\(packs)")
             #expect(!packs.contains("Snow Owls"))
 
+            // `--socket=PATH`, which bash splits at the `=`, before the command and after it.
+            let joined = try await bashCompletions(["--socket", "=", daemon.socketPath, "buzz", ""], home: home)
+            #expect(joined == ["Snow Owls", "Foxes", "Bears"])
+            let joinedAfter = try await bashCompletions(["score", "--socket", "=", daemon.socketPath, "F"], home: home)
+            #expect(joinedAfter == ["Foxes"])
+            // A value typed after an option's `=` is completed as that option's.
+            let packAfterEquals = try await bashCompletions(
+                ["--socket", "=", daemon.socketPath, "new", "--team", "=", "Owls", "--pack", "=", "Sc"], home: home)
+            #expect(packAfterEquals == ["Science"])
+            let commands = try await bashCompletions(["--socket", "=", daemon.socketPath, "bu"], home: home)
+            #expect(commands == ["buzz", "buzzers"])
+
             // No daemon there: nothing is offered, and nothing is printed on the terminal.
             let nowhere = try await bashCompletions(["--socket", home + "/no.sock", "buzz", ""], home: home)
             #expect(nowhere.isEmpty)
@@ -122,6 +136,10 @@ struct ShellCompletionTests {
                     shell: shell.command, setup: shell.setup, line: "shaky --socket \(daemon.socketPath) buzz ",
                     home: home, until: { $0.contains("Snow Owls") && $0.contains("Foxes") })
                 #expect(teams.contains("Snow Owls") && teams.contains("Foxes"), "\(shell.name): \(teams)")
+                let joined = try await completionAtATerminal(
+                    shell: shell.command, setup: shell.setup, line: "shaky --socket=\(daemon.socketPath) buzz ",
+                    home: home, until: { $0.contains("Snow Owls") && $0.contains("Foxes") })
+                #expect(joined.contains("Snow Owls") && joined.contains("Foxes"), "\(shell.name): \(joined)")
                 // One name fits what was typed: it is written in, quoted for the shell.
                 let pack = try await completionAtATerminal(
                     shell: shell.command, setup: shell.setup,
@@ -130,6 +148,28 @@ struct ShellCompletionTests {
                 #expect(pack.contains("Places\\ with\\ Accents"), "\(shell.name): \(pack)")
             }
         }
+    }
+
+    @Test("A completion script is asked for as swift-argument-parser reads it: the shell after a space or =, or none")
+    func completionScriptRequests() {
+        let option = "--generate-completion-script"
+        #expect(CompletionScript.requestedShell(in: [option, "bash"]) == .bash)
+        #expect(CompletionScript.requestedShell(in: [option + "=zsh"]) == .zsh)
+        #expect(CompletionScript.requestedShell(in: [option], loginShell: .fish) == .fish)
+        // The parser's own answer: an unknown shell, no login shell it knows, more words, another command.
+        #expect(CompletionScript.requestedShell(in: [option, "tcsh"]) == nil)
+        #expect(CompletionScript.requestedShell(in: [option], loginShell: nil) == nil)
+        #expect(CompletionScript.requestedShell(in: [option, "bash", "buzz"]) == nil)
+        #expect(CompletionScript.requestedShell(in: ["buzz", option, "bash"]) == nil)
+        #expect(CompletionScript.requestedShell(in: []) == nil)
+    }
+
+    @Test("zsh's script declares every option that takes a value as --name=, a flag as it was")
+    func zshOptionsTakeValuesAfterEquals() {
+        let script = CompletionScript.text(for: .zsh)
+        #expect(script.contains("'--socket=[The daemon"))
+        #expect(script.contains("'*--team=[A team"))
+        #expect(script.contains("'--json[Print") && !script.contains("'--json=["))
     }
 
     @Test(
