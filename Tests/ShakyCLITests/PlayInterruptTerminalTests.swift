@@ -8,15 +8,11 @@ struct PlayInterruptTerminalTests {
     @Test("Ctrl-C gives the whole screen back: the shell's next lines scroll as usual")
     func controlCGivesTheScreenBack() async throws {
         try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            try await TerminalSession.play(
-                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12,
+            try await TerminalSession.playingANewGame(
+                on: daemon, columns: 60, rows: 12,
                 afterwards: "echo \"play ended: $?\"; for n in 1 2 3 4 5 6 7 8; do echo \"after $n\"; done; "
                     + "read -r typed; echo \"read: $typed\"; sleep 30"
             ) { terminal in
-                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
                 try await terminal.type("b Ow")
                 try await terminal.type("C-c")
                 let lines = try await terminal.lines { $0.contains("after 8") }

@@ -50,22 +50,18 @@ struct PlayJoinTerminalTests {
     }
 
     private func playJoinAndClear(_ daemon: DaemonProcess) async throws {
-        let environment = ["SHAKY_SOCKET": daemon.socketPath]
-        let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-        #expect(new.status == 0, "\(new)")
-        try await TerminalSession.play(
-            in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12
+        try await TerminalSession.playingANewGame(
+            on: daemon, columns: 60, rows: 12
         ) { terminal in
-            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
             try await terminal.type("j", "Enter")
             // Row 11 of 12, above the prompt, is the line the countdown uses: the team asked stays there.
             let asked = try await terminal.lines { $0.count >= 12 && $0[10] == "Owls: press your button" }
             #expect(asked.count >= 12 && asked[10] == "Owls: press your button", "\(asked.joined(separator: "\n"))")
             #expect(asked.count >= 12 && asked[11].hasPrefix(">"), "the prompt stays below it")
-            let list = try await runBinary(["buzzers"], environment: environment)
+            let list = try await runBinary(["buzzers"], environment: ["SHAKY_SOCKET": daemon.socketPath])
             #expect(list.output.contains("Owls"), "\(list)")
 
-            let cleared = try await runBinary(["buzzers", "clear"], environment: environment)
+            let cleared = try await runBinary(["buzzers", "clear"], environment: ["SHAKY_SOCKET": daemon.socketPath])
             #expect(cleared.status == 0, "\(cleared)")
             let after = try await terminal.lines { lines in
                 lines.contains { $0.contains("no team has a button now") } && lines.count >= 12 && lines[10].isEmpty
@@ -77,18 +73,15 @@ struct PlayJoinTerminalTests {
     }
 
     private func playJoinThenNewGame(_ daemon: DaemonProcess) async throws {
-        let environment = ["SHAKY_SOCKET": daemon.socketPath]
-        let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-        #expect(new.status == 0, "\(new)")
-        try await TerminalSession.play(
-            in: daemon.folder, daemonSocket: daemon.socketPath, columns: 100, rows: 12
+        try await TerminalSession.playingANewGame(
+            on: daemon, columns: 100, rows: 12
         ) { terminal in
-            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
             try await terminal.type("j", "Enter")
             _ = try await terminal.lines { $0.count >= 12 && $0[10] == "Owls: press your button" }
 
             let other = try await runBinary(
-                ["new", "--replace", "--team", "Bears", "--team", "Wolves"], environment: environment)
+                ["new", "--replace", "--team", "Bears", "--team", "Wolves"],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
             #expect(other.status == 0, "\(other)")
             let after = try await terminal.lines { lines in
                 lines.contains { $0.contains("Join: no longer asking Owls") } && lines.count >= 12

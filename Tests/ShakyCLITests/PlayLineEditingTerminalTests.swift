@@ -9,13 +9,9 @@ struct PlayLineEditingTerminalTests {
     @Test("A line longer than the screen scrolls sideways on the prompt row, and is sent whole")
     func aLongLineScrollsOnItsRow() async throws {
         try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            try await TerminalSession.play(
-                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 30, rows: 12
+            try await TerminalSession.playingANewGame(
+                on: daemon, columns: 30, rows: 12
             ) { terminal in
-                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
                 let answer = "a snow leopard of the high mountains"
                 try await terminal.type(answer)
                 // The end of the line, after `<`, on the bottom row; the countdown's row above it untouched.
@@ -39,13 +35,9 @@ struct PlayLineEditingTerminalTests {
     @Test("Arrows, Ctrl-W and Up edit the line as in bash")
     func editingKeys() async throws {
         try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            try await TerminalSession.play(
-                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12
+            try await TerminalSession.playingANewGame(
+                on: daemon, columns: 60, rows: 12
             ) { terminal in
-                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
                 try await terminal.type("+ Ols 5 gusses", "C-w", "guess", "Home", "Right", "Right", "Right")
                 try await terminal.type("w", "Enter")
                 _ = try await terminal.lines { $0.contains("> + Owls 5 guess") }
@@ -63,20 +55,16 @@ struct PlayLineEditingTerminalTests {
     @Test("A resize keeps the half-typed line on the new prompt row, and the game's events never erase it")
     func aResizeKeepsTheLine() async throws {
         try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            try await TerminalSession.play(
-                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12
+            try await TerminalSession.playingANewGame(
+                on: daemon, columns: 60, rows: 12
             ) { terminal in
-                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
                 try await terminal.type("b Ow")
                 _ = try await terminal.lines { $0.count >= 12 && $0[11] == "> b Ow" }
                 try await terminal.tmux(["resize-window", "-t", "play", "-x", "60", "-y", "20"])
                 let resized = try await terminal.lines { $0.count >= 20 && $0[19] == "> b Ow" }
                 #expect(resized.count >= 20 && resized[19] == "> b Ow", "\(resized.joined(separator: "\n"))")
                 // The game's events (another client opens a question) scroll above it.
-                let next = try await runBinary(["next"], environment: environment)
+                let next = try await runBinary(["next"], environment: ["SHAKY_SOCKET": daemon.socketPath])
                 #expect(next.status == 0, "\(next)")
                 let question = try await terminal.lines { $0.count >= 20 && $0[18].contains("buzzers open") }
                 #expect(question.count >= 20 && question[19] == "> b Ow", "\(question.joined(separator: "\n"))")

@@ -9,13 +9,9 @@ struct PlayPauseTerminalTests {
     @Test("Paused, the countdown's line says so with the time left, and the countdown comes back on resuming")
     func theCountdownsLineSaysPaused() async throws {
         try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            try await TerminalSession.play(
-                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 80, rows: 12
+            try await TerminalSession.playingANewGame(
+                on: daemon, columns: 80, rows: 12
             ) { terminal in
-                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
                 try await terminal.type("n", "Enter")
                 // Row 11 of 12, above the prompt, is the countdown's line.
                 _ = try await terminal.lines { $0.count >= 12 && $0[10].contains("buzzers open") }

@@ -8,13 +8,9 @@ struct PlayResizeTerminalTests {
     @Test("After a resize the prompt is the new bottom line and events scroll above the countdown's line")
     func aResizedTerminalIsLaidOutAgain() async throws {
         try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            try await TerminalSession.play(
-                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 60, rows: 12
+            try await TerminalSession.playingANewGame(
+                on: daemon, columns: 60, rows: 12
             ) { terminal in
-                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
                 try await terminal.tmux(["resize-window", "-t", "play", "-x", "60", "-y", "20"])
                 _ = try await terminal.lines { $0.count >= 20 && $0[19].hasPrefix(">") }
                 try await terminal.type("t", "Enter")

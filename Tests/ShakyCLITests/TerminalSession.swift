@@ -1,5 +1,6 @@
 import Foundation
 import ShakyTesting
+import Testing
 
 /// `shaky play` (or another program) in a real terminal: a private tmux server of one test, running one window
 /// named `play`.
@@ -23,6 +24,23 @@ struct TerminalSession {
         let command = afterwards.map { ["/bin/bash", "-c", "trap : INT; '\(play)' play; \($0)"] } ?? [play, "play"]
         return try await run(
             command, in: folder, environment: ["SHAKY_SOCKET": daemonSocket], columns: columns, rows: rows, body)
+    }
+
+    /// Starts a new game of Owls and Foxes on `daemon` and, in a terminal `columns` wide and `rows` high, `shaky play`
+    /// against it (then, when `afterwards` is given, that shell command); runs `body` once play shows the teams.
+    static func playingANewGame(
+        on daemon: DaemonProcess, columns: Int, rows: Int, afterwards: String? = nil,
+        _ body: (TerminalSession) async throws -> Void
+    ) async throws {
+        let new = try await runBinary(
+            ["new", "--team", "Owls", "--team", "Foxes"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+        #expect(new.status == 0, "\(new)")
+        try await play(
+            in: daemon.folder, daemonSocket: daemon.socketPath, columns: columns, rows: rows, afterwards: afterwards
+        ) { terminal in
+            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
+            try await body(terminal)
+        }
     }
 
     /// Starts a tmux server in `folder` and, in it, `command` with `environment` added to the server's, `columns`
