@@ -47,6 +47,16 @@ import Testing
         #expect(editor.apply(.endOfInputOrDelete) == .endOfInput)
     }
 
+    @Test("A line holds at most its longest: a paste beyond it is cut, and typing there changes nothing")
+    func longestLine() {
+        var editor = Self.editor(typing: [.text("a "), .text(String(repeating: "x", count: 5000))])
+        #expect(editor.characters.count == LineEditor.longestLine)
+        #expect(editor.apply(.text("y")) == .unchanged)
+        _ = editor.apply(.backspace)
+        _ = editor.apply(.text("yz"))
+        #expect(editor.characters.count == LineEditor.longestLine && editor.line.hasSuffix("xy"))
+    }
+
     @Test("A combining mark typed after a letter joins it, as on the screen")
     func combiningMark() {
         let editor = Self.editor(typing: [.text("Zoe"), .text("\u{0308}")])

@@ -44,6 +44,10 @@ struct LineEditor: Sendable, Equatable {
     /// How many lines Up can bring back.
     static let historyLimit = 200
 
+    /// The most characters a line holds; what is typed or pasted beyond is dropped. Five times what any command
+    /// needs (an answer or a reason is at most 200 characters), and a paste of a whole file stays cheap to edit.
+    static let longestLine = 1000
+
     /// The line as text.
     var line: String { String(characters) }
 
@@ -51,7 +55,9 @@ struct LineEditor: Sendable, Equatable {
     mutating func apply(_ key: TerminalKey) -> Outcome {
         switch key {
         case .text(let text):
-            insert(text)
+            let room = Self.longestLine - characters.count
+            guard room > 0 else { return .unchanged }
+            insert(String(text.prefix(room)))
         case .enter:
             let line = line
             if !line.allSatisfy(\.isWhitespace), history.last != line {
