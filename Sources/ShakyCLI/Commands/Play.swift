@@ -36,8 +36,8 @@ extension Shaky {
                 the session ends at q or at the end of the input (Ctrl-D on an empty line). On a terminal the \
                 countdown keeps the line above the prompt and never touches what you type; a line longer than \
                 the screen scrolls sideways, and it is edited as in bash: Left, Right, Home, End, Backspace, \
-                Delete, Ctrl-U, Ctrl-K, Ctrl-W, and Up and Down for the lines typed before. With --team options, a new game starts \
-                first (the other game options are those of `shaky new`).
+                Delete, Ctrl-U, Ctrl-K, Ctrl-W, and Up and Down for the lines typed before. With --team \
+                options, a new game starts first (the other game options are those of `shaky new`).
 
                 A command that fails (unknown, or refused by the game) is printed and the session goes on. \
                 From a script or a pipe, the exit status is then 1 and the last message names the lines that \
