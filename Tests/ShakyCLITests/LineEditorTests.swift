@@ -49,12 +49,19 @@ import Testing
 
     @Test("A line holds at most its longest: a paste beyond it is cut, and typing there changes nothing")
     func longestLine() {
-        var editor = Self.editor(typing: [.text("a "), .text(String(repeating: "x", count: 5000))])
+        var editor = LineEditor()
+        #expect(editor.apply(.text("a ")) == .changed)
+        #expect(editor.apply(.text(String(repeating: "x", count: 5000))) == .overflowed)
         #expect(editor.characters.count == LineEditor.longestLine)
-        #expect(editor.apply(.text("y")) == .unchanged)
+        #expect(editor.apply(.text("y")) == .overflowed)
         _ = editor.apply(.backspace)
-        _ = editor.apply(.text("yz"))
+        #expect(editor.apply(.text("yz")) == .overflowed)
         #expect(editor.characters.count == LineEditor.longestLine && editor.line.hasSuffix("xy"))
+        // Scrolled to its end and back, the longest line shows as any other.
+        _ = editor.apply(.home)
+        #expect(editor.view(columns: 20) == LineEditor.View(text: "a xxxxxxxxxxxxxxxxx>", cursorColumn: 0))
+        _ = editor.apply(.end)
+        #expect(editor.view(columns: 20) == LineEditor.View(text: "<xxxxxxxxxxxxxxxxxy", cursorColumn: 19))
     }
 
     @Test("A combining mark typed after a letter joins it, as on the screen")
@@ -83,6 +90,25 @@ import Testing
         #expect(editor.apply(.enter) == .submitted("next"))
         _ = editor.apply(.previousLine)
         #expect(editor.line == "next")
+    }
+
+    @Test("A line brought back and edited stays as edited while Up and Down browse, until Enter")
+    func historyEdits() {
+        var editor = Self.editor(typing: [.text("t"), .enter, .text("st"), .enter, .text("n")])
+        _ = editor.apply(.previousLine)
+        _ = editor.apply(.deleteToStart)
+        _ = editor.apply(.text("a snow leopard"))
+        _ = editor.apply(.previousLine)
+        #expect(editor.line == "t")
+        _ = editor.apply(.nextLine)
+        #expect(editor.line == "a snow leopard", "the edit of st")
+        _ = editor.apply(.nextLine)
+        #expect(editor.line == "n", "the line being typed")
+        _ = editor.apply(.previousLine)
+        #expect(editor.apply(.enter) == .submitted("a snow leopard"))
+        _ = editor.apply(.previousLine)
+        _ = editor.apply(.previousLine)
+        #expect(editor.line == "st", "after Enter the lines entered are as they were")
     }
 
     @Test("Up brings back at most the last lines, the oldest forgotten")

@@ -70,6 +70,18 @@ import Testing
         #expect(line == "\u{1B}[20;1H\u{1B}[2K> <ger\u{1B}[20;5H")
     }
 
+    @Test func aRedrawClearsTheScreenAndShowsTheLastEventsThatFillIt() {
+        let small = PlayScreen(rows: 6, columns: 30)
+        let events = [
+            "Teams: 1 Owls · 2 Foxes", "Question 1/10: Which big cat is this?  T I G E R  (10 points)", "> b 1",
+        ]
+        let redrawn = small.redrawn(events: events, countdown: "[00:17] paused, type p to resume")
+        #expect(redrawn.hasPrefix("\u{1B}[2J" + small.setUp))
+        // Four rows for events: the question takes three at 30 columns and the buzz one, so the teams stay out.
+        #expect(!redrawn.contains("Teams") && redrawn.contains("Which big cat") && redrawn.contains("> b 1"))
+        #expect(redrawn.hasSuffix(small.countdown("[00:17] paused, type p to resume")))
+    }
+
     @Test func theCountdownNeverWrapsAtNarrowWidths() {
         let line = "[00:17] buzzers open  [T] G I R E / O W L S  (8 points)"
         let fitted = PlayScreen.fitting(line, columns: 29)

@@ -32,6 +32,23 @@ struct PlayLineEditingTerminalTests {
         }
     }
 
+    @Test("A paste of several lines is one line on the prompt row: nothing in it runs before Enter")
+    func aPasteIsOneLine() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await TerminalSession.playingANewGame(on: daemon, columns: 60, rows: 12) { terminal in
+                try await terminal.tmux(["set-buffer", "e\ny\nsnow\tleopard"])
+                // As a terminal pastes for a program that asked for bracketed paste.
+                try await terminal.tmux(["paste-buffer", "-p", "-t", "play"])
+                let pasted = try await terminal.lines { $0.count >= 12 && $0[11] == "> e y snow leopard" }
+                #expect(pasted.count >= 12 && pasted[11] == "> e y snow leopard", "\(pasted.joined(separator: "\n"))")
+                #expect(!pasted.contains { $0.contains("End the game") }, "\(pasted.joined(separator: "\n"))")
+                try await terminal.type("C-u", "st", "Enter")
+                let status = try await terminal.lines { $0.contains { $0.hasPrefix("Game:") } && $0.contains("> st") }
+                #expect(!status.contains { $0.contains("End the game") }, "\(status.joined(separator: "\n"))")
+            }
+        }
+    }
+
     @Test("Arrows, Ctrl-W and Up edit the line as in bash")
     func editingKeys() async throws {
         try await DaemonProcess.withRunning { daemon in
@@ -48,6 +65,28 @@ struct PlayLineEditingTerminalTests {
                 let scores = try await terminal.lines { $0.contains { $0.contains("Owls") && $0.contains("10") } }
                 #expect(
                     scores.contains { $0.contains("Owls") && $0.contains("10") }, "\(scores.joined(separator: "\n"))")
+            }
+        }
+    }
+
+    @Test("A resize draws the screen again: the paused countdown's line and the last events, nothing wrapped anew")
+    func aResizeRedrawsTheScreen() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await TerminalSession.playingANewGame(on: daemon, columns: 60, rows: 15) { terminal in
+                try await terminal.type("n", "Enter")
+                _ = try await terminal.lines { $0.count >= 15 && $0[13].contains("buzzers open") }
+                try await terminal.type("p", "Enter")
+                _ = try await terminal.lines { $0.count >= 15 && $0[13].contains("paused") }
+                try await terminal.type("a the quick brown fox jumps over the lazy dog again")
+                try await terminal.tmux(["resize-window", "-t", "play", "-x", "20", "-y", "13"])
+                let resized = try await terminal.lines { $0.count >= 13 && $0[11].contains("paused") }
+                let screen = resized.joined(separator: "\n")
+                // No tick comes while paused: the line is drawn again from what it showed.
+                #expect(resized.count >= 13 && resized[11].contains("paused"), "\(screen)")
+                #expect(resized.count >= 13 && resized[12] == "> <e lazy dog again", "\(screen)")
+                // The old prompt row, wrapped anew by the terminal, is not left among the events.
+                #expect(resized.filter { $0.contains("lazy dog") }.count == 1, "\(screen)")
+                #expect(resized.contains { $0.hasPrefix("Paused with") }, "the last events are back: \(screen)")
             }
         }
     }

@@ -21,8 +21,8 @@ import Testing
                     .home, .end, .left, .right, .deleteToStart, .deleteToEnd, .deleteWordBefore, .endOfInputOrDelete,
                     .redraw, .previousLine, .nextLine, .backspace,
                 ])
-        // Tab and the other control characters type nothing.
-        #expect(Self.keys("a\tb\u{07}") == [.text("ab")])
+        // A tab is a space; the other control characters type nothing.
+        #expect(Self.keys("a\tb\u{07}\u{13}\u{11}") == [.text("a b")])
     }
 
     @Test("xterm's and the keypad's sequences for arrows, Home, End and Delete")
@@ -44,6 +44,26 @@ import Testing
         var decoder = TerminalKeyDecoder()
         #expect(decoder.keys(in: Array(long.utf8)).last == .text(String(repeating: "1", count: 4) + "Dz"))
         #expect(!decoder.isInsideSequence)
+    }
+
+    @Test("A bracketed paste is text: its line breaks and tabs are spaces, and no key in it acts")
+    func bracketedPaste() {
+        let paste = "\u{1B}[200~e\ny\r\nsnow\tleopard\rq\u{15}\u{1B}[D\u{1B}bx\u{1B}[201~"
+        #expect(Self.keys(paste + "\u{7F}\n") == [.text("e y snow leopard qx"), .backspace, .enter])
+        // Split between reads, and its end marker lost: after a moment of nothing, keys act again.
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.keys(in: Array("\u{1B}[200~a\n".utf8)) == [.text("a ")])
+        #expect(decoder.isInsideSequence)
+        #expect(decoder.keys(in: Array("b".utf8)) == [.text("b")])
+        decoder.abandonSequence()
+        #expect(decoder.keys(in: Array("\n".utf8)) == [.enter])
+    }
+
+    @Test("Control strings (a window title, DCS) are dropped whole, up to BEL or ST, or up to their longest")
+    func controlStrings() {
+        #expect(Self.keys("X\u{1B}]0;title\u{07}Y\u{1B}Pfoo\u{1B}\\Z\u{1B}_apc\u{1B}\\") == [.text("XYZ")])
+        let unterminated = "\u{1B}]" + String(repeating: "t", count: TerminalKeyDecoder.longestControlString) + "!ok\n"
+        #expect(Self.keys(unterminated) == [.text("ok"), .enter], "what follows an overlong one is read as keys")
     }
 
     @Test("A key split between two reads is read once it is whole")

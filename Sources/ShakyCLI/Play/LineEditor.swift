@@ -17,6 +17,9 @@ struct LineEditor: Sendable, Equatable {
         case submitted(String)
         /// Ctrl-D on an empty line: the host has no more commands.
         case endOfInput
+        /// Text typed or pasted did not all fit in ``LineEditor/longestLine``: what fit is in (draw the line again)
+        /// and the rest dropped, which the terminal's bell says.
+        case overflowed
     }
 
     /// The part of the line that shows on the screen.
@@ -38,8 +41,9 @@ struct LineEditor: Sendable, Equatable {
     private var history: [String] = []
     /// Which of ``history`` Up and Down have brought back, while they are browsing it.
     private var historyIndex: Int?
-    /// The line being typed when Up was first pressed, which Down comes back to.
-    private var draft: [Character] = []
+    /// The lines as edited while browsing, by their index in ``history``; the line being typed when Up was first
+    /// pressed is at `history.count`. Up and Down come back to them as they were left, as in bash, until Enter.
+    private var edits: [Int: [Character]] = [:]
 
     /// How many lines Up can bring back.
     static let historyLimit = 200
@@ -56,8 +60,9 @@ struct LineEditor: Sendable, Equatable {
         switch key {
         case .text(let text):
             let room = Self.longestLine - characters.count
-            guard room > 0 else { return .unchanged }
+            guard room > 0 else { return .overflowed }
             insert(String(text.prefix(room)))
+            if text.count > room { return .overflowed }
         case .enter:
             let line = line
             if !line.allSatisfy(\.isWhitespace), history.last != line {
@@ -66,6 +71,7 @@ struct LineEditor: Sendable, Equatable {
             }
             replaceLine(with: [])
             historyIndex = nil
+            edits = [:]
             return .submitted(line)
         case .backspace:
             guard cursor > 0 else { return .unchanged }
@@ -105,19 +111,10 @@ struct LineEditor: Sendable, Equatable {
             cursor = start
         case .previousLine:
             guard !history.isEmpty, historyIndex != 0 else { return .unchanged }
-            if historyIndex == nil { draft = characters }
-            let index = (historyIndex ?? history.count) - 1
-            historyIndex = index
-            replaceLine(with: Array(history[index]))
+            browseHistory(to: (historyIndex ?? history.count) - 1)
         case .nextLine:
             guard let index = historyIndex else { return .unchanged }
-            if index + 1 < history.count {
-                historyIndex = index + 1
-                replaceLine(with: Array(history[index + 1]))
-            } else {
-                historyIndex = nil
-                replaceLine(with: draft)
-            }
+            browseHistory(to: index + 1)
         case .redraw:
             break
         }
@@ -128,12 +125,19 @@ struct LineEditor: Sendable, Equatable {
     /// from where it was last shown.
     mutating func view(columns: Int) -> View {
         let columns = max(columns, 4)
+        // The columns the characters before each index take, so that any stretch's width is one subtraction.
+        var widthBefore = [0]
+        widthBefore.reserveCapacity(characters.count + 1)
+        for character in characters {
+            widthBefore.append(widthBefore[widthBefore.count - 1] + DisplayWidth.of(character))
+        }
+        func width(_ range: Range<Int>) -> Int { widthBefore[range.upperBound] - widthBefore[range.lowerBound] }
         firstShown = min(firstShown, cursor)
         // What is before the cursor, the `<` when the line goes on to the left, the cursor's cell and the `>` when
         // the line goes on to the right must fit.
         let cursorCell =
             cursor < characters.count
-            ? DisplayWidth.of(characters[cursor]) + (cursor + 1 < characters.count ? 1 : 0) : 1
+            ? width(cursor..<cursor + 1) + (cursor + 1 < characters.count ? 1 : 0) : 1
         func fits(from first: Int) -> Bool {
             (first > 0 ? 1 : 0) + width(first..<cursor) + cursorCell <= columns
         }
@@ -146,12 +150,11 @@ struct LineEditor: Sendable, Equatable {
         var used = text.count
         var index = firstShown
         while index < characters.count {
-            let characterWidth = DisplayWidth.of(characters[index])
             // The last column is kept for `>` while more follows.
             let room = columns - (index + 1 < characters.count ? 1 : 0)
-            guard used + characterWidth <= room else { break }
+            guard used + width(index..<index + 1) <= room else { break }
             text.append(characters[index])
-            used += characterWidth
+            used += width(index..<index + 1)
             index += 1
         }
         if index < characters.count { text.append(">") }
@@ -159,15 +162,20 @@ struct LineEditor: Sendable, Equatable {
         return View(text: text, cursorColumn: cursorColumn)
     }
 
-    private func width(_ range: Range<Int>) -> Int {
-        characters[range].reduce(0) { $0 + DisplayWidth.of($1) }
-    }
-
     /// Inserts `text` at the cursor. A combining mark joins the character before it, as it does on the screen.
     private mutating func insert(_ text: String) {
         let before = Array(String(characters[..<cursor]) + text)
         characters = before + characters[cursor...]
         cursor = before.count
+    }
+
+    /// Shows the line at `index` of ``history`` (the line being typed at its end), as last edited; keeps the line
+    /// left as edited.
+    private mutating func browseHistory(to index: Int) {
+        let current = historyIndex ?? history.count
+        if current == history.count || characters != Array(history[current]) { edits[current] = characters }
+        historyIndex = index < history.count ? index : nil
+        replaceLine(with: edits[index] ?? (index < history.count ? Array(history[index]) : []))
     }
 
     private mutating func replaceLine(with line: [Character]) {

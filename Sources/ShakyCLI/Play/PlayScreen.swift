@@ -26,6 +26,21 @@ struct PlayScreen: Sendable, Equatable {
             + Self.escape + "2K" + Self.prompt
     }
 
+    /// The whole screen laid out again (after a resize, `fg` or Ctrl-L): cleared, as the terminal may have wrapped
+    /// the old rows anew; the scrolling region set; the last of `events` that fill it, the countdown's line showing
+    /// `countdown`, and the prompt.
+    func redrawn(events: [String], countdown line: String) -> String {
+        var rowsLeft = rows - 2
+        var shown: [String] = []
+        for text in events.reversed() where rowsLeft > 0 {
+            shown.append(text)
+            rowsLeft -= text.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) {
+                $0 + Self.wrapped($1, columns: columns).count
+            }
+        }
+        return Self.escape + "2J" + setUp + shown.reversed().map(event).joined() + countdown(line)
+    }
+
     /// Gives the whole screen back to the shell, with the cursor below what was shown.
     var tearDown: String {
         Self.escape + "r" + moveTo(row: rows) + "\r\n"

@@ -24,6 +24,8 @@ struct PlaySession: Sendable {
     var prompt: PromptLineInput?
     /// The layout since the host last resized the terminal (`SIGWINCH`), which replaces ``screen``.
     private let resized = ResizedScreen()
+    /// What the terminal shows, to draw it again after a resize.
+    private let shown = ShownScreen()
     /// The waits between tries to follow the game again after the daemon went away.
     var backoff = ReconnectBackoff()
     /// Waits between those tries; throws when the wait is cancelled.
@@ -34,7 +36,9 @@ struct PlaySession: Sendable {
     @discardableResult
     func run(commands: some AsyncSequence<String, Never> & Sendable) async throws -> [Int] {
         let status = try await client.game.status()
-        if let screen = currentScreen { layOut(screen) }
+        if let screen = currentScreen { layOut(screen, again: false) }
+        // Ctrl-L lays the whole screen out again, as a resize does.
+        prompt?.onRedraw { [self] in if let screen = currentScreen { layOut(screen, again: true) } }
         let resizes = screen == nil ? nil : followResizes()
         defer {
             resizes?.cancel()
@@ -47,7 +51,7 @@ struct PlaySession: Sendable {
         say("Teams: " + Self.numberedTeams(status))
         if let asked {
             say("\(asked): press your button")
-            if let screen = currentScreen { console.write(screen.countdown("\(asked): press your button")) }
+            showCountdown("\(asked): press your button")
         }
         let activity = Activity()
         // The daemon need not wake each second for this session: its countdown runs here.
@@ -153,15 +157,30 @@ struct PlaySession: Sendable {
         source.setEventHandler { [self] in
             guard let layout = PlayScreen.current() else { return }
             resized.set(layout)
-            layOut(layout)
+            layOut(layout, again: true)
         }
         source.resume()
         return source
     }
 
-    /// Sets the screen out as `screen`, with the line the host is typing, if any, on its prompt row.
-    private func layOut(_ screen: PlayScreen) {
-        if let prompt { prompt.layOut(screen) } else { console.write(screen.setUp) }
+    /// Sets the screen out as `screen`, with the line the host is typing, if any, on its prompt row; `again`, the
+    /// whole screen is drawn anew with what it showed.
+    private func layOut(_ screen: PlayScreen, again: Bool) {
+        let layout = again ? shown.redrawn(on: screen) : screen.setUp
+        if let prompt { prompt.layOut(screen, drawing: layout) } else { console.write(layout) }
+    }
+
+    /// Shows `text` as the latest event at the terminal, and keeps it to draw the screen again.
+    private func showEvent(_ text: String, on screen: PlayScreen) {
+        shown.addEvent(text)
+        console.write(screen.event(text))
+    }
+
+    /// Shows `line` on the countdown's line at a terminal, and keeps it to draw the screen again.
+    private func showCountdown(_ line: String) {
+        guard let screen = currentScreen else { return }
+        shown.setCountdown(line)
+        console.write(screen.countdown(line))
     }
 
     /// The team's name, when `team` is its number in the game.
@@ -193,12 +212,12 @@ struct PlaySession: Sendable {
 
     /// Prints `text` above the prompt (on a terminal) or as a line.
     private func say(_ text: String) {
-        if let screen = currentScreen { console.write(screen.event(text)) } else { console.print(text) }
+        if let screen = currentScreen { showEvent(text, on: screen) } else { console.print(text) }
     }
 
     /// Prints `text` above the prompt (on a terminal) or on standard error.
     private func sayError(_ text: String) {
-        if let screen = currentScreen { console.write(screen.event(text)) } else { console.printError(text) }
+        if let screen = currentScreen { showEvent(text, on: screen) } else { console.printError(text) }
     }
 
     /// `1 Owls · 2 Foxes`.
@@ -274,11 +293,11 @@ struct PlaySession: Sendable {
                     tickShown = false
                 }
                 sayError("! " + feed.lostMessage)
-                if let screen = currentScreen { console.write(screen.countdown(feed.lostMessage)) }
+                showCountdown(feed.lostMessage)
                 return
             case .back:
                 say(feed.backMessage)
-                if let screen = currentScreen { console.write(screen.countdown("")) }
+                showCountdown("")
                 return
             }
             let event = reply.event
@@ -288,18 +307,18 @@ struct PlaySession: Sendable {
                 return
             }
             // A round that closed or a game that ended counts nothing down: the last tick's line would stay, stale.
-            if let screen = currentScreen, Self.endsCountdown(event) { console.write(screen.countdown("")) }
+            if Self.endsCountdown(event) { showCountdown("") }
             guard let line = renderer.line(for: event) else { return }
             if let screen = currentScreen {
-                console.write(event.kind == .tick ? screen.countdown(line) : screen.event(line))
+                if event.kind == .tick { showCountdown(line) } else { showEvent(line, on: screen) }
                 // Press to join: the team asked stays on the line above the prompt until it has pressed.
                 switch event.buzzer?.kind {
-                case .joinAsking: console.write(screen.countdown(line))
-                case .joined, .cleared, .joinEnded: console.write(screen.countdown(""))
+                case .joinAsking: showCountdown(line)
+                case .joined, .cleared, .joinEnded: showCountdown("")
                 default: break
                 }
                 // No tick comes while paused: the countdown's line says so, not the phase it had before.
-                if event.kind == .paused { console.write(screen.countdown(renderer.pausedCountdownLine)) }
+                if event.kind == .paused { showCountdown(renderer.pausedCountdownLine) }
                 return
             }
             if event.kind == .tick {
@@ -349,6 +368,34 @@ final class ResizedScreen: Sendable {
     var value: PlayScreen? { layout.withLock { $0 } }
 
     func set(_ screen: PlayScreen) { layout.withLock { $0 = screen } }
+}
+
+/// The latest events and the countdown's line shown at a terminal, which a resize, `fg` or Ctrl-L draws again: the
+/// terminal keeps no scrolling region and wraps old rows anew, and no tick comes while the game is paused.
+final class ShownScreen: Sendable {
+    private struct Shown {
+        var events: [String] = []
+        var countdown = ""
+    }
+
+    private let shown = Mutex(Shown())
+
+    /// The events kept: more than the tallest screen shows.
+    static let eventsKept = 200
+
+    func addEvent(_ text: String) {
+        shown.withLock {
+            $0.events.append(text)
+            if $0.events.count > Self.eventsKept { $0.events.removeFirst($0.events.count - Self.eventsKept) }
+        }
+    }
+
+    func setCountdown(_ line: String) { shown.withLock { $0.countdown = line } }
+
+    /// `screen` drawn anew with what it showed.
+    func redrawn(on screen: PlayScreen) -> String {
+        shown.withLock { screen.redrawn(events: $0.events, countdown: $0.countdown) }
+    }
 }
 
 /// When the last event came, to leave only once the game's events are shown.

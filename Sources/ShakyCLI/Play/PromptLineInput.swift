@@ -19,6 +19,8 @@ final class PromptLineInput: Sendable {
     }
 
     private let state: Mutex<State>
+    /// What Ctrl-L does: lays the whole screen out again.
+    private let redraw = Mutex<(@Sendable () -> Void)?>(nil)
     private let console: any Console
     /// The terminal's settings before play changed them, which it restores on leaving or when stopped.
     private let lineMode: termios
@@ -46,6 +48,11 @@ final class PromptLineInput: Sendable {
             reading: while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                // A background job (`bg`) cannot read its terminal: play waits to be in the foreground again.
+                if count < 0, errno == EIO, isInBackground {
+                    usleep(100_000)
+                    continue
+                }
                 guard count > 0 else { break }
                 let keys = decoder.keys(in: buffer[..<count])
                 // An Escape alone, or a key whose last bytes never came: after a moment it is dropped.
@@ -56,8 +63,9 @@ final class PromptLineInput: Sendable {
                     switch apply(key) {
                     case .submitted(let line): continuation.yield(line)
                     case .endOfInput: break reading
-                    case .changed, .unchanged: break
+                    case .changed, .unchanged, .overflowed: break
                     }
+                    if key == .redraw, let redraw = redraw.withLock({ $0 }) { redraw() }
                 }
             }
             continuation.finish()
@@ -66,42 +74,65 @@ final class PromptLineInput: Sendable {
         return stream
     }
 
-    /// Lays the screen out as `screen` (at the start, after a resize or after `fg`) with the line as it stands on
-    /// its prompt row.
-    func layOut(_ screen: PlayScreen) {
+    /// Lays the screen out as `screen` (at the start, after a resize or after `fg`) by writing `layout` (the
+    /// screen's ``PlayScreen/setUp`` or more), then the line as it stands on its prompt row.
+    func layOut(_ screen: PlayScreen, drawing layout: String) {
         state.withLock { state in
             state.screen = screen
             state.drawn = true
-            console.write(screen.setUp + screen.promptLine(state.editor.view(columns: screen.promptColumns)))
+            console.write(layout + screen.promptLine(state.editor.view(columns: screen.promptColumns)))
         }
+    }
+
+    /// Sets what Ctrl-L does: lay the whole screen out again.
+    func onRedraw(_ body: @escaping @Sendable () -> Void) {
+        redraw.withLock { $0 = body }
     }
 
     /// Gives the terminal its line editing back and draws nothing more: play is leaving, or stopped (Ctrl-Z).
     func giveBack() {
         state.withLock { state in
             state.drawn = false
+            console.write(Self.bracketedPaste(on: false))
             var settings = lineMode
             tcsetattr(descriptor, TCSADRAIN, &settings)
         }
     }
 
     /// Turns the terminal's line editing off again, after ``giveBack()`` while stopped; the line is drawn at the
-    /// next ``layOut(_:)``.
+    /// next ``layOut(_:drawing:)``.
+    ///
+    /// Ctrl-C, Ctrl-Z still signal. Ctrl-\ does nothing (it would quit with a core dump, leaving the screen as it
+    /// is), nor do Ctrl-S and Ctrl-Q (flow control would freeze the countdown until Ctrl-Q). A paste comes marked
+    /// (bracketed paste), so its lines are text, not commands (``TerminalKeyDecoder``).
     func keyMode() {
         var settings = lineMode
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
+        settings.c_iflag &= ~tcflag_t(IXON)
         withUnsafeMutableBytes(of: &settings.c_cc) { characters in
             characters[Int(VMIN)] = 1
             characters[Int(VTIME)] = 0
+            characters[Int(VQUIT)] = 0  // _POSIX_VDISABLE on Linux
         }
         tcsetattr(descriptor, TCSADRAIN, &settings)
+        console.write(Self.bracketedPaste(on: true))
     }
+
+    /// Whether play is a background job of its terminal (`bg`), which cannot read it or set it up.
+    var isInBackground: Bool {
+        let foreground = tcgetpgrp(descriptor)
+        return foreground > 0 && foreground != getpgrp()
+    }
+
+    /// xterm's switch for bracketed paste, which terminals that lack it ignore.
+    private static func bracketedPaste(on: Bool) -> String { "\u{1B}[?2004" + (on ? "h" : "l") }
 
     private func apply(_ key: TerminalKey) -> LineEditor.Outcome {
         state.withLock { state in
             let outcome = state.editor.apply(key)
             if outcome != .unchanged, state.drawn {
-                console.write(state.screen.promptLine(state.editor.view(columns: state.screen.promptColumns)))
+                let bell = outcome == .overflowed ? "\u{07}" : ""
+                console.write(bell + state.screen.promptLine(state.editor.view(columns: state.screen.promptColumns)))
             }
             return outcome
         }

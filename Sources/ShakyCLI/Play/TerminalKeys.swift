@@ -44,31 +44,44 @@ enum TerminalKey: Sendable, Equatable {
 /// KDE's terminals) for arrows, Home, End and Delete.
 ///
 /// A key's bytes may be split between two reads: what is incomplete is kept for the next. Escape sequences this
-/// does not know are read whole and dropped, so their bytes never show as text. A lone Escape cannot be told from
-/// the start of a sequence until more comes: ``isInsideSequence`` says so, and ``abandonSequence()`` drops it once
-/// nothing more came in time.
+/// does not know are read whole and dropped, so their bytes never show as text; so are control strings (`ESC ]`,
+/// `ESC P`… up to their terminator). A lone Escape cannot be told from the start of a sequence until more comes:
+/// ``isInsideSequence`` says so, and ``abandonSequence()`` drops it once nothing more came in time.
+///
+/// Text pasted between the markers of bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`, which ``PromptLineInput``
+/// asks the terminal for) is text only: its line breaks and tabs are spaces, and no key in it acts, so a paste of
+/// several lines is one line to look at before Enter. A tab typed is a space too.
 struct TerminalKeyDecoder: Sendable {
     private enum State: Sendable {
         case ground
         case escape
         case controlSequence(length: Int)
+        /// Inside a control string (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`), after an Escape in it when
+        /// `escaped`.
+        case controlString(length: Int, escaped: Bool)
         case singleShift
         case utf8(needed: Int)
     }
 
     private var state = State.ground
+    /// Between bracketed paste's markers.
+    private var pasting = false
+    /// The last byte was a carriage return of a paste, whose line feed then adds no second space.
+    private var afterPastedCarriageReturn = false
     /// The bytes of the UTF-8 character or the control sequence being read.
     private var pending: [UInt8] = []
     /// Printable text read and not yet given out, given out as one ``TerminalKey/text(_:)`` (a paste is one key).
     private var text = ""
 
-    /// The longest control sequence read; a longer one is dropped from there on, so a stream of garbage holds no
-    /// memory.
+    /// The longest control sequence or string read; a longer one is dropped from there on, and what follows read as
+    /// keys, so a stream of garbage holds no memory and an unterminated string does not swallow what is typed.
     static let longestSequence = 32
+    /// The longest control string read (a window title is the longest a terminal sends back).
+    static let longestControlString = 512
 
-    /// Whether the bytes so far end inside an escape sequence or a UTF-8 character.
+    /// Whether the bytes so far end inside an escape sequence, a UTF-8 character or a paste.
     var isInsideSequence: Bool {
-        if case .ground = state { return false }
+        if case .ground = state { return pasting }
         return true
     }
 
@@ -76,7 +89,7 @@ struct TerminalKeyDecoder: Sendable {
     mutating func keys(in bytes: some Sequence<UInt8>) -> [TerminalKey] {
         var keys: [TerminalKey] = []
         func emit(_ key: TerminalKey?) {
-            guard let key else { return }
+            guard let key, !pasting else { return }
             if !text.isEmpty {
                 keys.append(.text(text))
                 text = ""
@@ -84,6 +97,8 @@ struct TerminalKeyDecoder: Sendable {
             keys.append(key)
         }
         for byte in bytes {
+            let afterCarriageReturn = afterPastedCarriageReturn
+            afterPastedCarriageReturn = false
             switch state {
             case .ground:
                 switch byte {
@@ -92,6 +107,11 @@ struct TerminalKeyDecoder: Sendable {
                 case 0xC2...0xDF: startCharacter(byte, needed: 1)
                 case 0xE0...0xEF: startCharacter(byte, needed: 2)
                 case 0xF0...0xF4: startCharacter(byte, needed: 3)
+                case 0x09: text.append(" ")
+                case 0x0A where pasting: if !afterCarriageReturn { text.append(" ") }
+                case 0x0D where pasting:
+                    text.append(" ")
+                    afterPastedCarriageReturn = true
                 case 0x00..<0x20, 0x7F: emit(Self.control(byte))
                 default: break  // A byte that starts no UTF-8 character.
                 }
@@ -102,6 +122,8 @@ struct TerminalKeyDecoder: Sendable {
                     pending.removeAll(keepingCapacity: true)
                 case UInt8(ascii: "O"):
                     state = .singleShift
+                case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+                    state = .controlString(length: 0, escaped: false)
                 case 0x1B:
                     break  // Escape pressed twice: the second may start a sequence.
                 default:
@@ -111,13 +133,24 @@ struct TerminalKeyDecoder: Sendable {
             case .controlSequence(let length):
                 if (0x40...0x7E).contains(byte) {
                     state = .ground
-                    emit(Self.controlSequence(parameters: pending, final: byte))
+                    if byte == UInt8(ascii: "~"), pending == Self.pasteStart || pending == Self.pasteEnd {
+                        pasting = pending == Self.pasteStart
+                    } else {
+                        emit(Self.controlSequence(parameters: pending, final: byte))
+                    }
                 } else if length >= Self.longestSequence || !(0x20...0x3F).contains(byte) {
                     // Not a sequence this reads: dropped, and what follows is read afresh.
                     state = .ground
                 } else {
                     pending.append(byte)
                     state = .controlSequence(length: length + 1)
+                }
+            case .controlString(let length, let escaped):
+                // Ended by BEL or by ST (`ESC \`).
+                if byte == 0x07 || (escaped && byte == UInt8(ascii: "\\")) || length >= Self.longestControlString {
+                    state = .ground
+                } else {
+                    state = .controlString(length: length + 1, escaped: byte == 0x1B)
                 }
             case .singleShift:
                 state = .ground
@@ -150,9 +183,15 @@ struct TerminalKeyDecoder: Sendable {
         return keys
     }
 
-    /// Drops the sequence or character begun: nothing more came (a lone Escape, a key's bytes lost).
+    /// The parameters of bracketed paste's markers, `ESC [ 200 ~` and `ESC [ 201 ~`.
+    private static let pasteStart = Array("200".utf8)
+    private static let pasteEnd = Array("201".utf8)
+
+    /// Drops the sequence or character begun: nothing more came (a lone Escape, a key's bytes lost, a paste whose
+    /// end marker was lost).
     mutating func abandonSequence() {
         state = .ground
+        pasting = false
         pending.removeAll(keepingCapacity: true)
     }
 
