@@ -53,6 +53,14 @@ struct PlayInterruptTerminalTests {
                 #expect(
                     stopped.contains("after 7") && stopped.contains("after 8"), "\(stopped.joined(separator: "\n"))")
 
+                // Continued in the background, play could neither read nor draw: it stops again, until fg.
+                try await terminal.type("bg", "Enter")
+                try await terminal.type("clear; jobs", "Enter")
+                let background = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+                #expect(
+                    background.contains { $0.contains("Stopped") } && !background.contains { $0.contains("Done") },
+                    "\(background.joined(separator: "\n"))")
+
                 try await terminal.type("clear; fg", "Enter")
                 // Laid out again: the prompt alone on the bottom line (tmux drops its trailing space), the commands'
                 // events above it.
@@ -63,6 +71,36 @@ struct PlayInterruptTerminalTests {
                 try await terminal.type("q", "Enter")
                 let left = try await terminal.lines { Self.lastShown($0) == "$" }
                 #expect(Self.lastShown(left) == "$", "play ended, the shell is back: \(left.joined(separator: "\n"))")
+            }
+        }
+    }
+
+    @Test("Ctrl-C after the terminal grew gives back the screen as it is now: the shell goes on at its bottom")
+    func controlCAfterAResize() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await TerminalSession.playingANewGame(
+                on: daemon, columns: 60, rows: 12, afterwards: "echo \"play ended: $?\"; sleep 30"
+            ) { terminal in
+                try await terminal.tmux(["resize-window", "-t", "play", "-x", "60", "-y", "20"])
+                _ = try await terminal.lines { $0.count >= 20 && $0[19].hasPrefix(">") }
+                try await terminal.type("C-c")
+                let lines = try await terminal.lines { $0.contains("play ended: 130") }
+                // Below what play showed, as the shell's output goes after any program's; not over its old rows.
+                let row = lines.firstIndex(of: "play ended: 130") ?? 0
+                #expect(row >= 18, "the row the shell went on at: \(lines.joined(separator: "\n"))")
+            }
+        }
+    }
+
+    @Test("Ctrl-\\ does nothing in play, as Ctrl-S and Ctrl-Q do not")
+    func controlBackslashDoesNothing() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await TerminalSession.playingANewGame(on: daemon, columns: 60, rows: 12) { terminal in
+                try await terminal.type("s", "C-\\", "C-s", "t", "Enter")
+                // One line, "st", and it runs: no quit, no frozen output.
+                let status = try await terminal.lines { $0.contains("> st") && $0.contains { $0.hasPrefix("Game:") } }
+                #expect(status.contains("> st"), "\(status.joined(separator: "\n"))")
+                try await terminal.type("C-q")
             }
         }
     }

@@ -104,7 +104,7 @@ extension Shaky {
                 defer {
                     prompt?.giveBack()
                     signals.forEach { $0.cancel() }
-                    if !signals.isEmpty { [SIGINT, SIGTERM, SIGHUP, SIGTSTP].forEach { signal($0, SIG_DFL) } }
+                    if !signals.isEmpty { [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP].forEach { signal($0, SIG_DFL) } }
                 }
                 var session = PlaySession(client: client, console: console, json: global.json, screen: screen)
                 session.prompt = prompt
@@ -117,18 +117,20 @@ extension Shaky {
             }
         }
 
-        /// Ctrl-C, a `kill` or the terminal closing ends `play` as they would, but gives the screen back first: the
-        /// scrolling region it set would stay, and the shell's next lines would overwrite one another on the bottom
-        /// line. The terminal gets its line editing back from `prompt`, or what the host types next would not show.
+        /// Ctrl-C, a `kill` (`SIGQUIT` too) or the terminal closing ends `play` as they would, but gives the screen
+        /// back first: the scrolling region it set would stay, and the shell's next lines would overwrite one another
+        /// on the bottom line. The terminal gets its line editing back from `prompt`, or what the host types next
+        /// would not show.
         static func givingTheScreenBackOnSignals(
             _ screen: PlayScreen, prompt: PromptLineInput?, console: any Console
         ) -> [any DispatchSourceSignal] {
-            [SIGINT, SIGTERM, SIGHUP].map { number in
+            [SIGINT, SIGTERM, SIGHUP, SIGQUIT].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
                     prompt?.giveBack()
-                    console.write(screen.tearDown)
+                    // The screen as it is now: the terminal may have been resized since play began.
+                    console.write((PlayScreen.current() ?? screen).tearDown)
                     signal(number, SIG_DFL)
                     kill(getpid(), number)
                 }
@@ -149,8 +151,12 @@ extension Shaky {
             source.setEventHandler {
                 prompt?.giveBack()
                 console.write((PlayScreen.current() ?? screen).tearDown)
-                // SIGSTOP, which no handler takes, stops the process here; the shell sees the job stopped.
-                kill(getpid(), SIGSTOP)
+                // SIGSTOP, which no handler takes, stops the process here; the shell sees the job stopped. Raised on
+                // this thread (`raise` is `tgkill`), which then stops before its next line: sent to the process, it
+                // would stop another thread first and this one go on a moment, taking the terminal back before the
+                // stop. Continued in the background (`bg`), play could neither read nor draw: it stops again until
+                // `fg`.
+                repeat { raise(SIGSTOP) } while prompt?.isInBackground == true
                 prompt?.keyMode()
                 kill(getpid(), SIGWINCH)
             }
