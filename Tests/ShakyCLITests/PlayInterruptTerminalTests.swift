@@ -55,7 +55,7 @@ struct PlayInterruptTerminalTests {
 
                 // Continued in the background, play could neither read nor draw: it stops again, until fg.
                 try await terminal.type("bg", "Enter")
-                try await terminal.type("clear; jobs", "Enter")
+                try await terminal.type("clear; sleep 0.5; jobs", "Enter")
                 let background = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
                 #expect(
                     background.contains { $0.contains("Stopped") } && !background.contains { $0.contains("Done") },
@@ -71,6 +71,38 @@ struct PlayInterruptTerminalTests {
                 try await terminal.type("q", "Enter")
                 let left = try await terminal.lines { Self.lastShown($0) == "$" }
                 #expect(Self.lastShown(left) == "$", "play ended, the shell is back: \(left.joined(separator: "\n"))")
+            }
+        }
+    }
+
+    @Test("Started in the background, play stops until fg; kill ends it while stopped")
+    func backgroundStartAndKillWhileStopped() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            try await TerminalSession.run(
+                ["/bin/bash", "--norc", "--noprofile", "-i"], in: daemon.folder,
+                environment: environment.merging(["PS1": "$ "]) { $1 }, columns: 60, rows: 12
+            ) { terminal in
+                try await terminal.type("'\(try BuiltProduct.path("shaky"))' play &", "Enter")
+                try await terminal.type("clear; sleep 0.5; jobs", "Enter")
+                // Stopped before it takes the terminal: the shell's lines are not drawn over.
+                let stopped = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+                #expect(!stopped.contains { $0.contains("Teams: 1 Owls") }, "\(stopped.joined(separator: "\n"))")
+                try await terminal.type("fg", "Enter")
+                _ = try await terminal.lines {
+                    $0.contains { $0.contains("Teams: 1 Owls") } && Self.lastShown($0) == ">"
+                }
+                try await terminal.type("st", "Enter")
+                let playing = try await terminal.lines { $0.contains("> st") }
+                #expect(playing.contains("> st"), "play reads its keys: \(playing.joined(separator: "\n"))")
+
+                try await terminal.type("C-z")
+                _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+                try await terminal.type("clear; kill %1; sleep 1; jobs; echo listed", "Enter")
+                let killed = try await terminal.lines { $0.contains("listed") }
+                #expect(!killed.contains { $0.contains("Stopped") }, "\(killed.joined(separator: "\n"))")
             }
         }
     }

@@ -35,4 +35,23 @@ struct PlayPauseTerminalTests {
             }
         }
     }
+
+    @Test("Started, or following the game again, while it is paused, the countdown's line says so")
+    func startingIntoAPausedGame() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            for command in [["new", "--team", "Owls", "--team", "Foxes"], ["next"], ["pause"]] {
+                let run = try await runBinary(command, environment: environment)
+                #expect(run.status == 0, "\(run)")
+            }
+            try await TerminalSession.play(
+                in: daemon.folder, daemonSocket: daemon.socketPath, columns: 80, rows: 12
+            ) { terminal in
+                let paused = try await terminal.lines { $0.count >= 12 && $0[10].contains("paused") }
+                #expect(
+                    paused.count >= 12 && paused[10].contains("] paused, type p to resume"),
+                    "\(paused.joined(separator: "\n"))")
+            }
+        }
+    }
 }

@@ -155,8 +155,13 @@ extension Shaky {
                 // this thread (`raise` is `tgkill`), which then stops before its next line: sent to the process, it
                 // would stop another thread first and this one go on a moment, taking the terminal back before the
                 // stop. Continued in the background (`bg`), play could neither read nor draw: it stops again until
-                // `fg`.
-                repeat { raise(SIGSTOP) } while prompt?.isInBackground == true
+                // `fg`. Not at once: `kill %1` on the stopped job continues it too, and its SIGTERM must have
+                // the moment it takes to end play.
+                raise(SIGSTOP)
+                while prompt?.isInBackground == true {
+                    usleep(50_000)
+                    if prompt?.isInBackground == true { raise(SIGSTOP) }
+                }
                 prompt?.keyMode()
                 kill(getpid(), SIGWINCH)
             }

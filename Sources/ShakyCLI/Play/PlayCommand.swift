@@ -106,7 +106,9 @@ enum PlayCommand: Equatable, Sendable {
             }
             return .wait(seconds: seconds)
         default:
-            throw PlayCommandError("unknown command “\(typed)”; type ? for the commands")
+            // Quoted as far as a command's word could go: a long line pasted by mistake is not said back whole.
+            let shown = typed.count > 40 ? typed.prefix(39) + "…" : typed
+            throw PlayCommandError("unknown command “\(shown)”; type ? for the commands")
         }
     }
 }

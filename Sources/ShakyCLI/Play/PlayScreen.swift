@@ -41,9 +41,10 @@ struct PlayScreen: Sendable, Equatable {
         return Self.escape + "2J" + setUp + shown.reversed().map(event).joined() + countdown(line)
     }
 
-    /// Gives the whole screen back to the shell, with the cursor below what was shown.
+    /// Gives the whole screen back to the shell: the countdown's line and the prompt cleared, which would only show
+    /// a countdown stopped, and the cursor below the events.
     var tearDown: String {
-        Self.escape + "r" + moveTo(row: rows) + "\r\n"
+        Self.escape + "r" + moveTo(row: rows) + Self.escape + "2K" + moveTo(row: rows - 1) + Self.escape + "2K"
     }
 
     /// Adds `text` (one or more lines) at the bottom of the scrolling events, the cursor left where it was. A line

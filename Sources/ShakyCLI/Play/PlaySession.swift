@@ -318,7 +318,10 @@ struct PlaySession: Sendable {
                 default: break
                 }
                 // No tick comes while paused: the countdown's line says so, not the phase it had before.
-                if event.kind == .paused { showCountdown(renderer.pausedCountdownLine) }
+                // Nor does one come to a session that starts, or follows the game again, while it is paused.
+                if event.kind == .paused || (event.kind == .state && event.status?.paused == true) {
+                    showCountdown(renderer.pausedCountdownLine)
+                }
                 return
             }
             if event.kind == .tick {

@@ -41,6 +41,9 @@ final class PromptLineInput: Sendable {
     /// empty line or the end of input.
     func lines() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream()
+        // Started in the background (`shaky play &`): stopped, as a program that sets its terminal up is, until `fg`
+        // (play's threads block SIGTTOU, which would otherwise stop it at the first change).
+        while isInBackground { raise(SIGSTOP) }
         keyMode()
         let thread = Thread { [self] in
             var decoder = TerminalKeyDecoder()
