@@ -70,13 +70,14 @@ import Testing
         #expect(line == "\u{1B}[20;1H\u{1B}[2K> <ger\u{1B}[20;5H")
     }
 
-    @Test func aRedrawClearsTheScreenAndShowsTheLastEventsThatFillIt() {
+    @Test func aRedrawScrollsTheScreenOffAndShowsTheLastEventsThatFillIt() {
         let small = PlayScreen(rows: 6, columns: 30)
         let events = [
             "Teams: 1 Owls · 2 Foxes", "Question 1/10: Which big cat is this?  T I G E R  (10 points)", "> b 1",
         ]
         let redrawn = small.redrawn(events: events, countdown: "[00:17] paused, type p to resume")
-        #expect(redrawn.hasPrefix("\u{1B}[2J" + small.setUp))
+        // What showed scrolls off into the scrollback, not erased.
+        #expect(redrawn.hasPrefix("\u{1B}[r\u{1B}[6;1H\n\n\n\n\n\n" + small.setUp))
         // Four rows for events: the question takes three at 30 columns and the buzz one, so the teams stay out.
         #expect(!redrawn.contains("Teams") && redrawn.contains("Which big cat") && redrawn.contains("> b 1"))
         #expect(redrawn.hasSuffix(small.countdown("[00:17] paused, type p to resume")))

@@ -55,7 +55,7 @@ struct PlayInterruptTerminalTests {
 
                 // Continued in the background, play could neither read nor draw: it stops again, until fg.
                 try await terminal.type("bg", "Enter")
-                try await terminal.type("clear; sleep 0.5; jobs", "Enter")
+                try await terminal.type("clear; sleep 1; jobs", "Enter")
                 let background = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
                 #expect(
                     background.contains { $0.contains("Stopped") } && !background.contains { $0.contains("Done") },
@@ -75,7 +75,7 @@ struct PlayInterruptTerminalTests {
         }
     }
 
-    @Test("Started in the background, play stops until fg; kill ends it while stopped")
+    @Test("Started in the background, play stops until fg; kill ends it while stopped, the shell's modes kept")
     func backgroundStartAndKillWhileStopped() async throws {
         try await DaemonProcess.withRunning { daemon in
             let environment = ["SHAKY_SOCKET": daemon.socketPath]
@@ -85,8 +85,14 @@ struct PlayInterruptTerminalTests {
                 ["/bin/bash", "--norc", "--noprofile", "-i"], in: daemon.folder,
                 environment: environment.merging(["PS1": "$ "]) { $1 }, columns: 60, rows: 12
             ) { terminal in
-                try await terminal.type("'\(try BuiltProduct.path("shaky"))' play &", "Enter")
-                try await terminal.type("clear; sleep 0.5; jobs", "Enter")
+                let play = "'\(try BuiltProduct.path("shaky"))' play"
+                // The shell's modes, to compare with those it has once play is gone.
+                let modes = daemon.folder.path + "/modes"
+                try await terminal.type("stty -g > \(modes)-before", "Enter")
+                let before = try await waitForFile(modes + "-before")
+
+                try await terminal.type("\(play) &", "Enter")
+                try await terminal.type("clear; sleep 1; jobs", "Enter")
                 // Stopped before it takes the terminal: the shell's lines are not drawn over.
                 let stopped = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
                 #expect(!stopped.contains { $0.contains("Teams: 1 Owls") }, "\(stopped.joined(separator: "\n"))")
@@ -100,9 +106,31 @@ struct PlayInterruptTerminalTests {
 
                 try await terminal.type("C-z")
                 _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
-                try await terminal.type("clear; kill %1; sleep 1; jobs; echo listed", "Enter")
+                try await terminal.type(
+                    "clear; kill %1; sleep 1; jobs; stty -g > \(modes)-after2; echo listed", "Enter")
                 let killed = try await terminal.lines { $0.contains("listed") }
                 #expect(!killed.contains { $0.contains("Stopped") }, "\(killed.joined(separator: "\n"))")
+                let afterStop = try await waitForFile(modes + "-after2")
+                #expect(
+                    before == afterStop && !before.isEmpty, "stty -g before play and after it was killed while stopped")
+            }
+        }
+    }
+
+    @Test("Play starts below the shell's last lines: none is overwritten by its countdown's line or prompt")
+    func startKeepsTheShellsLastLines() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let shaky = try BuiltProduct.path("shaky")
+            let new = try await runBinary(
+                ["new", "--team", "Owls", "--team", "Foxes"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(new.status == 0, "\(new)")
+            try await TerminalSession.run(
+                ["/bin/bash", "-c", "seq 1 40; echo LAST-LINE; exec '\(shaky)' play"], in: daemon.folder,
+                environment: ["SHAKY_SOCKET": daemon.socketPath], columns: 60, rows: 30
+            ) { terminal in
+                // The shell's lines reach the bottom row; play's first lines scroll them up, not over them.
+                let lines = try await terminal.lines { $0.contains { $0.contains("Teams:") } }
+                #expect(lines.contains("LAST-LINE") && lines.contains("40"), "\(lines.joined(separator: "\n"))")
             }
         }
     }
@@ -135,6 +163,16 @@ struct PlayInterruptTerminalTests {
                 try await terminal.type("C-q")
             }
         }
+    }
+
+    /// The text of the file at `path` once it has been written, within 15 s.
+    private func waitForFile(_ path: String) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n") { return text }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return ""
     }
 
     /// The last line of `lines` that shows anything.

@@ -128,9 +128,9 @@ extension Shaky {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
-                    prompt?.giveBack()
-                    // The screen as it is now: the terminal may have been resized since play began.
-                    console.write((PlayScreen.current() ?? screen).tearDown)
+                    // The screen as it is now: the terminal may have been resized since play began. None when
+                    // stopped: the shell has it.
+                    if prompt?.giveBack() ?? true { console.write((PlayScreen.current() ?? screen).tearDown) }
                     signal(number, SIG_DFL)
                     kill(getpid(), number)
                 }
@@ -149,19 +149,11 @@ extension Shaky {
             signal(SIGTSTP, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
             source.setEventHandler {
-                prompt?.giveBack()
-                console.write((PlayScreen.current() ?? screen).tearDown)
+                if prompt?.giveBack() ?? true { console.write((PlayScreen.current() ?? screen).tearDown) }
                 // SIGSTOP, which no handler takes, stops the process here; the shell sees the job stopped. Raised on
-                // this thread (`raise` is `tgkill`), which then stops before its next line: sent to the process, it
-                // would stop another thread first and this one go on a moment, taking the terminal back before the
-                // stop. Continued in the background (`bg`), play could neither read nor draw: it stops again until
-                // `fg`. Not at once: `kill %1` on the stopped job continues it too, and its SIGTERM must have
-                // the moment it takes to end play.
-                raise(SIGSTOP)
-                while prompt?.isInBackground == true {
-                    usleep(50_000)
-                    if prompt?.isInBackground == true { raise(SIGSTOP) }
-                }
+                // this thread, and again while continued in the background (`bg`), where play could neither read
+                // nor draw (``PromptLineInput/stopWhileInTheBackground(_:)``).
+                PromptLineInput.stopWhileInTheBackground(STDIN_FILENO, stoppingFirst: true)
                 prompt?.keyMode()
                 kill(getpid(), SIGWINCH)
             }

@@ -92,7 +92,9 @@ struct WatchRenderer: Sendable {
             guard event.phase == "indication", previous?.hasPrefix("answering") == true else { return nil }
             return "Buzzing is open again"
         case .paused:
-            let time = (event.remaining ?? remaining).map { " with \(TextRenderer.clock($0)) left" } ?? ""
+            // The exact time left, which the countdown's line then says too (a tick's is a second behind it).
+            remaining = event.remaining ?? remaining
+            let time = remaining.map { " with \(TextRenderer.clock($0)) left" } ?? ""
             return style.strong("Paused") + time
         case .resumed:
             return "Resumed"

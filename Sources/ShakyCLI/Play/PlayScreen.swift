@@ -26,8 +26,9 @@ struct PlayScreen: Sendable, Equatable {
             + Self.escape + "2K" + Self.prompt
     }
 
-    /// The whole screen laid out again (after a resize, `fg` or Ctrl-L): cleared, as the terminal may have wrapped
-    /// the old rows anew; the scrolling region set; the last of `events` that fill it, the countdown's line showing
+    /// The whole screen laid out again (after a resize, `fg` or Ctrl-L): what it shows scrolled off whole, into the
+    /// terminal's scrollback (the terminal may have wrapped the old rows anew, and the shell written there while
+    /// play was stopped); the scrolling region set; the last of `events` that fill it, the countdown's line showing
     /// `countdown`, and the prompt.
     func redrawn(events: [String], countdown line: String) -> String {
         var rowsLeft = rows - 2
@@ -38,7 +39,8 @@ struct PlayScreen: Sendable, Equatable {
                 $0 + Self.wrapped($1, columns: columns).count
             }
         }
-        return Self.escape + "2J" + setUp + shown.reversed().map(event).joined() + countdown(line)
+        let scrolledOff = Self.escape + "r" + moveTo(row: rows) + String(repeating: "\n", count: rows)
+        return scrolledOff + setUp + shown.reversed().map(event).joined() + countdown(line)
     }
 
     /// Gives the whole screen back to the shell: the countdown's line and the prompt cleared, which would only show

@@ -42,8 +42,7 @@ struct PlaySession: Sendable {
         let resizes = screen == nil ? nil : followResizes()
         defer {
             resizes?.cancel()
-            prompt?.giveBack()
-            if let screen = currentScreen { console.write(screen.tearDown) }
+            if prompt?.giveBack() ?? true, let screen = currentScreen { console.write(screen.tearDown) }
         }
         // At a terminal, a joining already under way (`shaky buzzers join` elsewhere): who is asked is said below.
         let asked = screen == nil ? nil : try? await client.buzzers.list().joining.first
@@ -166,7 +165,9 @@ struct PlaySession: Sendable {
     /// Sets the screen out as `screen`, with the line the host is typing, if any, on its prompt row; `again`, the
     /// whole screen is drawn anew with what it showed.
     private func layOut(_ screen: PlayScreen, again: Bool) {
-        let layout = again ? shown.redrawn(on: screen) : screen.setUp
+        // At the start, two lines of room first: the countdown's line and the prompt go on the last two rows,
+        // which may hold the shell's last lines.
+        let layout = again ? shown.redrawn(on: screen) : "\n\n" + screen.setUp
         if let prompt { prompt.layOut(screen, drawing: layout) } else { console.write(layout) }
     }
 

@@ -22,8 +22,9 @@ final class PromptLineInput: Sendable {
     /// What Ctrl-L does: lays the whole screen out again.
     private let redraw = Mutex<(@Sendable () -> Void)?>(nil)
     private let console: any Console
-    /// The terminal's settings before play changed them, which it restores on leaving or when stopped.
-    private let lineMode: termios
+    /// The terminal's settings before play changed them, which it restores on leaving or when stopped: read once
+    /// play is in the foreground (started with `&`, it would read the shell's own, mid-line).
+    private let lineMode: Mutex<termios>
     private let descriptor: Int32
 
     /// The prompt line of the terminal on `descriptor`, laid out as `screen`; `nil` when `descriptor` is not a
@@ -31,7 +32,7 @@ final class PromptLineInput: Sendable {
     init?(screen: PlayScreen, console: any Console, descriptor: Int32 = STDIN_FILENO) {
         var settings = termios()
         guard tcgetattr(descriptor, &settings) == 0 else { return nil }
-        self.lineMode = settings
+        self.lineMode = Mutex(settings)
         self.descriptor = descriptor
         self.console = console
         self.state = Mutex(State(screen: screen))
@@ -43,7 +44,9 @@ final class PromptLineInput: Sendable {
         let (stream, continuation) = AsyncStream<String>.makeStream()
         // Started in the background (`shaky play &`): stopped, as a program that sets its terminal up is, until `fg`
         // (play's threads block SIGTTOU, which would otherwise stop it at the first change).
-        while isInBackground { raise(SIGSTOP) }
+        Self.stopWhileInTheBackground(descriptor)
+        var settings = termios()
+        if tcgetattr(descriptor, &settings) == 0 { lineMode.withLock { $0 = settings } }
         keyMode()
         let thread = Thread { [self] in
             var decoder = TerminalKeyDecoder()
@@ -93,12 +96,21 @@ final class PromptLineInput: Sendable {
     }
 
     /// Gives the terminal its line editing back and draws nothing more: play is leaving, or stopped (Ctrl-Z).
-    func giveBack() {
+    /// Returns whether play held the screen, which is then the caller's to give back (``PlayScreen/tearDown``); a
+    /// second call, or one from the background (`kill %1` on a stopped play), touches nothing: the screen and the
+    /// terminal's modes are the shell's.
+    @discardableResult
+    func giveBack() -> Bool {
         state.withLock { state in
+            guard state.drawn, !isInBackground else {
+                state.drawn = false
+                return false
+            }
             state.drawn = false
             console.write(Self.bracketedPaste(on: false))
-            var settings = lineMode
+            var settings = lineMode.withLock { $0 }
             tcsetattr(descriptor, TCSADRAIN, &settings)
+            return true
         }
     }
 
@@ -109,7 +121,7 @@ final class PromptLineInput: Sendable {
     /// is), nor do Ctrl-S and Ctrl-Q (flow control would freeze the countdown until Ctrl-Q). A paste comes marked
     /// (bracketed paste), so its lines are text, not commands (``TerminalKeyDecoder``).
     func keyMode() {
-        var settings = lineMode
+        var settings = lineMode.withLock { $0 }
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
         settings.c_iflag &= ~tcflag_t(IXON)
         withUnsafeMutableBytes(of: &settings.c_cc) { characters in
@@ -122,9 +134,28 @@ final class PromptLineInput: Sendable {
     }
 
     /// Whether play is a background job of its terminal (`bg`), which cannot read it or set it up.
-    var isInBackground: Bool {
+    var isInBackground: Bool { Self.isInBackground(descriptor) }
+
+    static func isInBackground(_ descriptor: Int32) -> Bool {
         let foreground = tcgetpgrp(descriptor)
         return foreground > 0 && foreground != getpgrp()
+    }
+
+    /// Stops play (at once when `stoppingFirst`) while it is a background job of the terminal on `descriptor`, until
+    /// `fg`.
+    ///
+    /// Raised on this thread (`raise` is `tgkill`), which then stops before its next line: sent to the process, it
+    /// would stop another thread first and this one go on a moment. Continued in the background (`bg`), it stops
+    /// again, after a moment: `kill %1` on a stopped job continues it too, and the SIGTERM's handler must have the
+    /// moment it takes to end play.
+    static func stopWhileInTheBackground(_ descriptor: Int32, stoppingFirst: Bool = false) {
+        if stoppingFirst || isInBackground(descriptor) { raise(SIGSTOP) }
+        while isInBackground(descriptor) {
+            // The whole moment, though that SIGTERM cuts a sleep short on a thread that takes signals.
+            let moment = ContinuousClock.now + .milliseconds(250)
+            while ContinuousClock.now < moment { usleep(10_000) }
+            if isInBackground(descriptor) { raise(SIGSTOP) }
+        }
     }
 
     /// xterm's switch for bracketed paste, which terminals that lack it ignore.
