@@ -34,86 +34,69 @@ struct PlayInterruptTerminalTests {
 
     @Test("Ctrl-Z gives the screen back while play is stopped, and fg lays it out again")
     func controlZGivesTheScreenBackUntilFg() async throws {
-        try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            // An interactive shell, which stops and continues its jobs.
-            try await TerminalSession.run(
-                ["/bin/bash", "--norc", "--noprofile", "-i"], in: daemon.folder,
-                environment: environment.merging(["PS1": "$ "]) { $1 }, columns: 60, rows: 12
-            ) { terminal in
-                try await terminal.type("'\(try BuiltProduct.path("shaky"))' play", "Enter")
-                _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
-                try await terminal.type("C-z")
-                _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
-                try await terminal.type("for n in 1 2 3 4 5 6 7 8; do echo \"after $n\"; done", "Enter")
-                let stopped = try await terminal.lines { $0.contains("after 8") }
-                // With play's scrolling region left set, each line would overwrite the one before on the bottom line.
-                #expect(
-                    stopped.contains("after 7") && stopped.contains("after 8"), "\(stopped.joined(separator: "\n"))")
+        try await Self.inAnInteractiveShell { daemon, terminal in
+            try await terminal.type("'\(try BuiltProduct.path("shaky"))' play", "Enter")
+            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } }
+            try await terminal.type("C-z")
+            _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            try await terminal.type("for n in 1 2 3 4 5 6 7 8; do echo \"after $n\"; done", "Enter")
+            let stopped = try await terminal.lines { $0.contains("after 8") }
+            // With play's scrolling region left set, each line would overwrite the one before on the bottom line.
+            #expect(
+                stopped.contains("after 7") && stopped.contains("after 8"), "\(stopped.joined(separator: "\n"))")
 
-                // Continued in the background, play could neither read nor draw: it stops again, until fg.
-                try await terminal.type("bg", "Enter")
-                try await terminal.type("clear; sleep 1; jobs", "Enter")
-                let background = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
-                #expect(
-                    background.contains { $0.contains("Stopped") } && !background.contains { $0.contains("Done") },
-                    "\(background.joined(separator: "\n"))")
+            // Continued in the background, play could neither read nor draw: it stops again, until fg.
+            try await terminal.type("bg", "Enter")
+            try await terminal.type("clear; sleep 1; jobs", "Enter")
+            let background = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            #expect(
+                background.contains { $0.contains("Stopped") } && !background.contains { $0.contains("Done") },
+                "\(background.joined(separator: "\n"))")
 
-                try await terminal.type("clear; fg", "Enter")
-                // Laid out again: the prompt alone on the bottom line (tmux drops its trailing space), the commands'
-                // events above it.
-                _ = try await terminal.lines { Self.lastShown($0) == ">" }
-                try await terminal.type("st", "Enter")
-                let back = try await terminal.lines { $0.contains("Owls       0") }
-                #expect(back.contains("> st") && Self.lastShown(back) == ">", "\(back.joined(separator: "\n"))")
-                try await terminal.type("q", "Enter")
-                let left = try await terminal.lines { Self.lastShown($0) == "$" }
-                #expect(Self.lastShown(left) == "$", "play ended, the shell is back: \(left.joined(separator: "\n"))")
-            }
+            try await terminal.type("clear; fg", "Enter")
+            // Laid out again: the prompt alone on the bottom line (tmux drops its trailing space), the commands'
+            // events above it.
+            _ = try await terminal.lines { Self.lastShown($0) == ">" }
+            try await terminal.type("st", "Enter")
+            let back = try await terminal.lines { $0.contains("Owls       0") }
+            #expect(back.contains("> st") && Self.lastShown(back) == ">", "\(back.joined(separator: "\n"))")
+            try await terminal.type("q", "Enter")
+            let left = try await terminal.lines { Self.lastShown($0) == "$" }
+            #expect(Self.lastShown(left) == "$", "play ended, the shell is back: \(left.joined(separator: "\n"))")
         }
     }
 
     @Test("Started in the background, play stops until fg; kill ends it while stopped, the shell's modes kept")
     func backgroundStartAndKillWhileStopped() async throws {
-        try await DaemonProcess.withRunning { daemon in
-            let environment = ["SHAKY_SOCKET": daemon.socketPath]
-            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
-            #expect(new.status == 0, "\(new)")
-            try await TerminalSession.run(
-                ["/bin/bash", "--norc", "--noprofile", "-i"], in: daemon.folder,
-                environment: environment.merging(["PS1": "$ "]) { $1 }, columns: 60, rows: 12
-            ) { terminal in
-                let play = "'\(try BuiltProduct.path("shaky"))' play"
-                // The shell's modes, to compare with those it has once play is gone.
-                let modes = daemon.folder.path + "/modes"
-                try await terminal.type("stty -g > \(modes)-before", "Enter")
-                let before = try await waitForFile(modes + "-before")
+        try await Self.inAnInteractiveShell { daemon, terminal in
+            let play = "'\(try BuiltProduct.path("shaky"))' play"
+            // The shell's modes, to compare with those it has once play is gone.
+            let modes = daemon.folder.path + "/modes"
+            try await terminal.type("stty -g > \(modes)-before", "Enter")
+            let before = try await waitForFile(modes + "-before")
 
-                try await terminal.type("\(play) &", "Enter")
-                try await terminal.type("clear; sleep 1; jobs", "Enter")
-                // Stopped before it takes the terminal: the shell's lines are not drawn over.
-                let stopped = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
-                #expect(!stopped.contains { $0.contains("Teams: 1 Owls") }, "\(stopped.joined(separator: "\n"))")
-                try await terminal.type("fg", "Enter")
-                _ = try await terminal.lines {
-                    $0.contains { $0.contains("Teams: 1 Owls") } && Self.lastShown($0) == ">"
-                }
-                try await terminal.type("st", "Enter")
-                let playing = try await terminal.lines { $0.contains("> st") }
-                #expect(playing.contains("> st"), "play reads its keys: \(playing.joined(separator: "\n"))")
-
-                try await terminal.type("C-z")
-                _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
-                try await terminal.type(
-                    "clear; kill %1; sleep 1; jobs; stty -g > \(modes)-after2; echo listed", "Enter")
-                let killed = try await terminal.lines { $0.contains("listed") }
-                #expect(!killed.contains { $0.contains("Stopped") }, "\(killed.joined(separator: "\n"))")
-                let afterStop = try await waitForFile(modes + "-after2")
-                #expect(
-                    before == afterStop && !before.isEmpty, "stty -g before play and after it was killed while stopped")
+            try await terminal.type("\(play) &", "Enter")
+            try await terminal.type("clear; sleep 1; jobs", "Enter")
+            // Stopped before it takes the terminal: the shell's lines are not drawn over.
+            let stopped = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            #expect(!stopped.contains { $0.contains("Teams: 1 Owls") }, "\(stopped.joined(separator: "\n"))")
+            try await terminal.type("fg", "Enter")
+            _ = try await terminal.lines {
+                $0.contains { $0.contains("Teams: 1 Owls") } && Self.lastShown($0) == ">"
             }
+            try await terminal.type("st", "Enter")
+            let playing = try await terminal.lines { $0.contains("> st") }
+            #expect(playing.contains("> st"), "play reads its keys: \(playing.joined(separator: "\n"))")
+
+            try await terminal.type("C-z")
+            _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            try await terminal.type(
+                "clear; kill %1; sleep 1; jobs; stty -g > \(modes)-after; echo listed", "Enter")
+            let killed = try await terminal.lines { $0.contains("listed") }
+            #expect(!killed.contains { $0.contains("Stopped") }, "\(killed.joined(separator: "\n"))")
+            let afterStop = try await waitForFile(modes + "-after")
+            #expect(
+                before == afterStop && !before.isEmpty, "stty -g before play and after it was killed while stopped")
         }
     }
 
@@ -162,6 +145,22 @@ struct PlayInterruptTerminalTests {
                 #expect(status.contains("> st"), "\(status.joined(separator: "\n"))")
                 try await terminal.type("C-q")
             }
+        }
+    }
+
+    /// Runs `body` in an interactive bash (which stops and continues its jobs), 60 × 12, whose `shaky` talks to a
+    /// real daemon with a new game of Owls and Foxes.
+    static func inAnInteractiveShell(
+        _ body: (DaemonProcess, TerminalSession) async throws -> Void
+    ) async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let environment = ["SHAKY_SOCKET": daemon.socketPath]
+            let new = try await runBinary(["new", "--team", "Owls", "--team", "Foxes"], environment: environment)
+            #expect(new.status == 0, "\(new)")
+            try await TerminalSession.run(
+                ["/bin/bash", "--norc", "--noprofile", "-i"], in: daemon.folder,
+                environment: environment.merging(["PS1": "$ "]) { $1 }, columns: 60, rows: 12
+            ) { terminal in try await body(daemon, terminal) }
         }
     }
 
