@@ -78,8 +78,13 @@ struct PlayLineEditingTerminalTests {
                 try await terminal.type("p", "Enter")
                 _ = try await terminal.lines { $0.count >= 15 && $0[13].contains("paused") }
                 try await terminal.type("a the quick brown fox jumps over the lazy dog again")
+                _ = try await terminal.lines { $0.count >= 15 && $0[14].hasSuffix("lazy dog again") }
                 try await terminal.tmux(["resize-window", "-t", "play", "-x", "20", "-y", "13"])
-                let resized = try await terminal.lines { $0.count >= 13 && $0[11].contains("paused") }
+                // Drawn again once the prompt row is play's own at the new width (until then the terminal shows its
+                // old rows, cut or moved).
+                let resized = try await terminal.lines {
+                    $0.count >= 13 && $0[12] == "> <e lazy dog again" && $0[11].contains("paused")
+                }
                 let screen = resized.joined(separator: "\n")
                 // No tick comes while paused: the line is drawn again from what it showed.
                 #expect(resized.count >= 13 && resized[11].contains("paused"), "\(screen)")
