@@ -47,7 +47,8 @@ struct PlayInterruptTerminalTests {
 
             // Continued in the background, play could neither read nor draw: it stops again, until fg.
             try await terminal.type("bg", "Enter")
-            try await terminal.type("clear; sleep 1; jobs", "Enter")
+            // `wait` returns once the job's state changes: here, once it has stopped.
+            try await terminal.type("clear; wait %1; jobs", "Enter")
             let background = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
             #expect(
                 background.contains { $0.contains("Stopped") } && !background.contains { $0.contains("Done") },
@@ -76,7 +77,8 @@ struct PlayInterruptTerminalTests {
             let before = try await waitForFile(modes + "-before")
 
             try await terminal.type("\(play) &", "Enter")
-            try await terminal.type("clear; sleep 1; jobs", "Enter")
+            // `wait` returns once the job's state changes: here, once it has stopped.
+            try await terminal.type("clear; wait %1; jobs", "Enter")
             // Stopped before it takes the terminal: the shell's lines are not drawn over.
             let stopped = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
             #expect(!stopped.contains { $0.contains("Teams: 1 Owls") }, "\(stopped.joined(separator: "\n"))")
@@ -91,8 +93,10 @@ struct PlayInterruptTerminalTests {
             try await terminal.type("C-z")
             _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
             try await terminal.type(
-                "clear; kill %1; sleep 1; jobs; stty -g > \(modes)-after; echo listed", "Enter")
+                "clear; kill %1; wait -f %1; echo \"ended: $?\"; jobs; stty -g > \(modes)-after; echo listed", "Enter")
             let killed = try await terminal.lines { $0.contains("listed") }
+            // Ended by the SIGTERM (128 + 15), not left stopped (`wait -f` waits for the end).
+            #expect(killed.contains("ended: 143"), "\(killed.joined(separator: "\n"))")
             #expect(!killed.contains { $0.contains("Stopped") }, "\(killed.joined(separator: "\n"))")
             let afterStop = try await waitForFile(modes + "-after")
             #expect(
