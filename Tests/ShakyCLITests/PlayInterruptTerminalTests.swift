@@ -95,9 +95,9 @@ struct PlayInterruptTerminalTests {
             try await terminal.type(
                 "clear; kill %1; wait -f %1; echo \"ended: $?\"; jobs; stty -g > \(modes)-after; echo listed", "Enter")
             let killed = try await terminal.lines { $0.contains("listed") }
-            // Ended by the SIGTERM (128 + 15), not left stopped (`wait -f` waits for the end).
+            // Ended by the SIGTERM (128 + 15), not left stopped: `wait -f` waits for the end (bash may say "Stopped"
+            // meanwhile, as the job it continued stops once more before the SIGTERM's handler ends it).
             #expect(killed.contains("ended: 143"), "\(killed.joined(separator: "\n"))")
-            #expect(!killed.contains { $0.contains("Stopped") }, "\(killed.joined(separator: "\n"))")
             let afterStop = try await waitForFile(modes + "-after")
             #expect(
                 before == afterStop && !before.isEmpty, "stty -g before play and after it was killed while stopped")
