@@ -104,6 +104,56 @@ struct PlayInterruptTerminalTests {
         }
     }
 
+    @Test("kill ends a stopped play at once, however it stopped; the shell's modes are kept")
+    func killEndsAStoppedPlay() async throws {
+        try await Self.inAnInteractiveShell { daemon, terminal in
+            // On one core, as on a Pi Zero: libdispatch then runs one task of its global queues at a time.
+            let play = "taskset -c 0 '\(try BuiltProduct.path("shaky"))' play"
+            let modes = daemon.folder.path + "/modes"
+            try await terminal.type("stty -g > \(modes)-before", "Enter")
+            let before = try await waitForFile(modes + "-before")
+            // `kill %1` sends SIGTERM and continues the stopped job: play must end, not stop again before its handler
+            // runs. (bash's `wait` cannot tell: it may still hold the job as stopped.)
+            func killStoppedPlay(_ label: String) async throws {
+                try await terminal.type("clear; jobs -p %1 > \(daemon.folder.path)/\(label)", "Enter")
+                let pid = Int32((try await waitForFile(daemon.folder.path + "/" + label)).dropLast()) ?? 0
+                #expect(pid > 0 && Self.processState(pid) == "T", "play stopped \(label)")
+                try await terminal.type("kill %1", "Enter")
+                #expect(
+                    await Self.hasEnded(pid),
+                    "play killed \(label) is \(Self.processState(pid).map(String.init) ?? "gone")")
+                try await terminal.type("clear; jobs; echo listed", "Enter")
+                let listed = try await terminal.lines { $0.contains("listed") }
+                #expect(!listed.contains { $0.contains("Stopped") }, "\(label): \(listed.joined(separator: "\n"))")
+            }
+
+            // Stopped by Ctrl-Z.
+            try await terminal.type(play, "Enter")
+            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } && Self.lastShown($0) == ">" }
+            try await terminal.type("C-z")
+            _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            try await killStoppedPlay("after-ctrl-z")
+
+            // Started with `&`, stopped before it ever had the terminal.
+            try await terminal.type("clear; \(play) & wait %1", "Enter")
+            _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            try await killStoppedPlay("started-with-ampersand")
+
+            // Stopped by Ctrl-Z, continued in the background by `bg`, stopped again there.
+            try await terminal.type("clear; \(play)", "Enter")
+            _ = try await terminal.lines { $0.contains { $0.contains("Teams: 1 Owls") } && Self.lastShown($0) == ">" }
+            try await terminal.type("C-z")
+            _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            try await terminal.type("clear; bg; wait %1", "Enter")
+            _ = try await terminal.lines { $0.contains { $0.contains("Stopped") } }
+            try await killStoppedPlay("after-bg")
+
+            try await terminal.type("clear; stty -g > \(modes)-after", "Enter")
+            let after = try await waitForFile(modes + "-after")
+            #expect(before == after && !before.isEmpty, "stty -g before play and after it was killed while stopped")
+        }
+    }
+
     @Test("Play starts below the shell's last lines: none is overwritten by its countdown's line or prompt")
     func startKeepsTheShellsLastLines() async throws {
         try await DaemonProcess.withRunning { daemon in
@@ -176,6 +226,25 @@ struct PlayInterruptTerminalTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         return ""
+    }
+
+    /// The state of process `pid` (`R`, `S`, `T` for stopped…), or `nil` once it is gone.
+    static func processState(_ pid: Int32) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[end...].dropFirst(2).first
+    }
+
+    /// Whether process `pid` has ended (gone, or a zombie) within 15 s.
+    static func hasEnded(_ pid: Int32) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            let state = processState(pid)
+            if state == nil || state == "Z" { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     /// The last line of `lines` that shows anything.

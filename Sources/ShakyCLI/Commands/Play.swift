@@ -96,15 +96,15 @@ extension Shaky {
                 let screen = script == nil && !global.json ? PlayScreen.current() : nil
                 // At a terminal the prompt row is edited key by key, so that what the host types stays on it.
                 let prompt = screen.flatMap { PromptLineInput(screen: $0, console: console) }
-                let signals =
-                    screen.map {
-                        Self.givingTheScreenBackOnSignals($0, prompt: prompt, console: console)
-                            + [Self.givingTheScreenBackWhileStopped($0, prompt: prompt, console: console)]
-                    } ?? []
+                let endings = screen.flatMap { Self.givingTheScreenBackOnSignals($0, prompt: prompt, console: console) }
+                let stops = screen.map { Self.givingTheScreenBackWhileStopped($0, prompt: prompt, console: console) }
                 defer {
                     prompt?.giveBack()
-                    signals.forEach { $0.cancel() }
-                    if !signals.isEmpty { [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP].forEach { signal($0, SIG_DFL) } }
+                    if let stops {
+                        stops.cancel()
+                        signal(SIGTSTP, SIG_DFL)
+                    }
+                    endings?()
                 }
                 var session = PlaySession(client: client, console: console, json: global.json, screen: screen)
                 session.prompt = prompt
@@ -120,22 +120,14 @@ extension Shaky {
         /// Ctrl-C, a `kill` (`SIGQUIT` too) or the terminal closing ends `play` as they would, but gives the screen
         /// back first: the scrolling region it set would stay, and the shell's next lines would overwrite one another
         /// on the bottom line. The terminal gets its line editing back from `prompt`, or what the host types next
-        /// would not show.
+        /// would not show. Returns what puts the signals' default actions back (``TerminationSignals``).
         static func givingTheScreenBackOnSignals(
             _ screen: PlayScreen, prompt: PromptLineInput?, console: any Console
-        ) -> [any DispatchSourceSignal] {
-            [SIGINT, SIGTERM, SIGHUP, SIGQUIT].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    // The screen as it is now: the terminal may have been resized since play began. None when
-                    // stopped: the shell has it.
-                    if prompt?.giveBack() ?? true { console.write((PlayScreen.current() ?? screen).tearDown) }
-                    signal(number, SIG_DFL)
-                    kill(getpid(), number)
-                }
-                source.resume()
-                return source
+        ) -> (@Sendable () -> Void)? {
+            TerminationSignals.handle([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) { _ in
+                // The screen as it is now: the terminal may have been resized since play began. None when stopped or
+                // in the background: the shell has it.
+                if prompt?.giveBack() ?? true { console.write((PlayScreen.current() ?? screen).tearDown) }
             }
         }
 
@@ -153,7 +145,8 @@ extension Shaky {
                 // SIGSTOP, which no handler takes, stops the process here; the shell sees the job stopped. Raised on
                 // this thread, and again while continued in the background (`bg`), where play could neither read
                 // nor draw (``PromptLineInput/stopWhileInTheBackground(_:)``).
-                PromptLineInput.stopWhileInTheBackground(STDIN_FILENO, stoppingFirst: true)
+                // Killed meanwhile (`kill %1` continues the job it ends), play takes the terminal no more.
+                guard PromptLineInput.stopWhileInTheBackground(STDIN_FILENO, stoppingFirst: true) else { return }
                 prompt?.keyMode()
                 kill(getpid(), SIGWINCH)
             }

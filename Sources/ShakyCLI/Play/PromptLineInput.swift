@@ -44,7 +44,8 @@ final class PromptLineInput: Sendable {
         let (stream, continuation) = AsyncStream<String>.makeStream()
         // Started in the background (`shaky play &`): stopped, as a program that sets its terminal up is, until `fg`
         // (play's threads block SIGTTOU, which would otherwise stop it at the first change).
-        Self.stopWhileInTheBackground(descriptor)
+        // Killed meanwhile, play takes the terminal no more, and reads nothing: the signal's handler ends it.
+        guard Self.stopWhileInTheBackground(descriptor) else { return stream }
         var settings = termios()
         if tcgetattr(descriptor, &settings) == 0 { lineMode.withLock { $0 = settings } }
         keyMode()
@@ -142,20 +143,22 @@ final class PromptLineInput: Sendable {
     }
 
     /// Stops play (at once when `stoppingFirst`) while it is a background job of the terminal on `descriptor`, until
-    /// `fg`.
+    /// `fg`. Returns whether play goes on in the foreground: not when a signal ends it (``TerminationSignals``).
     ///
     /// Raised on this thread (`raise` is `tgkill`), which then stops before its next line: sent to the process, it
-    /// would stop another thread first and this one go on a moment. Continued in the background (`bg`), it stops
-    /// again, after a moment: `kill %1` on a stopped job continues it too, and the SIGTERM's handler must have the
-    /// moment it takes to end play.
-    static func stopWhileInTheBackground(_ descriptor: Int32, stoppingFirst: Bool = false) {
-        if stoppingFirst || isInBackground(descriptor) { raise(SIGSTOP) }
-        while isInBackground(descriptor) {
-            // The whole moment, though that SIGTERM cuts a sleep short on a thread that takes signals.
-            let moment = ContinuousClock.now + .milliseconds(250)
-            while ContinuousClock.now < moment { usleep(10_000) }
-            if isInBackground(descriptor) { raise(SIGSTOP) }
+    /// would stop another thread first and this one go on a moment. Continued in the background (`bg`, or `kill %1`,
+    /// which continues the job it sends SIGTERM), it stops again after a moment, unless the continuing came with a
+    /// signal that ends play: that signal's handler runs as the process continues, and the moment leaves it time on
+    /// another thread.
+    @discardableResult
+    static func stopWhileInTheBackground(_ descriptor: Int32, stoppingFirst: Bool = false) -> Bool {
+        if stoppingFirst || isInBackground(descriptor), !TerminationSignals.isEnding { raise(SIGSTOP) }
+        while isInBackground(descriptor), !TerminationSignals.isEnding {
+            let moment = ContinuousClock.now + .milliseconds(50)
+            while ContinuousClock.now < moment, !TerminationSignals.isEnding { usleep(5_000) }
+            if isInBackground(descriptor), !TerminationSignals.isEnding { raise(SIGSTOP) }
         }
+        return !TerminationSignals.isEnding
     }
 
     /// xterm's switch for bracketed paste, which terminals that lack it ignore.
