@@ -160,21 +160,24 @@ public final class Daemon: Sendable {
         // Sleeps scheduled on the event loop, which runs the tasks too (`ProcessSetup` in `shakyd`): libdispatch
         // never starts, and a daemon with nothing to do never wakes.
         let clock = EventLoopClock()
+        // Where to listen, checked before anything starts: a daemon that cannot serve (another one listening there,
+        // a file in the way, a path too long) leaves no state folder or database behind.
+        let address: VarlinkServer.Address
+        let inherited = try SystemdSocketActivation.listeningDescriptors(
+            environment: ProcessInfo.processInfo.environment, processID: getpid())
+        if let descriptor = inherited.first {
+            address = .inheritedSocket(descriptor)
+        } else {
+            if let directory = configuration.privateSocketDirectory {
+                try PrivateSocketDirectory.create(directory)
+            }
+            try VarlinkServer.prepareToListen(at: configuration.socketPath)
+            address = .unixSocket(path: configuration.socketPath)
+        }
         let daemon = try await start(configuration: configuration, clock: clock, logger: logger)
         let server: VarlinkServer
         do {
-            let address: VarlinkServer.Address
-            let inherited = try SystemdSocketActivation.listeningDescriptors(
-                environment: ProcessInfo.processInfo.environment, processID: getpid())
-            if let descriptor = inherited.first {
-                address = .inheritedSocket(descriptor)
-                logger.info("serving the socket systemd passed")
-            } else {
-                if let directory = configuration.privateSocketDirectory {
-                    try PrivateSocketDirectory.create(directory)
-                }
-                address = .unixSocket(path: configuration.socketPath)
-            }
+            if case .inheritedSocket = address { logger.info("serving the socket systemd passed") }
             server = try await VarlinkServer.bind(
                 to: address, service: daemon.service, socketGroup: "shaky",
                 replyBacklog: VarlinkReplyBacklog(largeReplySent: Self.releaseFreeMemoryOffTheEventLoop),

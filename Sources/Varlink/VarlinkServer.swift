@@ -51,6 +51,14 @@ public final class VarlinkServer: Sendable {
         case inheritedSocket(CInt)
     }
 
+    /// Makes ready to listen at `path` as ``bind(to:service:socketGroup:maximumMessageLength:limits:replyBacklog:idleTimeout:drainTimeout:clock:eventLoopGroup:logger:)``
+    /// would (the parent directory created, a stale socket file removed), or throws why a server cannot listen
+    /// there: a path too long, a file in the way, another server listening. For a program that would rather not
+    /// start anything else (open a database, say) when it cannot serve.
+    public static func prepareToListen(at path: String) throws {
+        try UnixSocketFile.prepare(path: path)
+    }
+
     /// How many connections a server serves at once, in all and per user (as systemd's sd-varlink does);
     /// one more is closed as soon as it is accepted, and the refusal is logged once until the count falls.
     ///

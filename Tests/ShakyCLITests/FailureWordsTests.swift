@@ -151,5 +151,29 @@ struct FailureWordsTests {
             #expect(exit.status == status, "\(what): \(exit) \(run.standardError)")
             Self.expectPersonWords(run.standardError, folder: folder, typed: arguments, mentioning: expected, what)
         }
+        // The socket is checked before the state folder is touched.
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("state")), "a state folder left behind")
+    }
+
+    @Test("A daemon that cannot listen, another one being there, leaves nothing behind and says only why")
+    func aSecondDaemonOnTheSameSocket() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await DaemonProcess.withRunning { daemon in
+            let state = folder.appending("state")
+            let second = try ChildProcess(
+                try BuiltProduct.path("shakyd"),
+                ["--socket", daemon.socketPath, "--state-dir", state, "--input", "none", "--sound-device", "none"])
+            let exit = try await second.waitForExit(within: .seconds(30))
+            #expect(exit.status == 1, "\(exit) \(second.standardError)")
+            Self.expectPersonWords(
+                second.standardError, folder: folder, mentioning: ["cannot listen", "another server"],
+                "a second daemon")
+            // Nothing started, so nothing stopped: the log says only why it cannot run.
+            #expect(!second.standardError.contains("stopped"), "\(second.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: state), "a state folder left behind")
+            let settings = try await runBinary(["settings"], environment: ["SHAKY_SOCKET": daemon.socketPath])
+            #expect(settings.status == 0, "the first daemon still serves: \(settings)")
+        }
     }
 }
