@@ -43,6 +43,16 @@ public enum InstallLayout {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: URL = runningExecutable
     ) -> [URL] {
+        places(for: dataSet, environment: environment, executable: executable).filter { isDirectory($0) }
+    }
+
+    /// Every folder ``directories(for:environment:executable:)`` looks in for `dataSet`, whether it exists or not:
+    /// what a message that it was not found names.
+    public static func places(
+        for dataSet: DataSet,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = runningExecutable
+    ) -> [URL] {
         var candidates: [URL] = []
         if let override = environment["SHAKY_DATA_DIR"], !override.isEmpty {
             candidates.append(URL(fileURLWithPath: override).appendingPathComponent(dataSet.installedPath))
@@ -55,7 +65,7 @@ public enum InstallLayout {
         if executable.standardizedFileURL.path.hasPrefix(checkout.appendingPathComponent(".build").path + "/") {
             candidates.append(checkout.appendingPathComponent(dataSet.checkoutPath))
         }
-        return candidates.filter { isDirectory($0) }
+        return candidates
     }
 
     /// The first existing folder for `dataSet`, if any.

@@ -256,10 +256,15 @@ public final class Daemon: Sendable {
         case "none":
             return nil
         case "demo":
-            guard let folder = InstallLayout.directory(for: .demoTraces) else {
-                throw DaemonStartError(problem: "\(given): the demo trace \(demoTraceName) is not installed")
+            let places = InstallLayout.directories(for: .demoTraces).map { $0.appendingPathComponent(demoTraceName) }
+            guard let trace = places.first(where: { FileManager.default.isReadableFile(atPath: $0.path) }) else {
+                let searched = InstallLayout.places(for: .demoTraces).map(\.path).spokenList("and")
+                throw DaemonStartError(
+                    problem: "\(given): the demo trace \(demoTraceName) is not installed (looked in \(searched)); "
+                        + "install Shaky Words with `make install`, or set SHAKY_DATA_DIR to the folder that holds "
+                        + "its traces/ folder")
             }
-            return .trace(path: folder.appendingPathComponent(demoTraceName).path, speed: .realTime, loop: true)
+            return .trace(path: trace.path, speed: .realTime, loop: true)
         default:
             let spec: InputSpec
             do {

@@ -155,6 +155,37 @@ struct FailureWordsTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appending("state")), "a state folder left behind")
     }
 
+    @Test("--input demo without the data installed names where it looked and what to do")
+    func demoTraceNotInstalled() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        // An install with the program and no data: PREFIX/bin/shakyd without PREFIX/share/shaky.
+        try FileManager.default.createDirectory(atPath: folder.appending("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try BuiltProduct.path("shakyd"), toPath: folder.appending("bin/shakyd"))
+        // And a data folder given that holds no trace.
+        try FileManager.default.createDirectory(
+            atPath: folder.appending("data/traces"), withIntermediateDirectories: true)
+        for dataFolder in [nil, folder.appending("data")] {
+            let run = try ChildProcess(
+                folder.appending("bin/shakyd"),
+                [
+                    "--input", "demo", "--sound-device", "none", "--socket", folder.appending("s.sock"),
+                    "--state-dir", folder.appending("state"),
+                ],
+                environment: ["SHAKY_DATA_DIR": dataFolder])
+            let exit = try await run.waitForExit(within: .seconds(30))
+            let what = "SHAKY_DATA_DIR=\(dataFolder ?? "(unset)")"
+            #expect(exit.status == 1, "\(what): \(exit) \(run.standardError)")
+            Self.expectPersonWords(
+                run.standardError, folder: folder,
+                mentioning: [
+                    "--input demo", "demo-shakes.csv is not installed", folder.appending("share/shaky/traces"),
+                    "SHAKY_DATA_DIR",
+                ] + (dataFolder.map { ["looked in \($0)/traces and "] } ?? ["looked in "]), what)
+        }
+    }
+
     @Test("A daemon that cannot listen, another one being there, leaves nothing behind and says only why")
     func aSecondDaemonOnTheSameSocket() async throws {
         let folder = try TemporaryDirectory()
