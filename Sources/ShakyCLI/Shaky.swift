@@ -31,7 +31,7 @@ public struct Shaky: AsyncParsableCommand {
             EXIT STATUS:
             0: Done.
             1: The game, a pack or a file refused; the reason is printed.
-            2: The command line is wrong.
+            2: The command line is wrong (an argument that is not UTF-8 text included).
             3: The daemon cannot be reached.
 
             EXAMPLES:

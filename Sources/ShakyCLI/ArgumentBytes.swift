@@ -1,0 +1,55 @@
+import Glibc
+import ShakyCore
+
+/// The command line's arguments as the bytes the shell passed, before Swift reads them as text.
+///
+/// Swift's `CommandLine.arguments` replaces bytes that are not UTF-8 with U+FFFD: a team name, an answer or a pack
+/// typed in a Latin-1 terminal would be stored with "�" in it, which no one can type again, and a file name so
+/// changed names no file. `shaky` refuses such an argument instead, and shows its bytes.
+public enum ArgumentBytes {
+    /// Why this program's arguments cannot be read, or `nil` when all are UTF-8.
+    public static func refusalOfTheCommandLine() -> String? {
+        let argv = UnsafeBufferPointer(start: CommandLine.unsafeArgv, count: Int(CommandLine.argc))
+        return refusal(
+            argv.map { argument in
+                argument.map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)) }
+                    ?? []
+            })
+    }
+
+    /// Why `arguments` (the program's name first) cannot be read, or `nil` when all are UTF-8: the first argument
+    /// that is not, with its bytes that are not shown as `\xFF`.
+    static func refusal(_ arguments: [[UInt8]]) -> String? {
+        for (index, bytes) in arguments.enumerated().dropFirst()
+        where String(validating: bytes, as: UTF8.self) == nil {
+            return "argument \(index), “\(shown(bytes))”, is not UTF-8 text, which shaky needs: type it in a terminal "
+                + "whose locale is UTF-8 (`locale` shows it); a file whose name is in another encoding can be renamed "
+                + "with `convmv`"
+        }
+        return nil
+    }
+
+    /// `bytes` as text, each byte of what is not UTF-8 shown as `\xFF`.
+    static func shown(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var position = 0
+        parsing: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                position += encoded.count
+            case .error(let length):
+                for byte in bytes[position..<min(position + length, bytes.count)] {
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    text += "\\x" + (hex.count < 2 ? "0" : "") + hex
+                }
+                position += length
+            case .emptyInput:
+                break parsing
+            }
+        }
+        return TerminalText.printable(text)
+    }
+}
