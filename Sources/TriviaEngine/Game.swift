@@ -38,7 +38,7 @@ public struct Game: Codable, Equatable, Sendable {
     var lastUpdate: Duration
 
     /// The largest score adjustment, either way, that the host may make in one step.
-    public static let largestAdjustment = 1000
+    public static let largestAdjustment = ScoreAdjustmentRules.largest
 
     /// The longest answer, in characters, that a team may give: five times a pack's longest answer, room for any
     /// sentence a player says, while an answer is echoed to every watcher and kept in the saved game.

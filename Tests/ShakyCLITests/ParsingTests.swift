@@ -129,6 +129,9 @@ import Testing
         (["score", "Owls", "1.5"], "not a change of score"),
         (["score", "Owls", "+5", "+6"], "one change of score"),
         (["score", "Owls", "0"], "changes nothing"),
+        (["score", "Owls", "1001"], "at most 1000 points either way, not +1001"),
+        (["score", "Owls", "-1000000000000"], "at most 1000 points either way, not -1000000000000"),
+        (["score", "Owls", "99999999999999999999"], "not a change of score; write a whole number of at most 1000"),
         (["score"], "Missing expected argument"),
     ])
     func scoreRefusesBadDeltas(arguments: [String], message: String) {

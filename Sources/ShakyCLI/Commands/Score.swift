@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky {
@@ -8,8 +9,8 @@ extension Shaky {
             abstract: "Add points to a team, or take some away.",
             usage: "shaky score <team> <delta> [--reason <text>] [--socket <path>] [--json]",
             discussion: """
-                The change is a whole number: +5 or 5 adds, -3 takes away (`shaky score Owls -3` and \
-                `shaky score Owls -- -3` both work). It also works after the game is over, until a new game \
+                The change is a whole number of at most \(ScoreAdjustmentRules.largest) points: +5 or 5 adds, -3 takes \
+                away (`shaky score Owls -3` and `shaky score Owls -- -3` both work). It also works after the game is over, until a new game \
                 starts: the result, the winners and the game's line in the history are corrected.
 
                 EXAMPLES:
@@ -44,7 +45,9 @@ extension Shaky {
                         "Give one change of score, not \(deltas.count): \(deltas.joined(separator: " ")).")
                 }
                 guard let delta = ScoreDelta(argument: text) else {
-                    throw ValidationError("“\(text)” is not a change of score; write a whole number such as +5 or -3.")
+                    throw ValidationError(
+                        "“\(text)” is not a change of score; write a whole number of at most "
+                            + "\(ScoreAdjustmentRules.largest) points, such as +5 or -3.")
                 }
                 return delta
             }
@@ -53,6 +56,10 @@ extension Shaky {
         func validate() throws {
             let delta = try delta
             guard delta.points != 0 else { throw ValidationError("A change of 0 points changes nothing.") }
+            guard delta.points.magnitude <= ScoreAdjustmentRules.largest.magnitude else {
+                throw ValidationError(
+                    "A change of score is at most \(ScoreAdjustmentRules.largest) points either way, not \(delta).")
+            }
             guard !reason.trimmingSpaces.isEmpty else { throw ValidationError("--reason must not be empty.") }
         }
 
