@@ -233,6 +233,13 @@ import Testing
         _ = try parse(["watch", "--json"], as: Shaky.Watch.self)
         #expect(try parse(["status", "--json"], as: Shaky.Status.self).global.json)
         #expect(try parse(["scoreboard", "--socket", "/x"], as: Shaky.Scoreboard.self).global.socket == "/x")
+        // The board draws from the socket given, before the command's name or after it.
+        #expect(try parse(["board", "--socket", "/x"], as: Shaky.Board.self).global.socket == "/x")
+        #expect(try parse(["board", "--plain", "--socket=/x"], as: Shaky.Board.self).global.socket == "/x")
+        #expect(
+            (try Shaky.parseAsRoot(Shaky.movingGlobalOptionsAfterTheSubcommand(["--socket", "/x", "board"]))
+                as? Shaky.Board)?.global.socket == "/x")
+        #expect(usageStatus(["board", "--json"]) == .usage)
         #expect(usageStatus(["next", "now"]) == .usage)
         #expect(usageStatus(["status", "--colour"]) == .usage)
     }

@@ -28,15 +28,18 @@ extension Shaky {
                 and the board says so. On a Raspberry Pi without a desktop, shaky-board.service runs it on tty1.
                 """)
 
-        @Option(
-            help: ArgumentHelp(
-                "The daemon's socket (default: $SHAKY_SOCKET, else the user's daemon, then the system daemon).",
-                valueName: "path"),
-            completion: .file())
-        var socket: String?
+        // The options every command takes: `--socket` declared here on its own was taken by `shaky`'s, and lost.
+        @OptionGroup var global: GlobalOptions
 
         @Flag(help: "Print the plain layout whenever the board changes, instead of drawing full screen.")
         var plain = false
+
+        func validate() throws {
+            if global.json {
+                throw ValidationError(
+                    "The board is drawn for people; `shaky watch --json` gives the game's events as JSON.")
+            }
+        }
 
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
@@ -45,7 +48,7 @@ extension Shaky {
                 mode = BoardApp.mode(environment: environment.merging(["TERM": "dumb"]) { $1 }, outputIsTerminal: false)
             }
             do {
-                try await BoardApp(socketPath: socket, mode: mode).run()
+                try await BoardApp(socketPath: global.socket, mode: mode).run()
             } catch let error as BoardError {
                 throw CommandFailure(error.description)
             }
