@@ -32,7 +32,8 @@ struct GameOverLayout {
         row += 2
         let table = statsTable(width: width - 2)
         let podiumHeight = bottom - row - table.count - 1
-        if podiumHeight >= 5 {
+        // No winner (no team scored): no podium, which would put every team on a first place.
+        if podiumHeight >= 5, !result.winners.isEmpty {
             drawPodium(on: &screen, top: row, height: min(podiumHeight, 14))
             row += min(podiumHeight, 14) + 1
         }
@@ -105,7 +106,8 @@ struct GameOverLayout {
     private func statsTable(width: Int) -> [String] {
         let standings = sortedStandings
         var columns: [(title: String, values: [String])] = [
-            ("Rank", standings.map { BoardLayout.ordinal($0.rank) }),
+            // With no winner there are no places: every team would read "1st".
+            ("Rank", standings.map { result.winners.isEmpty ? "–" : BoardLayout.ordinal($0.rank) }),
             ("Team", standings.map { label($0.team) }),
             ("Points", standings.map { "\($0.points)" }),
             ("Right", standings.map { "\($0.correctAnswers)" }),

@@ -11,7 +11,11 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var socket: String?
 
-    @Flag(help: "Print the daemon's reply as JSON (pretty-printed, keys sorted) instead of text for people.")
+    @Flag(
+        help: """
+            Print the daemon's reply as JSON (keys sorted) instead of text for people: pretty-printed, or one \
+            object per line for what goes on (watch).
+            """)
     var json = false
 
     func validate() throws {

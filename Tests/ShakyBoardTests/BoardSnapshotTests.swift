@@ -107,6 +107,21 @@ struct BoardSnapshotTests {
         #expect(last.contains("東京") && last.hasSuffix(" 20  +7 more"), "\(last)")
     }
 
+    @Test("A game over with no winner (no team scored) has no podium, and the table ranks no team first")
+    func noWinnerNoPodium() {
+        var state = BoardScenes.gameOver
+        let names = ["Owls", "Foxes"]
+        state.teams = names.map { BoardState.Team(name: $0) }
+        state.result = BoardState.Result(
+            standings: names.map { name in
+                BoardState.Standing(team: name, points: 0, rank: 1, correctAnswers: 0, hintsUsed: 0, buzzes: 0)
+            }, winners: [], questionsPlayed: 0, questionCount: 10, endedEarly: true)
+        let text = BoardLayout.render(state, width: 80, height: 24, now: BoardScenes.now).text
+        #expect(text.contains("Game over: no winner"), "\(text)")
+        #expect(!text.contains("1st") && !text.contains("┌"), "\(text)")
+        #expect(names.allSatisfy { text.contains(" \($0) ") }, "every team in the table: \(text)")
+    }
+
     @Test("The final table on a screen too short for every team says how many more there are")
     func theFinalTableSaysHowManyTeamsItLeavesOut() {
         var state = BoardScenes.gameOver
