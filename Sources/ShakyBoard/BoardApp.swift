@@ -102,6 +102,7 @@ public struct BoardApp: Sendable {
         if let standIn { model.update { $0.terminalStandIn = standIn } }
         let characters = BlockFont.Characters(term: term)
         var drawn: (version: Int, width: Int, height: Int, at: Duration)?
+        var shown: BoardState?
         var keyInput = KeyInput()
         while !model.quitRequested {
             let (state, version) = model.snapshot
@@ -112,6 +113,13 @@ public struct BoardApp: Sendable {
             if drawn == nil || drawn?.version != version || drawn?.width != width || drawn?.height != height
                 || timedChange.map({ time >= $0 }) == true
             {
+                // A new question, or a new phase of one, sends the whole screen: on a console the kernel's messages
+                // may have written over it, and nothing else would draw over them until that part of the board
+                // changes.
+                if let shown, shown.phase != state.phase || shown.questionNumber != state.questionNumber {
+                    terminal.repaintWhole()
+                }
+                shown = state
                 terminal.draw(
                     BoardLayout.render(state, width: width, height: height, now: time, characters: characters))
                 drawn = (version, width, height, time)
@@ -125,7 +133,16 @@ public struct BoardApp: Sendable {
                 var keys = 0
                 while let key = terminal.readKey(waitingAtMost: 0) {
                     keys += 1
-                    if key == .quit { model.requestQuit() }
+                    switch key {
+                    case .quit: model.requestQuit()
+                    case .repaint:
+                        terminal.repaintWhole()
+                        drawn = nil
+                    case .suspend:
+                        terminal.suspend()
+                        drawn = nil
+                    case .resize, .other: break
+                    }
                 }
                 if wake == .input { keyInput.woke(givingKeys: keys) }
             }
@@ -171,6 +188,8 @@ public struct BoardApp: Sendable {
 
     private static func printPlain(_ model: BoardModel, width: Int, height: Int, now: () -> Duration) {
         var printed = ""
+        // At a terminal (TERM=dumb) the host quits with q and Enter: the terminal reads lines there.
+        var lines = PlainQuitLines(descriptor: isatty(STDIN_FILENO) != 0 ? STDIN_FILENO : -1)
         while !model.quitRequested {
             let time = now()
             var state = model.snapshot.state.counted(at: time)
@@ -190,9 +209,47 @@ public struct BoardApp: Sendable {
                 }
                 printed = text
             }
-            _ = model.waitForChange(
-                orInputOn: -1,
+            let wake = model.waitForChange(
+                orInputOn: lines.descriptor,
                 timeoutMilliseconds: sleepMilliseconds(until: state.nextTimedChange(after: time), now: now()))
+            if wake == .input, lines.readAskQuit() { model.requestQuit() }
+        }
+    }
+
+    /// The lines the host types under the plain layout at a terminal, where `q` (or `Q`) and Enter quit.
+    struct PlainQuitLines {
+        /// Standard input, or -1 once it ended (or when it is not a terminal).
+        private(set) var descriptor: Int32
+        private var pending: [UInt8] = []
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
+        }
+
+        /// Reads what came; whether a line of it is `q`. At the end of input, stops reading.
+        mutating func readAskQuit() -> Bool {
+            var bytes = [UInt8](repeating: 0, count: 256)
+            let count = read(descriptor, &bytes, bytes.count)
+            if count < 0, errno == EINTR || errno == EAGAIN { return false }
+            guard count > 0 else {
+                descriptor = -1
+                return false
+            }
+            return take(bytes[..<count])
+        }
+
+        /// Takes `bytes` as typed; whether a whole line of them is `q` or `Q` (blanks around it allowed).
+        mutating func take(_ bytes: ArraySlice<UInt8>) -> Bool {
+            pending += bytes
+            var quit = false
+            while let end = pending.firstIndex(where: { $0 == 10 || $0 == 13 }) {
+                let line = String(decoding: pending[..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                if line == "q" || line == "Q" { quit = true }
+                pending.removeSubrange(...end)
+            }
+            // A line too long to be a key is no command: what is held stays small.
+            if pending.count > 64 { pending.removeAll() }
+            return quit
         }
     }
 }

@@ -21,6 +21,11 @@ final class CursesTerminal {
         case quit
         /// The terminal changed size.
         case resize
+        /// Ctrl-L: draw the whole screen again, over whatever else wrote on it (the kernel's messages on a console).
+        case repaint
+        /// Ctrl-Z: give the terminal back and stop until `fg`. The board reads keys raw, so the terminal sends no
+        /// SIGTSTP of its own.
+        case suspend
         /// Anything else.
         case other
     }
@@ -183,8 +188,26 @@ final class CursesTerminal {
         case CNcurses_err(): return nil
         case CNcurses_key_resize(): return .resize
         case 3, Int32(UInt8(ascii: "q")), Int32(UInt8(ascii: "Q")): return .quit
+        case 12: return .repaint
+        case 26: return .suspend
         default: return .other
         }
+    }
+
+    /// Makes the next ``draw(_:)`` send the whole screen, not only what changed since the last: what curses
+    /// believes is on the terminal may not be (a console's kernel messages, another program's writes).
+    func repaintWhole() {
+        clearok(window, true)
+    }
+
+    /// Gives the terminal back as it was until `fg`: the shell's modes and its screen. Stops the process with
+    /// SIGSTOP, which no thread can block (play's and the pool's threads block SIGTSTP); the next ``draw(_:)``
+    /// takes the terminal again, whole.
+    func suspend() {
+        endwin()
+        fflush(streams.output)
+        raise(SIGSTOP)
+        repaintWhole()
     }
 
     /// Gives the terminal back as it was.

@@ -191,6 +191,76 @@ struct BoardTmuxTests {
         }
     }
 
+    @Test("Ctrl-L and a new question draw over what else wrote on the screen; Ctrl-Z gives the shell the terminal")
+    func repaintsAndSuspends() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder, command: ["/bin/bash", "--norc", "--noprofile", "-i"],
+                environment: [
+                    "SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PS1": "$ ",
+                ]
+            ) { tmux in
+                try await tmux.run(["send-keys", "'\(try BuiltProduct.path("shaky"))' board", "Enter"])
+                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+                let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+                _ = try await client.game.new(teams: ["Owls", "Foxes"], questions: 2, seed: 7)
+                try await tmux.waitForScreen("the teams") { $0.contains("● Owls") }
+                // What a console's kernel messages do: text written over the board, which curses knows nothing of.
+                let tty = try await tmux.run(["display-message", "-p", "#{pane_tty}"])
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                func scribble() async throws {
+                    try Data("\u{1B}[3;3H[ 1234.5678] usb 1-1: USB disconnect".utf8).write(
+                        to: URL(fileURLWithPath: tty))
+                    try await tmux.waitForScreen("the scribble") { $0.contains("USB disconnect") }
+                }
+                try await scribble()
+                try await tmux.run(["send-keys", "C-l"])
+                try await tmux.waitForScreen("the board drawn whole again") {
+                    !$0.contains("USB disconnect") && $0.contains("● Owls")
+                }
+                try await scribble()
+                let opened = try await client.game.next()
+                let question = try #require(opened.question)
+                try await tmux.waitForScreen("the question drawn over the scribble") {
+                    $0.contains(question.prefix(20)) && !$0.contains("USB disconnect")
+                }
+                await client.close()
+
+                try await tmux.run(["send-keys", "C-z"])
+                let stopped = try await tmux.waitForScreen("the shell with the board stopped") {
+                    $0.contains("Stopped") && $0.contains("$ ")
+                }
+                #expect(!stopped.contains(String(question.prefix(20))), "the shell has its own screen: \(stopped)")
+                try await tmux.run(["send-keys", "fg", "Enter"])
+                try await tmux.waitForScreen("the board back") {
+                    $0.contains(question.prefix(20)) && $0.contains("● Owls")
+                }
+                try await tmux.run(["send-keys", "q"])
+                try await tmux.run(["send-keys", "echo \"board exited with status $?\"", "Enter"])
+                try await tmux.waitForScreen("the board quitting") { $0.contains("board exited with status 0") }
+            }
+        }
+    }
+
+    @Test("Under the plain layout at a terminal (TERM=dumb), q and Enter quit")
+    func thePlainLayoutQuitsWithQ() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder,
+                command: [
+                    "/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"",
+                    try BuiltProduct.path("shaky"),
+                ],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "dumb", "LANG": "C.UTF-8"]
+            ) { tmux in
+                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+                try await tmux.run(["send-keys", "x", "Enter"])
+                try await tmux.run(["send-keys", "q", "Enter"])
+                try await tmux.waitForScreen("the board quitting") { $0.contains("board exited with status 0") }
+            }
+        }
+    }
+
     /// With its input at an end (`< /dev/null`, always readable) the board draws and waits as usual: it spun a core
     /// reading nothing.
     @Test func anInputAtItsEndIsNotReadInALoop() async throws {

@@ -20,7 +20,8 @@ extension Shaky {
                 It redraws in place and follows the terminal's size. It never quits on its own: when the \
                 daemon restarts or its socket is gone it says "reconnecting…" and comes back. Until the daemon \
                 answers, it names the socket it tries and why that fails, and points to `journalctl -u shakyd \
-                -b` and --socket. Press q or Ctrl-C to quit.
+                -b` and --socket. Press q or Ctrl-C to quit (under the plain layout at a terminal, q and Enter), \
+                Ctrl-L to draw the whole screen again, Ctrl-Z to stop it until `fg`.
 
                 Colours are turned off by NO_COLOR (every team also has a symbol); TERM=dumb, or output that \
                 is not a terminal, gets a plain layout printed whenever the board changes. A TERM that terminfo \
