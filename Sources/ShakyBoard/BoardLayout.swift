@@ -472,7 +472,14 @@ public enum BoardLayout {
 
     /// ``phaseWords(_:)`` in the parts a narrow board puts on lines of their own: who is up, then the points.
     private static func phaseParts(_ state: BoardState) -> [String] {
-        if state.isPaused { return ["Paused"] }
+        if state.isPaused {
+            // Who is up stays said: a pause (or a daemon's restart, which restores the game paused) while a team
+            // answers goes on with that team.
+            guard case .answering = state.phase else { return ["Paused"] }
+            var running = state
+            running.isPaused = false
+            return ["Paused:"] + phaseParts(running)
+        }
         switch state.phase {
         case .noGame: return ["Waiting for a game"]
         case .ready: return ["Get ready"]

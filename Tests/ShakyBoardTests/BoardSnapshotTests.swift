@@ -211,6 +211,20 @@ struct BoardSnapshotTests {
         #expect(open.contains("8 points · 1 hint taken"), "\(open)")
     }
 
+    @Test("Paused while a team answers (a daemon's restart pauses the game too), the board still says who is up")
+    func aPauseKeepsWhoIsUp() {
+        var paused = BoardScenes.buzzes
+        paused.isPaused = true
+        for size in BoardScenes.sizes {
+            let text = BoardLayout.render(paused, width: size.width, height: size.height, now: BoardScenes.now).text
+            #expect(text.contains("Paused:") && text.contains("to answer"), "at \(size.width)x\(size.height): \(text)")
+        }
+        var open = BoardScenes.questionOpen
+        open.isPaused = true
+        let text = BoardLayout.render(open, width: 80, height: 24, now: BoardScenes.now).text
+        #expect(text.contains("Paused") && !text.contains("Paused:"), "\(text)")
+    }
+
     @Test("On a narrow board, each buzz is said whole on one line, and who is up keeps the points at stake")
     func aBuzzIsNeverCutBetweenLines() {
         var state = BoardScenes.buzzes
