@@ -111,9 +111,15 @@ public enum BoardLayout {
         case .connected: break
         case .connecting: notices.append("Connecting to the game…")
         case .reconnecting:
-            // With no game shown (the main area says where the board looks), there is no game to have lost.
-            notices.append(
-                state.phase == .noGame ? "No answer from the daemon: trying again…" : "Lost the game: reconnecting…")
+            if state.phase == .noGame {
+                // With no game shown (the main area says where the board looks), there is no game to have lost.
+                notices.append("No answer from the daemon: trying again…")
+            } else {
+                // Why, where it fits: the host learns from the TV whether the daemon is gone or only restarting.
+                let lost = "Lost the game: reconnecting…"
+                let why = state.daemonProblem.map { "Lost the game (\($0)): reconnecting…" }
+                notices.append(why.flatMap { DisplayWidth.of($0) <= width - 2 ? $0 : nil } ?? lost)
+            }
         }
         if state.unknownDaemonValue != nil {
             notices.append(
@@ -472,13 +478,24 @@ public enum BoardLayout {
 
     /// ``phaseWords(_:)`` in the parts a narrow board puts on lines of their own: who is up, then the points.
     private static func phaseParts(_ state: BoardState) -> [String] {
-        if state.isPaused {
+        // The daemon gone, the game is on hold: its countdown is held, and buzzers are not open. A restarted daemon
+        // restores the game paused.
+        var isReconnecting = false
+        if case .reconnecting = state.connection { isReconnecting = true }
+        if state.isPaused || isReconnecting {
+            let word = state.isPaused ? "Paused" : "On hold"
             // Who is up stays said: a pause (or a daemon's restart, which restores the game paused) while a team
             // answers goes on with that team.
-            guard case .answering = state.phase else { return ["Paused"] }
-            var running = state
-            running.isPaused = false
-            return ["Paused:"] + phaseParts(running)
+            switch state.phase {
+            case .answering:
+                var running = state
+                running.isPaused = false
+                running.connection = .connected
+                return ["\(word):"] + phaseParts(running)
+            case .open: return [word]
+            case .noGame, .ready, .roundOver, .gameOver:
+                if state.isPaused { return [word] }
+            }
         }
         switch state.phase {
         case .noGame: return ["Waiting for a game"]

@@ -225,6 +225,24 @@ struct BoardSnapshotTests {
         #expect(text.contains("Paused") && !text.contains("Paused:"), "\(text)")
     }
 
+    @Test("With the daemon gone mid-question the board says the game is on hold, who is up, and why it is gone")
+    func aLostDaemonPutsTheGameOnHold() {
+        var open = BoardScenes.questionOpen
+        open.connection = .reconnecting(attempt: 3)
+        open.daemonProblem = "no socket there"
+        let text = BoardLayout.render(open, width: 80, height: 24, now: BoardScenes.now).text
+        #expect(text.contains("On hold") && !text.contains("Buzzers open"), "\(text)")
+        #expect(text.contains("Lost the game (no socket there): reconnecting…"), "\(text)")
+        var answering = BoardScenes.buzzes
+        answering.connection = .reconnecting(attempt: 1)
+        let held = BoardLayout.render(answering, width: 80, height: 24, now: BoardScenes.now).text
+        #expect(held.contains("On hold: ") && held.contains("to answer for"), "\(held)")
+        // On the narrowest board the reason gives way to the notice itself.
+        open.daemonProblem = String(repeating: "a long reason ", count: 4)
+        let narrow = BoardLayout.render(open, width: 40, height: 24, now: BoardScenes.now).text
+        #expect(narrow.contains("Lost the game: reconnecting…"), "\(narrow)")
+    }
+
     @Test("On a narrow board, each buzz is said whole on one line, and who is up keeps the points at stake")
     func aBuzzIsNeverCutBetweenLines() {
         var state = BoardScenes.buzzes
