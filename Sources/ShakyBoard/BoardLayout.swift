@@ -184,7 +184,7 @@ public enum BoardLayout {
         let perRow = max(1, (screen.width - 2) / max(1, columnWidth))
         // The question keeps its rows (title and notices above, its text, letters and points): on a small screen
         // the scores show the leaders and how many more there are.
-        let textLines = max(1, questionLines(state, width: screen.width - 2).count)
+        let textLines = max(1, questionLines(state, width: screen.width - 2, height: screen.height).count)
         let mostRows = max(1, screen.height - 2 - top - (Self.questionRows - 1 + textLines))
         var shown = entries
         if (entries.count + perRow - 1) / perRow > mostRows, mostRows * perRow == 1, let leader = entries.first {
@@ -372,7 +372,7 @@ public enum BoardLayout {
         characters: BlockFont.Characters
     ) {
         var top: [(String, BoardScreen.Style)] = []
-        for line in questionLines(state, width: area.width) {
+        for line in questionLines(state, width: area.width, height: screen.height) {
             top.append((line, .strong))
         }
         var bottom: [(String, BoardScreen.Style)] = []
@@ -422,12 +422,21 @@ public enum BoardLayout {
         }
     }
 
-    /// The question's text as the board shows it `width` columns wide: up to three lines, or as many as the question
-    /// has of its own (up to six), so that a question written on several lines keeps them.
-    private static func questionLines(_ state: BoardState, width: Int) -> [String] {
+    /// The question's text as the board shows it `width` columns wide on a screen `height` rows high: up to three
+    /// lines (six on a screen of 24 rows or more, where the letters and scores keep their room), or as many as the
+    /// question has of its own (up to six), so that a question written on several lines keeps them. A question cut
+    /// short ends in "…", so that the room sees there is more (the host reads it out).
+    private static func questionLines(_ state: BoardState, width: Int, height: Int) -> [String] {
         let question = state.question ?? ""
         let ownLines = question.split(whereSeparator: \.isNewline).count
-        return Array(DisplayWidth.wrap(question, columns: width).prefix(min(6, max(3, ownLines))))
+        let most = min(6, max(height >= 24 ? 6 : 3, ownLines))
+        var lines = DisplayWidth.wrap(question, columns: width)
+        guard lines.count > most else { return lines }
+        lines.removeLast(lines.count - most)
+        let last = lines[most - 1]
+        lines[most - 1] =
+            DisplayWidth.of(last) < width ? last + "…" : DisplayWidth.truncated(last + "…", columns: width)
+        return lines
     }
 
     private static func pointsLine(_ state: BoardState) -> String {

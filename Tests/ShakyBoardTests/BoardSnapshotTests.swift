@@ -243,6 +243,20 @@ struct BoardSnapshotTests {
         #expect(narrow.contains("Lost the game: reconnecting…"), "\(narrow)")
     }
 
+    @Test("A long question takes the rows a tall board has; cut short on a small one, it ends in …")
+    func aLongQuestionUsesTheRowsThereAre() {
+        var state = BoardScenes.questionOpen
+        state.question =
+            "This Dutch painter cut off part of his own ear in 1888 and painted The Starry Night a year later. "
+            + "What was his family name?"
+        let tall = BoardLayout.render(state, width: 40, height: 24, now: BoardScenes.now).text
+        #expect(tall.contains("What was his") && tall.contains("family name?"), "\(tall)")
+        #expect(tall.contains("Buzzers open") && tall.contains("█"), "the countdown and the phase stay: \(tall)")
+        let small = BoardLayout.render(state, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(!small.contains("family name?") && small.contains("…"), "\(small)")
+        #expect(small.contains("Buzzers open"), "\(small)")
+    }
+
     @Test("On a narrow board, each buzz is said whole on one line, and who is up keeps the points at stake")
     func aBuzzIsNeverCutBetweenLines() {
         var state = BoardScenes.buzzes
