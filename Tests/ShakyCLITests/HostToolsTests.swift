@@ -111,6 +111,9 @@ struct HostToolsTests {
             let imported = try await shaky(["pack", "import", file.path, "--name", "Animals again"], on: daemon)
             #expect(imported.status == 0, "\(imported)")
             #expect(imported.error.isEmpty, "no warning: \(imported)")
+            // With --json the reply goes to the file, and standard output says done as a command without a reply.
+            let json = try await shaky(["--json", "pack", "export", "Animals", "-o", file.path + ".json"], on: daemon)
+            #expect(json.status == 0 && json.output == "{}\n" && json.error.isEmpty, "\(json)")
             let original = try await shaky(["pack", "export", "Animals", "--format", "json"], on: daemon)
             let copy = try await shaky(["pack", "export", "Animals again", "--format", "json"], on: daemon)
             // The questions, in one canonical form (keys sorted).

@@ -77,7 +77,12 @@ extension Shaky.Pack {
             } catch {
                 throw CommandFailure("cannot write --output \(output): \(error.reason)")
             }
-            console.printError("Exported “\(name)” to \(output).")
+            // With --json the reply went to the file: standard output says done as every command without a reply.
+            if global.json {
+                console.print("{}")
+            } else {
+                console.printError("Exported “\(name)” to \(output).")
+            }
         }
     }
 }
