@@ -72,7 +72,12 @@ import Testing
         ),
         (["new", "--team", "A", "--team", "B", "--answer-time", "-3"], "--answer-time"),
         (["new", "--team", "A", "--team", "B", "--difficulty", "nightmare"], "nightmare"),
-        (["new", "--team", "A", "--team", "B", "--maximum-hints", "-1"], "--maximum-hints"),
+        (["new", "--team", "A", "--team", "B", "--maximum-hints=-1"], "--maximum-hints must be 0 to 40, not -1"),
+        (["new", "--team", "A", "--team", "B", "--base-points=-1"], "--base-points must be 1 to 1000, not -1"),
+        (
+            ["new", "--team", "A", "--team", "B", "--points-per-hint=-2"],
+            "--points-per-hint must be 0 to the question's worth (--base-points, 10), not -2"
+        ),
         (["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"], "--hint-cooldown must be 0 to 3600 seconds"),
         (
             ["new", "--team", "A", "--team", "B", "--indication-time", "3600.0000001"],

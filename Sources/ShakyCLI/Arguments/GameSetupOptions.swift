@@ -137,23 +137,17 @@ struct GameSetupOptions: ParsableArguments {
             let said = Self.number(earlyPressLockout, outside: 0...60)
             throw ValidationError("--early-press-lockout must be 0 to 60 seconds, not \(said).")
         }
-        let counts = [
-            ("--base-points", basePoints), ("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints),
-            ("--maximum-hints", maximumHints),
-        ]
-        for case (let name, let value?) in counts where value < 0 {
-            throw ValidationError("\(name) must be 0 or more, not \(value).")
-        }
+        // Each refusal names the whole range, as the help does.
         if let basePoints, basePoints < 1 || basePoints > 1000 {
             throw ValidationError("--base-points must be 1 to 1000, not \(basePoints).")
         }
         let base = basePoints ?? 10
         for case (let name, let value?) in [("--points-per-hint", pointsPerHint), ("--minimum-points", minimumPoints)]
-        where value > base {
+        where value < 0 || value > base {
             throw ValidationError(
-                "\(name) must be at most the question's worth (--base-points, \(base)), not \(value).")
+                "\(name) must be 0 to the question's worth (--base-points, \(base)), not \(value).")
         }
-        if let maximumHints, maximumHints > 40 {
+        if let maximumHints, maximumHints < 0 || maximumHints > 40 {
             throw ValidationError("--maximum-hints must be 0 to 40, not \(maximumHints).")
         }
     }
