@@ -70,7 +70,7 @@ extension Shaky {
         let words = movingGlobalOptionsAfterTheSubcommand(arguments)
         guard let name = words.first, !name.hasPrefix("-") else { return nil }
         let topLevel = Set(configuration.subcommands.map { $0._commandName } + ["help"])
-        guard !topLevel.contains(name) else { return nil }
+        guard !topLevel.contains(name) else { return unknownSubcommand(in: words) }
         var nested: [String] = []
         func visit(_ command: any ParsableCommand.Type, path: [String]) {
             for subcommand in command.configuration.subcommands {
@@ -83,6 +83,26 @@ extension Shaky {
         let printable = TerminalText.printable(name)
         if nested.count == 1 { return "There is no command “\(printable)”: did you mean `shaky \(nested[0])`?" }
         return noSuchCommand(name)
+    }
+
+    /// What is wrong when `words` name a command of commands (`shaky pack`) and then a word that is none of them
+    /// (`shaky pack lst`), which the parser called only an unexpected argument; `nil` otherwise, and for a command
+    /// that runs one of its own by default (`shaky buzzers`), whose words may be that one's.
+    static func unknownSubcommand(in words: [String]) -> String? {
+        guard words.count >= 2, !words[1].hasPrefix("-"),
+            let command = configuration.subcommands.first(where: { $0._commandName == words[0] }),
+            !command.configuration.subcommands.isEmpty, command.configuration.defaultSubcommand == nil
+        else { return nil }
+        let names = command.configuration.subcommands.map { $0._commandName }
+        guard !names.contains(words[1]) else { return nil }
+        let typed = TerminalText.printable(words[0] + " " + words[1])
+        let closest = names.min {
+            EditDistance.between(words[1].lowercased(), $0) < EditDistance.between(words[1].lowercased(), $1)
+        }
+        if let closest, EditDistance.between(words[1].lowercased(), closest) <= 2 {
+            return "There is no command “\(typed)”: did you mean `shaky \(words[0]) \(closest)`?"
+        }
+        return "There is no command “\(typed)”; `shaky \(words[0]) --help` lists them."
     }
 
     /// What is said of `word` typed where a command's name goes and naming none.

@@ -91,6 +91,21 @@ extension Shakyd {
         finished.wait()
     }
 
+    /// What is wrong when the first word is no command's name and serving (the default) takes no such word:
+    /// `shakyd detetc x` was refused as two unexpected arguments of `shakyd serve`. Names the command likely meant
+    /// (one edit or two away), else lists them. `nil` when the first word is an option or a command's name.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        let printable = TerminalText.printable(word)
+        let listed = names.dropLast().map { "`\($0)`" }.spokenList("or")
+        if let meant = names.first(where: { EditDistance.between(word.lowercased(), $0) <= 2 }) {
+            return "There is no command “\(printable)”: did you mean `shakyd \(meant)`? (`shakyd --help` lists them.)"
+        }
+        return "There is no command “\(printable)”; the commands are \(listed) (`shakyd --help`)."
+    }
+
     /// Runs the command; unlike the default, a wrong command line exits with 2, not 64, and a failure is headed
     /// `shakyd:`.
     private static func runCommand() async {
@@ -100,6 +115,10 @@ extension Shakyd {
             do {
                 command = try parseAsRoot(arguments)
             } catch {
+                if let unknown = unknownCommand(in: arguments) {
+                    FileHandle.standardError.write(Data("shakyd: \(unknown)\n".utf8))
+                    Foundation.exit(ShakydExitStatus.usage.rawValue)
+                }
                 guard NegativeOptionValues.isMissingValue(message(for: error)),
                     let joined = NegativeOptionValues.joined(arguments)
                 else { throw error }

@@ -432,4 +432,19 @@ import Testing
         #expect(usageStatus(["dance"]) == .usage)
         #expect(usageStatus(["new", "--team", "A", "--team", "B", "--tempo", "fast"]) == .usage)
     }
+
+    @Test("A word after a command of commands that names none of them is said to be no command, with the one meant")
+    func unknownSubcommandsAreNamed() async {
+        for (arguments, said) in [
+            (["pack", "lst"], "There is no command “pack lst”: did you mean `shaky pack list`?"),
+            (["judge", "overule"], "There is no command “judge overule”: did you mean `shaky judge overrule`?"),
+            (["pack", "frobnicate"], "There is no command “pack frobnicate”; `shaky pack --help` lists them."),
+        ] {
+            let outcome = await runInProcess(arguments)
+            #expect(outcome.status == 2, "\(arguments): \(outcome)")
+            #expect(outcome.error.hasPrefix("shaky: " + said), "\(arguments): \(outcome.error)")
+        }
+        // A command that runs one of its own by default takes that one's words.
+        #expect(Shaky.unknownCommand(in: ["buzzers", "Owls"]) == nil)
+    }
 }
