@@ -82,7 +82,7 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .questionInPlay(let phase):
             "the current question is still in play (now: \(phase.partyDescription)); skip it first"
         case .unknownTeam(let name):
-            "no team called \"\(name)\" plays in this game"
+            "no team called “\(name)” plays in this game"
         case .alreadyBuzzed(let team):
             "\(team) has already buzzed for this question"
         case .notAnsweringYet:

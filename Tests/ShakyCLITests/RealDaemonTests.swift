@@ -173,7 +173,7 @@ struct RealDaemonTests {
             #expect(answer.status == 1, "\(answer)")
             #expect(
                 answer.error.contains(
-                    "no team called \"Cú\" plays in this game; to answer for Cú Mèo, put its name in quotes: "
+                    "no team called “Cú” plays in this game; to answer for Cú Mèo, put its name in quotes: "
                         + "shaky answer \"Cú Mèo\" Paris"), "\(answer)")
             let undo = try await runBinary(["judge", "undo-buzz", "cú mèo"], environment: environment)
             #expect(undo.status == 0, "\(undo)")
@@ -192,7 +192,7 @@ struct RealDaemonTests {
             let teams = "The teams are “Les Éléphants”, “Foxes & Co” and “Zoë”."
             let buzz = try await runBinary(["buzz", "zoe"], environment: environment)
             #expect(buzz.status == 1, "\(buzz)")
-            #expect(buzz.error.contains("no team called \"zoe\" plays in this game; did you mean “Zoë”?"), "\(buzz)")
+            #expect(buzz.error.contains("no team called “zoe” plays in this game; did you mean “Zoë”?"), "\(buzz)")
             #expect(buzz.error.contains(teams), "\(buzz)")
             let score = try await runBinary(["score", "les elephants", "+2"], environment: environment)
             #expect(score.status == 1 && score.error.contains("did you mean “Les Éléphants”?"), "\(score)")
@@ -245,7 +245,7 @@ struct RealDaemonTests {
             #expect(play.error.components(separatedBy: guess).count == 4, "b, + and u: \(play)")
             #expect(
                 play.error.contains(
-                    "no team called \"Wolves\" plays in this game. The teams are “Zoe\u{308}” and “Owls”."),
+                    "no team called “Wolves” plays in this game. The teams are “Zoe\u{308}” and “Owls”."),
                 "\(play)")
         }
     }

@@ -122,7 +122,7 @@ struct ErrorReplyTests {
             try await expectRefused("Answer", ["team": "Owls", "answer": "x"], reason: "notAnsweringYet")
             try await expectRefused(
                 "Buzz", ["team": "Wolves"], reason: "unknownTeam",
-                message: "no team called \"Wolves\" plays in this game")
+                message: "no team called “Wolves” plays in this game")
             try await client.game("Hint")
             try await expectRefused("Hint", reason: "hintCoolingDown")
             try await client.game("Buzz", ["team": "Owls"])
