@@ -34,7 +34,8 @@ public enum BoardLayout {
                 on: &screen, top: top, bottom: height)
         } else {
             scoresTop = scores(state, on: &screen, below: top)
-            let area = Area(top: top, bottom: scoresTop - 1, left: 1, right: width - 1)
+            // A row apart from the scores, but on a very short screen: there it shows who is up.
+            let area = Area(top: top, bottom: scoresTop - (height >= 12 ? 1 : 0), left: 1, right: width - 1)
             switch state.phase {
             case .noGame where state.connection != .connected:
                 waitingForDaemon(state, on: &screen, in: area, characters: characters)
@@ -375,25 +376,53 @@ public enum BoardLayout {
         for line in questionLines(state, width: area.width, height: screen.height) {
             top.append((line, .strong))
         }
-        var bottom: [(String, BoardScreen.Style)] = []
         let showsAnswer = state.phase == .roundOver && state.answer != nil
+        var points: [(String, BoardScreen.Style)] = []
+        var essential: [(String, BoardScreen.Style)] = []
         if showsAnswer {
-            bottom.append(verdictLine(state))
+            essential.append(verdictLine(state))
         } else {
-            bottom.append((pointsLine(state), .normal))
-            bottom.append((countdownBar(state, width: area.width), .normal))
+            points.append((pointsLine(state), .normal))
+            essential.append((countdownBar(state, width: area.width), .normal))
         }
-        for line in phaseLines(state, width: area.width) { bottom.append((line, .strong)) }
+        for line in phaseLines(state, width: area.width) { essential.append((line, .strong)) }
+        var buzzed: [(String, BoardScreen.Style)] = []
         if !state.buzzes.isEmpty {
             let buzzes = state.buzzes.sorted { $0.order < $1.order }.map {
                 "\($0.order). \(teamLabel($0.team, in: state)) \(seconds($0.elapsed))"
             }
-            for line in listLines("Buzzed:", buzzes, columns: area.width) { bottom.append((line, .normal)) }
+            for line in listLines("Buzzed:", buzzes, columns: area.width) { buzzed.append((line, .normal)) }
         }
+        var judged: [(String, BoardScreen.Style)] = []
         for judgement in state.judgements {
             let (text, style) = judgementLine(judgement, in: state)
-            for line in DisplayWidth.wrap(text, columns: area.width) { bottom.append((line, style)) }
+            for line in DisplayWidth.wrap(text, columns: area.width) { judged.append((line, style)) }
         }
+        // On a screen too short for all of it (the letters take a row at least), what goes first: the judged
+        // answers, the latest first; then the buzzes; then the question's later lines; then its worth. The countdown
+        // and who is up stay in sight.
+        var overflow = top.count + points.count + essential.count + buzzed.count + judged.count + 1 - area.height
+        while overflow > 0, !judged.isEmpty {
+            judged.removeLast()
+            overflow -= 1
+        }
+        while overflow > 0, !buzzed.isEmpty {
+            buzzed.removeLast()
+            overflow -= 1
+        }
+        if overflow > 0, top.count > 1 {
+            let kept = max(1, top.count - overflow)
+            overflow -= top.count - kept
+            top.removeLast(top.count - kept)
+            let last = top[kept - 1].0
+            top[kept - 1].0 =
+                DisplayWidth.of(last) < area.width
+                ? last + "…" : DisplayWidth.truncated(last + "…", columns: area.width)
+        }
+        if overflow > 0, !points.isEmpty {
+            points.removeAll()
+        }
+        let bottom = points + essential + buzzed + judged
         let fixedRows = top.count + bottom.count + 2
         let tiles: [BoardState.Tile]
         var highlighted = Set<Int>()

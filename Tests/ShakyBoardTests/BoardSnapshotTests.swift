@@ -140,6 +140,27 @@ struct BoardSnapshotTests {
         #expect(names.allSatisfy { tall.contains(" \($0) ") } && !tall.contains("more"), "\(tall)")
     }
 
+    @Test(
+        "A board too short for the whole question drops the judged answers, the buzzes and its later lines first",
+        arguments: [(40, 10), (50, 8), (40, 12), (60, 9)])
+    func aTinyBoardKeepsTheCountdownAndWhoIsUp(width: Int, height: Int) {
+        var state = BoardScenes.eightTeamsOpen
+        state.question = "Where was the piña colada cocktail first mixed, according to the bar that claims it?"
+        let up = state.teams[1].name
+        state.phase = .answering(team: up)
+        state.buzzes = [
+            BoardState.Buzz(team: state.teams[2].name, order: 1, elapsed: 1.5, points: 8),
+            BoardState.Buzz(team: up, order: 2, elapsed: 2.5, points: 8),
+        ]
+        state.judgements = [BoardState.Judgement(team: state.teams[2].name, given: "Cuba", isCorrect: false)]
+        let lines = BoardLayout.render(state, width: width, height: height, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("to answer"), "who is up, at \(width)x\(height):\n\(text)")
+        #expect(
+            lines.contains { $0.hasSuffix(" s") && $0.contains("█") }, "the countdown, at \(width)x\(height):\n\(text)")
+        #expect(text.contains("Where was"), "the question's start, at \(width)x\(height):\n\(text)")
+    }
+
     @Test("On a 40x12 board the room still sees the countdown and who is up: the empty rows around the letters go")
     func aSmallBoardKeepsTheCountdownAndWhoIsUp() {
         var state = BoardScenes.buzzes
