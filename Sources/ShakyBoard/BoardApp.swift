@@ -190,8 +190,20 @@ public struct BoardApp: Sendable {
         var printed = ""
         // At a terminal (TERM=dumb) the host quits with q and Enter: the terminal reads lines there.
         var lines = PlainQuitLines(descriptor: isatty(STDIN_FILENO) != 0 ? STDIN_FILENO : -1)
+        let start = now()
         while !model.quitRequested {
             let time = now()
+            // A frame printed stays: while the first connection is under way (a daemon that is there answers in
+            // milliseconds), "Waiting for the daemon" would be printed for a daemon that is up.
+            if model.snapshot.state.connection == .connecting, time - start < Self.firstConnectionGrace {
+                let left = Self.sleepMilliseconds(until: start + Self.firstConnectionGrace, now: time)
+                if model.waitForChange(orInputOn: lines.descriptor, timeoutMilliseconds: left) == .input,
+                    lines.readAskQuit()
+                {
+                    model.requestQuit()
+                }
+                continue
+            }
             var state = model.snapshot.state.counted(at: time)
             if let remaining = state.remaining, remaining.isFinite {
                 state.remaining = (max(0, min(remaining, 86_400)) / 10).rounded(.up) * 10
@@ -215,6 +227,9 @@ public struct BoardApp: Sendable {
             if wake == .input, lines.readAskQuit() { model.requestQuit() }
         }
     }
+
+    /// How long the plain layout waits for its first connection before it prints that it waits for the daemon.
+    static let firstConnectionGrace: Duration = .seconds(1)
 
     /// The lines the host types under the plain layout at a terminal, where `q` (or `Q`) and Enter quit.
     struct PlainQuitLines {

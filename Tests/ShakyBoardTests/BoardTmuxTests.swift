@@ -242,6 +242,20 @@ struct BoardTmuxTests {
         }
     }
 
+    @Test("The plain layout of a daemon that answers starts with its game, not a frame that waits for the daemon")
+    func thePlainLayoutPrintsNoWaitingFrameForADaemonThatIsUp() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let board = try ChildProcess(
+                try BuiltProduct.path("shaky"), ["board", "--plain", "--socket", daemon.socketPath],
+                environment: ["SHAKY_SOCKET": nil, "COLUMNS": "60", "LINES": "12"])
+            try await board.waitForOutput(containing: "Waiting for a game")
+            board.send(SIGTERM)
+            _ = try await board.waitForExit(within: .seconds(20))
+            #expect(!board.standardOutput.contains("Waiting for the Shaky Words daemon"), "\(board.standardOutput)")
+            #expect(!board.standardOutput.contains("Connecting"), "\(board.standardOutput)")
+        }
+    }
+
     @Test("Under the plain layout at a terminal (TERM=dumb), q and Enter quit")
     func thePlainLayoutQuitsWithQ() async throws {
         try await DaemonProcess.withRunning { daemon in
