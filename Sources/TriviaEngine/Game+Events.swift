@@ -183,6 +183,8 @@ extension Game {
         let index = try teamIndex(name)
         guard teams[index].name == upNow else { throw .notYourTurn(team: teams[index].name, upNow: upNow) }
         guard let round else { return }
+        // As said, without the spaces or line breaks around it, which every watcher would show inside its quotes.
+        let text = text.trimmingWhitespace
         let characters = text.count
         guard characters <= Self.longestGivenAnswer else { throw .answerTooLong(characters: characters) }
         let correct = AnswerChecker(settings: settings).accepts(text, for: round.question)

@@ -78,7 +78,8 @@ struct BuzzAndAnswerTests {
         var game = try everyoneBuzzed()
         expectRefused(
             game, .answer(team: "Owls", text: "Copenhagen"), at: sec(11), .notYourTurn(team: "Owls", upNow: "Foxes"))
-        let actions = try game.handle(.answer(team: "Foxes", text: "Stockholm"), at: sec(12))
+        // Kept as said, without the spaces around it.
+        let actions = try game.handle(.answer(team: "Foxes", text: " Stockholm \n"), at: sec(12))
         #expect(
             actions.withoutTimekeeping == [
                 .judged(team: "Foxes", given: "Stockholm", correct: false, pointsAwarded: 0),
