@@ -176,10 +176,12 @@ public enum BoardLayout {
     /// row (the separator).
     private static func scores(_ state: BoardState, on screen: inout BoardScreen, below top: Int) -> Int {
         guard !state.teams.isEmpty else { return screen.height }
+        // Before anyone scores there are no places: every team would read "1st".
+        let anyScored = state.teams.contains { $0.score != 0 }
         let entries = ranked(state.teams).map { entry in
             ScoreEntry(
-                lead: "\(ordinal(entry.rank)) \(TeamMark(index: entry.index).symbol) ", name: entry.team.name,
-                score: " \(entry.team.score)", index: entry.index)
+                lead: (anyScored ? "\(ordinal(entry.rank)) " : "") + "\(TeamMark(index: entry.index).symbol) ",
+                name: entry.team.name, score: " \(entry.team.score)", index: entry.index)
         }
         let columnWidth = min(screen.width - 2, (entries.map { DisplayWidth.of($0.text) }.max() ?? 0) + 3)
         let perRow = max(1, (screen.width - 2) / max(1, columnWidth))
