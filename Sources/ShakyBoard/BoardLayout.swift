@@ -416,10 +416,7 @@ public enum BoardLayout {
             let kept = max(1, top.count - overflow)
             overflow -= top.count - kept
             top.removeLast(top.count - kept)
-            let last = top[kept - 1].0
-            top[kept - 1].0 =
-                DisplayWidth.of(last) < area.width
-                ? last + "…" : DisplayWidth.truncated(last + "…", columns: area.width)
+            top[kept - 1].0 = endingInEllipsis(top[kept - 1].0, columns: area.width)
         }
         if overflow > 0, !points.isEmpty {
             points.removeAll()
@@ -464,10 +461,13 @@ public enum BoardLayout {
         var lines = DisplayWidth.wrap(question, columns: width)
         guard lines.count > most else { return lines }
         lines.removeLast(lines.count - most)
-        let last = lines[most - 1]
-        lines[most - 1] =
-            DisplayWidth.of(last) < width ? last + "…" : DisplayWidth.truncated(last + "…", columns: width)
+        lines[most - 1] = endingInEllipsis(lines[most - 1], columns: width)
         return lines
+    }
+
+    /// `line`, the last shown of a text cut short, ending in "…" within `columns` columns.
+    private static func endingInEllipsis(_ line: String, columns: Int) -> String {
+        DisplayWidth.of(line) < columns ? line + "…" : DisplayWidth.truncated(line + "…", columns: columns)
     }
 
     private static func pointsLine(_ state: BoardState) -> String {
