@@ -47,6 +47,9 @@ extension Shaky {
                 // Worded as the parser's usage errors are.
                 console.printError("shaky: \(unknown)")
                 return ShakyExitStatus.usage.rawValue
+            } else if let negative = negativeID(in: arguments, refusedAs: message(for: error)) {
+                console.printError("shaky: \(negative)")
+                return ShakyExitStatus.usage.rawValue
             } else {
                 return report(error, on: console).rawValue
             }
@@ -103,6 +106,16 @@ extension Shaky {
             return "There is no command “\(typed)”: did you mean `shaky \(words[0]) \(closest)`?"
         }
         return "There is no command “\(typed)”; `shaky \(words[0]) --help` lists them."
+    }
+
+    /// What is wrong when an id was refused as missing and a negative number was typed (`shaky history delete -1`):
+    /// the parser takes `-1` for an option, and said only that the id was missing; `nil` otherwise.
+    static func negativeID(in arguments: [String], refusedAs message: String) -> String? {
+        guard message.contains("Missing expected argument '<id>'"),
+            let negative = arguments.first(where: NegativeOptionValues.isNegativeNumber)
+        else { return nil }
+        return "“\(TerminalText.printable(negative))” is no id: an id is a whole number from 1, as `shaky history` "
+            + "and `shaky pack show` list them."
     }
 
     /// What is said of `word` typed where a command's name goes and naming none.

@@ -32,7 +32,7 @@ public enum NegativeOptionValues {
     }
 
     /// `-1`, `-0.5`, `-.5`, `-1e3`: a minus sign and a number.
-    static func isNegativeNumber(_ word: String) -> Bool {
+    public static func isNegativeNumber(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word.count > 1, let value = Double(word) else { return false }
         return !value.isNaN
     }

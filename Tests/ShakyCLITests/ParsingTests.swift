@@ -444,6 +444,14 @@ import Testing
             #expect(outcome.status == 2, "\(arguments): \(outcome)")
             #expect(outcome.error.hasPrefix("shaky: " + said), "\(arguments): \(outcome.error)")
         }
+        for arguments in [
+            ["history", "delete", "-1"], ["pack", "remove", "-5"], ["pack", "edit", "-5", "--difficulty", "hard"],
+        ] {
+            let outcome = await runInProcess(arguments)
+            #expect(outcome.status == 2, "\(arguments): \(outcome)")
+            #expect(
+                outcome.error.contains("” is no id: an id is a whole number from 1"), "\(arguments): \(outcome.error)")
+        }
         // A command that runs one of its own by default takes that one's words.
         #expect(Shaky.unknownCommand(in: ["buzzers", "Owls"]) == nil)
     }
