@@ -138,6 +138,12 @@ public enum BoardLayout {
         // Away from the ready screen (which shows it in its team list), a joining is a notice.
         if let team = state.joiningTeam, state.phase != .ready { notices.append("\(team): press your button") }
         if let press = state.unheardPress(at: now) { notices.append(unheardPressWords(press, width: width)) }
+        if let change = state.scoreChange(at: now) {
+            let points = change.delta > 0 ? "+\(change.delta)" : "\(change.delta)"
+            let reason = change.reason.flatMap { $0.isEmpty ? nil : ": \($0)" } ?? ""
+            let words = "Score: \(teamLabel(change.team, in: state)) \(points)\(reason)"
+            notices.append(DisplayWidth.truncated(words, columns: max(1, width - 2)))
+        }
         if let standIn = state.terminalStandIn {
             notices.append("TERM \(standIn.term) unknown here: drawn as \(standIn.drawnAs)")
         }

@@ -70,6 +70,9 @@ extension BoardState {
             {
                 teams[index].score = score
             }
+            if let team = event.team, let delta = event.delta {
+                scoreChange = ScoreChange(team: team, delta: delta, reason: event.reason, at: now)
+            }
         case .overruled:
             guard let team = event.team else { return }
             let correct = event.correct ?? false

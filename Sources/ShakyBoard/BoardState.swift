@@ -191,6 +191,18 @@ public struct BoardState: Equatable, Sendable {
         public var at: Duration
     }
 
+    /// A score the host changed by hand, as the daemon told it.
+    public struct ScoreChange: Equatable, Sendable {
+        /// The team.
+        public var team: String
+        /// The points added; negative when taken away.
+        public var delta: Int
+        /// Why, as the host said it.
+        public var reason: String?
+        /// When (board time) it came.
+        public var at: Duration
+    }
+
     /// A team's button: a key on a buzzer device, by the device's stable identity.
     public struct Button: Equatable, Sendable {
         /// The device's identity (udev `ID_PATH` or `ID_SERIAL`).
@@ -303,6 +315,9 @@ public struct BoardState: Equatable, Sendable {
     public var unheardPress: UnheardPress?
     /// The terminal type the board is drawn with when the terminal's own is unknown here.
     public var terminalStandIn: TerminalStandIn?
+    /// The last score the host changed by hand, shown for ``scoreChangeNoticeTime``: the scores (and after the game,
+    /// the winner) change before the room's eyes, and the room sees why.
+    public var scoreChange: ScoreChange?
 
     /// A board with nothing known yet.
     public init() {}
@@ -312,6 +327,17 @@ public struct BoardState: Equatable, Sendable {
 
     /// How long the notice of a press that did nothing stays up.
     public static let pressNoticeTime: Duration = .seconds(5)
+
+    /// How long the notice of a score changed by hand stays up.
+    public static let scoreChangeNoticeTime: Duration = .seconds(8)
+
+    /// The last score changed by hand, while its notice is up at `now`.
+    public func scoreChange(at now: Duration) -> ScoreChange? {
+        guard let scoreChange, now >= scoreChange.at, now - scoreChange.at < Self.scoreChangeNoticeTime else {
+            return nil
+        }
+        return scoreChange
+    }
 
     /// The last press that did nothing, while its notice is up at `now`.
     public func unheardPress(at now: Duration) -> UnheardPress? {
@@ -330,8 +356,9 @@ public struct BoardState: Equatable, Sendable {
     public func nextTimedChange(after now: Duration) -> Duration? {
         let hintEnd = hintedTiles.isEmpty ? nil : hintedAt.map { $0 + Self.hintHighlight }
         let noticeEnd = unheardPress.map { $0.at + Self.pressNoticeTime }
+        let scoreChangeEnd = scoreChange.map { $0.at + Self.scoreChangeNoticeTime }
         let nextSecond = countdown.nextTick(after: now)?.at
-        return [hintEnd, noticeEnd, nextSecond].compactMap { $0 }.filter { $0 > now }.min()
+        return [hintEnd, noticeEnd, scoreChangeEnd, nextSecond].compactMap { $0 }.filter { $0 > now }.min()
     }
 
     /// The board at `now`: the running countdown counted down to then.

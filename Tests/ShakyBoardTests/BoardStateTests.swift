@@ -117,8 +117,15 @@ struct BoardStateTests {
         adjusted.team = "Foxes"
         adjusted.delta = -2
         adjusted.score = 0
+        adjusted.reason = "shouted the answer"
         state.apply(adjusted, at: .zero)
         #expect(state.teams.first { $0.name == "Foxes" }?.score == 0)
+        // The room sees why a score changed, for a few seconds.
+        let changed = BoardLayout.render(state, width: 80, height: 24, now: .seconds(1)).text
+        #expect(changed.contains("Score: ■ Foxes -2: shouted the answer"), "\(changed)")
+        #expect(state.nextTimedChange(after: .seconds(1)) == BoardState.scoreChangeNoticeTime)
+        let later = BoardLayout.render(state, width: 80, height: 24, now: BoardState.scoreChangeNoticeTime).text
+        #expect(!later.contains("shouted the answer"), "\(later)")
 
         var revealed = ShakyAPI.Event(kind: .answerRevealed)
         revealed.answer = "Giraffe"
