@@ -89,6 +89,20 @@ struct BoardTmuxTests {
         }
     }
 
+    /// Runs `body` with `shaky board` in tmux on a real daemon with `TERM=term`, run by a shell that says how it
+    /// exited ("board exited with status N").
+    static func withBoardReportingItsExit(term: String, _ body: (Tmux) async throws -> Void) async throws {
+        try await DaemonProcess.withRunning { daemon in
+            try await Tmux.withServer(
+                folder: daemon.folder,
+                command: [
+                    "/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"",
+                    try BuiltProduct.path("shaky"),
+                ],
+                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": term, "LANG": "C.UTF-8"], body)
+        }
+    }
+
     /// The seconds on the countdown bar (`█████░░░ 23 s`), if one is shown.
     static func countdown(_ screen: String) -> Int? {
         for line in screen.split(separator: "\n") where line.contains("░") || line.hasSuffix(" s") && line.contains("█")
@@ -136,26 +150,17 @@ struct BoardTmuxTests {
     /// A terminal type this system's terminfo does not know (a newer terminal, over SSH to a Pi): the board is drawn
     /// with a type it knows, and says so on the board and on leaving.
     @Test func anUnknownTerminalTypeIsDrawnWithAKnownOneAndSaidSo() async throws {
-        try await DaemonProcess.withRunning { daemon in
-            try await Tmux.withServer(
-                folder: daemon.folder,
-                command: [
-                    "/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"",
-                    try BuiltProduct.path("shaky"),
-                ],
-                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "xterm-ghostty", "LANG": "C.UTF-8"]
-            ) { tmux in
-                let board = try await tmux.waitForScreen("the board, drawn all the same") {
-                    $0.contains("Waiting for a game") || $0.contains("board exited")
-                }
-                #expect(board.contains("TERM xterm-ghostty unknown here: drawn as xterm-256color"), "\(board)")
-                try await tmux.run(["send-keys", "q"])
-                let left = try await tmux.waitForScreen("the board quitting") {
-                    $0.contains("board exited with status")
-                }
-                #expect(left.contains("board exited with status 0"), "\(left)")
-                #expect(left.replacingOccurrences(of: "\n", with: "").contains("TERM=xterm-ghostty"), "\(left)")
+        try await Self.withBoardReportingItsExit(term: "xterm-ghostty") { tmux in
+            let board = try await tmux.waitForScreen("the board, drawn all the same") {
+                $0.contains("Waiting for a game") || $0.contains("board exited")
             }
+            #expect(board.contains("TERM xterm-ghostty unknown here: drawn as xterm-256color"), "\(board)")
+            try await tmux.run(["send-keys", "q"])
+            let left = try await tmux.waitForScreen("the board quitting") {
+                $0.contains("board exited with status")
+            }
+            #expect(left.contains("board exited with status 0"), "\(left)")
+            #expect(left.replacingOccurrences(of: "\n", with: "").contains("TERM=xterm-ghostty"), "\(left)")
         }
     }
 
@@ -258,20 +263,11 @@ struct BoardTmuxTests {
 
     @Test("Under the plain layout at a terminal (TERM=dumb), q and Enter quit")
     func thePlainLayoutQuitsWithQ() async throws {
-        try await DaemonProcess.withRunning { daemon in
-            try await Tmux.withServer(
-                folder: daemon.folder,
-                command: [
-                    "/bin/sh", "-c", "\"$0\" board; echo \"board exited with status $?\"",
-                    try BuiltProduct.path("shaky"),
-                ],
-                environment: ["SHAKY_SOCKET": daemon.socketPath, "TERM": "dumb", "LANG": "C.UTF-8"]
-            ) { tmux in
-                try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
-                try await tmux.run(["send-keys", "x", "Enter"])
-                try await tmux.run(["send-keys", "q", "Enter"])
-                try await tmux.waitForScreen("the board quitting") { $0.contains("board exited with status 0") }
-            }
+        try await Self.withBoardReportingItsExit(term: "dumb") { tmux in
+            try await tmux.waitForScreen("the waiting screen") { $0.contains("Waiting for a game") }
+            try await tmux.run(["send-keys", "x", "Enter"])
+            try await tmux.run(["send-keys", "q", "Enter"])
+            try await tmux.waitForScreen("the board quitting") { $0.contains("board exited with status 0") }
         }
     }
 

@@ -72,9 +72,7 @@ struct PlayInterruptTerminalTests {
         try await Self.inAnInteractiveShell { daemon, terminal in
             let play = "'\(try BuiltProduct.path("shaky"))' play"
             // The shell's modes, to compare with those it has once play is gone.
-            let modes = daemon.folder.path + "/modes"
-            try await terminal.type("stty -g > \(modes)-before", "Enter")
-            let before = try await waitForFile(modes + "-before")
+            let (modes, before) = try await shellModes(terminal, daemon: daemon)
 
             try await terminal.type("\(play) &", "Enter")
             // `wait` returns once the job's state changes: here, once it has stopped.
@@ -109,9 +107,7 @@ struct PlayInterruptTerminalTests {
         try await Self.inAnInteractiveShell { daemon, terminal in
             // On one core, as on a Pi Zero: libdispatch then runs one task of its global queues at a time.
             let play = "taskset -c 0 '\(try BuiltProduct.path("shaky"))' play"
-            let modes = daemon.folder.path + "/modes"
-            try await terminal.type("stty -g > \(modes)-before", "Enter")
-            let before = try await waitForFile(modes + "-before")
+            let (modes, before) = try await shellModes(terminal, daemon: daemon)
             // `kill %1` sends SIGTERM and continues the stopped job: play must end, not stop again before its handler
             // runs. (bash's `wait` cannot tell: it may still hold the job as stopped.)
             func killStoppedPlay(_ label: String) async throws {
@@ -216,6 +212,15 @@ struct PlayInterruptTerminalTests {
                 environment: environment.merging(["PS1": "$ "]) { $1 }, columns: 60, rows: 12
             ) { terminal in try await body(daemon, terminal) }
         }
+    }
+
+    /// The shell's terminal modes now (`stty -g`), and the path (less `-before`) to write them to again later.
+    private func shellModes(
+        _ terminal: TerminalSession, daemon: DaemonProcess
+    ) async throws -> (path: String, modes: String) {
+        let modes = daemon.folder.path + "/modes"
+        try await terminal.type("stty -g > \(modes)-before", "Enter")
+        return (modes, try await waitForFile(modes + "-before"))
     }
 
     /// The text of the file at `path` once it has been written, within 15 s.
