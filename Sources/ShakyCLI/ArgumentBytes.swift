@@ -29,9 +29,11 @@ public enum ArgumentBytes {
         return nil
     }
 
-    /// `bytes` as text, each byte of what is not UTF-8 shown as `\xFF`.
-    static func shown(_ bytes: [UInt8]) -> String {
+    /// `bytes` as text, each byte of what is not UTF-8 shown as `\xFF`; of a long argument (a question), the
+    /// characters around its first such byte, with "…" for what is left out.
+    static func shown(_ bytes: [UInt8], around characters: Int = 30) -> String {
         var text = ""
+        var firstBad: Range<Int>?
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var position = 0
@@ -41,15 +43,21 @@ public enum ArgumentBytes {
                 text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
                 position += encoded.count
             case .error(let length):
+                let badStart = text.count
                 for byte in bytes[position..<min(position + length, bytes.count)] {
                     let hex = String(byte, radix: 16, uppercase: true)
                     text += "\\x" + (hex.count < 2 ? "0" : "") + hex
                 }
+                if firstBad == nil { firstBad = badStart..<text.count }
                 position += length
             case .emptyInput:
                 break parsing
             }
         }
-        return TerminalText.printable(text)
+        let shown = Array(text)
+        let start = max(0, (firstBad?.lowerBound ?? 0) - characters)
+        let end = min(shown.count, (firstBad?.upperBound ?? 0) + characters)
+        let window = (start > 0 ? "…" : "") + String(shown[start..<end]) + (end < shown.count ? "…" : "")
+        return TerminalText.printable(window)
     }
 }

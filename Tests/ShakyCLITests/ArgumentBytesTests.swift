@@ -30,6 +30,13 @@ struct ArgumentBytesTests {
         #expect(ArgumentBytes.shown(bytes) == shown)
     }
 
+    @Test("Of a long argument, the characters around its first bad byte are shown")
+    func aLongArgumentIsShownAroundItsBadByte() {
+        let question =
+            Array(String(repeating: "a", count: 100).utf8) + [0xE9] + Array(String(repeating: "b", count: 100).utf8)
+        #expect(ArgumentBytes.shown(question, around: 3) == "…aaa\\xE9bbb…")
+    }
+
     @Test("shaky refuses a team name typed in Latin-1 with exit status 2, before it asks the daemon anything")
     func theProgramRefusesIt() async throws {
         // The shell passes the byte 0xFF, which a Swift string cannot hold: the program is run by /bin/sh.
