@@ -116,7 +116,11 @@ public actor BuzzerService {
 
     /// The teams a joining asks: `teams`, or the game's when `nil`.
     public func teamsToAsk(_ teams: [String]?) async -> [String] {
-        if let teams { teams } else { await runtime.teamNames() }
+        guard let teams else { return await runtime.teamNames() }
+        // Each team once, as first named: a team named twice was asked again after it pressed, and its next press
+        // (any free button) took the place of the first.
+        var seen = Set<String>()
+        return teams.filter { seen.insert(TeamNameKey.of($0)).inserted }
     }
 
     /// Releases the buttons of `team` (of every team when `nil`), stops any joining, turns the lights off and tells

@@ -34,6 +34,10 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     func join(teams: [String]?) async throws -> [String] {
         // Refused rather than started when no press can come: the host's `shaky buzzers join` and the board's
         // "press your button" would wait for ever.
+        // A name with nothing in it could never be saved with its button: the joining would wait for ever.
+        if let teams, teams.contains(where: { TeamNameKey.of($0).isEmpty }) {
+            throw ShakyAPI.BuzzersInterface.ReplyError.invalidAssignment(message: "a team name is empty")
+        }
         let names = await buzzers.teamsToAsk(teams)
         guard !names.isEmpty else { throw ShakyAPI.BuzzersInterface.ReplyError.noTeams }
         guard await buzzers.knownDevices().contains(where: \.isPresent) else {
@@ -61,6 +65,9 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     }
 
     func clear(team: String?) async throws -> Int {
+        if let team, TeamNameKey.of(team).isEmpty {
+            throw ShakyAPI.BuzzersInterface.ReplyError.invalidAssignment(message: "the team name is empty")
+        }
         do {
             return try await buzzers.clear(team: team)
         } catch {

@@ -85,6 +85,18 @@ struct BuzzersInterfaceTests {
                 ])
             #expect(long.name == "io.shakywords.Buzzers.InvalidAssignment")
 
+            // A team named twice is asked once (its second turn took the place of its first button); an empty name,
+            // which no button could be saved for, is refused rather than waited for.
+            let twice = try await client.call(
+                "io.shakywords.Buzzers.Join", ["teams": ["Foxes", " foxes "]],
+                as: ShakyAPI.BuzzersInterface.JoinReply.self)
+            #expect(twice.teams == ["Foxes"])
+            let emptyName = try await client.callError("io.shakywords.Buzzers.Join", ["teams": ["Owls", " "]])
+            #expect(emptyName.name == "io.shakywords.Buzzers.InvalidAssignment")
+            let clearNobody = try await client.callError("io.shakywords.Buzzers.Clear", ["team": ""])
+            #expect(clearNobody.name == "io.shakywords.Buzzers.InvalidAssignment")
+            try await client.call("io.shakywords.Buzzers.Clear", ["team": "nobody"])
+
             let cleared = try await client.call(
                 "io.shakywords.Buzzers.Clear", ["team": "owls"], as: ShakyAPI.BuzzersInterface.ClearReply.self)
             #expect(cleared.cleared == 2)
