@@ -146,6 +146,14 @@ extension Game {
 
     private mutating func buzz(team name: String, actions: inout [GameAction]) throws(GameError) {
         guard phase == .indication, var round, let remaining = round.remaining else {
+            // While a team answers, a button pressed again or in a pause is told so: to the players the question is
+            // still open.
+            if case .answering = phase, let round {
+                guard !isPaused else { throw .gamePaused }
+                if let index = try? teamIndex(name), round.buzzes.contains(where: { $0.team == teams[index].name }) {
+                    throw .alreadyBuzzed(team: teams[index].name)
+                }
+            }
             throw .roundNotOpen(phase: phase)
         }
         guard !isPaused else { throw .gamePaused }

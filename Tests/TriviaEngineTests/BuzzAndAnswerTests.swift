@@ -55,7 +55,11 @@ struct BuzzAndAnswerTests {
                 .phaseChanged(.answering(team: "Foxes")), .teamUp(team: "Foxes", answerTime: sec(60)),
             ])
         #expect(actions.last == .wake(after: sec(1)))
-        expectRefused(game, .buzz(team: "Owls"), at: sec(9), .roundNotOpen(phase: .answering(team: "Foxes")))
+        // While a team answers, a team that buzzed is told so, and in a pause the pause is; to the players the
+        // question is still open.
+        expectRefused(game, .buzz(team: "Owls"), at: sec(9), .alreadyBuzzed(team: "Owls"))
+        _ = try game.handle(.pause, at: sec(9))
+        expectRefused(game, .buzz(team: "Owls"), at: sec(9), .gamePaused)
     }
 
     @Test func aTeamBuzzesOncePerQuestion() throws {
