@@ -211,6 +211,11 @@ public actor BuzzerService {
                     "team": "\(team)", "key": "\(press.keyName)", "kernelTime": "\(press.kernelTime)",
                     "age": "\(press.age)", "outcome": "\(outcome)",
                 ])
+            // A refused press (the team buzzed already) is told at most once per button every
+            // ``pressFeedbackInterval``, as a press that did nothing is: a button hammered on floods no screen.
+            if case .refused = outcome, pressFeedback.admit("\(press.button) refused", at: press.kernelTime) == nil {
+                continue
+            }
             let lockedFor: Duration? =
                 if case .lockedOut(let until) = outcome { max(.zero, until - now) } else { nil }
             await notify(

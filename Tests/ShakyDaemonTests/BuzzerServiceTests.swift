@@ -210,6 +210,29 @@ struct BuzzerServiceTests {
         #expect(team == "Owls")
     }
 
+    @Test("A team's button hammered on after it buzzed is told refused at most once every few seconds")
+    func aHammeredButtonIsToldRefusedAtMostOncePerInterval() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
+        try await harness.runtime.makeMove(.nextQuestion)
+        harness.clock.advance(by: .seconds(1))
+        // Owls buzzes, then presses ten times in 200 ms, and once more 3 s after the first of those.
+        let presses = [0, 100, 120, 140, 160, 180, 200, 220, 240, 260, 280, 3_100].map {
+            Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 20_000 + $0)
+        }
+        for press in presses { await harness.service.handle(.pressed([press])) }
+        continuation.finish()
+        var outcomes: [String] = []
+        for await notice in stream {
+            if case .pressed(_, _, let time, let outcome, _) = notice { outcomes.append("\(time): \(outcome)") }
+        }
+        #expect(outcomes.count == 3, "the buzz, one refusal, one more 3 s later: \(outcomes)")
+    }
+
     @Test func aKeyNoTeamHasOnAKeyboardIsTypingUnlessKeyboardsAreGrabbed() async throws {
         let keyboard = BuzzerCandidate(
             devicePath: "/dev/input/event3", name: "USB Keyboard", identity: "pci-0000:00:14.0-usb-0:1:1.0",
