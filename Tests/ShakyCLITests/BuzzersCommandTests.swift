@@ -101,17 +101,41 @@ import Varlink
                         assignment: ShakyAPI.ButtonAssignment(
                             team: "Owls", device: "kbd", key: 57, keyName: "KEY_SPACE"))))
             daemon.answer("Buzzers.Clear", with: .reply(encoding: ShakyAPI.BuzzersInterface.ClearReply(cleared: 3)))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             let assign = await shaky(daemon, ["buzzers", "assign", "Owls", "kbd", "space"])
             #expect(assign.status == 0, "\(assign)")
             #expect(assign.output == "Owls: KEY_SPACE on kbd.\n")
+            #expect(assign.error.isEmpty, "Owls plays: \(assign)")
             let clear = await shaky(daemon, ["buzzers", "clear"])
             #expect(clear.output == "Released 3 buttons.\n")
             #expect(
                 daemon.calls == [
                     .init("Buzzers.List", [:]),
                     .init("Buzzers.Assign", ["team": "Owls", "device": "kbd", "key": "space"]),
+                    .init("Game.Status", [:]),
                     .init("Buzzers.Clear", [:]),
                 ])
+        }
+    }
+
+    @Test("A button given to a team the game in play does not have (a typo) is kept, and said so")
+    func assigningToATeamNotPlayingSaysSo() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer(
+                "Buzzers.Assign",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.AssignReply(
+                        assignment: ShakyAPI.ButtonAssignment(
+                            team: "Owsl", device: "kbd", key: 57, keyName: "KEY_SPACE"))))
+            daemon.answer(
+                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            let assign = await shaky(daemon, ["buzzers", "assign", "Owsl", "kbd", "space"])
+            #expect(assign.status == 0, "\(assign)")
+            #expect(assign.output == "Owsl: KEY_SPACE on kbd.\n")
+            #expect(
+                assign.error.contains("no team called “Owsl” plays in this game (the teams are “Owls”"), "\(assign)")
+            #expect(assign.error.contains("the button is kept for a game with that team"), "\(assign)")
         }
     }
 

@@ -41,6 +41,16 @@ extension Shaky.Buzzers {
                 "\(assignment.team): \(assignment.keyName) on \(assignment.device)"
                     + (previous.map { ", taken from \(TerminalText.printable($0.team))" } ?? "") + "."
             }
+            // A button may be set up for a team of a game to come; a name no team of the game in play has may also be
+            // a typo, which took the button from a team that plays.
+            if let teams = try? await client.game.status().teams.map(\.name), !teams.isEmpty,
+                !teams.contains(where: { $0.lowercased() == assignment.team.lowercased() })
+            {
+                let names = teams.map { "“\(TerminalText.printable($0))”" }.spokenList("and")
+                console.printError(
+                    "shaky: no team called “\(TerminalText.printable(assignment.team))” plays in this game (the teams "
+                        + "are \(names)); the button is kept for a game with that team")
+            }
         }
     }
 }
