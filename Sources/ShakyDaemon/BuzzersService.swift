@@ -32,9 +32,8 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     }
 
     func join(teams: [String]?) async throws -> [String] {
-        // Refused rather than started when no press can come: the host's `shaky buzzers join` and the board's
-        // "press your button" would wait for ever.
-        // A name with nothing in it could never be saved with its button: the joining would wait for ever.
+        // Refused rather than started when no press can come, or none could be saved (a name with nothing in it):
+        // the host's `shaky buzzers join` and the board's "press your button" would wait for ever.
         if let teams, teams.contains(where: { TeamNameKey.of($0).isEmpty }) {
             throw ShakyAPI.BuzzersInterface.ReplyError.invalidAssignment(message: "a team name is empty")
         }
