@@ -92,17 +92,22 @@ import Varlink
         }
     }
 
+    /// Has `daemon` answer `Buzzers.Assign` with the space bar of "kbd" given to `team`, and `Game.Status` with a game
+    /// of Owls and Foxes.
+    static func answerAssign(of team: String, by daemon: FakeDaemon) {
+        daemon.answer(
+            "Buzzers.Assign",
+            with: .reply(
+                encoding: ShakyAPI.BuzzersInterface.AssignReply(
+                    assignment: ShakyAPI.ButtonAssignment(team: team, device: "kbd", key: 57, keyName: "KEY_SPACE"))))
+        daemon.answer(
+            "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+    }
+
     @Test func assignAndClearSayWhatChanged() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer(
-                "Buzzers.Assign",
-                with: .reply(
-                    encoding: ShakyAPI.BuzzersInterface.AssignReply(
-                        assignment: ShakyAPI.ButtonAssignment(
-                            team: "Owls", device: "kbd", key: 57, keyName: "KEY_SPACE"))))
+            Self.answerAssign(of: "Owls", by: daemon)
             daemon.answer("Buzzers.Clear", with: .reply(encoding: ShakyAPI.BuzzersInterface.ClearReply(cleared: 3)))
-            daemon.answer(
-                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
             let assign = await shaky(daemon, ["buzzers", "assign", "Owls", "kbd", "space"])
             #expect(assign.status == 0, "\(assign)")
             #expect(assign.output == "Owls: KEY_SPACE on kbd.\n")
@@ -122,14 +127,7 @@ import Varlink
     @Test("A button given to a team the game in play does not have (a typo) is kept, and said so")
     func assigningToATeamNotPlayingSaysSo() async throws {
         try await FakeDaemon.run { daemon in
-            daemon.answer(
-                "Buzzers.Assign",
-                with: .reply(
-                    encoding: ShakyAPI.BuzzersInterface.AssignReply(
-                        assignment: ShakyAPI.ButtonAssignment(
-                            team: "Owsl", device: "kbd", key: 57, keyName: "KEY_SPACE"))))
-            daemon.answer(
-                "Game.Status", with: .reply(encoding: ShakyAPI.GameInterface.StatusReply(status: Fixtures.answering)))
+            Self.answerAssign(of: "Owsl", by: daemon)
             let assign = await shaky(daemon, ["buzzers", "assign", "Owsl", "kbd", "space"])
             #expect(assign.status == 0, "\(assign)")
             #expect(assign.output == "Owsl: KEY_SPACE on kbd.\n")

@@ -174,13 +174,21 @@ struct BuzzerServiceTests {
             ])
     }
 
-    @Test func aPressOnAButtonNoTeamHasIsToldAtMostOncePerButtonEveryFewSeconds() async throws {
+    /// A harness where Owls has handset 1 of the Buzz!, with the notices its service tells.
+    static func owlsOnHandset1() async throws -> (
+        Harness, AsyncStream<BuzzerNotice>, AsyncStream<BuzzerNotice>.Continuation
+    ) {
         let harness = try await Self.harness()
-        defer { harness.folder.remove() }
         try harness.database.assignBuzzer(
             BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
         let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
         await harness.service.setNoticeHandler { continuation.yield($0) }
+        return (harness, stream, continuation)
+    }
+
+    @Test func aPressOnAButtonNoTeamHasIsToldAtMostOncePerButtonEveryFewSeconds() async throws {
+        let (harness, stream, continuation) = try await Self.owlsOnHandset1()
+        defer { harness.folder.remove() }
         // Handset 3, nobody's, hammered on before the question (kernel times in ms); the DualSense's cross once.
         let handset3 = [0, 400, 2_999, 3_000, 3_100].map {
             Self.press(Self.buzzIdentity, key: 0x2cb, kernelMilliseconds: 10_000 + $0)
@@ -212,12 +220,8 @@ struct BuzzerServiceTests {
 
     @Test("A team's button hammered on after it buzzed is told refused at most once every few seconds")
     func aHammeredButtonIsToldRefusedAtMostOncePerInterval() async throws {
-        let harness = try await Self.harness()
+        let (harness, stream, continuation) = try await Self.owlsOnHandset1()
         defer { harness.folder.remove() }
-        try harness.database.assignBuzzer(
-            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
-        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
-        await harness.service.setNoticeHandler { continuation.yield($0) }
         try await harness.runtime.makeMove(.nextQuestion)
         harness.clock.advance(by: .seconds(1))
         // Owls buzzes, then presses ten times in 200 ms, and once more 3 s after the first of those.
