@@ -241,6 +241,10 @@ struct BoardTmuxTests {
                     $0.contains(question.prefix(20)) && $0.contains("● Owls")
                 }
                 try await tmux.run(["send-keys", "q"])
+                // The shell's prompt back, before it is typed to: keys typed while the board still runs are its own.
+                try await tmux.waitForScreen("the shell back") {
+                    !$0.contains(question.prefix(20)) && $0.split(separator: "\n").last { !$0.isEmpty } == "$"
+                }
                 try await tmux.run(["send-keys", "echo \"board exited with status $?\"", "Enter"])
                 try await tmux.waitForScreen("the board quitting") { $0.contains("board exited with status 0") }
             }
