@@ -99,10 +99,7 @@ extension Shaky {
         let names = command.configuration.subcommands.map { $0._commandName }
         guard !names.contains(words[1]) else { return nil }
         let typed = TerminalText.printable(words[0] + " " + words[1])
-        let closest = names.min {
-            EditDistance.between(words[1].lowercased(), $0) < EditDistance.between(words[1].lowercased(), $1)
-        }
-        if let closest, EditDistance.between(words[1].lowercased(), closest) <= 2 {
+        if let closest = EditDistance.closest(to: words[1], among: names) {
             return "There is no command “\(typed)”: did you mean `shaky \(words[0]) \(closest)`?"
         }
         return "There is no command “\(typed)”; `shaky \(words[0]) --help` lists them."

@@ -15,4 +15,13 @@ public enum EditDistance {
         }
         return previous[b.count]
     }
+
+    /// Of `names`, the one closest to `word` (ignoring case), when it is at most `most` edits away: the command a
+    /// person likely meant by a mistyped one. The first of those as close, in `names`' order.
+    public static func closest(to word: String, among names: [String], within most: Int = 2) -> String? {
+        let typed = word.lowercased()
+        let scored = names.map { (name: $0, distance: between(typed, $0.lowercased())) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= most else { return nil }
+        return best.name
+    }
 }

@@ -100,7 +100,7 @@ extension Shakyd {
         guard !names.contains(word) else { return nil }
         let printable = TerminalText.printable(word)
         let listed = names.dropLast().map { "`\($0)`" }.spokenList("or")
-        if let meant = names.first(where: { EditDistance.between(word.lowercased(), $0) <= 2 }) {
+        if let meant = EditDistance.closest(to: word, among: names) {
             return "There is no command “\(printable)”: did you mean `shakyd \(meant)`? (`shakyd --help` lists them.)"
         }
         return "There is no command “\(printable)”; the commands are \(listed) (`shakyd --help`)."

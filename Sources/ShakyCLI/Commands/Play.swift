@@ -124,7 +124,7 @@ extension Shaky {
         static func givingTheScreenBackOnSignals(
             _ screen: PlayScreen, prompt: PromptLineInput?, console: any Console
         ) -> (@Sendable () -> Void)? {
-            TerminationSignals.handle([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) { _ in
+            TerminationSignals.handle([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) {
                 // The screen as it is now: the terminal may have been resized since play began. None when stopped or
                 // in the background: the shell has it.
                 if prompt?.giveBack() ?? true { console.write((PlayScreen.current() ?? screen).tearDown) }

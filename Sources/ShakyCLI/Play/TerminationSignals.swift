@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 import Synchronization
 
 /// Ctrl-C, a `kill`, SIGQUIT or the terminal closing, heard by `shaky play` through a signal handler of its own.
@@ -28,13 +29,13 @@ enum TerminationSignals {
         return heard.withLock { $0 }.contains { sigismember(&pending, $0) == 1 }
     }
 
-    /// Hears `numbers` from now on, and runs `body` with the first of them to come on a thread of its own; then does
+    /// Hears `numbers` from now on, and when the first of them comes runs `body` on a thread of its own; then does
     /// what the signal would have done (its default action, raised again). Returns what puts the signals back to
     /// their default actions, or `nil` when no pipe could be made (the signals then keep their default actions).
     ///
     /// The pipe stays open until the process exits: a handler still running as the signals are put back may yet write
     /// to it.
-    static func handle(_ numbers: [Int32], by body: @escaping @Sendable (Int32) -> Void) -> (@Sendable () -> Void)? {
+    static func handle(_ numbers: [Int32], by body: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         let (readEnd, writeEnd) = (ends[0], ends[1])
@@ -45,7 +46,7 @@ enum TerminationSignals {
         _ = received.load(ordering: .relaxed)
 
         heard.withLock { $0 = numbers }
-        let thread = Thread {
+        let thread = Thread(named: "play-signals") {
             // The one thread that takes these signals: the others block them, as libdispatch's and NIO's threads
             // block all signals, and the main thread has ended (`dispatch_main`).
             var these = sigset_t()
@@ -57,7 +58,7 @@ enum TerminationSignals {
             // Woken with no signal come: the signals were put back, play is ending on its own.
             let number = received.load(ordering: .acquiring)
             guard number != 0 else { return }
-            body(number)
+            body()
             signal(number, SIG_DFL)
             kill(getpid(), number)
         }
