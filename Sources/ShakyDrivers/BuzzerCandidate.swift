@@ -122,19 +122,19 @@ public enum BuzzerKeys {
         return String(cString: name)
     }
 
-    /// The code for a key name (`KEY_SPACE`, `space`, `BTN_TRIGGER_HAPPY6`) or a number (`57`, `0x2c5`).
+    /// The code for a key name (`KEY_SPACE`, `space`, `BTN_TRIGGER_HAPPY6`) or a number (`57`, `0x2c5`); `nil` for
+    /// `KEY_RESERVED` (0), which the kernel never sends for a key, so a button given it would never buzz.
     public static func code(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let number = Int(trimmed), (0...highest).contains(number) { return number }
-        if trimmed.lowercased().hasPrefix("0x"), let number = Int(trimmed.dropFirst(2), radix: 16),
-            (0...highest).contains(number)
-        {
-            return number
+        // A number is a code, never a name: "0" is not KEY_0 (the digit's key, code 11).
+        if let number = Int(trimmed) { return (1...highest).contains(number) ? number : nil }
+        if trimmed.lowercased().hasPrefix("0x"), let number = Int(trimmed.dropFirst(2), radix: 16) {
+            return (1...highest).contains(number) ? number : nil
         }
         let upper = trimmed.uppercased()
         for candidate in [upper, "KEY_" + upper] {
             let code = libevdev_event_code_from_name(UInt32(EV_KEY), candidate)
-            if code >= 0 { return Int(code) }
+            if code > 0 { return Int(code) }
         }
         return nil
     }

@@ -68,6 +68,13 @@ struct BuzzersInterfaceTests {
             let unknownKey = try await client.callError(
                 "io.shakywords.Buzzers.Assign", ["team": "Owls", "device": "/dev/input/event30", "key": "KEY_A"])
             #expect(unknownKey.name == "io.shakywords.Buzzers.UnknownKey")
+            // A device not plugged in yet takes any key, but not KEY_RESERVED (0), which the kernel never sends.
+            for key in ["0", "0x0", "KEY_RESERVED", "reserved"] {
+                let reserved = try await client.callError(
+                    "io.shakywords.Buzzers.Assign",
+                    ["team": "Owls", "device": "usb-not-yet-plugged", "key": .string(key)])
+                #expect(reserved.name == "io.shakywords.Buzzers.UnknownKey", "\(key)")
+            }
             let unknownDevice = try await client.callError(
                 "io.shakywords.Buzzers.Assign", ["team": "Owls", "device": "/dev/input/event99", "key": "KEY_A"])
             #expect(unknownDevice.name == "io.shakywords.Buzzers.UnknownDevice")
