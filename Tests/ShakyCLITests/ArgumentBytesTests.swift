@@ -1,9 +1,10 @@
+import ShakyCore
 import ShakyTesting
 import Testing
 
 @testable import ShakyCLI
 
-@Suite("Arguments that are not UTF-8")
+@Suite("Arguments that are not UTF-8 text, or hold control characters")
 struct ArgumentBytesTests {
     @Test("UTF-8 arguments, accents and emoji included, pass")
     func utf8Passes() {
@@ -48,5 +49,17 @@ struct ArgumentBytesTests {
         #expect(exit.status == 2, "\(exit) \(run.standardError)")
         #expect(
             run.standardError.hasPrefix("shaky: argument 3, “Zo\\xEB”, is not UTF-8 text"), "\(run.standardError)")
+    }
+
+    @Test("shaky refuses an escape typed into a team name with exit status 2, before it asks the daemon anything")
+    func theProgramRefusesAControlCharacter() async throws {
+        let run = try ChildProcess(
+            try BuiltProduct.path("shaky"), ["buzz", "Fo\u{1B}xes"],
+            environment: ["SHAKY_SOCKET": "/nonexistent/shaky.sock"])
+        let exit = try await run.waitForExit(within: .seconds(30))
+        #expect(exit.status == 2, "\(exit) \(run.standardError)")
+        #expect(
+            run.standardError.hasPrefix("shaky: argument 2, “Fo\u{FFFD}xes”, holds the control character U+001B"),
+            "\(run.standardError)")
     }
 }
