@@ -43,7 +43,7 @@ extension Shaky {
                 } catch {
                     return report(error, on: console).rawValue
                 }
-            } else if let unknown = unknownCommand(in: arguments) {
+            } else if let unknown = unknownCommand(in: arguments, refusedAs: message(for: error)) {
                 // Worded as the parser's usage errors are.
                 console.printError("shaky: \(unknown)")
                 return ShakyExitStatus.usage.rawValue
@@ -68,12 +68,12 @@ extension Shaky {
 
     /// What is wrong when the command's name is not one of `shaky`'s: `shaky overrule` names the command meant
     /// (`shaky judge overrule`), another word says it is no command; `nil` when the name is a command's (or there is
-    /// none), so the parser's own message (a wrong option, a missing argument) stands.
-    static func unknownCommand(in arguments: [String]) -> String? {
+    /// none), so the parser's own message (a wrong option, a missing argument) stands. `message` is the parser's.
+    static func unknownCommand(in arguments: [String], refusedAs message: String) -> String? {
         let words = movingGlobalOptionsAfterTheSubcommand(arguments)
         guard let name = words.first, !name.hasPrefix("-") else { return nil }
         let topLevel = Set(configuration.subcommands.map { $0._commandName } + ["help"])
-        guard !topLevel.contains(name) else { return unknownSubcommand(in: words) }
+        guard !topLevel.contains(name) else { return unknownSubcommand(in: words, refusedAs: message) }
         var nested: [String] = []
         func visit(_ command: any ParsableCommand.Type, path: [String]) {
             for subcommand in command.configuration.subcommands {
@@ -89,12 +89,14 @@ extension Shaky {
     }
 
     /// What is wrong when `words` name a command of commands (`shaky pack`) and then a word that is none of them
-    /// (`shaky pack lst`), which the parser called only an unexpected argument; `nil` otherwise, and for a command
-    /// that runs one of its own by default (`shaky buzzers`), whose words may be that one's.
-    static func unknownSubcommand(in words: [String]) -> String? {
+    /// (`shaky pack lst`), which the parser called only an unexpected argument; `nil` otherwise. A command that runs
+    /// one of its own by default (`shaky buzzers`, which lists) gave the word to that one: it is no command only when
+    /// the parser's `message` refused it as an unexpected argument there (`shaky buzzers frob`).
+    static func unknownSubcommand(in words: [String], refusedAs message: String) -> String? {
         guard words.count >= 2, !words[1].hasPrefix("-"),
             let command = configuration.subcommands.first(where: { $0._commandName == words[0] }),
-            !command.configuration.subcommands.isEmpty, command.configuration.defaultSubcommand == nil
+            !command.configuration.subcommands.isEmpty,
+            command.configuration.defaultSubcommand == nil || message.contains("Unexpected argument '\(words[1])'")
         else { return nil }
         let names = command.configuration.subcommands.map { $0._commandName }
         guard !names.contains(words[1]) else { return nil }

@@ -43,20 +43,24 @@ extension Shakyd {
         @Option(
             help: ArgumentHelp(
                 "Override: gravity-removed acceleration that counts as vigorous motion (brisk window), m/s².",
-                valueName: "acceleration"))
+                valueName: "acceleration"), transform: DecimalText.argument)
         var threshold: Double?
 
         @Option(
             help: ArgumentHelp(
-                "Override: share (0-1] of the brisk threshold that counts below 20 Hz sampling.", valueName: "share"))
+                "Override: share (0-1] of the brisk threshold that counts below 20 Hz sampling.", valueName: "share"),
+            transform: DecimalText.argument)
         var coarseThresholdShare: Double?
 
-        @Option(help: ArgumentHelp("Override: length of the brisk window, seconds.", valueName: "seconds"))
+        @Option(
+            help: ArgumentHelp("Override: length of the brisk window, seconds.", valueName: "seconds"),
+            transform: DecimalText.argument)
         var window: Double?
 
         @Option(
             help: ArgumentHelp(
-                "Override: share of the brisk window (0-1) that must be above the threshold.", valueName: "share"))
+                "Override: share of the brisk window (0-1) that must be above the threshold.", valueName: "share"),
+            transform: DecimalText.argument)
         var activeFraction: Double?
 
         @Option(
@@ -68,15 +72,18 @@ extension Shakyd {
         @Option(
             help: ArgumentHelp(
                 "Override: gravity-removed acceleration that counts in the sustained window, m/s².",
-                valueName: "acceleration"))
+                valueName: "acceleration"), transform: DecimalText.argument)
         var sustainedThreshold: Double?
 
-        @Option(help: ArgumentHelp("Override: length of the sustained window, seconds.", valueName: "seconds"))
+        @Option(
+            help: ArgumentHelp("Override: length of the sustained window, seconds.", valueName: "seconds"),
+            transform: DecimalText.argument)
         var sustainedWindow: Double?
 
         @Option(
             help: ArgumentHelp(
-                "Override: share of the sustained window (0-1) that must be above its threshold.", valueName: "share"))
+                "Override: share of the sustained window (0-1) that must be above its threshold.", valueName: "share"),
+            transform: DecimalText.argument)
         var sustainedActiveFraction: Double?
 
         @Option(
@@ -85,29 +92,32 @@ extension Shakyd {
 
         @Option(
             help: ArgumentHelp(
-                "Override: highest frequency of the motion in the sustained window, Hz.", valueName: "hertz"))
+                "Override: highest frequency of the motion in the sustained window, Hz.", valueName: "hertz"),
+            transform: DecimalText.argument)
         var sustainedMaximumFrequency: Double?
 
         @Option(
             help: ArgumentHelp(
-                "Override: highest share (0-1) of the sustained window's motion along gravity.", valueName: "share"))
+                "Override: highest share (0-1) of the sustained window's motion along gravity.", valueName: "share"),
+            transform: DecimalText.argument)
         var sustainedMaximumVerticalShare: Double?
 
         @Option(
             help: ArgumentHelp(
                 "Override: highest crest factor (peak over root mean square, at least 1) of the sustained window's "
-                    + "motion.", valueName: "factor"))
+                    + "motion.", valueName: "factor"), transform: DecimalText.argument)
         var sustainedMaximumCrestFactor: Double?
 
         @Option(
             help: ArgumentHelp(
                 "Override: highest rotation (0-1) of the motion's direction, 1 round a circle, 0 along a line.",
-                valueName: "share"))
+                valueName: "share"), transform: DecimalText.argument)
         var maximumRotation: Double?
 
         @Option(
             help: ArgumentHelp(
-                "Override: seconds during which nothing fires again after a trigger.", valueName: "seconds"))
+                "Override: seconds during which nothing fires again after a trigger.", valueName: "seconds"),
+            transform: DecimalText.argument)
         var cooldown: Double?
 
         @Option(
@@ -251,7 +261,8 @@ struct TimeSpan: ExpressibleByArgument, Sendable {
 
     init?(argument: String) {
         let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let start = Double(parts[0]), let end = Double(parts[1]), start.isFinite,
+        guard parts.count == 2, let start = DecimalText.number(String(parts[0])),
+            let end = DecimalText.number(String(parts[1])), start.isFinite,
             end.isFinite, start <= end
         else { return nil }
         self.start = start

@@ -32,7 +32,9 @@ extension Shakyd {
             transform: InputSpec.init(parsing:))
         var input: InputSpec?
 
-        @Option(help: ArgumentHelp("Samples a second to try, above 0 and up to 10000.", valueName: "hertz"))
+        @Option(
+            help: ArgumentHelp("Samples a second to try, above 0 and up to 10000.", valueName: "hertz"),
+            transform: DecimalText.argument)
         var rate: Double = 100
 
         @Option(

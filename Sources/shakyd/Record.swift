@@ -39,13 +39,14 @@ extension Shakyd {
         var output: String
 
         @Option(
-            help: ArgumentHelp("Stop after this many seconds (default: at Ctrl-C or SIGTERM).", valueName: "seconds"))
+            help: ArgumentHelp("Stop after this many seconds (default: at Ctrl-C or SIGTERM).", valueName: "seconds"),
+            transform: DecimalText.argument)
         var duration: Double?
 
         @Option(
             help: ArgumentHelp(
                 "Samples a second, above 0 and up to 10000 (IIO picks the nearest rate the device offers).",
-                valueName: "hertz"))
+                valueName: "hertz"), transform: DecimalText.argument)
         var rate: Double = 100
 
         @Option(

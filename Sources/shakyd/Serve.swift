@@ -97,7 +97,7 @@ extension Shakyd {
             help: ArgumentHelp(
                 "Seconds a team that presses before a question opens cannot buzz, for new games that do not set "
                     + "the rule themselves (shaky new --early-press-lockout); 0, the default: only ignored.",
-                valueName: "seconds"))
+                valueName: "seconds"), transform: DecimalText.argument)
         var earlyPressLockout: Double?
 
         @Option(

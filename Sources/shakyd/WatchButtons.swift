@@ -25,7 +25,8 @@ extension Shakyd {
                 """)
 
         @Option(
-            help: ArgumentHelp("Stop after this many seconds, up to 86400 (default: at Ctrl-C).", valueName: "seconds"))
+            help: ArgumentHelp("Stop after this many seconds, up to 86400 (default: at Ctrl-C).", valueName: "seconds"),
+            transform: DecimalText.argument)
         var duration: Double?
 
         @Option(

@@ -17,7 +17,7 @@ struct EarlyPressLockoutParsingTests {
         #expect(off.setup.request.rules == ShakyAPI.Rules(earlyPressLockout: 0), "0 turns the daemon's default off")
     }
 
-    @Test(arguments: ["-1", "61", "nan"])
+    @Test(arguments: ["-1", "61", "99999.99999999999"])
     func aLockoutOutOfRangeIsRefusedWithWhatIsAllowed(_ value: String) {
         let arguments = ["new", "--team", "A", "--team", "B", "--early-press-lockout=\(value)"]
         do {
@@ -25,6 +25,20 @@ struct EarlyPressLockoutParsingTests {
             Issue.record("\(arguments) parsed")
         } catch {
             #expect(Shaky.message(for: error).contains("--early-press-lockout must be 0 to 60 seconds"))
+        }
+    }
+
+    @Test("What is not a decimal number is refused as such: NaN, an infinity, hexadecimal")
+    func aLockoutThatIsNoDecimalNumberIsRefused() {
+        for value in ["nan", "inf", "0x10"] {
+            let arguments = ["new", "--team", "A", "--team", "B", "--early-press-lockout=\(value)"]
+            #expect(throws: (any Error).self) { try Shaky.parseAsRoot(arguments) }
+            do {
+                _ = try Shaky.parseAsRoot(arguments)
+            } catch {
+                #expect(
+                    Shaky.message(for: error).contains("'\(value)' is invalid for '--early-press-lockout <seconds>'"))
+            }
         }
     }
 }

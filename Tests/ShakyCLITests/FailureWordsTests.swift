@@ -133,6 +133,8 @@ struct FailureWordsTests {
             (["--config", folder.appending("missing.conf")], ["--config", "missing.conf", "no such file"], 3),
             (["--config", folder.path], ["--config", "a folder, not a file"], 3),
             (["--early-press-lockout", "99999.99999999999"], ["--early-press-lockout", "0 to 60 seconds"], 2),
+            (["--early-press-lockout", "0x10"], ["'0x10'", "--early-press-lockout", "in decimal digits"], 2),
+            (["detect", "--threshold", "inf", "x.csv"], ["'inf'", "--threshold", "in decimal digits"], 2),
             (["--sensitivity", "extreme"], ["--sensitivity", "'light', 'medium' or 'hard'"], 2),
             (["--reorder-window", "5"], ["--reorder-window must be 10 to 200 milliseconds, not 5"], 2),
             (["--buzzers", "some"], ["--buzzers must be auto or none, not “some”"], 2),

@@ -78,7 +78,17 @@ import Testing
             ["new", "--team", "A", "--team", "B", "--points-per-hint=-2"],
             "--points-per-hint must be 0 to the question's worth (--base-points, 10), not -2"
         ),
-        (["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"], "--hint-cooldown must be 0 to 3600 seconds"),
+        // Swift's Double also reads hexadecimal, infinities and NaN, which no one means by a number of seconds.
+        (
+            ["new", "--team", "A", "--team", "B", "--hint-cooldown", "nan"],
+            "The value 'nan' is invalid for '--hint-cooldown <seconds>': write a number in decimal digits"
+        ),
+        (
+            ["new", "--team", "A", "--team", "B", "--indication-time", "0x10"],
+            "The value '0x10' is invalid for '--indication-time <seconds>': write a number in decimal digits"
+        ),
+        (["new", "--team", "A", "--team", "B", "--answer-time", "infinity"], "write a number in decimal digits"),
+        (["settings", "--volume", "0x1p-1"], "The value '0x1p-1' is invalid for '--volume <0-1>'"),
         (
             ["new", "--team", "A", "--team", "B", "--indication-time", "3600.0000001"],
             "--indication-time must be a number of seconds from 0.1 to 3600 (an hour), not 3600.0000001."
@@ -439,6 +449,10 @@ import Testing
             (["pack", "lst"], "There is no command “pack lst”: did you mean `shaky pack list`?"),
             (["judge", "overule"], "There is no command “judge overule”: did you mean `shaky judge overrule`?"),
             (["pack", "frobnicate"], "There is no command “pack frobnicate”; `shaky pack --help` lists them."),
+            // A command that runs one of its own by default: the word is that one's unexpected argument.
+            (["buzzers", "frob"], "There is no command “buzzers frob”; `shaky buzzers --help` lists them."),
+            (["buzzers", "jion"], "There is no command “buzzers jion”: did you mean `shaky buzzers join`?"),
+            (["sensor", "calbrate"], "There is no command “sensor calbrate”: did you mean `shaky sensor calibrate`?"),
         ] {
             let outcome = await runInProcess(arguments)
             #expect(outcome.status == 2, "\(arguments): \(outcome)")
@@ -452,7 +466,8 @@ import Testing
             #expect(
                 outcome.error.contains("” is no id: an id is a whole number from 1"), "\(arguments): \(outcome.error)")
         }
-        // A command that runs one of its own by default takes that one's words.
-        #expect(Shaky.unknownCommand(in: ["buzzers", "Owls"]) == nil)
+        // A command that runs one of its own by default gives that one the words it takes.
+        #expect(Shaky.unknownCommand(in: ["buzzers", "--json"], refusedAs: "Unexpected argument '--json'") == nil)
+        #expect(Shaky.unknownCommand(in: ["buzzers", "Owls"], refusedAs: "Missing expected argument") == nil)
     }
 }

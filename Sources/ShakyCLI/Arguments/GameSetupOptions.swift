@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 /// How a new game is set up: teams, packs, questions and rules (`shaky new`, `shaky play`).
@@ -29,16 +30,20 @@ struct GameSetupOptions: ParsableArguments {
     @Flag(help: "End a game still in play first, instead of refusing.")
     var replace = false
 
-    @Option(help: ArgumentHelp("Seconds to buzz, 0.1 to 3600 (default: 60).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Seconds to buzz, 0.1 to 3600 (default: 60).", valueName: "seconds"),
+        transform: DecimalText.argument)
     var indicationTime: Double?
 
     @Option(
         help: ArgumentHelp(
             "Seconds left after the first buzz, or what is left if less; 0.1 to 3600 (default: 20).",
-            valueName: "seconds"))
+            valueName: "seconds"), transform: DecimalText.argument)
     var timeAfterFirstBuzz: Double?
 
-    @Option(help: ArgumentHelp("Seconds each team has to answer, 0.1 to 3600 (default: 60).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Seconds each team has to answer, 0.1 to 3600 (default: 60).", valueName: "seconds"),
+        transform: DecimalText.argument)
     var answerTime: Double?
 
     @Option(help: ArgumentHelp("What a question is worth with no hints, 1 to 1000 (default: 10).", valueName: "points"))
@@ -59,7 +64,7 @@ struct GameSetupOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Seconds between two hints, so one long shake spends one hint; 0 to 3600 (default: 1.5).",
-            valueName: "seconds"))
+            valueName: "seconds"), transform: DecimalText.argument)
     var hintCooldown: Double?
 
     @Flag(inversion: .prefixedNo, help: "Accept near misses: 1 typo for 4-7 letters, 2 for 8 or more (default: on).")
@@ -76,7 +81,7 @@ struct GameSetupOptions: ParsableArguments {
             "Seconds a team that presses its button before the question opens cannot buzz, as buzzer systems do; "
                 + "0 to 60, 0 turns the rule off (default: the daemon's early-press-lockout setting, off unless "
                 + "set).",
-            valueName: "seconds"))
+            valueName: "seconds"), transform: DecimalText.argument)
     var earlyPressLockout: Double?
 
     /// Whether any rule differs from the defaults.

@@ -21,8 +21,9 @@ extension Shaky {
         var replace = false
 
         @Option(
-            help: ArgumentHelp("Seconds to wait for shakes while the question is open, 0 to 600.", valueName: "seconds")
-        )
+            help: ArgumentHelp(
+                "Seconds to wait for shakes while the question is open, 0 to 600.", valueName: "seconds"),
+            transform: DecimalText.argument)
         var shakeTime: Double = 10
 
         @OptionGroup var global: GlobalOptions

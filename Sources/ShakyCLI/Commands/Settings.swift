@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky {
@@ -19,7 +20,8 @@ extension Shaky {
         var sound: SoundSwitch?
 
         @Option(
-            help: ArgumentHelp("Sound volume, from 0 (silent) to 1, the loudest (1 until changed).", valueName: "0-1"))
+            help: ArgumentHelp("Sound volume, from 0 (silent) to 1, the loudest (1 until changed).", valueName: "0-1"),
+            transform: DecimalText.argument)
         var volume: Double?
 
         @Option(help: "How hard a shake must be to count (shakyd's --sensitivity, medium unless set, until changed).")

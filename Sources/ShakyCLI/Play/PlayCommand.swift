@@ -101,7 +101,7 @@ enum PlayCommand: Equatable, Sendable {
         case "+", "-":
             return try adjustment(sign: word == "+" ? 1 : -1, rest, teams: teams)
         case "w", "wait":
-            guard let seconds = Double(rest), seconds >= 0, seconds <= 3600 else {
+            guard let seconds = DecimalText.number(rest), seconds >= 0, seconds <= 3600 else {
                 throw PlayCommandError("say how long to wait in seconds: w 5")
             }
             return .wait(seconds: seconds)

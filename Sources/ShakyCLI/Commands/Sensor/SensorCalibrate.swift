@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Sensor {
@@ -22,10 +23,13 @@ extension Shaky.Sensor {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: ArgumentHelp("Seconds of shaking, 3 to 60.", valueName: "seconds"))
+        @Option(
+            help: ArgumentHelp("Seconds of shaking, 3 to 60.", valueName: "seconds"), transform: DecimalText.argument)
         var shakeSeconds: Double = 5
 
-        @Option(help: ArgumentHelp("Seconds of holding still, 2 to 60.", valueName: "seconds"))
+        @Option(
+            help: ArgumentHelp("Seconds of holding still, 2 to 60.", valueName: "seconds"),
+            transform: DecimalText.argument)
         var stillSeconds: Double = 4
 
         func validate() throws {

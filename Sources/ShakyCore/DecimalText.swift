@@ -1,0 +1,45 @@
+/// Numbers as people write them on a command line: decimal digits, with a sign, a point and an exponent if need be.
+///
+/// Swift's `Double(_:)` reads more than that: hexadecimal (`0x10` is 16, `0x1p3` is 8), `inf`, `infinity` and
+/// `nan`. A typo of that shape would set a rule or a rate to a value no one meant, where a person expects to be told.
+public enum DecimalText {
+    /// The value of `text` when it is a decimal number (`16`, `-2`, `0.5`, `.5`, `5.`, `1e3`, `+2.5E-1`); `nil` for
+    /// anything else, hexadecimal, infinities and NaN among them.
+    public static func number(_ text: String) -> Double? {
+        var bytes = text.utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let integerDigits = bytes.prefix(while: isDigit).count
+        bytes = bytes.dropFirst(integerDigits)
+        var fractionDigits = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fractionDigits = bytes.prefix(while: isDigit).count
+            bytes = bytes.dropFirst(fractionDigits)
+        }
+        guard integerDigits + fractionDigits > 0 else { return nil }
+        if let letter = bytes.first, letter == UInt8(ascii: "e") || letter == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
+            let exponentDigits = bytes.prefix(while: isDigit).count
+            guard exponentDigits > 0 else { return nil }
+            bytes = bytes.dropFirst(exponentDigits)
+        }
+        guard bytes.isEmpty else { return nil }
+        return Double(text)
+    }
+
+    /// ``number(_:)`` for a command-line parser's `transform:`: throws ``NotDecimal`` for what is not a decimal number.
+    @Sendable public static func argument(_ text: String) throws -> Double {
+        guard let value = number(text) else { throw NotDecimal() }
+        return value
+    }
+
+    /// A number refused because it is not written in decimal digits; the parser puts the value and option before it.
+    public struct NotDecimal: Error, CustomStringConvertible {
+        public var description: String { "write a number in decimal digits, such as 16 or 2.5" }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}

@@ -1,0 +1,24 @@
+import ShakyCore
+import Testing
+
+@Suite("Numbers typed on a command line: decimal digits only")
+struct DecimalTextTests {
+    @Test(
+        "Decimal numbers read as Double reads them",
+        arguments: ["16", "0", "-2", "+2", "0.5", ".5", "5.", "1e3", "2.5E-1", "-1e+2", "007", "3600.0000001"])
+    func decimalNumbersAreRead(text: String) {
+        #expect(DecimalText.number(text) == Double(text))
+        #expect(DecimalText.number(text) != nil)
+    }
+
+    @Test(
+        "What Double reads besides decimal digits, and what is no number, is refused",
+        arguments: [
+            "0x10", "0X1F", "0x1p3", "inf", "-inf", "infinity", "nan", "NaN", "", "-", ".", "e5", "1e", "1e+", "1.2.3",
+            " 1", "1 ", "1_000", "1,5", "١٢", "1e3x", "--1",
+        ])
+    func othersAreRefused(text: String) {
+        #expect(DecimalText.number(text) == nil)
+        #expect(throws: DecimalText.NotDecimal.self) { try DecimalText.argument(text) }
+    }
+}
