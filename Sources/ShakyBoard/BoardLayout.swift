@@ -394,29 +394,37 @@ public enum BoardLayout {
             essential.append((countdownBar(state, width: area.width), .normal))
         }
         for line in phaseLines(state, width: area.width) { essential.append((line, .strong)) }
-        var buzzed: [(String, BoardScreen.Style)] = []
-        if !state.buzzes.isEmpty {
-            let buzzes = state.buzzes.sorted { $0.order < $1.order }.map {
-                "\($0.order). \(teamLabel($0.team, in: state)) \(seconds($0.elapsed))"
-            }
-            for line in listLines("Buzzed:", buzzes, columns: area.width) { buzzed.append((line, .normal)) }
+        let buzzes = state.buzzes.sorted { $0.order < $1.order }.map {
+            "\($0.order). \(teamLabel($0.team, in: state)) \(seconds($0.elapsed))"
         }
-        var judged: [(String, BoardScreen.Style)] = []
-        for judgement in state.judgements {
+        var buzzed =
+            buzzes.isEmpty
+            ? [] : listLines("Buzzed:", buzzes, columns: area.width).map { ($0, BoardScreen.Style.normal) }
+        let judgements = state.judgements.map { judgement in
             let (text, style) = judgementLine(judgement, in: state)
-            for line in DisplayWidth.wrap(text, columns: area.width) { judged.append((line, style)) }
+            return DisplayWidth.wrap(text, columns: area.width).map { ($0, style) }
         }
+        var judged = judgements.flatMap { $0 }
         // On a screen too short for all of it (the letters take a row at least), what goes first: the judged
-        // answers, the latest first; then the buzzes; then the question's later lines; then its worth. The countdown
-        // and who is up stay in sight.
+        // answers, the latest first; then the buzzes, the latest first; then the question's later lines; then its
+        // worth. The countdown and who is up stay in sight. Judged answers and buzzes left out are counted on a row
+        // of their own ("+2 more judged"), while there is a row for it.
         var overflow = top.count + points.count + essential.count + buzzed.count + judged.count + 1 - area.height
-        while overflow > 0, !judged.isEmpty {
-            judged.removeLast()
-            overflow -= 1
+        if overflow > 0, !judged.isEmpty {
+            let room = judged.count - overflow
+            judged = room >= 1 ? judgedLines(judgements, rows: room) : []
+            overflow = max(0, -room)
         }
-        while overflow > 0, !buzzed.isEmpty {
-            buzzed.removeLast()
-            overflow -= 1
+        if overflow > 0, !buzzed.isEmpty {
+            let room = buzzed.count - overflow
+            buzzed = room >= 1 ? buzzLines(buzzes, rows: room, columns: area.width) : []
+            overflow = max(0, -room)
+        }
+        // Judged answers with no row left at all take one of the buzzes' rows, while those have two or more, to be
+        // counted: a row of buzzes left out is counted there too.
+        if judged.isEmpty, !judgements.isEmpty, buzzed.count >= 2 {
+            buzzed = buzzLines(buzzes, rows: buzzed.count - 1, columns: area.width)
+            judged = judgedLines(judgements, rows: 1)
         }
         if overflow > 0, top.count > 1 {
             let kept = max(1, top.count - overflow)
@@ -572,6 +580,35 @@ public enum BoardLayout {
     /// `lead` and `items` two spaces apart (`Buzzed: 1. Owls 3.5 s  2. Snow Leopards 4.1 s`), broken into lines of
     /// at most `columns` columns between items, so that no team's name is cut in two; an item too long for a line of
     /// its own is wrapped within.
+    /// The judged answers in at most `rows` rows (at least 1): the earliest that fit whole, then how many more were
+    /// judged.
+    static func judgedLines(_ judgements: [[(String, BoardScreen.Style)]], rows: Int) -> [(String, BoardScreen.Style)] {
+        let total = judgements.reduce(0) { $0 + $1.count }
+        guard total > rows else { return judgements.flatMap { $0 } }
+        var kept: [(String, BoardScreen.Style)] = []
+        var count = 0
+        while count < judgements.count, kept.count + judgements[count].count <= rows - 1 {
+            kept += judgements[count]
+            count += 1
+        }
+        let left = judgements.count - count
+        let summary =
+            count == 0
+            ? "\(judgements.count) \(judgements.count == 1 ? "answer" : "answers") judged" : "+\(left) more judged"
+        return kept + [(summary, .normal)]
+    }
+
+    /// The "Buzzed:" list in at most `rows` rows (at least 1): the earliest buzzes that fit, then how many more.
+    static func buzzLines(_ buzzes: [String], rows: Int, columns: Int) -> [(String, BoardScreen.Style)] {
+        for shown in stride(from: buzzes.count, through: 0, by: -1) {
+            let left = buzzes.count - shown
+            let more = left == 0 ? [] : [shown == 0 ? "\(left) \(left == 1 ? "team" : "teams")" : "+\(left) more"]
+            let lines = listLines("Buzzed:", Array(buzzes.prefix(shown)) + more, columns: columns)
+            if lines.count <= rows { return lines.map { ($0, .normal) } }
+        }
+        return []
+    }
+
     static func listLines(_ lead: String, _ items: [String], columns: Int) -> [String] {
         var lines: [String] = []
         var line = lead

@@ -193,6 +193,33 @@ struct BoardSnapshotTests {
         #expect(paused.contains("27 s"), "the time left stays in sight: \(paused)")
     }
 
+    @Test("A short board that leaves out judged answers or buzzes says how many more there are")
+    func aShortBoardCountsWhatItLeavesOut() {
+        var state = BoardScenes.eightTeamsOpen
+        state.teams = Array(state.teams.prefix(4))
+        state.question = "Which animal?"
+        let names = state.teams.map(\.name)
+        state.phase = .answering(team: names[3])
+        state.teamUp = names[3]
+        state.buzzes = (0..<4).map { BoardState.Buzz(team: names[$0], order: $0 + 1, elapsed: 1.5 + Double($0)) }
+        state.judgements = (0..<3).map { BoardState.Judgement(team: names[$0], given: "Cat \($0)", isCorrect: false) }
+        // Room for all of it: no count.
+        let tall = BoardLayout.render(state, width: 40, height: 18, now: BoardScenes.now).text
+        #expect(tall.contains("“Cat 2”") && tall.contains("4. ♦ Γλαύκες") && !tall.contains("more"), "\(tall)")
+        // What each height keeps, and the count of what it leaves out.
+        for (height, buzzes, judged, said) in [
+            (16, 4, 1, ["+2 more judged"]), (15, 4, 0, ["3 answers judged"]),
+            (14, 2, 0, ["+2 more", "3 answers judged"]),
+            (13, 1, 0, ["+3 more", "3 answers judged"]), (12, 1, 0, ["+3 more"]),
+        ] {
+            let text = BoardLayout.render(state, width: 40, height: height, now: BoardScenes.now).text
+            #expect((1...4).filter { text.contains("\($0). ") }.count == buzzes, "40x\(height):\n\(text)")
+            #expect((0..<3).filter { text.contains("“Cat \($0)”") }.count == judged, "40x\(height):\n\(text)")
+            for words in said { #expect(text.contains(words), "40x\(height):\n\(text)") }
+            #expect(text.contains("♦ Γλαύκες to answer"), "who is up, at 40x\(height):\n\(text)")
+        }
+    }
+
     @Test("While teams join on a 40-column board, each team's line fits it: none wraps, no arrow stands alone")
     func aNarrowBoardFitsEveryTeamsJoiningLine() {
         var state = BoardScenes.ready
