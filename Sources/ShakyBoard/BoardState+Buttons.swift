@@ -7,33 +7,43 @@ extension BoardState {
     public func buttonWords(team: String) -> String? {
         guard let button = buttons[team] else { return nil }
         let device = buttonDevices[button.device]
-        var words = Self.words(for: button, on: device)
+        var words = Self.words(for: button, on: device, number: deviceNumber(button.device))
         if device?.isPresent == false { words += " (unplugged)" }
         return words
+    }
+
+    /// Which of the devices that look alike (two joysticks of one make, two keyboards, two Buzz! sets) the device
+    /// `identity` is, from 1, in the order of their identities (the USB ports they are plugged into); `nil` when no
+    /// other device looks like it, so that two teams' buttons on twin devices are not said in the same words.
+    func deviceNumber(_ identity: String) -> Int? {
+        guard let device = buttonDevices[identity] else { return nil }
+        let look = Self.deviceWords(device)
+        let twins = buttonDevices.filter { Self.deviceWords($0.value) == look && $0.value.kind == device.kind }
+        guard twins.count > 1 else { return nil }
+        return twins.keys.sorted().firstIndex(of: identity).map { $0 + 1 }
     }
 
     /// Whether the board has anything to say about buttons: a device seen or a button assigned.
     public var knowsButtons: Bool { !buttons.isEmpty || !buttonDevices.isEmpty }
 
-    static func words(for button: Button, on device: ButtonDevice?) -> String {
+    /// `button` in words; `number` tells apart devices that look alike (``deviceNumber(_:)``): "keyboard 2: A".
+    static func words(for button: Button, on device: ButtonDevice?, number: Int? = nil) -> String {
         let happy = "BTN_TRIGGER_HAPPY"
+        let numbered = number.map { " \($0)" } ?? ""
         if device?.kind == "buzz", button.keyName.hasPrefix(happy),
-            let number = Int(button.keyName.dropFirst(happy.count)), (1...20).contains(number)
+            let handset = Int(button.keyName.dropFirst(happy.count)), (1...20).contains(handset)
         {
-            return "Buzz! handset \((number - 1) / 5 + 1) (\(buzzColours[(number - 1) % 5]))"
+            return "Buzz!\(numbered) handset \((handset - 1) / 5 + 1) (\(buzzColours[(handset - 1) % 5]))"
         }
-        let deviceWords: String
-        if device?.kind == "keyboard" {
-            deviceWords = "keyboard"
-        } else if let name = device?.name?.split(whereSeparator: \.isWhitespace).joined(separator: " "),
-            !name.isEmpty
-        {
-            // Kernels pad some names ("DragonRise Inc.   Generic   USB  Joystick  "): one space between words.
-            deviceWords = name
-        } else {
-            deviceWords = "button"
-        }
-        return "\(deviceWords): \(keyWords(button.keyName))"
+        return "\(device.map(deviceWords) ?? "button")\(numbered): \(keyWords(button.keyName))"
+    }
+
+    /// How a device is called: "keyboard", its kernel name, or "button" when it has none.
+    static func deviceWords(_ device: ButtonDevice) -> String {
+        if device.kind == "keyboard" { return "keyboard" }
+        // Kernels pad some names ("DragonRise Inc.   Generic   USB  Joystick  "): one space between words.
+        let name = device.name?.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
+        return name.isEmpty ? "button" : name
     }
 
     /// `KEY_A` → "A", `KEY_SPACE` → "Space", `BTN_TRIGGER` → "button trigger".

@@ -5,8 +5,8 @@ import TriviaEngine
 public enum BuzzerNotice: Sendable, Equatable {
     /// Press to join: this team should press its button now.
     case joinAsking(team: String)
-    /// A team claimed a button by pressing it.
-    case joined(team: String, device: String, keyName: String)
+    /// A team claimed a button by pressing it, on the device `device` (its identity) at `devicePath`.
+    case joined(team: String, device: String, keyName: String, devicePath: String)
     /// A joining ended before every team pressed, while it asked `team`.
     case joinEnded(team: String, reason: JoinEnd)
     /// A team's button went down at `kernelTime` (CLOCK_MONOTONIC), with what became of it (and, when it locked

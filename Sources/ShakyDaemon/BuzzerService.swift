@@ -250,7 +250,8 @@ public actor BuzzerService {
             return
         }
         join = current.isComplete ? nil : current
-        await notify(.joined(team: team, device: press.button.device, keyName: press.keyName))
+        await notify(
+            .joined(team: team, device: press.button.device, keyName: press.keyName, devicePath: press.devicePath))
         if let asking = current.asking { await notify(.joinAsking(team: asking)) }
         light(team: team, slot: nil, for: [press.button])
     }

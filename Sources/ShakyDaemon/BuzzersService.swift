@@ -122,8 +122,8 @@ extension ShakyAPI.BuzzerEvent {
         switch notice {
         case .joinAsking(let team):
             self.init(kind: .joinAsking, team: team)
-        case .joined(let team, let device, let keyName):
-            self.init(kind: .joined, team: team, keyName: keyName, device: device)
+        case .joined(let team, let device, let keyName, let devicePath):
+            self.init(kind: .joined, team: team, keyName: keyName, device: device, path: devicePath)
         case .joinEnded(let team, .otherTeams):
             self.init(
                 kind: .joinEnded, team: team,

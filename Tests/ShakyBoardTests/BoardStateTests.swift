@@ -497,6 +497,39 @@ struct BoardStateTests {
         #expect(state.buttonWords(team: "Zoë") == "DragonRise Inc. Generic USB Joystick: button trigger")
     }
 
+    @Test("Buttons on twin devices are told apart by the devices' order of identity (their USB ports)")
+    func twinDevicesAreNumbered() {
+        var state = BoardState()
+        let joystick = "DragonRise Inc.   Generic   USB  Joystick  "
+        let list = ShakyAPI.BuzzersInterface.ListReply(
+            devices: [
+                ("usb-0:3:1.0", joystick, "arcade"), ("usb-0:2:1.0", joystick, "arcade"),
+                ("usb-0:4:1.0", "USB Keyboard", "keyboard"), ("usb-0:5:1.0", "Other Keyboard", "keyboard"),
+                ("usb-0:6:1.0", "Logitech Buzz(tm) Controller V1", "buzz"),
+                ("usb-0:7:1.0", "Logitech Buzz(tm) Controller V1", "buzz"), ("usb-0:8:1.0", "Lone Pad", "gamepad"),
+            ].map {
+                ShakyAPI.BuzzerDevice(
+                    path: "/dev/input/event1", name: $0.1, identity: $0.0, kind: $0.2, keys: [], lights: [],
+                    present: true)
+            },
+            assignments: [
+                ("Owls", "usb-0:3:1.0", 0x120, "BTN_TRIGGER"), ("Foxes", "usb-0:2:1.0", 0x120, "BTN_TRIGGER"),
+                ("Yaks", "usb-0:4:1.0", 30, "KEY_A"), ("Bats", "usb-0:5:1.0", 30, "KEY_A"),
+                ("Emus", "usb-0:7:1.0", 0x2c0, "BTN_TRIGGER_HAPPY1"), ("Cats", "usb-0:8:1.0", 0x120, "BTN_TRIGGER"),
+            ].map { ShakyAPI.ButtonAssignment(team: $0.0, device: $0.1, key: $0.2, keyName: $0.3) },
+            joining: [])
+        state.apply(buzzers: list)
+        #expect(state.buttonWords(team: "Foxes") == "DragonRise Inc. Generic USB Joystick 1: button trigger")
+        #expect(state.buttonWords(team: "Owls") == "DragonRise Inc. Generic USB Joystick 2: button trigger")
+        #expect(state.buttonWords(team: "Yaks") == "keyboard 1: A")
+        #expect(state.buttonWords(team: "Bats") == "keyboard 2: A")
+        #expect(state.buttonWords(team: "Emus") == "Buzz! 2 handset 1 (red)")
+        #expect(state.buttonWords(team: "Cats") == "Lone Pad: button trigger")
+        // A twin unplugged keeps its number: the room still knows which one to plug back in.
+        state.apply(Self.buzzer(.deviceGone, device: "usb-0:3:1.0"), at: .zero)
+        #expect(state.buttonWords(team: "Owls") == "DragonRise Inc. Generic USB Joystick 2: button trigger (unplugged)")
+    }
+
     @Test func aClearSeenInTheNextListForgetsTheButton() {
         var state = BoardState()
         state.apply(buzzers: Self.buttonList)

@@ -567,6 +567,9 @@ import Testing
         let buttons: [ShakyAPI.ButtonEvent] = [
             ShakyAPI.ButtonEvent(kind: .joinAsking, team: "Owls"),
             ShakyAPI.ButtonEvent(kind: .joined, team: "Owls", keyName: "BTN_SOUTH", device: "pci-0000:00:14.0-usb-0:2"),
+            ShakyAPI.ButtonEvent(
+                kind: .joined, team: "Foxes", keyName: "BTN_SOUTH", device: "pci-0000:00:14.0-usb-0:3",
+                path: "/dev/input/event31"),
             ShakyAPI.ButtonEvent(kind: .pressed, team: "Owls", kernelTime: 12.5, outcome: "buzzed", order: 1),
             ShakyAPI.ButtonEvent(kind: .pressed, team: "Foxes", kernelTime: 11, outcome: "lockedOut", lockedFor: 1.5),
             ShakyAPI.ButtonEvent(kind: .pressed, team: "Foxes", kernelTime: 10, outcome: "early"),
@@ -579,7 +582,8 @@ import Testing
         #expect(
             lines == [
                 "Owls: press your button",
-                "Join: Owls has BTN_SOUTH",
+                "Join: Owls has BTN_SOUTH on pci-0000:00:14.0-usb-0:2",
+                "Join: Foxes has BTN_SOUTH on /dev/input/event31",
                 "Press: Foxes pressed early and is locked out for 1.5 s",
                 "Press: Foxes pressed before the question opened (ignored)",
                 "Buzzers: /dev/input/event30 unplugged; its teams keep their buttons",

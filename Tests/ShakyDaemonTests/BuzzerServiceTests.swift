@@ -105,9 +105,10 @@ struct BuzzerServiceTests {
         #expect(
             notices == [
                 .joinAsking(team: "Owls"),
-                .joined(team: "Owls", device: Self.buzzIdentity, keyName: "BTN_TRIGGER_HAPPY6"),
+                .joined(
+                    team: "Owls", device: Self.buzzIdentity, keyName: "BTN_TRIGGER_HAPPY6", devicePath: "/dev/input/x"),
                 .joinAsking(team: "Foxes"), .takenPress(again, owner: "Owls", asking: "Foxes"),
-                .joined(team: "Foxes", device: Self.barIdentity, keyName: "BTN_SOUTH"),
+                .joined(team: "Foxes", device: Self.barIdentity, keyName: "BTN_SOUTH", devicePath: "/dev/input/x"),
             ])
         let saved = try harness.database.buzzerAssignments()
         #expect(saved.map(\.team) == ["Foxes", "Owls"])
@@ -169,7 +170,8 @@ struct BuzzerServiceTests {
         #expect(
             notices == [
                 .joinAsking(team: "Owls"),
-                .joined(team: "Owls", device: Self.buzzIdentity, keyName: "BTN_TRIGGER_HAPPY6"),
+                .joined(
+                    team: "Owls", device: Self.buzzIdentity, keyName: "BTN_TRIGGER_HAPPY6", devicePath: "/dev/input/x"),
                 .joinAsking(team: "Foxes"), .joinEnded(team: "Foxes", reason: .replaced), .joinAsking(team: "Foxes"),
             ])
     }

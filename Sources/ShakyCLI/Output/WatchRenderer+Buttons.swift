@@ -10,7 +10,9 @@ extension WatchRenderer {
         case .joinAsking:
             return "\(team): press your button"
         case .joined:
-            return "Join: \(team) has \(event.keyName ?? "a button")"
+            // The device too: two teams may take the same key of two devices alike (two joysticks of one make).
+            let device = (event.path ?? event.device).map { " on \($0)" } ?? ""
+            return "Join: \(team) has \(event.keyName ?? "a button")\(device)"
         case .joinEnded:
             return "Join: no longer asking \(team)" + (event.message.map { ": \($0)" } ?? "")
         case .pressed:
