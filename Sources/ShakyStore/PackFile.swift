@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 import TriviaEngine
 
 /// The file formats a pack can be imported from and exported to.
@@ -85,6 +86,36 @@ struct PackFile: Equatable {
         let difficulty = try PackRules.difficulty(written.difficulty)
         return try PackRules.question(
             Question(text: text, answer: answer, alternates: written.alternates, difficulty: difficulty))
+    }
+
+    /// The warning when alternates of `written` were left out of `question`, its checked form, for repeating its
+    /// answer or an alternate before them (ignoring case) or for being blank, at `place` ("line 4"); `nil` when none
+    /// was. Such an alternate changes no match, but a file's author who wrote it may have meant another word.
+    static func leftOutAlternates(_ written: WrittenQuestion, kept question: Question, at place: String) -> String? {
+        guard written.alternates.count > question.alternates.count else { return nil }
+        var repeated: [String] = []
+        var blank = 0
+        var kept = question.alternates[...]
+        for raw in written.alternates {
+            let alternate = PackRules.normalized(raw)
+            if alternate.isEmpty {
+                blank += 1
+            } else if kept.first == alternate {
+                kept = kept.dropFirst()
+            } else {
+                repeated.append(alternate)
+            }
+        }
+        var parts: [String] = []
+        if !repeated.isEmpty {
+            let named =
+                repeated.prefix(3).map(PackRules.quoted) + (repeated.count > 3 ? ["\(repeated.count - 3) more"] : [])
+            parts.append(
+                "the \(repeated.count == 1 ? "alternate" : "alternates") \(named.spokenList("and")) "
+                    + "\(repeated.count == 1 ? "repeats" : "repeat") the answer or an alternate before it")
+        }
+        if blank > 0 { parts.append(blank == 1 ? "an alternate is blank" : "\(blank) alternates are blank") }
+        return "\(place): \(parts.joined(separator: ", and ")); left out"
     }
 
     private static func missing(_ field: String) -> PackRules.Violation {
@@ -181,6 +212,9 @@ struct PackFile: Equatable {
             do throws(PackRules.Violation) {
                 let question = try checkedQuestion(written)
                 if let warning = repeats.warning(for: question, at: "line \(row.line)") { warnings.append(warning) }
+                if let warning = leftOutAlternates(written, kept: question, at: "line \(row.line)") {
+                    warnings.append(warning)
+                }
                 questions.append(question)
             } catch {
                 bad.append(PackFileProblem(line: row.line, field: error.field, problem: error.problem))
@@ -389,6 +423,9 @@ struct PackFile: Equatable {
                 let question = try checkedQuestion(rawQuestion.written)
                 let at = place.map { "line \($0.line)" } ?? path
                 if let warning = repeats.warning(for: question, at: at) { warnings.append(warning) }
+                if let warning = leftOutAlternates(rawQuestion.written, kept: question, at: at) {
+                    warnings.append(warning)
+                }
                 questions.append(question)
             } catch {
                 // The line of the bad value, or of its question when the value is missing.

@@ -63,8 +63,38 @@ import TriviaEngine
             ]}
             """
         let database = try AppDatabase.inMemory()
-        _ = try database.importPack(Data(json.utf8), format: .json)
+        let (_, warnings) = try database.importPackWithWarnings(Data(json.utf8), format: .json)
         #expect(try database.questions(inPacks: ["N"]).map(\.alternates) == [[], [], ["C1"]])
+        #expect(
+            warnings == [
+                "line 4: the alternate “C” repeats the answer or an alternate before it, and an alternate is "
+                    + "blank; left out"
+            ])
+    }
+
+    @Test(
+        "Alternates that repeat the answer or each other are left out with a warning that names them, in CSV and JSON")
+    func repeatedAlternatesAreWarnings() throws {
+        let csv = """
+            question,answer,difficulty,alternates
+            Capital of France?,Paris,easy,paris|Lutetia| lutetia |PARIS
+            Capital of Italy?,Rome,easy,Roma
+            Capital of Spain?,Madrid,easy,madrid| |Madrid|MADRID|mAdrid|Madri
+            """
+        let database = try AppDatabase.inMemory()
+        let (_, warnings) = try database.importPackWithWarnings(Data(csv.utf8), format: .csv, name: "Capitals")
+        #expect(
+            try database.questions(inPacks: ["Capitals"]).map(\.alternates) == [["Lutetia"], ["Roma"], ["Madri"]])
+        #expect(
+            warnings == [
+                "line 2: the alternates “paris”, “lutetia” and “PARIS” repeat the answer or an alternate before it; "
+                    + "left out",
+                "line 4: the alternates “madrid”, “Madrid”, “MADRID” and 1 more repeat the answer or an alternate "
+                    + "before it, and an alternate is blank; left out",
+            ])
+        let json = #"{"name": "J", "questions": [{"question": "Q?", "answer": "Owl", "alternates": ["owl"]}]}"#
+        let (_, jsonWarnings) = try database.importPackWithWarnings(Data(json.utf8), format: .json)
+        #expect(jsonWarnings == ["line 1: the alternate “owl” repeats the answer or an alternate before it; left out"])
     }
 
     @Test("Members that are not a question's are taken with a warning, as CSV's extra columns are, and so are repeats")
