@@ -120,7 +120,7 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
         }
     }
 
-    func export(name: String, format: Format) async throws -> String {
+    func export(name: String, format: ShakyAPI.PacksInterface.ExportParameters.Format) async throws -> String {
         let data = try await Self.storeCall { try database.exportPack(named: name, format: format.packFileFormat) }
         return String(decoding: data, as: UTF8.self)
     }
@@ -153,6 +153,16 @@ extension ShakyAPI.PacksInterface.ImportParameters.Format {
         switch self {
         case .json: .json
         case .csv: .csv
+        }
+    }
+}
+
+extension ShakyAPI.PacksInterface.ExportParameters.Format {
+    var packFileFormat: PackFileFormat {
+        switch self {
+        case .json: .json
+        case .csv: .csv
+        case .tsv: .tsv
         }
     }
 }

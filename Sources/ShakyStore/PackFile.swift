@@ -26,6 +26,8 @@ public enum PackFileFormat: String, CaseIterable, Codable, Sendable {
     case json
     /// The CSV pack format, for spreadsheets.
     case csv
+    /// The CSV pack format with tabs between the fields, as spreadsheets copy and save it; read as CSV is.
+    case tsv
 }
 
 /// A pack file's content: the pack's name (if the file has one) and its checked questions.
@@ -58,7 +60,7 @@ struct PackFile: Equatable {
         var file =
             switch format {
             case .json: try readJSON(data)
-            case .csv: try readCSV(data)
+            case .csv, .tsv: try readCSV(data)
             }
         // Kept (an empty pack exports to a bare header and imports back), but said: a sheet saved before its rows
         // were filled in looks the same.
@@ -511,6 +513,7 @@ struct PackFile: Equatable {
         switch format {
         case .json: try jsonData()
         case .csv: Data(csvText().utf8)
+        case .tsv: Data(csvText(delimiter: "\t").utf8)
         }
     }
 
@@ -539,13 +542,13 @@ struct PackFile: Equatable {
         return try encoder.encode(file) + Data("\n".utf8)
     }
 
-    func csvText() -> String {
+    func csvText(delimiter: Character = ",") -> String {
         let rows = questions.map { question in
             [
                 question.text, question.answer, question.difficulty.rawValue,
                 question.alternates.joined(separator: String(PackRules.alternateSeparator)),
             ]
         }
-        return CSVCodec.format([Self.questionFields] + rows)
+        return CSVCodec.format([Self.questionFields] + rows, delimiter: delimiter)
     }
 }

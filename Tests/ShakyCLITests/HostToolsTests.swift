@@ -128,6 +128,25 @@ struct HostToolsTests {
         }
     }
 
+    @Test("A pack exported to a .tsv file is TSV, and imports back whole")
+    func anExportedTSVFileImportsBackWhole() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let file = daemon.folder.appendingPathComponent("animals.tsv")
+            let exported = try await shaky(["pack", "export", "Animals", "--output", file.path, "--bom"], on: daemon)
+            #expect(exported.status == 0, "\(exported)")
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.starts(with: Data("\u{FEFF}question\tanswer\tdifficulty\talternates\r\n".utf8)))
+            let imported = try await shaky(["pack", "import", file.path, "--name", "Animals again"], on: daemon)
+            #expect(imported.status == 0 && imported.error.isEmpty, "\(imported)")
+            let original = try await shaky(["pack", "export", "Animals", "--format", "tsv"], on: daemon)
+            let copy = try await shaky(["pack", "export", "Animals again", "--format", "tsv"], on: daemon)
+            #expect(original.status == 0 && original.output == copy.output, "\(original) \(copy)")
+            // --bom is for the spreadsheet formats only.
+            let bomForJSON = try await shaky(["pack", "export", "Animals", "--format", "json", "--bom"], on: daemon)
+            #expect(bomForJSON.status == 2 && bomForJSON.error.contains("--bom is for CSV and TSV"), "\(bomForJSON)")
+        }
+    }
+
     @Test func importWarningsReachTheHostAndJSONOutputStaysOneDocument() async throws {
         try await DaemonProcess.withRunning { daemon in
             let file = daemon.folder.appendingPathComponent("Repeats.csv")

@@ -375,11 +375,13 @@ import Testing
         let explicit = try parse(
             ["pack", "export", "Animals", "--output", "a.txt", "--format", "csv"], as: Shaky.Pack.Export.self)
         #expect(explicit.resolvedFormat == .csv && explicit.output == "a.txt")
-        // A name that says another format is refused rather than given JSON.
-        #expect(usageStatus(["pack", "export", "Animals", "-o", "a.tsv"]) == .usage)
         #expect(
-            Shaky.message(for: parseError(["pack", "export", "Animals", "-o", "a.tsv"])).contains(
-                "--format json or --format csv"))
+            try parse(["pack", "export", "Animals", "-o", "a.TSV"], as: Shaky.Pack.Export.self).resolvedFormat == .tsv)
+        // A name that says another format is refused rather than given JSON.
+        #expect(usageStatus(["pack", "export", "Animals", "-o", "a.yaml"]) == .usage)
+        #expect(
+            Shaky.message(for: parseError(["pack", "export", "Animals", "-o", "a.yaml"])).contains(
+                "Cannot tell the format from “.yaml”: add --format json, csv or tsv."))
         #expect(
             try parse(["pack", "export", "Animals", "-o", "pack"], as: Shaky.Pack.Export.self).resolvedFormat == .json)
     }

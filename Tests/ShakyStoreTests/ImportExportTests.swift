@@ -14,9 +14,9 @@ import TriviaEngine
         let imported = try database.importPack(exported, format: format, name: "Party Again")
         #expect(imported.questionCount == StoreFixtures.awkwardQuestions.count)
         #expect(try database.pack(named: "Party Again").questions.map(\.question) == original)
-        if format == .csv {
-            // A CSV file holds no name, so the second export is byte for byte the first.
-            #expect(try database.exportPack(named: "Party Again", format: .csv) == exported)
+        if format != .json {
+            // A CSV or TSV file holds no name, so the second export is byte for byte the first.
+            #expect(try database.exportPack(named: "Party Again", format: format) == exported)
         }
     }
 
@@ -35,6 +35,16 @@ import TriviaEngine
         #expect(text.hasPrefix("question,answer,difficulty,alternates\r\n"))
         #expect(text.contains("\"Say \"\"cheese\"\", please\",Brie,easy,Camembert|Comté\r\n"))
         #expect(text.contains("\"A question on\ntwo lines, with a comma\",Hà Nội,medium,Ha Noi\r\n"))
+    }
+
+    @Test(
+        "TSV is CSV with tabs between the fields: commas stay unquoted, and what holds a quote or line break is quoted")
+    func tsvExportHasTabsBetweenTheFields() throws {
+        let database = try StoreFixtures.database(withPack: "Party")
+        let text = String(decoding: try database.exportPack(named: "Party", format: .tsv), as: UTF8.self)
+        #expect(text.hasPrefix("question\tanswer\tdifficulty\talternates\r\n"))
+        #expect(text.contains("\"Say \"\"cheese\"\", please\"\tBrie\teasy\tCamembert|Comté\r\n"), "\(text)")
+        #expect(text.contains("\"A question on\ntwo lines, with a comma\"\tHà Nội\tmedium\tHa Noi\r\n"), "\(text)")
     }
 
     @Test func importsASpreadsheetStyleCSV() throws {

@@ -173,6 +173,8 @@ import TriviaEngine
         switch format {
         case .csv:
             data = Data(("question,answer,difficulty\n" + (1...25).map { "Q\($0)?,A,\(long)\n" }.joined()).utf8)
+        case .tsv:
+            data = Data(("question\tanswer\tdifficulty\n" + (1...25).map { "Q\($0)?\tA\t\(long)\n" }.joined()).utf8)
         case .json:
             let questions = (1...25).map { #"{"question": "Q\#($0)?", "answer": "A", "difficulty": "\#(long)"}"# }
             data = Data(("{\"name\": \"Long\", \"questions\": [\n" + questions.joined(separator: ",\n") + "\n]}").utf8)

@@ -34,6 +34,16 @@ extension ShakyAPI.PacksInterface.ImportParameters.Format: ExpressibleByArgument
     }
 }
 
+extension ShakyAPI.PacksInterface.ExportParameters.Format: ExpressibleByArgument {
+    public var defaultValueDescription: String {
+        switch self {
+        case .json: "JSON: the pack's name and a list of questions."
+        case .csv: "CSV: a header line, then a question a line."
+        case .tsv: "TSV: CSV with tabs between the fields, as spreadsheets copy and save it."
+        }
+    }
+}
+
 extension ShakyAPI.Settings.Sensitivity: ExpressibleByArgument {
     public var defaultValueDescription: String {
         switch self {

@@ -240,8 +240,10 @@ extension ShakyAPI {
             # Imports the uploaded file once all of it has arrived, and ends the upload.
             method ImportUpload(upload: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
 
-            # A pack as JSON or CSV.
-            method Export(name: string, format: (json, csv)) -> (data: string)
+            # A pack as JSON, CSV, or TSV: CSV with tabs between the fields, as
+            # spreadsheets copy and save it (a field holding a tab is quoted). Import reads
+            # TSV as CSV.
+            method Export(name: string, format: (json, csv, tsv)) -> (data: string)
 
             error PackNotFound (name: string)
 
@@ -779,8 +781,20 @@ extension ShakyAPI {
 
         /// The parameters of `Export`.
         public struct ExportParameters: Codable, Equatable, Sendable, JSONWritable {
-            /// The same values as `ShakyAPI.PacksInterface.ImportParameters.Format`.
-            public typealias Format = ShakyAPI.PacksInterface.ImportParameters.Format
+            /// The values of `format`.
+            public enum Format: String, Codable, Equatable, Sendable, CaseIterable, JSONWritable, VarlinkEnum {
+                case json, csv, tsv
+
+                /// Decodes a value's name; one not listed here throws `VarlinkUnknownEnumValue`.
+                public init(from decoder: any Decoder) throws {
+                    self = try Self.decodeValue(from: decoder)
+                }
+
+                /// Writes the value's name as a JSON string.
+                public func writeJSON(to writer: inout JSONWriter) {
+                    writer.writeString(rawValue)
+                }
+            }
 
             public var name: String
             public var format: ShakyAPI.PacksInterface.ExportParameters.Format
@@ -1182,7 +1196,9 @@ extension ShakyAPI.PacksInterface {
             upload: String, format: ShakyAPI.PacksInterface.ImportUploadParameters.Format, name: String?
         ) async throws -> ShakyAPI.PacksInterface.ImportUploadReply
 
-        /// A pack as JSON or CSV.
+        /// A pack as JSON, CSV, or TSV: CSV with tabs between the fields, as
+        /// spreadsheets copy and save it (a field holding a tab is quoted). Import reads
+        /// TSV as CSV.
         ///
         /// Serves `io.shakywords.Packs.Export`.
         func export(name: String, format: ShakyAPI.PacksInterface.ExportParameters.Format) async throws -> String
@@ -1504,7 +1520,9 @@ extension ShakyAPI.PacksInterface {
                 "io.shakywords.Packs.ImportUpload", parameters: parameters, replyType: ImportUploadReply.self)
         }
 
-        /// A pack as JSON or CSV.
+        /// A pack as JSON, CSV, or TSV: CSV with tabs between the fields, as
+        /// spreadsheets copy and save it (a field holding a tab is quoted). Import reads
+        /// TSV as CSV.
         ///
         /// Calls `io.shakywords.Packs.Export`.
         public func export(
@@ -1513,7 +1531,9 @@ extension ShakyAPI.PacksInterface {
             try await self.export(ExportParameters(name: name, format: format))
         }
 
-        /// A pack as JSON or CSV.
+        /// A pack as JSON, CSV, or TSV: CSV with tabs between the fields, as
+        /// spreadsheets copy and save it (a field holding a tab is quoted). Import reads
+        /// TSV as CSV.
         ///
         /// Calls `io.shakywords.Packs.Export`.
         public func export(_ parameters: ExportParameters) async throws(Transport.Failure) -> String {

@@ -8,12 +8,12 @@ extension Shaky.Pack {
     /// `shaky pack export`.
     struct Export: ClientCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a pack as JSON or CSV, to standard output or a file.",
+            abstract: "Write a pack as JSON, CSV or TSV, to standard output or a file.",
             discussion: """
-                The format comes from --format, else the extension of --output (.json or .csv; another \
-                extension needs --format), else JSON. What is exported imports back with `shaky pack \
-                import`. For Excel, which reads CSV without a byte order mark as the local code page, add \
-                --bom.
+                The format comes from --format, else the extension of --output (.json, .csv or .tsv; another \
+                extension needs --format), else JSON. TSV is CSV with tabs between the fields, as spreadsheets \
+                copy and save it. What is exported imports back with `shaky pack import`. For Excel, which \
+                reads CSV without a byte order mark as the local code page, add --bom.
 
                 EXAMPLES:
                   shaky pack export Animals --output animals.json
@@ -24,7 +24,7 @@ extension Shaky.Pack {
         var name: String
 
         @Option(help: "The format (default: from --output's extension, else json).")
-        var format: ShakyAPI.PacksInterface.ImportParameters.Format?
+        var format: ShakyAPI.PacksInterface.ExportParameters.Format?
 
         @Option(
             name: .shortAndLong,
@@ -32,29 +32,29 @@ extension Shaky.Pack {
             completion: .file())
         var output: String?
 
-        @Flag(help: "Start CSV with a UTF-8 byte order mark, so Excel reads accents right.")
+        @Flag(help: "Start CSV or TSV with a UTF-8 byte order mark, so Excel reads accents right.")
         var bom = false
 
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            // A file named .tsv, .yaml or .txt would get JSON under a name that says otherwise.
+            // A file named .yaml or .txt would get JSON under a name that says otherwise.
             if format == nil, let output, output != "-" {
                 let fileExtension = (output as NSString).pathExtension
                 if !fileExtension.isEmpty,
-                    ShakyAPI.PacksInterface.ImportParameters.Format(rawValue: fileExtension.lowercased()) == nil
+                    ShakyAPI.PacksInterface.ExportParameters.Format(rawValue: fileExtension.lowercased()) == nil
                 {
                     throw ValidationError(
-                        "Cannot tell the format from “.\(fileExtension)”: add --format json or --format csv.")
+                        "Cannot tell the format from “.\(fileExtension)”: add --format json, csv or tsv.")
                 }
             }
-            if bom, resolvedFormat != .csv { throw ValidationError("--bom is for CSV; add --format csv.") }
+            if bom, resolvedFormat == .json { throw ValidationError("--bom is for CSV and TSV; add --format csv.") }
         }
 
         /// The format from `--format`, the output's extension, or JSON.
-        var resolvedFormat: ShakyAPI.PacksInterface.ImportParameters.Format {
+        var resolvedFormat: ShakyAPI.PacksInterface.ExportParameters.Format {
             format ?? output.flatMap {
-                ShakyAPI.PacksInterface.ImportParameters.Format(rawValue: ($0 as NSString).pathExtension.lowercased())
+                ShakyAPI.PacksInterface.ExportParameters.Format(rawValue: ($0 as NSString).pathExtension.lowercased())
             }
                 ?? .json
         }
