@@ -107,10 +107,10 @@ let package = Package(
         .executableTarget(
             name: "shakyd",
             dependencies: [
-                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", "CConcurrencyHook", argumentParser,
-                logging, nioCore, nioPosix,
+                "ShakyDaemon", "ShakyDrivers", "ShakeDetection", "ShakyCore", "SystemCalls", "CConcurrencyHook",
+                argumentParser, logging, nioCore, nioPosix,
             ]),
-        .executableTarget(name: "shaky", dependencies: ["ShakyCLI"]),
+        .executableTarget(name: "shaky", dependencies: ["ShakyCLI", "SystemCalls"]),
         // libFuzzer harness (`make fuzz`); an ordinary build replays corpus files.
         .executableTarget(name: "shaky-fuzz", dependencies: ["ShakyFuzzing"]),
         // `make generate`: regenerates Sources/ShakyProtocol/Generated from the `.varlink` files.

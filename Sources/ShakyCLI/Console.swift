@@ -1,5 +1,6 @@
 import Foundation
 import ShakyCore
+import SystemCalls
 
 /// Where the commands write: standard output and error in the program, a recorder in tests.
 ///
@@ -59,20 +60,21 @@ struct StandardConsole: Console {
     }
 
     /// Writes all of `text` to `descriptor`. When the reader has gone away (`shaky watch | head -2`)
-    /// the program has nothing left to do: it exits at once, quietly, with status 0.
+    /// the program has nothing left to do: it exits at once, quietly, with status 0. Any other failure (a full disk
+    /// under `shaky pack export Animals > backup.json`, a closed descriptor) loses what was to be written, which a
+    /// script must hear of: the program says so on standard error and exits with status 1.
     private static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                bytes = bytes.dropFirst(written)
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                // EPIPE, or any other failure to write: nobody can read what we say any more.
-                exit(0)
-            }
-        }
+        guard let code = StandardStreams.write(text, to: descriptor) else { return }
+        if code == EPIPE { exit(ShakyExitStatus.success.rawValue) }
+        if descriptor == STDOUT_FILENO { StandardStreams.writeError(writeFailure(errno: code)) }
+        exit(ShakyExitStatus.failure.rawValue)
+    }
+
+    /// What is said when standard output cannot be written.
+    static func writeFailure(errno code: Int32) -> String {
+        "shaky: cannot write to standard output: "
+            + (code == EBADF ? "it is closed" : FileAccessError.reason(errno: code))
+            + "; what was to be written is lost\n"
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ShakyCore
+import SystemCalls
 
 /// Writes log lines to standard error, in the shape journald expects when it is the reader.
 ///
@@ -19,7 +20,7 @@ public struct DaemonLogHandler: LogHandler {
     /// Creates a handler writing to standard error.
     public init(label: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.init(label: label, forJournal: environment["JOURNAL_STREAM"] != nil) { line in
-            FileHandle.standardError.write(Data(line.utf8))
+            StandardStreams.writeError(line)
         }
     }
 

@@ -101,6 +101,7 @@ public struct TraceRecorder: Sendable {
     /// Writes samples until the input ends or the task is cancelled, riding out unplugging when the input is live.
     private func recordSamples(from first: any AccelerometerSource, to writer: TraceWriter) async throws -> Int {
         var count = 0
+        // On the way out with an error; the normal ends close it themselves, so that a failure to write is said.
         defer { try? writer.close() }
         let current = Mutex<(any AccelerometerSource)?>(first)
         let monitor = spec.isLive ? try? UdevHotplugMonitor(watching: first.info, reportsNewDevices: true) : nil
@@ -156,7 +157,10 @@ public struct TraceRecorder: Sendable {
             )
             current.withLock { $0 = nil }
             while current.withLock({ $0 }) == nil {
-                guard let device = await backIterator.next() else { return count }
+                guard let device = await backIterator.next() else {
+                    try writer.close()
+                    return count
+                }
                 do {
                     let reopened = try table.open(spec, options: options)
                     current.withLock { $0 = reopened }
@@ -166,6 +170,7 @@ public struct TraceRecorder: Sendable {
                 }
             }
         }
+        try writer.close()
         return count
     }
 }

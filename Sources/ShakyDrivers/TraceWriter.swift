@@ -6,7 +6,8 @@ import SystemCalls
 ///
 /// Numbers are written in their shortest exact form, so reading the file back gives the same samples bit for bit.
 public final class TraceWriter {
-    private let handle: FileHandle
+    /// The file's descriptor; -1 once closed.
+    private var descriptor: Int32
     private var pending = ""
     /// The path written to.
     public let path: String
@@ -22,7 +23,7 @@ public final class TraceWriter {
                 code == ENOENT ? "there is no folder \(folder)" : FileAccessError.reason(errno: code)
             throw TraceFormatError(file: path, line: 0, problem: "cannot create the file: \(reason)")
         }
-        self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        self.descriptor = descriptor
         for (key, value) in metadata.entries {
             pending += "# \(key): \(value)\n"
         }
@@ -30,8 +31,7 @@ public final class TraceWriter {
     }
 
     deinit {
-        try? flush()
-        try? handle.close()
+        try? close()
     }
 
     /// Appends one sample.
@@ -41,15 +41,41 @@ public final class TraceWriter {
     }
 
     /// Writes buffered lines to the file.
+    ///
+    /// - Throws: ``TraceFormatError`` saying why the file cannot be written ("the disk is full").
     public func flush() throws {
-        guard !pending.isEmpty else { return }
-        try handle.write(contentsOf: Data(pending.utf8))
+        guard !pending.isEmpty, descriptor >= 0 else { return }
+        var bytes = Array(pending.utf8)[...]
         pending = ""
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                throw failure(errno: written < 0 ? errno : EIO)
+            }
+        }
     }
 
-    /// Flushes and closes the file.
+    /// Flushes and closes the file; a second call does nothing.
+    ///
+    /// - Throws: ``TraceFormatError`` when the last lines cannot be written, or the file system reports a failure
+    ///   at closing (a full disk that accepted the writes into its cache): what was recorded is then not all there.
     public func close() throws {
-        try flush()
-        try handle.close()
+        guard descriptor >= 0 else { return }
+        defer { descriptor = -1 }
+        do {
+            try flush()
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+        if Glibc.close(descriptor) != 0, errno != EINTR { throw failure(errno: errno) }
+    }
+
+    private func failure(errno code: Int32) -> TraceFormatError {
+        TraceFormatError(file: path, line: 0, problem: "cannot write the file: \(FileAccessError.reason(errno: code))")
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import ShakyCore
 import ShakyDaemon
 import ShakyDrivers
+import SystemCalls
 
 /// Loads the configuration file every `shakyd` subcommand reads.
 enum ConfigurationFileLoading {
@@ -16,7 +17,7 @@ enum ConfigurationFileLoading {
                 path: config ?? DefaultPaths.systemConfigurationFile, required: config != nil)
         } catch {
             let flag = config != nil && error.line == nil ? "--config " : ""
-            FileHandle.standardError.write(Data("shakyd: \(flag)\(error)\n".utf8))
+            StandardStreams.writeError("shakyd: \(flag)\(error)\n")
             throw ExitCode(ShakydExitStatus.badConfiguration.rawValue)
         }
     }

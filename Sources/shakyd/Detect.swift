@@ -3,6 +3,7 @@ import Foundation
 import ShakeDetection
 import ShakyCore
 import ShakyDrivers
+import SystemCalls
 
 /// `--sensitivity`: `--help` and the manual list the presets with what each is for.
 extension ShakeSensitivity: ExpressibleByArgument {
@@ -209,11 +210,11 @@ extension Shakyd {
                     printError("shakyd detect: \(path): \(error)")
                 }
                 if output.utf8.count >= 1 << 16 {
-                    print(output, terminator: "")
+                    try CommandOutput.write(output, command: "detect")
                     output = ""
                 }
             }
-            print(output, terminator: "")
+            try CommandOutput.write(output, command: "detect")
             if failed > 0 {
                 printError("shakyd detect: \(failed) of \(files.count) files could not be read")
                 throw ExitCode.failure
@@ -249,7 +250,7 @@ extension Shakyd {
         }
 
         private func printError(_ message: String) {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            StandardStreams.writeError(message + "\n")
         }
     }
 }

@@ -54,21 +54,26 @@ extension Shakyd {
         var noProbe = false
 
         func validate() throws {
-            guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be between 0 and 10000 Hz") }
+            guard rate > 0, rate <= 10_000 else {
+                throw ValidationError("--rate must be above 0 and at most 10000 samples a second, not \(rate)")
+            }
         }
 
         func run() throws {
             let settings = try ConfigurationFileLoading.load(named: config)
             let (input, place) = ConfigurationFileLoading.sensorInput(given: input, settings: settings)
-            print(EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()))
+            try CommandOutput.write(
+                EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()) + "\n", command: "list-devices")
             let table = AccelerometerDriverTable.standard
             let options = AccelerometerOptions(
                 rate: rate, descriptions: settings.accelerometers ?? [], probesBuffers: !noProbe)
             let devices = table.discoverAll(input, options: options)
             // The sensor --input would use is the board's, never also a shaker.
             let board = devices.first(where: \.isUsable).map { [$0.devicePath] } ?? []
-            print(MotionControllerDiscovery.listing(of: MotionControllerDiscovery().discover(excluding: Set(board))))
-            print(AccelerometerDriverTable.listing(of: devices, for: input, setIn: place?.description))
+            let controllers = MotionControllerDiscovery.listing(
+                of: MotionControllerDiscovery().discover(excluding: Set(board)))
+            let accelerometers = AccelerometerDriverTable.listing(of: devices, for: input, setIn: place?.description)
+            try CommandOutput.write(controllers + "\n" + accelerometers + "\n", command: "list-devices")
         }
     }
 }

@@ -2,6 +2,7 @@ import CConcurrencyHook
 import NIOCore
 import NIOPosix
 import ShakyDrivers
+import SystemCalls
 
 /// Process-wide choices made first thing in `main`, before any thread starts: few threads and few malloc arenas,
 /// so that the daemon's resident memory stays near that of a small C daemon.
@@ -11,6 +12,8 @@ enum ProcessSetup {
 
     /// Applies the choices; call once, from the main thread, before anything else runs.
     static func apply() {
+        // Before any file or socket is opened: none may take the number of a closed standard stream.
+        StandardStreams.holdClosedDescriptors()
         MallocTuning.apply()
         // One thread does what NIO does off its event loops, and one event loop serves every connection: a broadcast
         // is then one hand-over to one thread, however many watchers there are.

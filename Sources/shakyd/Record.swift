@@ -4,6 +4,7 @@ import Foundation
 import ShakyCore
 import ShakyDaemon
 import ShakyDrivers
+import SystemCalls
 
 extension Shakyd {
     /// `shakyd record`: writes live samples from any input to a trace file.
@@ -34,12 +35,14 @@ extension Shakyd {
         var input: InputSpec?
 
         @Option(
-            help: ArgumentHelp("The trace file to write (CSV: t,x,y,z).", valueName: "file"),
+            help: ArgumentHelp(
+                "The trace file to write (CSV: t,x,y,z); a file already there is replaced.", valueName: "file"),
             completion: .file(extensions: ["csv"]))
         var output: String
 
         @Option(
-            help: ArgumentHelp("Stop after this many seconds (default: at Ctrl-C or SIGTERM).", valueName: "seconds"),
+            help: ArgumentHelp(
+                "Stop after this many seconds (default: at Ctrl-C, SIGTERM or SIGHUP).", valueName: "seconds"),
             transform: DecimalText.argument)
         var duration: Double?
 
@@ -58,10 +61,13 @@ extension Shakyd {
         var config: String?
 
         func validate() throws {
+            guard !output.isEmpty else { throw ValidationError("--output needs a file name, not an empty one") }
             if let duration, !(duration > 0 && duration <= 1e9) {
                 throw ValidationError("--duration must be a positive number of seconds, at most 1000000000")
             }
-            guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be between 0 and 10000 Hz") }
+            guard rate > 0, rate <= 10_000 else {
+                throw ValidationError("--rate must be above 0 and at most 10000 samples a second, not \(rate)")
+            }
         }
 
         func run() async throws {
@@ -71,11 +77,12 @@ extension Shakyd {
                 spec: spec,
                 options: AccelerometerOptions(
                     rate: rate, clock: ContinuousClock(), descriptions: settings.accelerometers ?? []),
-                log: { line in FileHandle.standardError.write(Data("shakyd record: \(line)\n".utf8)) })
+                log: { line in StandardStreams.writeError("shakyd record: \(line)\n") })
             let output = output
             let duration = duration.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
             let recording = Task { try await recorder.record(to: output, duration: duration) }
-            let interrupts = [SIGINT, SIGTERM].map { signalNumber in
+            // SIGHUP too: an SSH connection that drops sends it, and what was recorded must be kept.
+            let interrupts = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
                 source.setEventHandler { recording.cancel() }
@@ -88,7 +95,7 @@ extension Shakyd {
             } catch let error as AccelerometerDriverError where place != nil {
                 // Said as argument-parser says the others, with the configuration file's line for the input.
                 let input = ConfigurationFilePlace.inputName("\(spec)", setIn: place)
-                FileHandle.standardError.write(Data("Error: \(error.description(naming: input))\n".utf8))
+                StandardStreams.writeError("Error: \(error.description(naming: input))\n")
                 throw ExitCode.failure
             }
         }

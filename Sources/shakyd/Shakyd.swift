@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShakyCore
+import SystemCalls
 import Varlink
 
 /// `shakyd`: the Shaky Words daemon and its sensor tools.
@@ -116,7 +117,7 @@ extension Shakyd {
                 command = try parseAsRoot(arguments)
             } catch {
                 if let unknown = unknownCommand(in: arguments) {
-                    FileHandle.standardError.write(Data("shakyd: \(unknown)\n".utf8))
+                    StandardStreams.writeError("shakyd: \(unknown)\n")
                     Foundation.exit(ShakydExitStatus.usage.rawValue)
                 }
                 guard NegativeOptionValues.isMissingValue(message(for: error)),
@@ -136,7 +137,7 @@ extension Shakyd {
             guard !code.isSuccess, !message.isEmpty else { exit(withError: error) }
             // Headed `shakyd:` as the daemon's other failures are, not the parser's `Error:`.
             let said = message.hasPrefix("Error: ") ? "shakyd: " + message.dropFirst("Error: ".count) : message
-            FileHandle.standardError.write(Data((said + "\n").utf8))
+            StandardStreams.writeError(said + "\n")
             Foundation.exit(code == .validationFailure ? ShakydExitStatus.usage.rawValue : code.rawValue)
         }
     }

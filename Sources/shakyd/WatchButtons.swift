@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import ShakyCore
 import ShakyDrivers
+import SystemCalls
 
 extension Shakyd {
     /// `shakyd watch-buttons`: prints buzzer presses in fair order, to check buttons before a game.
@@ -53,10 +54,9 @@ extension Shakyd {
             let candidates = EvdevBuzzerDiscovery().discoverAll()
             if !candidates.contains(where: \.isUsable) {
                 // Standard output holds only the events, for scripts; without this a host sees nothing at all.
-                FileHandle.standardError.write(
-                    Data(
-                        ("shakyd watch-buttons: no buzzer device found (`shakyd list-devices` says what was seen and "
-                            + "why); waiting for one to be plugged in\n").utf8))
+                StandardStreams.writeError(
+                    "shakyd watch-buttons: no buzzer device found (`shakyd list-devices` says what was seen and "
+                        + "why); waiting for one to be plugged in\n")
             }
             let reader = try EvdevBuzzerReader(
                 candidates: candidates, grabKeyboards: grabKeyboards, reorderWidth: .milliseconds(window))
@@ -83,7 +83,7 @@ extension Shakyd {
                 if let lit { leds.turnOff(lit) }
             }
             let stop = { reader.stop() }
-            let interrupts = [SIGINT, SIGTERM].map { signalNumber in
+            let interrupts = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
                 source.setEventHandler { stop() }
@@ -104,7 +104,7 @@ extension Shakyd {
         /// Writes `lines` to standard output at once (unbuffered, so a pipe sees each press as it comes).
         static func emit(_ lines: [String]) {
             guard !lines.isEmpty else { return }
-            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            CommandOutput.writeOrExit(lines.joined(separator: "\n") + "\n", command: "watch-buttons")
         }
 
         /// One line per press (`pressed <seconds.micro> <identity> <KEY> <node>`) or device change

@@ -339,6 +339,32 @@ struct HostToolsTests {
         }
     }
 
+    @Test("Output that cannot be written, a full disk or a closed standard output, is said and exits with 1")
+    func outputThatCannotBeWrittenIsAFailure() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let script = """
+                "$0" pack export Animals > /dev/full
+                echo "full: $?"
+                "$0" pack list >&-
+                echo "closed: $?"
+                "$0" pack export Animals > /dev/null
+                echo "null: $?"
+                """
+            let run = try ChildProcess(
+                "/bin/bash", ["-c", script, try BuiltProduct.path("shaky")],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
+            _ = try await run.waitForExit(within: .seconds(30))
+            let said = run.standardOutput + run.standardError
+            #expect(run.standardOutput.contains("full: 1\nclosed: 1\nnull: 0"), "\(said)")
+            #expect(
+                run.standardError.contains(
+                    "shaky: cannot write to standard output: the disk is full; what was to be written is lost"),
+                "\(said)")
+            #expect(
+                run.standardError.contains("shaky: cannot write to standard output: it is closed"), "\(said)")
+        }
+    }
+
     @Test func bothProgramsPrintTheirVersion() async throws {
         let client = try await runBinary(["--version"])
         #expect(client.status == 0)
@@ -426,6 +452,29 @@ struct HostToolsTests {
             run.standardError.contains("no accelerometer found for input trace:\(missing), set in \(config):1"),
             "\(run.standardError)")
         #expect(!run.standardError.contains("--input trace"), "\(run.standardError)")
+    }
+
+    @Test("shakyd record keeps what it recorded when its terminal hangs up (SIGHUP), as on Ctrl-C")
+    func recordKeepsItsTraceOnAHangUp() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        // Twenty seconds of a device at rest, replayed in real time.
+        let trace = folder.appending("rest.csv")
+        let lines = (0..<2000).map { "\(Double($0) / 100),0,0,9.81" }
+        try ("t,x,y,z\n" + lines.joined(separator: "\n") + "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+        let output = folder.appending("out.csv")
+        let run = try ChildProcess(
+            try BuiltProduct.path("shakyd"), ["record", "--input", "trace:\(trace)", "--output", output])
+        try await run.wait(for: "the recording to start", within: .seconds(30)) {
+            run.standardError.contains("recording from")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        run.send(SIGHUP)
+        let exit = try await run.waitForExit(within: .seconds(30))
+        #expect(exit.status == 0 && !exit.signaled, "\(exit) \(run.standardError)")
+        let recorded = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(recorded.contains("t,x,y,z\n0.0,0.0,0.0,9.81\n0.01,0.0,0.0,9.81\n"), "\(recorded.prefix(300))")
+        #expect(run.standardError.contains("recorded "), "\(run.standardError)")
     }
 
     @Test func aBadValueInTheConfigurationFileNamesTheFileAndLine() async throws {
