@@ -73,7 +73,7 @@ struct StandardConsole: Console {
     /// What is said when standard output cannot be written.
     static func writeFailure(errno code: Int32) -> String {
         "shaky: cannot write to standard output: "
-            + (code == EBADF ? "it is closed" : FileAccessError.reason(errno: code))
+            + FileAccessError.reason(errno: code)
             + "; what was to be written is lost\n"
     }
 }

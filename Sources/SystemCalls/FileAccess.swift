@@ -33,6 +33,8 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
         case EROFS: "the file system is read-only"
         case ENOSPC, EDQUOT: "the disk is full"
         case ENXIO, ENODEV: "it is a device or socket, not a file"
+        // Standard input or output closed by the caller (`<&-`), held open but unusable (`StandardStreams`).
+        case EBADF: "it is closed"
         default: String(cString: strerror(code))
         }
     }
@@ -71,6 +73,20 @@ public enum FileAccess {
         }
         // A pipe or terminal is read as it comes: blocking again after the open, which must not hang on a FIFO.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return try readToTheEnd(descriptor, path: path, limit: limit)
+    }
+
+    /// Reads standard input to its end, refusing more than `limit` bytes (`shaky pack import - < /dev/zero`), a folder
+    /// (`< /tmp`) and a closed descriptor with the reason; errors name it "standard input".
+    public static func readStandardInput(limit: Int = defaultLimit) throws(FileAccessError) -> Data {
+        let name = "standard input"
+        var status = stat()
+        guard fstat(STDIN_FILENO, &status) == 0 else { throw FileAccessError(path: name, errno: errno) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw FileAccessError(path: name, errno: EISDIR) }
+        return try readToTheEnd(STDIN_FILENO, path: name, limit: limit)
+    }
+
+    private static func readToTheEnd(_ descriptor: Int32, path: String, limit: Int) throws(FileAccessError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {

@@ -22,7 +22,7 @@ enum CommandOutput {
 
     private static func ending(errno code: Int32, command: String) -> ExitCode {
         guard code != EPIPE else { return .success }
-        let reason = code == EBADF ? "it is closed" : FileAccessError.reason(errno: code)
+        let reason = FileAccessError.reason(errno: code)
         StandardStreams.writeError(
             "shakyd \(command): cannot write to standard output: \(reason); what was to be written is lost\n")
         return .failure

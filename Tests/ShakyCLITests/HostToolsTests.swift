@@ -365,6 +365,40 @@ struct HostToolsTests {
         }
     }
 
+    @Test("Standard input that cannot be read to its end is said, and exits with 1: a folder, a closed one, no end")
+    func standardInputThatCannotBeReadIsAFailure() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let script = """
+                "$0" new --team A --team B > /dev/null
+                for command in "pack import - --format csv --name Z" "play"; do
+                    $0 $command < /tmp; echo "folder: $?"
+                    $0 $command <&-; echo "closed: $?"
+                    $0 $command < /dev/zero; echo "endless: $?"
+                done
+                """
+            let run = try ChildProcess(
+                "/bin/bash", ["-c", script, try BuiltProduct.path("shaky")],
+                environment: ["SHAKY_SOCKET": daemon.socketPath])
+            _ = try await run.waitForExit(within: .seconds(60))
+            let said = run.standardOutput + run.standardError
+            let statuses = run.standardOutput.split(separator: "\n").filter {
+                $0.hasPrefix("folder: ") || $0.hasPrefix("closed: ") || $0.hasPrefix("endless: ")
+            }
+            #expect(
+                statuses.joined(separator: ",")
+                    == "folder: 1,closed: 1,endless: 1,folder: 1,closed: 1,endless: 1", "\(said)")
+            for words in [
+                "shaky: cannot read standard input: it is a folder, not a file",
+                "shaky: cannot read standard input: it is closed",
+                "shaky: cannot read standard input: it is larger than 64 MiB",
+                "shaky: standard input: line 1 is longer than 64 KiB, which no command is; play read no further",
+            ] {
+                #expect(run.standardError.contains(words), "\(words): \(said)")
+            }
+            #expect(!run.standardError.contains("Fatal error"), "\(said)")
+        }
+    }
+
     @Test func bothProgramsPrintTheirVersion() async throws {
         let client = try await runBinary(["--version"])
         #expect(client.status == 0)

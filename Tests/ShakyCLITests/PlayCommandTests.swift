@@ -160,6 +160,25 @@ import Testing
         for await line in InputLines.lines(of: "n\r\nb 1\r\nq\r\n") { lines.append(line) }
         #expect(lines == ["n", "b 1", "q"])
     }
+
+    @Test("A line longer than the limit stops the splitting, and says which line it was")
+    func anOverLongLineStopsTheSplitting() {
+        var splitter = LineSplitter(longestLine: 8)
+        #expect(splitter.lines(in: "n\nb 123456".utf8) == ["n"])
+        #expect(!splitter.isOverLong, "8 bytes fit")
+        #expect(splitter.lines(in: "9\nq\n".utf8).isEmpty, "nothing after the long line is given out")
+        #expect(splitter.isOverLong && splitter.lineNumber == 2)
+    }
+
+    @Test("Of many failed lines, the first 20 are named and the others counted")
+    func manyFailedLinesAreCounted() {
+        #expect(
+            Shaky.Play.failureSummary(lines: [3], of: "standard input") == "1 command failed: line 3 of standard input")
+        #expect(
+            Shaky.Play.failureSummary(lines: Array(1...25), of: "standard input")
+                == "25 commands failed: lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 5 "
+                + "more of standard input")
+    }
 }
 
 extension PlayCommandTests {

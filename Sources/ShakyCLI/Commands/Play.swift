@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShakyCore
 import ShakyProtocol
+import Synchronization
 import SystemCalls
 
 extension Shaky {
@@ -89,6 +90,7 @@ extension Shaky {
             } else {
                 commands = nil  // Standard input, read once it is known whether it is the terminal of the screen.
             }
+            let standardInput = Mutex<InputLines.StandardInput?>(nil)
             let failedLines = try await global.withClient { client in
                 if !setup.teams.isEmpty {
                     _ = try await client.startGame(setup.request, orReplaceWith: "shaky play --replace --team …")
@@ -108,8 +110,14 @@ extension Shaky {
                 }
                 var session = PlaySession(client: client, console: console, json: global.json, screen: screen)
                 session.prompt = prompt
-                return try await session.run(commands: commands ?? prompt?.lines() ?? InputLines.standardInput())
+                if let commands = commands ?? prompt?.lines() { return try await session.run(commands: commands) }
+                let input = InputLines.standardInput()
+                standardInput.withLock { $0 = input }
+                return try await session.run(commands: input.lines)
             }
+            // Input that could not be read to its end (a folder, a closed descriptor, an endless line) is no end of
+            // the host's commands: said, with the exit status of a failure.
+            if let reason = standardInput.withLock({ $0 })?.failureReason { throw CommandFailure(reason) }
             let fromTerminal = script == nil && isatty(STDIN_FILENO) != 0
             if !fromTerminal, !failedLines.isEmpty {
                 throw CommandFailure(
@@ -155,10 +163,11 @@ extension Shaky {
         }
 
         /// `2 commands failed: lines 3 and 7 of --script party.txt`.
+        /// Of many (a binary file piped in by mistake), the first 20 are named and the others counted.
         static func failureSummary(lines: [Int], of source: String) -> String {
-            let numbers = lines.map(String.init)
-            let list = numbers.spokenList("and")
-            let what = numbers.count == 1 ? "1 command failed: line" : "\(numbers.count) commands failed: lines"
+            let named = lines.prefix(20).map(String.init) + (lines.count > 20 ? ["\(lines.count - 20) more"] : [])
+            let list = named.spokenList("and")
+            let what = lines.count == 1 ? "1 command failed: line" : "\(lines.count) commands failed: lines"
             return "\(what) \(list) of \(source)"
         }
     }

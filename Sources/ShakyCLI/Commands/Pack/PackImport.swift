@@ -89,17 +89,19 @@ extension Shaky.Pack {
             try await importText(try readText(), client: client, console: console)
         }
 
+        /// The largest file read: the most the daemon imports.
+        static let largestFile = 64 << 20
+
         /// The file's text (standard input's for -).
         func readText() throws -> String {
             let data: Data
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                do {
-                    data = try FileAccess.read(file, limit: 64 << 20, waitingForAWriter: true)
-                } catch {
-                    throw CommandFailure("cannot read \(file): \(error.reason)")
-                }
+            do {
+                data =
+                    file == "-"
+                    ? try FileAccess.readStandardInput(limit: Self.largestFile)
+                    : try FileAccess.read(file, limit: Self.largestFile, waitingForAWriter: true)
+            } catch {
+                throw CommandFailure("cannot read \(file == "-" ? "standard input" : file): \(error.reason)")
             }
             guard let text = String(data: data, encoding: .utf8) else {
                 throw CommandFailure("\(file) is not UTF-8 text; save it as UTF-8 and import again")
