@@ -112,14 +112,15 @@ extension Shakyd {
     private static func runCommand() async {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
+            // Before parsing: serving takes no word, and `shakyd bogus --help` would print serve's help.
+            if let unknown = unknownCommand(in: arguments) {
+                StandardStreams.writeError("shakyd: \(unknown)\n")
+                Foundation.exit(ShakydExitStatus.usage.rawValue)
+            }
             var command: any ParsableCommand
             do {
                 command = try parseAsRoot(arguments)
             } catch {
-                if let unknown = unknownCommand(in: arguments) {
-                    StandardStreams.writeError("shakyd: \(unknown)\n")
-                    Foundation.exit(ShakydExitStatus.usage.rawValue)
-                }
                 guard NegativeOptionValues.isMissingValue(message(for: error)),
                     let joined = NegativeOptionValues.joined(arguments)
                 else { throw error }

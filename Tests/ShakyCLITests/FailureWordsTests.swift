@@ -141,6 +141,7 @@ struct FailureWordsTests {
             (["--shakers", "all"], ["--shakers must be auto or none, not “all”"], 2),
             (["detetc", "x.csv"], ["There is no command “detetc”: did you mean `shakyd detect`?"], 2),
             (["frobnicate"], ["There is no command “frobnicate”; the commands are `serve`, `detect`"], 2),
+            (["frobnicate", "--help"], ["There is no command “frobnicate”; the commands are `serve`, `detect`"], 2),
             (["--config", config, "--state-dir", plainFile] + quiet, ["state folder", "a file is in the way"], 1),
             (
                 ["--config", config, "--state-dir", folder.appending("state")] + quiet.dropLast(2)
