@@ -45,18 +45,8 @@ public final class TraceWriter {
     /// - Throws: ``TraceFormatError`` saying why the file cannot be written ("the disk is full").
     public func flush() throws {
         guard !pending.isEmpty, descriptor >= 0 else { return }
-        var bytes = Array(pending.utf8)[...]
-        pending = ""
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                bytes = bytes.dropFirst(written)
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                throw failure(errno: written < 0 ? errno : EIO)
-            }
-        }
+        defer { pending = "" }
+        if let code = FileAccess.writeAll(pending, to: descriptor) { throw failure(errno: code) }
     }
 
     /// Flushes and closes the file; a second call does nothing.

@@ -76,6 +76,23 @@ public enum FileAccess {
         return try readToTheEnd(descriptor, path: path, limit: limit)
     }
 
+    /// Writes all of `text` to `descriptor`, again after an interrupted or partial write; the `errno` that stopped it
+    /// (`ENOSPC`, `EPIPE`, `EBADF`), or `nil` when all of it was written.
+    public static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return written < 0 ? errno : EIO
+            }
+        }
+        return nil
+    }
+
     /// Reads standard input to its end, refusing more than `limit` bytes (`shaky pack import - < /dev/zero`), a folder
     /// (`< /tmp`) and a closed descriptor with the reason; errors name it "standard input".
     public static func readStandardInput(limit: Int = defaultLimit) throws(FileAccessError) -> Data {

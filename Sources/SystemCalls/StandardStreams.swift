@@ -10,18 +10,7 @@ public enum StandardStreams {
     /// when the reader went away, `ENOSPC`, `EBADF`), or `nil` when all of it was written.
     @discardableResult
     public static func write(_ text: String, to descriptor: Int32) -> Int32? {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                bytes = bytes.dropFirst(written)
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                return written < 0 ? errno : EIO
-            }
-        }
-        return nil
+        FileAccess.writeAll(text, to: descriptor)
     }
 
     /// Puts a placeholder in place of each of standard input, output and error that the program was started without
