@@ -430,6 +430,7 @@ public actor GameRuntime {
         let now = readClock()
         guard var next = game else { throw .noGame }
         let wasOpen = isRoundOpen
+        let wasOver = next.phase == .roundOver
         let actions: [GameAction]
         do {
             actions = try next.handle(event, at: now)
@@ -445,6 +446,9 @@ public actor GameRuntime {
         }
         game = next
         carryOut(actions, at: now)
+        // A question over, opened again by an overrule (right after all wrong: the next team answers): the watchers
+        // put its letters away when its answer was revealed, and no event since carries them. The whole game does.
+        if wasOver, next.phase.hasTimer { observer?(.state(next.status(at: now))) }
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions

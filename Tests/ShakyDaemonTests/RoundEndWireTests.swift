@@ -78,6 +78,30 @@ struct RoundEndWireTests {
         }
     }
 
+    @Test("An overrule that opens a question over again gives watchers the whole game: its letters, whose turn it is")
+    func anOverruleThatReopensAQuestionGivesTheLettersAgain() async throws {
+        try await TestDaemon.run(.socket) { client in
+            try await PartyPack.create(on: client)
+            try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"], questions: 2))
+            let opened = try await client.game("Next")
+            try await client.game("Buzz", ["team": "Owls"])
+            try await client.game("Buzz", ["team": "Foxes"])
+            let answer = try PartyPack.answer(to: opened.question)
+            try await client.call("io.shakywords.Game.Answer", ["team": "Owls", "answer": .string(answer)])
+            #expect(try await client.status().phase == .roundOver)
+            let watch = try await client.watch()
+            #expect(try await watch.nextEvent().status?.phase == .roundOver)
+            let overruled = try await client.call("io.shakywords.Game.Overrule", [:], as: OverruleReply.self)
+            #expect(overruled.status.phase == .answering && overruled.status.teamUp == "Foxes")
+            let state = try await watch.next(.state)
+            let status = try #require(state.status)
+            #expect(status.phase == .answering && status.teamUp == "Foxes")
+            #expect(status.tiles == opened.tiles, "the letters as they stood")
+            #expect(status.answer == nil, "the question is in play again")
+            await watch.cancel()
+        }
+    }
+
     private typealias OverruleReply = ShakyAPI.GameInterface.OverruleReply
 }
 
