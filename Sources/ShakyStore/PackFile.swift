@@ -629,6 +629,23 @@ struct PackFile: Equatable {
 
     // MARK: Writing
 
+    /// Refuses a pack whose JSON file, its largest export, would be larger than ``PackRules/largestPackFile``: a
+    /// CSV file of short questions is a fraction of their JSON (a row `Q?,A` is 5 bytes, its JSON object some 100),
+    /// so a CSV file the daemon takes could give an export it would not take back.
+    ///
+    /// - Throws: ``StoreError/importFailed(problems:unlisted:)`` saying how large the pack would be.
+    func checkExportable() throws {
+        // A CSV or TSV export is never larger: a field is quoted only when it must be, and a quote in it takes two
+        // bytes there as in JSON.
+        let length = try jsonData().count
+        guard length > PackRules.largestPackFile else { return }
+        let mebibytes = String(format: "%.1f", Double(length) / 1_048_576)
+        throw Self.failure(
+            problem: "the pack of \(questions.count) questions would be \(mebibytes) MiB as a JSON file, its largest "
+                + "export; a pack may be at most \(PackRules.largestPackFile >> 20) MiB as JSON, so that what is "
+                + "exported imports back: split the file into two packs")
+    }
+
     /// The pack as a file in `format`.
     func data(format: PackFileFormat) throws -> Data {
         switch format {
