@@ -637,7 +637,7 @@ struct PackFile: Equatable {
     func checkExportable() throws {
         // A CSV or TSV export is never larger: a field is quoted only when it must be, and a quote in it takes two
         // bytes there as in JSON.
-        let length = try jsonData().count
+        let length = try jsonLength()
         guard length > PackRules.largestPackFile else { return }
         let mebibytes = String(format: "%.1f", Double(length) / 1_048_576)
         throw Self.failure(
@@ -668,16 +668,80 @@ struct PackFile: Equatable {
     }
 
     func jsonData() throws -> Data {
-        let file = ExportFile(
-            name: name ?? "",
-            questions: questions.map {
-                ExportQuestion(
-                    question: $0.text, answer: $0.answer, difficulty: $0.difficulty.rawValue, alternates: $0.alternates)
-            })
+        try Self.encodedJSON(
+            ExportFile(
+                name: name ?? "",
+                questions: questions.map {
+                    ExportQuestion(
+                        question: $0.text, answer: $0.answer, difficulty: $0.difficulty.rawValue,
+                        alternates: $0.alternates)
+                }))
+    }
+
+    private static func encodedJSON(_ file: ExportFile) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Only a non-finite number can fail to encode, and the file holds strings only.
         return try encoder.encode(file) + Data("\n".utf8)
+    }
+
+    /// The length in bytes of ``jsonData()``, counted without making it: an import checks it, and the JSON of a
+    /// large pack's encoder would hold several times the file's size at once on a Pi.
+    ///
+    /// The encoder's layout is measured once on packs of empty strings (each member and element adds the same
+    /// bytes wherever it is), and each string adds its escaped length.
+    func jsonLength() throws -> Int {
+        let layout = try Self.jsonLayout()
+        var length = layout.emptyFile + Self.escapedLength(name ?? "")
+        if !questions.isEmpty { length += layout.firstQuestion + (questions.count - 1) * layout.question }
+        for question in questions {
+            length += Self.escapedLength(question.text) + Self.escapedLength(question.answer)
+            length += Self.escapedLength(question.difficulty.rawValue)
+            if !question.alternates.isEmpty {
+                length += layout.firstAlternate + (question.alternates.count - 1) * layout.alternate
+            }
+            for alternate in question.alternates { length += Self.escapedLength(alternate) }
+        }
+        return length
+    }
+
+    /// What the encoder's layout adds: for a file, its first question, each further one, a question's first
+    /// alternate and each further one, all of empty strings.
+    private struct JSONLayout {
+        var emptyFile: Int
+        var firstQuestion: Int
+        var question: Int
+        var firstAlternate: Int
+        var alternate: Int
+    }
+
+    private static func jsonLayout() throws -> JSONLayout {
+        func length(questions: Int, alternates: Int = 0) throws -> Int {
+            let question = ExportQuestion(
+                question: "", answer: "", difficulty: "", alternates: Array(repeating: "", count: alternates))
+            return try encodedJSON(ExportFile(name: "", questions: Array(repeating: question, count: questions))).count
+        }
+        let (none, one, two) = (try length(questions: 0), try length(questions: 1), try length(questions: 2))
+        let (oneAlternate, twoAlternates) = (
+            try length(questions: 1, alternates: 1), try length(questions: 1, alternates: 2)
+        )
+        return JSONLayout(
+            emptyFile: none, firstQuestion: one - none, question: two - one, firstAlternate: oneAlternate - one,
+            alternate: twoAlternates - oneAlternate)
+    }
+
+    /// The bytes the JSON encoder writes for `text` between its quotes: a quote, a backslash and the control
+    /// characters with a short escape take two, the other control characters six (`\u001f`), the rest their UTF-8.
+    private static func escapedLength(_ text: String) -> Int {
+        var length = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: length += 2
+            case 0..<0x20: length += 6
+            default: length += UTF8.width(scalar)
+            }
+        }
+        return length
     }
 
     func csvText(delimiter: Character = ",") -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TriviaEngine
 
 @testable import ShakyStore
 
@@ -34,6 +35,32 @@ import Testing
             let exported = try database.exportPack(named: "Small", format: format)
             #expect(exported.count <= PackRules.largestPackFile)
             #expect(try PackFile.read(exported, format: format).questions.count == 1_000)
+        }
+    }
+}
+
+extension PackExportSizeTests {
+    @Test("The JSON length an import checks is the length of the JSON export, byte for byte")
+    func theCountedLengthIsTheExportsLength() throws {
+        let texts = [
+            "Plain?", #"Say "hi" \ back/slash?"#, "Two\nlines\tand\r\u{8}\u{C}\u{1}\u{1F}\u{7F}?", "Hà Nội 😀 ø?",
+            "\u{2028}\u{2029} line separators?",
+        ]
+        var questions: [Question] = []
+        for (index, text) in texts.enumerated() {
+            let alternates = (0..<index).map { "Alt \"\($0)\" é/" }
+            questions.append(
+                Question(
+                    text: text, answer: "A\\nswer \(index)", alternates: alternates,
+                    difficulty: Difficulty.allCases[index % 3]))
+        }
+        for count in 0...questions.count {
+            for name in [nil, "", "Pack \"N\" ø"] as [String?] {
+                let file = PackFile(name: name, questions: Array(questions.prefix(count)))
+                #expect(
+                    try file.jsonLength() == file.jsonData().count,
+                    "\(count) questions, name \(String(describing: name))")
+            }
         }
     }
 }
