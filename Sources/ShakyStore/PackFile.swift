@@ -708,11 +708,7 @@ struct PackFile: Equatable {
     /// What the encoder's layout adds: for a file, its first question, each further one, a question's first
     /// alternate and each further one, all of empty strings.
     private struct JSONLayout {
-        var emptyFile: Int
-        var firstQuestion: Int
-        var question: Int
-        var firstAlternate: Int
-        var alternate: Int
+        var emptyFile, firstQuestion, question, firstAlternate, alternate: Int
     }
 
     private static func jsonLayout() throws -> JSONLayout {
