@@ -635,15 +635,21 @@ struct PackFile: Equatable {
     ///
     /// - Throws: ``StoreError/importFailed(problems:unlisted:)`` saying how large the pack would be.
     func checkExportable() throws {
+        if let problem = try exportProblem() {
+            throw Self.failure(problem: problem + ": split the file into two packs")
+        }
+    }
+
+    /// Why the pack is too large to export to a file that imports back, or `nil` when it is not.
+    func exportProblem() throws -> String? {
         // A CSV or TSV export is never larger: a field is quoted only when it must be, and a quote in it takes two
         // bytes there as in JSON.
         let length = try jsonLength()
-        guard length > PackRules.largestPackFile else { return }
+        guard length > PackRules.largestPackFile else { return nil }
         let mebibytes = String(format: "%.1f", Double(length) / 1_048_576)
-        throw Self.failure(
-            problem: "the pack of \(questions.count) questions would be \(mebibytes) MiB as a JSON file, its largest "
-                + "export; a pack may be at most \(PackRules.largestPackFile >> 20) MiB as JSON, so that what is "
-                + "exported imports back: split the file into two packs")
+        return "the pack of \(questions.count) questions would be \(mebibytes) MiB as a JSON file, its largest "
+            + "export; a pack may be at most \(PackRules.largestPackFile >> 20) MiB as JSON, so that what is "
+            + "exported imports back"
     }
 
     /// The pack as a file in `format`.

@@ -64,3 +64,42 @@ extension PackExportSizeTests {
         }
     }
 }
+
+extension PackExportSizeTests {
+    @Test("A question added to a full pack is refused, so the pack still exports to a file that imports back")
+    func aQuestionThatWouldPassTheLimitIsRefused() throws {
+        // Questions of one length, as many as fit: one more would pass the limit. Each is as long as the rules let
+        // it be, so that there are fewer to import.
+        let alternates = (0..<PackRules.maximumAlternates).map {
+            "Alternate " + String(format: "%02d", $0) + String(repeating: "y", count: 28)
+        }
+        func question(_ index: Int) -> Question {
+            let text = "Question " + String(format: "%06d", index) + " " + String(repeating: "x", count: 484)
+            return Question(text: text, answer: "A", alternates: alternates, difficulty: .medium)
+        }
+        func length(_ count: Int) throws -> Int {
+            try PackFile(name: "Full", questions: (0..<count).map(question)).jsonLength()
+        }
+        let (one, each) = (try length(1), try length(2) - length(1))
+        let count = 1 + (PackRules.largestPackFile - one) / each
+        #expect(try length(count) <= PackRules.largestPackFile && length(count + 1) > PackRules.largestPackFile)
+        let row = ",A,medium," + alternates.joined(separator: "|") + "\n"
+        let csv = "question,answer,difficulty,alternates\n" + (0..<count).map { question($0).text + row }.joined()
+        let database = try AppDatabase.inMemory()
+        try database.importPack(Data(csv.utf8), format: .csv, name: "Full")
+
+        let error = #expect(throws: StoreError.self) { try database.addQuestion(question(count), toPack: "Full") }
+        guard case .invalidQuestion(let problem) = error else {
+            Issue.record("expected invalidQuestion, got \(String(describing: error))")
+            return
+        }
+        #expect(problem.hasPrefix("the pack of \(count + 1) questions would be 16.0 MiB as a JSON file"), "\(problem)")
+        #expect(problem.hasSuffix("; add it to another pack"))
+        #expect(try database.pack(named: "Full").summary.questionCount == count)
+        #expect(try database.exportPack(named: "Full", format: .json).count <= PackRules.largestPackFile)
+        // A small pack takes questions as before.
+        let short = Question(text: "Short?", answer: "A", difficulty: .easy)
+        try database.createPack(named: "Small")
+        try database.addQuestion(short, toPack: "Small")
+    }
+}
