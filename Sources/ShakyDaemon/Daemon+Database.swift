@@ -17,10 +17,17 @@ extension Daemon {
     /// journal: an appliance at a party must start by itself. The error log says what was wrong, where the file went
     /// and what the daemon starts without. Any other failure (permissions, a full disk, a database of a newer
     /// version) stops the start as it is, and so does a damaged file that cannot be moved (a read-only file system).
+    ///
+    /// A built-in pack file that cannot be installed is skipped, and the error log names it and its problem: the
+    /// daemon serves the other packs (and the pack an earlier start installed from that file).
     static func openDatabase(path: String, logger: Logger) throws -> OpenedDatabase {
+        let skipped: @Sendable (StoreError) -> Void = { error in
+            logger.error("a built-in pack was skipped: \(error)")
+        }
         do {
             return OpenedDatabase(
-                database: try AppDatabase.open(path: path, readOnlyWhenNotWritable: true), damagedFile: nil)
+                database: try AppDatabase.open(path: path, readOnlyWhenNotWritable: true, skippedBuiltinPack: skipped),
+                damagedFile: nil)
         } catch StoreError.corrupt(let path, let reason) {
             let damagedFile: URL
             do {
@@ -39,7 +46,8 @@ extension Daemon {
                 """,
                 metadata: ["problem": "\(reason)", "file": "\(damagedFile.path)"])
             return OpenedDatabase(
-                database: try AppDatabase.open(path: path, readOnlyWhenNotWritable: true), damagedFile: damagedFile)
+                database: try AppDatabase.open(path: path, readOnlyWhenNotWritable: true, skippedBuiltinPack: skipped),
+                damagedFile: damagedFile)
         }
     }
 }

@@ -183,8 +183,33 @@ extension DaemonOptions {
         if let list = mapping.first(where: { $0.key.string == accelerometersKey }) {
             settings.accelerometers = try accelerometers(list.value, key: list.key, path: path)
         }
-        return settings
+        return settings.resolvingPaths(against: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
+
+    /// These options with each relative path they hold (`socket`, `state-dir`, `sounds`, the file of a `trace:`
+    /// input) made absolute against `folder`, the configuration file's: the file means the paths beside it, whatever
+    /// folder the daemon runs in (systemd starts it in `/`). Paths given as flags stay relative to the working folder.
+    func resolvingPaths(against folder: String) -> DaemonOptions {
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/") || path.isEmpty
+                ? path
+                : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
+                    .standardizedFileURL.path
+        }
+        var options = self
+        options.socket = socket.map(absolute)
+        options.stateDirectory = stateDirectory.map(absolute)
+        options.sounds = sounds.map(absolute)
+        if let input, input.hasPrefix(Self.tracePrefix) {
+            // The file runs to the first comma, where the replay options start (InputSpec's reading).
+            let rest = input.dropFirst(Self.tracePrefix.count)
+            let file = rest.prefix { $0 != "," }
+            options.input = Self.tracePrefix + absolute(String(file)) + rest.dropFirst(file.count)
+        }
+        return options
+    }
+
+    private static let tracePrefix = "trace:"
 
     /// What is wrong with text YAML could not read, in one line that the file's path and line start (the library's
     /// own message repeats the position over three lines and quotes the file), with what to do about a tab.

@@ -1,4 +1,5 @@
 import Foundation
+import ShakyStore
 import Synchronization
 
 /// Pack files sent in parts (`BeginUpload`, `UploadPart`, `ImportUpload`), kept until they are imported.
@@ -9,8 +10,8 @@ import Synchronization
 /// drops the one least recently sent to, so an abandoned upload cannot block imports). An upload belongs to
 /// the user id that began it; to everyone else it does not exist.
 final class PackUploads: Sendable {
-    /// The largest pack file taken, in bytes of UTF-8.
-    static let largestFile = 16 << 20
+    /// The largest pack file taken, in bytes of UTF-8: the largest a pack may be as JSON, its largest export.
+    static let largestFile = PackRules.largestPackFile
     /// The most uploads kept at once.
     static let mostOpen = 4
 

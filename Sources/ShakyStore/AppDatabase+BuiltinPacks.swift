@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SystemCalls
 import TriviaEngine
 
 // The packs that ship with Shaky Words: JSON files (see ``PackFileFormat``) with an `id` and a `version`.
@@ -14,11 +15,17 @@ extension AppDatabase {
     /// Every file's `id`, `version` and `name` are read; only the files to install are read whole and checked, so
     /// a start with every pack up to date checks no question (checking them all took a sixth of the start-up).
     ///
+    /// A file that cannot be read or is not a valid pack is skipped, and `skipped` is told which and why (the
+    /// daemon logs it): one damaged data file must not stop a party. The pack an earlier version of that file
+    /// installed stays as it was, and the other files are installed.
+    ///
     /// - Returns: the names of the packs installed or updated.
-    /// - Throws: ``StoreError/builtinPackInvalid(file:problem:)`` (nothing is installed then).
+    /// - Throws: ``StoreError/builtinPackInvalid(file:problem:)`` when the folder cannot be read, or a storage error.
     @discardableResult
-    public func installBuiltinPacks(from directory: URL) throws -> [String] {
-        let headers = try Self.builtinPackHeaders(in: directory)
+    public func installBuiltinPacks(
+        from directory: URL, skipped: (StoreError) -> Void = { _ in }
+    ) throws -> [String] {
+        let headers = try Self.builtinPackHeaders(in: directory, skipped: skipped)
         let installed = try read { db in
             try Dictionary(
                 PackRecord.filter(PackRecord.Columns.builtinId != nil).fetchAll(db).compactMap { pack in
@@ -26,8 +33,16 @@ extension AppDatabase {
                 },
                 uniquingKeysWith: max)
         }
-        let files = try headers.filter { $0.version > installed[$0.id, default: 0] }.map {
-            ($0, try Self.readBuiltinPackFile(at: $0.url, data: $0.data))
+        let files = headers.filter { $0.version > installed[$0.id, default: 0] }.compactMap {
+            header -> (BuiltinPackHeader, PackFile)? in
+            do {
+                return (header, try Self.readBuiltinPackFile(at: header.url, data: header.data))
+            } catch let error as StoreError {
+                skipped(error)
+            } catch {
+                skipped(.builtinPackInvalid(file: header.url.path, problem: "\(error)"))
+            }
+            return nil
         }
         guard !files.isEmpty else { return [] }
         return try write { db in
@@ -59,9 +74,11 @@ extension AppDatabase {
         init(url: URL) throws {
             let data: Data
             do {
-                data = try Data(contentsOf: url)
+                // Read as the daemon reads an uploaded pack file: a folder or a device (a link to /dev/zero) is
+                // refused with what it is, and nothing larger than an upload is read.
+                data = try FileAccess.read(url.path, limit: PackRules.largestPackFile)
             } catch {
-                throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read (\(error))")
+                throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read: \(error.reason)")
             }
             guard let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
                 // The whole reader says what is wrong, and where.
@@ -86,8 +103,11 @@ extension AppDatabase {
         }
     }
 
-    /// The header of every pack file in `directory`, sorted by file name; two files with one id are refused.
-    static func builtinPackHeaders(in directory: URL) throws -> [BuiltinPackHeader] {
+    /// The header of every pack file in `directory`, sorted by file name. A file whose header is bad, or whose id an
+    /// earlier file has, is given to `skipped`.
+    static func builtinPackHeaders(
+        in directory: URL, skipped: (StoreError) -> Void
+    ) throws -> [BuiltinPackHeader] {
         let urls: [URL]
         do {
             // Foundation lists nothing in a folder reached through a symbolic link (a packaged data folder often is
@@ -97,15 +117,27 @@ extension AppDatabase {
                 .filter { $0.pathExtension.lowercased() == "json" }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
-            throw StoreError.builtinPackInvalid(file: directory.path, problem: "the folder cannot be read (\(error))")
+            throw StoreError.builtinPackInvalid(
+                file: directory.path, problem: "the folder cannot be read: \(FileAccess.reason(error))")
         }
         var headers: [BuiltinPackHeader] = []
         var ids: [String: URL] = [:]
         for url in urls {
-            let header = try BuiltinPackHeader(url: url)
+            let header: BuiltinPackHeader
+            do {
+                header = try BuiltinPackHeader(url: url)
+            } catch let error as StoreError {
+                skipped(error)
+                continue
+            }
             if let other = ids[header.id] {
-                throw StoreError.builtinPackInvalid(
-                    file: url.path, problem: "its id “\(header.id)” is also the id of \(other.lastPathComponent)")
+                skipped(
+                    .builtinPackInvalid(
+                        file: url.path,
+                        problem:
+                            "its id “\(header.id)” is also the id of \(other.lastPathComponent), which is installed"
+                    ))
+                continue
             }
             ids[header.id] = url
             headers.append(header)
@@ -117,10 +149,11 @@ extension AppDatabase {
     private static func readBuiltinPackFile(at url: URL, data: Data) throws -> PackFile {
         do {
             return try PackFile.readJSON(data)
-        } catch let error as StoreError {
-            throw StoreError.builtinPackInvalid(file: url.path, problem: error.description)
+        } catch StoreError.importFailed(let problems, let unlisted) {
+            throw StoreError.builtinPackInvalid(
+                file: url.path, problem: StoreError.listed(problems, unlisted: unlisted))
         } catch {
-            throw StoreError.builtinPackInvalid(file: url.path, problem: "it cannot be read (\(error))")
+            throw StoreError.builtinPackInvalid(file: url.path, problem: "\(error)")
         }
     }
 

@@ -12,7 +12,8 @@ extension AppDatabase {
     ///   - name: the new pack's name; when `nil`, the name inside a JSON file. A CSV file needs one.
     /// - Throws: ``StoreError/importFailed(problems:unlisted:)`` naming the bad questions or where the file stops,
     ///   ``StoreError/duplicatePackName(_:)``, ``StoreError/invalidPackName(_:problem:)``. On any error
-    ///   nothing is imported.
+    ///   nothing is imported. A pack whose JSON export would be larger than ``PackRules/largestPackFile`` is
+    ///   refused, so that every pack exports, in every format, to a file that imports back.
     @discardableResult
     public func importPack(_ data: Data, format: PackFileFormat, name: String? = nil) throws -> PackSummary {
         try importPackWithWarnings(data, format: format, name: name).pack
@@ -28,6 +29,7 @@ extension AppDatabase {
             throw StoreError.invalidPackName(
                 "", problem: "a \(format.rawValue.uppercased()) file needs a pack name; give one with --name")
         }
+        try PackFile(name: PackRules.normalized(packName), questions: file.questions).checkExportable()
         let pack = try write { db in
             let pack = try Self.insertCustomPack(named: packName, db)
             try Self.insert(file.questions, intoPack: pack.id!, db)

@@ -75,7 +75,7 @@ extension AppDatabase {
     /// Adds a question to a custom pack, after trimming and checking it.
     ///
     /// - Throws: ``StoreError/packNotFound(_:)``, ``StoreError/builtinPackIsReadOnly(_:)``,
-    ///   ``StoreError/invalidQuestion(problem:)``.
+    ///   ``StoreError/invalidQuestion(problem:)``, also when the pack would pass ``PackRules/largestPackFile`` as JSON.
     @discardableResult
     public func addQuestion(_ question: Question, toPack name: String) throws -> StoredQuestion {
         let question = try Self.checked(question)
@@ -83,6 +83,7 @@ extension AppDatabase {
             let pack = try Self.requireEditablePack(named: name, db)
             var record = QuestionRecord(packId: pack.id!, question: question)
             try record.insert(db)
+            try Self.requireExportable(pack, db)
             return StoredQuestion(id: record.id!, packName: pack.name, question: question)
         }
     }
@@ -97,7 +98,32 @@ extension AppDatabase {
         return try write { db in
             let (record, pack) = try Self.requireEditableQuestion(id: id, db)
             try QuestionRecord(id: record.id, packId: pack.id!, question: question).update(db)
+            try Self.requireExportable(pack, db)
             return StoredQuestion(id: id, packName: pack.name, question: question)
+        }
+    }
+
+    /// Refuses a change that leaves `pack` larger than ``PackRules/largestPackFile`` as a JSON file, which would not
+    /// import back once exported: the rule an import keeps (``PackFile/checkExportable()``).
+    ///
+    /// A bound from the stored lengths settles it with one query for a pack well under the limit (a checked question
+    /// holds no control character but line breaks, so each byte takes at most two in JSON, and an alternate's layout
+    /// is under four times its stored quotes and comma); only a pack near the limit is counted exactly.
+    static func requireExportable(_ pack: PackRecord, _ db: Database) throws {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT count(*), total(length(CAST(text AS BLOB)) + length(CAST(answer AS BLOB))),
+                    total(length(CAST(alternates AS BLOB)))
+                FROM question WHERE packId = ?
+                """, arguments: [pack.id])
+        let (count, textBytes, alternateBytes): (Int, Double, Double) = (row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0)
+        // Some 110 bytes of members and indentation a question, and its difficulty.
+        let bound = 2 * textBytes + 4 * alternateBytes + Double(count) * 200 + 4096
+        guard bound > Double(PackRules.largestPackFile) else { return }
+        let questions = try QuestionRecord.filter(QuestionRecord.Columns.packId == pack.id!).fetchAll(db)
+        if let problem = try PackFile(name: pack.name, questions: questions.map(\.question)).exportProblem() {
+            throw StoreError.invalidQuestion(problem: problem + "; add it to another pack")
         }
     }
 

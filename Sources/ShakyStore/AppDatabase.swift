@@ -81,14 +81,18 @@ public final class AppDatabase: Sendable {
     /// The parent folder is created if needed. The file uses write-ahead logging, enforces foreign keys
     /// and waits up to five seconds for a lock held by another connection.
     ///
-    /// - Parameter readOnlyWhenNotWritable: when the file exists but cannot be written (a full disk, a read-only
-    ///   file system), open it read-only instead of failing (see ``readOnlyReason``). The read-only connection
-    ///   holds the file's lock, so use it only in a process that owns the database (the daemon).
+    /// - Parameters:
+    ///   - readOnlyWhenNotWritable: when the file exists but cannot be written (a full disk, a read-only file
+    ///     system), open it read-only instead of failing (see ``readOnlyReason``). The read-only connection holds
+    ///     the file's lock, so use it only in a process that owns the database (the daemon).
+    ///   - skippedBuiltinPack: told of each built-in pack file that was skipped, and why
+    ///     (``installBuiltinPacks(from:skipped:)``).
     /// - Throws: ``StoreError/cannotOpen(path:reason:)``, ``StoreError/notWritable(path:reason:)``,
     ///   ``StoreError/corrupt(path:reason:)``, ``StoreError/diskFull(path:)``,
-    ///   ``StoreError/newerDatabase(path:)``, or an error from installing the built-in packs.
+    ///   ``StoreError/newerDatabase(path:)``, ``StoreError/builtinPacksNotFound(searched:)``.
     public static func open(
-        path: String, builtinPacks: BuiltinPackSource = .installed, readOnlyWhenNotWritable: Bool = false
+        path: String, builtinPacks: BuiltinPackSource = .installed, readOnlyWhenNotWritable: Bool = false,
+        skippedBuiltinPack: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) throws -> AppDatabase {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -99,7 +103,8 @@ public final class AppDatabase: Sendable {
         }
         try checkPages(path: path)
         let openWritable: DatabaseConnection.WritableOpener = {
-            try writableConnection(path: path, folder: folder, builtinPacks: builtinPacks)
+            try writableConnection(
+                path: path, folder: folder, builtinPacks: builtinPacks, skippedBuiltinPack: skippedBuiltinPack)
         }
         do {
             return AppDatabase(connection: DatabaseConnection(writable: try openWritable()), path: path)
@@ -153,7 +158,7 @@ public final class AppDatabase: Sendable {
 
     /// Opens the file for reading and writing, upgrades its schema and installs the built-in packs.
     private static func writableConnection(
-        path: String, folder: URL, builtinPacks: BuiltinPackSource
+        path: String, folder: URL, builtinPacks: BuiltinPackSource, skippedBuiltinPack: (StoreError) -> Void
     ) throws -> any DatabaseWriter {
         // SQLite opens a file it cannot write read-only without a word when its log files are there: said here, so
         // that the daemon serves it read-only knowingly.
@@ -177,7 +182,7 @@ public final class AppDatabase: Sendable {
         }
         do {
             let database = try AppDatabase(writer: pool, path: path)
-            try database.installBuiltinPacks(from: builtinPacks)
+            try database.installBuiltinPacks(from: builtinPacks, skipped: skippedBuiltinPack)
         } catch {
             // Closed before this returns, not whenever the pool is freed: a damaged file is then moved aside
             // (``setAsideDamagedFile(at:time:)``) with no connection left to it.
@@ -237,19 +242,33 @@ public final class AppDatabase: Sendable {
         return database
     }
 
-    private func installBuiltinPacks(from source: BuiltinPackSource) throws {
+    private func installBuiltinPacks(
+        from source: BuiltinPackSource, skipped: (StoreError) -> Void = { _ in }
+    ) throws {
         switch source {
         case .skip:
             return
         case .directory(let folder):
-            try installBuiltinPacks(from: folder)
+            try installBuiltinPacks(from: folder, skipped: skipped)
         case .installed:
             guard let folder = InstallLayout.directory(for: .builtinPacks) else {
-                throw StoreError.builtinPacksNotFound(
-                    searched: "SHAKY_DATA_DIR/packs, PREFIX/share/shaky/packs and Sources/ShakyStore/BuiltinPacks")
+                throw StoreError.builtinPacksNotFound(searched: Self.builtinPackPlaces())
             }
-            try installBuiltinPacks(from: folder)
+            try installBuiltinPacks(from: folder, skipped: skipped)
         }
+    }
+
+    /// The folders the built-in packs are looked for in, as a message names them: "/srv/data/packs (SHAKY_DATA_DIR)
+    /// and /usr/share/shaky/packs".
+    static func builtinPackPlaces(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL = InstallLayout.runningExecutable
+    ) -> String {
+        let override = environment["SHAKY_DATA_DIR"].map { !$0.isEmpty } ?? false
+        let places = InstallLayout.places(for: .builtinPacks, environment: environment, executable: executable)
+        return places.enumerated().map { index, place in
+            place.standardizedFileURL.path + (override && index == 0 ? " (SHAKY_DATA_DIR)" : "")
+        }.spokenList("and")
     }
 
     // MARK: Transactions

@@ -9,8 +9,10 @@ struct JSONSyntaxLocator {
         var line: Int
         var column: Int
         var problem: String
-        /// Whether the problem is a name given twice in one object, which the grammar allows.
-        var isRepeatedName = false
+        /// Whether the grammar allows what is wrong (a name given twice in one object, half of a surrogate pair, a
+        /// number too large for a `Double`), which Foundation's decoder then takes silently or reports without a
+        /// place.
+        var isAllowedByGrammar = false
     }
 
     private let bytes: [UInt8]
@@ -39,33 +41,47 @@ struct JSONSyntaxLocator {
     }
 
     /// Where one question of a pack file is: the line its object (or other value) begins on, and the line of
-    /// each of its members' values, by the member's name as written.
+    /// the value of each of its members that is a question's field (``PackFile/questionFields``, in any case), by
+    /// the member's name as written.
     struct QuestionPlace: Equatable {
         var line: Int
         var fields: [String: Int] = [:]
     }
 
+    /// Where the values of a pack file are: its questions', and the line of each member of the file's object.
+    struct FilePlaces: Equatable {
+        var questions: [QuestionPlace] = []
+        var members: [String: Int] = [:]
+    }
+
     /// The places of the elements of the `questions` list of the object `data` holds, in order; empty when
     /// `data` is not an object with such a list. It stops at the first syntax error, which the decoder then reports.
     ///
-    /// Throws the first name given twice in one object (`{"answer": "A", "answer": "B"}`), which the grammar
-    /// allows: Foundation's decoder takes the last silently, so a pack file's typo would import a question other
-    /// than the one its author sees first.
+    /// Throws the first problem the grammar allows but a pack file may not hold (``Problem/isAllowedByGrammar``):
+    /// a name given twice in one object (`{"answer": "A", "answer": "B"}`), which Foundation's decoder takes the last
+    /// of silently, so a pack file's typo would import a question other than the one its author sees first; a lone
+    /// half of a surrogate pair (`"\ud800"`), which is no character; a number too large to read (`1e999`).
     static func questionPlaces(in data: Data) throws(Problem) -> [QuestionPlace] {
+        try filePlaces(in: data).questions
+    }
+
+    /// The places of the values of the pack file `data`, as ``questionPlaces(in:)`` finds them.
+    static func filePlaces(in data: Data) throws(Problem) -> FilePlaces {
         var locator = JSONSyntaxLocator(data)
-        var places: [QuestionPlace] = []
+        var places = FilePlaces()
         do throws(Problem) {
             try locator.members { locator, name throws(Problem) in
-                guard locator.current == UInt8(ascii: "["), locator.decodedString(name) == "questions" else {
+                let text = locator.decodedString(name)
+                places.members[text] = locator.line(at: locator.index)
+                guard locator.current == UInt8(ascii: "["), text == "questions" else {
                     try locator.value(depth: 1)
                     return
                 }
-                places = try locator.questionList()
+                places.questions = try locator.questionList()
             }
         } catch {
-            // A repeated name is the caller's to report; the decoder reports any other problem (a syntax error, a
-            // file that is not a pack's shape).
-            if error.isRepeatedName { throw error }
+            // The decoder reports any other problem (a syntax error, a file that is not a pack's shape).
+            if error.isAllowedByGrammar { throw error }
         }
         return places
     }
@@ -77,7 +93,10 @@ struct JSONSyntaxLocator {
             var place = QuestionPlace(line: locator.line(at: locator.index))
             if locator.current == UInt8(ascii: "{") {
                 try locator.members { locator, name throws(Problem) in
-                    place.fields[locator.decodedString(name)] = locator.line(at: locator.index)
+                    // Only a question's fields are looked up: a question may hold any number of other members.
+                    let text = locator.decodedString(name)
+                    let field = text.trimmingCharacters(in: .whitespaces).lowercased()
+                    if PackFile.questionFields.contains(field) { place.fields[text] = locator.line(at: locator.index) }
                     try locator.value(depth: 3)
                 }
             } else {
@@ -112,7 +131,7 @@ struct JSONSyntaxLocator {
                 var problem = failure(
                     "\(PackRules.quoted(text)) is given twice in one object (first on line \(first)); "
                         + "keep the one you mean")
-                problem.isRepeatedName = true
+                problem.isAllowedByGrammar = true
                 throw problem
             }
             try expect(":", "“:” after a name")
@@ -231,7 +250,7 @@ struct JSONSyntaxLocator {
                 index += 1
                 return
             case UInt8(ascii: "\\"):
-                index += 2
+                try escape()
             case 0..<0x20:
                 throw failure("a line break or control character inside a string (write \\n)")
             default:
@@ -242,14 +261,69 @@ struct JSONSyntaxLocator {
         throw failure("a string that is never closed")
     }
 
+    /// Reads the escape the index is at (`\n`, `\u00e9`), refusing one JSON does not have and half of a UTF-16
+    /// surrogate pair without its other half.
+    private mutating func escape() throws(Problem) {
+        let start = index
+        guard let letter = index + 1 < bytes.count ? bytes[index + 1] : nil else {
+            throw failure("a string that is never closed")
+        }
+        guard letter == UInt8(ascii: "u") else {
+            guard Array(#""\/bfnrt"#.utf8).contains(letter) else {
+                throw failure(
+                    "“\\\(String(decoding: [letter], as: UTF8.self))” is not an escape JSON has; write “\\\\” for a "
+                        + "backslash")
+            }
+            index += 2
+            return
+        }
+        guard let unit = hexUnit(at: index + 2) else {
+            throw failure("“\\u” is followed by four hexadecimal digits in JSON, as in “\\u00e9”")
+        }
+        index += 6
+        var lone: UInt16?
+        if (0xD800...0xDBFF).contains(unit) {
+            // A high half must be followed by its low half, another escape.
+            let low = bytes[index...].starts(with: Array(#"\u"#.utf8)) ? hexUnit(at: index + 2) : nil
+            if let low, (0xDC00...0xDFFF).contains(low) { index += 6 } else { lone = unit }
+        } else if (0xDC00...0xDFFF).contains(unit) {
+            lone = unit
+        }
+        if let lone {
+            index = start
+            var problem = failure(
+                "“\\u\(String(lone, radix: 16))” is half of a UTF-16 surrogate pair without its other half, so no "
+                    + "character; write the character itself (the file is UTF-8) or both halves, as in "
+                    + "“\\ud83d\\ude00”")
+            problem.isAllowedByGrammar = true
+            throw problem
+        }
+    }
+
+    /// The four hexadecimal digits at `position`, as a number.
+    private func hexUnit(at position: Int) -> UInt16? {
+        guard position + 4 <= bytes.count else { return nil }
+        let digits = bytes[position..<position + 4]
+        // `UInt16(_:radix:)` would take a sign too.
+        guard digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else { return nil }
+        return UInt16(String(decoding: digits, as: UTF8.self), radix: 16)
+    }
+
     private mutating func number() throws(Problem) {
         let start = index
         let allowed = Set("+-0123456789.eE".utf8)
         while let byte = current, allowed.contains(byte) { index += 1 }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if Double(text) == nil {
+        guard let number = Double(text) else {
             index = start
             throw failure("“\(text)” is not a number")
+        }
+        if !number.isFinite {
+            index = start
+            var problem = failure(
+                "the number \(PackRules.quoted(text)) is too large to be read; write it in quotes if it is text")
+            problem.isAllowedByGrammar = true
+            throw problem
         }
     }
 }

@@ -19,8 +19,9 @@ import TriviaEngine
 ///
 /// Both are read by the same rules: an empty difficulty is ``PackRules/defaultDifficulty``, each question is checked
 /// by ``PackRules``, and a repeated question or a field that is not a question's (a column, a JSON member) is taken
-/// with a warning. A file with bad questions imports nothing; the error names the first
-/// ``PackFile/mostListedProblems`` of them, each by its line.
+/// with a warning; of each kind of warning the first ``PackFile/mostListedProblems`` are said, and one more counts the
+/// others. A file with bad questions imports nothing; the error names the first ``PackFile/mostListedProblems`` of
+/// them, each by its line.
 public enum PackFileFormat: String, CaseIterable, Codable, Sendable {
     /// The JSON pack format.
     case json
@@ -37,7 +38,8 @@ struct PackFile: Equatable {
     static let questionFields = ["question", "answer", "difficulty", "alternates"]
     /// The fields a question must have (a CSV file's columns); without `difficulty` a question is medium.
     static let requiredFields = ["question", "answer"]
-    /// The most bad questions one import error names; it counts the others.
+    /// The most bad questions one import error names, and the most warnings of one kind an import gives; each
+    /// counts the others.
     static let mostListedProblems = 20
     /// The longest problem, in characters, that an import error says (its quoted values are cut shorter already).
     static let longestProblem = 300
@@ -65,11 +67,6 @@ struct PackFile: Equatable {
         // Kept (an empty pack exports to a bare header and imports back), but said: a sheet saved before its rows
         // were filled in looks the same.
         if file.questions.isEmpty { file.warnings.append("the file holds no questions: the pack is empty") }
-        file.warnings = within(
-            reportLength, file.warnings,
-            more: { count in
-                "and \(count) more \(count == 1 ? "warning" : "warnings") like these"
-            })
         return file
     }
 
@@ -143,16 +140,113 @@ struct PackFile: Equatable {
         }
     }
 
+    /// The warnings of a file, gathered as it is read: of each kind, the first ``mostListedProblems`` in the order
+    /// they were found, and a count of the others, which one last warning of that kind says. A person reads twenty
+    /// "line 812 repeats …" and acts; five thousand of them hide the one ignored column beside them.
+    struct Warnings {
+        /// What a warning is about; each kind is listed and counted apart.
+        enum Kind: CaseIterable {
+            case repeatedQuestion, leftOutAlternates, ignoredColumn, ignoredField, ignoredMember
+
+            /// The warning that counts `count` warnings of this kind left unsaid.
+            func more(_ count: Int) -> String {
+                let fields = questionFields.joined(separator: ", ")
+                return switch self {
+                case .repeatedQuestion:
+                    "and \(count) more \(count == 1 ? "question repeats" : "questions repeat") the question and answer "
+                        + "of an earlier one"
+                case .leftOutAlternates:
+                    "and \(count) more \(count == 1 ? "question has" : "questions have") alternates left out for "
+                        + "repeating the answer or an alternate before them, or for being blank"
+                case .ignoredColumn:
+                    "and \(count) more \(count == 1 ? "column" : "columns") that are not one of \(fields) "
+                        + "\(count == 1 ? "was" : "were") ignored"
+                case .ignoredField:
+                    "and \(count) more \(count == 1 ? "field" : "fields") of other names that are not one of "
+                        + "\(fields) \(count == 1 ? "was" : "were") ignored"
+                case .ignoredMember:
+                    "and \(count) more \(count == 1 ? "member" : "members") that are not one of name, questions "
+                        + "\(count == 1 ? "was" : "were") ignored"
+                }
+            }
+        }
+
+        private(set) var listed: [String] = []
+        private var unlisted: [Kind: Int] = [:]
+        private var listedOfKind: [Kind: Int] = [:]
+
+        /// Adds `warning`, made only when it is listed.
+        mutating func append(_ kind: Kind, _ warning: @autoclosure () -> String) {
+            if listedOfKind[kind, default: 0] < mostListedProblems {
+                listedOfKind[kind, default: 0] += 1
+                listed.append(warning())
+            } else {
+                unlisted[kind, default: 0] += 1
+            }
+        }
+
+        /// Counts `count` warnings of `kind` that are not listed.
+        mutating func count(_ count: Int, of kind: Kind) {
+            if count > 0 { unlisted[kind, default: 0] += count }
+        }
+
+        /// The listed warnings, then for each kind with others the one that counts them.
+        var all: [String] {
+            listed + Kind.allCases.compactMap { kind in unlisted[kind].map { kind.more($0) } }
+        }
+    }
+
+    /// The members of a file's questions that are none of ``questionFields``: the first ``mostListedProblems`` names
+    /// with how many questions hold each, and a count of the others, so that what is kept of a file whose one
+    /// question holds 800 000 such members stays small (and each is found in constant time).
+    struct IgnoredMembers {
+        struct Named {
+            var name: String
+            var questions = 0
+            /// The line of the first question holding it whose line is known.
+            var firstLine: Int?
+        }
+
+        private(set) var named: [Named] = []
+        private var indexes: [String: Int] = [:]
+        /// How many members of names that are not in ``named`` were found.
+        private(set) var others = 0
+
+        /// Notes the member `name` of a question at `line`.
+        mutating func note(_ name: String, line: Int?) {
+            if let index = indexes[name] {
+                named[index].questions += 1
+                if named[index].firstLine == nil { named[index].firstLine = line }
+            } else if named.count < mostListedProblems {
+                indexes[name] = named.count
+                named.append(Named(name: name, questions: 1, firstLine: line))
+            } else {
+                others += 1
+            }
+        }
+    }
+
     /// Warns of questions that repeat an earlier one (ignoring case, accents and spacing, as a game's draw does).
     struct RepeatCheck {
-        private var seen: [String: String] = [:]
+        private var seen: [String: (line: Int?, index: Int?)] = [:]
 
-        /// The warning when `question`, at `place` ("line 4"), repeats an earlier question.
-        mutating func warning(for question: Question, at place: String) -> String? {
+        /// The warning when `question`, at `line` of the file or the `index` of a JSON file's `questions` (or
+        /// both), repeats an earlier question. The place is said by line, or by index where both are on one line
+        /// (a JSON file written on one line).
+        mutating func warning(for question: Question, line: Int?, index: Int? = nil) -> String? {
             let key = question.repeatKey
-            if let earlier = seen[key] { return "\(place) repeats the question and answer of \(earlier)" }
-            seen[key] = place
-            return nil
+            guard let earlier = seen[key] else {
+                seen[key] = (line, index)
+                return nil
+            }
+            if let line, let first = earlier.line, line != first || index == nil || earlier.index == nil {
+                return "line \(line) repeats the question and answer of line \(first)"
+            }
+            func place(_ line: Int?, _ index: Int?) -> String {
+                let path = index.map { "questions[\($0)]" } ?? ""
+                return line.map { path.isEmpty ? "line \($0)" : "\(path) (line \($0))" } ?? path
+            }
+            return "\(place(line, index)) repeats the question and answer of \(place(nil, earlier.index))"
         }
     }
 
@@ -188,7 +282,7 @@ struct PackFile: Equatable {
             throw failure(
                 line: 1, problem: "the file is empty; it needs the header “question,answer,difficulty,alternates”")
         }
-        var warnings: [String] = []
+        var warnings = Warnings()
         let columns = try columnIndexes(header, warnings: &warnings)
         var questions: [Question] = []
         var bad = BadQuestions()
@@ -213,9 +307,11 @@ struct PackFile: Equatable {
                 alternates: (value("alternates") ?? "").split(separator: PackRules.alternateSeparator).map(String.init))
             do throws(PackRules.Violation) {
                 let question = try checkedQuestion(written)
-                if let warning = repeats.warning(for: question, at: "line \(row.line)") { warnings.append(warning) }
+                if let warning = repeats.warning(for: question, line: row.line) {
+                    warnings.append(.repeatedQuestion, warning)
+                }
                 if let warning = leftOutAlternates(written, kept: question, at: "line \(row.line)") {
-                    warnings.append(warning)
+                    warnings.append(.leftOutAlternates, warning)
                 }
                 questions.append(question)
             } catch {
@@ -223,21 +319,7 @@ struct PackFile: Equatable {
             }
         }
         try bad.throwIfAny()
-        return PackFile(name: nil, questions: questions, warnings: warnings)
-    }
-
-    /// The most text, in bytes, that the warnings of one file may fill: every one of them is reported when they fit,
-    /// and the reply stays well under the 1 MiB of a Varlink message.
-    static let reportLength = 256 << 10
-
-    /// As many of `items` as fit in `length` bytes, then, when some are left, what `more` says of them.
-    static func within(_ length: Int, _ items: [String], more: (Int) -> String) -> [String] {
-        var used = 0
-        for (index, item) in items.enumerated() {
-            used += item.utf8.count + 2
-            if used > length { return Array(items[..<index]) + [more(items.count - index)] }
-        }
-        return items
+        return PackFile(name: nil, questions: questions, warnings: warnings.all)
     }
 
     /// Whether `scalar` is in Foundation's `.whitespaces` (a space separator or a tab), without its cost per call.
@@ -251,14 +333,14 @@ struct PackFile: Equatable {
             + "and was ignored"
     }
 
-    private static func columnIndexes(_ header: CSVCodec.Record, warnings: inout [String]) throws -> [String: Int] {
+    private static func columnIndexes(_ header: CSVCodec.Record, warnings: inout Warnings) throws -> [String: Int] {
         var columns: [String: Int] = [:]
         for (index, raw) in header.fields.enumerated() {
             let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
             // A column without a name is a spreadsheet's empty one: nothing to say about it.
             if name.isEmpty { continue }
             guard questionFields.contains(name) else {
-                warnings.append(ignoredField("column", raw))
+                warnings.append(.ignoredColumn, ignoredField("column", raw))
                 continue
             }
             if columns[name] != nil {
@@ -276,8 +358,28 @@ struct PackFile: Equatable {
         return columns
     }
 
+    /// Refuses text in UTF-16 or UTF-32, which a byte order mark shows (Windows' editors save "Unicode" so): it is
+    /// not UTF-8 from its first character on, and a syntax error there would not say why.
+    static func refuseWideText(_ data: Data) throws {
+        let encoding: String? =
+            if data.starts(with: [0xFF, 0xFE, 0, 0]) || data.starts(with: [0, 0, 0xFE, 0xFF]) {
+                "UTF-32"
+            } else if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+                "UTF-16"
+            } else {
+                nil
+            }
+        if let encoding {
+            throw failure(
+                line: 1,
+                problem: "the file is \(encoding) text (it starts with a \(encoding) byte order mark); save it as "
+                    + "UTF-8 (in Notepad: Save As, Encoding: UTF-8)")
+        }
+    }
+
     /// The file's text, or an error naming the first line that is not UTF-8.
     private static func utf8Text(_ data: Data) throws -> String {
+        try refuseWideText(data)
         if let text = String(data: data, encoding: .utf8) { return text }
         var line = 1
         for chunk in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -311,7 +413,19 @@ struct PackFile: Equatable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
             id = try container.decodeIfPresent(String.self, forKey: AnyKey("id"))
-            version = try container.decodeIfPresent(Int.self, forKey: AnyKey("version"))
+            // A number that is not a whole one that fits, such as 1.5 or 1e20, fails in Foundation as "not valid
+            // JSON", without its place: said as a value of the wrong type instead.
+            let versionKey = AnyKey("version")
+            if !container.contains(versionKey) || (try? container.decodeNil(forKey: versionKey)) == true {
+                version = nil
+            } else if let whole = try? container.decode(Int.self, forKey: versionKey) {
+                version = whole
+            } else {
+                throw DecodingError.typeMismatch(
+                    Int.self,
+                    DecodingError.Context(
+                        codingPath: container.codingPath + [versionKey], debugDescription: "not a whole number"))
+            }
             name = try container.decodeIfPresent(String.self, forKey: AnyKey("name"))
             questions = try container.decodeIfPresent([RawQuestion].self, forKey: AnyKey("questions"))
             otherMembers = container.allKeys.map(\.stringValue).filter { !Self.members.contains($0) }.sorted()
@@ -384,12 +498,14 @@ struct PackFile: Equatable {
     }
 
     static func readJSON(_ data: Data) throws -> PackFile {
-        let places: [JSONSyntaxLocator.QuestionPlace]
+        try refuseWideText(data)
+        let filePlaces: JSONSyntaxLocator.FilePlaces
         do throws(JSONSyntaxLocator.Problem) {
-            places = try JSONSyntaxLocator.questionPlaces(in: data)
+            filePlaces = try JSONSyntaxLocator.filePlaces(in: data)
         } catch {
             throw failure(line: error.line, problem: error.problem)
         }
+        let places = filePlaces.questions
         let raw: RawFile
         do {
             raw = try JSONDecoder().decode(RawFile.self, from: data)
@@ -399,7 +515,16 @@ struct PackFile: Equatable {
                     line: syntax.line,
                     problem: "the file is not valid JSON at column \(syntax.column): \(syntax.problem)")
             }
-            throw failure(field: path(of: error), problem: describe(error))
+            let field = path(of: error)
+            // A member of the file's object is found by its line; a question's is named by its path.
+            let line = field.flatMap { filePlaces.members[$0] }
+            if field == "version" {
+                throw failure(
+                    line: line, field: field,
+                    problem: "the version is a whole number of 1 or more (raised by 1 whenever the file changes), "
+                        + "such as 2")
+            }
+            throw failure(line: line, field: field, problem: describe(error))
         }
         guard let rawQuestions = raw.questions else {
             throw failure(field: "questions", problem: "the file has no “questions” list")
@@ -407,26 +532,21 @@ struct PackFile: Equatable {
         var questions: [Question] = []
         var bad = BadQuestions()
         var repeats = RepeatCheck()
-        var warnings: [String] = []
-        // The members that are not a question's fields, as written, with the lines of the questions holding them.
-        var otherMembers: [(name: String, lines: [Int?])] = []
+        var warnings = Warnings()
+        var otherMembers = IgnoredMembers()
         for (index, rawQuestion) in rawQuestions.enumerated() {
             let place = index < places.count ? places[index] : nil
             let path = "questions[\(index)]"
-            for member in rawQuestion.otherMembers {
-                if let known = otherMembers.firstIndex(where: { $0.name == member }) {
-                    otherMembers[known].lines.append(place?.line)
-                } else {
-                    otherMembers.append((member, [place?.line]))
-                }
-            }
+            for member in rawQuestion.otherMembers { otherMembers.note(member, line: place?.line) }
             do throws(PackRules.Violation) {
                 if let problem = rawQuestion.shapeProblem { throw problem }
                 let question = try checkedQuestion(rawQuestion.written)
                 let at = place.map { "line \($0.line)" } ?? path
-                if let warning = repeats.warning(for: question, at: at) { warnings.append(warning) }
+                if let warning = repeats.warning(for: question, line: place?.line, index: index) {
+                    warnings.append(.repeatedQuestion, warning)
+                }
                 if let warning = leftOutAlternates(rawQuestion.written, kept: question, at: at) {
-                    warnings.append(warning)
+                    warnings.append(.leftOutAlternates, warning)
                 }
                 questions.append(question)
             } catch {
@@ -439,23 +559,24 @@ struct PackFile: Equatable {
             }
         }
         try bad.throwIfAny()
-        for member in otherMembers {
-            let lines = member.lines.compactMap { $0 }
-            let count = member.lines.count
+        for member in otherMembers.named {
+            let count = member.questions
             let whereText =
-                switch (count, lines.first) {
+                switch (count, member.firstLine) {
                 case (1, let line?): " (line \(line))"
                 case (_, let line?): " (in \(count) questions, the first at line \(line))"
                 case (1, nil): ""
                 case (_, nil): " (in \(count) questions)"
                 }
-            warnings.append(ignoredField("field", member.name, whereText))
+            warnings.append(.ignoredField, ignoredField("field", member.name, whereText))
         }
+        warnings.count(otherMembers.others, of: .ignoredField)
         for member in raw.otherMembers {
             warnings.append(
-                "the member \(PackRules.quoted(member)) is not one of name, questions and was ignored")
+                .ignoredMember, "the member \(PackRules.quoted(member)) is not one of name, questions and was ignored")
         }
-        return PackFile(name: raw.name, questions: questions, id: raw.id, version: raw.version, warnings: warnings)
+        return PackFile(
+            name: raw.name, questions: questions, id: raw.id, version: raw.version, warnings: warnings.all)
     }
 
     private static func path(of error: DecodingError) -> String? {
@@ -508,6 +629,29 @@ struct PackFile: Equatable {
 
     // MARK: Writing
 
+    /// Refuses a pack whose JSON file, its largest export, would be larger than ``PackRules/largestPackFile``: a
+    /// CSV file of short questions is a fraction of their JSON (a row `Q?,A` is 5 bytes, its JSON object some 100),
+    /// so a CSV file the daemon takes could give an export it would not take back.
+    ///
+    /// - Throws: ``StoreError/importFailed(problems:unlisted:)`` saying how large the pack would be.
+    func checkExportable() throws {
+        if let problem = try exportProblem() {
+            throw Self.failure(problem: problem + ": split the file into two packs")
+        }
+    }
+
+    /// Why the pack is too large to export to a file that imports back, or `nil` when it is not.
+    func exportProblem() throws -> String? {
+        // A CSV or TSV export is never larger: a field is quoted only when it must be, and a quote in it takes two
+        // bytes there as in JSON.
+        let length = try jsonLength()
+        guard length > PackRules.largestPackFile else { return nil }
+        let mebibytes = String(format: "%.1f", Double(length) / 1_048_576)
+        return "the pack of \(questions.count) questions would be \(mebibytes) MiB as a JSON file, its largest "
+            + "export; a pack may be at most \(PackRules.largestPackFile >> 20) MiB as JSON, so that what is "
+            + "exported imports back"
+    }
+
     /// The pack as a file in `format`.
     func data(format: PackFileFormat) throws -> Data {
         switch format {
@@ -530,16 +674,76 @@ struct PackFile: Equatable {
     }
 
     func jsonData() throws -> Data {
-        let file = ExportFile(
-            name: name ?? "",
-            questions: questions.map {
-                ExportQuestion(
-                    question: $0.text, answer: $0.answer, difficulty: $0.difficulty.rawValue, alternates: $0.alternates)
-            })
+        try Self.encodedJSON(
+            ExportFile(
+                name: name ?? "",
+                questions: questions.map {
+                    ExportQuestion(
+                        question: $0.text, answer: $0.answer, difficulty: $0.difficulty.rawValue,
+                        alternates: $0.alternates)
+                }))
+    }
+
+    private static func encodedJSON(_ file: ExportFile) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Only a non-finite number can fail to encode, and the file holds strings only.
         return try encoder.encode(file) + Data("\n".utf8)
+    }
+
+    /// The length in bytes of ``jsonData()``, counted without making it: an import checks it, and the JSON of a
+    /// large pack's encoder would hold several times the file's size at once on a Pi.
+    ///
+    /// The encoder's layout is measured once on packs of empty strings (each member and element adds the same
+    /// bytes wherever it is), and each string adds its escaped length.
+    func jsonLength() throws -> Int {
+        let layout = try Self.jsonLayout()
+        var length = layout.emptyFile + Self.escapedLength(name ?? "")
+        if !questions.isEmpty { length += layout.firstQuestion + (questions.count - 1) * layout.question }
+        for question in questions {
+            length += Self.escapedLength(question.text) + Self.escapedLength(question.answer)
+            length += Self.escapedLength(question.difficulty.rawValue)
+            if !question.alternates.isEmpty {
+                length += layout.firstAlternate + (question.alternates.count - 1) * layout.alternate
+            }
+            for alternate in question.alternates { length += Self.escapedLength(alternate) }
+        }
+        return length
+    }
+
+    /// What the encoder's layout adds: for a file, its first question, each further one, a question's first
+    /// alternate and each further one, all of empty strings.
+    private struct JSONLayout {
+        var emptyFile, firstQuestion, question, firstAlternate, alternate: Int
+    }
+
+    private static func jsonLayout() throws -> JSONLayout {
+        func length(questions: Int, alternates: Int = 0) throws -> Int {
+            let question = ExportQuestion(
+                question: "", answer: "", difficulty: "", alternates: Array(repeating: "", count: alternates))
+            return try encodedJSON(ExportFile(name: "", questions: Array(repeating: question, count: questions))).count
+        }
+        let (none, one, two) = (try length(questions: 0), try length(questions: 1), try length(questions: 2))
+        let (oneAlternate, twoAlternates) = (
+            try length(questions: 1, alternates: 1), try length(questions: 1, alternates: 2)
+        )
+        return JSONLayout(
+            emptyFile: none, firstQuestion: one - none, question: two - one, firstAlternate: oneAlternate - one,
+            alternate: twoAlternates - oneAlternate)
+    }
+
+    /// The bytes the JSON encoder writes for `text` between its quotes: a quote, a backslash and the control
+    /// characters with a short escape take two, the other control characters six (`\u001f`), the rest their UTF-8.
+    private static func escapedLength(_ text: String) -> Int {
+        var length = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: length += 2
+            case 0..<0x20: length += 6
+            default: length += UTF8.width(scalar)
+            }
+        }
+        return length
     }
 
     func csvText(delimiter: Character = ",") -> String {

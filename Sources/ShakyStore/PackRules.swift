@@ -18,6 +18,9 @@ public enum PackRules {
     /// The most alternate answers a question may have (after empty and repeated ones are dropped): each given
     /// answer is checked against every one.
     public static let maximumAlternates = 20
+    /// The largest pack file the daemon imports, in bytes, and the largest a pack may be as a JSON file (its
+    /// largest export): so every pack the daemon holds exports, in every format, to a file it imports back.
+    public static let largestPackFile = 16 << 20
     /// The character that separates alternate answers in a CSV field; it cannot appear in an alternate.
     public static let alternateSeparator: Character = "|"
 

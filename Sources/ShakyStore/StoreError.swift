@@ -99,8 +99,13 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             let place = problem.place
             return "Import failed\(place.isEmpty ? "" : " at " + place): \(problem.problem). Nothing was imported."
         }
-        let listed = problems.map { ($0.place.isEmpty ? "" : $0.place + ": ") + $0.problem }
         return "Import failed: \(problems.count + unlisted) questions are bad, so nothing was imported. "
-            + (listed + (unlisted > 0 ? ["and \(unlisted) more"] : [])).joined(separator: "; ") + "."
+            + listed(problems, unlisted: unlisted) + "."
+    }
+
+    /// Each problem's place and words, and how many more there are: "line 4: the answer is empty; and 3 more".
+    static func listed(_ problems: [PackFileProblem], unlisted: Int) -> String {
+        let listed = problems.map { ($0.place.isEmpty ? "" : $0.place + ": ") + $0.problem }
+        return (listed + (unlisted > 0 ? ["and \(unlisted) more"] : [])).joined(separator: "; ")
     }
 }

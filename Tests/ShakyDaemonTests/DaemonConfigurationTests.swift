@@ -140,6 +140,39 @@ import Testing
         }
     }
 
+    @Test("Relative paths in the file are read from the file's folder; absolute ones and flags stay as given")
+    func relativePathsAreReadFromTheFilesFolder() throws {
+        let text = """
+            socket: run/shaky.sock
+            state-dir: ../state
+            sounds: ./cues
+            input: trace:traces/rel.csv,speed=max,loop
+            """
+        let settings = try DaemonOptions.parse(text, path: "/etc/shaky/shakyd.conf")
+        #expect(settings.socket == "/etc/shaky/run/shaky.sock")
+        #expect(settings.stateDirectory == "/etc/state")
+        #expect(settings.sounds == "/etc/shaky/cues")
+        #expect(settings.input == "trace:/etc/shaky/traces/rel.csv,speed=max,loop")
+        let absolute = try DaemonOptions.parse(
+            "state-dir: /var/lib/shaky\ninput: trace:/t.csv\nsocket: /a\n", path: "/etc/shaky/shakyd.conf")
+        var expected = DaemonOptions(socket: "/a", stateDirectory: "/var/lib/shaky", input: "trace:/t.csv")
+        expected.inputPlace = ConfigurationFilePlace(path: "/etc/shaky/shakyd.conf", line: 2)
+        #expect(absolute == expected)
+        #expect(try DaemonOptions.parse("input: evdev\n", path: "/etc/shaky/shakyd.conf").input == "evdev")
+        // A flag is the command line's: not resolved here.
+        let flagged = settings.overridden(by: DaemonOptions(input: "trace:mine.csv"))
+        #expect(flagged.input == "trace:mine.csv")
+    }
+
+    @Test("A trace beside the configuration file is found whatever the working folder")
+    func aTraceBesideTheFileIsFound() throws {
+        let folder = try TemporaryDirectory()
+        let config = folder.appending("shakyd.conf")
+        try Data("input: trace:rel.csv\n".utf8).write(to: URL(fileURLWithPath: config))
+        let settings = try DaemonOptions.load(path: config, required: true)
+        #expect(settings.input == "trace:" + folder.appending("rel.csv"))
+    }
+
     @Test func aMissingDefaultFileIsFineButANamedOneIsNot() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).conf").path
         #expect(try DaemonOptions.load(path: path, required: false) == DaemonOptions())

@@ -9,6 +9,21 @@ import TriviaEngine
         try AppDatabase.inMemory(builtinPacks: .directory(StoreFixtures.builtinPacksFolder))
     }
 
+    /// Installs the packs of `folder`: the names installed, and each skipped file's path and problem.
+    private func install(
+        _ database: AppDatabase, from folder: URL
+    ) throws -> (installed: [String], skipped: [(file: String, problem: String)]) {
+        var skipped: [(file: String, problem: String)] = []
+        let installed = try database.installBuiltinPacks(from: folder) { error in
+            guard case .builtinPackInvalid(let file, let problem) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            skipped.append((file, problem))
+        }
+        return (installed, skipped)
+    }
+
     @Test func shipsAtLeastFivePacksOfThirtyMixedQuestionsAndAUnicodePack() throws {
         let packs = try databaseWithBuiltins().packs()
         #expect(packs.allSatisfy { $0.isBuiltin })
@@ -100,48 +115,78 @@ import TriviaEngine
         #expect(try database.installBuiltinPacks(from: folder).isEmpty)
         #expect(try StoreFixtures.dump(database) == before)
 
-        // A newer version is read whole and checked: refused, and nothing changes.
+        // A newer version is read whole and checked: skipped, and the pack installed before stays as it was.
         try writePack(version: 2, answer: "")
-        let error = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
-        guard case .builtinPackInvalid(_, let problem) = error else {
-            Issue.record("unexpected error \(String(describing: error))")
-            return
-        }
-        #expect(problem.contains("questions[0].answer"))
+        let (installed, skipped) = try install(database, from: folder)
+        #expect(installed.isEmpty)
+        #expect(skipped.map(\.problem) == ["line 1, field “questions[0].answer”: the answer is empty"])
         #expect(try StoreFixtures.dump(database) == before)
     }
 
-    @Test func aFileWithoutAnIdOrNotJSONIsRefusedWithWhatIsWrong() throws {
+    @Test func aFileWithoutAnIdOrNotJSONIsSkippedWithWhatIsWrong() throws {
         let folder = try StoreFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("broken.json")
         try Data(#"{"version": 1, "name": "No id", "questions": []}"#.utf8).write(to: file)
         let database = try AppDatabase.inMemory()
-        #expect(
-            throws: StoreError.builtinPackInvalid(
-                file: file.path, problem: "it needs an “id”, a “version” (1 or more) and a “name”"
-            )
-        ) { try database.installBuiltinPacks(from: folder) }
+        var (installed, skipped) = try install(database, from: folder)
+        #expect(installed.isEmpty)
+        #expect(skipped.map(\.file) == [file.path])
+        #expect(skipped.map(\.problem) == ["it needs an “id”, a “version” (1 or more) and a “name”"])
 
         try Data(#"{"id": "x", "version": 1, "name": "Broken", "questions": [}"#.utf8).write(to: file)
-        let error = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
-        guard case .builtinPackInvalid(_, let problem) = error else {
-            Issue.record("unexpected error \(String(describing: error))")
-            return
-        }
-        #expect(problem.contains("not valid JSON at column"), "\(problem)")
+        (installed, skipped) = try install(database, from: folder)
+        #expect(skipped.count == 1 && skipped[0].problem.hasPrefix("line 1: the file is not valid JSON at column "))
         #expect(try database.packs().isEmpty)
+
+        try Data().write(to: file)
+        (installed, skipped) = try install(database, from: folder)
+        #expect(
+            skipped.map(\.problem) == [
+                "line 1: the file is not valid JSON at column 1: the file ends where a value was expected"
+            ])
+        #expect(!skipped.contains { $0.problem.contains("Nothing was imported") })
 
         // A name the pack rules refuse is refused from the header, before any question is read.
         try Data(#"{"id": "x", "version": 1, "name": "Tab\there", "questions": []}"#.utf8).write(to: file)
-        let badName = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
-        guard case .builtinPackInvalid(let path, let nameProblem) = badName else {
-            Issue.record("unexpected error \(String(describing: badName))")
-            return
-        }
-        #expect(path == file.path)
-        #expect(nameProblem.contains("control character"), "\(nameProblem)")
+        (installed, skipped) = try install(database, from: folder)
+        #expect(skipped.map(\.file) == [file.path])
+        #expect(skipped.first?.problem.contains("control character") == true, "\(skipped)")
         #expect(try database.packs().isEmpty)
+    }
+
+    @Test("A folder or a device where a pack file should be is skipped with what it is, and the message is clean")
+    func aFolderOrADeviceIsSkipped() throws {
+        let folder = try StoreFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("folder.json"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("zero.json"), withDestinationURL: URL(fileURLWithPath: "/dev/zero"))
+        try FileManager.default.copyItem(
+            at: StoreFixtures.builtinPacksFolder.appendingPathComponent("animals.json"),
+            to: folder.appendingPathComponent("animals.json"))
+        let database = try AppDatabase.inMemory()
+        var messages: [String] = []
+        let installed = try database.installBuiltinPacks(from: folder) { messages.append($0.description) }
+        #expect(installed == ["Animals"])
+        #expect(
+            messages == [
+                "The built-in pack file \(folder.path)/folder.json is invalid: it cannot be read: it is a folder, not "
+                    + "a file.",
+                "The built-in pack file \(folder.path)/zero.json is invalid: it cannot be read: it is larger than 16 "
+                    + "MiB.",
+            ])
+    }
+
+    @Test("A missing data folder is said with the folders looked in, not placeholders")
+    func aMissingFolderNamesTheRealPlaces() {
+        let places = AppDatabase.builtinPackPlaces(
+            environment: ["SHAKY_DATA_DIR": "/srv/shaky"], executable: URL(fileURLWithPath: "/opt/shaky/bin/shakyd"))
+        #expect(places == "/srv/shaky/packs (SHAKY_DATA_DIR) and /opt/shaky/share/shaky/packs")
+        #expect(
+            AppDatabase.builtinPackPlaces(environment: [:], executable: URL(fileURLWithPath: "/usr/bin/shakyd"))
+                == "/usr/share/shaky/packs")
     }
 
     @Test func aCustomPackKeepsItsNameWhenABuiltinPackArrivesWithIt() throws {
@@ -151,7 +196,7 @@ import TriviaEngine
         #expect(try database.pack(named: "Animals (built-in)").summary.isBuiltin)
     }
 
-    @Test func aBadBuiltinFileInstallsNothing() throws {
+    @Test func aBadBuiltinFileIsSkippedAndTheOthersInstalled() throws {
         let folder = try StoreFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(
@@ -160,15 +205,19 @@ import TriviaEngine
         let bad =
             #"{"id": "bad", "version": 1, "name": "Bad", "questions": [{"question": "Q?", "answer": "", "difficulty": "easy"}]}"#
         try Data(bad.utf8).write(to: folder.appendingPathComponent("bad.json"))
+        // A second file with the id of one before it is skipped too, the first one installed.
+        try FileManager.default.copyItem(
+            at: StoreFixtures.builtinPacksFolder.appendingPathComponent("animals.json"),
+            to: folder.appendingPathComponent("copy-of-animals.json"))
         let database = try AppDatabase.inMemory()
-        let error = #expect(throws: StoreError.self) { try database.installBuiltinPacks(from: folder) }
-        guard case .builtinPackInvalid(let file, let problem) = error else {
-            Issue.record("unexpected error \(String(describing: error))")
-            return
-        }
-        #expect(file.hasSuffix("bad.json"))
-        #expect(problem.contains("questions[0].answer"))
-        #expect(try database.packs().isEmpty)
+        let (installed, skipped) = try install(database, from: folder)
+        #expect(installed == ["Animals"])
+        // Headers are read first, then the files to install whole.
+        #expect(
+            skipped.map { URL(fileURLWithPath: $0.file).lastPathComponent } == ["copy-of-animals.json", "bad.json"])
+        #expect(skipped.first?.problem.contains("is also the id of animals.json") == true)
+        #expect(skipped.last?.problem == "line 1, field “questions[0].answer”: the answer is empty")
+        #expect(try database.packs().map(\.name) == ["Animals"])
     }
 
     @Test func builtinPacksAreReadOnly() throws {

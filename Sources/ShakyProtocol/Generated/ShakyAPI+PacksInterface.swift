@@ -221,8 +221,12 @@ extension ShakyAPI {
             # Add a pack from a file's contents: JSON, or CSV with the header
             # question,answer,difficulty,alternates (alternates separated by |). Only
             # question and answer are needed: a question without a difficulty is medium.
-            # A bad file imports nothing. `warnings` says what was imported but looks
-            # wrong (a repeated question, an ignored column or member), one sentence each.
+            # A bad file imports nothing. A pack may be at most 16 MiB as a JSON file, its
+            # largest export, so that what is exported imports back: a file of more
+            # questions than that holds (a CSV file of short ones) is refused. `warnings`
+            # says what was imported but looks wrong (a repeated question, an ignored
+            # column or member), one sentence each: of each kind the first 20, then one
+            # that counts the others.
             method Import(data: string, format: (json, csv), name: ?string) -> (pack: Pack, warnings: ?[]string)
 
             # A pack file too large for Import's one message (a message holds at most
@@ -1165,8 +1169,12 @@ extension ShakyAPI.PacksInterface {
         /// Add a pack from a file's contents: JSON, or CSV with the header
         /// question,answer,difficulty,alternates (alternates separated by |). Only
         /// question and answer are needed: a question without a difficulty is medium.
-        /// A bad file imports nothing. `warnings` says what was imported but looks
-        /// wrong (a repeated question, an ignored column or member), one sentence each.
+        /// A bad file imports nothing. A pack may be at most 16 MiB as a JSON file, its
+        /// largest export, so that what is exported imports back: a file of more
+        /// questions than that holds (a CSV file of short ones) is refused. `warnings`
+        /// says what was imported but looks wrong (a repeated question, an ignored
+        /// column or member), one sentence each: of each kind the first 20, then one
+        /// that counts the others.
         ///
         /// Serves `io.shakywords.Packs.Import`.
         func `import`(
@@ -1433,8 +1441,12 @@ extension ShakyAPI.PacksInterface {
         /// Add a pack from a file's contents: JSON, or CSV with the header
         /// question,answer,difficulty,alternates (alternates separated by |). Only
         /// question and answer are needed: a question without a difficulty is medium.
-        /// A bad file imports nothing. `warnings` says what was imported but looks
-        /// wrong (a repeated question, an ignored column or member), one sentence each.
+        /// A bad file imports nothing. A pack may be at most 16 MiB as a JSON file, its
+        /// largest export, so that what is exported imports back: a file of more
+        /// questions than that holds (a CSV file of short ones) is refused. `warnings`
+        /// says what was imported but looks wrong (a repeated question, an ignored
+        /// column or member), one sentence each: of each kind the first 20, then one
+        /// that counts the others.
         ///
         /// Calls `io.shakywords.Packs.Import`.
         public func `import`(
@@ -1446,8 +1458,12 @@ extension ShakyAPI.PacksInterface {
         /// Add a pack from a file's contents: JSON, or CSV with the header
         /// question,answer,difficulty,alternates (alternates separated by |). Only
         /// question and answer are needed: a question without a difficulty is medium.
-        /// A bad file imports nothing. `warnings` says what was imported but looks
-        /// wrong (a repeated question, an ignored column or member), one sentence each.
+        /// A bad file imports nothing. A pack may be at most 16 MiB as a JSON file, its
+        /// largest export, so that what is exported imports back: a file of more
+        /// questions than that holds (a CSV file of short ones) is refused. `warnings`
+        /// says what was imported but looks wrong (a repeated question, an ignored
+        /// column or member), one sentence each: of each kind the first 20, then one
+        /// that counts the others.
         ///
         /// Calls `io.shakywords.Packs.Import`.
         public func `import`(
