@@ -390,13 +390,29 @@ struct HostToolsTests {
             for words in [
                 "shaky: cannot read standard input: it is a folder, not a file",
                 "shaky: cannot read standard input: it is closed",
-                "shaky: cannot read standard input: it is larger than 64 MiB",
+                "shaky: standard input is larger than 16 MiB; shakyd imports pack files of up to 16 MiB: split it",
                 "shaky: standard input: line 1 is longer than 64 KiB, which no command is; play read no further",
             ] {
                 #expect(run.standardError.contains(words), "\(words): \(said)")
             }
             #expect(!run.standardError.contains("Fatal error"), "\(said)")
         }
+    }
+
+    @Test(
+        "A pack file saved as UTF-16 (a spreadsheet's \"Unicode text\") is said to be UTF-16, before the daemon is asked"
+    )
+    func aUTF16PackFileIsNamedAsSuch() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let file = folder.appending("quiz.csv")
+        let text = "question,answer\nWhich pet purrs?,Cat\n"
+        try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(
+            to: URL(fileURLWithPath: file))
+        let run = try await runBinary(
+            ["pack", "import", file], environment: ["SHAKY_SOCKET": folder.appending("none.sock")])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.error == "shaky: \(file) is UTF-16 text; save it as UTF-8 and import again\n", "\(run)")
     }
 
     @Test func bothProgramsPrintTheirVersion() async throws {

@@ -17,7 +17,9 @@ extension Shaky.Pack {
                 needed: a missing or empty difficulty is medium. \
                 A file with a bad question imports nothing; the error names each bad question with its line \
                 and its problem (the first 20, then how many more). Files up to 16 MiB are taken (a large one \
-                goes to the daemon in parts). Use - to read standard input (then --format is needed).
+                goes to the daemon in parts), and a pack holds at most 16 MiB as JSON, its largest export, so \
+                that what is exported imports back: a CSV file of very many short questions can be refused \
+                below 16 MiB. Use - to read standard input (then --format is needed).
 
                 EXAMPLES:
                 The pack "Pub night" from a spreadsheet saved as CSV:
@@ -89,8 +91,8 @@ extension Shaky.Pack {
             try await importText(try readText(), client: client, console: console)
         }
 
-        /// The largest file read: the most the daemon imports.
-        static let largestFile = 64 << 20
+        /// The largest file read: the most the daemon imports (the `limit` of `Packs.BeginUpload`).
+        static let largestFile = 16 << 20
 
         /// The file's text (standard input's for -).
         func readText() throws -> String {
@@ -101,10 +103,20 @@ extension Shaky.Pack {
                     ? try FileAccess.readStandardInput(limit: Self.largestFile)
                     : try FileAccess.read(file, limit: Self.largestFile, waitingForAWriter: true)
             } catch {
-                throw CommandFailure("cannot read \(file == "-" ? "standard input" : file): \(error.reason)")
+                let name = file == "-" ? "standard input" : file
+                guard error.reason.hasPrefix("it is larger than") else {
+                    throw CommandFailure("cannot read \(name): \(error.reason)")
+                }
+                throw CommandFailure(
+                    "\(name) is larger than 16 MiB; shakyd imports pack files of up to 16 MiB: split it into smaller "
+                        + "files and import each")
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw CommandFailure("\(file) is not UTF-8 text; save it as UTF-8 and import again")
+                // What a spreadsheet saves as "Unicode text": said as such, where "not UTF-8" leaves one guessing.
+                let utf16 = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+                throw CommandFailure(
+                    "\(file == "-" ? "standard input" : file) is \(utf16 ? "UTF-16 text" : "not UTF-8 text"); save it "
+                        + "as UTF-8 and import again")
             }
             return text
         }
