@@ -102,6 +102,10 @@ import Testing
             "--indication-time must be a number of seconds from 0.1 to 3600 (an hour), not 100000."
         ),
         (["new", "--team", "A", "--team", "B", "--base-points", "5000"], "--base-points must be 1 to 1000"),
+        (
+            ["new", "--team", "Tab\there", "--team", "B"],
+            "Team name “Tab�here” holds the control character U+0009, which cannot be shown: leave it out."
+        ),
     ])
     func newGameRefusesBadSetups(arguments: [String], message: String) {
         #expect(usageStatus(arguments) == .usage)

@@ -59,6 +59,17 @@ import Varlink
         }
     }
 
+    @Test("A number is a team's name when a team is called so, else the team it numbers")
+    func aTeamNamedByANumberIsThatTeam() throws {
+        let teams = ["Café", "Cafe", "2", "1", "🦉 Owls"].map { ShakyAPI.TeamScore(name: $0, score: 0) }
+        #expect(try PlaySession.team(typed: "2", in: teams) == "2")
+        #expect(try PlaySession.team(typed: "1", in: teams) == "1")
+        #expect(try PlaySession.team(typed: "5", in: teams) == "🦉 Owls")
+        #expect(try PlaySession.team(typed: "cafe", in: teams) == "Cafe")
+        #expect(try PlaySession.team(typed: "Zebras", in: teams) == "Zebras", "left to the daemon, which names them")
+        #expect(throws: PlayCommandError.self) { try PlaySession.team(typed: "6", in: teams) }
+    }
+
     @Test func refusalsArePrintedAndTheSessionGoesOn() async throws {
         try await FakeDaemon.run { daemon in
             script(daemon)

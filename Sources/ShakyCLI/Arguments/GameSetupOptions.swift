@@ -67,10 +67,18 @@ struct GameSetupOptions: ParsableArguments {
             valueName: "seconds"), transform: DecimalText.argument)
     var hintCooldown: Double?
 
-    @Flag(inversion: .prefixedNo, help: "Accept near misses: 1 typo for 4-7 letters, 2 for 8 or more (default: on).")
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Accept near misses: 1 typo for 4-7 letters, 2 for 8 or more, never at a word's first or last letter "
+                + "nor in a number; a missing accent counts as one (default: on)."))
     var answerTolerance: Bool?
 
-    @Flag(inversion: .prefixedNo, help: "Accept answers without accents (default: on).")
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Accept answers without accents (default: on). Off, a missing accent is still a near miss that "
+                + "--answer-tolerance accepts: turn both off for exact accents."))
     var ignoreDiacritics: Bool?
 
     @Option(help: ArgumentHelp("Who answers after a buzz.", valueName: "mode"))
@@ -114,6 +122,12 @@ struct GameSetupOptions: ParsableArguments {
             let name = team.trimmingSpaces
             guard !name.isEmpty else {
                 throw ValidationError("A team name is empty or only spaces: give each team a name to show.")
+            }
+            // A tab or a line break, which the command line lets through: a name is one line on the board.
+            if let problem = TerminalText.problem(in: name) {
+                let shown = String(
+                    String.UnicodeScalarView(team.unicodeScalars.map { TerminalText.isSafe($0) ? $0 : "\u{FFFD}" }))
+                throw ValidationError("Team name “\(shown)” \(problem): leave it out.")
             }
             guard name.count <= 24 else {
                 throw ValidationError("Team name “\(team)” has \(name.count) characters; a name has at most 24.")

@@ -7,7 +7,8 @@ extension Shaky {
         static let configuration = CommandConfiguration(
             abstract: "Freeze the countdown.",
             discussion:
-                "The time left is kept exactly; `shaky resume` lets it run again. Buzzes and answers wait while paused."
+                "The time left is kept exactly; `shaky resume` lets it run again. Buzzes and answers are refused while "
+                + "paused, saying to resume first."
         )
 
         @OptionGroup var global: GlobalOptions

@@ -186,8 +186,16 @@ struct PlaySession: Sendable {
 
     /// The team's name, when `team` is its number in the game.
     private func teamName(_ team: String) async throws -> String {
-        guard let number = Int(team) else { return team }
-        return try await Self.team(numbered: number, in: client.game.status().teams).name
+        guard Int(team) != nil else { return team }
+        return try Self.team(typed: team, in: await client.game.status().teams)
+    }
+
+    /// The team `typed` names among `teams`: a team whose name it is (a team may be called "2"), else the team it
+    /// numbers; the name as typed when it is no number.
+    static func team(typed: String, in teams: [ShakyAPI.TeamScore]) throws -> String {
+        if let named = teams.first(where: { $0.name.lowercased() == typed.lowercased() }) { return named.name }
+        guard let number = Int(typed) else { return typed }
+        return try team(numbered: number, in: teams).name
     }
 
     /// Runs `call` for `team`; a refusal because no team is called so names the game's teams and the one meant
@@ -235,8 +243,8 @@ struct PlaySession: Sendable {
         case .buzz(let team):
             try await namingTheTeams(team) { _ = try await client.game.buzz(team: team) }
         case .buzzNumber(let number):
-            let team = try await Self.team(numbered: number, in: client.game.status().teams)
-            _ = try await client.game.buzz(team: team.name)
+            let team = try Self.team(typed: String(number), in: await client.game.status().teams)
+            _ = try await client.game.buzz(team: team)
         case .answer(let answer):
             let status = try await client.game.status()
             guard let team = status.teamUp else {
