@@ -54,7 +54,8 @@ public struct GameResult: Codable, Equatable, Sendable {
 
     /// The teams by points, highest first; tied teams keep their seating order.
     public var standings: [Standing]
-    /// The teams ranked first (more than one on a tie); none when no team scored (``isScoreless``).
+    /// The teams ranked first (more than one on a tie); none when no team scored (``isScoreless``) or no question
+    /// was played.
     public var winners: [String]
     /// Questions opened before the game ended.
     public var questionsPlayed: Int
@@ -91,10 +92,13 @@ public struct GameResult: Codable, Equatable, Sendable {
                 correctAnswers: team.correctAnswers, hintsUsed: team.hintsUsed, buzzes: team.buzzCount,
                 averageBuzzTime: team.averageBuzzTime, adjustments: team.adjustments)
         }
-        // A game that no team scored in (ended before a right answer) has no winner, not every team tied first.
+        // A game that no team scored in (ended before a right answer) has no winner, not every team tied first; nor
+        // has one ended before its first question, whose scores are only the host's adjustments and which the history
+        // does not keep.
         let scoreless = standings.allSatisfy { $0.correctAnswers == 0 && $0.points == 0 }
+        let winners = scoreless || questionsPlayed == 0 ? [] : standings.filter { $0.rank == 1 }.map(\.team)
         self.init(
-            standings: standings, winners: scoreless ? [] : standings.filter { $0.rank == 1 }.map(\.team),
+            standings: standings, winners: winners,
             questionsPlayed: questionsPlayed, questionCount: questionCount, endedEarly: endedEarly)
     }
 }

@@ -117,6 +117,15 @@ import Testing
                 """)
     }
 
+    @Test("A game ended before its first question says it is not kept in the history")
+    func aGameEndedBeforeItsFirstQuestionSaysItIsNotKept() {
+        var status = Fixtures.gameOver
+        status.result?.questionsPlayed = 0
+        status.result?.winners = []
+        let text = TextRenderer.status(status, style: .plain)
+        #expect(text.contains("No winner · ended before its first question, so not kept in the history"), "\(text)")
+    }
+
     @Test("A game the host ended during its last question says so plainly, not that every question was played")
     func statusAfterAGameEndedDuringAQuestion() {
         var status = Fixtures.gameOver

@@ -3,11 +3,18 @@ import TriviaEngine
 
 @Suite("Results")
 struct GameResultTests {
+    /// A game of `teams` ended with `scores` given by hand after a first question skipped (`playing: false`: before
+    /// any question).
     private func finished(
-        scores: [String: Int], teams: [String] = ["Owls", "Foxes", "Bears", "Moles"]
+        scores: [String: Int], teams: [String] = ["Owls", "Foxes", "Bears", "Moles"], playing: Bool = true
     ) throws -> GameResult {
         var game = try EngineFixtures.game(teams: teams)
         var now = Duration.zero
+        if playing {
+            _ = try game.handle(.nextQuestion, at: now)
+            _ = try game.handle(.skipQuestion, at: now + sec(1))
+            now += sec(1)
+        }
         for team in teams {
             if let score = scores[team], score != 0 {
                 now += sec(1)
@@ -44,6 +51,15 @@ struct GameResultTests {
         #expect(result.standings.map(\.rank) == [1, 1])
         #expect(result.isScoreless)
         #expect(result.winners.isEmpty)
+    }
+
+    @Test("A game ended before its first question has no winner, whatever the host's adjustments, as it has no history")
+    func aGameEndedBeforeItsFirstQuestionHasNoWinner() throws {
+        let result = try finished(scores: ["Owls": -5, "Foxes": 7], teams: ["Owls", "Foxes"], playing: false)
+        #expect(result.questionsPlayed == 0)
+        #expect(result.standings.map(\.team) == ["Foxes", "Owls"])
+        #expect(result.winners.isEmpty)
+        #expect(try finished(scores: ["Owls": -5, "Foxes": 7], teams: ["Owls", "Foxes"]).winners == ["Foxes"])
     }
 
     @Test func standingsCarryPerTeamStatistics() throws {

@@ -6,7 +6,9 @@ extension Shaky {
     struct End: ClientCommand {
         static let configuration = CommandConfiguration(
             abstract: "End the game now.",
-            discussion: "The game counts in history with the scores it has; the result is printed.")
+            discussion:
+                "The game counts in history with the scores it has, unless it ended before its first question; the "
+                + "result is printed.")
 
         @OptionGroup var global: GlobalOptions
 

@@ -211,6 +211,7 @@ enum TextRenderer {
     static func result(_ result: ShakyAPI.Result, endedDuringQuestion: Bool = false, width: Int? = nil) -> String {
         let played =
             switch (result.endedEarly, endedDuringQuestion) {
+            case _ where result.questionsPlayed == 0: "ended before its first question, so not kept in the history"
             case (true, true): "ended during question \(result.questionsPlayed) of \(result.questionCount)"
             case (true, false): "ended after \(result.questionsPlayed) of \(result.questionCount) questions"
             case (false, _): "\(result.questionsPlayed) of \(result.questionCount) questions played"

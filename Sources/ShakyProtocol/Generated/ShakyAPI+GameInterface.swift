@@ -1211,7 +1211,8 @@ extension ShakyAPI {
             # Let the countdown run again.
             method Resume() -> (status: State)
 
-            # End the game now; the result counts in history.
+            # End the game now; the result counts in history, unless no question was
+            # opened (then no team wins).
             method End() -> (status: State)
 
             # A team indicates it knows the answer (once per question).
@@ -1976,7 +1977,8 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.Resume`.
         func resume() async throws -> ShakyAPI.State
 
-        /// End the game now; the result counts in history.
+        /// End the game now; the result counts in history, unless no question was
+        /// opened (then no team wins).
         ///
         /// Serves `io.shakywords.Game.End`.
         func end() async throws -> ShakyAPI.State
@@ -2207,7 +2209,8 @@ extension ShakyAPI.GameInterface {
             ).status
         }
 
-        /// End the game now; the result counts in history.
+        /// End the game now; the result counts in history, unless no question was
+        /// opened (then no team wins).
         ///
         /// Calls `io.shakywords.Game.End`.
         public func end() async throws(Transport.Failure) -> ShakyAPI.State {
