@@ -34,7 +34,7 @@ enum InputLines {
         let thread = Thread {
             var splitter = LineSplitter(longestLine: longestLine)
             var buffer = [UInt8](repeating: 0, count: 4096)
-            reading: while true {
+            while true {
                 let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 if count < 0 {
