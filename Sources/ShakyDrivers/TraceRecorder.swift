@@ -80,7 +80,7 @@ public struct TraceRecorder: Sendable {
             }
             return count
         }
-        log("recorded \(count) samples to \(path)")
+        log("recorded \(count) \(count == 1 ? "sample" : "samples") to \(path)")
         return Summary(source: info, samples: count)
     }
 

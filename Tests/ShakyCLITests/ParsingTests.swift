@@ -369,7 +369,10 @@ import Testing
         #expect(explicit.resolvedFormat == .csv && explicit.name == "Quiz")
         #expect(usageStatus(["pack", "import", "quiz.txt"]) == .usage)
         #expect(
-            Shaky.message(for: parseError(["pack", "import", "quiz.txt"])).contains("--format json or --format csv"))
+            Shaky.message(for: parseError(["pack", "import", "quiz.txt"])).contains("--format json, csv or tsv"))
+        // --format tsv, as export writes it (standard input has no extension): read as CSV.
+        #expect(
+            try parse(["pack", "import", "-", "--format", "tsv"], as: Shaky.Pack.Import.self).resolvedFormat == .csv)
     }
 
     @Test func exportFindsTheFormat() throws {

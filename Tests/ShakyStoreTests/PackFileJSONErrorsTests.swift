@@ -75,5 +75,12 @@ import Testing
         }
         let utf32 = Data([0xFF, 0xFE, 0, 0]) + (text.data(using: .utf32LittleEndian) ?? Data())
         #expect(Self.problem(utf32, format: format)?.problem.hasPrefix("the file is UTF-32 text") == true)
+        // Without a byte order mark, as iconv writes it: valid UTF-8 full of NULs, which said no "question" column.
+        for encoding in [String.Encoding.utf16LittleEndian, .utf16BigEndian] {
+            let problem = Self.problem(text.data(using: encoding) ?? Data(), format: format)
+            #expect(
+                problem?.problem.hasPrefix("the file is UTF-16 text (every other byte of its first character is zero)")
+                    == true, "\(String(describing: problem))")
+        }
     }
 }

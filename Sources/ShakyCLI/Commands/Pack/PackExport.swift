@@ -48,7 +48,9 @@ extension Shaky.Pack {
                         "Cannot tell the format from “.\(fileExtension)”: add --format json, csv or tsv.")
                 }
             }
-            if bom, resolvedFormat == .json { throw ValidationError("--bom is for CSV and TSV; add --format csv.") }
+            if bom, resolvedFormat == .json {
+                throw ValidationError("--bom is for CSV and TSV; add --format csv or tsv.")
+            }
         }
 
         /// The format from `--format`, the output's extension, or JSON.

@@ -33,8 +33,8 @@ extension Shaky.Pack {
             help: "The file to import, or - for standard input.", completion: .file(extensions: ["json", "csv", "tsv"]))
         var file: String
 
-        @Option(help: "The file's format (default: from its extension).")
-        var format: ShakyAPI.PacksInterface.ImportParameters.Format?
+        @Option(help: "The file's format (default: from its extension); tsv is read as CSV, whose tabs it finds.")
+        var format: ShakyAPI.PacksInterface.ExportParameters.Format?
 
         @Option(
             help: ArgumentHelp(
@@ -46,14 +46,13 @@ extension Shaky.Pack {
         /// The format from `--format` or the file's extension (a spreadsheet's `.tsv` is CSV separated by tabs).
         var resolvedFormat: ShakyAPI.PacksInterface.ImportParameters.Format? {
             let fileExtension = (file as NSString).pathExtension.lowercased()
-            return format
-                ?? ShakyAPI.PacksInterface.ImportParameters.Format(
-                    rawValue: fileExtension == "tsv" ? "csv" : fileExtension)
+            let given = format.map(\.rawValue) ?? fileExtension
+            return ShakyAPI.PacksInterface.ImportParameters.Format(rawValue: given == "tsv" ? "csv" : given)
         }
 
         func validate() throws {
             guard resolvedFormat != nil else {
-                throw ValidationError("Cannot tell the format of “\(file)”: add --format json or --format csv.")
+                throw ValidationError("Cannot tell the format of “\(file)”: add --format json, csv or tsv.")
             }
         }
 
