@@ -64,17 +64,13 @@ struct StandardConsole: Console {
     /// under `shaky pack export Animals > backup.json`, a closed descriptor) loses what was to be written, which a
     /// script must hear of: the program says so on standard error and exits with status 1.
     private static func write(_ text: String, to descriptor: Int32) {
-        guard let code = StandardStreams.write(text, to: descriptor) else { return }
-        if code == EPIPE { exit(ShakyExitStatus.success.rawValue) }
-        if descriptor == STDOUT_FILENO { StandardStreams.writeError(writeFailure(errno: code)) }
+        guard let code = FileAccess.writeAll(text, to: descriptor) else { return }
+        guard descriptor == STDOUT_FILENO, let lost = StandardStreams.outputLost(errno: code, by: "shaky") else {
+            // The reader went away, or standard error cannot be written: there is nobody to tell.
+            exit(code == EPIPE ? ShakyExitStatus.success.rawValue : ShakyExitStatus.failure.rawValue)
+        }
+        StandardStreams.writeError(lost)
         exit(ShakyExitStatus.failure.rawValue)
-    }
-
-    /// What is said when standard output cannot be written.
-    static func writeFailure(errno code: Int32) -> String {
-        "shaky: cannot write to standard output: "
-            + FileAccessError.reason(errno: code)
-            + "; what was to be written is lost\n"
     }
 }
 

@@ -7,11 +7,14 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
     public var path: String
     /// Why, in words.
     public var reason: String
+    /// The most bytes a read took, when the file was refused for holding more.
+    public var limitExceeded: Int?
 
     /// Creates an error.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, limitExceeded: Int? = nil) {
         self.path = path
         self.reason = reason
+        self.limitExceeded = limitExceeded
     }
 
     /// Creates an error for `path` from the `errno` a system call set.
@@ -114,7 +117,7 @@ public enum FileAccess {
                 throw FileAccessError(path: path, errno: errno)
             }
             guard data.count + count <= limit else {
-                throw FileAccessError(path: path, reason: "it is larger than \(limit >> 20) MiB")
+                throw FileAccessError(path: path, reason: "it is larger than \(limit >> 20) MiB", limitExceeded: limit)
             }
             data.append(contentsOf: buffer[..<count])
         }

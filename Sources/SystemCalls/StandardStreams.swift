@@ -6,13 +6,6 @@ import Glibc
 /// caller (`2>&-`), a full disk behind a redirection, a journal's socket gone while journald restarts. These write
 /// what they can and tell what stopped them.
 public enum StandardStreams {
-    /// Writes all of `text` to `descriptor`, again after an interrupted call; the `errno` that stopped it (`EPIPE`
-    /// when the reader went away, `ENOSPC`, `EBADF`), or `nil` when all of it was written.
-    @discardableResult
-    public static func write(_ text: String, to descriptor: Int32) -> Int32? {
-        FileAccess.writeAll(text, to: descriptor)
-    }
-
     /// Puts a placeholder in place of each of standard input, output and error that the program was started without
     /// (`shakyd 2>&-`): `/dev/null`, opened so that using it fails as a closed descriptor does (EBADF: standard input
     /// write-only, output and error read-only). Without it the first file or socket the program opens takes the
@@ -30,12 +23,21 @@ public enum StandardStreams {
 
     /// Writes `text` to standard error. A failure is lost: there is nowhere left to say it.
     public static func writeError(_ text: String) {
-        write(text, to: STDERR_FILENO)
+        _ = FileAccess.writeAll(text, to: STDERR_FILENO)
     }
 
     /// Writes `text` to standard output; the `errno` that stopped it, or `nil`.
     @discardableResult
     public static func writeOutput(_ text: String) -> Int32? {
-        write(text, to: STDOUT_FILENO)
+        FileAccess.writeAll(text, to: STDOUT_FILENO)
+    }
+
+    /// What `program` says on standard error when standard output could not be written (`errno` `code`): what was
+    /// to be written is lost, which a script must hear of. `nil` for `EPIPE`: the reader went away (`| head`), and
+    /// the program ends quietly.
+    public static func outputLost(errno code: Int32, by program: String) -> String? {
+        guard code != EPIPE else { return nil }
+        return "\(program): cannot write to standard output: \(FileAccessError.reason(errno: code)); what was to be "
+            + "written is lost\n"
     }
 }

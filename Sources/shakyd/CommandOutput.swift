@@ -21,10 +21,8 @@ enum CommandOutput {
     }
 
     private static func ending(errno code: Int32, command: String) -> ExitCode {
-        guard code != EPIPE else { return .success }
-        let reason = FileAccessError.reason(errno: code)
-        StandardStreams.writeError(
-            "shakyd \(command): cannot write to standard output: \(reason); what was to be written is lost\n")
+        guard let lost = StandardStreams.outputLost(errno: code, by: "shakyd \(command)") else { return .success }
+        StandardStreams.writeError(lost)
         return .failure
     }
 }

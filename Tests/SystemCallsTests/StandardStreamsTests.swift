@@ -10,7 +10,7 @@ struct StandardStreamsTests {
         #expect(pipe(&ends) == 0)
         defer { close(ends[0]) }
         let text = String(repeating: "line of text\n", count: 100)
-        #expect(StandardStreams.write(text, to: ends[1]) == nil)
+        #expect(FileAccess.writeAll(text, to: ends[1]) == nil)
         close(ends[1])
         var bytes = [UInt8](repeating: 0, count: 4096)
         var read = 0
@@ -19,9 +19,18 @@ struct StandardStreamsTests {
 
         let full = open("/dev/full", O_WRONLY)
         defer { close(full) }
-        #expect(StandardStreams.write("lost", to: full) == ENOSPC)
+        #expect(FileAccess.writeAll("lost", to: full) == ENOSPC)
         let readOnly = open("/dev/null", O_RDONLY)
         defer { close(readOnly) }
-        #expect(StandardStreams.write("lost", to: readOnly) == EBADF)
+        #expect(FileAccess.writeAll("lost", to: readOnly) == EBADF)
+    }
+
+    @Test("Output lost is said with its reason; a reader gone away is not")
+    func outputLostIsSaid() {
+        #expect(
+            StandardStreams.outputLost(errno: ENOSPC, by: "shaky")
+                == "shaky: cannot write to standard output: the disk is full; what was to be written is lost\n")
+        #expect(StandardStreams.outputLost(errno: EBADF, by: "shakyd detect")?.contains(": it is closed;") == true)
+        #expect(StandardStreams.outputLost(errno: EPIPE, by: "shaky") == nil)
     }
 }
