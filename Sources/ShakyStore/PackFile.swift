@@ -358,23 +358,9 @@ struct PackFile: Equatable {
         return columns
     }
 
-    /// Refuses text in UTF-16 or UTF-32, which a byte order mark shows (Windows' editors save "Unicode" so): it is
-    /// not UTF-8 from its first character on, and a syntax error there would not say why.
+    /// Refuses text in UTF-16 or UTF-32 (``WideText``): a syntax error in it would not say why.
     static func refuseWideText(_ data: Data) throws {
-        let bytes = Array(data.prefix(2))
-        let encoding: (name: String, sign: String)? =
-            if data.starts(with: [0xFF, 0xFE, 0, 0]) || data.starts(with: [0, 0, 0xFE, 0xFF]) {
-                ("UTF-32", "it starts with a UTF-32 byte order mark")
-            } else if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
-                ("UTF-16", "it starts with a UTF-16 byte order mark")
-            } else if bytes.count == 2, (bytes[0] == 0) != (bytes[1] == 0) {
-                // Without a mark: a first character of the ASCII range is one zero byte beside one that is not, which
-                // no UTF-8 text starts with. Read as UTF-8, such a file is valid text full of NULs.
-                ("UTF-16", "every other byte of its first character is zero")
-            } else {
-                nil
-            }
-        if let encoding {
+        if let encoding = WideText.encoding(of: data) {
             throw failure(
                 line: 1,
                 problem: "the file is \(encoding.name) text (\(encoding.sign)); save it as UTF-8 (in Notepad: Save As, "

@@ -90,11 +90,13 @@ extension Shaky.Pack {
             try await importText(try readText(), client: client, console: console)
         }
 
-        /// The largest file read: the most the daemon imports (the `limit` of `Packs.BeginUpload`).
+        /// The largest file read: the most the daemon imports (`PackRules.largestPackFile`, the `limit` of
+        /// `Packs.BeginUpload`; the client does not link the store).
         static let largestFile = 16 << 20
 
         /// The file's text (standard input's for -).
         func readText() throws -> String {
+            let name = file == "-" ? "standard input" : file
             let data: Data
             do {
                 data =
@@ -102,20 +104,20 @@ extension Shaky.Pack {
                     ? try FileAccess.readStandardInput(limit: Self.largestFile)
                     : try FileAccess.read(file, limit: Self.largestFile, waitingForAWriter: true)
             } catch {
-                let name = file == "-" ? "standard input" : file
-                guard error.reason.hasPrefix("it is larger than") else {
+                guard let limit = error.limitExceeded else {
                     throw CommandFailure("cannot read \(name): \(error.reason)")
                 }
                 throw CommandFailure(
-                    "\(name) is larger than 16 MiB; shakyd imports pack files of up to 16 MiB: split it into smaller "
-                        + "files and import each")
+                    "\(name) is larger than \(limit >> 20) MiB; shakyd imports pack files of up to \(limit >> 20) MiB: "
+                        + "split it into smaller files and import each")
+            }
+            // What a spreadsheet saves as "Unicode text" is said as such (the daemon says it of text that is UTF-8 by
+            // accident, UTF-16 without a byte order mark); "not UTF-8" would leave one guessing.
+            if let wide = WideText.encoding(of: data) {
+                throw CommandFailure("\(name) is \(wide.name) text; save it as UTF-8 and import again")
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                // What a spreadsheet saves as "Unicode text": said as such, where "not UTF-8" leaves one guessing.
-                let utf16 = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
-                throw CommandFailure(
-                    "\(file == "-" ? "standard input" : file) is \(utf16 ? "UTF-16 text" : "not UTF-8 text"); save it "
-                        + "as UTF-8 and import again")
+                throw CommandFailure("\(name) is not UTF-8 text; save it as UTF-8 and import again")
             }
             return text
         }
