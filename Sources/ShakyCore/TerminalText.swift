@@ -31,16 +31,17 @@ public enum TerminalText {
         return "holds the control character \(codePoint(scalar)), which cannot be shown"
     }
 
-    /// `text` with every unsafe character replaced by ``replacement``; line feeds and tabs are kept, and so is the
-    /// carriage return of a CRLF line break (an exported CSV file's), which a terminal shows as the line break it
-    /// is. A carriage return alone, which would let later text overwrite the line, is replaced.
-    public static func printable(_ text: String) -> String {
-        guard firstUnsafeScalar(in: text, allowingLineBreaks: true) != nil else { return text }
+    /// `text` with every unsafe character replaced by ``replacement``; line feeds and tabs are kept unless
+    /// `allowingLineBreaks` is false (a name, which is one line), and so is the carriage return of a CRLF line break
+    /// (an exported CSV file's), which a terminal shows as the line break it is. A carriage return alone, which would
+    /// let later text overwrite the line, is replaced.
+    public static func printable(_ text: String, allowingLineBreaks: Bool = true) -> String {
+        guard firstUnsafeScalar(in: text, allowingLineBreaks: allowingLineBreaks) != nil else { return text }
         var scalars = String.UnicodeScalarView()
         var rest = text.unicodeScalars[...]
         while let scalar = rest.popFirst() {
-            let lineBreak = scalar == "\r" && rest.first == "\n"
-            scalars.append(lineBreak || isSafe(scalar, allowingLineBreaks: true) ? scalar : replacement)
+            let lineBreak = allowingLineBreaks && scalar == "\r" && rest.first == "\n"
+            scalars.append(lineBreak || isSafe(scalar, allowingLineBreaks: allowingLineBreaks) ? scalar : replacement)
         }
         return String(scalars)
     }

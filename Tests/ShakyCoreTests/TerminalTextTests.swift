@@ -27,4 +27,10 @@ struct TerminalTextTests {
         #expect(TerminalText.printable("end\r") == "end\u{FFFD}")
         #expect(TerminalText.printable("\r\r\n") == "\u{FFFD}\r\n")
     }
+
+    @Test("A name's printable form replaces a tab and a line break too")
+    func aNamesPrintableFormIsOneLine() {
+        #expect(TerminalText.printable("Tab\there\r\n") == "Tab\there\r\n")
+        #expect(TerminalText.printable("Tab\there\r\n", allowingLineBreaks: false) == "Tab\u{FFFD}here\u{FFFD}\u{FFFD}")
+    }
 }

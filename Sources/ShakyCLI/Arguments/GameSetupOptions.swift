@@ -125,8 +125,7 @@ struct GameSetupOptions: ParsableArguments {
             }
             // A tab or a line break, which the command line lets through: a name is one line on the board.
             if let problem = TerminalText.problem(in: name) {
-                let shown = String(
-                    String.UnicodeScalarView(team.unicodeScalars.map { TerminalText.isSafe($0) ? $0 : "\u{FFFD}" }))
+                let shown = TerminalText.printable(team, allowingLineBreaks: false)
                 throw ValidationError("Team name “\(shown)” \(problem): leave it out.")
             }
             guard name.count <= 24 else {
