@@ -200,16 +200,12 @@ extension DaemonOptions {
         options.socket = socket.map(absolute)
         options.stateDirectory = stateDirectory.map(absolute)
         options.sounds = sounds.map(absolute)
-        if let input, input.hasPrefix(Self.tracePrefix) {
-            // The file runs to the first comma, where the replay options start (InputSpec's reading).
-            let rest = input.dropFirst(Self.tracePrefix.count)
-            let file = rest.prefix { $0 != "," }
-            options.input = Self.tracePrefix + absolute(String(file)) + rest.dropFirst(file.count)
+        // A spec that does not read is left as written, for the check of the settings to refuse.
+        if let input, case .trace(let file, let speed, let loop)? = try? InputSpec(parsing: input) {
+            options.input = InputSpec.trace(path: absolute(file), speed: speed, loop: loop).description
         }
         return options
     }
-
-    private static let tracePrefix = "trace:"
 
     /// What is wrong with text YAML could not read, in one line that the file's path and line start (the library's
     /// own message repeats the position over three lines and quotes the file), with what to do about a tab.
