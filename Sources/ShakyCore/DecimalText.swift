@@ -4,7 +4,7 @@
 /// `nan`. A typo of that shape would set a rule or a rate to a value no one meant, where a person expects to be told.
 public enum DecimalText {
     /// The value of `text` when it is a decimal number (`16`, `-2`, `0.5`, `.5`, `5.`, `1e3`, `+2.5E-1`); `nil` for
-    /// anything else, hexadecimal, infinities and NaN among them.
+    /// anything else, hexadecimal, infinities and NaN among them, and a number too large for a `Double` (`1e999`).
     public static func number(_ text: String) -> Double? {
         var bytes = text.utf8[...]
         if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
@@ -26,8 +26,8 @@ public enum DecimalText {
             guard exponentDigits > 0 else { return nil }
             bytes = bytes.dropFirst(exponentDigits)
         }
-        guard bytes.isEmpty else { return nil }
-        return Double(text)
+        guard bytes.isEmpty, let value = Double(text), value.isFinite else { return nil }
+        return value
     }
 
     /// ``number(_:)`` for a command-line parser's `transform:`: throws ``NotDecimal`` for what is not a decimal number.

@@ -263,8 +263,7 @@ struct TimeSpan: ExpressibleByArgument, Sendable {
     init?(argument: String) {
         let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let start = DecimalText.number(String(parts[0])),
-            let end = DecimalText.number(String(parts[1])), start.isFinite,
-            end.isFinite, start <= end
+            let end = DecimalText.number(String(parts[1])), start <= end
         else { return nil }
         self.start = start
         self.end = end

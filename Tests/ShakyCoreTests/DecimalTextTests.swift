@@ -15,7 +15,7 @@ struct DecimalTextTests {
         "What Double reads besides decimal digits, and what is no number, is refused",
         arguments: [
             "0x10", "0X1F", "0x1p3", "inf", "-inf", "infinity", "nan", "NaN", "", "-", ".", "e5", "1e", "1e+", "1.2.3",
-            " 1", "1 ", "1_000", "1,5", "١٢", "1e3x", "--1",
+            " 1", "1 ", "1_000", "1,5", "١٢", "1e3x", "--1", "1e999", "-1e400",
         ])
     func othersAreRefused(text: String) {
         #expect(DecimalText.number(text) == nil)
