@@ -70,9 +70,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     private static let packs = mustSetUp { try AppDatabase.inMemory() }
 
     private static func packImport(_ data: [UInt8]) {
+        // TSV reads as CSV; each format a pack is exported to is checked to import back (what the size rule keeps).
         for format in [PackFileFormat.csv, .json] {
             if let pack = try? packs.importPack(Data(data), format: format, name: "Fuzz \(format)") {
-                _ = try? packs.exportPack(named: pack.name, format: format)
+                for export in PackFileFormat.allCases {
+                    guard let exported = try? packs.exportPack(named: pack.name, format: export) else { continue }
+                    let copy = try? packs.importPack(exported, format: export, name: "Fuzz copy")
+                    precondition(copy?.questionCount == pack.questionCount, "a \(export) export does not import back")
+                    try? packs.deletePack(named: "Fuzz copy")
+                }
                 try? packs.deletePack(named: pack.name)
             }
         }
