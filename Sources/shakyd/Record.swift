@@ -80,16 +80,19 @@ extension Shakyd {
                 log: { line in StandardStreams.writeError("shakyd record: \(line)\n") })
             let output = output
             let duration = duration.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
-            let recording = Task { try await recorder.record(to: output, duration: duration) }
-            // SIGHUP too: an SSH connection that drops sends it, and what was recorded must be kept.
-            let interrupts = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler { recording.cancel() }
-                source.resume()
-                return source
-            }
+            // Heard before the recording starts, so that a stop at any moment keeps what was recorded: a stop that
+            // comes before the recording's task is kept in the stream for it.
+            let (stops, stop) = AsyncStream<Void>.makeStream()
+            let interrupts = StopSignals.handle { stop.yield() }
             defer { interrupts.forEach { $0.cancel() } }
+            let recording = Task { try await recorder.record(to: output, duration: duration) }
+            let stopping = Task {
+                for await _ in stops {
+                    recording.cancel()
+                    return
+                }
+            }
+            defer { stopping.cancel() }
             do {
                 _ = try await recording.value
             } catch let error as AccelerometerDriverError where place != nil {

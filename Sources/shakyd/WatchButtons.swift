@@ -82,14 +82,7 @@ extension Shakyd {
                 }
                 if let lit { leds.turnOff(lit) }
             }
-            let stop = { reader.stop() }
-            let interrupts = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler { stop() }
-                source.resume()
-                return source
-            }
+            let interrupts = StopSignals.handle { reader.stop() }
             defer { interrupts.forEach { $0.cancel() } }
             let timer = duration.map { seconds in
                 Task {
