@@ -36,6 +36,36 @@ public enum DecimalText {
         return value
     }
 
+    /// A whole number for a command-line parser's `transform:` (`10`, `-2`, `+3`): throws ``NotWholeNumber`` for what
+    /// is not one (`1.5`, `0x10`, `1e3`) and ``TooLarge`` for one beyond `Int`'s range, where the parser's own reading
+    /// refused both without saying why.
+    @Sendable public static func wholeNumberArgument(_ text: String) throws -> Int {
+        if let value = Int(text) { return value }
+        var digits = text.utf8[...]
+        if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(isDigit) else { throw NotWholeNumber() }
+        throw TooLarge(isNegative: text.utf8.first == UInt8(ascii: "-"))
+    }
+
+    /// A number refused because it is not a whole number in decimal digits.
+    public struct NotWholeNumber: Error, CustomStringConvertible {
+        public var description: String { "write a whole number in decimal digits, such as 10" }
+    }
+
+    /// A whole number refused because no 64-bit integer holds it.
+    public struct TooLarge: Error, CustomStringConvertible, Equatable {
+        /// Whether the number was below the least one rather than above the greatest.
+        public var isNegative: Bool
+
+        public var description: String {
+            isNegative
+                ? "the number is too far below zero: the least is \(Int.min)"
+                : "the number is too large: the most is \(Int.max)"
+        }
+    }
+
     /// A number refused because it is not written in decimal digits; the parser puts the value and option before it.
     public struct NotDecimal: Error, CustomStringConvertible {
         public var description: String { "write a number in decimal digits, such as 16 or 2.5" }

@@ -161,6 +161,14 @@ extension DaemonOptions {
                     path: path, line: key.mark.map { $0.line },
                     problem: "“\(name)” has no value: write one after the colon, or remove the line for the default")
             }
+            // YAML 1.1 reads more than decimal digits as a number (`0x10` is 16, `.inf`, `1_000`), as `Double(_:)`
+            // does on the command line, where such a value is refused too.
+            if [CodingKeys.earlyPressLockout.rawValue, CodingKeys.reorderWindow.rawValue].contains(name),
+                let scalar = value.scalar, DecimalText.number(scalar.string) == nil
+            {
+                throw ConfigurationFileError(
+                    path: path, line: key.mark.map { $0.line }, problem: badValue(key: name, value: value))
+            }
         }
         var settings: DaemonOptions
         do {

@@ -67,7 +67,7 @@ extension Shakyd {
         @Option(
             help: ArgumentHelp(
                 "Override: direction reversals needed inside the brisk window (one fewer below 20 Hz).",
-                valueName: "count"))
+                valueName: "count"), transform: DecimalText.wholeNumberArgument)
         var minimumReversals: Int?
 
         @Option(
@@ -88,7 +88,8 @@ extension Shakyd {
         var sustainedActiveFraction: Double?
 
         @Option(
-            help: ArgumentHelp("Override: straight reversals needed inside the sustained window.", valueName: "count"))
+            help: ArgumentHelp("Override: straight reversals needed inside the sustained window.", valueName: "count"),
+            transform: DecimalText.wholeNumberArgument)
         var sustainedReversals: Int?
 
         @Option(

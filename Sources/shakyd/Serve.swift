@@ -105,7 +105,7 @@ extension Shakyd {
             help: ArgumentHelp(
                 "Milliseconds button presses are held so that presses read from several devices are ranked by "
                     + "the kernel's time (10 to 200; default 40).",
-                valueName: "milliseconds"))
+                valueName: "milliseconds"), transform: DecimalText.wholeNumberArgument)
         var reorderWindow: Int?
 
         @Option(

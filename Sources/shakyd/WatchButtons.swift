@@ -33,7 +33,7 @@ extension Shakyd {
         @Option(
             help: ArgumentHelp(
                 "How long presses are held to be ranked by kernel time, 0 to 1000 (shakyd's --reorder-window).",
-                valueName: "milliseconds"))
+                valueName: "milliseconds"), transform: DecimalText.wholeNumberArgument)
         var window: Int = 40
 
         @Flag(help: "Also grab keyboards, so their presses reach nothing else.")

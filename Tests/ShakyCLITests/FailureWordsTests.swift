@@ -137,6 +137,7 @@ struct FailureWordsTests {
             (["detect", "--threshold", "inf", "x.csv"], ["'inf'", "--threshold", "in decimal digits"], 2),
             (["--sensitivity", "extreme"], ["--sensitivity", "'light', 'medium' or 'hard'"], 2),
             (["--reorder-window", "5"], ["--reorder-window must be 10 to 200 milliseconds, not 5"], 2),
+            (["--reorder-window", "0x20"], ["'0x20'", "--reorder-window", "a whole number in decimal digits"], 2),
             (["--buzzers", "some"], ["--buzzers must be auto or none, not “some”"], 2),
             (["--shakers", "all"], ["--shakers must be auto or none, not “all”"], 2),
             (["detetc", "x.csv"], ["There is no command “detetc”: did you mean `shakyd detect`?"], 2),

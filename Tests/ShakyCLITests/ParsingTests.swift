@@ -89,6 +89,16 @@ import Testing
         ),
         (["new", "--team", "A", "--team", "B", "--answer-time", "infinity"], "write a number in decimal digits"),
         (["settings", "--volume", "0x1p-1"], "The value '0x1p-1' is invalid for '--volume <0-1>'"),
+        // Int's reading refused a number of too many digits as it refuses a word, without saying which it was.
+        (
+            ["new", "--team", "A", "--team", "B", "--seed", "18446744073709551615"],
+            "The value '18446744073709551615' is invalid for '--seed <number>': the number is too large: the most is "
+                + "9223372036854775807"
+        ),
+        (
+            ["new", "--team", "A", "--team", "B", "--questions", "2.5"],
+            "The value '2.5' is invalid for '--questions <count>': write a whole number in decimal digits"
+        ),
         (
             ["new", "--team", "A", "--team", "B", "--indication-time", "3600.0000001"],
             "--indication-time must be a number of seconds from 0.1 to 3600 (an hour), not 3600.0000001."

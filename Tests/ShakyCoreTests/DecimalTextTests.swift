@@ -1,4 +1,4 @@
-import ShakyCore
+@testable import ShakyCore
 import Testing
 
 @Suite("Numbers typed on a command line: decimal digits only")
@@ -20,5 +20,31 @@ struct DecimalTextTests {
     func othersAreRefused(text: String) {
         #expect(DecimalText.number(text) == nil)
         #expect(throws: DecimalText.NotDecimal.self) { try DecimalText.argument(text) }
+    }
+
+    @Test("Whole numbers read as Int reads them", arguments: ["10", "0", "-2", "+3", "007", "9223372036854775807"])
+    func wholeNumbersAreRead(text: String) throws {
+        #expect(try DecimalText.wholeNumberArgument(text) == Int(text))
+    }
+
+    @Test(
+        "What is no whole number in decimal digits says so",
+        arguments: ["1.5", "0x10", "1e3", "", "-", "ten", " 1", "1_000", "١٢", "--1"])
+    func otherWholeNumbersAreRefused(text: String) {
+        #expect(throws: DecimalText.NotWholeNumber.self) { try DecimalText.wholeNumberArgument(text) }
+    }
+
+    /// `Int(_:)` refused a number of too many digits as it refuses a word, and the parser said only that it was
+    /// invalid: `shaky new --seed 18446744073709551615`.
+    @Test func aWholeNumberBeyondIntSaysItIsTooLarge() {
+        #expect(throws: DecimalText.TooLarge(isNegative: false)) {
+            try DecimalText.wholeNumberArgument("18446744073709551615")
+        }
+        #expect(throws: DecimalText.TooLarge(isNegative: true)) {
+            try DecimalText.wholeNumberArgument("-9223372036854775809")
+        }
+        #expect(
+            DecimalText.TooLarge(isNegative: false).description
+                == "the number is too large: the most is 9223372036854775807")
     }
 }

@@ -72,6 +72,17 @@ import Testing
         ("grab-keyboards: maybe\n", "grab-keyboards must be true or false, not “maybe”"),
         ("early-press-lockout: soon\n", "early-press-lockout must be a number of seconds from 0 to 60, not “soon”"),
         ("input: [demo, none]\n", "input must be one value, not a list"),
+        // YAML 1.1 numbers that are not decimal digits, refused as the command line refuses them.
+        ("early-press-lockout: 0x10\n", "early-press-lockout must be a number of seconds from 0 to 60, not “0x10”"),
+        ("early-press-lockout: .inf\n", "early-press-lockout must be a number of seconds from 0 to 60, not “.inf”"),
+        (
+            "reorder-window: 0x20\n",
+            "reorder-window must be a whole number of milliseconds from 10 to 200, not “0x20”"
+        ),
+        (
+            "reorder-window: 1_00\n",
+            "reorder-window must be a whole number of milliseconds from 10 to 200, not “1_00”"
+        ),
     ])
     func aValueOfTheWrongKindSaysWhatItMustBe(_ text: String, _ problem: String) {
         #expect {

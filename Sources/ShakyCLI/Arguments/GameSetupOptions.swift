@@ -15,7 +15,9 @@ struct GameSetupOptions: ParsableArguments {
         completion: Completions.packNames)
     var packs: [String] = []
 
-    @Option(help: ArgumentHelp("How many questions, 1 to 50 (default: 10).", valueName: "count"))
+    @Option(
+        help: ArgumentHelp("How many questions, 1 to 50 (default: 10).", valueName: "count"),
+        transform: DecimalText.wholeNumberArgument)
     var questions: Int?
 
     @Option(help: "Which questions to draw.")
@@ -24,7 +26,7 @@ struct GameSetupOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Seed for drawing and scrambling, to replay the same game (default: a new one each game).",
-            valueName: "number"))
+            valueName: "number"), transform: DecimalText.wholeNumberArgument)
     var seed: Int?
 
     @Flag(help: "End a game still in play first, instead of refusing.")
@@ -46,19 +48,25 @@ struct GameSetupOptions: ParsableArguments {
         transform: DecimalText.argument)
     var answerTime: Double?
 
-    @Option(help: ArgumentHelp("What a question is worth with no hints, 1 to 1000 (default: 10).", valueName: "points"))
+    @Option(
+        help: ArgumentHelp("What a question is worth with no hints, 1 to 1000 (default: 10).", valueName: "points"),
+        transform: DecimalText.wholeNumberArgument)
     var basePoints: Int?
 
     @Option(
-        help: ArgumentHelp("Points lost per hint, 0 up to --base-points (default: 2).", valueName: "points"))
+        help: ArgumentHelp("Points lost per hint, 0 up to --base-points (default: 2).", valueName: "points"),
+        transform: DecimalText.wholeNumberArgument)
     var pointsPerHint: Int?
 
     @Option(
         help: ArgumentHelp(
-            "The least a question is worth after hints, 0 up to --base-points (default: 2).", valueName: "points"))
+            "The least a question is worth after hints, 0 up to --base-points (default: 2).", valueName: "points"),
+        transform: DecimalText.wholeNumberArgument)
     var minimumPoints: Int?
 
-    @Option(help: ArgumentHelp("Most hints per question, 0 to 40 (default: 3).", valueName: "count"))
+    @Option(
+        help: ArgumentHelp("Most hints per question, 0 to 40 (default: 3).", valueName: "count"),
+        transform: DecimalText.wholeNumberArgument)
     var maximumHints: Int?
 
     @Option(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky {
@@ -20,7 +21,9 @@ extension Shaky {
                 """,
             subcommands: [Delete.self])
 
-        @Option(help: ArgumentHelp("Show at most this many games, 1 or more (default: 20).", valueName: "count"))
+        @Option(
+            help: ArgumentHelp("Show at most this many games, 1 or more (default: 20).", valueName: "count"),
+            transform: DecimalText.wholeNumberArgument)
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 import Varlink
 
@@ -15,7 +16,7 @@ extension Shaky.History {
                   shaky history delete 3
                 """)
 
-        @Argument(help: "The game's number, as `shaky history` shows it.")
+        @Argument(help: "The game's number, as `shaky history` shows it.", transform: DecimalText.wholeNumberArgument)
         var id: Int
 
         @OptionGroup var global: GlobalOptions

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky {
@@ -12,7 +13,8 @@ extension Shaky {
                 """)
 
         @Option(
-            help: ArgumentHelp("Show at most this many teams, 1 or more (default: every team).", valueName: "count"))
+            help: ArgumentHelp("Show at most this many teams, 1 or more (default: every team).", valueName: "count"),
+            transform: DecimalText.wholeNumberArgument)
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions

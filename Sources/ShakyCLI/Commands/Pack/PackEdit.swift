@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Pack {
@@ -15,7 +16,7 @@ extension Shaky.Pack {
                   shaky pack edit 12 --difficulty hard
                 """)
 
-        @Argument(help: "The question's id.")
+        @Argument(help: "The question's id.", transform: DecimalText.wholeNumberArgument)
         var id: Int
 
         @Option(name: .customLong("question"), help: ArgumentHelp("The new text.", valueName: "text"))

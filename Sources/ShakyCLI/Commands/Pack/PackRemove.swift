@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 import Varlink
 
@@ -15,7 +16,7 @@ extension Shaky.Pack {
                   shaky pack remove 12
                 """)
 
-        @Argument(help: "The question's id (see `shaky pack show`).")
+        @Argument(help: "The question's id (see `shaky pack show`).", transform: DecimalText.wholeNumberArgument)
         var id: Int
 
         @OptionGroup var global: GlobalOptions

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Pack {
@@ -25,7 +26,9 @@ extension Shaky.Pack {
             completion: Completions.packNames)
         var pack: String?
 
-        @Option(help: ArgumentHelp("Show at most this many questions, 1 or more (default: 50).", valueName: "count"))
+        @Option(
+            help: ArgumentHelp("Show at most this many questions, 1 or more (default: 50).", valueName: "count"),
+            transform: DecimalText.wholeNumberArgument)
         var limit: Int?
 
         @OptionGroup var global: GlobalOptions
