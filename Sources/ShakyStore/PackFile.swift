@@ -304,7 +304,7 @@ struct PackFile: Equatable {
             }
             let written = WrittenQuestion(
                 text: value("question"), answer: value("answer"), difficulty: value("difficulty"),
-                alternates: (value("alternates") ?? "").split(separator: PackRules.alternateSeparator).map(String.init))
+                alternates: PackRules.alternates(splitting: value("alternates") ?? ""))
             do throws(PackRules.Violation) {
                 let question = try checkedQuestion(written)
                 if let warning = repeats.warning(for: question, line: row.line) {
@@ -463,7 +463,7 @@ struct PackFile: Equatable {
                     if let list = try? container.decode([String].self, forKey: key) {
                         written.alternates = list
                     } else if let text = try? container.decode(String.self, forKey: key) {
-                        written.alternates = text.split(separator: PackRules.alternateSeparator).map(String.init)
+                        written.alternates = PackRules.alternates(splitting: text)
                     } else {
                         noteShape(field, "expected a list of strings [\"…\", \"…\"] here")
                     }

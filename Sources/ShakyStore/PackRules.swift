@@ -24,6 +24,12 @@ public enum PackRules {
     /// The character that separates alternate answers in a CSV field; it cannot appear in an alternate.
     public static let alternateSeparator: Character = "|"
 
+    /// The alternates written in one field, `Roma|Rom`: none for an empty field, and a blank one for each empty place
+    /// between separators (`Roma||Rom`, `Roma|`), so that its warning counts it as it counts `Roma| |Rom`.
+    static func alternates(splitting text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: alternateSeparator, omittingEmptySubsequences: false).map(String.init)
+    }
+
     /// A rule broken by one field of a question or pack.
     struct Violation: Error, Equatable {
         /// The field at fault: `question`, `answer`, `difficulty`, `alternates` or `name`.

@@ -97,6 +97,24 @@ import TriviaEngine
         #expect(jsonWarnings == ["line 1: the alternate “owl” repeats the answer or an alternate before it; left out"])
     }
 
+    /// An empty place between pipes was dropped without a word, where a blank alternate (`Roma| |Rom`) is warned of:
+    /// its author may have meant a word there.
+    @Test func emptyAlternatesBetweenPipesAreWarnedOfAsBlankOnes() throws {
+        let csv = """
+            question,answer,difficulty,alternates
+            Capital of Italy?,Rome,easy,Roma||Rom
+            Capital of Spain?,Madrid,easy,Madri|
+            Capital of France?,Paris,easy,
+            """
+        let database = try AppDatabase.inMemory()
+        let (_, warnings) = try database.importPackWithWarnings(Data(csv.utf8), format: .csv, name: "Capitals")
+        #expect(try database.questions(inPacks: ["Capitals"]).map(\.alternates) == [["Roma", "Rom"], ["Madri"], []])
+        #expect(warnings == ["line 2: an alternate is blank; left out", "line 3: an alternate is blank; left out"])
+        let json = #"{"name": "J", "questions": [{"question": "Q?", "answer": "Owl", "alternates": "Howl||Fowl"}]}"#
+        let (_, jsonWarnings) = try database.importPackWithWarnings(Data(json.utf8), format: .json)
+        #expect(jsonWarnings == ["line 1: an alternate is blank; left out"])
+    }
+
     @Test("Members that are not a question's are taken with a warning, as CSV's extra columns are, and so are repeats")
     func otherMembersAndRepeatsAreWarnings() throws {
         let json = """
