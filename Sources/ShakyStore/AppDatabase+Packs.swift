@@ -39,6 +39,7 @@ extension AppDatabase {
             var pack = try Self.requireEditablePack(named: name, db)
             pack.name = try Self.availableName(newName, excluding: pack.id, db)
             try Self.savingPack(pack.name) { try pack.update(db) }
+            try Self.requireExportable(pack, db, named: true)
         }
     }
 
@@ -68,6 +69,7 @@ extension AppDatabase {
                     ORDER BY id
                     """,
                 arguments: [copy.id, source.id])
+            try Self.requireExportable(copy, db, named: true)
             return try Self.summary(of: copy, db)
         }
     }
@@ -109,7 +111,9 @@ extension AppDatabase {
     /// A bound from the stored lengths settles it with one query for a pack well under the limit (a checked question
     /// holds no control character but line breaks, so each byte takes at most two in JSON, and an alternate's layout
     /// is under four times its stored quotes and comma); only a pack near the limit is counted exactly.
-    static func requireExportable(_ pack: PackRecord, _ db: Database) throws {
+    /// `named` says the pack's new name is what is refused (a rename or a copy, whose longer name the file holds twice
+    /// over at most), not a question.
+    static func requireExportable(_ pack: PackRecord, _ db: Database, named: Bool = false) throws {
         let row = try Row.fetchOne(
             db,
             sql: """
@@ -123,6 +127,7 @@ extension AppDatabase {
         guard bound > Double(PackRules.largestPackFile) else { return }
         let questions = try QuestionRecord.filter(QuestionRecord.Columns.packId == pack.id!).fetchAll(db)
         if let problem = try PackFile(name: pack.name, questions: questions.map(\.question)).exportProblem() {
+            if named { throw StoreError.invalidPackName(pack.name, problem: problem + "; choose a shorter name") }
             throw StoreError.invalidQuestion(problem: problem + "; add it to another pack")
         }
     }

@@ -103,3 +103,54 @@ extension PackExportSizeTests {
         try database.addQuestion(short, toPack: "Small")
     }
 }
+
+extension PackExportSizeTests {
+    /// The pack's name is in its JSON export too: a rename or a copy under a longer name could take a pack that was
+    /// just within the limit past it.
+    @Test func aLongerNameThatWouldTakeAFullPackPastTheLimitIsRefused() throws {
+        // Questions as long as the rules let them be (fewer to import), as many as pass the limit by less than one of
+        // them, then the first questions' padding shortened until the pack as JSON is exactly 10 bytes under it.
+        let alternates = (0..<PackRules.maximumAlternates).map {
+            "Alternate " + String(format: "%02d", $0) + String(repeating: "y", count: 28)
+        }
+        func questions(_ texts: [String]) -> [Question] {
+            texts.map { Question(text: $0, answer: "A", alternates: alternates, difficulty: .medium) }
+        }
+        func text(_ index: Int) -> String { "Q\(String(format: "%05d", index)) " + String(repeating: "x", count: 480) }
+        func length(_ texts: [String]) throws -> Int {
+            try PackFile(name: "Full", questions: questions(texts)).jsonLength()
+        }
+        let (one, each) = (try length([text(0)]), try length([text(0), text(1)]) - length([text(0)]))
+        var texts = (0..<(2 + (PackRules.largestPackFile - one) / each)).map(text)
+        var over = one + (texts.count - 1) * each - (PackRules.largestPackFile - 10)
+        try #require(over > 0 && over <= each)
+        for index in texts.indices where over > 0 {
+            let cut = min(over, 479)  // the space before the padding would be trimmed on import
+            texts[index].removeLast(cut)
+            over -= cut
+        }
+        #expect(try length(texts) == PackRules.largestPackFile - 10)
+        let row = ",A,medium," + alternates.joined(separator: "|") + "\n"
+        let csv = "question,answer,difficulty,alternates\n" + texts.map { $0 + row }.joined()
+        let database = try AppDatabase.inMemory()
+        try database.importPack(Data(csv.utf8), format: .csv, name: "Full")
+
+        let longer = "Full of questions"  // 13 bytes more
+        for change in [
+            { try database.renamePack("Full", to: longer) },
+            { _ = try database.duplicate(pack: "Full", newName: longer) },
+        ] {
+            let error = #expect(throws: StoreError.self) { try change() }
+            guard case .invalidPackName(longer, let problem) = error else {
+                Issue.record("expected invalidPackName, got \(String(describing: error))")
+                continue
+            }
+            #expect(problem.hasSuffix("so that what is exported imports back; choose a shorter name"), "\(problem)")
+        }
+        #expect(try database.packs().map(\.name) == ["Full"])
+        // A name 10 bytes longer still fits, exactly.
+        try database.renamePack("Full", to: "Full 789 123 5")
+        let exported = try database.exportPack(named: "Full 789 123 5", format: .json).count
+        #expect(exported == PackRules.largestPackFile, "\(exported - PackRules.largestPackFile)")
+    }
+}
