@@ -168,34 +168,35 @@ public actor BuzzerService {
 
     private func handle(presses: [ButtonPress]) async {
         var presses = presses
+        var assignments = readAssignments()
         if let current = join {
             // A button claimed in this joining is its team's now: pressed again while a question is open it
             // buzzes, so a team that joined can play while the joining still waits for another (a host who left
             // `shaky buzzers join` with Ctrl-C and opened a question), instead of the press going unheard. Before
             // a question it stays ignored, as in any joining: players pressing again must not lock themselves out.
+            // While a question is open, a button a team has from before buzzes for it too: the joining takes only
+            // buttons no team has then, so a joining left waiting never hands a team's own button to another.
             let claimed = Set(current.claimed.map(\.button))
+            let isOpen = await isQuestionOpen()
             var buzzing: [ButtonPress] = []
             for press in presses {
-                if claimed.contains(press.button) { buzzing.append(press) } else { await claim(press) }
+                if claimed.contains(press.button) || (isOpen && assignments?[press.button] != nil) {
+                    buzzing.append(press)
+                } else {
+                    await claim(press)
+                }
             }
             guard !buzzing.isEmpty else { return }
-            guard await isQuestionOpen() else {
+            guard isOpen else {
                 // Said, so that the team asked, pressing a button another team took, presses another.
                 for press in buzzing { await tellTaken(press) }
                 return
             }
             presses = buzzing
+            // The claims above changed the assignments.
+            assignments = readAssignments()
         }
-        let assignments: [ButtonID: String]
-        do {
-            assignments = Dictionary(
-                try database.buzzerAssignments().map { (ButtonID(device: $0.device, key: $0.keyCode), $0.team) },
-                uniquingKeysWith: { first, _ in first })
-        } catch {
-            logThrottle.log(
-                .error, "cannot read the buzzer assignments", metadata: ["error": "\(error)"], to: logger)
-            return
-        }
+        guard let assignments else { return }
         for press in presses where assignments[press.button] == nil && !isTyping(press) {
             await tellUnheard(.unassignedPress(press), about: press)
         }
@@ -222,6 +223,19 @@ public actor BuzzerService {
                 .pressed(
                     team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome,
                     lockedFor: lockedFor))
+        }
+    }
+
+    /// Every button's team, or `nil` (logged) when the store cannot say.
+    private func readAssignments() -> [ButtonID: String]? {
+        do {
+            return Dictionary(
+                try database.buzzerAssignments().map { (ButtonID(device: $0.device, key: $0.keyCode), $0.team) },
+                uniquingKeysWith: { first, _ in first })
+        } catch {
+            logThrottle.log(
+                .error, "cannot read the buzzer assignments", metadata: ["error": "\(error)"], to: logger)
+            return nil
         }
     }
 

@@ -133,6 +133,29 @@ struct BuzzerServiceTests {
         #expect(try harness.database.buzzerAssignments().map(\.team) == ["Foxes", "Owls"])
     }
 
+    /// A second joining left waiting (the host checked the buttons, then Ctrl-C) took a team's own button, pressed
+    /// during a question, for the team it asked: the press did not buzz, and that team lost its button.
+    @Test func aJoiningLeftWaitingDoesNotTakeATeamsButtonDuringAQuestion() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
+        await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 2)]))
+        #expect(await harness.service.joining() == nil)
+        // Joining again, left waiting for Owls; a question opens and Foxes press their own button.
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        try await harness.runtime.makeMove(.nextQuestion)
+        harness.clock.advance(by: .seconds(2))
+        await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 2_000)]))
+        #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Foxes"], "Foxes' button buzzes")
+        #expect(try harness.database.buzzerAssignments().map(\.team) == ["Foxes", "Owls"], "both keep their buttons")
+        #expect(await harness.service.joining()?.asking == "Owls")
+        // A button no team has still joins the team asked.
+        await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x131, kernelMilliseconds: 2_100)]))
+        #expect(await harness.service.joining()?.asking == "Foxes")
+        #expect(try harness.database.buzzerAssignments().filter { $0.team == "Owls" }.map(\.keyCode) == [0x131])
+    }
+
     @Test func aNewGameOfOtherTeamsEndsTheJoiningOfTheOldOnesAndSaysSo() async throws {
         let harness = try await Self.harness()
         defer { harness.folder.remove() }
