@@ -83,13 +83,10 @@ public final class Daemon: Sendable {
                 metadata: ["reason": "\(reason)"])
         }
         var preferences = try database.preferences()
-        if database.readOnlyReason == nil, preferences == .default,
-            configuration.sensitivity != preferences.sensitivity,
-            ShakeSensitivity(rawValue: configuration.sensitivity) != nil
-        {
-            // `--sensitivity` (or the file's `sensitivity:`) sets the preset until one is chosen over the socket.
+        if !preferences.sensitivityChosen, ShakeSensitivity(rawValue: configuration.sensitivity) != nil {
+            // `--sensitivity` (or the file's `sensitivity:`) sets the preset until one is chosen over the socket;
+            // not saved, so that the next start's setting (or none, the default) applies in turn.
             preferences.sensitivity = configuration.sensitivity
-            try database.savePreferences(preferences)
         } else if configuration.sensitivityGiven, configuration.sensitivity != preferences.sensitivity {
             // A preset chosen over the socket (`shaky settings`) is kept over the one given here: said, so a host
             // who typed `--sensitivity` knows why it did nothing.
@@ -118,7 +115,7 @@ public final class Daemon: Sendable {
             clock: clock,
             controllers: controllers)
         let settings = try PreferencesController(
-            database: database, sound: sound, sharingExecutorWith: runtime
+            database: database, sound: sound, sharingExecutorWith: runtime, sensitivityAtStart: preferences.sensitivity
         ) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }

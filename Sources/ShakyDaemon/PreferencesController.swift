@@ -16,16 +16,22 @@ public actor PreferencesController {
     private var preferences: DaemonPreferences
 
     /// Loads the saved preferences and applies them to `sound`; `sensitivityChanged` hears the detector preset.
+    /// `sensitivityAtStart` is the preset the daemon was started with, used until one is chosen over the socket.
     /// The actor runs on `runtime`'s inbox thread.
     public init(
         database: AppDatabase, sound: any SoundPlayer, sharingExecutorWith runtime: GameRuntime,
-        sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
+        sensitivityAtStart: String? = nil, sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
     ) throws {
         self.runtime = runtime
         self.database = database
         self.sound = sound
         self.sensitivityChanged = sensitivityChanged
         preferences = try database.preferences()
+        if !preferences.sensitivityChosen, let sensitivityAtStart,
+            ShakeSensitivity(rawValue: sensitivityAtStart) != nil
+        {
+            preferences.sensitivity = sensitivityAtStart
+        }
         sound.apply(SoundLevel(enabled: preferences.soundEnabled, volume: preferences.volume))
     }
 
@@ -52,7 +58,10 @@ public actor PreferencesController {
             }
             next.volume = volume
         }
-        if let sensitivity { next.sensitivity = sensitivity.rawValue }
+        if let sensitivity {
+            next.sensitivity = sensitivity.rawValue
+            next.sensitivityChosen = true
+        }
         do {
             try database.savePreferences(next)
         } catch {

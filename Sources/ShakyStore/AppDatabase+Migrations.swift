@@ -146,6 +146,16 @@ extension AppDatabase {
                     arguments: [searchText, row["id"] as Int64, searchText])
             }
         }
+        migrator.registerMigration("daemonPreferencesSensitivityChosen") { db in
+            // Before, the preset a daemon was started with was saved as if chosen over the socket, and a preset
+            // other than the default was taken as chosen: such a saved one stays chosen.
+            try db.execute(
+                sql: """
+                    ALTER TABLE daemonPreferences ADD COLUMN sensitivityChosen BOOLEAN NOT NULL DEFAULT 0
+                        CHECK (sensitivityChosen IN (0, 1));
+                    UPDATE daemonPreferences SET sensitivityChosen = (sensitivity != 'medium');
+                    """)
+        }
         return migrator
     }
 }

@@ -8,12 +8,18 @@ public struct DaemonPreferences: Codable, Equatable, Sendable {
     public var volume: Double
     /// The shake detector preset: `light`, `medium` or `hard`.
     public var sensitivity: String
+    /// Whether ``sensitivity`` was chosen over the socket (`shaky settings --sensitivity`): only then does it win
+    /// over the one the daemon is started with (`--sensitivity`, the file's `sensitivity:`).
+    public var sensitivityChosen: Bool
 
     /// Creates preferences.
-    public init(soundEnabled: Bool = true, volume: Double = 1, sensitivity: String = "medium") {
+    public init(
+        soundEnabled: Bool = true, volume: Double = 1, sensitivity: String = "medium", sensitivityChosen: Bool = false
+    ) {
         self.soundEnabled = soundEnabled
         self.volume = volume
         self.sensitivity = sensitivity
+        self.sensitivityChosen = sensitivityChosen
     }
 
     /// The preferences of a daemon that never saved any.
@@ -27,6 +33,7 @@ struct DaemonPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
     var soundEnabled: Bool
     var volume: Double
     var sensitivity: String
+    var sensitivityChosen: Bool
 }
 
 extension AppDatabase {
@@ -35,7 +42,8 @@ extension AppDatabase {
         try read { db in
             guard let record = try DaemonPreferencesRecord.fetchOne(db, key: 1) else { return .default }
             return DaemonPreferences(
-                soundEnabled: record.soundEnabled, volume: record.volume, sensitivity: record.sensitivity)
+                soundEnabled: record.soundEnabled, volume: record.volume, sensitivity: record.sensitivity,
+                sensitivityChosen: record.sensitivityChosen)
         }
     }
 
@@ -53,7 +61,7 @@ extension AppDatabase {
         try write { db in
             try DaemonPreferencesRecord(
                 soundEnabled: preferences.soundEnabled, volume: preferences.volume,
-                sensitivity: preferences.sensitivity
+                sensitivity: preferences.sensitivity, sensitivityChosen: preferences.sensitivityChosen
             ).save(db)
         }
     }

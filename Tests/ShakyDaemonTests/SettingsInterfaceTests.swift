@@ -1,4 +1,5 @@
 import Logging
+import ShakeDetection
 import ShakyCore
 import ShakyDaemon
 import ShakyProtocol
@@ -90,5 +91,43 @@ struct SettingsInterfaceTests {
         #expect(await daemon.settings.current().sensitivity == .light)
         await daemon.shutDown()
         #expect(logs.messages.withLock { $0 }.contains { $0.contains(notUsed) && $0.contains("--sensitivity hard") })
+    }
+
+    /// Whether a preset was chosen over the socket was guessed from the saved preferences being the defaults: a preset
+    /// given at start was saved, and then stuck (the next start's flag was refused as if chosen over the socket),
+    /// while a choice of `medium` over the socket, the default, lost to the next start's flag.
+    @Test func aPresetGivenAtStartHoldsForThatStartOnly() async throws {
+        let state = try TemporaryDirectory(prefix: "shakyd-sensitivity")
+        defer { state.remove() }
+        let logs = LogRecorder()
+        func start(sensitivity: String?) async throws -> Daemon {
+            let configuration = DaemonConfiguration(
+                resolving: DaemonOptions(
+                    socket: state.appending("shaky.sock"), stateDirectory: state.path, input: "none",
+                    soundDevice: "none", sensitivity: sensitivity))
+            return try await Daemon.start(
+                configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
+                soundPlayer: RecordingSoundPlayer(), logger: Logger(label: "test") { _ in logs })
+        }
+        var daemon = try await start(sensitivity: "light")
+        #expect(await daemon.settings.current().sensitivity == .light)
+        _ = try await daemon.settings.change(volume: 0.5)  // a save of the other preferences chooses no preset
+        await daemon.shutDown()
+        for (given, expected) in [("hard", ShakeSensitivity.hard), (nil, .medium)] {
+            daemon = try await start(sensitivity: given)
+            #expect(await daemon.settings.current().sensitivity == expected)
+            #expect(await daemon.runtime.sensorReport().sensitivity == expected)
+            #expect(await daemon.settings.current().volume == 0.5)
+            await daemon.shutDown()
+        }
+        #expect(!logs.messages.withLock { $0 }.contains { $0.contains("the sensitivity given at start is not used") })
+
+        // Chosen over the socket, the default included, it holds over what a later start is given.
+        daemon = try await start(sensitivity: "light")
+        _ = try await daemon.settings.change(sensitivity: .medium)
+        await daemon.shutDown()
+        daemon = try await start(sensitivity: "light")
+        #expect(await daemon.settings.current().sensitivity == .medium)
+        await daemon.shutDown()
     }
 }

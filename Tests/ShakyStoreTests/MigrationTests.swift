@@ -43,6 +43,7 @@ import Testing
             applied == [
                 "v1", "v2", "v3-sensorCalibration", "v4-finishedGameKind", "buzzerAssignments",
                 "sensorCalibrationByDevice", "buzzerAssignmentTeamKeyFolded", "searchTextCompatibilityForms",
+                "daemonPreferencesSensitivityChosen",
             ])
         #expect(completed)
         #expect(try database.packs().isEmpty)
@@ -193,6 +194,23 @@ import Testing
         #expect(try database.searchQuestions(matching: "ǆemal").map(\.question.answer) == ["ǅemal"])
         let searchText = try database.read { db in try String.fetchOne(db, sql: "SELECT searchText FROM question") }
         #expect(searchText == "a bosnian name?\ndzemal\ndzemal")
+    }
+
+    /// A preset saved before the database said whether it was chosen over the socket stays chosen unless it is the
+    /// default, which a start with `--sensitivity` may then set.
+    @Test(arguments: [("light", true), ("medium", false)])
+    func aSavedPresetOtherThanTheDefaultStaysChosen(sensitivity: String, chosen: Bool) throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "searchTextCompatibilityForms")
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO daemonPreferences (id, soundEnabled, volume, sensitivity) VALUES (1, 1, 0.5, ?)",
+                arguments: [sensitivity])
+        }
+        let database = try AppDatabase(writer: queue, path: ":memory:")
+        #expect(
+            try database.preferences()
+                == DaemonPreferences(volume: 0.5, sensitivity: sensitivity, sensitivityChosen: chosen))
     }
 
     @Test func refusesAnotherProgramsDatabaseAsNotOurs() throws {
