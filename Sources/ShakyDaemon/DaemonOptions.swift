@@ -163,8 +163,11 @@ extension DaemonOptions {
             }
             // YAML 1.1 reads more than decimal digits as a number (`0x10` is 16, `.inf`, `1_000`), as `Double(_:)`
             // does on the command line, where such a value is refused too.
-            if [CodingKeys.earlyPressLockout.rawValue, CodingKeys.reorderWindow.rawValue].contains(name),
-                let scalar = value.scalar, DecimalText.number(scalar.string) == nil
+            // And more than true and false as a boolean (`yes`, `on`, `y`), which the error for a wrong one names.
+            let isNumber = [CodingKeys.earlyPressLockout.rawValue, CodingKeys.reorderWindow.rawValue].contains(name)
+            if let scalar = value.scalar,
+                isNumber && DecimalText.number(scalar.string) == nil
+                    || name == CodingKeys.grabKeyboards.rawValue && !["true", "false"].contains(scalar.string)
             {
                 throw ConfigurationFileError(
                     path: path, line: key.mark.map { $0.line }, problem: badValue(key: name, value: value))

@@ -24,12 +24,20 @@ enum ConfigurationFileLoading {
 
     /// The sensor a tool reads when `--input` is not given: the one the configuration file's `input` names, as
     /// `shakyd serve` would read it, with the file's line that names it, or `auto` when the file names none, the demo
-    /// or no sensor (which only `shakyd serve` takes).
+    /// or no sensor (which only `shakyd serve` takes). Putting `auto` in place of the file's input is said on
+    /// standard error, as `command`'s, so that what follows ("no accelerometer found for --input auto") is understood.
     static func sensorInput(
-        given: InputSpec?, settings: DaemonOptions
+        given: InputSpec?, settings: DaemonOptions, command: String
     ) -> (spec: InputSpec, place: ConfigurationFilePlace?) {
         if let given { return (given, nil) }
-        guard let text = settings.input, let spec = try? InputSpec(parsing: text) else { return (.auto, nil) }
+        guard let text = settings.input else { return (.auto, nil) }
+        guard let spec = try? InputSpec(parsing: text) else {
+            let place = settings.inputPlace.map { ", set in \($0)," } ?? ""
+            StandardStreams.writeError(
+                "shakyd \(command): the input “\(TerminalText.printable(text))”\(place) is for shakyd serve only; "
+                    + "reading --input auto instead (give --input to choose)\n")
+            return (.auto, nil)
+        }
         return (spec, settings.inputPlace)
     }
 }

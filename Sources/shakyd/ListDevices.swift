@@ -61,7 +61,8 @@ extension Shakyd {
 
         func run() throws {
             let settings = try ConfigurationFileLoading.load(named: config)
-            let (input, place) = ConfigurationFileLoading.sensorInput(given: input, settings: settings)
+            let (input, place) = ConfigurationFileLoading.sensorInput(
+                given: input, settings: settings, command: "list-devices")
             try CommandOutput.write(
                 EvdevBuzzerDiscovery.listing(of: EvdevBuzzerDiscovery().discoverAll()) + "\n", command: "list-devices")
             let table = AccelerometerDriverTable.standard

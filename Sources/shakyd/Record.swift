@@ -72,7 +72,8 @@ extension Shakyd {
 
         func run() async throws {
             let settings = try ConfigurationFileLoading.load(named: config)
-            let (spec, place) = ConfigurationFileLoading.sensorInput(given: input, settings: settings)
+            let (spec, place) = ConfigurationFileLoading.sensorInput(
+                given: input, settings: settings, command: "record")
             let recorder = TraceRecorder(
                 spec: spec,
                 options: AccelerometerOptions(

@@ -126,6 +126,8 @@ struct FailureWordsTests {
         let shakyd = try BuiltProduct.path("shakyd")
         let config = folder.appending("none.conf")
         try Data("# nothing\n".utf8).write(to: URL(fileURLWithPath: config))
+        let demoConfig = folder.appending("demo.conf")
+        try Data("input: demo\n".utf8).write(to: URL(fileURLWithPath: demoConfig))
         let plainFile = folder.appending("plain")
         try Data("a file\n".utf8).write(to: URL(fileURLWithPath: plainFile))
         let quiet = ["--input", "none", "--sound-device", "none", "--socket", folder.appending("s.sock")]
@@ -143,6 +145,11 @@ struct FailureWordsTests {
             (["detetc", "x.csv"], ["There is no command “detetc”: did you mean `shakyd detect`?"], 2),
             (["frobnicate"], ["There is no command “frobnicate”; the commands are `serve`, `detect`"], 2),
             (["frobnicate", "--help"], ["There is no command “frobnicate”; the commands are `serve`, `detect`"], 2),
+            // The file's input serves only `shakyd serve`: a tool says what it reads instead, and why.
+            (
+                ["list-devices", "--config", demoConfig, "--no-probe"],
+                ["shakyd list-devices: the input “demo”, set in \(demoConfig):1, is for shakyd serve only"], 0
+            ),
             (["--config", config, "--state-dir", plainFile] + quiet, ["state folder", "a file is in the way"], 1),
             (
                 ["--config", config, "--state-dir", folder.appending("state")] + quiet.dropLast(2)

@@ -70,6 +70,7 @@ import Testing
             "log-level must be trace, debug, info, notice, warning, error or critical, not “loud”"
         ),
         ("grab-keyboards: maybe\n", "grab-keyboards must be true or false, not “maybe”"),
+        ("grab-keyboards: yes\n", "grab-keyboards must be true or false, not “yes”"),
         ("early-press-lockout: soon\n", "early-press-lockout must be a number of seconds from 0 to 60, not “soon”"),
         ("input: [demo, none]\n", "input must be one value, not a list"),
         // YAML 1.1 numbers that are not decimal digits, refused as the command line refuses them.
