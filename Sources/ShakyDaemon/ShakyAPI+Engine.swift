@@ -256,7 +256,15 @@ extension ShakyAPI.Rules {
             settings.timeAfterFirstBuzz = try duration(timeAfterFirstBuzz, "timeAfterFirstBuzz")
         }
         if let answerTime { settings.answerTime = try duration(answerTime, "answerTime") }
-        if let basePoints { settings.basePoints = basePoints }
+        if let basePoints {
+            settings.basePoints = basePoints
+            // What a hint costs and the least a question is worth are, by default, at most what it is worth: a game
+            // of `--base-points 1` alone is set up, not refused for the defaults the host never typed.
+            if basePoints >= 1 {
+                settings.pointsPerHint = min(settings.pointsPerHint, basePoints)
+                settings.minimumPoints = min(settings.minimumPoints, basePoints)
+            }
+        }
         if let pointsPerHint { settings.pointsPerHint = pointsPerHint }
         if let minimumPoints { settings.minimumPoints = minimumPoints }
         if let maximumHints { settings.maximumHints = maximumHints }

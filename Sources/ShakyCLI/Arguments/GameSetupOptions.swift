@@ -54,13 +54,15 @@ struct GameSetupOptions: ParsableArguments {
     var basePoints: Int?
 
     @Option(
-        help: ArgumentHelp("Points lost per hint, 0 up to --base-points (default: 2).", valueName: "points"),
+        help: ArgumentHelp(
+            "Points lost per hint, 0 up to --base-points (default: 2, or --base-points if less).", valueName: "points"),
         transform: DecimalText.wholeNumberArgument)
     var pointsPerHint: Int?
 
     @Option(
         help: ArgumentHelp(
-            "The least a question is worth after hints, 0 up to --base-points (default: 2).", valueName: "points"),
+            "The least a question is worth after hints, 0 up to --base-points (default: 2, or --base-points if less).",
+            valueName: "points"),
         transform: DecimalText.wholeNumberArgument)
     var minimumPoints: Int?
 

@@ -233,9 +233,10 @@ extension ShakyAPI {
         public var answerTime: Double?
         /// What a question is worth with no hints (10).
         public var basePoints: Int?
-        /// Points lost per hint (2).
+        /// Points lost per hint (2, or basePoints when that is less).
         public var pointsPerHint: Int?
-        /// The least a question is worth after hints (2).
+        /// The least a question is worth after hints (2, or basePoints when that
+        /// is less).
         public var minimumPoints: Int?
         /// Most hints per question (3).
         public var maximumHints: Int?
@@ -962,9 +963,10 @@ extension ShakyAPI {
               answerTime: ?float,
               # What a question is worth with no hints (10).
               basePoints: ?int,
-              # Points lost per hint (2).
+              # Points lost per hint (2, or basePoints when that is less).
               pointsPerHint: ?int,
-              # The least a question is worth after hints (2).
+              # The least a question is worth after hints (2, or basePoints when that
+              # is less).
               minimumPoints: ?int,
               # Most hints per question (3).
               maximumHints: ?int,
