@@ -89,6 +89,7 @@ import Testing
         ),
         (["new", "--team", "A", "--team", "B", "--answer-time", "infinity"], "write a number in decimal digits"),
         (["settings", "--volume", "0x1p-1"], "The value '0x1p-1' is invalid for '--volume <0-1>'"),
+        (["pack", "import", "-", "--format", "tsv"], "A CSV pack from standard input needs a name: add --name NAME."),
         // Int's reading refused a number of too many digits as it refuses a word, without saying which it was.
         (
             ["new", "--team", "A", "--team", "B", "--seed", "18446744073709551615"],
@@ -382,7 +383,8 @@ import Testing
             Shaky.message(for: parseError(["pack", "import", "quiz.txt"])).contains("--format json, csv or tsv"))
         // --format tsv, as export writes it (standard input has no extension): read as CSV.
         #expect(
-            try parse(["pack", "import", "-", "--format", "tsv"], as: Shaky.Pack.Import.self).resolvedFormat == .csv)
+            try parse(["pack", "import", "-", "--format", "tsv", "--name", "Q"], as: Shaky.Pack.Import.self)
+                .resolvedFormat == .csv)
     }
 
     @Test func exportFindsTheFormat() throws {

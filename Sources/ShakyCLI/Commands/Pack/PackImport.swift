@@ -19,7 +19,7 @@ extension Shaky.Pack {
                 and its problem (the first 20, then how many more). Files up to 16 MiB are taken (a large one \
                 goes to the daemon in parts), and a pack holds at most 16 MiB as JSON, its largest export, so \
                 that what is exported imports back: a CSV file of very many short questions can be refused \
-                below 16 MiB. Use - to read standard input (then --format is needed).
+                below 16 MiB. Use - to read standard input (then --format is needed, and --name for CSV).
 
                 EXAMPLES:
                 The pack "Pub night" from a spreadsheet saved as CSV:
@@ -51,8 +51,12 @@ extension Shaky.Pack {
         }
 
         func validate() throws {
-            guard resolvedFormat != nil else {
+            guard let format = resolvedFormat else {
                 throw ValidationError("Cannot tell the format of “\(file)”: add --format json, csv or tsv.")
+            }
+            // A JSON file may hold its name; CSV has no place for one, and standard input has no file name.
+            guard file != "-" || name != nil || format == .json else {
+                throw ValidationError("A CSV pack from standard input needs a name: add --name NAME.")
             }
         }
 
