@@ -1,3 +1,5 @@
+import Foundation
+
 /// Numbers as people write them on a command line: decimal digits, with a sign, a point and an exponent if need be.
 ///
 /// Swift's `Double(_:)` reads more than that: hexadecimal (`0x10` is 16, `0x1p3` is 8), `inf`, `infinity` and
@@ -69,6 +71,29 @@ public enum DecimalText {
     /// A number refused because it is not written in decimal digits; the parser puts the value and option before it.
     public struct NotDecimal: Error, CustomStringConvertible {
         public var description: String { "write a number in decimal digits, such as 16 or 2.5" }
+    }
+
+    /// A refused number of seconds outside `range`, as ``said(_:)`` says it unless its two decimals would round it
+    /// into the range (`3600.0000001` said as `3600`, which is allowed): then with every digit it has.
+    public static func said(_ value: Double, outside range: ClosedRange<Double>) -> String {
+        let short = said(value)
+        guard let shown = Double(short), range.contains(shown) else { return short }
+        return value.description
+    }
+
+    /// A number of seconds as a person reads it: at most two decimals, no trailing zeros.
+    public static func said(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        // A value too small for two decimals is never said as a bare "0": with the decimals it needs.
+        if value != 0, text == "0" || text == "-0" {
+            text = String(format: "%.10f", value)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text = String(format: "%g", value) }
+        }
+        return text
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

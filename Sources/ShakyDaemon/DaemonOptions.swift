@@ -282,7 +282,10 @@ extension DaemonOptions {
             return (.shakers, "shakers must be auto or none, not “\(shakers)”")
         }
         if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
-            return (.earlyPressLockout, "early-press-lockout must be 0 to 60 seconds, not \(earlyPressLockout)")
+            return (
+                .earlyPressLockout,
+                "early-press-lockout must be 0 to 60 seconds, not \(DecimalText.said(earlyPressLockout, outside: 0...60))"
+            )
         }
         if let reorderWindow, !DaemonConfiguration.reorderWindowRange.contains(reorderWindow) {
             let range = DaemonConfiguration.reorderWindowRange

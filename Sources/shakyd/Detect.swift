@@ -54,7 +54,8 @@ extension Shakyd {
         var coarseThresholdShare: Double?
 
         @Option(
-            help: ArgumentHelp("Override: length of the brisk window, seconds.", valueName: "seconds"),
+            help: ArgumentHelp(
+                "Override: length of the brisk window, seconds (above 0, at most 10).", valueName: "seconds"),
             transform: DecimalText.argument)
         var window: Double?
 
@@ -66,7 +67,7 @@ extension Shakyd {
 
         @Option(
             help: ArgumentHelp(
-                "Override: direction reversals needed inside the brisk window (one fewer below 20 Hz).",
+                "Override: direction reversals needed inside the brisk window, 0 to 1000 (one fewer below 20 Hz).",
                 valueName: "count"), transform: DecimalText.wholeNumberArgument)
         var minimumReversals: Int?
 
@@ -77,7 +78,8 @@ extension Shakyd {
         var sustainedThreshold: Double?
 
         @Option(
-            help: ArgumentHelp("Override: length of the sustained window, seconds.", valueName: "seconds"),
+            help: ArgumentHelp(
+                "Override: length of the sustained window, seconds (above 0, at most 10).", valueName: "seconds"),
             transform: DecimalText.argument)
         var sustainedWindow: Double?
 
@@ -88,7 +90,8 @@ extension Shakyd {
         var sustainedActiveFraction: Double?
 
         @Option(
-            help: ArgumentHelp("Override: straight reversals needed inside the sustained window.", valueName: "count"),
+            help: ArgumentHelp(
+                "Override: straight reversals needed inside the sustained window, 0 to 1000.", valueName: "count"),
             transform: DecimalText.wholeNumberArgument)
         var sustainedReversals: Int?
 
@@ -118,7 +121,7 @@ extension Shakyd {
 
         @Option(
             help: ArgumentHelp(
-                "Override: seconds during which nothing fires again after a trigger.", valueName: "seconds"),
+                "Override: seconds during which nothing fires again after a trigger, 0 or more.", valueName: "seconds"),
             transform: DecimalText.argument)
         var cooldown: Double?
 
@@ -178,7 +181,11 @@ extension Shakyd {
             do {
                 try settings.validate()
             } catch {
-                throw ValidationError(error.description)
+                // Named by the flag that set it, not the detector's field (`minimumReversals = -1.0`).
+                let flag = "--" + error.parameter.replacing(/[A-Z]/) { "-" + $0.output.lowercased() }
+                let whole = error.value.rounded() == error.value && abs(error.value) < 1e15
+                let value = whole ? String(Int(error.value)) : "\(error.value)"
+                throw ValidationError("\(flag) must be \(error.requirement), not \(value)")
             }
         }
 

@@ -33,7 +33,7 @@ extension Shakyd {
         var input: InputSpec?
 
         @Option(
-            help: ArgumentHelp("Samples a second to try, above 0 and up to 10000.", valueName: "hertz"),
+            help: ArgumentHelp("Samples a second to try, above 0 and up to 10000 (default: 100).", valueName: "hertz"),
             transform: DecimalText.argument)
         var rate: Double = 100
 

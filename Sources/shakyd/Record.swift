@@ -48,7 +48,7 @@ extension Shakyd {
 
         @Option(
             help: ArgumentHelp(
-                "Samples a second, above 0 and up to 10000 (IIO picks the nearest rate the device offers).",
+                "Samples a second, above 0 and up to 10000 (default: 100; IIO picks the nearest rate the device offers).",
                 valueName: "hertz"), transform: DecimalText.argument)
         var rate: Double = 100
 

@@ -96,7 +96,7 @@ extension Shakyd {
             name: .customLong("early-press-lockout"),
             help: ArgumentHelp(
                 "Seconds a team that presses before a question opens cannot buzz, for new games that do not set "
-                    + "the rule themselves (shaky new --early-press-lockout); 0, the default: only ignored.",
+                    + "the rule themselves (shaky new --early-press-lockout), 0 to 60; 0, the default: only ignored.",
                 valueName: "seconds"), transform: DecimalText.argument)
         var earlyPressLockout: Double?
 
@@ -133,7 +133,9 @@ extension Shakyd {
                 throw ValidationError("--buzzers must be auto or none, not “\(buzzers)”")
             }
             if let earlyPressLockout, !(0...60).contains(earlyPressLockout) {
-                throw ValidationError("--early-press-lockout must be 0 to 60 seconds")
+                throw ValidationError(
+                    "--early-press-lockout must be 0 to 60 seconds, not \(DecimalText.said(earlyPressLockout, outside: 0...60))"
+                )
             }
             if let reorderWindow, !DaemonConfiguration.reorderWindowRange.contains(reorderWindow) {
                 throw ValidationError("--reorder-window must be 10 to 200 milliseconds, not \(reorderWindow)")

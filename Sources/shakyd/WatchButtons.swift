@@ -32,7 +32,8 @@ extension Shakyd {
 
         @Option(
             help: ArgumentHelp(
-                "How long presses are held to be ranked by kernel time, 0 to 1000 (shakyd's --reorder-window).",
+                "How long presses are held to be ranked by kernel time, 0 to 1000 (default: 40, as shakyd's --reorder-window, "
+                    + "which takes 10 to 200).",
                 valueName: "milliseconds"), transform: DecimalText.wholeNumberArgument)
         var window: Int = 40
 

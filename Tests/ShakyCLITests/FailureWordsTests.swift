@@ -137,6 +137,15 @@ struct FailureWordsTests {
             (["--early-press-lockout", "99999.99999999999"], ["--early-press-lockout", "0 to 60 seconds"], 2),
             (["--early-press-lockout", "0x10"], ["'0x10'", "--early-press-lockout", "in decimal digits"], 2),
             (["detect", "--threshold", "inf", "x.csv"], ["'inf'", "--threshold", "in decimal digits"], 2),
+            (
+                ["detect", "--minimum-reversals", "-1", "x.csv"],
+                ["--minimum-reversals must be between 0 and 1000, not -1"], 2
+            ),
+            (
+                ["detect", "--active-fraction", "1.5", "x.csv"],
+                ["--active-fraction must be between 0 and 1, not 1.5"], 2
+            ),
+            (["--early-press-lockout", "61"], ["--early-press-lockout must be 0 to 60 seconds, not 61"], 2),
             (["--sensitivity", "extreme"], ["--sensitivity", "'light', 'medium' or 'hard'"], 2),
             (["--reorder-window", "5"], ["--reorder-window must be 10 to 200 milliseconds, not 5"], 2),
             (["--reorder-window", "0x20"], ["'0x20'", "--reorder-window", "a whole number in decimal digits"], 2),

@@ -154,15 +154,15 @@ struct GameSetupOptions: ParsableArguments {
             ("--answer-time", answerTime),
         ]
         for case (let name, let value?) in times where !(value >= 0.1 && value <= 3600) {
-            let said = Self.number(value, outside: 0.1...3600)
+            let said = DecimalText.said(value, outside: 0.1...3600)
             throw ValidationError("\(name) must be a number of seconds from 0.1 to 3600 (an hour), not \(said).")
         }
         if let hintCooldown, !(hintCooldown >= 0 && hintCooldown <= 3600) {
             throw ValidationError(
-                "--hint-cooldown must be 0 to 3600 seconds, not \(Self.number(hintCooldown, outside: 0...3600)).")
+                "--hint-cooldown must be 0 to 3600 seconds, not \(DecimalText.said(hintCooldown, outside: 0...3600)).")
         }
         if let earlyPressLockout, !(earlyPressLockout >= 0 && earlyPressLockout <= 60) {
-            let said = Self.number(earlyPressLockout, outside: 0...60)
+            let said = DecimalText.said(earlyPressLockout, outside: 0...60)
             throw ValidationError("--early-press-lockout must be 0 to 60 seconds, not \(said).")
         }
         // Each refusal names the whole range, as the help does.
@@ -178,29 +178,6 @@ struct GameSetupOptions: ParsableArguments {
         if let maximumHints, maximumHints < 0 || maximumHints > 40 {
             throw ValidationError("--maximum-hints must be 0 to 40, not \(maximumHints).")
         }
-    }
-
-    /// A refused number of seconds outside `range`, as ``number(_:)`` says it unless its two decimals would round it
-    /// into the range (`3600.0000001` said as `3600`, which is allowed): then with every digit it has.
-    static func number(_ value: Double, outside range: ClosedRange<Double>) -> String {
-        let short = number(value)
-        guard let shown = Double(short), range.contains(shown) else { return short }
-        return value.description
-    }
-
-    /// A number of seconds as a person reads it: at most two decimals, no trailing zeros.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        var text = String(format: "%.2f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        // A value too small for two decimals is never said as a bare "0": with the decimals it needs.
-        if value != 0, text == "0" || text == "-0" {
-            text = String(format: "%.10f", value)
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text = String(format: "%g", value) }
-        }
-        return text
     }
 }
 

@@ -22,7 +22,7 @@ extension Shaky {
 
         @Option(
             help: ArgumentHelp(
-                "Seconds to wait for shakes while the question is open, 0 to 600.", valueName: "seconds"),
+                "Seconds to wait for shakes while the question is open, 0 to 600 (default: 10).", valueName: "seconds"),
             transform: DecimalText.argument)
         var shakeTime: Double = 10
 

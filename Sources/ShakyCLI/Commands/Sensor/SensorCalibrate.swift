@@ -24,17 +24,24 @@ extension Shaky.Sensor {
         @OptionGroup var global: GlobalOptions
 
         @Option(
-            help: ArgumentHelp("Seconds of shaking, 3 to 60.", valueName: "seconds"), transform: DecimalText.argument)
+            help: ArgumentHelp("Seconds of shaking, 3 to 60 (default: 5).", valueName: "seconds"),
+            transform: DecimalText.argument)
         var shakeSeconds: Double = 5
 
         @Option(
-            help: ArgumentHelp("Seconds of holding still, 2 to 60.", valueName: "seconds"),
+            help: ArgumentHelp("Seconds of holding still, 2 to 60 (default: 4).", valueName: "seconds"),
             transform: DecimalText.argument)
         var stillSeconds: Double = 4
 
         func validate() throws {
-            guard (3...60).contains(shakeSeconds) else { throw ValidationError("--shake-seconds must be 3 to 60") }
-            guard (2...60).contains(stillSeconds) else { throw ValidationError("--still-seconds must be 2 to 60") }
+            guard (3...60).contains(shakeSeconds) else {
+                throw ValidationError(
+                    "--shake-seconds must be 3 to 60, not \(DecimalText.said(shakeSeconds, outside: 3...60))")
+            }
+            guard (2...60).contains(stillSeconds) else {
+                throw ValidationError(
+                    "--still-seconds must be 2 to 60, not \(DecimalText.said(stillSeconds, outside: 2...60))")
+            }
         }
 
         /// What the host is told to do, for the shaking and then for holding still.
