@@ -38,7 +38,7 @@ extension Shakyd {
                 """
         )
 
-        @Option(help: "The preset to start from.")
+        @Option(help: "The preset to start from")
         var sensitivity: ShakeSensitivity = .medium
 
         @Option(

@@ -28,7 +28,7 @@ extension Shaky {
             help: ArgumentHelp("Points to add, e.g. +5, or to take away, e.g. -3.", valueName: "delta"))
         var deltas: [String] = []
 
-        @Option(help: ArgumentHelp("Why, as the scoreboard and history show it.", valueName: "text"))
+        @Option(help: ArgumentHelp("Why, as the scoreboard and history show it", valueName: "text"))
         var reason = "adjusted by the host"
 
         @OptionGroup var global: GlobalOptions

@@ -50,7 +50,9 @@ extension Shaky.Pack {
             try global.emit(ShakyAPI.PacksInterface.SearchReply(questions: questions), on: console) { _ in
                 guard found.count > shown else { return TextRenderer.questions(questions) }
                 return TextRenderer.questions(questions)
-                    + "\nMore questions match: the first \(shown) are shown (--limit COUNT shows more)."
+                    + "\nMore questions match: "
+                    + (shown == 1 ? "the first is shown" : "the first \(shown) are shown")
+                    + " (--limit COUNT shows more)."
             }
         }
     }

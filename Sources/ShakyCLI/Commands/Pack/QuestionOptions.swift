@@ -14,7 +14,7 @@ struct QuestionOptions: ParsableArguments {
         help: ArgumentHelp("Another answer that counts as right (repeat the option).", valueName: "text"))
     var alternates: [String] = []
 
-    @Option(help: "How hard the question is.")
+    @Option(help: "How hard the question is")
     var difficulty: ShakyAPI.Question.Difficulty = .medium
 
     /// The question as the daemon takes it.
