@@ -165,7 +165,7 @@ public enum BoardLayout {
         } else {
             let nobody = "No team has \(press.keyName) on \(press.device): shaky buzzers join"
             choices = [
-                nobody + ", or shaky buzzers assign TEAM \(press.device) \(press.keyName)", nobody,
+                nobody + ", or shaky buzzers assign TEAM \(ShellWord.quoted(press.device)) \(press.keyName)", nobody,
                 "No team has \(press.keyName): shaky buzzers join",
             ]
         }

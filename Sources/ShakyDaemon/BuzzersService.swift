@@ -136,7 +136,8 @@ extension ShakyAPI.BuzzerEvent {
                 kind: .pressed, keyName: press.keyName, device: device, path: press.devicePath,
                 kernelTime: press.kernelTime.seconds, outcome: "unassigned",
                 message: "no team has \(press.keyName) on \(device): `shaky buzzers join` lets the team asked take "
-                    + "it, or `shaky buzzers assign TEAM \(device) \(press.keyName)` gives it to TEAM")
+                    + "it, or `shaky buzzers assign TEAM \(ShellWord.quoted(device)) \(press.keyName)` gives it to TEAM"
+            )
         case .takenPress(let press, let owner, let asking):
             self.init(
                 kind: .pressed, team: owner, keyName: press.keyName, kernelTime: press.kernelTime.seconds,

@@ -65,6 +65,24 @@ import Varlink
         }
     }
 
+    /// A daemon that reads no buzzers (`--buzzers none`) lists no device: its buttons are not said to be unplugged.
+    @Test func aDaemonReadingNoBuzzersDoesNotCallItsButtonsUnplugged() async throws {
+        try await FakeDaemon.run { daemon in
+            let reply = ShakyAPI.BuzzersInterface.ListReply(
+                devices: [],
+                assignments: [
+                    ShakyAPI.ButtonAssignment(
+                        team: "Owls", device: Self.buzz, key: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1")
+                ],
+                joining: [], reading: false)
+            daemon.answer("Buzzers.List", with: .reply(encoding: reply))
+            let outcome = await shaky(daemon, ["buzzers"])
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(!outcome.output.contains("not plugged in"), "\(outcome)")
+            #expect(outcome.output.contains("The daemon reads no buzzers"), "\(outcome)")
+        }
+    }
+
     @Test func joinAsksEachTeamAndStopsWhenAllPressed() async throws {
         try await FakeDaemon.run { daemon in
             daemon.answer(
@@ -134,6 +152,29 @@ import Varlink
             #expect(
                 assign.error.contains("no team called “Owsl” plays in this game (the teams are “Owls”"), "\(assign)")
             #expect(assign.error.contains("the button is kept for a game with that team"), "\(assign)")
+        }
+    }
+
+    /// An identity no device has shown may be a typo: the button would never buzz, and nothing said so.
+    @Test func assigningToADeviceNeverSeenSaysSo() async throws {
+        try await FakeDaemon.run { daemon in
+            Self.answerAssign(of: "Owls", by: daemon)
+            let keyboard = ShakyAPI.BuzzerDevice(
+                path: "/dev/input/event3", name: "Keyboard", identity: "kbd", kind: "keyboard", keys: ["KEY_SPACE"],
+                lights: [], present: false)
+            for (devices, warned) in [([ShakyAPI.BuzzerDevice](), true), ([keyboard], false)] {
+                daemon.answer(
+                    "Buzzers.List",
+                    with: .reply(
+                        encoding: ShakyAPI.BuzzersInterface.ListReply(devices: devices, assignments: [], joining: [])))
+                let assign = await shaky(daemon, ["buzzers", "assign", "Owls", "kbd", "space"])
+                #expect(assign.status == 0, "\(assign)")
+                #expect(assign.output == "Owls: KEY_SPACE on kbd.\n")
+                #expect(
+                    assign.error.contains(
+                        "no device “kbd” has been seen; the button works once a device of that "
+                            + "identity is plugged in") == warned, "\(assign)")
+            }
         }
     }
 

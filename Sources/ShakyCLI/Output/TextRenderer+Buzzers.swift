@@ -17,7 +17,8 @@ extension TextRenderer {
             for assignment in reply.assignments {
                 table.rows.append([
                     assignment.team, assignment.keyName, assignment.device,
-                    present.contains(assignment.device) ? "" : "not plugged in",
+                    // With no buzzers read at all (said below), whether a device is plugged in is not known.
+                    present.contains(assignment.device) || reply.reading == false ? "" : "not plugged in",
                 ])
             }
             sections.append(table.render())

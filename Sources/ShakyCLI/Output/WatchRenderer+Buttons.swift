@@ -28,7 +28,7 @@ extension WatchRenderer {
                 let key = event.keyName ?? "a button"
                 let device = event.path ?? event.device ?? "a buzzer device"
                 return "Press: no team has \(key) on \(device): \(joinHint), or shaky buzzers assign TEAM "
-                    + "\(device) \(key)"
+                    + "\(ShellWord.quoted(device)) \(key)"
             case "taken":
                 return "Press: that button is \(team.possessive) — \(event.asking ?? "the team asked"): "
                     + "press another button"

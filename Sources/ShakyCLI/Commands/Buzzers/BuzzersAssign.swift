@@ -31,7 +31,8 @@ extension Shaky.Buzzers {
         func run(client: ShakyClient, console: any Console) async throws {
             // Who held the button before, to say so: a button moved from one team to another without a word left
             // the first team pressing in vain. Only for the words; the assignment does not depend on it.
-            let before = try? await client.buzzers.list().assignments
+            let listed = try? await client.buzzers.list()
+            let before = listed?.assignments
             let assignment = try await client.buzzers.assign(team: team, device: device, key: key)
             let previous = before?.first {
                 $0.device == assignment.device && $0.key == assignment.key
@@ -40,6 +41,14 @@ extension Shaky.Buzzers {
             try global.emit(ShakyAPI.BuzzersInterface.AssignReply(assignment: assignment), on: console) { _ in
                 "\(assignment.team): \(assignment.keyName) on \(assignment.device)"
                     + (previous.map { ", taken from \(TerminalText.printable($0.team))" } ?? "") + "."
+            }
+            // A button may be set up for a device not plugged in yet, by its identity; one no device has shown may
+            // also be a typo, a button that would never buzz.
+            if let listed, !listed.devices.contains(where: { $0.identity == assignment.device }) {
+                console.printError(
+                    "shaky: no device “\(TerminalText.printable(assignment.device))” has been seen; the button works "
+                        + "once a device of that identity is plugged in (`shaky buzzers` lists the devices and their "
+                        + "identities)")
             }
             // A button may be set up for a team of a game to come; a name no team of the game in play has may also be
             // a typo, which took the button from a team that plays.
