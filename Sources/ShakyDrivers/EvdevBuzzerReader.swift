@@ -30,7 +30,9 @@ public enum BuzzerDeviceEvent: Sendable, Equatable {
 /// `poll` waits on all of them, the wake-up pipe and udev's netlink monitor; each wake-up reads everything
 /// every ready device has. Presses pass through a ``PressReorderWindow``. A device whose reads fail, or that
 /// udev removes, is reported gone; when udev adds a device with the same identity it is opened again and
-/// reported back. Key repeats, releases and the state libevdev replays after `SYN_DROPPED` are not presses.
+/// reported back. A device added while another with the same identity is open gets a distinct one
+/// (``EvdevBuzzerDiscovery/distinctIdentity(_:taken:)``). Key repeats, releases and the state libevdev replays
+/// after `SYN_DROPPED` are not presses.
 public final class EvdevBuzzerReader: Sendable {
     /// The events, in order; finishes after ``stop()``.
     public let events: AsyncStream<BuzzerDeviceEvent>
@@ -124,10 +126,15 @@ final class BuzzerReadLoop {
         self.emit = emit
     }
 
-    /// Opens a device, sets its clock, grabs it if it serves only as buzzers, and starts reading it.
+    /// Opens a device, sets its clock, grabs it if it serves only as buzzers, and starts reading it, under its
+    /// identity made distinct from those of the devices already open
+    /// (``EvdevBuzzerDiscovery/distinctIdentity(_:taken:)``).
     func attach(_ candidate: BuzzerCandidate, isReturn: Bool) {
         guard !open.contains(where: { $0.candidate.devicePath == candidate.devicePath }) else { return }
         guard let device = try? EvdevDevice(path: candidate.devicePath) else { return }
+        var candidate = candidate
+        candidate.identity = EvdevBuzzerDiscovery.distinctIdentity(
+            candidate.identity, taken: Set(open.map(\.candidate.identity)))
         device.useMonotonicClock()
         let grab = (candidate.kind?.grabbedByDefault ?? false) || grabKeyboards
         let isGrabbed = grab && libevdev_grab(device.handle, LIBEVDEV_GRAB) == 0
@@ -224,9 +231,10 @@ final class BuzzerReadLoop {
         case "remove":
             if let index = open.firstIndex(where: { $0.candidate.devicePath == node }) { detach(at: index) }
         case "add":
+            // attach() makes the identity distinct from those of the devices open now, and says "back" for one gone.
             let candidate = discovery.examine(path: node)
             guard candidate.isUsable else { return }
-            attach(candidate, isReturn: gone.contains(candidate.identity))
+            attach(candidate, isReturn: false)
         default:
             break
         }
