@@ -109,4 +109,32 @@ struct BuzzerIdentityTests {
                 "pressed\t6.600000\tname:Shaky Foot Switch#2\tKEY_ENTER\t/dev/input/event45",
             ], "\(outcome.standardOutput)")
     }
+
+    /// Two players' inputs of one encoder plugged in one after the other, one unplugged and plugged in again, with
+    /// uevents sent by a umockdev testbed (Fixtures/buzzer-identity-hotplug.py).
+    @Test func aDevicePluggedInLaterNeverTakesAPresentOnesIdentityAndOneComingBackGetsItsOwn() async throws {
+        let python = "/usr/bin/python3"  // Debian's interpreter: the only one that loads python3-gi
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw HarnessError("/usr/bin/python3 is missing: install python3-gi and gir1.2-umockdev-1.0 (make setup)")
+        }
+        let outcome = try await UmockdevHarness.run(
+            python,
+            [
+                UmockdevHarness.fixture("buzzer-identity-hotplug.py"), try UmockdevHarness.shakyd(),
+                UmockdevHarness.fixtures.path,
+            ],
+            timeout: 90)
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        let port = Self.encoderPort
+        #expect(
+            lines == [
+                "attached\t/dev/input/event42\t\(port)\tarcade",
+                "attached\t/dev/input/event43\t\(port)#2\tarcade",
+                "gone\t/dev/input/event42\t\(port)",
+                "back\t/dev/input/event46\t\(port)",
+                "pressed\t8.100000\t\(port)#2\tBTN_TRIGGER\t/dev/input/event43",
+                "pressed\t8.200000\t\(port)\tBTN_TRIGGER\t/dev/input/event46",
+                "exit=0",
+            ], "\(outcome.standardOutput)\n\(outcome.standardError)")
+    }
 }
