@@ -1,5 +1,6 @@
-/// One button, named so that it is found again after a replug or a reboot: the device's stable udev
-/// identity (`ID_PATH`, else `ID_SERIAL`, else its name) and the key code on that device.
+/// One button, named so that it is found again after a replug or a reboot: the device's stable identity (a
+/// Bluetooth device's address, else udev's `ID_PATH`, else `ID_SERIAL`, else its name, with `#2`, `#3`… for further
+/// devices present with the same) and the key code on that device.
 public struct ButtonID: Hashable, Codable, Sendable, CustomStringConvertible {
     /// The device's stable identity (`pci-0000:00:14.0-usb-0:2:1.0`, `platform-gpio-keys`…).
     public var device: String

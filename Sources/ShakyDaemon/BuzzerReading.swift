@@ -34,7 +34,7 @@ final class BuzzerReading: Sendable {
             let candidates = EvdevBuzzerDiscovery().discoverAll()
             do {
                 reader = try EvdevBuzzerReader(
-                    candidates: candidates, grabKeyboards: grabKeyboards, reorderWidth: reorderWindow)
+                    candidates: candidates, grabKeyboards: grabKeyboards, reorderWidth: reorderWindow, logger: logger)
             } catch {
                 logger.error("cannot read the buzzer devices", metadata: ["error": "\(error)"])
             }

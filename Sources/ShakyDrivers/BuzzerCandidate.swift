@@ -46,7 +46,9 @@ public struct BuzzerCandidate: Sendable, Equatable {
     public var devicePath: String
     /// The device's name as the kernel gives it.
     public var name: String
-    /// The stable identity assignments are kept by: udev's `ID_PATH`, else `ID_SERIAL`, else `name:NAME`.
+    /// The stable identity assignments are kept by: `bluetooth:<address>` for a Bluetooth device, else udev's
+    /// `ID_PATH`, else `ID_SERIAL`, else `name:NAME`; `#2`, `#3`… added for a second or third device present with
+    /// the same (see ``EvdevBuzzerDiscovery/distinctIdentities(_:)``).
     public var identity: String
     /// What kind of device it is, when usable.
     public var kind: BuzzerDeviceKind?

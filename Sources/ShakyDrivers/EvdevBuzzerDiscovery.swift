@@ -12,18 +12,22 @@ public struct EvdevBuzzerDiscovery: Sendable {
         self.ledClassPath = ledClassPath
     }
 
-    /// Every event device udev knows, in node order, each usable or rejected.
+    /// Every event device udev knows, in node order (`event2` before `event10`), each usable or rejected; the usable
+    /// ones have distinct identities (see ``distinctIdentities(_:)``).
     public func discoverAll() -> [BuzzerCandidate] {
         let devices = ((try? UdevContext())?.enumerateOrEmpty(subsystem: "input") ?? [])
             .filter { $0.devicePath?.hasPrefix("/dev/input/event") == true }
-            .sorted { ($0.devicePath ?? "") < ($1.devicePath ?? "") }
+            .sorted { Self.isInNodeOrder($0.devicePath ?? "", $1.devicePath ?? "") }
         let lights = allLights()
-        return devices.compactMap { device in
-            device.devicePath.map { examine(path: $0, udev: device, lights: lights) }
-        }
+        return Self.distinctIdentities(
+            devices.compactMap { device in
+                device.devicePath.map { examine(path: $0, udev: device, lights: lights) }
+            })
     }
 
-    /// The device at `path` as a candidate (udev properties looked up when udev knows it).
+    /// The device at `path` as a candidate (udev properties looked up when udev knows it), with the identity its
+    /// hardware gives it: when another present device has the same, the reader makes it distinct
+    /// (``distinctIdentity(_:taken:)``).
     public func examine(path: String) -> BuzzerCandidate {
         let udev = (try? UdevContext())?.device(devicePath: path, subsystem: "input")
         return examine(path: path, udev: udev, lights: allLights())
@@ -55,13 +59,62 @@ public struct EvdevBuzzerDiscovery: Sendable {
         }
     }
 
-    /// The identity assignments are kept by: `ID_PATH` (the port it is plugged into, unique even for two
-    /// identical devices), else `ID_SERIAL`, else the device's name.
+    /// The identity assignments are kept by, as the hardware gives it: a Bluetooth device's address
+    /// (`bluetooth:<uniq>`, from the input device's `uniq` attribute, when udev's `ID_BUS` is `bluetooth` or the
+    /// input device's bus type is 0x05), else `ID_PATH` (the port it is plugged into; every pad behind one
+    /// Bluetooth adapter has the adapter's), else `ID_SERIAL`, else the device's name (`name:NAME`), else its node.
+    ///
+    /// Two devices present at once may still share it (two nodes of one USB interface, identical devices with
+    /// neither path nor serial): ``distinctIdentities(_:)`` and ``distinctIdentity(_:taken:)`` tell them apart.
     static func identity(udev: UdevDevice?, name: String, path: String) -> String {
+        if let udev, udev.isBluetooth, let address = udev.uniq?.lowercased(), !address.isEmpty {
+            return "bluetooth:\(address)"
+        }
         for key in ["ID_PATH", "ID_SERIAL"] {
             if let value = udev?.properties[key], !value.isEmpty, value != "noserial" { return value }
         }
         return name == "-" ? path : "name:\(name)"
+    }
+
+    /// `identity` when no device in `taken` has it, else the first of `identity#2`, `identity#3`… that none has.
+    ///
+    /// The reader passes the identities of the devices it has open (those failing to read too, but not those
+    /// unplugged), so a device plugged in later never takes a present device's identity, and one coming back gets
+    /// the lowest free one: its own when it was the only one unplugged.
+    public static func distinctIdentity(_ identity: String, taken: Set<String>) -> String {
+        guard taken.contains(identity) else { return identity }
+        var number = 2
+        while taken.contains("\(identity)#\(number)") { number += 1 }
+        return "\(identity)#\(number)"
+    }
+
+    /// `candidates` (in node order) with the usable ones' identities made distinct: the first of those sharing an
+    /// identity keeps it, so assignments made while it was alone keep working; the next get `#2`, `#3`… in node
+    /// order, which is the order the kernel created them in (and stays so across replugging and reboots while
+    /// the same devices are plugged in). Rejected candidates keep theirs: only a usable device's identity names
+    /// buttons, and a game controller's motion-sensor or touchpad node may come before its buttons' node.
+    public static func distinctIdentities(_ candidates: [BuzzerCandidate]) -> [BuzzerCandidate] {
+        var taken = Set<String>()
+        return candidates.map { candidate in
+            guard candidate.isUsable else { return candidate }
+            var candidate = candidate
+            candidate.identity = distinctIdentity(candidate.identity, taken: taken)
+            taken.insert(candidate.identity)
+            return candidate
+        }
+    }
+
+    /// Whether node `first` comes before `second`: by the number after `event` (`event9` before `event10`), else
+    /// by name.
+    static func isInNodeOrder(_ first: String, _ second: String) -> Bool {
+        func number(_ path: String) -> Int? {
+            guard let range = path.range(of: "event", options: .backwards) else { return nil }
+            return Int(path[range.upperBound...])
+        }
+        switch (number(first), number(second)) {
+        case (let left?, let right?) where left != right: return left < right
+        default: return first < second
+        }
     }
 
     /// Every LED class device, with its real sysfs folder.

@@ -26,8 +26,9 @@ public struct MotionController: Sendable, CustomStringConvertible {
 /// A motion controller's kernel driver makes two (or three) input devices under one HID device: the buttons and
 /// sticks, the motion sensors, sometimes a touchpad. The buttons' node is found as the sibling whose name the
 /// motion node's name starts with (`… Wireless Controller` for `… Wireless Controller Motion Sensors`), else the
-/// first sibling that is not an accelerometer or a touchpad; its identity is computed as the buzzer discovery does
-/// (`ID_PATH`, else `ID_SERIAL`, else the name), so it names the same device a team's button is assigned on.
+/// first sibling that is not an accelerometer or a touchpad; its identity is the one the buzzer discovery gives that
+/// node (``EvdevBuzzerDiscovery/identity(udev:name:path:)``, made distinct from other present devices'), so it names
+/// the same device a team's button is assigned on.
 public struct MotionControllerDiscovery: Sendable {
     /// Creates a discovery.
     public init() {}
@@ -48,14 +49,18 @@ public struct MotionControllerDiscovery: Sendable {
         let inputs = ((try? UdevContext())?.enumerateOrEmpty(subsystem: "input") ?? []).filter {
             $0.devicePath?.hasPrefix("/dev/input/event") == true
         }
+        let buzzers = EvdevBuzzerDiscovery().discoverAll().filter(\.isUsable)
         return found.map { device in
             MotionController(
-                device: device, buttonsIdentity: Self.buttonsIdentity(of: device, among: inputs))
+                device: device, buttonsIdentity: Self.buttonsIdentity(of: device, among: inputs, buzzers: buzzers))
         }
     }
 
-    /// The buzzer identity of the buttons next to `device`, among the event nodes `inputs`.
-    static func buttonsIdentity(of device: DiscoveredDevice, among inputs: [UdevDevice]) -> String? {
+    /// The buzzer identity of the buttons next to `device`, among the event nodes `inputs`: the one `buzzers` (the
+    /// buzzer discovery's usable candidates) give that node, else the one its hardware gives it.
+    static func buttonsIdentity(
+        of device: DiscoveredDevice, among inputs: [UdevDevice], buzzers: [BuzzerCandidate] = []
+    ) -> String? {
         guard let sysfsPath = device.info?.sysfsPath else { return nil }
         let hardware = Self.hardwarePath(of: sysfsPath)
         let siblings = inputs.filter { input in
@@ -71,6 +76,7 @@ public struct MotionControllerDiscovery: Sendable {
                 ?? siblings.first(where: { !($0.name ?? "").lowercased().hasSuffix("touchpad") }),
             let path = buttons.devicePath
         else { return nil }
+        if let buzzer = buzzers.first(where: { $0.devicePath == path }) { return buzzer.identity }
         return EvdevBuzzerDiscovery.identity(udev: buttons, name: buttons.name ?? "-", path: path)
     }
 

@@ -21,12 +21,16 @@ public struct UdevDevice: Sendable, Hashable {
     public var driver: String?
     /// The parent's `PRODUCT` property (an event node's input device has it).
     var parentProduct: String?
+    /// The input device's `uniq` attribute, of the device or, for an event node, of its input device (a Bluetooth
+    /// pad's address, a USB device's serial); `nil` when empty.
+    public var uniq: String?
 
     /// Creates a description (for tests and injected events).
     public init(
         sysfsPath: String, sysname: String, subsystem: String, devicePath: String? = nil, name: String? = nil,
-        properties: [String: String] = [:], action: String? = nil, driver: String? = nil
+        properties: [String: String] = [:], action: String? = nil, driver: String? = nil, uniq: String? = nil
     ) {
+        self.uniq = uniq
         self.driver = driver
         self.sysfsPath = sysfsPath
         self.sysname = sysname
@@ -47,6 +51,11 @@ public struct UdevDevice: Sendable, Hashable {
         let parts = product.split(separator: "/").map { UInt16($0, radix: 16) }
         guard parts.count >= 3, let bus = parts[0], let vendor = parts[1], let productID = parts[2] else { return nil }
         return KnownAccelerometer.InputID(bus: bus, vendor: vendor, product: productID)
+    }
+
+    /// Whether the device is on Bluetooth: udev's `ID_BUS`, else the input device's bus type (`BUS_BLUETOOTH`).
+    var isBluetooth: Bool {
+        properties["ID_BUS"] == "bluetooth" || inputID?.bus == 0x05
     }
 }
 
@@ -115,9 +124,11 @@ extension UdevDevice {
             entry = udev_list_entry_get_next(current)
         }
         var name = text(udev_device_get_sysattr_value(handle, "name"))
+        var uniq = text(udev_device_get_sysattr_value(handle, "uniq"))
         var parentProduct: String?
         if let parent = udev_device_get_parent(handle) {
             if name == nil { name = text(udev_device_get_sysattr_value(parent, "name")) }
+            if uniq == nil { uniq = text(udev_device_get_sysattr_value(parent, "uniq")) }
             parentProduct = text(udev_device_get_property_value(parent, "PRODUCT"))
         }
         var driver: String?
@@ -133,7 +144,8 @@ extension UdevDevice {
             devicePath: text(udev_device_get_devnode(handle)),
             name: name?.trimmingWhitespace(),
             properties: properties,
-            action: text(udev_device_get_action(handle)), driver: driver)
+            action: text(udev_device_get_action(handle)), driver: driver,
+            uniq: uniq.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 })
         self.parentProduct = parentProduct
     }
 }

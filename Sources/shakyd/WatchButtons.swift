@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Logging
 import ShakyCore
 import ShakyDrivers
 import SystemCalls
@@ -59,8 +60,10 @@ extension Shakyd {
                     "shakyd watch-buttons: no buzzer device found (`shakyd list-devices` says what was seen and "
                         + "why); waiting for one to be plugged in\n")
             }
+            // A device's failed reads (it is opened again) go to standard error, as the daemon logs them.
             let reader = try EvdevBuzzerReader(
-                candidates: candidates, grabKeyboards: grabKeyboards, reorderWidth: .milliseconds(window))
+                candidates: candidates, grabKeyboards: grabKeyboards, reorderWidth: .milliseconds(window),
+                logger: Logger(label: "shakyd watch-buttons") { StreamLogHandler.standardError(label: $0) })
             let byIdentity = Dictionary(
                 candidates.filter(\.isUsable).map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
             let light = light

@@ -15,6 +15,16 @@ ioctl-tree text format). Each device copies what its kernel driver reports:
   vendor 0x0001, product 0x0001, version 0xab41), keys KEY_ESC..KEY_F12.
 - event34, a power button: drivers/acpi/button.c ("Power Button", KEY_POWER only): rejected.
 
+buzzers-shared-identity.umockdev (with buzzer-event40.ioctl … buzzer-event45.ioctl and one .events file each) holds
+devices that share udev's identity properties, as the black-box tests found them:
+- event40 and event41, two DualShock 4 pads paired with one Bluetooth adapter: drivers/hid/hid-sony.c over
+  hidp ("Wireless Controller", BUS_BLUETOOTH 054c:09cc), both below the adapter's USB port (so both have its
+  ID_PATH), each with its own address in the input device's `uniq` (hidp copies the remote address there).
+- event42 and event43, the two players' inputs of one dual arcade encoder: two input devices of one USB
+  interface, with the same name, ID_PATH and ID_SERIAL.
+- event44 and event45, two identical virtual foot switches (uinput): no ID_PATH, no serial, the same name.
+Each presses one key at its own kernel time (6.1 s, 6.2 s … 6.6 s).
+
 Run it in this folder after changing a device: python3 make-buzzer-fixtures.py
 """
 import struct
@@ -52,23 +62,48 @@ DEVICES = [
 ]
 
 
+SHARED_IDENTITY_DEVICES = [
+    dict(node=40 + index, name="Wireless Controller", id=(5, 0x054C, 0x09CC, 0x8100),
+         parent="/devices/pci0000:00/0000:00:14.0/usb1/1-4/1-4:1.0/bluetooth/hci0/hci0:%d/0005:054C:09CC.%04X"
+         % (11 + index, 5 + index),
+         path_id="pci-0000:00:14.0-usb-0:4:1.0", extra=["ID_BUS=bluetooth"], uniq=uniq,
+         keys=[0x130, 0x131, 0x133, 0x134] + list(range(0x136, 0x13E)), abs=[], leds=[],
+         press=(6.1 + index / 10, 0x130))
+    for index, uniq in enumerate(["a4:ae:12:00:00:01", "a4:ae:12:00:00:02"])
+] + [
+    dict(node=42 + index, name="Xin-Mo Xin-Mo Dual Arcade", id=(3, 0x16C0, 0x05E1, 0x0100),
+         parent="/devices/pci0000:00/0000:00:14.0/usb1/1-5/1-5:1.0/0003:16C0:05E1.0007",
+         path_id="pci-0000:00:14.0-usb-0:5:1.0", serial="Xin-Mo_Xin-Mo_Dual_Arcade",
+         keys=list(range(0x120, 0x12C)), abs=[], leds=[], press=(6.3 + index / 10, 0x120))
+    for index in range(2)
+] + [
+    dict(node=44 + index, name="Shaky Foot Switch", id=(3, 0x1234, 0x5678, 1), parent="/devices/virtual/input",
+         path_id="", keys=[28], abs=[], leds=[], press=(6.5 + index / 10, 28))
+    for index in range(2)
+]
+
+
 def sysfs_parent(device):
+    if "parent" in device:
+        return device["parent"]
     if "hid" in device:
         return "/devices/pci0000:00/0000:00:14.0/usb1/%s/%s:1.0/%s" % (device["usb"], device["usb"], device["hid"])
     return "/devices/platform/%s" % device["platform"]
 
 
-def description():
+def description(devices):
     blocks = []
-    for device in DEVICES:
+    for device in devices:
         node = device["node"]
         parent = sysfs_parent(device)
-        input_path = "%s/input/input%d" % (parent, node)
-        path_id = device.get("path_id") or (
+        # A virtual (uinput) device's input device sits right in /devices/virtual/input.
+        input_path = ("%s/input%d" if parent.endswith("/input") else "%s/input/input%d") % (parent, node)
+        path_id = device["path_id"] if "path_id" in device else (
             "pci-0000:00:14.0-" + device["port"] if "port" in device else "platform-" + device["platform"])
-        properties = ["ID_INPUT=1", "ID_PATH=" + path_id]
+        properties = ["ID_INPUT=1"] + (["ID_PATH=" + path_id] if path_id else [])
         if "serial" in device:
             properties.append("ID_SERIAL=" + device["serial"])
+        properties += device.get("extra", [])
         ev = [EV_SYN, EV_KEY] + ([EV_ABS] if device["abs"] else [])
         blocks.append("\n".join([
             "P: %s/event%d" % (input_path, node),
@@ -88,6 +123,7 @@ def description():
             "E: PRODUCT=%x/%x/%x/%x" % (bustype, vendor, product, version),
         ] + ["E: " + p for p in properties] + [
             "A: name=%s\\n" % device["name"],
+        ] + (["A: uniq=%s\\n" % device["uniq"]] if "uniq" in device else []) + [
             "A: capabilities/ev=%x\\n" % sum(1 << e for e in ev),
             "A: id/bustype=%04x\\n" % bustype,
             "A: id/vendor=%04x\\n" % vendor,
@@ -131,9 +167,25 @@ def ioctls(device):
     return "\n".join(lines) + "\n"
 
 
+def events(device):
+    """One press and release of the device's `press` key at its kernel time (microseconds never start with 0)."""
+    seconds, key = device["press"]
+    lines = ["# EVEMU 1.3", "# device /dev/input/event%d (%s): key 0x%x at %.1f s." % (
+        device["node"], device["name"], key, seconds)]
+    for time, value in ((seconds, 1), (seconds + 0.2, 0)):
+        lines.append("E: %.6f %04x %04x %d" % (time, EV_KEY, key, value))
+        lines.append("E: %.6f 0000 0000 0" % time)
+    return "\n".join(lines) + "\n"
+
+
 if __name__ == "__main__":
     with open("buzzers.umockdev", "w") as file:
-        file.write(description())
-    for device in DEVICES:
+        file.write(description(DEVICES))
+    with open("buzzers-shared-identity.umockdev", "w") as file:
+        file.write(description(SHARED_IDENTITY_DEVICES))
+    for device in DEVICES + SHARED_IDENTITY_DEVICES:
         with open("buzzer-event%d.ioctl" % device["node"], "w") as file:
             file.write(ioctls(device))
+    for device in SHARED_IDENTITY_DEVICES:
+        with open("buzzer-event%d.events" % device["node"], "w") as file:
+            file.write(events(device))
