@@ -205,7 +205,7 @@ public struct BoardState: Equatable, Sendable {
 
     /// A team's button: a key on a buzzer device, by the device's stable identity.
     public struct Button: Equatable, Sendable {
-        /// The device's identity (udev `ID_PATH` or `ID_SERIAL`).
+        /// The device's identity (a Bluetooth address, udev `ID_PATH` or `ID_SERIAL`, or its name).
         public var device: String
         /// The key's kernel name (`KEY_A`, `BTN_TRIGGER_HAPPY6`).
         public var keyName: String

@@ -3,7 +3,8 @@ import GRDB
 import ShakyCore
 import TriviaEngine
 
-/// A button that belongs to a team: a device identity (udev `ID_PATH`/`ID_SERIAL`) and a key code.
+/// A button that belongs to a team: a device identity (a Bluetooth address, udev `ID_PATH`/`ID_SERIAL`, or its
+/// name) and a key code.
 ///
 /// Assignments outlive games: the next game with the same team names finds its buttons already set up.
 public struct BuzzerAssignment: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {

@@ -171,7 +171,9 @@ extension ShakyAPI {
     /// Team buzzers: any key or button device (a keyboard, an arcade-button encoder,
     /// Buzz! controllers, GPIO buttons, a game controller) can be a team's button.
     /// Presses are ranked by the kernel's event time; a button belongs to a team by
-    /// its device's stable identity (udev ID_PATH, else ID_SERIAL) and key code.
+    /// its device's stable identity (a Bluetooth device's address, else udev
+    /// ID_PATH, else ID_SERIAL, else its name; #2, #3... for further devices
+    /// present that share one) and key code.
     ///
     /// List and Watch are open to every local user; Join, Assign and Clear need
     /// root, the daemon's user or group shaky.
@@ -186,7 +188,9 @@ extension ShakyAPI {
             # Team buzzers: any key or button device (a keyboard, an arcade-button encoder,
             # Buzz! controllers, GPIO buttons, a game controller) can be a team's button.
             # Presses are ranked by the kernel's event time; a button belongs to a team by
-            # its device's stable identity (udev ID_PATH, else ID_SERIAL) and key code.
+            # its device's stable identity (a Bluetooth device's address, else udev
+            # ID_PATH, else ID_SERIAL, else its name; #2, #3... for further devices
+            # present that share one) and key code.
             #
             # List and Watch are open to every local user; Join, Assign and Clear need
             # root, the daemon's user or group shaky.
