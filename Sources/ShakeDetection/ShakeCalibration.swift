@@ -170,8 +170,11 @@ public enum ShakeCalibrationError: Error, Equatable, Sendable, CustomStringConve
     public var description: String {
         switch self {
         case .tooShort(let step, let seconds, let required):
-            return "the \(step) step gave \(Self.format(seconds)) s of samples; at least \(Self.format(required)) s "
-                + "are needed: is the sensor being read?"
+            // The stretch's first seconds only settle the gravity estimate: said, as a stretch of a trace gives
+            // that much less than its length.
+            let settling = Self.format(ShakeCalibration.settlingTime)
+            return "the \(step) step gave \(Self.format(seconds)) s of samples after its first \(settling) s, which "
+                + "only settle the reading; at least \(Self.format(required)) s are needed: is the sensor being read?"
         case .tooGentle(let peak, let noise):
             return "the shaking (peaks of \(Self.format(peak)) m/s²) was too gentle to tell from holding still "
                 + "(noise \(Self.format(noise)) m/s²): shake the device as the players will, harder"

@@ -217,8 +217,9 @@ public actor BuzzerService {
             if case .refused = outcome, pressFeedback.admit("\(press.button) refused", at: press.kernelTime) == nil {
                 continue
             }
+            // From the press, as the kernel stamped it, not from its handling a reorder window later.
             let lockedFor: Duration? =
-                if case .lockedOut(let until) = outcome { max(.zero, until - now) } else { nil }
+                if case .lockedOut(let until) = outcome { max(.zero, until - (now - press.age)) } else { nil }
             await notify(
                 .pressed(
                     team: team, keyName: press.keyName, kernelTime: press.kernelTime, outcome: outcome,

@@ -405,6 +405,25 @@ struct BuzzerServiceTests {
         for await case .pressed(_, _, _, let outcome, _) in stream { outcomes.append(outcome) }
         #expect(outcomes == [.lockedOut(until: .seconds(2)), .lockedOut(until: .seconds(2)), .buzzed(order: 1)])
     }
+
+    /// How long a press is locked out is counted from the press, as the kernel stamped it, not from its handling a
+    /// reorder window (or more) later.
+    @Test func aLockOutIsToldFromThePress() async throws {
+        let harness = try await Self.harness(earlyPressLockout: .seconds(2))
+        defer { harness.folder.remove() }
+        try harness.database.assignBuzzer(
+            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
+        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
+        await harness.service.setNoticeHandler { continuation.yield($0) }
+        harness.clock.advance(by: .seconds(1))
+        // Pressed at 0.5 s, handled at 1 s: locked out until 2.5 s, 2 s from the press.
+        await harness.service.handle(
+            .pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 500, age: .milliseconds(500))]))
+        continuation.finish()
+        var lockedFor: [Duration?] = []
+        for await case .pressed(_, _, _, _, let locked) in stream { lockedFor.append(locked) }
+        #expect(lockedFor == [.seconds(2)])
+    }
 }
 
 extension BuzzerServiceTests {
