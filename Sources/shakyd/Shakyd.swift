@@ -112,6 +112,7 @@ extension Shakyd {
     private static func runCommand() async {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
+            if ShakydCompletion.isScriptRequest(arguments) { ShakydCompletion.printScript(arguments) }
             // Before parsing: serving takes no word, and `shakyd bogus --help` would print serve's help.
             if let unknown = unknownCommand(in: arguments) {
                 StandardStreams.writeError("shakyd: \(unknown)\n")
