@@ -107,14 +107,20 @@ extension Shaky {
         return "There is no command “\(typed)”; `shaky \(words[0]) --help` lists them."
     }
 
-    /// What is wrong when an id was refused as missing and a negative number was typed (`shaky history delete -1`):
-    /// the parser takes `-1` for an option, and said only that the id was missing; `nil` otherwise.
+    /// What is wrong when an id or a key was refused as missing and a negative number was typed (`shaky history
+    /// delete -1`, `shaky buzzers assign Owls kbd -1`): the parser takes `-1` for an option, and said only that the
+    /// argument was missing; `nil` otherwise.
     static func negativeID(in arguments: [String], refusedAs message: String) -> String? {
-        guard message.contains("Missing expected argument '<id>'"),
-            let negative = arguments.first(where: NegativeOptionValues.isNegativeNumber)
-        else { return nil }
-        return "“\(TerminalText.printable(negative))” is no id: an id is a whole number from 1, as `shaky history` "
-            + "and `shaky pack show` list them."
+        guard let negative = arguments.first(where: NegativeOptionValues.isNegativeNumber) else { return nil }
+        let printable = TerminalText.printable(negative)
+        if message.contains("Missing expected argument '<id>'") {
+            return "“\(printable)” is no id: an id is a whole number from 1, as `shaky history` and `shaky pack show` "
+                + "list them."
+        }
+        if message.contains("Missing expected argument '<key>'") {
+            return "“\(printable)” is no key: a key is a name (KEY_SPACE, space, BTN_TRIGGER) or a code from 1."
+        }
+        return nil
     }
 
     /// What is said of `word` typed where a command's name goes and naming none.

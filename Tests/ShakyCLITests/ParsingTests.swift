@@ -487,6 +487,9 @@ import Testing
             #expect(
                 outcome.error.contains("” is no id: an id is a whole number from 1"), "\(arguments): \(outcome.error)")
         }
+        let key = await runInProcess(["buzzers", "assign", "Owls", "/dev/input/event3", "-1"])
+        #expect(key.status == 2, "\(key)")
+        #expect(key.error.contains("“-1” is no key: a key is a name (KEY_SPACE, space, BTN_TRIGGER) or a code from 1."))
         // A command that runs one of its own by default gives that one the words it takes.
         #expect(Shaky.unknownCommand(in: ["buzzers", "--json"], refusedAs: "Unexpected argument '--json'") == nil)
         #expect(Shaky.unknownCommand(in: ["buzzers", "Owls"], refusedAs: "Missing expected argument") == nil)
