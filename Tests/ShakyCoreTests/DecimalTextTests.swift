@@ -1,5 +1,6 @@
-@testable import ShakyCore
 import Testing
+
+@testable import ShakyCore
 
 @Suite("Numbers typed on a command line: decimal digits only")
 struct DecimalTextTests {

@@ -58,19 +58,26 @@ struct SettingsInterfaceTests {
         }
     }
 
+    /// A daemon on `state`'s folder, started with `sensitivity` (`--sensitivity`), logging to `logs`.
+    static func startDaemon(
+        in state: TemporaryDirectory, sensitivity: String?, logs: LogRecorder
+    ) async throws -> Daemon {
+        let configuration = DaemonConfiguration(
+            resolving: DaemonOptions(
+                socket: state.appending("shaky.sock"), stateDirectory: state.path, input: "none", soundDevice: "none",
+                sensitivity: sensitivity))
+        return try await Daemon.start(
+            configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
+            soundPlayer: RecordingSoundPlayer(), logger: Logger(label: "test") { _ in logs })
+    }
+
     @Test("--sensitivity sets the preset a daemon starts with, until it is changed over the socket")
     func sensitivityFlag() async throws {
         let state = try TemporaryDirectory(prefix: "shakyd-sensitivity")
         defer { state.remove() }
         let logs = LogRecorder()
         func start(sensitivity: String?) async throws -> Daemon {
-            let configuration = DaemonConfiguration(
-                resolving: DaemonOptions(
-                    socket: state.appending("shaky.sock"), stateDirectory: state.path, input: "none",
-                    soundDevice: "none", sensitivity: sensitivity))
-            return try await Daemon.start(
-                configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
-                soundPlayer: RecordingSoundPlayer(), logger: Logger(label: "test") { _ in logs })
+            try await Self.startDaemon(in: state, sensitivity: sensitivity, logs: logs)
         }
         let notUsed = "the sensitivity given at start is not used"
         var daemon = try await start(sensitivity: "hard")
@@ -101,13 +108,7 @@ struct SettingsInterfaceTests {
         defer { state.remove() }
         let logs = LogRecorder()
         func start(sensitivity: String?) async throws -> Daemon {
-            let configuration = DaemonConfiguration(
-                resolving: DaemonOptions(
-                    socket: state.appending("shaky.sock"), stateDirectory: state.path, input: "none",
-                    soundDevice: "none", sensitivity: sensitivity))
-            return try await Daemon.start(
-                configuration: configuration, clock: ManualClock(), accessPolicy: AllowEveryoneAccessPolicy(),
-                soundPlayer: RecordingSoundPlayer(), logger: Logger(label: "test") { _ in logs })
+            try await Self.startDaemon(in: state, sensitivity: sensitivity, logs: logs)
         }
         var daemon = try await start(sensitivity: "light")
         #expect(await daemon.settings.current().sensitivity == .light)

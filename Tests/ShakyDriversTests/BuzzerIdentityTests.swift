@@ -113,17 +113,8 @@ struct BuzzerIdentityTests {
     /// Two players' inputs of one encoder plugged in one after the other, one unplugged and plugged in again, with
     /// uevents sent by a umockdev testbed (Fixtures/buzzer-identity-hotplug.py).
     @Test func aDevicePluggedInLaterNeverTakesAPresentOnesIdentityAndOneComingBackGetsItsOwn() async throws {
-        let python = "/usr/bin/python3"  // Debian's interpreter: the only one that loads python3-gi
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw HarnessError("/usr/bin/python3 is missing: install python3-gi and gir1.2-umockdev-1.0 (make setup)")
-        }
-        let outcome = try await UmockdevHarness.run(
-            python,
-            [
-                UmockdevHarness.fixture("buzzer-identity-hotplug.py"), try UmockdevHarness.shakyd(),
-                UmockdevHarness.fixtures.path,
-            ],
-            timeout: 90)
+        let outcome = try await UmockdevHarness.runTestbedScript(
+            "buzzer-identity-hotplug.py", [try UmockdevHarness.shakyd(), UmockdevHarness.fixtures.path])
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         let port = Self.encoderPort
         #expect(

@@ -6,17 +6,8 @@ import Testing
 @Suite(.serialized)
 struct BuzzerReadErrorTests {
     @Test func aFailedReadOfAPluggedInDeviceDoesNotStopItsButtons() async throws {
-        let python = "/usr/bin/python3"  // Debian's interpreter: the only one that loads python3-gi
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw HarnessError("/usr/bin/python3 is missing: install python3-gi and gir1.2-umockdev-1.0 (make setup)")
-        }
-        let outcome = try await UmockdevHarness.run(
-            python,
-            [
-                UmockdevHarness.fixture("buzzer-read-error.py"), try UmockdevHarness.shakyd(),
-                UmockdevHarness.fixtures.path,
-            ],
-            timeout: 90)
+        let outcome = try await UmockdevHarness.runTestbedScript(
+            "buzzer-read-error.py", [try UmockdevHarness.shakyd(), UmockdevHarness.fixtures.path])
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         let identity = "pci-0000:00:14.0-usb-0:3:1.0"
         // Not "gone": the device keeps its identity, and the press after the failed read reaches the caller.

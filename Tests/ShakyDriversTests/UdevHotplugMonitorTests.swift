@@ -7,16 +7,12 @@ import Testing
 @Suite struct UdevHotplugMonitorTests {
     /// Unplugs and re-plugs an emulated accelerometer (umockdev's GI API) while `shakyd record` reads it.
     @Test func recordingSurvivesUnplugAndReattaches() async throws {
-        let python = "/usr/bin/python3"  // Debian's interpreter: the only one that loads python3-gi
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw HarnessError("/usr/bin/python3 is missing: install python3-gi and gir1.2-umockdev-1.0 (make setup)")
-        }
         _ = try UmockdevHarness.tool("umockdev-wrapper", installHint: "install umockdev (make setup)")
         let directory = try UmockdevHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("hotplug.csv").path
-        let outcome = try await UmockdevHarness.run(
-            python, [UmockdevHarness.fixture("hotplug-record.py"), try UmockdevHarness.shakyd(), output], timeout: 90)
+        let outcome = try await UmockdevHarness.runTestbedScript(
+            "hotplug-record.py", [try UmockdevHarness.shakyd(), output])
         let log = outcome.standardOutput + outcome.standardError
         #expect(outcome.status == 0, "\(log)")
         #expect(log.contains("is gone"), "\(log)")

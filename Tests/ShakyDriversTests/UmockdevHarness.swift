@@ -51,6 +51,17 @@ enum UmockdevHarness {
 
     /// Runs `executable arguments` and waits up to `timeout` seconds without blocking a thread; a timeout
     /// is a failure.
+    /// Debian's Python interpreter: the only one that loads python3-gi, which a testbed script needs.
+    static let python = "/usr/bin/python3"
+
+    /// Runs the testbed script `name` of the fixtures with `arguments` after it, under Debian's Python.
+    static func runTestbedScript(_ name: String, _ arguments: [String], timeout: Double = 90) async throws -> Outcome {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw HarnessError("\(python) is missing: install python3-gi and gir1.2-umockdev-1.0 (make setup)")
+        }
+        return try await run(python, [fixture(name)] + arguments, timeout: timeout)
+    }
+
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) async throws -> Outcome {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -10,16 +10,13 @@ its identity back); then presses BTN_TRIGGER on event43 (kernel time 8.1 s) and 
 output, then "exit=<status>". Each wait gives up after 20 seconds.
 """
 import os
-import select
-import signal
-import subprocess
 import sys
-import time
 
 import gi
 
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
+from watch_buttons import WatchButtons  # noqa: E402
 
 if "umockdev" not in os.environ.get("LD_PRELOAD", ""):
     os.execvp("umockdev-wrapper", ["umockdev-wrapper", sys.executable] + sys.argv)
@@ -73,27 +70,8 @@ def press(devnode, seconds):
 
 
 _, first = plug(42, 42)
-environment = dict(os.environ, UMOCKDEV_DIR=testbed.get_root_dir())
-process = subprocess.Popen(
-    [shakyd, "watch-buttons", "--duration", "60", "--window", "0"],
-    env=environment, stdout=subprocess.PIPE, text=True, bufsize=1)
-log = []
-
-
-def wait_for(text):
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stdout], [], [], 0.1)
-        if ready:
-            line = process.stdout.readline()
-            if not line:
-                return False
-            log.append(line.rstrip("\n"))
-            if line.startswith(text):
-                return True
-    log.append("(gave up waiting for %r)" % text)
-    return False
-
+watch = WatchButtons(shakyd, testbed)
+wait_for = watch.wait_for
 
 if wait_for("attached"):
     second, _ = plug(43, 43)
@@ -106,12 +84,4 @@ if wait_for("attached"):
                 if wait_for("pressed"):
                     press(back, "8.200000")
                     wait_for("pressed")
-process.send_signal(signal.SIGINT)
-try:
-    rest = process.communicate(timeout=20)[0]
-except subprocess.TimeoutExpired:
-    process.kill()
-    rest = process.communicate()[0]
-log.extend(rest.splitlines())
-print("\n".join(log))
-print("exit=%d" % process.returncode)
+watch.finish()
