@@ -385,13 +385,21 @@ struct BuzzerServiceTests {
         #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Foxes"])
     }
 
-    @Test func anEarlyPressLocksOutOnlyWhenTheGamesRuleIsOn() async throws {
+    /// A harness whose games lock out early presses for 2 s, Owls on handset 1's buzz button, and its notices.
+    static func lockOutHarness() async throws -> (
+        Harness, AsyncStream<BuzzerNotice>, AsyncStream<BuzzerNotice>.Continuation
+    ) {
         let harness = try await Self.harness(earlyPressLockout: .seconds(2))
-        defer { harness.folder.remove() }
         try harness.database.assignBuzzer(
             BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
         let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
         await harness.service.setNoticeHandler { continuation.yield($0) }
+        return (harness, stream, continuation)
+    }
+
+    @Test func anEarlyPressLocksOutOnlyWhenTheGamesRuleIsOn() async throws {
+        let (harness, stream, continuation) = try await Self.lockOutHarness()
+        defer { harness.folder.remove() }
         await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c0, kernelMilliseconds: 10)]))
         try await harness.runtime.makeMove(.nextQuestion)
         harness.clock.advance(by: .seconds(1))
@@ -409,12 +417,8 @@ struct BuzzerServiceTests {
     /// How long a press is locked out is counted from the press, as the kernel stamped it, not from its handling a
     /// reorder window (or more) later.
     @Test func aLockOutIsToldFromThePress() async throws {
-        let harness = try await Self.harness(earlyPressLockout: .seconds(2))
+        let (harness, stream, continuation) = try await Self.lockOutHarness()
         defer { harness.folder.remove() }
-        try harness.database.assignBuzzer(
-            BuzzerAssignment(device: Self.buzzIdentity, keyCode: 0x2c0, keyName: "BTN_TRIGGER_HAPPY1", team: "Owls"))
-        let (stream, continuation) = AsyncStream.makeStream(of: BuzzerNotice.self)
-        await harness.service.setNoticeHandler { continuation.yield($0) }
         harness.clock.advance(by: .seconds(1))
         // Pressed at 0.5 s, handled at 1 s: locked out until 2.5 s, 2 s from the press.
         await harness.service.handle(
