@@ -448,7 +448,8 @@ public actor GameRuntime {
         carryOut(actions, at: now)
         // A question over, opened again by an overrule (right after all wrong: the next team answers): the watchers
         // put its letters away when its answer was revealed, and no event since carries them. The whole game does.
-        if wasOver, next.phase.hasTimer { observer?(.state(next.status(at: now))) }
+        // (Only an overrule: the next question's `roundStarted` carries its letters itself.)
+        if wasOver, case .overrule = event, next.phase.hasTimer { observer?(.state(next.status(at: now))) }
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions
