@@ -46,7 +46,10 @@ struct HostToolsTests {
             #expect(again.status == 1, "\(again)")
             #expect(again.error.contains("a pack named “Party night” already exists"), "\(again)")
             #expect(again.error.contains("--name NAME"), "\(again)")
-            #expect(again.error.contains("`shaky pack delete \"Party night\"`"), "\(again)")
+            #expect(again.error.contains("`shaky pack delete 'Party night'`"), "\(again)")
+            // The old pack by its own name, whatever the case of the name given, quoted so that a shell takes it.
+            let named = try await shaky(["pack", "import", file.path, "--name", "PARTY NIGHT"], on: daemon)
+            #expect(named.error.contains("`shaky pack delete 'Party night'`"), "\(named)")
             // Doing what it says works.
             let deleted = try await shaky(["pack", "delete", "Party night"], on: daemon)
             #expect(deleted.status == 0, "\(deleted)")

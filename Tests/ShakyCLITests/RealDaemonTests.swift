@@ -174,7 +174,7 @@ struct RealDaemonTests {
             #expect(
                 answer.error.contains(
                     "no team called “Cú” plays in this game; to answer for Cú Mèo, put its name in quotes: "
-                        + "shaky answer \"Cú Mèo\" Paris"), "\(answer)")
+                        + "shaky answer 'Cú Mèo' Paris"), "\(answer)")
             let undo = try await runBinary(["judge", "undo-buzz", "cú mèo"], environment: environment)
             #expect(undo.status == 0, "\(undo)")
             #expect(undo.output.contains("Up: Owls"), "\(undo)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky {
@@ -61,7 +62,8 @@ extension Shaky {
             }
             return CommandFailure(
                 "\(refusal.description); to answer for \(match.team), put its name in quotes: "
-                    + "shaky answer \"\(match.team)\" \(match.answer.joined(separator: " "))")
+                    + "shaky answer \(ShellWord.quoted(match.team)) \(match.answer.map(ShellWord.quoted).joined(separator: " "))"
+            )
         }
 
         /// The team of `teams` whose name is `team` and the first answer words (a name of several words typed

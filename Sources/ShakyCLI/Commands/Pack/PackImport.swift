@@ -143,9 +143,11 @@ extension Shaky.Pack {
                         "\(error); it is a built-in pack, which stays: import this file under another name with "
                             + "--name NAME")
                 }
+                // The old pack by its own name (names are told apart ignoring case), quoted as a shell reads it.
+                let old = packs.first { $0.name.lowercased() == taken.lowercased() }?.name ?? taken
                 throw CommandFailure(
                     "\(error): import it under another name with --name NAME, or delete the old pack first "
-                        + "(`shaky pack delete \"\(taken)\"`) to import this file in its place")
+                        + "(`shaky pack delete \(ShellWord.quoted(old))`) to import this file in its place")
             }
             // Warnings go to standard error, so that `--json` output stays one document.
             for warning in reply.warnings ?? [] {
