@@ -176,11 +176,19 @@ public actor BuzzerService {
             // a question it stays ignored, as in any joining: players pressing again must not lock themselves out.
             // While a question is open, a button a team has from before buzzes for it too: the joining takes only
             // buttons no team has then, so a joining left waiting never hands a team's own button to another.
+            // And only for a team asked that has no button at all (a stray press must not take a working one from
+            // it), never a key of a keyboard left to the host, who types on it during play: such a press is told
+            // as any press on a button no team has.
             let claimed = Set(current.claimed.map(\.button))
             let isOpen = await isQuestionOpen()
+            let askedHasAButton =
+                current.asking.map { asking in
+                    assignments?.values.contains { TeamNameKey.of($0) == TeamNameKey.of(asking) } ?? false
+                } ?? false
             var buzzing: [ButtonPress] = []
             for press in presses {
-                if claimed.contains(press.button) || (isOpen && assignments?[press.button] != nil) {
+                let joinsDuringPlay = assignments?[press.button] == nil && !askedHasAButton && !isTyping(press)
+                if claimed.contains(press.button) || (isOpen && !joinsDuringPlay) {
                     buzzing.append(press)
                 } else {
                     await claim(press)

@@ -134,7 +134,8 @@ struct BuzzerServiceTests {
     }
 
     /// A second joining left waiting (the host checked the buttons, then Ctrl-C) took a team's own button, pressed
-    /// during a question, for the team it asked: the press did not buzz, and that team lost its button.
+    /// during a question, for the team it asked: the press did not buzz, and that team lost its button. Nor does a
+    /// stray press on a free button take the working button of the team asked.
     @Test func aJoiningLeftWaitingDoesNotTakeATeamsButtonDuringAQuestion() async throws {
         let harness = try await Self.harness()
         defer { harness.folder.remove() }
@@ -150,10 +151,32 @@ struct BuzzerServiceTests {
         #expect(try await harness.runtime.status().buzzOrder.map(\.team) == ["Foxes"], "Foxes' button buzzes")
         #expect(try harness.database.buzzerAssignments().map(\.team) == ["Foxes", "Owls"], "both keep their buttons")
         #expect(await harness.service.joining()?.asking == "Owls")
-        // A button no team has still joins the team asked.
+        // A stray press on a button no team has does not take Owls' working one from them during play.
         await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x131, kernelMilliseconds: 2_100)]))
+        #expect(await harness.service.joining()?.asking == "Owls")
+        #expect(try harness.database.buzzerAssignments().filter { $0.team == "Owls" }.map(\.keyCode) == [0x2c5])
+    }
+
+    /// A joining left waiting took the host's typing on a keyboard not grabbed, during play, as the team asked's
+    /// button: each key typed after it buzzed that team.
+    @Test func aJoiningLeftWaitingTakesNoKeyTheHostTypesDuringAQuestion() async throws {
+        let harness = try await Self.harness()
+        defer { harness.folder.remove() }
+        let keyboard = BuzzerCandidate(
+            devicePath: "/dev/input/event3", name: "USB Keyboard", identity: "pci-0000:00:14.0-usb-0:1:1.0",
+            kind: .keyboard, keys: Array(1..<128), lights: [])
+        await harness.service.handle(.attached(keyboard))
+        #expect(await harness.service.startJoin() == ["Owls", "Foxes"])
+        await harness.service.handle(.pressed([Self.press(Self.buzzIdentity, key: 0x2c5, kernelMilliseconds: 1)]))
+        try await harness.runtime.makeMove(.nextQuestion)
+        harness.clock.advance(by: .seconds(2))
+        await harness.service.handle(.pressed([Self.press(keyboard.identity, key: 30, kernelMilliseconds: 2_000)]))
         #expect(await harness.service.joining()?.asking == "Foxes")
-        #expect(try harness.database.buzzerAssignments().filter { $0.team == "Owls" }.map(\.keyCode) == [0x131])
+        #expect(try harness.database.buzzerAssignments().map(\.team) == ["Owls"])
+        #expect(try await harness.runtime.status().buzzOrder.isEmpty)
+        // A button of a buzzer device still joins Foxes, who have none.
+        await harness.service.handle(.pressed([Self.press(Self.barIdentity, key: 0x130, kernelMilliseconds: 2_100)]))
+        #expect(await harness.service.joining() == nil)
     }
 
     @Test func aNewGameOfOtherTeamsEndsTheJoiningOfTheOldOnesAndSaysSo() async throws {
