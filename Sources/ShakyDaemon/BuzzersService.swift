@@ -48,11 +48,14 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
     }
 
     func assign(team: String, device: String, key: String) async throws -> ShakyAPI.ButtonAssignment {
-        let known = await buzzers.device(named: device)
-        let identity = known?.candidate.identity ?? device
-        // A device not seen yet may be named by its udev identity (`pci-…-usb-0:2:1.0`, `platform-…`, `name:…`),
-        // so its buttons can be set up before it is plugged in; an unknown node is a mistake.
-        guard known != nil || device.contains("-") || device.hasPrefix("name:") else {
+        // A Bluetooth address as `bluetoothctl` prints it (upper case) names the identity discovery makes of it.
+        let named = device.lowercased().hasPrefix("bluetooth:") ? device.lowercased() : device
+        let known = await buzzers.device(named: named)
+        let identity = known?.candidate.identity ?? named
+        // A device not seen yet may be named by its identity (`pci-…-usb-0:2:1.0`, `bluetooth:a4:ae:…`, a serial,
+        // `name:…`), so its buttons can be set up before it is plugged in (`shaky` says when no device of that
+        // identity was seen); a node that is not there is a mistake.
+        guard known != nil || !named.hasPrefix("/") else {
             throw ShakyAPI.BuzzersInterface.ReplyError.unknownDevice(device: device)
         }
         guard let code = BuzzerKeys.code(key), known.map({ $0.candidate.keys.contains(code) }) ?? true else {

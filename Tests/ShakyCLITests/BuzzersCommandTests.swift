@@ -175,6 +175,15 @@ import Varlink
                         "no device “kbd” has been seen; the button works once a device of that "
                             + "identity is plugged in") == warned, "\(assign)")
             }
+            // A daemon that reads no buzzers would not read it plugged in either.
+            daemon.answer(
+                "Buzzers.List",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.ListReply(
+                        devices: [], assignments: [], joining: [], reading: false)))
+            let unread = await shaky(daemon, ["buzzers", "assign", "Owls", "kbd", "space"])
+            #expect(unread.error.contains("the daemon reads no buzzers (it was started with --buzzers none)"))
+            #expect(!unread.error.contains("has been seen"), "\(unread)")
         }
     }
 

@@ -593,7 +593,7 @@ import Testing
                 "Owls: press your button",
                 "Join: Owls has BTN_SOUTH on pci-0000:00:14.0-usb-0:2",
                 "Join: Foxes has BTN_SOUTH on /dev/input/event31",
-                "Press: Foxes pressed early and is locked out for 1.5 s",
+                "Press: Foxes is locked out for 1.5 s for pressing early",
                 "Press: Foxes pressed before the question opened (ignored)",
                 "Buzzers: /dev/input/event30 unplugged; its teams keep their buttons",
                 "Buzzers: /dev/input/event31 is back",

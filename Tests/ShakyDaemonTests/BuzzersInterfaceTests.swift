@@ -78,6 +78,18 @@ struct BuzzersInterfaceTests {
             let unknownDevice = try await client.callError(
                 "io.shakywords.Buzzers.Assign", ["team": "Owls", "device": "/dev/input/event99", "key": "KEY_A"])
             #expect(unknownDevice.name == "io.shakywords.Buzzers.UnknownDevice")
+            // A sleeping pad by its Bluetooth address, as bluetoothctl prints it, and a device by its serial alone,
+            // before either is plugged in.
+            let sleeping = try await client.call(
+                "io.shakywords.Buzzers.Assign",
+                ["team": "Bees", "device": "bluetooth:A4:AE:12:00:00:09", "key": "BTN_SOUTH"],
+                as: ShakyAPI.BuzzersInterface.AssignReply.self)
+            #expect(sleeping.assignment.device == "bluetooth:a4:ae:12:00:00:09")
+            let serial = try await client.call(
+                "io.shakywords.Buzzers.Assign", ["team": "Bees", "device": "Foot_Switch_0042", "key": "KEY_B"],
+                as: ShakyAPI.BuzzersInterface.AssignReply.self)
+            #expect(serial.assignment.device == "Foot_Switch_0042")
+            try await client.call("io.shakywords.Buzzers.Clear", ["team": "Bees"])
             // Team names reach the board and the host's terminal: no control characters, at most 24 characters.
             let escape = try await client.callError(
                 "io.shakywords.Buzzers.Assign",

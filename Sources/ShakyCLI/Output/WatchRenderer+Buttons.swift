@@ -21,7 +21,7 @@ extension WatchRenderer {
                 return nil
             case "lockedOut":
                 let time = event.lockedFor.map { " for \(TextRenderer.seconds($0))" } ?? ""
-                return "Press: \(team) pressed early and is locked out\(time)"
+                return "Press: \(team) is locked out\(time) for pressing early"
             case "early":
                 return "Press: \(team) pressed before the question opened (ignored)"
             case "unassigned":

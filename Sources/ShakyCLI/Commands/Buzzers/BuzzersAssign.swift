@@ -44,7 +44,11 @@ extension Shaky.Buzzers {
             }
             // A button may be set up for a device not plugged in yet, by its identity; one no device has shown may
             // also be a typo, a button that would never buzz.
-            if let listed, !listed.devices.contains(where: { $0.identity == assignment.device }) {
+            if let listed, listed.reading == false {
+                console.printError(
+                    "shaky: the daemon reads no buzzers (it was started with --buzzers none): the button works once it "
+                        + "is started with --buzzers auto")
+            } else if let listed, !listed.devices.contains(where: { $0.identity == assignment.device }) {
                 console.printError(
                     "shaky: no device “\(TerminalText.printable(assignment.device))” has been seen; the button works "
                         + "once a device of that identity is plugged in (`shaky buzzers` lists the devices and their "
