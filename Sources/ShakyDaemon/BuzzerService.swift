@@ -148,6 +148,17 @@ public actor BuzzerService {
                 metadata: [
                     "device": "\(candidate.devicePath)", "name": "\(candidate.name)", "id": "\(candidate.identity)",
                 ])
+            if candidate.identity.contains(/#[0-9]+$/) {
+                logThrottle.log(
+                    .notice,
+                    """
+                    buzzer devices share what identifies them (a port, or a name with no serial) and are numbered in \
+                    the order they were found, which can change when one is plugged in again or the daemon restarts: \
+                    have their teams join again (`shaky buzzers join`) to be sure whose button is whose
+                    """, key: "numbered",
+                    metadata: ["device": "\(candidate.devicePath)", "id": "\(candidate.identity)"],
+                    to: logger)
+            }
         case .gone(let identity, let path):
             devices[identity]?.isPresent = false
             // A device that keeps coming and going (a loose cable, a pad reconnecting) is logged once a minute.

@@ -65,6 +65,29 @@ import Varlink
         }
     }
 
+    /// Devices numbered in node order can swap from one start to the next: the list says so, and what to do.
+    @Test func devicesNumberedInNodeOrderAreSaidToBeChecked() async throws {
+        try await FakeDaemon.run { daemon in
+            let pads = ["name:Wireless Controller", "name:Wireless Controller#2"].enumerated().map { index, identity in
+                ShakyAPI.BuzzerDevice(
+                    path: "/dev/input/event4\(index)", name: "Wireless Controller", identity: identity, kind: "gamepad",
+                    keys: ["BTN_SOUTH"], lights: [], present: true)
+            }
+            for (devices, said) in [(pads, true), (Array(pads.prefix(1)), false)] {
+                daemon.answer(
+                    "Buzzers.List",
+                    with: .reply(
+                        encoding: ShakyAPI.BuzzersInterface.ListReply(devices: devices, assignments: [], joining: [])))
+                let outcome = await shaky(daemon, ["buzzers"])
+                #expect(outcome.status == 0, "\(outcome)")
+                #expect(
+                    outcome.output.contains(
+                        "which is which can change when one is plugged in again or the daemon "
+                            + "restarts") == said, "\(outcome)")
+            }
+        }
+    }
+
     /// A daemon that reads no buzzers (`--buzzers none`) lists no device: its buttons are not said to be unplugged.
     @Test func aDaemonReadingNoBuzzersDoesNotCallItsButtonsUnplugged() async throws {
         try await FakeDaemon.run { daemon in

@@ -39,6 +39,13 @@ extension TextRenderer {
                 ])
             }
             sections.append(table.render())
+            // Numbered in node order: nothing of their own tells them apart from one start to the next.
+            if reply.devices.contains(where: { $0.identity.contains(/#[0-9]+$/) }) {
+                sections.append(
+                    "Devices numbered #2, #3… share what identifies the others (a port, or a name with no serial): "
+                        + "which is which can change when one is plugged in again or the daemon restarts. Have their "
+                        + "teams press to join again (`shaky buzzers join`) to be sure whose button is whose.")
+            }
         }
         if let next = reply.joining.first {
             let rest = reply.joining.dropFirst()
