@@ -158,8 +158,7 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         case "PackNotFound":
             return "no such pack: “\(text("name"))”"
         case "PackReadOnly":
-            return "“\(text("name"))” is a built-in pack and cannot be changed; "
-                + "duplicate it to edit a copy (`shaky pack duplicate`)"
+            return Self.packReadOnly(text("name"))
         case "PackExists":
             return "a pack named “\(text("name"))” already exists"
         case "GameNotFound":
@@ -228,4 +227,11 @@ public enum ShakyClientError: Error, Equatable, Sendable, CustomStringConvertibl
         return value.serialized
     }
 
+}
+
+extension ShakyClientError {
+    /// What is said of a change refused because the pack `name` is built in.
+    public static func packReadOnly(_ name: String) -> String {
+        "“\(name)” is a built-in pack and cannot be changed; duplicate it to edit a copy (`shaky pack duplicate`)"
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShakyProtocol
 import ShakyTesting
 import Testing
 
@@ -63,6 +64,25 @@ struct HostToolsTests {
             #expect(builtinAgain.error.contains("it is a built-in pack, which stays"), "\(builtinAgain)")
             #expect(builtinAgain.error.contains("--name NAME"), "\(builtinAgain)")
             #expect(!builtinAgain.error.contains("pack delete"), "\(builtinAgain)")
+        }
+    }
+
+    /// `pack edit` said a built-in question was none of the host's packs', where `pack remove` named its pack.
+    @Test func editingAndRemovingABuiltInQuestionSayItsPackIsBuiltIn() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let shown = try await shaky(["--json", "pack", "show", "Animals"], on: daemon)
+            let reply = try JSONDecoder().decode(
+                ShakyAPI.PacksInterface.ShowReply.self, from: Data(shown.output.utf8))
+            let id = "\(try #require(reply.questions.first).id)"
+            for arguments in [["pack", "edit", id, "--difficulty", "hard"], ["pack", "remove", id]] {
+                let outcome = try await shaky(arguments, on: daemon)
+                #expect(outcome.status == 1, "\(arguments): \(outcome)")
+                #expect(
+                    outcome.error.contains("“Animals” is a built-in pack and cannot be changed; duplicate it"),
+                    "\(arguments): \(outcome)")
+            }
+            let missing = try await shaky(["pack", "edit", "999999", "--difficulty", "hard"], on: daemon)
+            #expect(missing.error.contains("there is no question 999999"), "\(missing)")
         }
     }
 

@@ -72,16 +72,18 @@ extension Shaky.Pack {
             }
         }
 
-        /// The question `id` as it is now, looked up in the editable packs.
+        /// The question `id` as it is now, looked up in the editable packs; one of a built-in pack is refused as
+        /// `shaky pack remove` refuses it, naming the pack.
         static func question(id: Int, client: ShakyClient) async throws -> ShakyAPI.StoredQuestion {
-            for pack in try await client.packs.list() where !pack.builtin {
-                if let found = try await client.packs.show(name: pack.name).questions.first(where: { $0.id == id }) {
-                    return found
-                }
+            let packs = try await client.packs.list()
+            for pack in packs.sorted(by: { !$0.builtin && $1.builtin }) {
+                guard let found = try await client.packs.show(name: pack.name).questions.first(where: { $0.id == id })
+                else { continue }
+                if pack.builtin { throw CommandFailure(ShakyClientError.packReadOnly(pack.name)) }
+                return found
             }
             throw CommandFailure(
-                "there is no question \(id) in a pack of your own (built-in packs are read-only; "
-                    + "`shaky pack duplicate` copies one)")
+                "there is no question \(id) (`shaky pack show PACK` lists a pack's questions with their ids)")
         }
     }
 }
