@@ -67,6 +67,27 @@ struct HostToolsTests {
         }
     }
 
+    /// An alternate the daemon leaves out (it repeats the answer ignoring case) was dropped without a word by `pack
+    /// add` and `pack edit`, where an import warns of it.
+    @Test func addingAndEditingSayWhichAlternatesWereLeftOut() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            #expect(try await shaky(["pack", "create", "Mine"], on: daemon).status == 0)
+            let added = try await shaky(
+                [
+                    "pack", "add", "Mine", "--question", "A street?", "--answer", "Straße", "--alternate", "STRASSE",
+                    "--alternate", "  Gasse ", "--alternate", "gasse",
+                ], on: daemon)
+            #expect(added.status == 0, "\(added)")
+            #expect(
+                added.error
+                    == "shaky: warning: the alternates “STRASSE” and “gasse” repeat the answer or an alternate before "
+                    + "it, ignoring case, or are blank; left out\n", "\(added)")
+            let plain = try await shaky(
+                ["pack", "add", "Mine", "--question", "A lane?", "--answer", "Lane", "--alternate", "Path"], on: daemon)
+            #expect(plain.status == 0 && plain.error.isEmpty, "\(plain)")
+        }
+    }
+
     /// `pack edit` said a built-in question was none of the host's packs', where `pack remove` named its pack.
     @Test func editingAndRemovingABuiltInQuestionSayItsPackIsBuiltIn() async throws {
         try await DaemonProcess.withRunning { daemon in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Pack {
@@ -27,6 +28,19 @@ extension Shaky.Pack {
             try global.emit(ShakyAPI.PacksInterface.AddQuestionReply(question: stored), on: console) { _ in
                 "Added " + TextRenderer.question(stored, showingPack: true)
             }
+            Self.warn(ofAlternatesLeftOut: stored.alternatesLeftOut(of: question.alternates), on: console)
         }
+    }
+}
+
+extension Shaky.Pack.Add {
+    /// Says which alternates given were left out, on standard error (so that `--json` output stays one document).
+    static func warn(ofAlternatesLeftOut left: [String], on console: any Console) {
+        guard !left.isEmpty else { return }
+        let named = left.map { "“\(TerminalText.printable($0))”" }.spokenList("and")
+        console.printError(
+            "shaky: warning: the \(left.count == 1 ? "alternate" : "alternates") \(named) "
+                + "\(left.count == 1 ? "repeats" : "repeat") the answer or an alternate before it, ignoring case, or "
+                + "\(left.count == 1 ? "is" : "are") blank; left out")
     }
 }

@@ -70,6 +70,7 @@ extension Shaky.Pack {
             try global.emit(ShakyAPI.PacksInterface.AddQuestionReply(question: stored), on: console) { _ in
                 "Changed " + TextRenderer.question(stored, showingPack: true)
             }
+            Shaky.Pack.Add.warn(ofAlternatesLeftOut: stored.alternatesLeftOut(of: alternates), on: console)
         }
 
         /// The question `id` as it is now, looked up in the editable packs; one of a built-in pack is refused as
