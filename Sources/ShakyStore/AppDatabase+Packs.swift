@@ -111,8 +111,8 @@ extension AppDatabase {
     /// A bound from the stored lengths settles it with one query for a pack well under the limit (a checked question
     /// holds no control character but line breaks, so each byte takes at most two in JSON, and an alternate's layout
     /// is under four times its stored quotes and comma); only a pack near the limit is counted exactly.
-    /// `named` says the pack's new name is what is refused (a rename or a copy, whose longer name the file holds twice
-    /// over at most), not a question.
+    /// `named` says the pack's new name is what is refused (a rename or a copy: the name is in the file too), not a
+    /// question.
     static func requireExportable(_ pack: PackRecord, _ db: Database, named: Bool = false) throws {
         let row = try Row.fetchOne(
             db,
