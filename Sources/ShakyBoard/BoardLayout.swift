@@ -194,7 +194,14 @@ public enum BoardLayout {
         // The question keeps its rows (title and notices above, its text, letters and points): on a small screen
         // the scores show the leaders and how many more there are.
         let textLines = max(1, questionLines(state, width: screen.width - 2, height: screen.height).count)
-        let mostRows = max(1, screen.height - 2 - top - (Self.questionRows - 1 + textLines))
+        // And the letters the rows they need at the least: a long answer takes several.
+        let letterRows =
+            switch state.phase {
+            case .open, .answering, .roundOver:
+                letters(state, now: .zero).minimumHeight(width: screen.width - 2)
+            case .noGame, .ready, .gameOver: 1
+            }
+        let mostRows = max(1, screen.height - 2 - top - (Self.questionRows - 2 + textLines + letterRows))
         var shown = entries
         if (entries.count + perRow - 1) / perRow > mostRows, mostRows * perRow == 1, let leader = entries.first {
             // One row for the scores: the leader and how many more share it (a row of its own for "+2 more" took
@@ -405,11 +412,15 @@ public enum BoardLayout {
             return DisplayWidth.wrap(text, columns: area.width).map { ($0, style) }
         }
         var judged = judgements.flatMap { $0 }
-        // On a screen too short for all of it (the letters take a row at least), what goes first: the judged
-        // answers, the latest first; then the buzzes, the latest first; then the question's later lines; then its
-        // worth. The countdown and who is up stay in sight. Judged answers and buzzes left out are counted on a row
-        // of their own ("+2 more judged"), while there is a row for it.
-        var overflow = top.count + points.count + essential.count + buzzed.count + judged.count + 1 - area.height
+        let tileBlock = letters(state, now: now)
+        // On a screen too short for all of it (the letters keep the rows they need at the least, as normal letters:
+        // a scramble cut short would be another puzzle), what goes first: the judged answers, the latest first; then
+        // the buzzes, the latest first; then the question's later lines; then its worth. The countdown and who is up
+        // stay in sight. Judged answers and buzzes left out are counted on a row of their own ("+2 more judged"),
+        // while there is a row for it.
+        let tileRows = tileBlock.minimumHeight(width: area.width)
+        var overflow =
+            top.count + points.count + essential.count + buzzed.count + judged.count + tileRows - area.height
         if overflow > 0, !judged.isEmpty {
             let room = judged.count - overflow
             judged = room >= 1 ? judgedLines(judgements, rows: room) : []
@@ -419,6 +430,12 @@ public enum BoardLayout {
             let room = buzzed.count - overflow
             buzzed = room >= 1 ? buzzLines(buzzes, rows: room, columns: area.width) : []
             overflow = max(0, -room)
+        }
+        // Buzzes with no row left at all are counted on the phase's last line, where it has room ("Buzzers open ·
+        // 4 buzzed"): the room still sees that teams buzzed, and how many.
+        if buzzed.isEmpty, !buzzes.isEmpty, let last = essential.indices.last {
+            let counted = essential[last].0 + " · \(buzzes.count) buzzed"
+            if DisplayWidth.of(counted) <= area.width { essential[last].0 = counted }
         }
         // Judged answers with no row left at all take one of the buzzes' rows, while those have two or more, to be
         // counted: a row of buzzes left out is counted there too.
@@ -436,17 +453,9 @@ public enum BoardLayout {
             points.removeAll()
         }
         let bottom = points + essential + buzzed + judged
-        let fixedRows = top.count + bottom.count + 2
-        let tiles: [BoardState.Tile]
-        var highlighted = Set<Int>()
-        if showsAnswer, let answer = state.answer {
-            tiles = TileBlock.letters(answer.uppercased())
-        } else {
-            tiles = state.tiles
-            highlighted = Set(state.tiles.indices.filter { state.isHighlighted(tile: $0, at: now) })
-        }
-        let block = TileBlock(tiles: tiles, highlighted: highlighted, marksFixed: !showsAnswer)
-            .render(width: area.width, height: max(1, area.height - fixedRows), characters: characters)
+        // The two empty rows around the letters are theirs too when the letters need them.
+        let blockHeight = max(tileRows, area.height - (top.count + bottom.count + 2), 1)
+        let block = tileBlock.render(width: area.width, height: min(blockHeight, area.height), characters: characters)
         // The empty rows around the letters go first on a short screen: the countdown and who is up stay in sight.
         let spareRows = area.height - (top.count + block.height + bottom.count)
         var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + (spareRows >= 1 ? [nil] : [])
@@ -462,6 +471,16 @@ public enum BoardLayout {
             }
             row += 1
         }
+    }
+
+    /// The letters a question shows at board time `now`: the scramble, with the tiles that just moved into place
+    /// highlighted, or the answer once it is revealed.
+    private static func letters(_ state: BoardState, now: Duration) -> TileBlock {
+        if state.phase == .roundOver, let answer = state.answer {
+            return TileBlock(tiles: TileBlock.letters(answer.uppercased()), marksFixed: false)
+        }
+        let highlighted = Set(state.tiles.indices.filter { state.isHighlighted(tile: $0, at: now) })
+        return TileBlock(tiles: state.tiles, highlighted: highlighted)
     }
 
     /// The question's text as the board shows it `width` columns wide on a screen `height` rows high: up to three

@@ -131,16 +131,33 @@ public struct TileBlock: Sendable {
         return screen
     }
 
-    /// Normal letters, three columns a tile (`[G]` when a hint fixed it), wrapped at words when it can.
-    private func renderSmall(width: Int, height: Int) -> BoardScreen {
-        let tileWidth = 3
-        let found = lines(tileWidth: { _ in tileWidth }, gap: 0, wordGap: 2, width: width)
-        let lines =
-            found
-            ?? stride(from: 0, to: tiles.count, by: max(1, width / tileWidth)).map { start in
-                [Array(start..<min(tiles.count, start + max(1, width / tileWidth)))]
+    /// The fewest rows the tiles take `width` columns wide: normal letters, without the mark rows. A board that
+    /// gives them fewer cuts the scramble short, so it makes room for them first.
+    public func minimumHeight(width: Int) -> Int {
+        smallLines(width: width).count
+    }
+
+    /// The lines of normal letters, three columns a tile, wrapped at words when every word fits a line, else cut
+    /// wherever a line is full.
+    private func smallLines(width: Int) -> [[[Int]]] {
+        let perLine = max(1, width / Self.smallTileWidth)
+        return lines(tileWidth: { _ in Self.smallTileWidth }, gap: 0, wordGap: 2, width: width)
+            ?? stride(from: 0, to: tiles.count, by: perLine).map { start in
+                [Array(start..<min(tiles.count, start + perLine))]
             }
-        let lineHeight = marksFixed ? 2 : 1
+    }
+
+    private static let smallTileWidth = 3
+
+    /// Normal letters, three columns a tile (`[G]` when a hint fixed it), wrapped at words when it can. The mark
+    /// rows go first when the lines do not fit with them (a fixed letter keeps its brackets); lines that do not fit
+    /// even then are left out, and the last one shown ends in `…`, so that the room sees the scramble goes on.
+    private func renderSmall(width: Int, height: Int) -> BoardScreen {
+        let tileWidth = Self.smallTileWidth
+        let all = smallLines(width: width)
+        let withMarks = marksFixed && all.count * 2 <= height
+        let lineHeight = withMarks ? 2 : 1
+        let lines = Array(all.prefix(max(1, height / lineHeight)))
         let widest = min(
             width, lines.map { lineWidth($0, tileWidth: { _ in tileWidth }, gap: 0, wordGap: 2) }.max() ?? 0)
         var screen = BoardScreen(width: widest, height: min(height, lines.count * lineHeight))
@@ -153,13 +170,16 @@ public struct TileBlock: Sendable {
                     let fixed = tiles[index].isFixed && marksFixed
                     let letter = DisplayWidth.of(text) >= 2 ? text : (fixed ? "[" : " ") + text + (fixed ? "]" : " ")
                     screen.put(letter, row: top, column: x, style: style(of: index))
-                    if marksFixed, highlighted.contains(index) {
+                    if withMarks, highlighted.contains(index) {
                         screen.put(mark(of: index, width: tileWidth), row: top + 1, column: x, style: .highlight)
                     }
                     x += tileWidth
                 }
                 x += 2
             }
+        }
+        if lines.count < all.count, widest >= 1 {
+            screen.put("…", row: lines.count * lineHeight - 1, column: widest - 1, style: .strong)
         }
         return screen
     }

@@ -1,0 +1,59 @@
+import Testing
+
+@testable import ShakyBoard
+
+/// The scramble is what the room solves: a short board gives way with everything else first, and never shows
+/// fewer letters than the answer has (a scramble cut short is another puzzle).
+@Suite("The letters keep their room on a short board")
+struct BoardLettersRoomTests {
+    /// The letters of the rows that hold only the scramble's tiles (letters, brackets, marks and gaps), in reading
+    /// order.
+    private func shownLetters(_ lines: [String]) -> String {
+        let tileCharacters = Set(" []…═▲")
+        return lines.filter { row in
+            row.contains { $0.isUppercase } && row.allSatisfy { $0.isUppercase || tileCharacters.contains($0) }
+        }.map { String($0.filter(\.isUppercase)) }.joined()
+    }
+
+    private func state(scramble: String, teams: Int = 3) -> BoardState {
+        var state = BoardScenes.eightTeamsOpen
+        state.question = "Which sport has the Super Bowl?"
+        state.tiles = BoardScenes.tiles(scramble)
+        state.teams = Array(state.teams.prefix(teams))
+        state.buzzes = []
+        return state
+    }
+
+    /// At 40×12 the second word of "American football" was left out, and the room read one 8-letter word.
+    @Test(arguments: [(40, 12), (40, 14), (50, 12), (60, 18)])
+    func aTwoWordScrambleKeepsBothWords(width: Int, height: Int) {
+        let scramble = "ANOBOMRI EFLTAACL"
+        let lines = BoardLayout.render(state(scramble: scramble), width: width, height: height, now: BoardScenes.now)
+            .lines
+        let text = lines.joined(separator: "\n")
+        #expect(shownLetters(lines) == scramble.filter { $0 != " " }, "at \(width)x\(height):\n\(text)")
+        #expect(text.contains("Buzzers open"), "who is up stays: \(text)")
+    }
+
+    /// A 39-letter answer on a board with eight teams: a whole row of it was left out.
+    @Test(arguments: [(40, 12), (60, 18), (60, 24)])
+    func aLongScrambleIsShownWhole(width: Int, height: Int) {
+        let scramble = "LLANFAIRPWLLGWYNGYLLGOGERYCHWYRNDROBWLL"
+        var board = state(scramble: scramble, teams: 8)
+        board.question = "A long place name?"
+        let lines = BoardLayout.render(board, width: width, height: height, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        #expect(shownLetters(lines) == scramble, "at \(width)x\(height):\n\(text)")
+        #expect(text.contains("Buzzers open") && text.contains(" 5 s"), "who is up, and the time: \(text)")
+    }
+
+    /// Buzzes with no row left are counted on the phase's line.
+    @Test func buzzesWithNoRowLeftAreCountedOnThePhasesLine() {
+        var board = state(scramble: "LLANFAIRPWLLGWYNGYLLGOGERYCHWYRNDROBWLL", teams: 8)
+        board.buzzes = [
+            BoardState.Buzz(team: "猫头鹰", order: 1, elapsed: 1.5), BoardState.Buzz(team: "Foxes", order: 2, elapsed: 2),
+        ]
+        let text = BoardLayout.render(board, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(text.contains("Buzzed:") || text.contains("· 2 buzzed"), "\(text)")
+    }
+}
