@@ -302,6 +302,12 @@ extension Game {
                     team: team, given: judgement.given, correct: true, pointsDelta: judgement.points,
                     newScore: teams[index].score))
             if phase.hasTimer {
+                // Overruled while buzzing was open again (classic mode, after the wrong answer): the buzzing time
+                // left is kept, as when a team is called to answer, for an overrule back to wrong to reopen with it.
+                if phase == .indication, var open = self.round {
+                    open.indicationRemaining = open.remaining
+                    self.round = open
+                }
                 endRound(winner: team, as: .overruled, actions: &actions)
             } else {
                 round.winner = team

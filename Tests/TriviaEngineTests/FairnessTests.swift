@@ -79,6 +79,25 @@ struct FairnessTests {
         #expect(game.phase == .roundOver)
     }
 
+    /// Overruled to right while buzzing was open again, then back to wrong: the question ended, where a single
+    /// overrule to wrong reopens buzzing for the teams that have not tried.
+    @Test func classicModeOverruledTwiceReopensBuzzingWithTheTimeThatWasLeft() throws {
+        var game = try EngineFixtures.openGame(settings: GameRules(buzzerMode: .classic))
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
+        _ = try game.handle(.answer(team: "Owls", text: "Paris"), at: sec(2))
+        #expect(game.phase == .indication)
+        #expect(game.remainingTime(at: sec(5)) == sec(17))
+        _ = try game.handle(.overrule, at: sec(5))
+        #expect(game.phase == .roundOver)
+        #expect(game.team(named: "Owls")?.score == 10)
+        _ = try game.handle(.overrule, at: sec(8))
+        #expect(game.team(named: "Owls")?.score == 0)
+        #expect(game.phase == .indication)
+        #expect(game.remainingTime(at: sec(8)) == sec(17), "the buzzing time left when it was overruled")
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(9))
+        #expect(game.phase == .answering(team: "Foxes"))
+    }
+
     @Test func overruleAWrongAnswerToRight() throws {
         var game = try EngineFixtures.openGame()
         _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
