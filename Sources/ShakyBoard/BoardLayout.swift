@@ -42,7 +42,8 @@ public enum BoardLayout {
             case .noGame: waiting(state, on: &screen, in: area, characters: characters)
             case .ready: ready(state, on: &screen, in: area, characters: characters)
             case .open, .answering, .roundOver:
-                question(state, on: &screen, in: area, now: now, characters: characters)
+                question(
+                    state, on: &screen, in: area, gapBelow: scoresTop - area.bottom, now: now, characters: characters)
             case .gameOver: screen.center("Game over", row: area.top, style: .strong)
             }
         }
@@ -383,10 +384,12 @@ public enum BoardLayout {
 
     // MARK: The question
 
+    /// `gapBelow` is the empty row between `area` and the scores, which the question takes when it needs it.
     private static func question(
-        _ state: BoardState, on screen: inout BoardScreen, in area: Area, now: Duration,
+        _ state: BoardState, on screen: inout BoardScreen, in area: Area, gapBelow: Int, now: Duration,
         characters: BlockFont.Characters
     ) {
+        var area = area
         var top: [(String, BoardScreen.Style)] = []
         for line in questionLines(state, width: area.width, height: screen.height) {
             top.append((line, .strong))
@@ -450,12 +453,24 @@ public enum BoardLayout {
             top[kept - 1].0 = endingInEllipsis(top[kept - 1].0, columns: area.width)
         }
         if overflow > 0, !points.isEmpty {
+            overflow -= points.count
             points.removeAll()
         }
+        // Then the empty row above the scores, and below the smallest board (40x12) the question's text, last of all:
+        // the letters, the countdown and who is up stay.
+        if overflow > 0, gapBelow > 0 {
+            area.bottom += gapBelow
+            overflow -= gapBelow
+        }
+        if overflow > 0, !top.isEmpty {
+            top.removeAll()
+        }
         let bottom = points + essential + buzzed + judged
-        // The two empty rows around the letters are theirs too when the letters need them.
-        let blockHeight = max(tileRows, area.height - (top.count + bottom.count + 2), 1)
-        let block = tileBlock.render(width: area.width, height: min(blockHeight, area.height), characters: characters)
+        // The letters take the rows left, the two empty rows around them too when they need them; with fewer rows
+        // than they need (a screen under 12 rows), they are cut and say so.
+        let room = area.height - (top.count + bottom.count)
+        let blockHeight = max(1, room >= tileRows + 2 ? room - 2 : room)
+        let block = tileBlock.render(width: area.width, height: blockHeight, characters: characters)
         // The empty rows around the letters go first on a short screen: the countdown and who is up stay in sight.
         let spareRows = area.height - (top.count + block.height + bottom.count)
         var rows: [(String, BoardScreen.Style)?] = top.map { $0 } + (spareRows >= 1 ? [nil] : [])
@@ -541,7 +556,17 @@ public enum BoardLayout {
         let parts = phaseParts(state)
         let words = parts.joined(separator: " ")
         guard DisplayWidth.of(words) > width else { return [words] }
-        return parts.flatMap { DisplayWidth.wrap($0, columns: width) }
+        // Parts share a line while they fit ("Paused: ● Owls to answer", then "for 10 points"): a row saved is one
+        // the letters may need.
+        var lines: [String] = []
+        for part in parts {
+            if let last = lines.last, DisplayWidth.of(last + " " + part) <= width {
+                lines[lines.count - 1] = last + " " + part
+            } else {
+                lines += DisplayWidth.wrap(part, columns: width)
+            }
+        }
+        return lines
     }
 
     /// The phase in party words.

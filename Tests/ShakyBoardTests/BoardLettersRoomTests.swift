@@ -56,4 +56,30 @@ struct BoardLettersRoomTests {
         let text = BoardLayout.render(board, width: 40, height: 12, now: BoardScenes.now).text
         #expect(text.contains("Buzzed:") || text.contains("· 2 buzzed"), "\(text)")
     }
+
+    /// A team answering, paused, with a 40-letter answer and eight teams: at 40x12 who is up was left out while a row
+    /// stood empty; below 12 rows the letters were drawn over the scores' separator, and at 40x5 not at all.
+    @Test(arguments: 5...14)
+    func lettersAndWhoIsUpKeepTheirPlaceOnTheSmallestBoards(height: Int) {
+        let scramble = "SUPGEICFSSIULCCDEXAAIORITIROSAIPWLORLIDO"
+        var board = state(scramble: scramble, teams: 8)
+        board.question = "Forty letters?"
+        board.phase = .answering(team: "Foxes")
+        board.teamUp = "Foxes"
+        board.buzzes = [BoardState.Buzz(team: "Foxes", order: 1, elapsed: 1.5, points: 10)]
+        board.isPaused = true
+        let lines = BoardLayout.render(board, width: 40, height: height, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        let separator = lines.firstIndex { $0.hasPrefix("───") }
+        #expect(separator.map { lines[$0].allSatisfy { $0 == "─" } } ?? true, "the separator is clear: \n\(text)")
+        let shown = shownLetters(lines)
+        // At 40x5 the title, the pause notice, the scores and their separator leave no row.
+        #expect(height < 6 || !shown.isEmpty, "at 40x\(height):\n\(text)")
+        if height >= 12 {
+            #expect(shown == scramble, "at 40x\(height):\n\(text)")
+            #expect(text.contains("Foxes to answer"), "who is up, at 40x\(height):\n\(text)")
+        } else if !shown.isEmpty, shown != scramble {
+            #expect(text.contains("…"), "a cut scramble says so, at 40x\(height):\n\(text)")
+        }
+    }
 }
