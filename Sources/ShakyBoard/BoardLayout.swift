@@ -434,17 +434,27 @@ public enum BoardLayout {
             buzzed = room >= 1 ? buzzLines(buzzes, rows: room, columns: area.width) : []
             overflow = max(0, -room)
         }
-        // Buzzes with no row left at all are counted on the phase's last line, where it has room ("Buzzers open ·
-        // 4 buzzed"): the room still sees that teams buzzed, and how many.
-        if buzzed.isEmpty, !buzzes.isEmpty, let last = essential.indices.last {
-            let counted = essential[last].0 + " · \(buzzes.count) buzzed"
-            if DisplayWidth.of(counted) <= area.width { essential[last].0 = counted }
-        }
         // Judged answers with no row left at all take one of the buzzes' rows, while those have two or more, to be
         // counted: a row of buzzes left out is counted there too.
         if judged.isEmpty, !judgements.isEmpty, buzzed.count >= 2 {
             buzzed = buzzLines(buzzes, rows: buzzed.count - 1, columns: area.width)
             judged = judgedLines(judgements, rows: 1)
+        }
+        // Buzzes and judged answers with no row left at all are counted on the phase's last line, as far as it has
+        // room ("Buzzers open · 4 buzzed", "Owls to answer · 2 buzzed, 1 judged"): the room still sees that teams
+        // buzzed and answered, and how many.
+        let uncounted = [
+            buzzed.isEmpty && !buzzes.isEmpty ? "\(buzzes.count) buzzed" : nil,
+            judged.isEmpty && !judgements.isEmpty ? "\(judgements.count) judged" : nil,
+        ].compactMap { $0 }
+        if let last = essential.indices.last {
+            for count in (0..<uncounted.count).reversed() {
+                let counted = essential[last].0 + " · " + uncounted[...count].joined(separator: ", ")
+                if DisplayWidth.of(counted) <= area.width {
+                    essential[last].0 = counted
+                    break
+                }
+            }
         }
         if overflow > 0, top.count > 1 {
             let kept = max(1, top.count - overflow)

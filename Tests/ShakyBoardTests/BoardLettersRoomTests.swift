@@ -55,6 +55,12 @@ struct BoardLettersRoomTests {
         ]
         let text = BoardLayout.render(board, width: 40, height: 12, now: BoardScenes.now).text
         #expect(text.contains("Buzzed:") || text.contains("· 2 buzzed"), "\(text)")
+        // And judged answers, which were left out without a count.
+        board.phase = .answering(team: "Foxes")
+        board.teamUp = "Foxes"
+        board.judgements = [BoardState.Judgement(team: "猫头鹰", given: "Cardiff", isCorrect: false, awarded: 0)]
+        let judged = BoardLayout.render(board, width: 40, height: 12, now: BoardScenes.now).text
+        #expect(judged.contains("judged"), "\(judged)")
     }
 
     /// A team answering, paused, with a 40-letter answer and eight teams: at 40x12 who is up was left out while a row
