@@ -703,6 +703,26 @@ import Testing
                 == "[00:17] Owls to answer  [T] G I R E  (8 points)")
     }
 
+    /// `shaky play`'s countdown line showed the letters before a hint until the next tick, a second later.
+    @Test func theCountdownLineNowShowsTheLettersAHintRevealed() {
+        var renderer = WatchRenderer()
+        #expect(renderer.countdownLineNow == nil, "no countdown before a question")
+        var open = Fixtures.answering
+        open.phase = .indication
+        open.teamUp = nil
+        _ = renderer.line(for: Fixtures.event(.state) { $0.status = open })
+        _ = renderer.line(for: Fixtures.event(.tick) { $0.remaining = 16.2 })
+        let hinted = Fixtures.tiles.enumerated().map { index, tile in
+            ShakyAPI.Tile(text: tile.text, letter: tile.letter, fixed: index <= 1)
+        }
+        _ = renderer.line(
+            for: Fixtures.event(.hint) {
+                $0.tiles = hinted
+                $0.points = 6
+            })
+        #expect(renderer.countdownLineNow == "[00:17] buzzers open  [T] [G] I R E  (6 points)")
+    }
+
     @Test("A watcher that connects (or reconnects) after a question ended is told its answer and how it ended")
     func aStateAfterTheQuestionSaysHowItEnded() {
         var renderer = WatchRenderer()

@@ -82,7 +82,7 @@ struct WatchRenderer: Sendable {
             if let phase = event.phase { self.phase = phase }
             remaining = event.remaining ?? remaining
             let clock = event.remaining.map(TextRenderer.clock) ?? "--:--"
-            return "[\(clock)] \(phase.map(TextRenderer.phase(named:)) ?? "")" + tilesAndPoints
+            return tickLine(clock: clock)
         case .phaseChanged:
             // Round starts, teams up, answers and game over have lines of their own; only buzzing that
             // opens again after an answer (classic buzzing, an undone buzz) needs one.
@@ -129,6 +129,17 @@ struct WatchRenderer: Sendable {
     var pausedCountdownLine: String {
         guard let remaining, tiles != nil else { return "Paused, \(resumeHint)" }
         return "[\(TextRenderer.clock(remaining))] paused, \(resumeHint)" + tilesAndPoints
+    }
+
+    /// The countdown's line as the last tick drew it, with the letters and points as they are now: after a hint, it
+    /// shows the new letters at once, not a second later at the next tick. `nil` when no countdown is shown.
+    var countdownLineNow: String? {
+        guard let remaining, tiles != nil else { return nil }
+        return tickLine(clock: TextRenderer.clock(remaining))
+    }
+
+    private func tickLine(clock: String) -> String {
+        "[\(clock)] \(phase.map(TextRenderer.phase(named:)) ?? "")" + tilesAndPoints
     }
 
     /// `  [T] G I R E  (8 points)`, or nothing when no question is in play.

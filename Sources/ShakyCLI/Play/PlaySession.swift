@@ -320,6 +320,8 @@ struct PlaySession: Sendable {
             guard let line = renderer.line(for: event) else { return }
             if let screen = currentScreen {
                 if event.kind == .tick { showCountdown(line) } else { showEvent(line, on: screen) }
+                // A hint changes the letters and points the countdown's line shows: at once, not at the next tick.
+                if event.kind == .hint, let countdown = renderer.countdownLineNow { showCountdown(countdown) }
                 // Press to join: the team asked stays on the line above the prompt until it has pressed.
                 switch event.buzzer?.kind {
                 case .joinAsking: showCountdown(line)
