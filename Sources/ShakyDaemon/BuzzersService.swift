@@ -55,7 +55,7 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
         // A device not seen yet may be named by its identity (`pci-…-usb-0:2:1.0`, `bluetooth:a4:ae:…`, a serial,
         // `name:…`), so its buttons can be set up before it is plugged in (`shaky` says when no device of that
         // identity was seen); a node that is not there is a mistake.
-        guard known != nil || !named.hasPrefix("/") else {
+        guard known != nil || !named.hasPrefix("/") && (!named.hasPrefix("bluetooth:") || Self.isAddress(named)) else {
             throw ShakyAPI.BuzzersInterface.ReplyError.unknownDevice(device: device)
         }
         guard let code = BuzzerKeys.code(key), known.map({ $0.candidate.keys.contains(code) }) ?? true else {
@@ -64,6 +64,13 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
         let assignment = BuzzerAssignment(device: identity, keyCode: code, keyName: BuzzerKeys.name(code), team: team)
         try await Self.storeCall { try database.assignBuzzer(assignment) }
         return ShakyAPI.ButtonAssignment(assignment)
+    }
+
+    /// Whether `identity` is `bluetooth:` and an address of six hexadecimal pairs (`bluetooth:a4:ae:12:00:00:09`): a
+    /// typo in one would be a button that can never press.
+    static func isAddress(_ identity: String) -> Bool {
+        let pairs = identity.dropFirst("bluetooth:".count).split(separator: ":", omittingEmptySubsequences: false)
+        return pairs.count == 6 && pairs.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 
     func clear(team: String?) async throws -> Int {

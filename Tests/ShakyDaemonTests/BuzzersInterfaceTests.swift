@@ -85,6 +85,12 @@ struct BuzzersInterfaceTests {
                 ["team": "Bees", "device": "bluetooth:A4:AE:12:00:00:09", "key": "BTN_SOUTH"],
                 as: ShakyAPI.BuzzersInterface.AssignReply.self)
             #expect(sleeping.assignment.device == "bluetooth:a4:ae:12:00:00:09")
+            // An address that is none (a typo) would be a button that can never press.
+            for typo in ["bluetooth:zz", "bluetooth:a4:ae:12:00:00", "bluetooth:a4:ae:12:00:00:0g"] {
+                let refused = try await client.callError(
+                    "io.shakywords.Buzzers.Assign", ["team": "Bees", "device": .string(typo), "key": "BTN_SOUTH"])
+                #expect(refused.name == "io.shakywords.Buzzers.UnknownDevice", "\(typo)")
+            }
             let serial = try await client.call(
                 "io.shakywords.Buzzers.Assign", ["team": "Bees", "device": "Foot_Switch_0042", "key": "KEY_B"],
                 as: ShakyAPI.BuzzersInterface.AssignReply.self)
