@@ -14,6 +14,17 @@ public struct ButtonID: Hashable, Codable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(device) key \(key)" }
+
+    /// `identity` numbered `number` (`name:Wireless Controller#2`): the identity of a further device present with the
+    /// same one, which nothing of its own tells apart from one start to the next.
+    public static func numbered(_ identity: String, _ number: Int) -> String {
+        "\(identity)#\(number)"
+    }
+
+    /// Whether `identity` is one ``numbered(_:_:)`` made.
+    public static func isNumbered(_ identity: String) -> Bool {
+        identity.contains(/#[0-9]+$/)
+    }
 }
 
 /// A key or button going down on a buzzer device, with the kernel's time for it.

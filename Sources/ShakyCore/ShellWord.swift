@@ -12,15 +12,6 @@ public enum ShellWord {
                 }
             }
         if plain { return word }
-        return "'" + word.replacingAll("'", with: #"'\''"#) + "'"
-    }
-}
-
-extension String {
-    /// The string with every `target` replaced by `replacement`, without Foundation.
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self { if character == target { result += replacement } else { result.append(character) } }
-        return result
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
     }
 }

@@ -148,7 +148,7 @@ public actor BuzzerService {
                 metadata: [
                     "device": "\(candidate.devicePath)", "name": "\(candidate.name)", "id": "\(candidate.identity)",
                 ])
-            if candidate.identity.contains(/#[0-9]+$/) {
+            if ButtonID.isNumbered(candidate.identity) {
                 logThrottle.log(
                     .notice,
                     """

@@ -115,7 +115,7 @@ public final class Daemon: Sendable {
             clock: clock,
             controllers: controllers)
         let settings = try PreferencesController(
-            database: database, sound: sound, sharingExecutorWith: runtime, sensitivityAtStart: preferences.sensitivity
+            database: database, sound: sound, sharingExecutorWith: runtime, preferences: preferences
         ) { sensitivity in
             Task { await sensor.setSensitivity(sensitivity) }
         }

@@ -15,24 +15,19 @@ public actor PreferencesController {
     private let sensitivityChanged: @Sendable (ShakeSensitivity) -> Void
     private var preferences: DaemonPreferences
 
-    /// Loads the saved preferences and applies them to `sound`; `sensitivityChanged` hears the detector preset.
-    /// `sensitivityAtStart` is the preset the daemon was started with, used until one is chosen over the socket.
-    /// The actor runs on `runtime`'s inbox thread.
+    /// Applies `preferences` (the saved ones when `nil`; the daemon passes them with the preset it was started with
+    /// in place of one not chosen over the socket) to `sound`; `sensitivityChanged` hears the detector preset. The
+    /// actor runs on `runtime`'s inbox thread.
     public init(
         database: AppDatabase, sound: any SoundPlayer, sharingExecutorWith runtime: GameRuntime,
-        sensitivityAtStart: String? = nil, sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
+        preferences: DaemonPreferences? = nil, sensitivityChanged: @escaping @Sendable (ShakeSensitivity) -> Void
     ) throws {
         self.runtime = runtime
         self.database = database
         self.sound = sound
         self.sensitivityChanged = sensitivityChanged
-        preferences = try database.preferences()
-        if !preferences.sensitivityChosen, let sensitivityAtStart,
-            ShakeSensitivity(rawValue: sensitivityAtStart) != nil
-        {
-            preferences.sensitivity = sensitivityAtStart
-        }
-        sound.apply(SoundLevel(enabled: preferences.soundEnabled, volume: preferences.volume))
+        self.preferences = try preferences ?? database.preferences()
+        sound.apply(SoundLevel(enabled: self.preferences.soundEnabled, volume: self.preferences.volume))
     }
 
     /// The runtime's executor, its inbox thread.

@@ -1,5 +1,6 @@
 import CEvdev
 import Foundation
+import ShakyCore
 
 /// Finds the event devices that can serve as buzzers (keyboards, arcade encoders, Buzz! controllers,
 /// `gpio-keys`, game controllers) and says why the others cannot.
@@ -84,8 +85,8 @@ public struct EvdevBuzzerDiscovery: Sendable {
     public static func distinctIdentity(_ identity: String, taken: Set<String>) -> String {
         guard taken.contains(identity) else { return identity }
         var number = 2
-        while taken.contains("\(identity)#\(number)") { number += 1 }
-        return "\(identity)#\(number)"
+        while taken.contains(ButtonID.numbered(identity, number)) { number += 1 }
+        return ButtonID.numbered(identity, number)
     }
 
     /// `candidates` (in node order) with the usable ones' identities made distinct: the first of those sharing an

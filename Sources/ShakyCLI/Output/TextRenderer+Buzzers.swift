@@ -1,3 +1,4 @@
+import ShakyCore
 import ShakyProtocol
 
 extension TextRenderer {
@@ -40,7 +41,7 @@ extension TextRenderer {
             }
             sections.append(table.render())
             // Numbered in node order: nothing of their own tells them apart from one start to the next.
-            if reply.devices.contains(where: { $0.identity.contains(/#[0-9]+$/) }) {
+            if reply.devices.contains(where: { ButtonID.isNumbered($0.identity) }) {
                 sections.append(
                     "Devices numbered #2, #3… share what identifies the others (a port, or a name with no serial): "
                         + "which is which can change when one is plugged in again or the daemon restarts. Have their "
