@@ -36,6 +36,7 @@ extension Game {
             try openNextQuestion(actions: &actions)
         case .skipQuestion:
             guard phase.hasTimer else { throw .noQuestionInPlay(phase: phase) }
+            round?.skipped = true
             endRound(winner: nil, as: .skipped, actions: &actions)
         case .pause:
             guard phase.hasTimer else { throw .nothingToPause(phase: phase) }
@@ -236,19 +237,21 @@ extension Game {
         callTeam(actions: &actions)
     }
 
-    /// Moves on after a wrong answer or a timeout: the next team that buzzed, or (in classic mode,
-    /// while time and teams are left) buzzing reopens, or the question is over, ended as `end` (`wrongAnswers`, or
-    /// `overruled` when an overrule took a right answer back).
+    /// Moves on after a wrong answer or a timeout: the next team that buzzed, or buzzing reopens while time and a
+    /// team that has not buzzed are left, or the question is over, ended as `end` (`wrongAnswers`, or `overruled`
+    /// when an overrule took a right answer back).
+    ///
+    /// Buzzing reopens in classic mode after each wrong answer; in buzz-order mode only when buzzing ended early
+    /// because every team had buzzed and the host has since taken a buzz back (a buzz pressed by mistake): that team
+    /// may still buzz with the time that was left.
     mutating func passTurn(endingAs end: RoundEnd = .wrongAnswers, actions: inout [GameAction]) {
         guard var round else { return }
         round.turnsTaken += 1
         self.round = round
         if round.turnsTaken < round.buzzes.count {
             callTeam(actions: &actions)
-        } else if settings.buzzerMode == .classic {
-            reopenBuzzing(endingAs: end, actions: &actions)
         } else {
-            endRound(winner: nil, as: end, actions: &actions)
+            reopenBuzzing(endingAs: end, actions: &actions)
         }
     }
 
@@ -324,18 +327,22 @@ extension Game {
             teams[index].correctAnswers -= 1
             teams[index].hintsUsed -= judgement.hintsUsed
             round.winner = nil
-            if phase != .gameOver, let position = round.buzzes.firstIndex(where: { $0.team == team }) {
+            // A question the host skipped stays skipped, and after the end the question stays over, settled by the
+            // overrule; otherwise play goes on.
+            let staysOver = phase == .gameOver || round.skipped == true
+            if !staysOver, let position = round.buzzes.firstIndex(where: { $0.team == team }) {
                 round.turnsTaken = position
             }
-            // After the end the question stays over, settled by the overrule; before it, play goes on.
-            if phase == .gameOver { round.end = .overruled }
+            if staysOver { round.end = round.skipped == true ? .skipped : .overruled }
             self.round = round
             actions.append(
                 .judgementOverruled(
                     team: team, given: judgement.given, correct: false, pointsDelta: -judgement.points,
                     newScore: teams[index].score))
-            if phase != .gameOver {
+            if !staysOver {
                 passTurn(endingAs: .overruled, actions: &actions)
+            } else if phase == .roundOver {
+                actions.append(.answerRevealed(answer: round.question.answer, winner: nil, end: .skipped))
             }
         }
     }

@@ -92,11 +92,11 @@ public struct GameResult: Codable, Equatable, Sendable {
                 correctAnswers: team.correctAnswers, hintsUsed: team.hintsUsed, buzzes: team.buzzCount,
                 averageBuzzTime: team.averageBuzzTime, adjustments: team.adjustments)
         }
-        // A game that no team scored in (ended before a right answer) has no winner, not every team tied first; nor
-        // has one ended before its first question, whose scores are only the host's adjustments and which the history
-        // does not keep.
-        let scoreless = standings.allSatisfy { $0.correctAnswers == 0 && $0.points == 0 }
-        let winners = scoreless || questionsPlayed == 0 ? [] : standings.filter { $0.rank == 1 }.map(\.team)
+        // A game whose teams all tied without a right answer and with nothing gained (none scored, or the host's
+        // adjustments took the same points from every team) has no winner, not every team first; nor has one ended
+        // before its first question, whose scores are only the host's adjustments and which the history does not keep.
+        let nobodyGained = standings.allSatisfy { $0.correctAnswers == 0 && $0.points <= 0 && $0.rank == 1 }
+        let winners = nobodyGained || questionsPlayed == 0 ? [] : standings.filter { $0.rank == 1 }.map(\.team)
         self.init(
             standings: standings, winners: winners,
             questionsPlayed: questionsPlayed, questionCount: questionCount, endedEarly: endedEarly)

@@ -52,6 +52,10 @@ public struct Round: Codable, Equatable, Sendable {
     /// How much indication time the first buzz took away (cutting it to the time after a first buzz), so that taking
     /// back every buzz gives it back. Nil without a buzz, or in games saved before it was kept.
     public internal(set) var timeCutByFirstBuzz: Duration? = nil
+    /// Whether the host skipped the question: kept when an overrule makes a wrong answer right, so that taking that
+    /// overrule back leaves the question skipped instead of opening it again. Nil unless skipped, and in games saved
+    /// before it was kept.
+    public internal(set) var skipped: Bool? = nil
     /// The last judgement on this question, which the host may overrule; nil before any.
     public internal(set) var lastJudgement: Judgement?
     /// Every judgement on this question, in order, as corrected by overrules. Nil in games saved before it was kept.

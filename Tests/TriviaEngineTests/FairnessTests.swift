@@ -196,6 +196,41 @@ struct FairnessTests {
         expectRefused(game, .undoBuzz(team: "Foxes"), at: sec(8), .buzzAlreadyJudged(team: "Foxes"))
     }
 
+    @Test("Buzz order: a buzz taken back after every team buzzed lets that team buzz once the others have answered")
+    func buzzOrderUndoAfterEveryTeamBuzzedReopensBuzzingForThatTeam() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(3))
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(4))
+        _ = try game.handle(.buzz(team: "Bears"), at: sec(5))
+        #expect(game.phase == .answering(team: "Owls"), "every team buzzed: buzzing is over")
+        let left = try #require(game.round?.indicationRemaining)
+        _ = try game.handle(.undoBuzz(team: "Foxes"), at: sec(6))
+        _ = try game.handle(.answer(team: "Owls", text: "Oslo"), at: sec(7))
+        #expect(game.phase == .answering(team: "Bears"))
+        let actions = try game.handle(.answer(team: "Bears", text: "Rome"), at: sec(8))
+        #expect(actions.contains(.phaseChanged(.indication)), "Foxes have not buzzed: buzzing opens again")
+        #expect(game.remainingTime(at: sec(8)) == left)
+        expectRefused(game, .buzz(team: "Owls"), at: sec(9), .alreadyBuzzed(team: "Owls"))
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(9))
+        #expect(game.phase == .answering(team: "Foxes"))
+        _ = try game.handle(.answer(team: "Foxes", text: "Copenhagen"), at: sec(10))
+        #expect(game.round?.winner == "Foxes")
+        #expect(game.inconsistency == nil)
+    }
+
+    @Test("Buzz order: once buzzing ran out of time, a buzz taken back does not open it again")
+    func buzzOrderUndoAfterTimeUpEndsTheQuestionAfterTheLastTurn() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(3))
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(4))
+        _ = try game.handle(.clockAdvanced, at: sec(30))
+        #expect(game.phase == .answering(team: "Owls"))
+        _ = try game.handle(.undoBuzz(team: "Foxes"), at: sec(31))
+        _ = try game.handle(.answer(team: "Owls", text: "Oslo"), at: sec(32))
+        #expect(game.phase == .roundOver)
+        #expect(game.round?.end == .wrongAnswers)
+    }
+
     @Test("Taking back a buzz once the question is over says so, not that hints and buzzes are closed")
     func undoAfterTheQuestionSaysWhenABuzzCanBeTakenBack() throws {
         var game = try EngineFixtures.openGame()

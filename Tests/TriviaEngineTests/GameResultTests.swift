@@ -53,6 +53,14 @@ struct GameResultTests {
         #expect(result.winners.isEmpty)
     }
 
+    @Test("Teams all tied below zero without a right answer have no winner; tied above it, they all win")
+    func teamsTiedBelowZeroWithoutARightAnswerHaveNoWinner() throws {
+        let result = try finished(scores: ["Owls": -5, "Foxes": -5], teams: ["Owls", "Foxes"])
+        #expect(result.standings.map(\.rank) == [1, 1])
+        #expect(result.winners.isEmpty)
+        #expect(try finished(scores: ["Owls": -5, "Foxes": -7], teams: ["Owls", "Foxes"]).winners == ["Owls"])
+    }
+
     @Test("A game ended before its first question has no winner, whatever the host's adjustments, as it has no history")
     func aGameEndedBeforeItsFirstQuestionHasNoWinner() throws {
         let result = try finished(scores: ["Owls": -5, "Foxes": 7], teams: ["Owls", "Foxes"], playing: false)

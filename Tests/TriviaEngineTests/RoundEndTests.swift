@@ -86,6 +86,23 @@ struct RoundEndTests {
         expectEnded(game, actions, as: .skipped, at: sec(23))
     }
 
+    @Test("A wrong answer overruled to right after a skip, and back to wrong, leaves the question skipped")
+    func overrulingTwiceAfterASkipLeavesItSkipped() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(2))
+        _ = try game.handle(.clockAdvanced, at: sec(21))
+        _ = try game.handle(.answer(team: "Owls", text: "Kobenhavn"), at: sec(22))
+        _ = try game.handle(.skipQuestion, at: sec(23))
+        let overruled = try game.handle(.overrule, at: sec(24))
+        expectEnded(game, overruled, as: .overruled, winner: "Owls", at: sec(24))
+        let actions = try game.handle(.overrule, at: sec(25))
+        #expect(game.phase == .roundOver, "Foxes are not called: the host skipped the question")
+        expectEnded(game, actions, as: .skipped, at: sec(25))
+        #expect(game.team(named: "Owls")?.score == 0)
+        #expect(game.inconsistency == nil)
+    }
+
     @Test func endingTheGameDuringAQuestionEndsItGameEnded() throws {
         var game = try EngineFixtures.game(answers: ["Paris", "Rome"])
         _ = try game.handle(.nextQuestion, at: .zero)

@@ -1233,7 +1233,8 @@ extension ShakyAPI {
 
             # Reverse the last judgement on the question in play or just over: a wrong
             # answer (or a timeout) becomes right and ends the question with that team's
-            # points; a right answer becomes wrong, its points go back, and play goes on.
+            # points; a right answer becomes wrong, its points go back, and play goes on
+            # (a question the host skipped stays skipped).
             # After the game is over (until a new game replaces it) it reverses the last
             # judgement of the last question played: the scores, the result and its line
             # in History are corrected, and the game stays over.
@@ -2009,7 +2010,8 @@ extension ShakyAPI.GameInterface {
 
         /// Reverse the last judgement on the question in play or just over: a wrong
         /// answer (or a timeout) becomes right and ends the question with that team's
-        /// points; a right answer becomes wrong, its points go back, and play goes on.
+        /// points; a right answer becomes wrong, its points go back, and play goes on
+        /// (a question the host skipped stays skipped).
         /// After the game is over (until a new game replaces it) it reverses the last
         /// judgement of the last question played: the scores, the result and its line
         /// in History are corrected, and the game stays over.
@@ -2287,7 +2289,8 @@ extension ShakyAPI.GameInterface {
 
         /// Reverse the last judgement on the question in play or just over: a wrong
         /// answer (or a timeout) becomes right and ends the question with that team's
-        /// points; a right answer becomes wrong, its points go back, and play goes on.
+        /// points; a right answer becomes wrong, its points go back, and play goes on
+        /// (a question the host skipped stays skipped).
         /// After the game is over (until a new game replaces it) it reverses the last
         /// judgement of the last question played: the scores, the result and its line
         /// in History are corrected, and the game stays over.

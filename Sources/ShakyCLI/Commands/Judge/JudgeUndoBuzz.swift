@@ -8,7 +8,9 @@ extension Shaky.Judge {
             commandName: "undo-buzz", abstract: "Take back a team's buzz before it answers.",
             discussion: """
                 For a buzz pressed by mistake: the team has not buzzed after all, and may buzz again. When no buzz \
-                is left, buzzing goes on with the time the first buzz cut.
+                is left, buzzing goes on with the time the first buzz cut. Taken back while another team answers, \
+                buzzing opens again, with the time it had left, once the teams still in line have answered wrong; \
+                if that time had run out, the team cannot buzz on this question.
 
                 EXAMPLES:
                   shaky judge undo-buzz Foxes
