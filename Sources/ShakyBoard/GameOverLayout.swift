@@ -41,16 +41,19 @@ struct GameOverLayout {
         // without a word).
         let rows = bottom - row
         let shown = table.count > rows ? max(0, rows - 1) : table.count
+        // Centred under the podium and the winners line: on a wide board the table sat against the left edge.
+        let tableWidth = table.map { DisplayWidth.of($0) }.max() ?? 0
+        let column = max(1, (width - tableWidth) / 2)
         for (index, line) in table.prefix(shown).enumerated() {
             let style: BoardScreen.Style =
                 index == 0 ? .strong : .team(markIndex(sortedStandings[index - 1].team))
-            screen.put(line, row: row, column: 1, style: style)
+            screen.put(line, row: row, column: column, style: style)
             row += 1
         }
         if shown < table.count, rows > 0 {
             // The header is not a team: with no room even for it, every team is one of the more.
             let more = table.count - max(1, shown)
-            screen.put("+\(more) more", row: row, column: 1, style: .dim)
+            screen.put("+\(more) more", row: row, column: column, style: .dim)
         }
     }
 
