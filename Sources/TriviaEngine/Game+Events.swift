@@ -311,10 +311,16 @@ extension Game {
                     open.indicationRemaining = open.remaining
                     self.round = open
                 }
+                // Paused: an overrule back to wrong brings the question back paused, as the host left it.
+                if isPaused, var open = self.round {
+                    open.pausedWhenOverruled = true
+                    self.round = open
+                }
                 endRound(winner: team, as: .overruled, actions: &actions)
             } else {
                 round.winner = team
-                round.end = .overruled
+                // The host ended the game in this question: the game-over line still says so.
+                if round.end != .gameEnded { round.end = .overruled }
                 self.round = round
                 // After the end the answer is not revealed again: the corrected result follows.
                 if phase == .roundOver {
@@ -333,7 +339,9 @@ extension Game {
             if !staysOver, let position = round.buzzes.firstIndex(where: { $0.team == team }) {
                 round.turnsTaken = position
             }
-            if staysOver { round.end = round.skipped == true ? .skipped : .overruled }
+            if staysOver, round.end != .gameEnded { round.end = round.skipped == true ? .skipped : .overruled }
+            let pausedWhenOverruled = round.pausedWhenOverruled == true
+            round.pausedWhenOverruled = nil
             self.round = round
             actions.append(
                 .judgementOverruled(
@@ -341,6 +349,10 @@ extension Game {
                     newScore: teams[index].score))
             if !staysOver {
                 passTurn(endingAs: .overruled, actions: &actions)
+                if pausedWhenOverruled, phase.hasTimer {
+                    isPaused = true
+                    actions.append(.paused)
+                }
             } else if phase == .roundOver {
                 actions.append(.answerRevealed(answer: round.question.answer, winner: nil, end: .skipped))
             }

@@ -56,6 +56,9 @@ public struct Round: Codable, Equatable, Sendable {
     /// overrule back leaves the question skipped instead of opening it again. Nil unless skipped, and in games saved
     /// before it was kept.
     public internal(set) var skipped: Bool? = nil
+    /// Whether the game was paused when an overrule made a wrong answer right and so ended the question: an overrule
+    /// back to wrong brings it back paused. Nil otherwise, and in games saved before it was kept.
+    public internal(set) var pausedWhenOverruled: Bool? = nil
     /// The last judgement on this question, which the host may overrule; nil before any.
     public internal(set) var lastJudgement: Judgement?
     /// Every judgement on this question, in order, as corrected by overrules. Nil in games saved before it was kept.

@@ -103,6 +103,46 @@ struct RoundEndTests {
         #expect(game.inconsistency == nil)
     }
 
+    @Test("A paused question that an overrule ended, and the next one opened again, comes back paused")
+    func overrulingTwiceWhilePausedKeepsThePause() throws {
+        var game = try EngineFixtures.openGame()
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(2))
+        _ = try game.handle(.clockAdvanced, at: sec(21))
+        _ = try game.handle(.answer(team: "Owls", text: "Kobenhavn"), at: sec(22))
+        _ = try game.handle(.pause, at: sec(23))
+        _ = try game.handle(.overrule, at: sec(24))
+        #expect(game.phase == .roundOver && !game.isPaused)
+        let actions = try game.handle(.overrule, at: sec(25))
+        #expect(game.phase == .answering(team: "Foxes"))
+        #expect(game.isPaused, "the host paused and never resumed")
+        #expect(actions.last == .paused)
+        #expect(game.remainingTime(at: sec(40)) == sec(60), "a paused countdown does not run")
+        #expect(game.inconsistency == nil)
+        // Once resumed and overruled again, the next overrule back to wrong does not pause by itself.
+        _ = try game.handle(.resume, at: sec(41))
+        _ = try game.handle(.answer(team: "Foxes", text: "Oslo"), at: sec(42))
+        #expect(game.phase == .roundOver)
+    }
+
+    @Test("Overrules after the host ended the game in a question leave it ended during that question")
+    func overrulingAfterEndingTheGameInAQuestionKeepsGameEnded() throws {
+        var game = try EngineFixtures.game(answers: ["Paris", "Rome"])
+        _ = try game.handle(.nextQuestion, at: .zero)
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(2))
+        _ = try game.handle(.clockAdvanced, at: sec(21))
+        let answer = try #require(game.round).question.answer
+        _ = try game.handle(.answer(team: "Owls", text: answer + "xyz"), at: sec(22))
+        _ = try game.handle(.endGame, at: sec(23))
+        #expect(game.round?.end == .gameEnded)
+        _ = try game.handle(.overrule, at: sec(24))
+        #expect(game.round?.end == .gameEnded && game.round?.winner == "Owls")
+        _ = try game.handle(.overrule, at: sec(25))
+        #expect(game.round?.end == .gameEnded && game.round?.winner == nil)
+        #expect(game.status(at: sec(25)).roundEnd == .gameEnded)
+    }
+
     @Test func endingTheGameDuringAQuestionEndsItGameEnded() throws {
         var game = try EngineFixtures.game(answers: ["Paris", "Rome"])
         _ = try game.handle(.nextQuestion, at: .zero)
