@@ -445,11 +445,12 @@ public actor GameRuntime {
             noteUnsavedChange(error)
         }
         game = next
-        carryOut(actions, at: now)
         // A question over, opened again by an overrule (right after all wrong: the next team answers): the watchers
-        // put its letters away when its answer was revealed, and no event since carries them. The whole game does.
-        // (Only an overrule: the next question's `roundStarted` carries its letters itself.)
-        if wasOver, case .overrule = event, next.phase.hasTimer { observer?(.state(next.status(at: now))) }
+        // put its letters away when its answer was revealed, and no event since carries them. The whole game does,
+        // before the countdown's time left, whose line would otherwise be drawn without them. (Only an overrule: the
+        // next question's `roundStarted` carries its letters itself.)
+        let reopened = wasOver && next.phase.hasTimer && { if case .overrule = event { true } else { false } }()
+        carryOut(actions, at: now, before: reopened ? { self.observer?(.state(next.status(at: now))) } : nil)
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions
@@ -564,7 +565,8 @@ public actor GameRuntime {
     /// Does what the engine's actions ask: timers, sound cues, events.
     /// `now` is the reading the engine made the actions at: a wake-up's delay counts from it (a later reading would
     /// put the wake-up late by however long the events took to hand out, and a watcher may already have heard them).
-    private func carryOut(_ actions: [GameAction], at now: Duration) {
+    /// Plays the cues and tells the watchers of `actions`, then, after `beforeCountdown`, the countdown's change.
+    private func carryOut(_ actions: [GameAction], at now: Duration, before beforeCountdown: (() -> Void)? = nil) {
         for action in actions {
             switch action {
             case .wake(let delay):
@@ -582,6 +584,7 @@ public actor GameRuntime {
                 observer?(.action(action))
             }
         }
+        beforeCountdown?()
         tellCountdownChange(at: now)
     }
 
