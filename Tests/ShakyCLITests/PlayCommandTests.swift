@@ -11,7 +11,7 @@ import Testing
         ("t", .scoreboard), ("st", .status), ("w 2.5", .wait(seconds: 2.5)), ("?", .help), ("q", .quit),
         ("", .nothing), ("# a comment", .nothing),
         ("+ Owls 5 best costumes", .adjust(team: "Owls", delta: 5, reason: "best costumes")),
-        ("- snow owls 3", .adjust(team: "snow owls", delta: -3, reason: "the host's call")),
+        ("- snow owls 3", .adjust(team: "snow owls", delta: -3, reason: "adjusted by the host")),
         ("+2 4 late buzz", .adjust(team: "2", delta: 4, reason: "late buzz")),
     ])
     func parses(line: String, command: PlayCommand) throws {
@@ -22,14 +22,16 @@ import Testing
         let teams = ["Team 2", "Top 10", "Owls"]
         #expect(
             try PlayCommand.parse("+ Team 2 5", teams: teams)
-                == .adjust(team: "Team 2", delta: 5, reason: "the host's call"))
+                == .adjust(team: "Team 2", delta: 5, reason: "adjusted by the host"))
         #expect(
             try PlayCommand.parse("- top 10 3 late", teams: teams) == .adjust(team: "top 10", delta: -3, reason: "late")
         )
         #expect(
             try PlayCommand.parse("+ Owls 5 for 2 answers", teams: teams)
                 == .adjust(team: "Owls", delta: 5, reason: "for 2 answers"))
-        #expect(try PlayCommand.parse("+ 2 5", teams: teams) == .adjust(team: "2", delta: 5, reason: "the host's call"))
+        #expect(
+            try PlayCommand.parse("+ 2 5", teams: teams) == .adjust(team: "2", delta: 5, reason: "adjusted by the host")
+        )
     }
 
     @Test(arguments: [

@@ -24,7 +24,8 @@ extension Shaky {
                   j            teams join by pressing their buttons, one after another
                   p            pause, or resume
                   s            skip the question
-                  e            end the game (asks first: y ends it)
+                  e            end the game (asks first: y on the next line ends it; any
+                               other line, a command too, goes on without running it)
                   t, st        show the scoreboard, the status
                   w SECONDS    wait (for scripts)
                   ?            list the commands

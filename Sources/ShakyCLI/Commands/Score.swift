@@ -29,7 +29,11 @@ extension Shaky {
         var deltas: [String] = []
 
         @Option(help: ArgumentHelp("Why, as the scoreboard and history show it", valueName: "text"))
-        var reason = "adjusted by the host"
+        var reason = defaultReason
+
+        /// The reason of an adjustment the host gave none for, here and in `shaky play`, so the history reads the
+        /// same whichever tool made it.
+        static let defaultReason = "adjusted by the host"
 
         @OptionGroup var global: GlobalOptions
 

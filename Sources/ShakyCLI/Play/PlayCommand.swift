@@ -134,7 +134,7 @@ extension PlayCommand {
         }
         let team = words[..<pointsIndex].joined(separator: " ")
         let reason = words[(pointsIndex + 1)...].joined(separator: " ")
-        return .adjust(team: team, delta: sign * points, reason: reason.isEmpty ? "the host's call" : reason)
+        return .adjust(team: team, delta: sign * points, reason: reason.isEmpty ? Shaky.Score.defaultReason : reason)
     }
 }
 

@@ -10,7 +10,7 @@ extension Shaky.Judge {
                 For a buzz pressed by mistake: the team has not buzzed after all, and may buzz again. When no buzz \
                 is left, buzzing goes on with the time the first buzz cut. Taken back while another team answers, \
                 buzzing opens again, with the time it had left, once the teams still in line have answered wrong; \
-                if that time had run out, the team cannot buzz on this question.
+                if that time had run out, the team cannot buzz on this question unless every buzz is taken back.
 
                 EXAMPLES:
                   shaky judge undo-buzz Foxes
