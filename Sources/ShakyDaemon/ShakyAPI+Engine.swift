@@ -344,12 +344,13 @@ extension GameError {
         case .zeroAdjustment: "zeroAdjustment"
         case .adjustmentTooLarge: "adjustmentTooLarge"
         case .missingReason: "missingReason"
-        case .reasonTooLong: "reasonTooLong"
+        // Too long in code points, the same rule.
+        case .reasonTooLong, .reasonTooComplex: "reasonTooLong"
         case .adjustmentLimitReached: "adjustmentLimitReached"
         case .nothingToOverrule: "nothingToOverrule"
         case .noBuzzToUndo: "noBuzzToUndo"
         case .buzzAlreadyJudged: "buzzAlreadyJudged"
-        case .answerTooLong: "answerTooLong"
+        case .answerTooLong, .answerTooComplex: "answerTooLong"
         }
     }
 }

@@ -115,6 +115,8 @@ extension Game {
         guard !reason.isEmpty else { throw .missingReason }
         let characters = reason.count
         guard characters <= Self.longestAdjustmentReason else { throw .reasonTooLong(characters: characters) }
+        let codePoints = reason.unicodeScalars.count
+        guard codePoints <= Self.mostCodePointsInText else { throw .reasonTooComplex(codePoints: codePoints) }
         guard teams[index].adjustments.count < Self.mostAdjustmentsPerTeam else {
             throw .adjustmentLimitReached(team: teams[index].name)
         }
@@ -196,6 +198,8 @@ extension Game {
         let text = text.trimmingWhitespace
         let characters = text.count
         guard characters <= Self.longestGivenAnswer else { throw .answerTooLong(characters: characters) }
+        let codePoints = text.unicodeScalars.count
+        guard codePoints <= Self.mostCodePointsInText else { throw .answerTooComplex(codePoints: codePoints) }
         let correct = AnswerChecker(settings: settings).accepts(text, for: round.question)
         judge(given: text, correct: correct, actions: &actions)
     }

@@ -48,6 +48,11 @@ public struct Game: Codable, Equatable, Sendable {
     /// watcher and kept in the saved game and the history.
     public static let longestAdjustmentReason = 200
 
+    /// The most Unicode code points an answer or a reason may hold: 8 for each of its 200 characters, as for a team
+    /// name. A character stacked with thousands of combining marks counts as one, so without it 200 characters could
+    /// be a megabyte, kept in the saved game that every change writes whole and sent to every watcher.
+    public static let mostCodePointsInText = 8 * 200
+
     /// The most score adjustments one team may have in a game: far beyond any party, while each is kept in the saved
     /// game, which every save writes whole.
     public static let mostAdjustmentsPerTeam = 5_000

@@ -45,6 +45,9 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingReason
     /// A score adjustment's reason is longer than `Game.longestAdjustmentReason` characters.
     case reasonTooLong(characters: Int)
+    /// A score adjustment's reason holds more than `Game.mostCodePointsInText` Unicode code points (marks stacked
+    /// on its letters).
+    case reasonTooComplex(codePoints: Int)
     /// The team has had `Game.mostAdjustmentsPerTeam` score adjustments in this game already.
     case adjustmentLimitReached(team: String)
     /// There is no judgement on the question in play or just over (or, once the game is over, on the last
@@ -58,6 +61,9 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
     case buzzAlreadyJudged(team: String)
     /// The answer is longer than `Game.longestGivenAnswer` characters; nothing was judged.
     case answerTooLong(characters: Int)
+    /// The answer holds more than `Game.mostCodePointsInText` Unicode code points (marks stacked on its letters);
+    /// nothing was judged.
+    case answerTooComplex(codePoints: Int)
 
     /// A duration as a person reads it: tenths of a second, rounded up ("0.3 s").
     public static func seconds(_ duration: Duration) -> String {
@@ -115,6 +121,9 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "a score adjustment needs a reason"
         case .reasonTooLong(let characters):
             "a score adjustment's reason is at most \(Game.longestAdjustmentReason) characters, not \(characters)"
+        case .reasonTooComplex(let codePoints):
+            "a score adjustment's reason holds \(codePoints) Unicode code points (marks stacked on its letters); at most "
+                + "\(Game.mostCodePointsInText) are allowed"
         case .adjustmentLimitReached(let team):
             "\(team) has had \(Game.mostAdjustmentsPerTeam) score adjustments in this game, the most a team may have"
         case .nothingToOverrule:
@@ -127,6 +136,9 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(team.possessive) answer has been judged already; overrule the judgement instead"
         case .answerTooLong(let characters):
             "an answer is at most \(Game.longestGivenAnswer) characters, not \(characters); nothing was judged"
+        case .answerTooComplex(let codePoints):
+            "an answer holds \(codePoints) Unicode code points (marks stacked on its letters); at most "
+                + "\(Game.mostCodePointsInText) are allowed; nothing was judged"
         }
     }
 }

@@ -153,6 +153,12 @@ struct ErrorReplyTests {
             try await expectRefused(
                 "AdjustScore", ["team": "Owls", "delta": 1, "reason": .string(String(repeating: "x", count: 300_000))],
                 reason: "reasonTooLong")
+            // 200 characters, each a letter with eight accents: too many code points, the same rule.
+            let stacked = String(repeating: "a" + String(repeating: "\u{301}", count: 8), count: 200)
+            try await expectRefused(
+                "AdjustScore", ["team": "Owls", "delta": 1, "reason": .string(stacked)], reason: "reasonTooLong",
+                message: "a score adjustment's reason holds 1800 Unicode code points (marks stacked on its letters); "
+                    + "at most 1600 are allowed")
             try await client.game("End")
             // The host who wants to play again is told how.
             try await expectRefused(

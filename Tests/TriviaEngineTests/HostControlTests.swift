@@ -80,6 +80,12 @@ struct HostControlTests {
         expectRefused(
             game, .adjustScore(team: "Bears", delta: 1, reason: String(repeating: "ü", count: 201)), at: sec(3),
             .reasonTooLong(characters: 201))
+        // …and at most 1 600 code points: 200 letters with 2 400 accents stacked on each were a megabyte kept in the
+        // saved game, which every change writes whole.
+        let stacked = String(repeating: "a" + String(repeating: "\u{301}", count: 2_400), count: 200)
+        expectRefused(
+            game, .adjustScore(team: "Bears", delta: 1, reason: stacked), at: sec(3),
+            .reasonTooComplex(codePoints: 200 * 2_401))
     }
 
     @Test func aTeamHasAtMostFiveThousandAdjustments() throws {

@@ -71,6 +71,13 @@ struct IllegalEventTests {
         #expect(throws: Never.self) { _ = try judged.handle(.answer(team: "Foxes", text: longest), at: sec(30)) }
         #expect(judged.phase != game.phase)
         expectRefused(game, .answer(team: "Foxes", text: longest + "e"), at: sec(30), .answerTooLong(characters: 201))
+        // …and at most 1 600 code points: one letter with thousands of accents stacked on it counts as one character.
+        let stacked = String(repeating: "a" + String(repeating: "\u{301}", count: 2_400), count: 200)
+        expectRefused(
+            game, .answer(team: "Foxes", text: stacked), at: sec(30), .answerTooComplex(codePoints: 200 * 2_401))
+        let eightEach = String(repeating: "a" + String(repeating: "\u{301}", count: 7), count: 200)
+        var judgedToo = game
+        #expect(throws: Never.self) { _ = try judgedToo.handle(.answer(team: "Foxes", text: eightEach), at: sec(30)) }
     }
 
     @Test func inRoundOver() throws {
@@ -90,6 +97,7 @@ struct IllegalEventTests {
             .alreadyPaused, .notPaused, .zeroAdjustment, .adjustmentTooLarge(5000), .missingReason,
             .nothingToOverrule, .noBuzzToUndo(team: "X"), .buzzAlreadyJudged(team: "X"),
             .answerTooLong(characters: 201), .reasonTooLong(characters: 201), .adjustmentLimitReached(team: "X"),
+            .answerTooComplex(codePoints: 1_601), .reasonTooComplex(codePoints: 1_601),
             .buzzNotUndoable(phase: .ready), .nobodyHasBuzzed,
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)

@@ -1220,14 +1220,16 @@ extension ShakyAPI {
             # A team indicates it knows the answer (once per question).
             method Buzz(team: string) -> (status: State)
 
-            # The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
+            # The team up gives its answer (at most 200 characters and 1600 Unicode code
+            # points; a longer one is Refused, answerTooLong).
             method Answer(team: string, answer: string) -> (correct: bool, status: State)
 
             # Reveal one more letter, as a shake does.
             method Hint() -> (status: State)
 
-            # Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-            # per team in a game). Also after the game is over, until a new game replaces
+            # Add (or with a negative delta take) points, with a reason (at most 200
+            # characters and 1600 Unicode code points; at most 5000 adjustments per team
+            # in a game). Also after the game is over, until a new game replaces
             # it: the result and its line in History are corrected.
             method AdjustScore(team: string, delta: int, reason: string) -> (status: State)
 
@@ -1991,7 +1993,8 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.Buzz`.
         func buzz(team: String) async throws -> ShakyAPI.State
 
-        /// The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
+        /// The team up gives its answer (at most 200 characters and 1600 Unicode code
+        /// points; a longer one is Refused, answerTooLong).
         ///
         /// Serves `io.shakywords.Game.Answer`.
         func answer(team: String, answer: String) async throws -> ShakyAPI.GameInterface.AnswerReply
@@ -2001,8 +2004,9 @@ extension ShakyAPI.GameInterface {
         /// Serves `io.shakywords.Game.Hint`.
         func hint() async throws -> ShakyAPI.State
 
-        /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-        /// per team in a game). Also after the game is over, until a new game replaces
+        /// Add (or with a negative delta take) points, with a reason (at most 200
+        /// characters and 1600 Unicode code points; at most 5000 adjustments per team
+        /// in a game). Also after the game is over, until a new game replaces
         /// it: the result and its line in History are corrected.
         ///
         /// Serves `io.shakywords.Game.AdjustScore`.
@@ -2238,7 +2242,8 @@ extension ShakyAPI.GameInterface {
                 .status
         }
 
-        /// The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
+        /// The team up gives its answer (at most 200 characters and 1600 Unicode code
+        /// points; a longer one is Refused, answerTooLong).
         ///
         /// Calls `io.shakywords.Game.Answer`.
         public func answer(
@@ -2247,7 +2252,8 @@ extension ShakyAPI.GameInterface {
             try await self.answer(AnswerParameters(team: team, answer: answer))
         }
 
-        /// The team up gives its answer (at most 200 characters; a longer one is Refused, answerTooLong).
+        /// The team up gives its answer (at most 200 characters and 1600 Unicode code
+        /// points; a longer one is Refused, answerTooLong).
         ///
         /// Calls `io.shakywords.Game.Answer`.
         public func answer(
@@ -2265,8 +2271,9 @@ extension ShakyAPI.GameInterface {
             ).status
         }
 
-        /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-        /// per team in a game). Also after the game is over, until a new game replaces
+        /// Add (or with a negative delta take) points, with a reason (at most 200
+        /// characters and 1600 Unicode code points; at most 5000 adjustments per team
+        /// in a game). Also after the game is over, until a new game replaces
         /// it: the result and its line in History are corrected.
         ///
         /// Calls `io.shakywords.Game.AdjustScore`.
@@ -2276,8 +2283,9 @@ extension ShakyAPI.GameInterface {
             try await self.adjustScore(AdjustScoreParameters(team: team, delta: delta, reason: reason))
         }
 
-        /// Add (or with a negative delta take) points, with a reason (at most 200 characters; at most 5000 adjustments
-        /// per team in a game). Also after the game is over, until a new game replaces
+        /// Add (or with a negative delta take) points, with a reason (at most 200
+        /// characters and 1600 Unicode code points; at most 5000 adjustments per team
+        /// in a game). Also after the game is over, until a new game replaces
         /// it: the result and its line in History are corrected.
         ///
         /// Calls `io.shakywords.Game.AdjustScore`.
