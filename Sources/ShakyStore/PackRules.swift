@@ -58,7 +58,8 @@ public enum PackRules {
     /// A valid pack name made from `name`, or the rule it breaks.
     static func packName(_ name: String) throws(Violation) -> String {
         let result = normalized(name)
-        if result.isEmpty {
+        // A name of zero-width spaces or joiners alone is as empty on every screen.
+        if result.withoutCharactersThatDoNotShow.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
             throw Violation(field: "name", problem: "the name is empty")
         }
         if length(result) > maximumPackNameLength {

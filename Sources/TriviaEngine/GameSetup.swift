@@ -71,7 +71,11 @@ public struct GameSetup: Codable, Equatable, Sendable {
             guard name.count <= Self.teamNameLengthRange.upperBound else {
                 throw .teamNameTooLong(name, length: name.count)
             }
-            if let earlier = names.first(where: { TeamNameKey.of($0) == TeamNameKey.of(name) }) {
+            // Also by what shows: "Owls" and "Ow\u{200B}ls" (a zero-width space inside) read the same on every screen.
+            let shown = TeamNameKey.of(name.withoutCharactersThatDoNotShow)
+            if let earlier = names.first(where: {
+                TeamNameKey.of($0) == TeamNameKey.of(name) || TeamNameKey.of($0.withoutCharactersThatDoNotShow) == shown
+            }) {
                 throw .duplicateTeamName(earlier, name)
             }
             names.append(name)
@@ -91,7 +95,7 @@ public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A team name holds more than ``GameSetup/teamNameCodePointLimit`` code points (marks stacked on its letters);
     /// `position` is 1-based. The name is not repeated: it may be thousands of code points long.
     case teamNameTooComplex(position: Int, codePoints: Int)
-    /// Two team names are equal ignoring case.
+    /// Two team names are equal ignoring case and the characters that do not show.
     case duplicateTeamName(String, String)
     /// The question count is not 1–50.
     case questionCount(Int)
@@ -113,7 +117,8 @@ public enum GameSetupError: Error, Equatable, Sendable, CustomStringConvertible 
             "team \(position)'s name holds \(codePoints) Unicode code points (marks stacked on its letters); at most "
                 + "\(GameSetup.teamNameCodePointLimit) are allowed"
         case .duplicateTeamName(let first, let second):
-            "team names \"\(first)\" and \"\(second)\" are the same ignoring case"
+            "team names \"\(first)\" and \"\(second)\" are the same ignoring case and characters that do not show "
+                + "(zero-width spaces and joiners)"
         case .questionCount(let count):
             "a game has \(GameSetup.questionCountRange.lowerBound) to \(GameSetup.questionCountRange.upperBound) questions, not \(count)"
         case .notEnoughQuestions(let requested, let eligible, let difficulty):

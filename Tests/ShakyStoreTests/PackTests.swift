@@ -37,6 +37,10 @@ import TriviaEngine
         #expect(throws: StoreError.invalidPackName("   ", problem: "the name is empty")) {
             try database.createPack(named: "   ")
         }
+        // Nothing that shows: a zero-width space and a word joiner.
+        #expect(throws: StoreError.invalidPackName("\u{200B} \u{2060}", problem: "the name is empty")) {
+            try database.createPack(named: "\u{200B} \u{2060}")
+        }
         #expect(throws: StoreError.self) { try database.createPack(named: String(repeating: "x", count: 61)) }
         #expect(try database.packs().count == 2)
     }

@@ -73,6 +73,12 @@ struct GameSetupTests {
         #expect(throws: GameSetupError.duplicateTeamName("Owls", "\u{200B}Owls")) {
             try Game(setup: setup(teams: ["Owls", "\u{200B}Owls"]))
         }
+        // Nor do characters that show nothing inside a name: the two names read the same on every screen.
+        for hidden in ["Ow\u{200B}ls", "Owls\u{2060}", "O\u{00AD}wls", "\u{FEFF}OWLS", "Owls\u{E0041}"] {
+            #expect(throws: GameSetupError.duplicateTeamName("Owls", hidden)) {
+                try Game(setup: setup(teams: ["Owls", hidden]))
+            }
+        }
         // Accents still make another team, as they do in the history.
         #expect((try? Game(setup: setup(teams: ["Café", "Cafe"]))) != nil)
     }
