@@ -45,14 +45,25 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
         ShakyAPI.Pack(try await Self.storeCall { try database.duplicate(pack: name, newName: newName) })
     }
 
-    func addQuestion(pack: String, question: ShakyAPI.Question) async throws -> ShakyAPI.StoredQuestion {
-        ShakyAPI.StoredQuestion(
-            try await Self.storeCall { try database.addQuestion(question.engineQuestion, toPack: pack) })
+    func addQuestion(
+        pack: String, question: ShakyAPI.Question
+    ) async throws -> ShakyAPI.PacksInterface.AddQuestionReply {
+        let added = try await Self.storeCall {
+            try database.addQuestionWithWarnings(question.engineQuestion, toPack: pack)
+        }
+        return ShakyAPI.PacksInterface.AddQuestionReply(
+            question: ShakyAPI.StoredQuestion(added.question), warnings: added.warnings.isEmpty ? nil : added.warnings)
     }
 
-    func editQuestion(id: Int, question: ShakyAPI.Question) async throws -> ShakyAPI.StoredQuestion {
-        ShakyAPI.StoredQuestion(
-            try await Self.storeCall { try database.updateQuestion(id: Int64(id), to: question.engineQuestion) })
+    func editQuestion(
+        id: Int, question: ShakyAPI.Question
+    ) async throws -> ShakyAPI.PacksInterface.EditQuestionReply {
+        let edited = try await Self.storeCall {
+            try database.updateQuestionWithWarnings(id: Int64(id), to: question.engineQuestion)
+        }
+        return ShakyAPI.PacksInterface.EditQuestionReply(
+            question: ShakyAPI.StoredQuestion(edited.question),
+            warnings: edited.warnings.isEmpty ? nil : edited.warnings)
     }
 
     func deleteQuestion(id: Int) async throws {

@@ -80,14 +80,23 @@ extension AppDatabase {
     ///   ``StoreError/invalidQuestion(problem:)``, also when the pack would pass ``PackRules/largestPackFile`` as JSON.
     @discardableResult
     public func addQuestion(_ question: Question, toPack name: String) throws -> StoredQuestion {
-        let question = try Self.checked(question)
-        return try write { db in
+        try addQuestionWithWarnings(question, toPack: name).question
+    }
+
+    /// Adds a question like ``addQuestion(_:toPack:)`` and also returns what was accepted but looks wrong: the
+    /// alternates left out, said as an import says them.
+    public func addQuestionWithWarnings(
+        _ question: Question, toPack name: String
+    ) throws -> (question: StoredQuestion, warnings: [String]) {
+        let checked = try Self.checked(question)
+        let stored = try write { db in
             let pack = try Self.requireEditablePack(named: name, db)
-            var record = QuestionRecord(packId: pack.id!, question: question)
+            var record = QuestionRecord(packId: pack.id!, question: checked)
             try record.insert(db)
             try Self.requireExportable(pack, db)
-            return StoredQuestion(id: record.id!, packName: pack.name, question: question)
+            return StoredQuestion(id: record.id!, packName: pack.name, question: checked)
         }
+        return (stored, Self.warnings(given: question, kept: checked))
     }
 
     /// Replaces the question `id` of a custom pack with `question`.
@@ -96,13 +105,29 @@ extension AppDatabase {
     ///   ``StoreError/invalidQuestion(problem:)``.
     @discardableResult
     public func updateQuestion(id: Int64, to question: Question) throws -> StoredQuestion {
-        let question = try Self.checked(question)
-        return try write { db in
+        try updateQuestionWithWarnings(id: id, to: question).question
+    }
+
+    /// Replaces a question like ``updateQuestion(id:to:)`` and also returns what was accepted but looks wrong: the
+    /// alternates left out, said as an import says them.
+    public func updateQuestionWithWarnings(
+        id: Int64, to question: Question
+    ) throws -> (question: StoredQuestion, warnings: [String]) {
+        let checked = try Self.checked(question)
+        let stored = try write { db in
             let (record, pack) = try Self.requireEditableQuestion(id: id, db)
-            try QuestionRecord(id: record.id, packId: pack.id!, question: question).update(db)
+            try QuestionRecord(id: record.id, packId: pack.id!, question: checked).update(db)
             try Self.requireExportable(pack, db)
-            return StoredQuestion(id: id, packName: pack.name, question: question)
+            return StoredQuestion(id: id, packName: pack.name, question: checked)
         }
+        return (stored, Self.warnings(given: question, kept: checked))
+    }
+
+    /// What an import would warn of in `question` as given, `kept` being its checked form: the alternates left out
+    /// (``PackFile/leftOutAlternates(_:kept:at:)``, the one rule for both), with no line to name.
+    private static func warnings(given question: Question, kept: Question) -> [String] {
+        let written = PackFile.WrittenQuestion(alternates: question.alternates)
+        return PackFile.leftOutAlternates(written, kept: kept, at: nil).map { [$0] } ?? []
     }
 
     /// Refuses a change that leaves `pack` larger than ``PackRules/largestPackFile`` as a JSON file, which would not

@@ -88,9 +88,10 @@ struct PackFile: Equatable {
     }
 
     /// The warning when alternates of `written` were left out of `question`, its checked form, for repeating its
-    /// answer or an alternate before them (ignoring case) or for being blank, at `place` ("line 4"); `nil` when none
-    /// was. Such an alternate changes no match, but a file's author who wrote it may have meant another word.
-    static func leftOutAlternates(_ written: WrittenQuestion, kept question: Question, at place: String) -> String? {
+    /// answer or an alternate before them (ignoring case) or for being blank, at `place` ("line 4"; `nil` for a
+    /// question given alone, as `AddQuestion` takes it); `nil` when none was. Such an alternate changes no match, but
+    /// whoever wrote it may have meant another word.
+    static func leftOutAlternates(_ written: WrittenQuestion, kept question: Question, at place: String?) -> String? {
         guard written.alternates.count > question.alternates.count else { return nil }
         var repeated: [String] = []
         var blank = 0
@@ -114,7 +115,8 @@ struct PackFile: Equatable {
                     + "\(repeated.count == 1 ? "repeats" : "repeat") the answer or an alternate before it")
         }
         if blank > 0 { parts.append(blank == 1 ? "an alternate is blank" : "\(blank) alternates are blank") }
-        return "\(place): \(parts.joined(separator: ", and ")); left out"
+        let warning = "\(parts.joined(separator: ", and ")); left out"
+        return place.map { "\($0): \(warning)" } ?? warning
     }
 
     private static func missing(_ field: String) -> PackRules.Violation {

@@ -175,6 +175,50 @@ import Varlink
         }
     }
 
+    /// `pack add` and `pack edit` say the warnings of the daemon's reply, and none of their own: they found the
+    /// alternates left out by a copy of the store's rule. A reply without `warnings` (an older daemon's) says nothing.
+    @Test func addAndEditPrintTheWarningsOfTheReply() async throws {
+        try await FakeDaemon.run { daemon in
+            guard case .object(let stored) = try JSONValue(encoding: Fixtures.tigerQuestion) else { return }
+            let warning = "the alternate “TIGER” repeats the answer or an alternate before it; left out"
+            let zoo = ShakyAPI.Pack(name: "Zoo", builtin: false, questions: 1, easy: 1, medium: 0, hard: 0)
+            daemon.answer("Packs.List", with: .reply(encoding: ShakyAPI.PacksInterface.ListReply(packs: [zoo])))
+            daemon.answer(
+                "Packs.Show",
+                with: .reply(
+                    encoding: ShakyAPI.PacksInterface.ShowReply(pack: zoo, questions: [Fixtures.tigerQuestion])))
+            let add = [
+                "pack", "add", "Zoo", "--question", "What big cat has stripes?", "--answer", "Tiger",
+                "--alternate", "Tigress", "--alternate", "TIGER",
+            ]
+            let edit = ["pack", "edit", "12", "--alternate", "Tigress", "--alternate", "TIGER"]
+            for method in ["AddQuestion", "EditQuestion"] {
+                daemon.answer(
+                    "Packs.\(method)", with: .reply(["question": .object(stored), "warnings": [.string(warning)]]))
+            }
+            for arguments in [add, edit] {
+                let warned = await shaky(daemon, arguments)
+                #expect(warned.status == 0, "\(arguments): \(warned)")
+                #expect(warned.error == "shaky: warning: \(warning)\n", "\(arguments): \(warned)")
+            }
+            // With --json the warnings are in the one document too, and still said on standard error.
+            let json = await shaky(daemon, ["--json"] + add)
+            let reply = try JSONDecoder().decode(
+                ShakyAPI.PacksInterface.AddQuestionReply.self, from: Data(json.output.utf8))
+            #expect(reply.warnings == [warning], "\(json)")
+            #expect(json.error == "shaky: warning: \(warning)\n", "\(json)")
+
+            for method in ["AddQuestion", "EditQuestion"] {
+                daemon.answer("Packs.\(method)", with: .reply(["question": .object(stored)]))
+            }
+            for arguments in [add, edit] {
+                let older = await shaky(daemon, arguments)
+                #expect(older.status == 0, "\(arguments): \(older)")
+                #expect(older.error.isEmpty, "\(arguments): \(older)")
+            }
+        }
+    }
+
     @Test func watchPrintsOneLinePerEvent() async throws {
         try await FakeDaemon.run { daemon in
             let events = [

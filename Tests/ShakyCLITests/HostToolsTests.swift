@@ -81,10 +81,22 @@ struct HostToolsTests {
             #expect(
                 added.error
                     == "shaky: warning: the alternates “STRASSE” and “gasse” repeat the answer or an alternate before "
-                    + "it, ignoring case, or are blank; left out\n", "\(added)")
+                    + "it; left out\n", "\(added)")
             let plain = try await shaky(
-                ["pack", "add", "Mine", "--question", "A lane?", "--answer", "Lane", "--alternate", "Path"], on: daemon)
+                ["--json", "pack", "add", "Mine", "--question", "A lane?", "--answer", "Lane", "--alternate", "Path"],
+                on: daemon)
             #expect(plain.status == 0 && plain.error.isEmpty, "\(plain)")
+            let lane = try JSONDecoder().decode(
+                ShakyAPI.PacksInterface.AddQuestionReply.self, from: Data(plain.output.utf8)
+            ).question
+            let edited = try await shaky(
+                ["pack", "edit", "\(lane.id)", "--alternate", "Path", "--alternate", " ", "--alternate", "lane"],
+                on: daemon)
+            #expect(edited.status == 0, "\(edited)")
+            #expect(
+                edited.error
+                    == "shaky: warning: the alternate “lane” repeats the answer or an alternate before it, and an "
+                    + "alternate is blank; left out\n", "\(edited)")
         }
     }
 

@@ -1,6 +1,7 @@
 import ShakyProtocol
 import ShakyTesting
 import Testing
+import Varlink
 
 /// The Packs interface end to end: every method, through the same calls a client makes.
 @Suite("Packs over the interface")
@@ -147,6 +148,58 @@ struct PacksInterfaceTests {
             #expect(!names.contains("Beasts"))
             #expect(!names.contains("My Animals"))
             #expect(names.count == 9)
+        }
+    }
+
+    /// `shaky pack add` and `pack edit` found the alternates left out by comparing what they sent with the reply, a
+    /// second copy of the store's rule in the client; the reply says them, in the words an import uses, and has no
+    /// `warnings` at all when every alternate was kept.
+    @Test(
+        "AddQuestion and EditQuestion warn of blank and repeated alternates, and say nothing of a clean question",
+        arguments: TestDaemon.Mode.allCases)
+    func questionWarnings(mode: TestDaemon.Mode) async throws {
+        try await TestDaemon.run(mode) { client in
+            try await client.call("io.shakywords.Packs.Create", ["name": "Capitals"])
+            func question(_ text: String, _ answer: String, _ alternates: [String]) -> JSONValue {
+                [
+                    "text": .string(text), "answer": .string(answer),
+                    "alternates": .array(alternates.map(JSONValue.string)), "difficulty": "easy",
+                ]
+            }
+            let cases: [(answer: String, alternates: [String], kept: [String], warnings: JSONValue?)] = [
+                // The alternates a CSV field `Roma||Rom` holds.
+                ("Rome", ["Roma", "", "Rom"], ["Roma", "Rom"], ["an alternate is blank; left out"]),
+                (
+                    "Rome", ["ROME", "Roma"], ["Roma"],
+                    ["the alternate “ROME” repeats the answer or an alternate before it; left out"]
+                ),
+                (
+                    "Rome", ["Roma", " roma "], ["Roma"],
+                    ["the alternate “roma” repeats the answer or an alternate before it; left out"]
+                ),
+                ("Rome", ["Roma", "Rom"], ["Roma", "Rom"], nil),
+                ("Rome", [], [], nil),
+            ]
+            for (index, expected) in cases.enumerated() {
+                let added = try await client.call(
+                    "io.shakywords.Packs.AddQuestion",
+                    [
+                        "pack": "Capitals",
+                        "question": question("Capital of Italy, \(index)?", expected.answer, expected.alternates),
+                    ])
+                #expect(added["question"]?["alternates"] == .array(expected.kept.map(JSONValue.string)), "\(index)")
+                #expect(added["warnings"] == expected.warnings, "\(expected.alternates): \(added)")
+
+                let id = try #require(added["question"]?["id"])
+                let edited = try await client.call(
+                    "io.shakywords.Packs.EditQuestion",
+                    [
+                        "id": id,
+                        "question": question("Italy's capital, \(index)?", expected.answer, expected.alternates),
+                    ])
+                #expect(edited["question"]?["alternates"] == .array(expected.kept.map(JSONValue.string)), "\(index)")
+                #expect(edited["warnings"] == expected.warnings, "\(expected.alternates): \(edited)")
+            }
         }
     }
 }

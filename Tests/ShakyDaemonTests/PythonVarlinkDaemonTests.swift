@@ -180,7 +180,7 @@ struct PythonVarlinkDaemonTests {
             #expect(output.status == 0, "\(output.stderr)")
             #expect(
                 output.stdout.split(separator: "\n") == [
-                    "created Party 0", "added 2", "shown 2 easy 1 medium 1", "found Elephant",
+                    "created Party 0", "edited True [True]", "added 2", "shown 2 easy 1 medium 1", "found Elephant",
                     "accents Places with Accents", "imported Party Copy 2", "duplicated True", "renamed Beasts",
                     "packs 9", "new ready", "next indication 10 60.0", "hint 8 1", "buzz 2 answering Owls",
                     "wrong False Foxes Zebra", "right True Foxes 8 answered [0, 8]", "adjusted Owls 2", "paused True",
@@ -264,9 +264,13 @@ struct PythonVarlinkDaemonTests {
             pack = packs.Create(name="Party")["pack"]
             print("created", pack["name"], pack["questions"])
             for text, answer in sorted(answers.items()):
-                packs.AddQuestion(pack="Party", question={"text": text, "answer": answer, "difficulty": "easy"})
-            packs.EditQuestion(id=packs.Show(name="Party")["questions"][1]["id"],
-                question={"text": "Which animal has the longest neck?", "answer": "Giraffe", "difficulty": "medium"})
+                added = packs.AddQuestion(pack="Party", question={"text": text, "answer": answer, "difficulty": "easy"})
+                assert added.get("warnings") is None, added
+            edited = packs.EditQuestion(id=packs.Show(name="Party")["questions"][1]["id"],
+                question={"text": "Which animal has the longest neck?", "answer": "Giraffe",
+                    "alternates": ["Camelopard", "", "GIRAFFE"], "difficulty": "medium"})
+            print("edited", edited["question"]["alternates"] == ["Camelopard"],
+                [warning.endswith("; left out") for warning in edited["warnings"]])
             shown = packs.Show(name="Party")
             print("added", len(shown["questions"]))
             print("shown", shown["pack"]["questions"], "easy", shown["pack"]["easy"], "medium", shown["pack"]["medium"])

@@ -208,9 +208,14 @@ extension ShakyAPI {
             # Copy a pack (built-in or not) into a new editable pack.
             method Duplicate(name: string, newName: string) -> (pack: Pack)
 
-            method AddQuestion(pack: string, question: Question) -> (question: StoredQuestion)
+            # Adds a question to an editable pack. `warnings` says which alternates were
+            # left out of the stored question, in one sentence as Import says it: those
+            # that repeat the answer or an alternate before them, ignoring case, and blank
+            # ones. Absent when every alternate was kept.
+            method AddQuestion(pack: string, question: Question) -> (question: StoredQuestion, warnings: ?[]string)
 
-            method EditQuestion(id: int, question: Question) -> (question: StoredQuestion)
+            # Replaces the question `id`; `warnings` as AddQuestion's.
+            method EditQuestion(id: int, question: Question) -> (question: StoredQuestion, warnings: ?[]string)
 
             method DeleteQuestion(id: int) -> ()
 
@@ -492,16 +497,19 @@ extension ShakyAPI {
         /// The reply of `AddQuestion`.
         public struct AddQuestionReply: Codable, Equatable, Sendable, JSONWritable {
             public var question: ShakyAPI.StoredQuestion
+            public var warnings: [String]?
 
             /// Creates a value with every field given.
-            public init(question: ShakyAPI.StoredQuestion) {
+            public init(question: ShakyAPI.StoredQuestion, warnings: [String]? = nil) {
                 self.question = question
+                self.warnings = warnings
             }
 
             /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
             public func writeJSON(to writer: inout JSONWriter) {
                 writer.beginObject()
                 writer.writeMember("question", question)
+                writer.writeOptionalMember("warnings", warnings)
                 writer.endObject()
             }
         }
@@ -529,16 +537,19 @@ extension ShakyAPI {
         /// The reply of `EditQuestion`.
         public struct EditQuestionReply: Codable, Equatable, Sendable, JSONWritable {
             public var question: ShakyAPI.StoredQuestion
+            public var warnings: [String]?
 
             /// Creates a value with every field given.
-            public init(question: ShakyAPI.StoredQuestion) {
+            public init(question: ShakyAPI.StoredQuestion, warnings: [String]? = nil) {
                 self.question = question
+                self.warnings = warnings
             }
 
             /// Writes this value's JSON text, members in ascending key order, `nil` ones left out.
             public func writeJSON(to writer: inout JSONWriter) {
                 writer.beginObject()
                 writer.writeMember("question", question)
+                writer.writeOptionalMember("warnings", warnings)
                 writer.endObject()
             }
         }
@@ -1151,11 +1162,22 @@ extension ShakyAPI.PacksInterface {
         /// Serves `io.shakywords.Packs.Duplicate`.
         func duplicate(name: String, newName: String) async throws -> ShakyAPI.Pack
 
+        /// Adds a question to an editable pack. `warnings` says which alternates were
+        /// left out of the stored question, in one sentence as Import says it: those
+        /// that repeat the answer or an alternate before them, ignoring case, and blank
+        /// ones. Absent when every alternate was kept.
+        ///
         /// Serves `io.shakywords.Packs.AddQuestion`.
-        func addQuestion(pack: String, question: ShakyAPI.Question) async throws -> ShakyAPI.StoredQuestion
+        func addQuestion(
+            pack: String, question: ShakyAPI.Question
+        ) async throws -> ShakyAPI.PacksInterface.AddQuestionReply
 
+        /// Replaces the question `id`; `warnings` as AddQuestion's.
+        ///
         /// Serves `io.shakywords.Packs.EditQuestion`.
-        func editQuestion(id: Int, question: ShakyAPI.Question) async throws -> ShakyAPI.StoredQuestion
+        func editQuestion(
+            id: Int, question: ShakyAPI.Question
+        ) async throws -> ShakyAPI.PacksInterface.EditQuestionReply
 
         /// Serves `io.shakywords.Packs.DeleteQuestion`.
         func deleteQuestion(id: Int) async throws
@@ -1241,14 +1263,10 @@ extension ShakyAPI.PacksInterface {
                         pack: try await implementation.duplicate(name: parameters.name, newName: parameters.newName))
                 },
                 "AddQuestion": .typed(AddQuestionParameters.self) { parameters, _ in
-                    AddQuestionReply(
-                        question: try await implementation.addQuestion(
-                            pack: parameters.pack, question: parameters.question))
+                    try await implementation.addQuestion(pack: parameters.pack, question: parameters.question)
                 },
                 "EditQuestion": .typed(EditQuestionParameters.self) { parameters, _ in
-                    EditQuestionReply(
-                        question: try await implementation.editQuestion(
-                            id: parameters.id, question: parameters.question))
+                    try await implementation.editQuestion(id: parameters.id, question: parameters.question)
                 },
                 "DeleteQuestion": .typed(DeleteQuestionParameters.self) { parameters, _ in
                     try await implementation.deleteQuestion(id: parameters.id)
@@ -1375,36 +1393,48 @@ extension ShakyAPI.PacksInterface {
             ).pack
         }
 
+        /// Adds a question to an editable pack. `warnings` says which alternates were
+        /// left out of the stored question, in one sentence as Import says it: those
+        /// that repeat the answer or an alternate before them, ignoring case, and blank
+        /// ones. Absent when every alternate was kept.
+        ///
         /// Calls `io.shakywords.Packs.AddQuestion`.
         public func addQuestion(
             pack: String, question: ShakyAPI.Question
-        ) async throws(Transport.Failure) -> ShakyAPI.StoredQuestion {
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.AddQuestionReply {
             try await self.addQuestion(AddQuestionParameters(pack: pack, question: question))
         }
 
+        /// Adds a question to an editable pack. `warnings` says which alternates were
+        /// left out of the stored question, in one sentence as Import says it: those
+        /// that repeat the answer or an alternate before them, ignoring case, and blank
+        /// ones. Absent when every alternate was kept.
+        ///
         /// Calls `io.shakywords.Packs.AddQuestion`.
         public func addQuestion(
             _ parameters: AddQuestionParameters
-        ) async throws(Transport.Failure) -> ShakyAPI.StoredQuestion {
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.AddQuestionReply {
             try await transport.call(
-                "io.shakywords.Packs.AddQuestion", parameters: parameters, replyType: AddQuestionReply.self
-            ).question
+                "io.shakywords.Packs.AddQuestion", parameters: parameters, replyType: AddQuestionReply.self)
         }
 
+        /// Replaces the question `id`; `warnings` as AddQuestion's.
+        ///
         /// Calls `io.shakywords.Packs.EditQuestion`.
         public func editQuestion(
             id: Int, question: ShakyAPI.Question
-        ) async throws(Transport.Failure) -> ShakyAPI.StoredQuestion {
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.EditQuestionReply {
             try await self.editQuestion(EditQuestionParameters(id: id, question: question))
         }
 
+        /// Replaces the question `id`; `warnings` as AddQuestion's.
+        ///
         /// Calls `io.shakywords.Packs.EditQuestion`.
         public func editQuestion(
             _ parameters: EditQuestionParameters
-        ) async throws(Transport.Failure) -> ShakyAPI.StoredQuestion {
+        ) async throws(Transport.Failure) -> ShakyAPI.PacksInterface.EditQuestionReply {
             try await transport.call(
-                "io.shakywords.Packs.EditQuestion", parameters: parameters, replyType: EditQuestionReply.self
-            ).question
+                "io.shakywords.Packs.EditQuestion", parameters: parameters, replyType: EditQuestionReply.self)
         }
 
         /// Calls `io.shakywords.Packs.DeleteQuestion`.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Pack {
@@ -24,23 +23,19 @@ extension Shaky.Pack {
         @OptionGroup var global: GlobalOptions
 
         func run(client: ShakyClient, console: any Console) async throws {
-            let stored = try await client.packs.addQuestion(pack: pack, question: question.question)
-            try global.emit(ShakyAPI.PacksInterface.AddQuestionReply(question: stored), on: console) { _ in
-                "Added " + TextRenderer.question(stored, showingPack: true)
+            let reply = try await client.packs.addQuestion(pack: pack, question: question.question)
+            try global.emit(reply, on: console) { _ in
+                "Added " + TextRenderer.question(reply.question, showingPack: true)
             }
-            Self.warn(ofAlternatesLeftOut: stored.alternatesLeftOut(of: question.alternates), on: console)
+            Self.printWarnings(reply.warnings, on: console)
         }
     }
 }
 
 extension Shaky.Pack.Add {
-    /// Says which alternates given were left out, on standard error (so that `--json` output stays one document).
-    static func warn(ofAlternatesLeftOut left: [String], on console: any Console) {
-        guard !left.isEmpty else { return }
-        let named = left.map { "“\(TerminalText.printable($0))”" }.spokenList("and")
-        console.printError(
-            "shaky: warning: the \(left.count == 1 ? "alternate" : "alternates") \(named) "
-                + "\(left.count == 1 ? "repeats" : "repeat") the answer or an alternate before it, ignoring case, or "
-                + "\(left.count == 1 ? "is" : "are") blank; left out")
+    /// Prints the daemon's warnings of the question it stored (the alternates it left out) on standard error, as
+    /// `pack import` prints an import's, so that `--json` output stays one document. An older daemon sends none.
+    static func printWarnings(_ warnings: [String]?, on console: any Console) {
+        for warning in warnings ?? [] { console.printError("shaky: warning: \(warning)") }
     }
 }

@@ -66,11 +66,11 @@ extension Shaky.Pack {
 
         func run(client: ShakyClient, console: any Console) async throws {
             let current = try await Self.question(id: id, client: client)
-            let stored = try await client.packs.editQuestion(id: id, question: merged(into: current))
-            try global.emit(ShakyAPI.PacksInterface.AddQuestionReply(question: stored), on: console) { _ in
-                "Changed " + TextRenderer.question(stored, showingPack: true)
+            let reply = try await client.packs.editQuestion(id: id, question: merged(into: current))
+            try global.emit(reply, on: console) { _ in
+                "Changed " + TextRenderer.question(reply.question, showingPack: true)
             }
-            Shaky.Pack.Add.warn(ofAlternatesLeftOut: stored.alternatesLeftOut(of: alternates), on: console)
+            Shaky.Pack.Add.printWarnings(reply.warnings, on: console)
         }
 
         /// The question `id` as it is now, looked up in the editable packs; one of a built-in pack is refused as

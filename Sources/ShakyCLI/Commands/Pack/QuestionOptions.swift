@@ -32,23 +32,3 @@ struct QuestionOptions: ParsableArguments {
         // included): counted here as letters, an answer of 21 letters and 20 hyphens passed and was then refused.
     }
 }
-
-extension ShakyAPI.StoredQuestion {
-    /// The alternates of `given` that the daemon left out of this question, as it stored it: those repeating its
-    /// answer or an alternate before them, ignoring case (`STRASSE` for `Straße`), or blank. An import warns of
-    /// them; `pack add` and `pack edit` get no warnings in their reply, so the client finds them.
-    func alternatesLeftOut(of given: [String]) -> [String] {
-        var kept = alternates.map { $0.lowercased() }
-        var left: [String] = []
-        for alternate in given {
-            // As the daemon writes it: spaces trimmed and each run of them made one.
-            let written = alternate.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
-            if let index = kept.firstIndex(of: written) {
-                kept.remove(at: index)
-            } else {
-                left.append(alternate)
-            }
-        }
-        return left
-    }
-}
