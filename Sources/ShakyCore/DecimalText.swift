@@ -84,6 +84,8 @@ public enum DecimalText {
     /// A number of seconds as a person reads it: at most two decimals, no trailing zeros.
     public static func said(_ value: Double) -> String {
         guard value.isFinite else { return "\(value)" }
+        // Beyond any time a person counts in, as a power of ten: "1e+308", not 309 digits.
+        guard value.magnitude < 1e15 else { return String(format: "%g", value) }
         var text = String(format: "%.2f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }

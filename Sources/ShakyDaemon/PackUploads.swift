@@ -1,4 +1,5 @@
 import Foundation
+import ShakyCore
 import ShakyStore
 import Synchronization
 
@@ -45,7 +46,7 @@ final class PackUploads: Sendable {
         guard size > 0 else { throw .refused("the file is empty") }
         guard size <= Self.largestFile else {
             throw .refused(
-                "the file is \(Self.mebibytes(size)) MiB; the daemon imports pack files of up to "
+                "the file is \(MebibyteText.roundedUp(size)) MiB; the daemon imports pack files of up to "
                     + "\(Self.largestFile >> 20) MiB: split it into smaller files and import each")
         }
         let identifier = UUID().uuidString.lowercased()
@@ -107,8 +108,4 @@ final class PackUploads: Sendable {
 
     /// How many uploads are kept.
     var count: Int { state.withLock { $0.uploads.count } }
-
-    private static func mebibytes(_ bytes: Int) -> String {
-        String(format: "%.1f", Double(bytes) / 1_048_576)
-    }
 }

@@ -71,6 +71,7 @@ struct PacksService: ShakyAPI.PacksInterface.Implementation {
     }
 
     func search(text: String, pack: String?, limit: Int?) async throws -> [ShakyAPI.StoredQuestion] {
+        try GameService.checkLimit(limit)
         let found = try await Self.storeCall {
             try database.searchQuestions(matching: text, inPack: pack, limit: limit ?? 50)
         }

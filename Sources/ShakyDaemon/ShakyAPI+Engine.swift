@@ -1,4 +1,5 @@
 import ShakeDetection
+import ShakyCore
 import ShakyProtocol
 import ShakyStore
 import TriviaEngine
@@ -245,8 +246,8 @@ extension ShakyAPI.Rules {
         func duration(_ seconds: Double, _ field: String) throws(RuntimeError) -> Duration {
             guard let duration = Duration.wireSeconds(seconds) else {
                 let limit = GameRules.longestDuration.components.seconds
-                let shown = seconds.isFinite ? String(format: "%.2f", seconds) : "\(seconds)"
-                throw .invalidSetup("\(field) must be between 0 and \(limit) seconds, not \(shown)")
+                throw .invalidSetup(
+                    "\(field) must be between 0 and \(limit) seconds, not \(DecimalText.said(seconds))")
             }
             return duration
         }

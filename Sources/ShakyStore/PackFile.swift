@@ -639,10 +639,9 @@ struct PackFile: Equatable {
         // bytes there as in JSON.
         let length = try jsonLength()
         guard length > PackRules.largestPackFile else { return nil }
-        let mebibytes = String(format: "%.1f", Double(length) / 1_048_576)
-        return "the pack of \(questions.count) questions would be \(mebibytes) MiB as a JSON file, its largest "
-            + "export; a pack may be at most \(PackRules.largestPackFile >> 20) MiB as JSON, so that what is "
-            + "exported imports back"
+        let size = MebibyteText.roundedUp(length)
+        return "the pack of \(questions.count) questions would be \(size) MiB as a JSON file, its largest export; a "
+            + "pack may be at most \(PackRules.largestPackFile >> 20) MiB as JSON, so that what is exported imports back"
     }
 
     /// The pack as a file in `format`.

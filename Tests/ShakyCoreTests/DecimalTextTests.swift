@@ -49,3 +49,16 @@ struct DecimalTextTests {
                 == "the number is too large: the most is 9223372036854775807")
     }
 }
+
+@Suite("Refused numbers said as a person reads them")
+struct DecimalTextSaidTests {
+    @Test(
+        "Two decimals at most, the digits a tiny number needs, a power of ten beyond any time",
+        arguments: [
+            (90.0, "90"), (0.25, "0.25"), (-3.5, "-3.5"), (0.001, "0.001"), (1e300, "1e+300"), (-1e308, "-1e+308"),
+            (1e15, "1e+15"), (999_999_999.5, "999999999.5"),
+        ])
+    func said(value: Double, text: String) {
+        #expect(DecimalText.said(value) == text)
+    }
+}

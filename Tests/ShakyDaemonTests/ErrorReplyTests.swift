@@ -262,6 +262,8 @@ struct ErrorReplyTests {
                 #expect(negative.name == "org.varlink.service.InvalidParameter", "\(method)")
                 #expect(negative.parameters == ["parameter": "limit"], "\(method)")
             }
+            let negativeSearch = try await client.callError("io.shakywords.Packs.Search", ["text": "a", "limit": -1])
+            #expect(negativeSearch.parameters == ["parameter": "limit"], "a search's limit too, not an empty list")
             let method = try await client.callError("io.shakywords.Game.Shake")
             #expect(method.name == "org.varlink.service.MethodNotFound")
             let interface = try await client.callError("io.shakywords.Scores.List")

@@ -23,6 +23,10 @@ struct HostileInputTests {
                     #expect(error.parameters["message"]?.stringValue?.contains(field) == true, "\(field)")
                 }
             }
+            // Said as a person reads it: not the 301 digits of 1e300.
+            let error = try await client.callError(
+                "io.shakywords.Game.New", PartyPack.newGame(teams: ["Owls", "Foxes"], rules: ["answerTime": 1e300]))
+            #expect(error.parameters["message"] == "answerTime must be between 0 and 3600 seconds, not 1e+300")
             // Still serving: a sound game starts.
             #expect(try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"])).phase == .ready)
         }

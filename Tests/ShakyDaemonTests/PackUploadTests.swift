@@ -82,6 +82,9 @@ struct PackUploadTests {
             let tooLarge = try await Self.refusal("BeginUpload", ["size": .int(17 << 20)], client)
             #expect(tooLarge.name == "UploadRefused")
             #expect(tooLarge.message.contains("17.0 MiB") && tooLarge.message.contains("16 MiB"), "\(tooLarge)")
+            // A byte over is not said as the limit itself ("16.0 MiB; … up to 16 MiB").
+            let byteOver = try await Self.refusal("BeginUpload", ["size": .int((16 << 20) + 1)], client)
+            #expect(byteOver.message.hasPrefix("the file is 16.1 MiB;"), "\(byteOver)")
             #expect(try await Self.refusal("BeginUpload", ["size": 0], client).message == "the file is empty")
             let negative = try await Self.refusal("BeginUpload", ["size": -1], client)
             #expect(negative.name == "UploadRefused")

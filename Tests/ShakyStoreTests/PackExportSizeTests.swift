@@ -93,7 +93,7 @@ extension PackExportSizeTests {
             Issue.record("expected invalidQuestion, got \(String(describing: error))")
             return
         }
-        #expect(problem.hasPrefix("the pack of \(count + 1) questions would be 16.0 MiB as a JSON file"), "\(problem)")
+        #expect(problem.hasPrefix("the pack of \(count + 1) questions would be 16.1 MiB as a JSON file"), "\(problem)")
         #expect(problem.hasSuffix("; add it to another pack"))
         #expect(try database.pack(named: "Full").summary.questionCount == count)
         #expect(try database.exportPack(named: "Full", format: .json).count <= PackRules.largestPackFile)
