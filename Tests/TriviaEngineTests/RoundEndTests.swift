@@ -26,6 +26,17 @@ struct RoundEndTests {
         #expect(revealed(actions)?.winner == winner, sourceLocation: sourceLocation)
     }
 
+    /// A game whose first question Owls answered wrong at 22 s, with Foxes, who buzzed after them, up to answer.
+    private func owlsWrongWithFoxesUp(answers: [String] = ["Copenhagen"]) throws -> Game {
+        var game = try EngineFixtures.game(answers: answers)
+        _ = try game.handle(.nextQuestion, at: .zero)
+        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
+        _ = try game.handle(.buzz(team: "Foxes"), at: sec(2))
+        _ = try game.handle(.clockAdvanced, at: sec(21))
+        _ = try game.handle(.answer(team: "Owls", text: "Kobenhavn"), at: sec(22))
+        return game
+    }
+
     @Test func aRightAnswerEndsItAnswered() throws {
         var game = try EngineFixtures.openGame()
         #expect(game.round?.end == nil && game.status(at: sec(1)).roundEnd == nil, "a question in play has not ended")
@@ -88,11 +99,7 @@ struct RoundEndTests {
 
     @Test("A wrong answer overruled to right after a skip, and back to wrong, leaves the question skipped")
     func overrulingTwiceAfterASkipLeavesItSkipped() throws {
-        var game = try EngineFixtures.openGame()
-        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
-        _ = try game.handle(.buzz(team: "Foxes"), at: sec(2))
-        _ = try game.handle(.clockAdvanced, at: sec(21))
-        _ = try game.handle(.answer(team: "Owls", text: "Kobenhavn"), at: sec(22))
+        var game = try owlsWrongWithFoxesUp()
         _ = try game.handle(.skipQuestion, at: sec(23))
         let overruled = try game.handle(.overrule, at: sec(24))
         expectEnded(game, overruled, as: .overruled, winner: "Owls", at: sec(24))
@@ -105,11 +112,7 @@ struct RoundEndTests {
 
     @Test("A paused question that an overrule ended, and the next one opened again, comes back paused")
     func overrulingTwiceWhilePausedKeepsThePause() throws {
-        var game = try EngineFixtures.openGame()
-        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
-        _ = try game.handle(.buzz(team: "Foxes"), at: sec(2))
-        _ = try game.handle(.clockAdvanced, at: sec(21))
-        _ = try game.handle(.answer(team: "Owls", text: "Kobenhavn"), at: sec(22))
+        var game = try owlsWrongWithFoxesUp()
         _ = try game.handle(.pause, at: sec(23))
         _ = try game.handle(.overrule, at: sec(24))
         #expect(game.phase == .roundOver && !game.isPaused)
@@ -127,13 +130,7 @@ struct RoundEndTests {
 
     @Test("Overrules after the host ended the game in a question leave it ended during that question")
     func overrulingAfterEndingTheGameInAQuestionKeepsGameEnded() throws {
-        var game = try EngineFixtures.game(answers: ["Paris", "Rome"])
-        _ = try game.handle(.nextQuestion, at: .zero)
-        _ = try game.handle(.buzz(team: "Owls"), at: sec(1))
-        _ = try game.handle(.buzz(team: "Foxes"), at: sec(2))
-        _ = try game.handle(.clockAdvanced, at: sec(21))
-        let answer = try #require(game.round).question.answer
-        _ = try game.handle(.answer(team: "Owls", text: answer + "xyz"), at: sec(22))
+        var game = try owlsWrongWithFoxesUp(answers: ["Paris", "Rome"])
         _ = try game.handle(.endGame, at: sec(23))
         #expect(game.round?.end == .gameEnded)
         _ = try game.handle(.overrule, at: sec(24))
