@@ -449,8 +449,11 @@ public actor GameRuntime {
         // put its letters away when its answer was revealed, and no event since carries them. The whole game does,
         // before the countdown's time left, whose line would otherwise be drawn without them. (Only an overrule: the
         // next question's `roundStarted` carries its letters itself.)
-        let reopened = wasOver && next.phase.hasTimer && { if case .overrule = event { true } else { false } }()
-        carryOut(actions, at: now, before: reopened ? { self.observer?(.state(next.status(at: now))) } : nil)
+        var wholeGame: (() -> Void)?
+        if wasOver, case .overrule = event, next.phase.hasTimer {
+            wholeGame = { self.observer?(.state(next.status(at: now))) }
+        }
+        carryOut(actions, at: now, before: wholeGame)
         if actions.contains(where: \.isSnapshotWorthy) { publishStatusLine() }
         if wasOpen != isRoundOpen { sensorDemand?(isRoundOpen) }
         return actions
