@@ -167,6 +167,11 @@ public actor GameRuntime {
             if let game {
                 do {
                     try database.saveSnapshot(game)
+                } catch  where !lastSaveFailed && !game.isCountdownRunning {
+                    // The last save worked and nothing has changed since (no countdown runs): it holds the game.
+                    logger.notice(
+                        "cannot save the game again on the way out; its last save holds it as it stands",
+                        metadata: ["error": "\(error)"])
                 } catch {
                     saved = false
                     logger.error("cannot save the game on the way out", metadata: ["error": "\(error)"])

@@ -79,6 +79,36 @@ struct FullDiskTests {
         await daemon.removeFiles()
     }
 
+    @Test("A disk that fills while nothing changes: the stop's failed save is not called a lost game")
+    func aDiskFilledAfterTheLastSaveLosesNothing() async throws {
+        let daemon = try DaemonProcess()
+        let disk = try await SmallFileSystem(at: daemon.stateDirectory, megabytes: 16)
+        do {
+            try await daemon.start()
+            let client = DaemonProcess.GameClient(try await daemon.connect())
+            try await client.createPack("Full disk quiz", questions: Self.questions)
+            _ = try await client.new(teams: ["Owls", "Foxes"], packs: ["Full disk quiz"], questions: 2)
+            _ = try await client.next()
+            _ = try await client.adjustScore(team: "Owls", delta: 3, reason: "warm-up")
+            _ = try await client.pause()
+            await client.transport.close()
+            // The save on the way out fails, but the last one, the pause, holds the game as it stands.
+            try disk.fill()
+            #expect(await daemon.terminate() == .exited(0))
+            let log = daemon.log()
+            #expect(log.contains("its last save holds it") && log.contains("stopped; the game is saved"), "\(log)")
+            #expect(!log.contains("could not be saved"), "\(log)")
+        } catch {
+            await daemon.kill()
+            await disk.unmount()
+            await daemon.removeFiles()
+            throw error
+        }
+        await daemon.kill()
+        await disk.unmount()
+        await daemon.removeFiles()
+    }
+
     private func runThroughFullDisk(_ daemon: DaemonProcess, _ disk: SmallFileSystem) async throws {
         try await daemon.start()
         var client = DaemonProcess.GameClient(try await daemon.connect())
