@@ -127,7 +127,8 @@ public enum GameError: Error, Equatable, Sendable, CustomStringConvertible {
         case .adjustmentLimitReached(let team):
             "\(team) has had \(Game.mostAdjustmentsPerTeam) score adjustments in this game, the most a team may have"
         case .nothingToOverrule:
-            "no answer on this question has been judged yet, so there is nothing to overrule"
+            // Also before the first question and after a game whose last question was skipped: no "this question".
+            "no answer has been judged on the question in play or the last one played, so there is nothing to overrule"
         case .buzzNotUndoable(let phase):
             "a buzz can only be taken back while its question is in play (now: \(phase.partyDescription))"
         case .noBuzzToUndo(let team):

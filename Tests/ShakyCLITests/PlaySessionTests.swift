@@ -59,6 +59,29 @@ import Varlink
         }
     }
 
+    @Test("A game started elsewhere: play says the new teams' numbers after the game's line, once")
+    func aNewGameFromElsewhereSaysItsTeamsNumbers() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            var other = Fixtures.ready
+            other.teams = ["Red", "Green", "Blue"].map { ShakyAPI.TeamScore(name: $0, score: 0) }
+            let events =
+                Self.watchEvents + [
+                    Fixtures.event(.state) { $0.status = other }, Fixtures.event(.state) { $0.status = other },
+                ]
+            daemon.answer("Game.Watch", with: .watch(events, end: false))
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console).run(commands: InputLines.lines(of: "w 1\nq\n"))
+            await client.close()
+            let lines = console.output.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0 == "Teams: 1 Owls · 2 Foxes" }.count == 1, "\(lines)")
+            #expect(lines.filter { $0 == "Teams: 1 Red · 2 Green · 3 Blue" }.count == 1, "\(lines)")
+            let said = try #require(lines.firstIndex(of: "Teams: 1 Red · 2 Green · 3 Blue"))
+            #expect(lines[said - 1].hasPrefix("Game:"), "\(lines)")
+        }
+    }
+
     @Test("A number is a team's name when a team is called so, else the team it numbers")
     func aTeamNamedByANumberIsThatTeam() throws {
         let teams = ["Café", "Cafe", "2", "1", "🦉 Owls"].map { ShakyAPI.TeamScore(name: $0, score: 0) }

@@ -57,7 +57,7 @@ struct PlaySession: Sendable {
         let feed = LiveFeed(client: client, backoff: backoff, sleep: sleep, countsDown: true)
         let watcher = Task {
             do {
-                try await show(feed, activity: activity)
+                try await show(feed, activity: activity, teams: status.teams.map(\.name))
             } catch {
                 // The commands go on, but the game is no longer shown: the host hears why now, not when play ends
                 // (which exits with the error, status 1).
@@ -287,9 +287,11 @@ struct PlaySession: Sendable {
     /// Prints each event; ticks redraw one line on a terminal, elsewhere only every 10 s and the last 5 s. A daemon
     /// that goes away and comes back is said in the events (and, on a terminal, on the countdown's line meanwhile),
     /// and so, once per value, are the events of a newer daemon that this client skips.
-    private func show(_ feed: LiveFeed, activity: Activity) async throws {
+    /// Shows the daemon's events as they come; `teams` are the teams whose numbers were said at the start.
+    private func show(_ feed: LiveFeed, activity: Activity, teams: [String]) async throws {
         var renderer = Self.renderer(style: console.style)
         var tickShown = false
+        var numberedTeams = teams
         feed.client.reportSkippedReplies { [self] unknown in sayError("! " + LiveFeed.skippedMessage(unknown)) }
         try await feed.run { update in
             let reply: ShakyAPI.GameInterface.WatchReply
@@ -318,6 +320,14 @@ struct PlaySession: Sendable {
             // A round that closed or a game that ended counts nothing down: the last tick's line would stay, stale.
             if Self.endsCountdown(event) { showCountdown("") }
             guard let line = renderer.line(for: event) else { return }
+            // A new game started elsewhere: its teams' numbers, which `b 2` and `+ 2 5` go by, are said again, after
+            // the game's line.
+            var teamsLine: String?
+            if event.kind == .state, let status = event.status, status.teams.map(\.name) != numberedTeams {
+                numberedTeams = status.teams.map(\.name)
+                teamsLine = "Teams: " + Self.numberedTeams(status)
+            }
+            defer { if let teamsLine { say(teamsLine) } }
             if let screen = currentScreen {
                 if event.kind == .tick { showCountdown(line) } else { showEvent(line, on: screen) }
                 // A hint changes the letters and points the countdown's line shows: at once, not at the next tick.
