@@ -19,9 +19,28 @@ public enum TerminalText {
         }
     }
 
-    /// The first character of `text` that ``isSafe(_:allowingLineBreaks:)`` refuses, or `nil`.
+    /// The first character of `text` that ``isSafe(_:allowingLineBreaks:)`` refuses, or `nil`. Allowing line breaks,
+    /// the carriage return of a CRLF line break (a file written on Windows) is one too: ``withLineFeeds(_:)`` makes
+    /// it a line feed.
     public static func firstUnsafeScalar(in text: String, allowingLineBreaks: Bool = false) -> Unicode.Scalar? {
-        text.unicodeScalars.first { !isSafe($0, allowingLineBreaks: allowingLineBreaks) }
+        var scalars = text.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            if allowingLineBreaks, scalar == "\r", scalars.first == "\n" { continue }
+            if !isSafe(scalar, allowingLineBreaks: allowingLineBreaks) { return scalar }
+        }
+        return nil
+    }
+
+    /// `text` with each CRLF line break made a line feed, as the project keeps line breaks.
+    public static func withLineFeeds(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\r") else { return text }
+        var scalars = String.UnicodeScalarView()
+        var rest = text.unicodeScalars[...]
+        while let scalar = rest.popFirst() {
+            if scalar == "\r", rest.first == "\n" { continue }
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 
     /// Why `text` is refused, naming the character (`"holds the control character U+001B"`), or `nil` when

@@ -102,9 +102,10 @@ public enum PackRules {
     /// `question` trimmed, normalized and checked; alternates that are empty or repeat the answer are dropped.
     ///
     /// A tab in the text becomes a space: a terminal moves it to its next tab stop, which no layout of the board or
-    /// of `shaky play` can know, and in a question it meant a space.
+    /// of `shaky play` can know, and in a question it meant a space. A CRLF line break becomes a line feed, as a CSV
+    /// file's does, so a pack written on Windows reads the same as JSON.
     static func question(_ question: Question) throws(Violation) -> Question {
-        let text = normalized(question.text.replacingOccurrences(of: "\t", with: " "))
+        let text = normalized(TerminalText.withLineFeeds(question.text).replacingOccurrences(of: "\t", with: " "))
         if text.isEmpty {
             throw Violation(field: "question", problem: "the question text is empty")
         }

@@ -76,16 +76,29 @@ struct HostileInputTests {
                     ],
                     "question.alternates[0]"
                 ),
+                (
+                    "Packs.AddQuestion",
+                    ["pack": "Party", "question": ["text": "Which\rbird?", "answer": "Owl", "difficulty": "easy"]],
+                    "question.text"
+                ),
             ]
             for (method, parameters, path) in calls {
                 let error = try await client.callError("io.shakywords." + method, parameters)
                 #expect(error.name == "org.varlink.service.InvalidParameter", "\(method)")
                 #expect(error.parameters["parameter"]?.stringValue == path, "\(method)")
             }
-            // A line break inside a question's text is fine.
+            // A line break inside a question's text is fine, and a CRLF one (a Windows file's) is kept as a line feed.
             try await client.call(
                 "io.shakywords.Packs.AddQuestion",
                 ["pack": "Party", "question": ["text": "Which bird\nhoots?", "answer": "Owl", "difficulty": "easy"]])
+            let windows = try await client.call(
+                "io.shakywords.Packs.AddQuestion",
+                [
+                    "pack": "Party",
+                    "question": ["text": "Which cat\r\npurrs?", "answer": "Tabby", "difficulty": "easy"],
+                ],
+                as: ShakyAPI.PacksInterface.AddQuestionReply.self)
+            #expect(windows.question.text == "Which cat\npurrs?")
 
             try await client.game("New", PartyPack.newGame(teams: ["Owls", "Foxes"]))
             try await client.game("Next")

@@ -43,6 +43,24 @@ import TriviaEngine
         #expect(jsonWarnings.isEmpty && csvWarnings.isEmpty, "\(jsonWarnings) \(csvWarnings)")
     }
 
+    @Test(
+        "A CRLF line break in a question's text is a line feed from JSON as from CSV; a carriage return alone is refused"
+    )
+    func windowsLineBreaksReadAlike() throws {
+        let database = try AppDatabase.inMemory()
+        let json = #"{"name": "Windows", "questions": [{"question": "Which bird\r\nhoots?", "answer": "Owl"}]}"#
+        let csv = "question,answer\r\n\"Which bird\r\nhoots?\",Owl\r\n"
+        let fromJSON = try database.importPack(Data(json.utf8), format: .json)
+        let fromCSV = try database.importPack(Data(csv.utf8), format: .csv, name: "Windows CSV")
+        #expect(try database.questions(inPacks: [fromJSON.name]).map(\.text) == ["Which bird\nhoots?"])
+        #expect(try database.questions(inPacks: [fromCSV.name]).map(\.text) == ["Which bird\nhoots?"])
+        #expect(throws: StoreError.self) {
+            try database.importPack(
+                Data(#"{"name": "Old Mac", "questions": [{"question": "Which\rbird?", "answer": "Owl"}]}"#.utf8),
+                format: .json)
+        }
+    }
+
     @Test("A question without difficulty, or with null, is the one default difficulty, medium, as in CSV")
     func theDefaultDifficultyIsOneRule() throws {
         #expect(PackRules.defaultDifficulty == .medium)
