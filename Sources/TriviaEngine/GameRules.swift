@@ -163,6 +163,24 @@ public enum GameRulesError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `maximumHints` is not in 0...`GameRules.mostHints`.
     case maximumHintsOutOfRange(Int)
 
+    /// A refused duration as it was given, to the millisecond: "3600.04 s", "-0.001 s", "0 s". (Rounded up to tenths,
+    /// as the game's own messages say times, 3600.04 read "3600.1 s" and -0.001 "-0.1 s".)
+    static func exactSeconds(_ duration: Duration) -> String {
+        let (whole, atto) = duration.components
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return "\(whole) s" }
+        let milliseconds = scaled + atto / 1_000_000_000_000_000
+        var text = "\(milliseconds.magnitude / 1000)"
+        let fraction = milliseconds.magnitude % 1000
+        if fraction != 0 {
+            var digits = String(fraction)
+            digits = String(repeating: "0", count: 3 - digits.count) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            text += "." + digits
+        }
+        return (milliseconds < 0 ? "-" : "") + text + " s"
+    }
+
     /// The longest a duration setting may be.
     private static func limit(of setting: String) -> Duration {
         setting == "earlyPressLockout" ? GameRules.longestEarlyPressLockout : GameRules.longestDuration
@@ -172,12 +190,13 @@ public enum GameRulesError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .durationNotPositive(let setting, let value):
-            "setting \(setting) must be longer than zero, not \(GameError.seconds(value))"
+            "setting \(setting) must be longer than zero (times are read to the millisecond), not "
+                + Self.exactSeconds(value)
         case .durationNegative(let setting, let value):
-            "setting \(setting) must not be negative, not \(GameError.seconds(value))"
+            "setting \(setting) must not be negative, not \(Self.exactSeconds(value))"
         case .durationTooLong(let setting, let value):
-            "setting \(setting) must be at most \(GameError.seconds(Self.limit(of: setting))), "
-                + "not \(GameError.seconds(value))"
+            "setting \(setting) must be at most \(Self.exactSeconds(Self.limit(of: setting))), "
+                + "not \(Self.exactSeconds(value))"
         case .basePointsOutOfRange(let points):
             "setting basePoints must be between 1 and \(GameRules.largestPoints), not \(points)"
         case .pointsPerHintOutOfRange(let points, let basePoints):

@@ -279,7 +279,17 @@ struct FairnessTests {
                 == "the last hint was too recent; wait 1.0 s")
         #expect(
             GameRulesError.durationTooLong(setting: "answerTime", value: .milliseconds(99_999_999)).description
-                == "setting answerTime must be at most 3600.0 s, not 100000.0 s")
+                == "setting answerTime must be at most 3600 s, not 99999.999 s")
+        // Refused durations are said as given, to the millisecond the wire reads them to, never rounded up.
+        #expect(
+            GameRulesError.durationTooLong(setting: "answerTime", value: .milliseconds(3_600_040)).description
+                == "setting answerTime must be at most 3600 s, not 3600.04 s")
+        #expect(
+            GameRulesError.durationNegative(setting: "hintCooldown", value: .milliseconds(-1)).description
+                == "setting hintCooldown must not be negative, not -0.001 s")
+        #expect(
+            GameRulesError.durationNotPositive(setting: "answerTime", value: .zero).description
+                == "setting answerTime must be longer than zero (times are read to the millisecond), not 0 s")
         #expect(GameError.roundNotOpen(phase: .answering(team: "Foxes")).description.contains("Foxes to answer"))
         #expect(!GameError.noAnswerExpected(phase: .roundOver).description.contains("roundOver"))
     }
