@@ -86,6 +86,8 @@ extension Game {
                 && scramble.letterPositions.allSatisfy { scramble.solution.indices.contains($0) }
                 && (0...scramble.letterCount).contains(scramble.fixedCount),
             "its scramble does not fit its answer")
+        // The letters shown are the answer's, moved about: an edited file showed letters the answer does not have.
+        try check(scramble.shown.sorted() == scramble.solution.sorted(), "its scramble shows letters of another answer")
         let hints = 0...GameRules.mostHints
         try check(hints.contains(round.hintsUsed), "\(round.hintsUsed) hints were used")
         try check(round.points.magnitude <= GameRules.largestPoints, "the question is worth \(round.points)")
@@ -94,6 +96,12 @@ extension Game {
             .compactMap({ $0 }) + (round.hintTimes ?? [])
         {
             try checkDuration(duration, "the question's times")
+        }
+        // No countdown is ever longer than the longest timer: a file's 100 000 s showed as "16666:39 left".
+        for countdown in [round.remaining, round.indicationRemaining].compactMap({ $0 }) {
+            try check(
+                countdown >= .zero && countdown <= GameRules.longestDuration,
+                "its countdown of \(countdown) is longer than any timer")
         }
         try check((round.hintTimes?.count ?? 0) <= GameRules.mostHints, "too many hint times")
         try check(round.buzzes.count <= teams.count, "more buzzes than teams")

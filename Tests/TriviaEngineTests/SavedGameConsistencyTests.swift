@@ -54,6 +54,8 @@ struct SavedGameConsistencyTests {
             ("round.scramble.letterPositions", "[3, 2, 1]", "scramble"),
             ("round.scramble.fixedCount", "50", "scramble"),
             ("round.scramble.shown", #"["C"]"#, "scramble"),
+            ("round.scramble.shown.0", ##""#""##, "letters of another answer"),
+            ("round.remaining", "[100000, 0]", "longer than any timer"),
             ("round.number", "-5", "question number -5"),
             ("round.number", "3", "question number 3"),
             ("round.number", "\(Int.min)", "question number \(Int.min)"),
