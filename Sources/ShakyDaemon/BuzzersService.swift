@@ -47,7 +47,16 @@ struct BuzzersService: ShakyAPI.BuzzersInterface.Implementation {
         return await buzzers.startJoin(teams: names)
     }
 
+    /// The longest device identity and key `Assign` takes, in code points: far beyond any udev path, serial or key
+    /// name (`BTN_TRIGGER_HAPPY40`), while a device not seen yet is stored and listed as given.
+    static let longestDeviceName = 256
+    static let longestKeyName = 64
+
     func assign(team: String, device: String, key: String) async throws -> ShakyAPI.ButtonAssignment {
+        guard device.unicodeScalars.count <= Self.longestDeviceName else {
+            throw VarlinkReplyError.invalidParameter("device")
+        }
+        guard key.unicodeScalars.count <= Self.longestKeyName else { throw VarlinkReplyError.invalidParameter("key") }
         // A Bluetooth address as `bluetoothctl` prints it (upper case) names the identity discovery makes of it.
         let named = device.lowercased().hasPrefix("bluetooth:") ? device.lowercased() : device
         let known = await buzzers.device(named: named)

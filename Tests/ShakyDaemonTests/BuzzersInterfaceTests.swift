@@ -95,6 +95,16 @@ struct BuzzersInterfaceTests {
                 "io.shakywords.Buzzers.Assign", ["team": "Bees", "device": "Foot_Switch_0042", "key": "KEY_B"],
                 as: ShakyAPI.BuzzersInterface.AssignReply.self)
             #expect(serial.assignment.device == "Foot_Switch_0042")
+            // A device not seen is stored as given, and a key is said back in the refusal: both are bounded.
+            for (device, key, parameter) in [
+                (String(repeating: "x", count: 257), "KEY_B", "device"),
+                ("Foot_Switch_0042", String(repeating: "K", count: 65), "key"),
+            ] {
+                let refused = try await client.callError(
+                    "io.shakywords.Buzzers.Assign", ["team": "Bees", "device": .string(device), "key": .string(key)])
+                #expect(refused.name == "org.varlink.service.InvalidParameter", "\(parameter)")
+                #expect(refused.parameters["parameter"] == .string(parameter))
+            }
             try await client.call("io.shakywords.Buzzers.Clear", ["team": "Bees"])
             // Team names reach the board and the host's terminal: no control characters, at most 24 characters.
             let escape = try await client.callError(
