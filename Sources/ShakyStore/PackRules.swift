@@ -55,6 +55,17 @@ public enum PackRules {
         normalizedText.unicodeScalars.count
     }
 
+    /// How long `normalizedText` is, as its limit counts: in characters, or, when marks stacked on its letters make
+    /// it longer than it looks, in code points with its characters beside them ("one letter is 101 characters long"
+    /// read as a mistake).
+    static func lengthSaid(_ normalizedText: String) -> String {
+        let codePoints = length(normalizedText)
+        let characters = normalizedText.count
+        guard codePoints != characters else { return "\(characters) characters long" }
+        return "\(codePoints) Unicode code points long (\(characters) \(characters == 1 ? "character" : "characters"), "
+            + "each mark stacked on a letter counting)"
+    }
+
     /// A valid pack name made from `name`, or the rule it breaks.
     static func packName(_ name: String) throws(Violation) -> String {
         let result = normalized(name)
@@ -112,7 +123,7 @@ public enum PackRules {
         if length(text) > maximumTextLength {
             throw Violation(
                 field: "question",
-                problem: "the question text is \(length(text)) characters long; the limit is \(maximumTextLength)")
+                problem: "the question text is \(lengthSaid(text)); the limit is \(maximumTextLength)")
         }
         if let problem = TerminalText.problem(in: text, allowingLineBreaks: true) {
             throw Violation(field: "question", problem: "the question text \(problem)")
@@ -159,8 +170,7 @@ public enum PackRules {
             throw Violation(
                 field: field,
                 problem:
-                    "\(what) is \(length(answer)) characters long (spaces and signs count); the limit is "
-                    + "\(maximumAnswerLength)")
+                    "\(what) is \(lengthSaid(answer)); the limit is \(maximumAnswerLength) (spaces and signs count)")
         }
         if answer.contains(where: \.isNewline) {
             throw Violation(field: field, problem: "\(what) holds a line break")

@@ -79,7 +79,7 @@ struct FailureWordsTests {
                         "pack", "add", "Mine", "--question", "Q?", "--answer",
                         "a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u",
                     ],
-                    ["41 characters long (spaces and signs count); the limit is 40"], 1
+                    ["41 characters long; the limit is 40 (spaces and signs count)"], 1
                 ),
                 (
                     [

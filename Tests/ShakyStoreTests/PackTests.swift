@@ -87,9 +87,18 @@ import TriviaEngine
         let database = try AppDatabase.inMemory()
         try database.createPack(named: "Pets")
         let tooLong = String(repeating: "ø", count: 41)
-        let problem = "the answer is 41 characters long (spaces and signs count); the limit is 40"
+        let problem = "the answer is 41 characters long; the limit is 40 (spaces and signs count)"
         #expect(throws: StoreError.invalidQuestion(problem: problem)) {
             try database.addQuestion(Question(text: "Long?", answer: tooLong, difficulty: .easy), toPack: "Pets")
+        }
+        // One letter with a hundred accents stacked on it is one character, but a hundred code points once the first
+        // accent is composed with it (NFC).
+        let stacked = "e" + String(repeating: "\u{301}", count: 100)
+        let stackedProblem =
+            "the answer is 100 Unicode code points long (1 character, each mark stacked on a letter counting); the "
+            + "limit is 40 (spaces and signs count)"
+        #expect(throws: StoreError.invalidQuestion(problem: stackedProblem)) {
+            try database.addQuestion(Question(text: "Stacked?", answer: stacked, difficulty: .easy), toPack: "Pets")
         }
         #expect(throws: StoreError.invalidQuestion(problem: "the answer is empty")) {
             try database.addQuestion(Question(text: "Empty?", answer: "  ", difficulty: .easy), toPack: "Pets")
