@@ -110,4 +110,23 @@ struct BoardReconnectTests {
         #expect(!during.contains("Ended after"))
         #expect(gameOver(endedEarly: false, roundEnd: .answered).contains("3 of 3 questions played"))
     }
+
+    @Test(
+        "A game ended before its first question says so as shaky status does, not that it ended after 0 questions",
+        arguments: [(80, 24), (40, 12)])
+    func aGameEndedBeforeItsFirstQuestionSaysSo(_ width: Int, _ height: Int) {
+        let status = ShakyAPI.State(
+            phase: .gameOver, paused: false, questionCount: 10, hintsUsed: 0, hintsLeft: 0, teams: Self.teams,
+            buzzes: [],
+            result: ShakyAPI.Result(
+                standings: [
+                    ShakyAPI.Standing(team: "Owls", points: 0, rank: 1, correctAnswers: 0, hintsUsed: 0, buzzes: 0),
+                    ShakyAPI.Standing(team: "Foxes", points: 0, rank: 1, correctAnswers: 0, hintsUsed: 0, buzzes: 0),
+                ], winners: [], questionsPlayed: 0, questionCount: 10, endedEarly: true))
+        let text = BoardLayout.render(Self.board(status), width: width, height: height, now: .zero).text
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("Game over: no winner"), "\(text)")
+        #expect(words.contains("Ended before its first question, so not kept in the history"), "\(text)")
+        #expect(!text.contains("Ended after"), "\(text)")
+    }
 }
