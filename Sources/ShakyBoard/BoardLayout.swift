@@ -501,11 +501,16 @@ public enum BoardLayout {
     /// The letters a question shows at board time `now`: the scramble, with the tiles that just moved into place
     /// highlighted, or the answer once it is revealed.
     private static func letters(_ state: BoardState, now: Duration) -> TileBlock {
+        // Tightly spaced normal letters may take the margin's column too: a word kept whole is worth it.
         if state.phase == .roundOver, let answer = state.answer {
-            return TileBlock(tiles: TileBlock.letters(answer.uppercased()), marksFixed: false)
+            var block = TileBlock(tiles: TileBlock.letters(answer.uppercased()), marksFixed: false)
+            block.spareColumns = 1
+            return block
         }
         let highlighted = Set(state.tiles.indices.filter { state.isHighlighted(tile: $0, at: now) })
-        return TileBlock(tiles: state.tiles, highlighted: highlighted)
+        var block = TileBlock(tiles: state.tiles, highlighted: highlighted)
+        block.spareColumns = 1
+        return block
     }
 
     /// The question's text as the board shows it `width` columns wide on a screen `height` rows high: up to three
