@@ -143,4 +143,21 @@ struct BoardLettersRoomTests {
         let pieces = shownWords(lines)
         #expect(pieces.count == 3 && pieces.dropLast().allSatisfy { $0.hasSuffix("→") }, "\(text)")
     }
+
+    /// Four teams buzzed and two judged while the third answers: at 40x12 the phase's line had no room for the
+    /// counts and dropped them with empty rows under it; at 50x12 it dropped the judged count.
+    @Test(arguments: [40, 50])
+    func theCountsTakeASpareRowWhenThePhasesLineIsTooNarrow(width: Int) {
+        var board = state(scramble: "FGEIRFA", teams: 8)
+        board.teams[3].name = "Bees"
+        let teams = board.teams.prefix(4).map(\.name)
+        board.buzzes = teams.enumerated().map { BoardState.Buzz(team: $1, order: $0 + 1, elapsed: 1.5, points: 10) }
+        board.judgements = teams.prefix(2).map { BoardState.Judgement(team: $0, given: "Hippo", isCorrect: false) }
+        board.phase = .answering(team: "Bees")
+        board.teamUp = "Bees"
+        let text = BoardLayout.render(board, width: width, height: 12, now: BoardScenes.now).text
+        #expect(text.contains("Bees to answer for 10 points"), "\(text)")
+        #expect(text.contains("4 buzzed, 2 judged") || text.contains("Buzzed:"), "at \(width)x12:\n\(text)")
+        #expect(text.contains("2 judged") || text.contains("WRONG"), "at \(width)x12:\n\(text)")
+    }
 }
