@@ -440,22 +440,6 @@ public enum BoardLayout {
             buzzed = buzzLines(buzzes, rows: buzzed.count - 1, columns: area.width)
             judged = judgedLines(judgements, rows: 1)
         }
-        // Buzzes and judged answers with no row left at all are counted on the phase's last line, as far as it has
-        // room ("Buzzers open · 4 buzzed", "Owls to answer · 2 buzzed, 1 judged"): the room still sees that teams
-        // buzzed and answered, and how many.
-        let uncounted = [
-            buzzed.isEmpty && !buzzes.isEmpty ? "\(buzzes.count) buzzed" : nil,
-            judged.isEmpty && !judgements.isEmpty ? "\(judgements.count) judged" : nil,
-        ].compactMap { $0 }
-        if let last = essential.indices.last {
-            for count in (0..<uncounted.count).reversed() {
-                let counted = essential[last].0 + " · " + uncounted[...count].joined(separator: ", ")
-                if DisplayWidth.of(counted) <= area.width {
-                    essential[last].0 = counted
-                    break
-                }
-            }
-        }
         if overflow > 0, top.count > 1 {
             let kept = max(1, top.count - overflow)
             overflow -= top.count - kept
@@ -468,12 +452,45 @@ public enum BoardLayout {
         }
         // Then the empty row above the scores, and below the smallest board (40x12) the question's text, last of all:
         // the letters, the countdown and who is up stay.
+        var gapTaken = false
         if overflow > 0, gapBelow > 0 {
             area.bottom += gapBelow
             overflow -= gapBelow
+            gapTaken = true
         }
         if overflow > 0, !top.isEmpty {
             top.removeAll()
+        }
+        // Buzzes and judged answers with no row left at all are counted on the phase's last line, as far as it has
+        // room ("Buzzers open · 4 buzzed", "Owls to answer · 2 buzzed, 1 judged"): the room still sees that teams
+        // buzzed and answered, and how many. A line too narrow for the counts leaves them to a row of their own, where
+        // one is spare (at 40 columns, "▲ Bees to answer for 10 points" lost them with empty rows under it).
+        let uncounted = [
+            buzzed.isEmpty && !buzzes.isEmpty ? "\(buzzes.count) buzzed" : nil,
+            judged.isEmpty && !judgements.isEmpty ? "\(judgements.count) judged" : nil,
+        ].compactMap { $0 }
+        if let last = essential.indices.last, !uncounted.isEmpty {
+            let counts = uncounted.joined(separator: ", ")
+            // A spare row: one the question leaves, else the empty row above the scores.
+            let spare =
+                area.height - (top.count + points.count + essential.count + buzzed.count + judged.count + tileRows)
+                + (gapTaken ? 0 : gapBelow)
+            if DisplayWidth.of(essential[last].0 + " · " + counts) > area.width, spare >= 1,
+                DisplayWidth.of(counts) <= area.width
+            {
+                essential.append((counts, .strong))
+                if !gapTaken, area.height - (top.count + points.count + essential.count + tileRows) < 0 {
+                    area.bottom += gapBelow
+                }
+            } else {
+                for count in (0..<uncounted.count).reversed() {
+                    let counted = essential[last].0 + " · " + uncounted[...count].joined(separator: ", ")
+                    if DisplayWidth.of(counted) <= area.width {
+                        essential[last].0 = counted
+                        break
+                    }
+                }
+            }
         }
         let bottom = points + essential + buzzed + judged
         // The letters take the rows left, the two empty rows around them too when they need them; with fewer rows
@@ -501,11 +518,16 @@ public enum BoardLayout {
     /// The letters a question shows at board time `now`: the scramble, with the tiles that just moved into place
     /// highlighted, or the answer once it is revealed.
     private static func letters(_ state: BoardState, now: Duration) -> TileBlock {
+        // Tightly spaced normal letters may take the margin's column too: a word kept whole is worth it.
         if state.phase == .roundOver, let answer = state.answer {
-            return TileBlock(tiles: TileBlock.letters(answer.uppercased()), marksFixed: false)
+            var block = TileBlock(tiles: TileBlock.letters(answer.uppercased()), marksFixed: false)
+            block.spareColumns = 1
+            return block
         }
         let highlighted = Set(state.tiles.indices.filter { state.isHighlighted(tile: $0, at: now) })
-        return TileBlock(tiles: state.tiles, highlighted: highlighted)
+        var block = TileBlock(tiles: state.tiles, highlighted: highlighted)
+        block.spareColumns = 1
+        return block
     }
 
     /// The question's text as the board shows it `width` columns wide on a screen `height` rows high: up to three

@@ -22,6 +22,7 @@ extension BoardState {
             points = event.points
             remaining = event.remaining
             countdownLength = event.remaining
+            indicationLength = event.remaining ?? indicationLength
         case .hint:
             let newTiles = (event.tiles ?? []).map(Tile.init)
             hintedTiles = Set(
@@ -48,6 +49,7 @@ extension BoardState {
             if let team = event.team { phase = .answering(team: team) }
             remaining = event.remaining
             countdownLength = event.remaining
+            answerLength = event.remaining ?? answerLength
         case .judged:
             guard let team = event.team else { return }
             let correct = event.correct ?? false
@@ -103,9 +105,13 @@ extension BoardState {
         case .tick:
             if let name = event.phase { applyPhase(named: name) }
             remaining = event.remaining
-            if let left = event.remaining, left > (countdownLength ?? 0) { countdownLength = left }
+            if let left = event.remaining { countdownLength = max(phaseLength ?? countdownLength ?? 0, left) }
         case .phaseChanged:
             if let name = event.phase { applyPhase(named: name) }
+            // A new countdown (buzzing reopened, a team called up): its own length, not what is left at the change,
+            // as a board that reads the state afterwards draws it. Unknown (the question started before the board
+            // connected), the tick that follows starts the bar full.
+            if phase == .open || phase.isAnswering { countdownLength = phaseLength }
         case .paused:
             isPaused = true
             // The time left as the daemon says it (a daemon that does not: as counted here); no tick comes while
@@ -220,6 +226,11 @@ extension BoardState {
         remaining = status.remaining
         // An older daemon does not say the countdown's length: the bar then starts full from what is left.
         countdownLength = status.countdownLength ?? status.remaining
+        switch status.phase {
+        case .indication: indicationLength = status.countdownLength
+        case .answering: answerLength = status.countdownLength
+        case .ready, .roundOver, .gameOver: break
+        }
         teams = status.teams.map { Team(name: $0.name, score: $0.score) }
         buzzes = status.buzzes.map { Buzz(team: $0.team, order: $0.order, elapsed: $0.elapsed, points: $0.points) }
         judgements = (status.judgements ?? []).map {
@@ -247,6 +258,15 @@ extension BoardState {
         }
     }
 
+    /// The full length of the running phase's countdown, when known: the time to buzz or to answer.
+    private var phaseLength: Double? {
+        switch phase {
+        case .open: indicationLength
+        case .answering: answerLength
+        case .noGame, .ready, .roundOver, .gameOver: nil
+        }
+    }
+
     /// The daemon names phases `indication`, `answering(Owls)`, `roundOver`, `gameOver`, `ready`.
     private mutating func applyPhase(named name: String) {
         switch name {
@@ -263,6 +283,13 @@ extension BoardState {
                 teamUp = team
             }
         }
+    }
+}
+
+extension BoardState.Phase {
+    fileprivate var isAnswering: Bool {
+        if case .answering = self { return true }
+        return false
     }
 }
 

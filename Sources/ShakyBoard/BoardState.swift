@@ -276,8 +276,14 @@ public struct BoardState: Equatable, Sendable {
     public var remaining: Double?
     /// The countdown as it runs on the board's clock between the daemon's reports (`Watch(ticks: false)`).
     public var countdown = WatchCountdown()
-    /// Seconds the countdown started from (the length of the bar), when known.
+    /// Seconds the countdown started from (the length of the bar), when known: the phase's countdown as the daemon
+    /// states it in the state's `countdownLength`, the time to buzz or to answer, or more when more is left.
     public var countdownLength: Double?
+    /// The time to buzz, as the question's start (or a state read while buzzing) said it: the length of the bar
+    /// again when buzzing reopens.
+    public var indicationLength: Double?
+    /// The time to answer, as a team called up (or a state read while a team answered) said it.
+    public var answerLength: Double?
     /// The teams, in the order they joined.
     public var teams: [Team] = []
     /// The buzzes on this question, in order.

@@ -22,14 +22,19 @@ struct GameOverLayout {
             screen.center(line, row: row, style: .strong)
             row += 1
         }
+        // As `shaky status` says it: no question played, so no places and no game in the history.
         let played =
             switch (result.endedEarly, endedDuringQuestion) {
+            case _ where result.questionsPlayed == 0: "Ended before its first question, so not kept in the history"
             case (true, true): "Ended during question \(result.questionsPlayed) of \(result.questionCount)"
             case (true, false): "Ended after \(result.questionsPlayed) of \(result.questionCount) questions"
             case (false, _): "\(result.questionsPlayed) of \(result.questionCount) questions played"
             }
-        screen.center(played, row: row, style: .dim)
-        row += 2
+        for line in DisplayWidth.wrap(played, columns: width - 2).prefix(2) {
+            screen.center(line, row: row, style: .dim)
+            row += 1
+        }
+        row += 1
         let table = statsTable(width: width - 2)
         let podiumHeight = bottom - row - table.count - 1
         // No winner (no team scored): no podium, which would put every team on a first place.

@@ -11,6 +11,9 @@ public struct TileBlock: Sendable {
     public var highlighted: Set<Int>
     /// Whether to draw the mark row under the letters.
     public var marksFixed: Bool
+    /// Columns beyond the width given that tightly spaced normal letters may take (the board's margin): a word of 20
+    /// letters takes 39 columns, one more than the 38 inside a 40-column board's margins.
+    public var spareColumns = 0
 
     /// Creates a block for `tiles`.
     public init(tiles: [BoardState.Tile], highlighted: Set<Int> = [], marksFixed: Bool = true) {
@@ -134,48 +137,113 @@ public struct TileBlock: Sendable {
     /// The fewest rows the tiles take `width` columns wide: normal letters, without the mark rows. A board that
     /// gives them fewer cuts the scramble short, so it makes room for them first.
     public func minimumHeight(width: Int) -> Int {
-        smallLines(width: width).count
+        smallLayout(width: width).lines.count
     }
 
-    /// The lines of normal letters, three columns a tile, wrapped at words when every word fits a line, else cut
-    /// wherever a line is full.
-    private func smallLines(width: Int) -> [[[Int]]] {
-        let perLine = max(1, width / Self.smallTileWidth)
-        return lines(tileWidth: { _ in Self.smallTileWidth }, gap: 0, wordGap: 2, width: width)
-            ?? stride(from: 0, to: tiles.count, by: perLine).map { start in
-                [Array(start..<min(tiles.count, start + perLine))]
+    /// Normal letters laid out in lines: `pitch` columns a tile, and the lines that end inside a word.
+    private struct SmallLayout {
+        var pitch: Int
+        var lines: [[[Int]]]
+        var continued: Set<Int> = []
+
+        /// The columns a tile of `text` takes: three (` A `), or tightly its own width and a space (`A `).
+        func tileWidth(_ text: String) -> Int {
+            pitch == 3 ? 3 : max(1, DisplayWidth.of(text)) + 1
+        }
+    }
+
+    /// The lines of normal letters, `width` columns at most, every word whole on a line: three columns a tile where
+    /// the words fit so, else one space between letters and three between words (before, a 20-letter word at 40
+    /// columns broke in two and read as two words). Only a word longer than a whole line even so is broken, where
+    /// the line is full, and that line ends in `→`: the room reads one word going on.
+    private func smallLayout(width: Int) -> SmallLayout {
+        if let lines = lines(tileWidth: { _ in 3 }, gap: 0, wordGap: 2, width: width) {
+            return SmallLayout(pitch: 3, lines: lines)
+        }
+        var layout = SmallLayout(pitch: 2, lines: [])
+        let width = width + spareColumns
+        let tileWidth = { (index: Int) in layout.tileWidth(self.tiles[index].text) }
+        // A tight line ends in its last letter's space, which takes no column of its own.
+        if let lines = lines(tileWidth: tileWidth, gap: 0, wordGap: 2, width: width + 1) {
+            layout.lines = lines
+            return layout
+        }
+        var line: [[Int]] = []
+        var used = 0
+        for word in words {
+            let wordWidth = word.map(tileWidth).reduce(0, +)
+            if !line.isEmpty, used + 2 + wordWidth > width + 1 {
+                layout.lines.append(line)
+                line = []
+                used = 0
             }
+            guard wordWidth > width + 1 else {
+                used += (line.isEmpty ? 0 : 2) + wordWidth
+                line.append(word)
+                continue
+            }
+            // Longer than a line: pieces as long as a line holds with the `→` after them.
+            var piece: [Int] = []
+            var pieceWidth = 0
+            for index in word {
+                if !piece.isEmpty, pieceWidth + tileWidth(index) > width {
+                    layout.continued.insert(layout.lines.count)
+                    layout.lines.append([piece])
+                    piece = []
+                    pieceWidth = 0
+                }
+                piece.append(index)
+                pieceWidth += tileWidth(index)
+            }
+            line = [piece]
+            used = pieceWidth
+        }
+        if !line.isEmpty { layout.lines.append(line) }
+        return layout
     }
 
-    private static let smallTileWidth = 3
-
-    /// Normal letters, three columns a tile (`[G]` when a hint fixed it), wrapped at words when it can. The mark
-    /// rows go first when the lines do not fit with them (a fixed letter keeps its brackets); lines that do not fit
-    /// even then are left out, and the last one shown ends in `…`, so that the room sees the scramble goes on.
+    /// Normal letters, three columns a tile (`[G]` when a hint fixed it) or tightly one space between them (a fixed
+    /// letter then marked `═` under it where the mark rows fit, and drawn bold and underlined), words whole on a line
+    /// where they can be. The mark rows go first when the lines do not fit with them (a fixed letter keeps its
+    /// brackets); lines that do not fit even then are left out, and the last one shown ends in `…`, so that the
+    /// room sees the scramble goes on.
     private func renderSmall(width: Int, height: Int) -> BoardScreen {
-        let tileWidth = Self.smallTileWidth
-        let all = smallLines(width: width)
+        let layout = smallLayout(width: width)
+        let width = layout.pitch == 3 ? width : width + spareColumns
+        let all = layout.lines
         let withMarks = marksFixed && all.count * 2 <= height
         let lineHeight = withMarks ? 2 : 1
         let lines = Array(all.prefix(max(1, height / lineHeight)))
-        let widest = min(
-            width, lines.map { lineWidth($0, tileWidth: { _ in tileWidth }, gap: 0, wordGap: 2) }.max() ?? 0)
+        func lineWidth(_ index: Int) -> Int {
+            let tiles = lines[index].joined().map { layout.tileWidth(self.tiles[$0].text) }.reduce(0, +)
+            let drawn = tiles + 2 * max(0, lines[index].count - 1)
+            // A tight line's last space is no column, unless the line's `→` takes it.
+            return layout.pitch == 3 || layout.continued.contains(index) ? drawn : drawn - 1
+        }
+        let widest = min(width, lines.indices.map(lineWidth).max() ?? 0)
         var screen = BoardScreen(width: widest, height: min(height, lines.count * lineHeight))
         for (lineIndex, line) in lines.enumerated() {
             let top = lineIndex * lineHeight
-            var x = (widest - lineWidth(line, tileWidth: { _ in tileWidth }, gap: 0, wordGap: 2)) / 2
+            var x = (widest - lineWidth(lineIndex)) / 2
             for word in line {
                 for index in word {
                     let text = tiles[index].text
+                    let tileWidth = layout.tileWidth(text)
                     let fixed = tiles[index].isFixed && marksFixed
-                    let letter = DisplayWidth.of(text) >= 2 ? text : (fixed ? "[" : " ") + text + (fixed ? "]" : " ")
+                    let letter =
+                        layout.pitch == 2 || DisplayWidth.of(text) >= 2
+                        ? text : (fixed ? "[" : " ") + text + (fixed ? "]" : " ")
                     screen.put(letter, row: top, column: x, style: style(of: index))
-                    if withMarks, highlighted.contains(index) {
-                        screen.put(mark(of: index, width: tileWidth), row: top + 1, column: x, style: .highlight)
+                    if withMarks, highlighted.contains(index) || (layout.pitch == 2 && fixed) {
+                        let markWidth = layout.pitch == 3 ? tileWidth : tileWidth - 1
+                        screen.put(mark(of: index, width: markWidth), row: top + 1, column: x, style: style(of: index))
                     }
                     x += tileWidth
                 }
                 x += 2
+            }
+            if layout.continued.contains(lineIndex) {
+                screen.put("→", row: top, column: x - 3, style: .strong)
             }
         }
         if lines.count < all.count, widest >= 1 {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ShakyBoard
@@ -9,10 +10,15 @@ struct BoardLettersRoomTests {
     /// The letters of the rows that hold only the scramble's tiles (letters, brackets, marks and gaps), in reading
     /// order.
     private func shownLetters(_ lines: [String]) -> String {
-        let tileCharacters = Set(" []…═▲")
+        tileRows(lines).map { String($0.filter(\.isUppercase)) }.joined()
+    }
+
+    /// The rows that hold only the scramble's tiles.
+    private func tileRows(_ lines: [String]) -> [String] {
+        let tileCharacters = Set(" []…═▲→")
         return lines.filter { row in
             row.contains { $0.isUppercase } && row.allSatisfy { $0.isUppercase || tileCharacters.contains($0) }
-        }.map { String($0.filter(\.isUppercase)) }.joined()
+        }
     }
 
     private func state(scramble: String, teams: Int = 3) -> BoardState {
@@ -87,5 +93,71 @@ struct BoardLettersRoomTests {
         } else if !shown.isEmpty, shown != scramble {
             #expect(text.contains("…"), "a cut scramble says so, at 40x\(height):\n\(text)")
         }
+    }
+
+    /// The words of the scramble's rows as the room reads them: letters one or two spaces apart are one word, three
+    /// spaces or more part words.
+    private func shownWords(_ lines: [String]) -> [String] {
+        tileRows(lines).flatMap { line in
+            line.components(separatedBy: "   ").map { String($0.filter { $0.isLetter || $0 == "→" }) }
+                .filter { !$0.isEmpty }
+        }
+    }
+
+    private func answerState(_ answer: String) -> BoardState {
+        var board = state(scramble: answer)
+        board.question = "A place?"
+        return board
+    }
+
+    /// A 20-letter word at 40 columns showed as rows of 12 and 8 letters: two words to the room.
+    @Test(arguments: [12, 24])
+    func aTwentyLetterWordStaysWholeOnARowAtFortyColumns(height: Int) {
+        let word = "LLANFAIRPWLLGWYNGYLL"
+        let lines = BoardLayout.render(answerState(word), width: 40, height: height, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        #expect(shownWords(lines).contains(word), "at 40x\(height):\n\(text)")
+        #expect(!text.contains("→"), "\(text)")
+    }
+
+    /// "Eyjafjallajökull Grímsvötn Hekla Katla" at 40 columns broke inside three of its four words.
+    @Test(arguments: [12, 24])
+    func fourWordsStayWholeAtFortyColumns(height: Int) {
+        let words = ["EYJAFJALLAJÖKULL", "GRÍMSVÖTN", "HEKLA", "KATLA"]
+        let lines = BoardLayout.render(
+            answerState(words.joined(separator: " ")), width: 40, height: height, now: BoardScenes.now
+        ).lines
+        let text = lines.joined(separator: "\n")
+        let shown = shownWords(lines)
+        for word in words {
+            #expect(shown.contains(word), "\(word) whole at 40x\(height):\n\(text)")
+        }
+    }
+
+    /// Only a word longer than a whole row even tightly spaced is broken, and its row says it goes on.
+    @Test func aWordLongerThanARowIsBrokenWithAContinuationMark() {
+        let word = "PNEUMONOULTRAMICROSCOPICSILICOVOLCANOCONIOSIS"
+        let lines = BoardLayout.render(answerState(word), width: 40, height: 12, now: BoardScenes.now).lines
+        let text = lines.joined(separator: "\n")
+        #expect(shownLetters(lines) == word, "\(text)")
+        let pieces = shownWords(lines)
+        #expect(pieces.count == 3 && pieces.dropLast().allSatisfy { $0.hasSuffix("→") }, "\(text)")
+    }
+
+    /// Four teams buzzed and two judged while the third answers: at 40x12 the phase's line had no room for the
+    /// counts and dropped them with empty rows under it; at 50x12 it dropped the judged count.
+    @Test(arguments: [40, 50])
+    func theCountsTakeASpareRowWhenThePhasesLineIsTooNarrow(width: Int) {
+        var board = state(scramble: "FGEIRFA", teams: 8)
+        board.teams[3].name = "Bees"
+        let teams = board.teams.prefix(4).map(\.name)
+        board.buzzes = teams.enumerated().map { BoardState.Buzz(team: $1, order: $0 + 1, elapsed: 1.5, points: 10) }
+        board.judgements = teams.prefix(2).map { BoardState.Judgement(team: $0, given: "Hippo", isCorrect: false) }
+        board.phase = .answering(team: "Bees")
+        board.teamUp = "Bees"
+        let text = BoardLayout.render(board, width: width, height: 12, now: BoardScenes.now).text
+        #expect(text.contains("Bees to answer for 10 points"), "\(text)")
+        #expect(text.contains("4 buzzed, 2 judged") || text.contains("Buzzed:"), "at \(width)x12:\n\(text)")
+        #expect(text.contains("2 judged") || text.contains("WRONG"), "at \(width)x12:\n\(text)")
     }
 }
