@@ -169,8 +169,16 @@ public struct SoundBank: Sendable {
         }
         let descriptor = try openRegularFile(file)
         defer { close(descriptor) }
+        // libsndfile is handed a copy of the descriptor, and closes it: also when it cannot read the file, whatever it
+        // was told (with the descriptor itself, the close here after a failed open closed it a second time, and could
+        // close a descriptor another thread had just opened under the same number).
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else {
+            throw SoundFileError(
+                file: file.path, reason: "cannot be read: \(FileAccessError.reason(errno: errno)); \(saveAsWAV)")
+        }
         var info = SF_INFO()
-        guard let handle = sndfile.sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) else {
+        guard let handle = sndfile.sf_open_fd(copy, Int32(SFM_READ), &info, 1) else {
             throw SoundFileError(file: file.path, reason: "cannot be read (\(strerror(nil))); \(saveAsWAV)")
         }
         defer { _ = sndfile.sf_close(handle) }

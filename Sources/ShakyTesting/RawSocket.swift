@@ -40,22 +40,21 @@ public final class RawSocket {
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: Self.readTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // On a failure below, `deinit` closes the descriptor (the object is whole once it is set): closing it here
+        // too closed it twice, and the second close could take a descriptor another thread had opened meanwhile.
         guard let address = UnixSocketAddress(path: path) else {
-            close(descriptor)
             throw Failure(description: "not a socket path that fits an address: \(path)")
         }
         let result = address.withSocketAddress { connect(descriptor, $0, $1) }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw Failure(description: "connect \(path): \(reason)")
+            throw Failure(description: "connect \(path): \(String(cString: strerror(errno)))")
         }
         // Reads and writes block (with the timeout) as usual.
         if withoutWaiting { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Those of `sockets` with something to read, once one has (waiting up to 20 s for one): a reply a server counts
