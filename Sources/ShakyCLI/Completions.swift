@@ -9,12 +9,28 @@ import Synchronization
 enum Completions {
     /// The packs' names.
     static let packNames = CompletionKind.custom { words, _, _ in
-        await names(socket: socket(in: words)) { try await $0.packs.list().map(\.name) }
+        forShell(await names(socket: socket(in: words)) { try await $0.packs.list().map(\.name) })
     }
 
     /// The teams of the game in play (none without a game).
     static let teamNames = CompletionKind.custom { words, _, _ in
-        await names(socket: socket(in: words)) { try await $0.game.status().teams.map(\.name) }
+        forShell(await names(socket: socket(in: words)) { try await $0.game.status().teams.map(\.name) })
+    }
+
+    /// `names` as the shell asking takes them: for bash, each ASCII sign and space after a backslash. Bash's script
+    /// hands the names to `compgen -W`, which expands each word as the shell expands a command's: a pack called
+    /// `$(touch x)` ran `touch` in the host's shell at a Tab, and `O'Brien` came out `OBrien`. zsh and fish take the
+    /// names as they are.
+    static func forShell(_ names: [String], shell: CompletionShell? = CompletionShell.requesting) -> [String] {
+        guard shell == .bash else { return names }
+        return names.map { name in
+            var escaped = ""
+            for character in name {
+                if character.isASCII, !character.isLetter, !character.isNumber { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped
+        }
     }
 
     /// The socket the command line being completed names: the last `--socket PATH` or `--socket=PATH` (one word, or

@@ -113,6 +113,26 @@ struct ShellCompletionTests {
         }
     }
 
+    @Test("bash offers names with quotes, dollars and a command substitution as they are, and runs nothing")
+    func bashTakesNamesAsText() async throws {
+        try await DaemonProcess.withRunning { daemon in
+            let home = daemon.folder.path
+            let marker = home + "/ran"
+            let substitution = "$(touch \(marker))"
+            let new = try await runBinary(
+                ["--socket", daemon.socketPath, "new", "--team", "O'Brien", "--team", "Cash$HOME", "--team", #"A"B\C"#])
+            #expect(new.status == 0, "\(new)")
+            let pack = try await runBinary(["--socket", daemon.socketPath, "pack", "create", substitution])
+            #expect(pack.status == 0, "\(pack)")
+
+            let teams = try await bashCompletions(["--socket", daemon.socketPath, "buzz", ""], home: home)
+            #expect(teams == ["O'Brien", "Cash$HOME", #"A"B\C"#])
+            let packs = try await bashCompletions(["--socket", daemon.socketPath, "pack", "show", ""], home: home)
+            #expect(packs.contains(substitution), "\(packs)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "a name is text, never a command bash runs")
+        }
+    }
+
     @Test("fish and zsh at a terminal offer the game's teams and the packs of the daemon --socket names")
     func fishAndZshOfferTheNamesOfTheDaemonTheLineNames() async throws {
         try await DaemonProcess.withRunning { daemon in
