@@ -82,6 +82,26 @@ import Varlink
         }
     }
 
+    @Test("With --json every line on standard output is a JSON object; what is said for people goes to standard error")
+    func jsonOutputIsJSONLines() async throws {
+        try await FakeDaemon.run { daemon in
+            script(daemon)
+            let console = RecordingConsole()
+            let client = try await ShakyClient.connect(socketPath: daemon.socketPath)
+            try await PlaySession(client: client, console: console, json: true).run(
+                commands: InputLines.lines(of: "w 1\nt\nst\nq\n"))
+            await client.close()
+            let lines = console.output.split(separator: "\n").map(String.init)
+            #expect(lines.count >= 4, "the events, the scoreboard and the status: \(lines)")
+            for line in lines {
+                #expect((try? JSONValue(parsing: line))?.objectValue != nil, "not a JSON object: \(line)")
+            }
+            #expect(lines.contains { $0.hasPrefix(#"{"standings":"#) })
+            #expect(lines.contains { $0.hasPrefix(#"{"status":"#) })
+            #expect(console.error.contains("Teams: 1 Owls · 2 Foxes"))
+        }
+    }
+
     @Test("A number is a team's name when a team is called so, else the team it numbers")
     func aTeamNamedByANumberIsThatTeam() throws {
         let teams = ["Café", "Cafe", "2", "1", "🦉 Owls"].map { ShakyAPI.TeamScore(name: $0, score: 0) }

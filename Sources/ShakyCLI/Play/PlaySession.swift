@@ -219,9 +219,16 @@ struct PlaySession: Sendable {
         return teams[number - 1]
     }
 
-    /// Prints `text` above the prompt (on a terminal) or as a line.
+    /// Prints `text` above the prompt (on a terminal) or as a line; with `--json`, whose standard output is one JSON
+    /// object a line, on standard error.
     private func say(_ text: String) {
-        if let screen = currentScreen { showEvent(text, on: screen) } else { console.print(text) }
+        if let screen = currentScreen {
+            showEvent(text, on: screen)
+        } else if json {
+            console.printError(text)
+        } else {
+            console.print(text)
+        }
     }
 
     /// Prints `text` above the prompt (on a terminal) or on standard error.
@@ -275,9 +282,20 @@ struct PlaySession: Sendable {
         case .join:
             // The daemon asks each team in turn; its `joinAsking` events say who, as they come.
             _ = try await client.buzzers.join(teams: nil)
-        case .scoreboard: say(TextRenderer.scoreboard(try await client.game.scoreboard(), width: console.width))
+        case .scoreboard:
+            let standings = try await client.game.scoreboard()
+            if json, currentScreen == nil {
+                console.print(try JSONOutput.renderLine(ShakyAPI.GameInterface.ScoreboardReply(standings: standings)))
+            } else {
+                say(TextRenderer.scoreboard(standings, width: console.width))
+            }
         case .status:
-            say(TextRenderer.status(try await client.game.status(), style: console.style, width: console.width))
+            let status = try await client.game.status()
+            if json, currentScreen == nil {
+                console.print(try JSONOutput.renderLine(ShakyAPI.GameInterface.StatusReply(status: status)))
+            } else {
+                say(TextRenderer.status(status, style: console.style, width: console.width))
+            }
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         case .help: say(PlayCommand.summary)
         case .quit, .nothing: break
