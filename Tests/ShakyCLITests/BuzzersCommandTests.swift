@@ -165,6 +165,27 @@ import Varlink
         }
     }
 
+    @Test("Clearing a team that has no button (a typo) says so, and names the teams that have some")
+    func clearingATeamWithoutButtonsSaysSo() async throws {
+        try await FakeDaemon.run { daemon in
+            daemon.answer("Buzzers.Clear", with: .reply(encoding: ShakyAPI.BuzzersInterface.ClearReply(cleared: 0)))
+            let owls = ShakyAPI.ButtonAssignment(team: "Owls", device: "kbd", key: 57, keyName: "KEY_SPACE")
+            let foxes = ShakyAPI.ButtonAssignment(team: "Foxes", device: "kbd", key: 30, keyName: "KEY_A")
+            daemon.answer(
+                "Buzzers.List",
+                with: .reply(
+                    encoding: ShakyAPI.BuzzersInterface.ListReply(
+                        devices: [], assignments: [owls, foxes, owls], joining: [])))
+            let clear = await shaky(daemon, ["buzzers", "clear", "Fxoes"])
+            #expect(clear.status == 0, "\(clear)")
+            #expect(clear.output == "Released 0 buttons of Fxoes.\n")
+            #expect(
+                clear.error
+                    == "shaky: warning: no button was given to “Fxoes”; the teams with buttons are “Owls” and “Foxes”\n"
+            )
+        }
+    }
+
     @Test("A button given to a team the game in play does not have (a typo) is kept, and said so")
     func assigningToATeamNotPlayingSaysSo() async throws {
         try await FakeDaemon.run { daemon in

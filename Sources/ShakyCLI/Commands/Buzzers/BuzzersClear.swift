@@ -1,4 +1,5 @@
 import ArgumentParser
+import ShakyCore
 import ShakyProtocol
 
 extension Shaky.Buzzers {
@@ -24,6 +25,14 @@ extension Shaky.Buzzers {
             try global.emit(ShakyAPI.BuzzersInterface.ClearReply(cleared: cleared), on: console) { _ in
                 "Released \(cleared) button\(cleared == 1 ? "" : "s")" + (team.map { " of \($0)." } ?? ".")
             }
+            // A team with no button is most likely a typo: the teams that have some are named.
+            guard let team, cleared == 0, let list = try? await client.buzzers.list() else { return }
+            var teams: [String] = []
+            for assignment in list.assignments where !teams.contains(assignment.team) { teams.append(assignment.team) }
+            let others =
+                teams.isEmpty
+                ? "no team has a button" : "the teams with buttons are " + teams.map { "“\($0)”" }.spokenList("and")
+            console.printError("shaky: warning: no button was given to “\(TerminalText.printable(team))”; \(others)")
         }
     }
 }
