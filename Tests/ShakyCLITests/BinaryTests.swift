@@ -40,6 +40,8 @@ import Testing
             ])
             #expect(outcome.status == 0, "\(outcome)")
             #expect(daemon.calls == [.init("Game.AdjustScore", ["team": "Owls", "delta": -5, "reason": "rude"])])
+            let owls = try #require(Fixtures.answering.teams.first { $0.name == "Owls" })
+            #expect(outcome.output.hasPrefix("Score: Owls -5 (rude) → \(owls.score)\n\n"), "what changed, first")
         }
     }
 

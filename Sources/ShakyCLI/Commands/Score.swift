@@ -76,7 +76,14 @@ extension Shaky {
                 throw await Shaky.namingTheTeams(error, team: team, client: client)
             }
             try global.emit(ShakyAPI.GameInterface.StatusReply(status: status), on: console) { style in
-                TextRenderer.status(status, style: style, width: console.width)
+                // What changed first, as `shaky watch` says it ("Score: Owls +5 (adjusted by the host) → 12"), then
+                // the game: the table alone did not say which change was made.
+                let changed = status.teams.first { TeamNameKey.of($0.name) == TeamNameKey.of(team) }
+                let said =
+                    "Score: \(changed?.name ?? team) \(TextRenderer.signed(points)) (\(reason.trimmingSpaces))"
+                    + (changed.map { " → \($0.score)" } ?? "")
+                return TerminalText.printable(said, allowingLineBreaks: false) + "\n\n"
+                    + TextRenderer.status(status, style: style, width: console.width)
             }
         }
     }
