@@ -64,10 +64,16 @@ struct FullDiskTests {
 
     @Test("On a full disk shakyd starts read-only, refuses changes, logs the truth, and saves again once there is room")
     func startsReadOnlyAndRecovers() async throws {
+        try await Self.onSmallDisk { daemon, disk in try await runThroughFullDisk(daemon, disk) }
+    }
+
+    /// Runs `body` with a daemon (not started) whose state folder is on a small file system of its own, then kills
+    /// the daemon, unmounts the file system and removes the files, whether `body` threw or not.
+    private static func onSmallDisk(_ body: (DaemonProcess, SmallFileSystem) async throws -> Void) async throws {
         let daemon = try DaemonProcess()
         let disk = try await SmallFileSystem(at: daemon.stateDirectory, megabytes: 16)
         do {
-            try await runThroughFullDisk(daemon, disk)
+            try await body(daemon, disk)
         } catch {
             await daemon.kill()
             await disk.unmount()
@@ -81,9 +87,7 @@ struct FullDiskTests {
 
     @Test("A disk that fills while nothing changes: the stop's failed save is not called a lost game")
     func aDiskFilledAfterTheLastSaveLosesNothing() async throws {
-        let daemon = try DaemonProcess()
-        let disk = try await SmallFileSystem(at: daemon.stateDirectory, megabytes: 16)
-        do {
+        try await Self.onSmallDisk { daemon, disk in
             try await daemon.start()
             let client = DaemonProcess.GameClient(try await daemon.connect())
             try await client.createPack("Full disk quiz", questions: Self.questions)
@@ -98,15 +102,7 @@ struct FullDiskTests {
             let log = daemon.log()
             #expect(log.contains("its last save holds it") && log.contains("stopped; the game is saved"), "\(log)")
             #expect(!log.contains("could not be saved"), "\(log)")
-        } catch {
-            await daemon.kill()
-            await disk.unmount()
-            await daemon.removeFiles()
-            throw error
         }
-        await daemon.kill()
-        await disk.unmount()
-        await daemon.removeFiles()
     }
 
     private func runThroughFullDisk(_ daemon: DaemonProcess, _ disk: SmallFileSystem) async throws {
