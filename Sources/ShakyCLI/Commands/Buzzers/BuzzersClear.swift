@@ -31,7 +31,8 @@ extension Shaky.Buzzers {
             for assignment in list.assignments where !teams.contains(assignment.team) { teams.append(assignment.team) }
             let others =
                 teams.isEmpty
-                ? "no team has a button" : "the teams with buttons are " + teams.map { "“\($0)”" }.spokenList("and")
+                ? "no team has a button"
+                : "the teams with buttons are " + teams.map { "“\(TerminalText.printable($0))”" }.spokenList("and")
             console.printError("shaky: warning: no button was given to “\(TerminalText.printable(team))”; \(others)")
         }
     }
