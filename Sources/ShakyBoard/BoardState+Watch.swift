@@ -111,7 +111,10 @@ extension BoardState {
             // A new countdown (buzzing reopened, a team called up): its own length, not what is left at the change,
             // as a board that reads the state afterwards draws it. Unknown (the question started before the board
             // connected), the tick that follows starts the bar full.
-            if phase == .open || phase.isAnswering { countdownLength = phaseLength }
+            switch phase {
+            case .open, .answering: countdownLength = phaseLength
+            case .noGame, .ready, .roundOver, .gameOver: break
+            }
         case .paused:
             isPaused = true
             // The time left as the daemon says it (a daemon that does not: as counted here); no tick comes while
@@ -283,13 +286,6 @@ extension BoardState {
                 teamUp = team
             }
         }
-    }
-}
-
-extension BoardState.Phase {
-    fileprivate var isAnswering: Bool {
-        if case .answering = self { return true }
-        return false
     }
 }
 

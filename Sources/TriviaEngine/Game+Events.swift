@@ -357,8 +357,9 @@ extension Game {
                     isPaused = true
                     actions.append(.paused)
                 }
-            } else if phase == .roundOver {
-                actions.append(.answerRevealed(answer: round.question.answer, winner: nil, end: .skipped))
+            } else if phase == .roundOver, let end = round.end {
+                // A skipped question, told again as such now that nobody got it.
+                actions.append(.answerRevealed(answer: round.question.answer, winner: nil, end: end))
             }
         }
     }

@@ -79,9 +79,8 @@ extension Shaky {
                 // What changed first, as `shaky watch` says it ("Score: Owls +5 (adjusted by the host) → 12"), then
                 // the game: the table alone did not say which change was made.
                 let changed = status.teams.first { TeamNameKey.of($0.name) == TeamNameKey.of(team) }
-                let said =
-                    "Score: \(changed?.name ?? team) \(TextRenderer.signed(points)) (\(reason.trimmingSpaces))"
-                    + (changed.map { " → \($0.score)" } ?? "")
+                let said = TextRenderer.scoreChange(
+                    team: changed?.name ?? team, delta: points, reason: reason.trimmingSpaces, score: changed?.score)
                 return TerminalText.printable(said, allowingLineBreaks: false) + "\n\n"
                     + TextRenderer.status(status, style: style, width: console.width)
             }

@@ -41,6 +41,13 @@ enum TextRenderer {
         value > 0 ? "+\(value)" : "\(value)"
     }
 
+    /// A score the host changed: `Score: Owls +5 (adjusted by the host) → 12`, as `shaky watch` and `shaky score` say
+    /// it; the reason and the new score when known.
+    static func scoreChange(team: String, delta: Int?, reason: String?, score: Int?) -> String {
+        let reason = reason.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
+        return "Score: \(team) \(delta.map(signed) ?? "?")\(reason)" + (score.map { " → \($0)" } ?? "")
+    }
+
     /// What an overrule did: `Overruled: Owls' answer “Kobenhavn” is right after all, +10 → 10`; when the team's
     /// time had run out, it says so rather than speak of an answer: `Overruled: Owls' time had run out; counted as
     /// right, +10 → 10`.

@@ -74,10 +74,8 @@ struct WatchRenderer: Sendable {
             let outcome = TextRenderer.roundOutcome(winner: event.winner, end: event.roundEnd)
             return "Answer: \(event.answer ?? "?") (\(outcome))"
         case .scoreAdjusted:
-            let delta = event.delta.map(TextRenderer.signed) ?? "?"
-            let reason = event.reason.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
-            let score = event.score.map { " → \($0)" } ?? ""
-            return "Score: \(event.team ?? "?") \(delta)\(reason)\(score)"
+            return TextRenderer.scoreChange(
+                team: event.team ?? "?", delta: event.delta, reason: event.reason, score: event.score)
         case .tick:
             if let phase = event.phase { self.phase = phase }
             remaining = event.remaining ?? remaining

@@ -231,6 +231,11 @@ struct PlaySession: Sendable {
         }
     }
 
+    /// Shows what `t` or `st` asked for: `reply` as a JSON line with `--json` (not at a terminal), else `text` said.
+    private func report(_ reply: some Encodable, text: () -> String) throws {
+        if json, currentScreen == nil { console.print(try JSONOutput.renderLine(reply)) } else { say(text()) }
+    }
+
     /// Prints `text` above the prompt (on a terminal) or on standard error.
     private func sayError(_ text: String) {
         if let screen = currentScreen { showEvent(text, on: screen) } else { console.printError(text) }
@@ -284,17 +289,13 @@ struct PlaySession: Sendable {
             _ = try await client.buzzers.join(teams: nil)
         case .scoreboard:
             let standings = try await client.game.scoreboard()
-            if json, currentScreen == nil {
-                console.print(try JSONOutput.renderLine(ShakyAPI.GameInterface.ScoreboardReply(standings: standings)))
-            } else {
-                say(TextRenderer.scoreboard(standings, width: console.width))
+            try report(ShakyAPI.GameInterface.ScoreboardReply(standings: standings)) {
+                TextRenderer.scoreboard(standings, width: console.width)
             }
         case .status:
             let status = try await client.game.status()
-            if json, currentScreen == nil {
-                console.print(try JSONOutput.renderLine(ShakyAPI.GameInterface.StatusReply(status: status)))
-            } else {
-                say(TextRenderer.status(status, style: console.style, width: console.width))
+            try report(ShakyAPI.GameInterface.StatusReply(status: status)) {
+                TextRenderer.status(status, style: console.style, width: console.width)
             }
         case .wait(let seconds): try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         case .help: say(PlayCommand.summary)
