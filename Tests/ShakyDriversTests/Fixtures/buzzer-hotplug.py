@@ -35,11 +35,8 @@ with open(os.path.join(fixtures, "buzzers.umockdev")) as file:
 def plug(number):
     """Plugs the dongle in as input<number>/event<number> (a re-plugged device gets the next free number)."""
     node, event = NODE.replace("30", number), EVENT.replace("30", number)
-    for record in reversed(records):  # parents first
-        minor = str(64 + int(number))
-        record = record.replace("input30", "input" + number).replace("event30", "event" + number)
-        record = record.replace("13:94", "13:" + minor).replace("MINOR=94", "MINOR=" + minor)
-        testbed.add_from_string(record + "\n")
+    # The node's ioctl answers first: watch-buttons may open a node as soon as it is there, and umockdev's preload
+    # stops a process that opens an emulated node it has no answers for.
     with open(os.path.join(fixtures, "buzzer-event30.ioctl")) as file:
         answers = file.read().replace(NODE, node)
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "buzzer-hotplug-%d-%s.ioctl" % (os.getpid(), number))
@@ -47,6 +44,11 @@ def plug(number):
         file.write(answers)
     testbed.load_ioctl(node, path)
     os.remove(path)
+    for record in reversed(records):  # parents first
+        minor = str(64 + int(number))
+        record = record.replace("input30", "input" + number).replace("event30", "event" + number)
+        record = record.replace("13:94", "13:" + minor).replace("MINOR=94", "MINOR=" + minor)
+        testbed.add_from_string(record + "\n")
     testbed.uevent(event, "add")
     return node
 

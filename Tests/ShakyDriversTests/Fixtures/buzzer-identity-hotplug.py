@@ -35,12 +35,8 @@ def records_of(node):
 def plug(node, as_node):
     """Plugs the device of `node` in as input<as_node>/event<as_node>; returns its node and event's sysfs path."""
     records = records_of(node)
-    for record in reversed(records):  # parents first
-        minor = 64 + as_node
-        record = record.replace("input%d" % node, "input%d" % as_node).replace("event%d" % node, "event%d" % as_node)
-        record = record.replace("13:%d" % (64 + node), "13:%d" % minor).replace(
-            "MINOR=%d" % (64 + node), "MINOR=%d" % minor)
-        testbed.add_from_string(record + "\n")
+    # The node's ioctl answers first: watch-buttons may open a node as soon as it is there, and umockdev's preload
+    # stops a process that opens an emulated node it has no answers for.
     devnode = "/dev/input/event%d" % as_node
     with open(os.path.join(fixtures, "buzzer-event%d.ioctl" % node)) as file:
         answers = file.read().replace("/dev/input/event%d" % node, devnode)
@@ -49,6 +45,12 @@ def plug(node, as_node):
         file.write(answers)
     testbed.load_ioctl(devnode, path)
     os.remove(path)
+    for record in reversed(records):  # parents first
+        minor = 64 + as_node
+        record = record.replace("input%d" % node, "input%d" % as_node).replace("event%d" % node, "event%d" % as_node)
+        record = record.replace("13:%d" % (64 + node), "13:%d" % minor).replace(
+            "MINOR=%d" % (64 + node), "MINOR=%d" % minor)
+        testbed.add_from_string(record + "\n")
     event = "/sys" + records[0].split("\n")[0][3:].replace("input%d" % node, "input%d" % as_node).replace(
         "event%d" % node, "event%d" % as_node)
     testbed.uevent(event, "add")
